@@ -1,0 +1,87 @@
+"""The registry: built-in backends by name, plus plugins from the `sudokulab.backends` group.
+
+A backend is named on the command line as `NAME` or `NAME:key=value,key=value`,
+for example `sat:solver=glucose4,encoding=minimal`. Modules are imported only
+when a backend is asked for, so a missing engine never breaks the others.
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import entry_points
+
+from sudokulab.backends.base import Availability, Backend
+
+BUILTIN = {
+    "norvig": "sudokulab.backends.norvig:NorvigBackend",
+    "sat": "sudokulab.backends.sat:SatBackend",
+    "smt": "sudokulab.backends.smt:SmtBackend",
+    "prolog": "sudokulab.backends.prolog:PrologBackend",
+}
+PLUGIN_GROUP = "sudokulab.backends"
+
+
+class BackendError(ValueError):
+    """An unknown backend name or a bad option."""
+
+
+def _plugins() -> dict[str, str]:
+    """Third-party backends registered as entry points."""
+    return {ep.name: ep.value for ep in entry_points(group=PLUGIN_GROUP)}
+
+
+def names() -> list[str]:
+    """Every backend name: built-ins first, then plugins."""
+    return list(BUILTIN) + sorted(set(_plugins()) - set(BUILTIN))
+
+
+def backend_class(name: str) -> type[Backend]:
+    """The class registered under a name (importing its module now)."""
+    target = BUILTIN.get(name) or _plugins().get(name)
+    if target is None:
+        raise BackendError(f"unknown backend {name!r}; known: {', '.join(names())}")
+    module, _, attr = target.partition(":")
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except ImportError as error:
+        return _missing(name, str(error))
+
+
+def _missing(name: str, why: str) -> type[Backend]:
+    """A stand-in class for a backend whose module cannot even be imported."""
+
+    class Missing(Backend):
+        @classmethod
+        def available(cls) -> Availability:
+            return Availability(False, reason=f"cannot import: {why}",
+                                fix="run `make install` to install the Python packages")
+
+        def _solve(self, puzzle, limit, deadline):
+            raise RuntimeError(f"backend {name} is not available: {why}")
+
+    Missing.name = name
+    return Missing
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """('sat', {'solver': 'glucose4'}) from 'sat:solver=glucose4'."""
+    name, _, rest = spec.strip().partition(":")
+    options = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise BackendError(f"backend option {item!r} in {spec!r} is not key=value")
+        options[key.strip()] = value.strip()
+    return name, options
+
+
+def make_backend(spec: str) -> Backend:
+    """A backend instance from a spec such as 'sat:solver=glucose4'."""
+    name, options = parse_spec(spec)
+    cls = backend_class(name)
+    try:
+        backend = cls(**options)
+    except (TypeError, ValueError) as error:
+        raise BackendError(f"backend {spec!r}: {error}") from None
+    backend.label = spec.strip()
+    return backend

@@ -1,0 +1,139 @@
+"""The independent validator: is a grid a solution of a puzzle, and if not, why not.
+
+It shares no code with any backend or with geometry.py: it re-reads the rules
+from the puzzle and checks each one directly, so that a bug in the shared
+geometry cannot make a wrong answer look right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sudokulab import rules as R
+from sudokulab.puzzle import Puzzle
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken requirement: where (a cell, unit or rule) and what is wrong."""
+
+    where: str
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.what}"
+
+
+def check(puzzle: Puzzle, grid: Sequence[int]) -> list[Violation]:
+    """Every violation of the puzzle's rules by a filled grid; empty when it is a solution."""
+    n = puzzle.size
+    if len(grid) != n * n:
+        return [Violation("grid", f"has {len(grid)} cells, expected {n * n}")]
+    rows = [list(grid[r * n:(r + 1) * n]) for r in range(n)]
+    problems = _cells(puzzle, rows)
+    for name, cells in _houses(puzzle):
+        problems += _house(name, [(r, c, rows[r][c]) for r, c in cells], n)
+    for rule in puzzle.rules:
+        problems += _rule(rule, rows, n)
+    return problems
+
+
+def is_solution(puzzle: Puzzle, grid: Sequence[int]) -> bool:
+    """Whether the grid solves the puzzle."""
+    return not check(puzzle, grid)
+
+
+def _name(r: int, c: int) -> str:
+    return f"r{r + 1}c{c + 1}"
+
+
+def _cells(puzzle: Puzzle, rows: list[list[int]]) -> list[Violation]:
+    """Every cell holds a digit 1..N and every given is kept."""
+    n = puzzle.size
+    problems = []
+    for r in range(n):
+        for c in range(n):
+            value, given = rows[r][c], puzzle.givens[r * n + c]
+            if not isinstance(value, int) or not 1 <= value <= n:
+                problems.append(Violation(_name(r, c), f"holds {value!r}, not a digit 1-{n}"))
+            elif given and value != given:
+                problems.append(Violation(_name(r, c), f"given {given} changed to {value}"))
+    return problems
+
+
+def _houses(puzzle: Puzzle) -> list[tuple[str, list[tuple[int, int]]]]:
+    """Every group of N cells that must hold each digit once, under the puzzle's rules."""
+    (br, bc), n = puzzle.box, puzzle.size
+    houses = [(f"row {r + 1}", [(r, c) for c in range(n)]) for r in range(n)]
+    houses += [(f"column {c + 1}", [(r, c) for r in range(n)]) for c in range(n)]
+    jigsaw = next((rule for rule in puzzle.rules if isinstance(rule, R.Jigsaw)), None)
+    if jigsaw:
+        houses += [(f"region {k + 1}", list(region)) for k, region in enumerate(jigsaw.regions)]
+    else:
+        houses += [(f"box {k + 1}", [(top + r, left + c) for r in range(br) for c in range(bc)])
+                   for k, (top, left) in enumerate((t, lf) for t in range(0, n, br)
+                                                   for lf in range(0, n, bc))]
+    for rule in puzzle.rules:
+        if isinstance(rule, R.Diagonal):
+            houses.append(("main diagonal", [(i, i) for i in range(n)]))
+            houses.append(("anti-diagonal", [(i, n - 1 - i) for i in range(n)]))
+        if isinstance(rule, R.Windoku):
+            for top in range(1, n - br + 1, br + 1):
+                for left in range(1, n - bc + 1, bc + 1):
+                    houses.append((f"window r{top + 1}c{left + 1}",
+                                   [(top + r, left + c) for r in range(br) for c in range(bc)]))
+    return houses
+
+
+def _house(name: str, cells: list[tuple[int, int, int]], n: int) -> list[Violation]:
+    """A house holds each digit 1..N exactly once."""
+    problems = []
+    seen: dict[int, tuple[int, int]] = {}
+    for r, c, value in cells:
+        if value in seen:
+            problems.append(Violation(name, f"{value} at {_name(*seen[value])} and {_name(r, c)}"))
+        seen.setdefault(value, (r, c))
+    missing = sorted(set(range(1, n + 1)) - set(seen))
+    if missing:
+        problems.append(Violation(name, f"lacks {', '.join(map(str, missing))}"))
+    return problems
+
+
+def _rule(rule: R.Rule, rows: list[list[int]], n: int) -> list[Violation]:
+    """The violations of one variant rule that is not a house."""
+    if isinstance(rule, (R.AntiKnight, R.AntiKing)):
+        steps = R.KNIGHT_MOVES if isinstance(rule, R.AntiKnight) else R.KING_MOVES
+        return _pairs(rule.name, rows, n, steps, lambda a, b: a == b, "same digit")
+    if isinstance(rule, R.NonConsecutive):
+        return _pairs(rule.name, rows, n, R.ORTHOGONAL_MOVES, lambda a, b: abs(a - b) == 1,
+                      "consecutive digits")
+    if isinstance(rule, R.Cage):
+        values = [rows[r][c] for r, c in rule.cells]
+        where = f"cage {'+'.join(_name(r, c) for r, c in rule.cells)}={rule.total}"
+        problems = []
+        if len(set(values)) != len(values):
+            problems.append(Violation(where, f"repeats a digit: {values}"))
+        if sum(values) != rule.total:
+            problems.append(Violation(where, f"adds up to {sum(values)}"))
+        return problems
+    if isinstance(rule, R.Parity):
+        want = 0 if rule.even else 1
+        return [Violation(_name(r, c), f"holds {rows[r][c]}, must be "
+                                       f"{'even' if rule.even else 'odd'}")
+                for r, c in rule.cells if rows[r][c] % 2 != want]
+    return []
+
+
+def _pairs(name, rows, n, steps, broken, what) -> list[Violation]:
+    """Cell pairs one step apart (each pair once) for which `broken` holds."""
+    problems = []
+    for r in range(n):
+        for c in range(n):
+            for dr, dc in steps:
+                r2, c2 = r + dr, c + dc
+                if (r2, c2) > (r, c) and 0 <= r2 < n and 0 <= c2 < n \
+                        and broken(rows[r][c], rows[r2][c2]):
+                    problems.append(Violation(name, f"{what} at {_name(r, c)} and "
+                                                    f"{_name(r2, c2)}"))
+    return problems

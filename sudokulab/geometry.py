@@ -1,0 +1,169 @@
+"""Cells, units and peers of a box shape and rule set, derived once and shared by backends.
+
+Cells are numbered row-major from 0: cell = row * N + col. A *unit* is a group of N
+cells that holds every digit exactly once (row, column, box, and the diagonals,
+windows or jigsaw regions a rule adds). Two cells are *peers* when the rules make
+them differ: they share a unit, a cage, or a chess move of an anti-knight or
+anti-king rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from sudokulab import rules as R
+from sudokulab.puzzle import PuzzleError
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The derived structure of a box shape under a rule set."""
+
+    box: tuple[int, int]
+    rules: tuple[R.Rule, ...]
+    units: tuple[tuple[int, ...], ...]
+    unit_names: tuple[str, ...]
+    units_of: tuple[tuple[tuple[int, ...], ...], ...]
+    peers: tuple[tuple[int, ...], ...]
+    moves: tuple[tuple[int, int], ...] = field(default=())
+    cages: tuple[R.Cage, ...] = field(default=())
+
+    @property
+    def n(self) -> int:
+        """N, the number of digits."""
+        return self.box[0] * self.box[1]
+
+    @property
+    def cells(self) -> range:
+        """Every cell index."""
+        return range(self.n * self.n)
+
+    def cell(self, row: int, col: int) -> int:
+        """The index of the cell at (row, col), counted from 0."""
+        return row * self.n + col
+
+    def name(self, cell: int) -> str:
+        """The r1c1 name of a cell index."""
+        return R.cell_name(divmod(cell, self.n))
+
+    def why_peers(self, a: int, b: int) -> str:
+        """The first unit or rule that makes two cells differ."""
+        for unit, name in zip(self.units, self.unit_names):
+            if a in unit and b in unit:
+                return name
+        for cage in self.cages:
+            cells = {self.cell(*c) for c in cage.cells}
+            if a in cells and b in cells:
+                return f"cage of {cage.total}"
+        return "a chess move apart"
+
+
+@lru_cache(maxsize=64)
+def geometry(box: tuple[int, int], rules: tuple[R.Rule, ...] = ()) -> Geometry:
+    """The geometry of a box shape and rule set (cached: backends share it)."""
+    n = box[0] * box[1]
+    named = _classic_units(box, rules) + _rule_units(box, rules)
+    units = tuple(unit for _, unit in named)
+    moves = _moves(n, rules)
+    cages = tuple(rule for rule in rules if isinstance(rule, R.Cage))
+    for cage in cages:
+        _check_cells(cage.cells, n, f"cage of {cage.total}")
+    units_of = tuple(tuple(u for u in units if cell in u) for cell in range(n * n))
+    peers = [set() for _ in range(n * n)]
+    for group in list(units) + [[_index(c, n) for c in cage.cells] for cage in cages]:
+        for cell in group:
+            peers[cell].update(group)
+    for a, b in moves:
+        peers[a].add(b)
+        peers[b].add(a)
+    return Geometry(
+        box=box, rules=rules, units=units, unit_names=tuple(name for name, _ in named),
+        units_of=units_of,
+        peers=tuple(tuple(sorted(p - {cell})) for cell, p in enumerate(peers)),
+        moves=moves, cages=cages,
+    )
+
+
+def _index(cell: R.Cell, n: int) -> int:
+    """Row-major index of a (row, col) cell."""
+    return cell[0] * n + cell[1]
+
+
+def _check_cells(cells: tuple[R.Cell, ...], n: int, what: str) -> None:
+    """PuzzleError if a rule names a cell outside the grid or names one twice."""
+    for row, col in cells:
+        if not (0 <= row < n and 0 <= col < n):
+            raise PuzzleError(f"{what}: cell {R.cell_name((row, col))} is outside the "
+                              f"{n}x{n} grid")
+    if len(set(cells)) != len(cells):
+        raise PuzzleError(f"{what}: a cell is listed twice")
+
+
+def _classic_units(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list:
+    """Rows, columns and boxes (or jigsaw regions in place of boxes)."""
+    rows, cols = box
+    n = rows * cols
+    units = [(f"row {r + 1}", tuple(r * n + c for c in range(n))) for r in range(n)]
+    units += [(f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)]
+    jigsaws = [rule for rule in rules if isinstance(rule, R.Jigsaw)]
+    if jigsaws:
+        return units + _regions(jigsaws[0], n)
+    for b in range(n):
+        top, left = (b // rows) * rows, (b % rows) * cols
+        units.append((f"box {b + 1}", tuple((top + r) * n + left + c
+                                            for r in range(rows) for c in range(cols))))
+    return units
+
+
+def _regions(jigsaw: R.Jigsaw, n: int) -> list:
+    """Jigsaw regions as units, after checking they tile the grid."""
+    if len(jigsaw.regions) != n or any(len(region) != n for region in jigsaw.regions):
+        raise PuzzleError(f"jigsaw: needs {n} regions of {n} cells each")
+    seen = [c for region in jigsaw.regions for c in region]
+    _check_cells(tuple(seen), n, "jigsaw")
+    return [(f"region {k + 1}", tuple(sorted(_index(c, n) for c in region)))
+            for k, region in enumerate(jigsaw.regions)]
+
+
+def _rule_units(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list:
+    """The extra units of diagonal and windoku rules."""
+    rows, cols = box
+    n = rows * cols
+    units = []
+    for rule in rules:
+        if isinstance(rule, R.Diagonal):
+            units.append(("main diagonal", tuple(i * n + i for i in range(n))))
+            units.append(("anti-diagonal", tuple(i * n + n - 1 - i for i in range(n))))
+        elif isinstance(rule, R.Windoku):
+            tops = range(1, n - rows + 1, rows + 1)
+            lefts = range(1, n - cols + 1, cols + 1)
+            for top in tops:
+                for left in lefts:
+                    units.append((f"window r{top + 1}c{left + 1}",
+                                  tuple((top + r) * n + left + c
+                                        for r in range(rows) for c in range(cols))))
+    return units
+
+
+def _moves(n: int, rules: tuple[R.Rule, ...]) -> tuple[tuple[int, int], ...]:
+    """Pairs of cells (a < b) a knight's or king's move apart, as the rules ask."""
+    steps: list[tuple[int, int]] = []
+    if any(isinstance(rule, R.AntiKnight) for rule in rules):
+        steps += R.KNIGHT_MOVES
+    if any(isinstance(rule, R.AntiKing) for rule in rules):
+        steps += R.KING_MOVES
+    pairs = set()
+    for r in range(n):
+        for c in range(n):
+            for dr, dc in steps:
+                if 0 <= r + dr < n and 0 <= c + dc < n:
+                    a, b = r * n + c, (r + dr) * n + c + dc
+                    pairs.add((min(a, b), max(a, b)))
+    return tuple(sorted(pairs))
+
+
+def orthogonal_pairs(n: int) -> tuple[tuple[int, int], ...]:
+    """Pairs of orthogonally adjacent cells (a < b): what non-consecutive constrains."""
+    return tuple((r * n + c, r * n + c + 1) for r in range(n) for c in range(n - 1)) + \
+        tuple((r * n + c, (r + 1) * n + c) for r in range(n - 1) for c in range(n))

@@ -1,0 +1,1 @@
+"""The harness: datasets, the runner, the cross-check, reports and plots."""

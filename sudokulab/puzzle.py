@@ -1,0 +1,373 @@
+"""The Puzzle value, and reading and writing puzzles in the usual text forms.
+
+Forms read (see README "Puzzle formats"):
+- a line of N*N symbols, or a grid of N lines, with `.`, `0`, `_`, `-` or `*` for a blank;
+  spaces, `|`, `+` and lines made only of `-`, `+`, `|`, `=` are layout and ignored;
+- symbols are `1`-`9` then `A`-`Z` (so a 16x16 uses 1-9A-G and a 25x25 1-9A-P);
+- a number form for any size: integers separated by commas or spaces, 0 for a blank;
+- JSON: {"box": [rows, cols], "givens": [[...], ...], "rules": [...]}.
+Parsing never guesses: anything wrong raises PuzzleError saying what and where.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from sudokulab import rules as R
+
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+BLANKS = ".0_-*"
+LAYOUT = set(" \t\r|+:") | set("│┃║┼╋╬")
+RULE_LINE = re.compile(r"^[\s\-+|=:─━═┼╋╬]*$")
+MIN_SIZE, MAX_SIZE = 4, 25
+
+Grid = tuple[int, ...]
+
+
+class PuzzleError(ValueError):
+    """Bad puzzle input; the message says what is wrong and where."""
+
+
+def box_shape(n: int) -> tuple[int, int]:
+    """The squarest box (rows, cols) with rows * cols == n and rows <= cols."""
+    if not MIN_SIZE <= n <= MAX_SIZE:
+        raise PuzzleError(f"size {n}x{n} is out of range: sizes go from {MIN_SIZE} to {MAX_SIZE}")
+    rows = max(r for r in range(2, int(n**0.5) + 1) if n % r == 0) if _has_box(n) else 0
+    if not rows:
+        raise PuzzleError(f"size {n}x{n} has no box shape: {n} is not a product of two numbers > 1")
+    return rows, n // rows
+
+
+def _has_box(n: int) -> bool:
+    """Whether n splits into a box of at least 2 x 2."""
+    return any(n % r == 0 for r in range(2, int(n**0.5) + 1))
+
+
+def valid_sizes() -> list[int]:
+    """Every grid size that has a box shape, from 4 to 25."""
+    return [n for n in range(MIN_SIZE, MAX_SIZE + 1) if _has_box(n)]
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """An immutable puzzle: box shape, givens in row-major order (0 = blank), rules."""
+
+    box: tuple[int, int]
+    givens: Grid
+    rules: tuple[R.Rule, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        rows, cols = self.box
+        if rows < 1 or cols < 1 or not MIN_SIZE <= rows * cols <= MAX_SIZE:
+            raise PuzzleError(f"box {rows}x{cols} makes no grid from {MIN_SIZE} to {MAX_SIZE}")
+        if len(self.givens) != self.cells:
+            raise PuzzleError(f"{len(self.givens)} cells given, a {self.size}x{self.size} "
+                              f"puzzle has {self.cells}")
+        for i, digit in enumerate(self.givens):
+            if not 0 <= digit <= self.size:
+                raise PuzzleError(f"{_where(i, self.size)}: digit {digit} is out of range "
+                                  f"1-{self.size}")
+
+    @property
+    def size(self) -> int:
+        """N: digits run from 1 to N and the grid is N x N."""
+        return self.box[0] * self.box[1]
+
+    @property
+    def cells(self) -> int:
+        """The number of cells, N * N."""
+        return self.size * self.size
+
+    @cached_property
+    def clues(self) -> int:
+        """How many cells are given."""
+        return sum(1 for d in self.givens if d)
+
+    def with_values(self, values: Sequence[int]) -> Puzzle:
+        """The same puzzle shape and rules with other cell values (a solution, say)."""
+        return Puzzle(self.box, tuple(values), self.rules)
+
+    def with_rules(self, rules: Iterable[R.Rule]) -> Puzzle:
+        """The same grid under other rules."""
+        return Puzzle(self.box, self.givens, tuple(rules))
+
+    def __str__(self) -> str:
+        return format_line(self)
+
+
+def empty(n: int = 9, rules: Iterable[R.Rule] = ()) -> Puzzle:
+    """The puzzle with no givens."""
+    return Puzzle(box_shape(n), (0,) * (n * n), tuple(rules))
+
+
+def _where(index: int, n: int) -> str:
+    """'row R, column C' for a cell index, counted from 1."""
+    return f"row {index // n + 1}, column {index % n + 1}"
+
+
+# --- reading ---------------------------------------------------------------------------
+
+def parse(text: str, *, box: tuple[int, int] | None = None,
+          rules: Iterable[R.Rule] = ()) -> Puzzle:
+    """One puzzle from a line, a grid, the number form or JSON."""
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        return from_json(stripped)
+    lines = [line for line in stripped.splitlines() if line.strip() and not RULE_LINE.match(line)]
+    if not lines:
+        raise PuzzleError("empty input: no puzzle found")
+    tokens = _number_tokens(lines) if _is_number_form(lines) else _symbol_tokens(lines)
+    return _from_tokens(tokens, box, tuple(rules))
+
+
+def _is_number_form(lines: list[str]) -> bool:
+    """Commas mean the number form; so do multi-digit words when the words fill a grid."""
+    if any("," in line for line in lines):
+        return True
+    words = [w for line in lines for w in re.split(r"[\s|;]+", line) if w]
+    return any(len(w) > 1 and w.isdigit() for w in words) and \
+        any(len(words) == n * n for n in valid_sizes())
+
+
+def _symbol_tokens(lines: list[str]) -> list[tuple[str, str]]:
+    """(symbol, where-in-text) for every cell symbol, layout dropped."""
+    tokens = []
+    for row, line in enumerate(lines, 1):
+        for col, char in enumerate(line, 1):
+            if char not in LAYOUT:
+                tokens.append((char, f"line {row}, column {col}"))
+    return tokens
+
+
+def _number_tokens(lines: list[str]) -> list[tuple[str, str]]:
+    """(number, where-in-text) for every cell of the comma/space separated form."""
+    tokens = []
+    for row, line in enumerate(lines, 1):
+        for col, word in enumerate(w for w in re.split(r"[\s,|;]+", line) if w):
+            tokens.append(("#" + word, f"line {row}, item {col + 1}"))
+    return tokens
+
+
+def _from_tokens(tokens: list[tuple[str, str]], box: tuple[int, int] | None,
+                 rules: tuple[R.Rule, ...]) -> Puzzle:
+    """Build a Puzzle once the count of tokens tells the size."""
+    count = len(tokens)
+    n = round(count**0.5)
+    if box is None:
+        if n * n != count or n not in valid_sizes():
+            sizes = ", ".join(f"{s * s} ({s}x{s})" for s in valid_sizes())
+            raise PuzzleError(f"wrong length: {count} cells; a puzzle has one of {sizes}")
+        box = box_shape(n)
+    elif count != (box[0] * box[1]) ** 2:
+        raise PuzzleError(f"wrong length: {count} cells; a {box[0]}x{box[1]}-box puzzle has "
+                          f"{(box[0] * box[1]) ** 2}")
+    n = box[0] * box[1]
+    givens = tuple(_digit(tok, i, n, where) for i, (tok, where) in enumerate(tokens))
+    puzzle = Puzzle(box, givens, rules)
+    check_givens(puzzle)
+    return puzzle
+
+
+def _digit(token: str, index: int, n: int, where: str) -> int:
+    """The digit a token stands for, 0 for a blank; PuzzleError naming the cell if none."""
+    cell = _where(index, n)
+    if token.startswith("#"):
+        word = token[1:]
+        if word in BLANKS:
+            return 0
+        if not word.isdigit():
+            raise PuzzleError(f"{cell} ({where}): {word!r} is not a number or blank mark")
+        value = int(word)
+        if value > n:
+            raise PuzzleError(f"{cell} ({where}): {value} is too large for a {n}x{n} puzzle")
+        return value
+    if token in BLANKS:
+        return 0
+    value = SYMBOLS.find(token.upper()) + 1
+    if not value:
+        raise PuzzleError(f"{cell} ({where}): {token!r} is not a digit or blank mark")
+    if value > n:
+        raise PuzzleError(f"{cell} ({where}): {token!r} is too large for a {n}x{n} puzzle "
+                          f"(digits {symbol_range(n)})")
+    return value
+
+
+def symbol_range(n: int) -> str:
+    """The symbols of an N x N puzzle, as in '1-9A-G'."""
+    return f"1-{n}" if n <= 9 else f"1-9A-{SYMBOLS[n - 1]}"
+
+
+def check_givens(puzzle: Puzzle) -> None:
+    """PuzzleError if two givens repeat a digit where the rules forbid it."""
+    from sudokulab.geometry import geometry
+
+    geo = geometry(puzzle.box, puzzle.rules)
+    g = puzzle.givens
+    for cell, digit in enumerate(g):
+        if not digit:
+            continue
+        for peer in geo.peers[cell]:
+            if peer > cell and g[peer] == digit:
+                raise PuzzleError(f"givens repeat: {digit} at {geo.name(cell)} and "
+                                  f"{geo.name(peer)} ({geo.why_peers(cell, peer)})")
+
+
+def parse_many(text: str, source: str = "<input>") -> list[Puzzle]:
+    """Every puzzle in a text: one per line, or grids separated by blank lines; '#' comments."""
+    puzzles = []
+    for block, first_line in _blocks(text):
+        if _is_grid(block):
+            puzzles.append(_parse_at("\n".join(block), source, first_line))
+        else:
+            puzzles.extend(_parse_at(line, source, first_line + k)
+                           for k, line in enumerate(block))
+    return puzzles
+
+
+def _parse_at(text: str, source: str, number: int) -> Puzzle:
+    """Parse one puzzle, prefixing any error with file and line."""
+    try:
+        return parse(text)
+    except PuzzleError as error:
+        raise PuzzleError(f"{source}:{number}: {error}") from None
+
+
+def _blocks(text: str) -> Iterable[tuple[list[str], int]]:
+    """Runs of non-blank, non-comment lines with the line number each run starts at."""
+    block: list[str] = []
+    start = 0
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].rstrip()
+        if line.strip():
+            if not block:
+                start = number
+            block.append(line)
+        elif block and not raw.lstrip().startswith("#"):
+            yield block, start
+            block = []
+    if block:
+        yield block, start
+
+
+def _is_grid(block: list[str]) -> bool:
+    """A block is one grid when its N row lines hold N*N cells between them."""
+    rows = [line for line in block if not RULE_LINE.match(line)]
+    if len(rows) == 1:
+        return False
+    if _is_number_form(rows):
+        count = sum(len([w for w in re.split(r"[\s,|;]+", r) if w]) for r in rows)
+    else:
+        count = sum(1 for r in rows for ch in r if ch not in LAYOUT)
+    return count == len(rows) ** 2
+
+
+def read_puzzles(path: str | Path) -> list[Puzzle]:
+    """Every puzzle in a file (plain text, or .gz); PuzzleError if unreadable."""
+    path = Path(path)
+    try:
+        if path.suffix == ".gz":
+            import gzip
+
+            text = gzip.decompress(path.read_bytes()).decode("utf-8")
+        else:
+            text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, EOFError) as error:
+        raise PuzzleError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") \
+            from None
+    if text.lstrip().startswith("{"):
+        try:
+            return [from_json(text)]
+        except PuzzleError as error:
+            raise PuzzleError(f"{path}: {error}") from None
+    return parse_many(text, str(path))
+
+
+# --- writing ---------------------------------------------------------------------------
+
+def symbol(digit: int) -> str:
+    """The one-character symbol of a digit, '.' for a blank."""
+    return SYMBOLS[digit - 1] if digit else "."
+
+
+def format_line(puzzle: Puzzle) -> str:
+    """One line of N*N symbols, '.' for blanks."""
+    return "".join(symbol(d) for d in puzzle.givens)
+
+
+def format_numbers(puzzle: Puzzle) -> str:
+    """The number form: one line per row, numbers separated by commas, 0 for blanks."""
+    n = puzzle.size
+    return "\n".join(",".join(str(d) for d in puzzle.givens[r * n:(r + 1) * n])
+                     for r in range(n))
+
+
+def format_grid(puzzle: Puzzle) -> str:
+    """A pretty grid with lines between the boxes, as in Norvig's essay."""
+    return _boxed(puzzle, [symbol(d) for d in puzzle.givens])
+
+
+def format_candidates(puzzle: Puzzle, candidates: Sequence[Iterable[int]]) -> str:
+    """Pencil marks: each cell lists its candidate digits, columns aligned."""
+    texts = ["".join(symbol(d) for d in sorted(c)) or "!" for c in candidates]
+    return _boxed(puzzle, texts)
+
+
+def _boxed(puzzle: Puzzle, texts: list[str]) -> str:
+    """Lay out one text per cell in rows, with box separators."""
+    (box_rows, box_cols), n = puzzle.box, puzzle.size
+    width = max(len(t) for t in texts)
+    group = box_cols * width + box_cols - 1
+    stacks = n // box_cols
+    rule = "+".join("-" * (group + (1 if k in (0, stacks - 1) else 2)) for k in range(stacks))
+    lines = []
+    for r in range(n):
+        if r and r % box_rows == 0:
+            lines.append(rule)
+        groups = [" ".join(t.ljust(width) for t in texts[r * n + c:r * n + c + box_cols])
+                  for c in range(0, n, box_cols)]
+        lines.append(" | ".join(groups).rstrip())
+    return "\n".join(lines)
+
+
+def to_json(puzzle: Puzzle, **extra: object) -> str:
+    """The JSON form: box, givens as rows of numbers, rules."""
+    n = puzzle.size
+    data = {"box": list(puzzle.box),
+            "givens": [list(puzzle.givens[r * n:(r + 1) * n]) for r in range(n)],
+            "rules": [R.rule_to_json(rule) for rule in puzzle.rules]}
+    data.update(extra)
+    return json.dumps(data)
+
+
+def from_json(text: str) -> Puzzle:
+    """A puzzle from its JSON form; PuzzleError naming the field that is wrong."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PuzzleError(f"bad JSON at line {error.lineno}, column {error.colno}: "
+                          f"{error.msg}") from None
+    if not isinstance(data, dict) or "givens" not in data:
+        raise PuzzleError("JSON puzzle needs an object with 'givens'")
+    givens = data["givens"]
+    if isinstance(givens, str):
+        givens_text = givens
+    elif isinstance(givens, list) and all(isinstance(row, list) for row in givens):
+        givens_text = "\n".join(",".join(str(v) for v in row) for row in givens)
+    else:
+        raise PuzzleError("JSON 'givens' must be a string or a list of rows of numbers")
+    box = data.get("box")
+    if box is not None and not (isinstance(box, list) and len(box) == 2
+                                and all(isinstance(b, int) for b in box)):
+        raise PuzzleError("JSON 'box' must be [rows, cols]")
+    raw_rules = data.get("rules", [])
+    if not isinstance(raw_rules, list):
+        raise PuzzleError("JSON 'rules' must be a list")
+    rules = tuple(R.rule_from_json(rule, k) for k, rule in enumerate(raw_rules, 1))
+    tokens = (_number_tokens(givens_text.splitlines()) if not isinstance(givens, str)
+              else _symbol_tokens([givens_text]))
+    return _from_tokens(tokens, tuple(box) if box else None, rules)

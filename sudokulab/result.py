@@ -1,0 +1,89 @@
+"""What a backend returns: a status, the solutions found, a count, statistics, times."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+Grid = tuple[int, ...]
+
+
+class Status(str, Enum):
+    """The verdict of one solve."""
+
+    UNIQUE = "unique"            # exactly one solution, proven
+    MULTIPLE = "multiple"        # two or more solutions (count exact or "at least")
+    SOLVED = "solved"            # one solution found, uniqueness not asked (limit=1)
+    NONE = "none"                # no solution, proven
+    TIMEOUT = "timeout"
+    UNSUPPORTED = "unsupported"  # the backend cannot express a rule of this puzzle
+    ERROR = "error"
+
+    @property
+    def is_answer(self) -> bool:
+        """Whether this status is a verdict about the puzzle (not a failure to get one)."""
+        return self in (Status.UNIQUE, Status.MULTIPLE, Status.SOLVED, Status.NONE)
+
+
+@dataclass
+class Result:
+    """One backend's answer for one puzzle."""
+
+    status: Status
+    solutions: tuple[Grid, ...] = ()
+    count: int = 0
+    exact: bool = True
+    stats: dict[str, float] = field(default_factory=dict)
+    build_time: float = 0.0
+    solve_time: float = 0.0
+    message: str = ""
+
+    @property
+    def time(self) -> float:
+        """Model building plus solving, in seconds."""
+        return self.build_time + self.solve_time
+
+    @property
+    def count_text(self) -> str:
+        """The count as people read it: '3' or '>= 2'."""
+        return str(self.count) if self.exact else f">= {self.count}"
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict."""
+        return {"status": self.status.value, "count": self.count, "exact": self.exact,
+                "solutions": [list(s) for s in self.solutions], "stats": self.stats,
+                "build_time": self.build_time, "solve_time": self.solve_time,
+                "message": self.message}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Result:
+        """The inverse of to_json."""
+        return cls(Status(data["status"]), tuple(tuple(s) for s in data["solutions"]),
+                   data["count"], data["exact"], dict(data["stats"]), data["build_time"],
+                   data["solve_time"], data.get("message", ""))
+
+
+def verdict(solutions: Sequence[Grid], limit: int | None, *, complete: bool,
+            stats: dict | None = None, build_time: float = 0.0, solve_time: float = 0.0,
+            message: str = "") -> Result:
+    """The Result of a search that found `solutions`, stopping at `limit`.
+
+    `limit` None means count them all. `complete` says the search space was
+    exhausted; otherwise it was cut short (by the timeout) and the result is a
+    timeout carrying what was found so far.
+    """
+    found = len(solutions)
+    stats = stats or {}
+    times = {"stats": stats, "build_time": build_time, "solve_time": solve_time,
+             "message": message}
+    solutions = tuple(tuple(s) for s in solutions)
+    if limit is not None and found >= limit:
+        status = Status.SOLVED if limit == 1 else Status.MULTIPLE
+        exact = False
+    elif not complete:
+        return Result(Status.TIMEOUT, solutions, found, False, **times)
+    else:
+        status = (Status.NONE, Status.UNIQUE)[found] if found < 2 else Status.MULTIPLE
+        exact = True
+    return Result(status, solutions, found, exact, **times)

@@ -1,0 +1,138 @@
+"""Variant rules as plain data: each backend compiles them into its own model.
+
+A rule says *what* must hold, never *how* to enforce it. Cells are (row, column)
+pairs counted from 0. The classic rules (rows, columns, boxes) are implied by
+every puzzle and are not listed here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Diagonal:
+    """Both main diagonals hold every digit once (X-Sudoku)."""
+
+    name = "diagonal"
+
+
+@dataclass(frozen=True)
+class AntiKnight:
+    """Cells a chess knight's move apart hold different digits."""
+
+    name = "anti-knight"
+
+
+@dataclass(frozen=True)
+class AntiKing:
+    """Cells a chess king's move apart hold different digits."""
+
+    name = "anti-king"
+
+
+@dataclass(frozen=True)
+class NonConsecutive:
+    """Orthogonally adjacent cells do not hold consecutive digits."""
+
+    name = "non-consecutive"
+
+
+@dataclass(frozen=True)
+class Windoku:
+    """Extra box-sized windows, one cell in from the boxes, hold every digit once."""
+
+    name = "windoku"
+
+
+@dataclass(frozen=True)
+class Jigsaw:
+    """Irregular regions replace the boxes; each region holds every digit once."""
+
+    regions: tuple[tuple[Cell, ...], ...]
+    name = "jigsaw"
+
+
+@dataclass(frozen=True)
+class Cage:
+    """A killer cage: its digits differ and add up to `total`."""
+
+    cells: tuple[Cell, ...]
+    total: int
+    name = "cage"
+
+
+@dataclass(frozen=True)
+class Parity:
+    """The listed cells hold even digits (`even=True`) or odd digits."""
+
+    cells: tuple[Cell, ...]
+    even: bool
+    name = "parity"
+
+
+Rule = Diagonal | AntiKnight | AntiKing | NonConsecutive | Windoku | Jigsaw | Cage | Parity
+
+MIRACLE: tuple[Rule, ...] = (AntiKnight(), AntiKing(), NonConsecutive())
+
+SIMPLE_RULES: dict[str, Rule] = {
+    rule.name: rule
+    for rule in (Diagonal(), AntiKnight(), AntiKing(), NonConsecutive(), Windoku())
+}
+
+KNIGHT_MOVES = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+KING_MOVES = ((1, 1), (1, 0), (1, -1), (0, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1))
+ORTHOGONAL_MOVES = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def cell_name(cell: Cell) -> str:
+    """The usual r1c1 name of a cell, counted from 1."""
+    return f"r{cell[0] + 1}c{cell[1] + 1}"
+
+
+def parse_cell(text: str) -> Cell:
+    """(row, col) from 'r1c1', counted from 1 in the text; ValueError if malformed."""
+    match = re.fullmatch(r"\s*[rR](\d+)\s*[cC](\d+)\s*", text)
+    if not match or int(match[1]) < 1 or int(match[2]) < 1:
+        raise ValueError(f"{text!r} is not a cell name like r1c1")
+    return int(match[1]) - 1, int(match[2]) - 1
+
+
+def rule_to_json(rule: Rule) -> dict:
+    """A rule as a JSON object: {"type": name, ...parameters}."""
+    data: dict = {"type": rule.name}
+    if isinstance(rule, Jigsaw):
+        data["regions"] = [[cell_name(c) for c in region] for region in rule.regions]
+    elif isinstance(rule, Cage):
+        data["cells"] = [cell_name(c) for c in rule.cells]
+        data["total"] = rule.total
+    elif isinstance(rule, Parity):
+        data["cells"] = [cell_name(c) for c in rule.cells]
+        data["even"] = rule.even
+    return data
+
+
+def rule_from_json(data: object, index: int = 1) -> Rule:
+    """A rule from its JSON object; ValueError naming the rule (by position) if malformed."""
+    from sudokulab.puzzle import PuzzleError
+
+    try:
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            raise ValueError("needs an object with a 'type'")
+        kind = data["type"]
+        if kind in SIMPLE_RULES:
+            return SIMPLE_RULES[kind]
+        if kind == "jigsaw":
+            return Jigsaw(tuple(tuple(parse_cell(c) for c in region)
+                                for region in data["regions"]))
+        if kind == "cage":
+            return Cage(tuple(parse_cell(c) for c in data["cells"]), int(data["total"]))
+        if kind == "parity":
+            return Parity(tuple(parse_cell(c) for c in data["cells"]), bool(data["even"]))
+        raise ValueError(f"unknown type {kind!r}")
+    except (KeyError, TypeError, ValueError) as error:
+        detail = f"missing {error}" if isinstance(error, KeyError) else str(error)
+        raise PuzzleError(f"rule {index}: {detail}") from None
