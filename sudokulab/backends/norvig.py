@@ -36,6 +36,8 @@ class Board:
         self.full = (1 << geo.n) - 1
         self.peers = geo.peers
         self.units = geo.units
+        index = {unit: k for k, unit in enumerate(geo.units)}
+        self.units_of = tuple(tuple(index[u] for u in units) for units in geo.units_of)
 
     def start(self, puzzle: Puzzle) -> tuple[Values, list[int]]:
         """Every cell's candidates before propagation, and the given cells to propagate."""
@@ -47,18 +49,24 @@ class Board:
                 given.append(cell)
         return values, given
 
-    def propagate(self, values: Values, solved: list[int], stats: dict) -> None:
+    def propagate(self, values: Values, solved: list[int], tally: list[int]) -> None:
         """Apply both rules until neither changes anything; raise Contradiction if stuck."""
         while solved:
-            self.eliminate_from_peers(values, solved, stats)
-            self.place_hidden_singles(values, solved, stats)
+            changed = self.eliminate_from_peers(values, solved, tally)
+            self.place_hidden_singles(values, changed, solved, tally)
 
-    def eliminate_from_peers(self, values: Values, solved: list[int], stats: dict) -> None:
-        """Rule 1: a solved cell's digit is no candidate of its peers (which may then solve)."""
+    def eliminate_from_peers(self, values: Values, solved: list[int],
+                             tally: list[int]) -> list[int]:
+        """Rule 1: a solved cell's digit is no candidate of its peers (which may then solve).
+
+        Returns the cells that lost a candidate (solved cells included, as they lost all
+        but one): only their units can hold a new hidden single.
+        """
         peers = self.peers
-        eliminations = 0
+        changed = []
         while solved:
             cell = solved.pop()
+            changed.append(cell)
             bit = values[cell]
             for peer in peers[cell]:
                 candidates = values[peer]
@@ -67,33 +75,44 @@ class Board:
                     if not candidates:
                         raise Contradiction
                     values[peer] = candidates
-                    eliminations += 1
+                    changed.append(peer)
+                    tally[1] += 1
                     if not candidates & (candidates - 1):
                         solved.append(peer)
-        stats["eliminations"] += eliminations
+        return changed
 
-    def place_hidden_singles(self, values: Values, solved: list[int], stats: dict) -> None:
+    def place_hidden_singles(self, values: Values, changed: list[int], solved: list[int],
+                             tally: list[int]) -> None:
         """Rule 2: a digit with one place left in a unit goes there."""
         full = self.full
-        for unit in self.units:
-            once = twice = 0
+        units = self.units
+        units_of = self.units_of
+        touched = set()
+        for cell in changed:
+            touched.update(units_of[cell])
+        for u in touched:
+            unit = units[u]
+            once = twice = placed = 0
             for cell in unit:
                 candidates = values[cell]
-                twice |= once & candidates
-                once |= candidates
-            if once != full:
+                if candidates & (candidates - 1):
+                    twice |= once & candidates
+                    once |= candidates
+                else:
+                    placed |= candidates
+            if once | placed != full:
                 raise Contradiction  # some digit has no place left in this unit
-            singles = once & ~twice
+            singles = once & ~twice & ~placed
             if singles:
                 for cell in unit:
                     candidates = values[cell]
                     digit = candidates & singles
-                    if digit and digit != candidates:
+                    if digit:
                         if digit & (digit - 1):
                             raise Contradiction  # two digits need this one cell
                         values[cell] = digit
                         solved.append(cell)
-                        stats["assignments"] += 1
+                        tally[0] += 1
 
 
 @lru_cache(maxsize=32)
@@ -153,6 +172,7 @@ class NorvigBackend(Backend):
         The stack holds guesses still to try: (candidates before the guess, cell, digit).
         """
         stack = [(values, -1, 0)]
+        tally = [0, 0]
         while stack:
             if deadline.at is not None and deadline.passed():
                 return False
@@ -164,7 +184,7 @@ class NorvigBackend(Backend):
                 stats["guesses"] += 1
                 stats["assignments"] += 1
             try:
-                b.propagate(values, solved, stats)
+                b.propagate(values, solved, tally)
             except Contradiction:
                 stats["backtracks"] += 1
                 continue
@@ -173,7 +193,7 @@ class NorvigBackend(Backend):
             if cell < 0:
                 solutions.append(digits_of(values))
                 if limit is not None and len(solutions) >= limit:
-                    return True
+                    break
                 continue
             candidates = values[cell]
             bits = []
@@ -182,6 +202,8 @@ class NorvigBackend(Backend):
                 bits.append(bit)
                 candidates ^= bit
             stack.extend((values, cell, bit) for bit in reversed(bits))
+        stats["assignments"] += tally[0]
+        stats["eliminations"] += tally[1]
         return True
 
     def describe(self, puzzle: Puzzle) -> str:
@@ -190,8 +212,8 @@ class NorvigBackend(Backend):
         degrees = sorted({len(p) for p in geo.peers})
         lines = [f"norvig: {len(geo.units)} units of {geo.n} cells, "
                  f"peers per cell: {', '.join(map(str, degrees))}"]
-        extra = [name for name in geo.unit_names if not name.split()[0] in
-                 ("row", "column", "box")]
+        extra = [name for name in geo.unit_names
+                 if name.split()[0] not in ("row", "column", "box")]
         if extra:
             lines.append(f"  extra units: {', '.join(extra)}")
         if geo.moves:
