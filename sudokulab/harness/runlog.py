@@ -1,0 +1,61 @@
+"""runs.jsonl: one line per puzzle and backend, appended and flushed as each one finishes.
+
+Whatever is on disk is kept: a run stopped by Ctrl-C or a killed machine loses at most
+the line being written, and `--resume` skips every (backend, puzzle) already there.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TextIO
+
+from sudokulab.harness.runner import Record
+
+FILENAME = "runs.jsonl"
+
+
+class RunLog:
+    """The records of one run folder, appended line by line."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = Path(folder) / FILENAME
+        self._file: TextIO | None = None
+
+    def read(self) -> list[Record]:
+        """Every complete record on disk (a line cut short by a crash is dropped)."""
+        if not self.path.exists():
+            return []
+        records = []
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                records.append(Record.from_json(json.loads(line)))
+            except (ValueError, KeyError, TypeError):
+                continue
+        return records
+
+    def done(self) -> set[tuple[str, int]]:
+        """The (backend, puzzle index) pairs already recorded."""
+        return {(r.backend, r.index) for r in self.read()}
+
+    def append(self, record: Record) -> None:
+        """Write one record as one line and flush it to the operating system."""
+        if self._file is None:
+            self._file = self._open()
+        self._file.write(json.dumps(record.to_json(), separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def _open(self) -> TextIO:
+        """Open for appending, first cutting off a line a crash left unfinished."""
+        if self.path.exists():
+            data = self.path.read_bytes()
+            if data and not data.endswith(b"\n"):
+                with self.path.open("r+b") as raw:
+                    raw.truncate(data.rfind(b"\n") + 1)
+        return self.path.open("a", encoding="utf-8")
+
+    def close(self) -> None:
+        """Close the file (appending again reopens it)."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None

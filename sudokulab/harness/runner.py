@@ -1,0 +1,257 @@
+"""Run one backend over a stream of puzzles in worker processes that may hang or crash.
+
+Each worker is a spawned process (never forked: native engines such as SWI-Prolog run
+threads that do not survive fork) that builds its engine once from the backend spec and
+then solves the puzzles it is sent, one at a time, keeping its engine warm. The parent
+holds a hard deadline per puzzle (the backend's own timeout plus a grace): a worker that
+overruns it is killed and the puzzle recorded as a timeout; a worker that dies (a
+segfault, os._exit, a signal) has its puzzle recorded as an error. Either way a fresh
+worker takes its place and the run goes on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+
+from sudokulab.puzzle import Puzzle
+from sudokulab.result import Result, Status
+
+STARTUP = 120.0         # seconds a worker may take to import and build its engine
+STARTUP_FAILURES = 3    # workers dying before they are ready: give up on the backend
+CONTEXT = multiprocessing.get_context("spawn")
+
+
+@dataclass(frozen=True)
+class Options:
+    """How every puzzle is solved: the same for all backends of a run."""
+
+    limit: int = 2
+    timeout: float | None = None
+    repeat: int = 1
+    warmup: bool = True
+
+    def allowance(self, runs: int) -> float | None:
+        """Seconds the parent waits for `runs` solves before killing the worker."""
+        if self.timeout is None:
+            return None
+        return runs * self.timeout + grace(self.timeout)
+
+
+def grace(timeout: float) -> float:
+    """Slack past a backend's own timeout, for engines that check the clock coarsely."""
+    return 1.0 + timeout / 2
+
+
+@dataclass
+class Record:
+    """One backend's answer for one puzzle, as stored in runs.jsonl."""
+
+    backend: str
+    index: int
+    result: Result
+    time: float                      # seconds for the solve call, median over repeats
+    times: list[float] = field(default_factory=list)
+    warmup: float | None = None      # the untimed first solve of a fresh worker
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict."""
+        return {"backend": self.backend, "index": self.index, "time": self.time,
+                "times": self.times, "warmup": self.warmup, "result": self.result.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Record:
+        """The inverse of to_json."""
+        return cls(data["backend"], data["index"], Result.from_json(data["result"]),
+                   data["time"], list(data["times"]), data["warmup"])
+
+
+class BackendFailed(Exception):
+    """The backend's workers cannot even start; the message says why."""
+
+
+# --- in the worker process -------------------------------------------------------------
+
+def serve(spec: str, conn: Connection, options: Options) -> None:
+    """A worker's life: build the engine, then answer puzzles until told to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    from sudokulab.backends import make_backend
+
+    try:
+        backend = make_backend(spec)
+    except Exception as error:  # reported to the parent, which gives up on this backend
+        conn.send(("failed", f"{type(error).__name__}: {error}"))
+        return
+    conn.send(("ready",))
+    fresh = True
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:  # the parent is gone
+            return
+        if job is None:
+            return
+        index, puzzle = job
+        warmup = _timed(backend, puzzle, options)[1] if fresh and options.warmup else None
+        fresh = False
+        runs = sorted((_timed(backend, puzzle, options) for _ in range(options.repeat)),
+                      key=lambda run: run[1])
+        result, seconds = runs[(len(runs) - 1) // 2]
+        conn.send(("done", index, result, seconds, [t for _, t in runs], warmup))
+
+
+def _timed(backend, puzzle: Puzzle, options: Options) -> tuple[Result, float]:
+    """One solve and the seconds it took."""
+    started = time.perf_counter()
+    result = backend.solve(puzzle, limit=options.limit, timeout=options.timeout)
+    return result, time.perf_counter() - started
+
+
+# --- in the parent ---------------------------------------------------------------------
+
+class Worker:
+    """The parent's handle on one worker process and the puzzle it is working on."""
+
+    def __init__(self, spec: str, options: Options) -> None:
+        self.spec, self.options = spec, options
+        self.start()
+
+    def start(self) -> None:
+        """Spawn a fresh process; it reports 'ready' once its engine is built."""
+        self.conn, child = CONTEXT.Pipe()
+        self.process = CONTEXT.Process(target=serve, args=(self.spec, child, self.options),
+                                       daemon=True, name=f"sudokulab-{self.spec}")
+        self.process.start()
+        child.close()
+        self.ready = False
+        self.fresh = True
+        self.job: tuple[int, float] | None = None  # (puzzle index, when sent)
+        self.deadline: float | None = time.perf_counter() + STARTUP
+
+    def send(self, index: int, puzzle: Puzzle) -> None:
+        """Hand the worker a puzzle and start its clock."""
+        self.conn.send((index, puzzle))
+        now = time.perf_counter()
+        self.job = (index, now)
+        runs = self.options.repeat + (1 if self.fresh and self.options.warmup else 0)
+        allowance = self.options.allowance(runs)
+        self.deadline = None if allowance is None else now + allowance
+
+    def stop(self) -> None:
+        """Ask the process to end, and make sure it does."""
+        if self.process.is_alive():
+            with contextlib.suppress(OSError):  # it may be dying already
+                self.conn.send(None)
+            self.process.join(timeout=1.0)
+        self.kill()
+
+    def kill(self) -> None:
+        """End the process now, whatever it is doing."""
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+
+def run_backend(spec: str, puzzles: Iterable[tuple[int, Puzzle]], options: Options, *,
+                jobs: int = 1, record: Callable[[Record], None]) -> None:
+    """Solve every (index, puzzle) with backend `spec` on up to `jobs` workers.
+
+    `record` receives each Record as soon as it exists, in the order puzzles finish.
+    Raises BackendFailed when no worker can start.
+    """
+    queue = deque(puzzles)
+    pool = [Worker(spec, options) for _ in range(min(jobs, len(queue)))]
+    startup_failures = 0
+    try:
+        while queue or any(w.job for w in pool):
+            for worker in pool:
+                if worker.ready and worker.job is None and queue:
+                    worker.send(*queue.popleft())
+            _wait(pool)
+            for worker in pool:
+                outcome = _collect(worker, spec, record)
+                if outcome == "startup failure":
+                    startup_failures += 1
+                    if startup_failures >= STARTUP_FAILURES:
+                        raise BackendFailed(f"{spec}: workers die before they are ready "
+                                            f"({_exit_text(worker.process.exitcode)})")
+                if outcome and (queue or worker.job):
+                    worker.start()
+    finally:
+        for worker in pool:
+            worker.stop()
+
+
+def _wait(pool: list[Worker]) -> None:
+    """Sleep until a worker says something, dies, or reaches its deadline."""
+    deadlines = [w.deadline for w in pool if w.deadline is not None and w.process.is_alive()]
+    timeout = max(0.0, min(deadlines) - time.perf_counter()) if deadlines else None
+    waitables = [w.conn for w in pool if not w.conn.closed]
+    waitables += [w.process.sentinel for w in pool if w.process.is_alive()]
+    if waitables:
+        wait(waitables, timeout)
+
+
+def _collect(worker: Worker, spec: str, record: Callable[[Record], None]) -> str:
+    """Take in what one worker produced; a non-empty string when it must be replaced."""
+    if worker.conn.closed:
+        return ""
+    while worker.conn.poll():
+        try:
+            message = worker.conn.recv()
+        except (EOFError, OSError):
+            break
+        if message[0] == "ready":
+            worker.ready, worker.deadline = True, None
+        elif message[0] == "failed":
+            raise BackendFailed(f"{spec}: {message[1]}")
+        else:
+            _, index, result, seconds, times, warmup = message
+            record(Record(spec, index, result, seconds, times, warmup))
+            worker.job, worker.deadline, worker.fresh = None, None, False
+    if worker.process.is_alive():
+        if worker.deadline is None or time.perf_counter() < worker.deadline:
+            return ""
+        worker.kill()
+        return _lost(worker, spec, record, Status.TIMEOUT, "no answer in time: worker killed")
+    worker.kill()
+    return _lost(worker, spec, record, Status.ERROR,
+                 f"worker died ({_exit_text(worker.process.exitcode)})")
+
+
+def _lost(worker: Worker, spec: str, record: Callable[[Record], None], status: Status,
+          why: str) -> str:
+    """Record the puzzle a dead or killed worker held; say how the worker was lost."""
+    if worker.job is None:
+        return "startup failure" if not worker.ready else "ended"
+    index, sent = worker.job
+    elapsed = time.perf_counter() - sent
+    record(Record(spec, index, Result(status, message=why), elapsed, [elapsed]))
+    worker.job = None
+    return "lost"
+
+
+def _exit_text(code: int | None) -> str:
+    """'killed by SIGSEGV' or 'exit code 3'."""
+    if code is not None and code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
+def cores() -> int:
+    """The CPU cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1

@@ -1,0 +1,148 @@
+"""Backends that misbehave on purpose, to show that the harness catches and survives them.
+
+They are registered only where a test or a benchmark asks for them: `write_plugin(dir)`
+writes a dist-info folder declaring them in the `sudokulab.backends` entry-point group;
+put that folder on sys.path (this process) and PYTHONPATH (the spawned workers).
+
+- test-noop            answers nothing, at once (measures the harness's own overhead)
+- test-wrong:mode=M    a wrong answer: `repeat` a digit, claim `unique` with another
+                       valid grid when there are several, or claim `none`
+- test-hang            sleeps forever, ignoring its timeout
+- test-crash:how=H     ends its own process: `kill` (SIGKILL), `exit` (os._exit) or `segv`
+- test-count:log=F     solves correctly (through norvig) and appends each puzzle to file F
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import time
+from pathlib import Path
+
+from sudokulab.backends import make_backend
+from sudokulab.backends.base import ALL_RULES, Availability, Backend, Deadline
+from sudokulab.puzzle import Puzzle, format_line
+from sudokulab.result import Result, Status
+
+ENTRY_POINTS = {
+    "test-noop": "NoopBackend",
+    "test-wrong": "WrongBackend",
+    "test-hang": "HangBackend",
+    "test-crash": "CrashBackend",
+    "test-count": "CountingBackend",
+}
+
+
+def write_plugin(directory: str | Path) -> Path:
+    """A dist-info folder in `directory` that registers the test backends; the directory."""
+    directory = Path(directory)
+    info = directory / "sudokulab_test_backends-0.dist-info"
+    info.mkdir(parents=True, exist_ok=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sudokulab-test-backends\n"
+                                   "Version: 0\n")
+    lines = [f"{name} = {__name__}:{cls}" for name, cls in ENTRY_POINTS.items()]
+    (info / "entry_points.txt").write_text("[sudokulab.backends]\n" + "\n".join(lines) + "\n")
+    return directory
+
+
+class TestBackend(Backend):
+    """Common ground: always available, every rule accepted."""
+
+    __test__ = False  # not a pytest test class, despite the name
+    paradigm = "test double"
+    supported_rules = ALL_RULES
+
+    @classmethod
+    def available(cls) -> Availability:
+        """Always available: it is part of the harness."""
+        return Availability(True, version="test")
+
+
+class NoopBackend(TestBackend):
+    """Returns the same non-answer at once: whatever time a run takes is the harness's."""
+
+    name = "test-noop"
+
+    def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        return Result(Status.UNSUPPORTED, message="the no-op test backend answers nothing")
+
+
+class WrongBackend(TestBackend):
+    """Solves correctly through norvig, then spoils the answer as `mode` says."""
+
+    name = "test-wrong"
+    modes = ("repeat", "other", "none")
+
+    def __init__(self, mode: str = "repeat") -> None:
+        if mode not in self.modes:
+            raise ValueError(f"mode must be one of {', '.join(self.modes)}")
+        self.mode = mode
+        self.engine = make_backend("norvig")
+
+    def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        if self.mode == "none":
+            return Result(Status.NONE)
+        right = self.engine.solve(puzzle, limit=2, timeout=deadline.left())
+        if not right.solutions:
+            return right
+        if self.mode == "other":  # the last grid found, claimed as the only one
+            return Result(Status.UNIQUE, (right.solutions[-1],), 1, True)
+        return Result(Status.UNIQUE, (repeat_a_digit(puzzle, right.solutions[0]),), 1, True)
+
+
+def repeat_a_digit(puzzle: Puzzle, grid: tuple[int, ...]) -> tuple[int, ...]:
+    """The grid with its first blank cell copied from its row neighbour: a repeated digit."""
+    n = puzzle.size
+    cell = puzzle.givens.index(0)
+    neighbour = cell + 1 if cell % n < n - 1 else cell - 1
+    spoiled = list(grid)
+    spoiled[cell] = grid[neighbour]
+    return tuple(spoiled)
+
+
+class HangBackend(TestBackend):
+    """Never returns, whatever the timeout: only killing its process stops it."""
+
+    name = "test-hang"
+
+    def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        while True:
+            time.sleep(3600)
+
+
+class CrashBackend(TestBackend):
+    """Ends its own process in the middle of a solve, as a broken native engine would."""
+
+    name = "test-crash"
+    ways = ("kill", "exit", "segv")
+
+    def __init__(self, how: str = "kill") -> None:
+        if how not in self.ways:
+            raise ValueError(f"how must be one of {', '.join(self.ways)}")
+        self.how = how
+
+    def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        if self.how == "kill":
+            os.kill(os.getpid(), signal.SIGKILL)
+        if self.how == "exit":
+            os._exit(3)
+        ctypes.string_at(0)  # reads address 0: a segmentation fault
+        raise AssertionError("unreachable")
+
+
+class CountingBackend(TestBackend):
+    """Solves correctly through norvig and logs every puzzle it is asked, one line each."""
+
+    name = "test-count"
+
+    def __init__(self, log: str, delay: str = "0") -> None:
+        self.log = Path(log)
+        self.delay = float(delay)
+        self.engine = make_backend("norvig")
+
+    def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        with self.log.open("a") as log:
+            log.write(format_line(puzzle) + "\n")
+        time.sleep(self.delay)  # slow enough that a test can interrupt the run midway
+        return self.engine.solve(puzzle, limit=limit, timeout=deadline.left())
