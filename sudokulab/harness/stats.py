@@ -1,0 +1,73 @@
+"""Timing figures and native statistics per backend, from the records of a run."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sudokulab.harness.runner import Record
+from sudokulab.result import Status
+
+
+@dataclass
+class Figures:
+    """One backend's row in the timing table.
+
+    Times are seconds of the solve call measured in the worker (the median over repeats);
+    median, p90 and max are over the answered puzzles, the rate over all puzzles.
+    """
+
+    backend: str
+    puzzles: int
+    answered: int
+    timeouts: int
+    errors: int
+    unsupported: int
+    rate: float
+    median: float
+    p90: float
+    max: float
+    build: float
+    solve: float
+    warmup: float | None
+    native: dict[str, tuple[float, float]] = field(default_factory=dict)  # total, per puzzle
+
+
+def figures(backend: str, records: Sequence[Record]) -> Figures:
+    """The figures of one backend over its records."""
+    statuses = [r.result.status for r in records]
+    answered = sorted(r.time for r in records if r.result.status.is_answer)
+    total = sum(r.time for r in records)
+    warmups = [r.warmup for r in records if r.warmup is not None]
+    return Figures(
+        backend=backend, puzzles=len(records), answered=len(answered),
+        timeouts=statuses.count(Status.TIMEOUT), errors=statuses.count(Status.ERROR),
+        unsupported=statuses.count(Status.UNSUPPORTED),
+        rate=len(records) / total if total > 0 else 0.0,
+        median=statistics.median(answered) if answered else 0.0,
+        p90=percentile(answered, 90), max=max(answered, default=0.0),
+        build=sum(r.result.build_time for r in records),
+        solve=sum(r.result.solve_time for r in records),
+        warmup=statistics.median(warmups) if warmups else None,
+        native=native(records))
+
+
+def percentile(ordered: Sequence[float], q: float) -> float:
+    """The nearest-rank q-th percentile of sorted values, 0.0 for none."""
+    if not ordered:
+        return 0.0
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
+
+
+def native(records: Sequence[Record]) -> dict[str, tuple[float, float]]:
+    """Each native statistic the engine reported: its total and its mean per puzzle."""
+    totals: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    for record in records:
+        for key, value in record.result.stats.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                totals[key] = totals.get(key, 0) + value
+                counts[key] = counts.get(key, 0) + 1
+    return {key: (totals[key], totals[key] / counts[key]) for key in sorted(totals)}
