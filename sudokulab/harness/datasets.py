@@ -36,3 +36,28 @@ def load(name: str) -> tuple[Puzzle, ...]:
 def solutions(name: str) -> tuple[Grid, ...]:
     """The reference solutions of a bundled dataset (from tdoku, an independent engine)."""
     return tuple(p.givens for p in parse_many(_text(f"{name}.solutions.txt.gz")))
+
+
+def describe() -> str:
+    """A table of the bundled datasets: name, puzzles, what each is and where it comes from."""
+    from tabulate import tabulate
+
+    about = _provenance()
+    rows = [(name, f"{_count(name):,}", *about.get(name, ("", ""))) for name in names()]
+    return tabulate(rows, headers=("name", "puzzles", "what it is", "origin"),
+                    tablefmt="simple")
+
+
+def _count(name: str) -> int:
+    """How many puzzles a dataset holds (one per line), without parsing them."""
+    return sum(1 for line in _text(f"{name}.txt.gz").splitlines() if line.strip())
+
+
+def _provenance() -> dict[str, tuple[str, str]]:
+    """(what it is, origin) per dataset, from the table in sudokulab/data/README.md."""
+    about = {}
+    for line in (DATA / "README.md").read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[0].endswith(".txt"):
+            about[cells[0][: -len(".txt")]] = (cells[2], cells[3])
+    return about

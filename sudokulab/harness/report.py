@@ -1,0 +1,194 @@
+"""The reports of a run: terminal tables, summary.md, summary.csv and meta.json."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import platform
+import sys
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from tabulate import tabulate
+
+from sudokulab.harness.crosscheck import CrossCheck, Finding
+from sudokulab.harness.runner import Record, cores
+from sudokulab.harness.stats import Figures
+from sudokulab.result import Status
+
+PACKAGES = ("sudokulab", "python-sat", "z3-solver", "janus-swi", "matplotlib", "tabulate")
+SHOWN = 10  # disagreements listed on the terminal; summary.md lists them all
+
+
+@dataclass
+class Report:
+    """Everything a run's reports are made of."""
+
+    title: str                       # 'top95 (95 puzzles)'
+    settings: str                    # 'limit 2, timeout 10 s, ...'
+    figures: list[Figures]
+    check: CrossCheck
+    skipped: dict[str, str]          # backend -> why it did not run
+    references: bool
+    records: list[Record]
+    plots: list[Path] = field(default_factory=list)
+
+
+def timing_rows(report: Report) -> list[dict]:
+    """One row per backend: counts, rate, times in milliseconds, warm-up."""
+    return [{"backend": f.backend, "puzzles": f.puzzles, "answered": f.answered,
+             "wrong": report.check.wrong(f.backend), "timeouts": f.timeouts,
+             "errors": f.errors, "unsupported": f.unsupported,
+             "puzzles/s": round(f.rate, 1), "median ms": _ms(f.median), "p90 ms": _ms(f.p90),
+             "max ms": _ms(f.max), "build s": round(f.build, 3), "solve s": round(f.solve, 3),
+             "warm-up ms": "" if f.warmup is None else _ms(f.warmup)}
+            for f in report.figures]
+
+
+def native_rows(report: Report) -> list[dict]:
+    """One row per backend and native statistic: its total and mean per puzzle."""
+    return [{"backend": f.backend, "statistic": key, "total": _number(total),
+             "per puzzle": _number(mean)}
+            for f in report.figures for key, (total, mean) in f.native.items()]
+
+
+def error_rows(report: Report) -> list[dict]:
+    """Errors grouped by backend and message, with how often and the first puzzle."""
+    seen: Counter = Counter()
+    first: dict[tuple[str, str], int] = {}
+    for record in sorted(report.records, key=lambda r: r.index):
+        if record.result.status == Status.ERROR:
+            key = (record.backend, record.result.message)
+            seen[key] += 1
+            first.setdefault(key, record.index)
+    return [{"backend": b, "puzzles": n, "first": f"#{first[(b, m)] + 1}", "message": m}
+            for (b, m), n in seen.most_common()]
+
+
+def finding_rows(findings: Sequence[Finding]) -> list[dict]:
+    """One row per disagreement, with the command that shows it again."""
+    return [{"puzzle": f"#{f.index + 1}", "backend": f.backend, "answer": f.answer,
+             "why": f.why, "reproduce": f.command} for f in findings]
+
+
+def verdict_line(report: Report) -> str:
+    """'Cross-check: unique 93, multiple (>= 2) 2; all answers agree.'"""
+    counts = ", ".join(f"{name} {n}" for name, n in sorted(report.check.consensus().items()))
+    against = " and the reference solutions" if report.references else ""
+    findings = report.check.findings
+    if not findings:
+        return f"Cross-check: {counts}; every answer agrees with the others{against}."
+    backends = ", ".join(sorted({f.backend for f in findings}))
+    return (f"Cross-check: {counts}; {len(findings)} DISAGREEMENT(S) (by {backends}): "
+            f"a backend contradicts the others{against} or returns an invalid grid.")
+
+
+def terminal(report: Report, folder: Path) -> str:
+    """What `compare` prints at the end."""
+    parts = [f"{report.title}: {report.settings}", "",
+             tabulate(timing_rows(report), headers="keys", tablefmt="simple")]
+    if native_rows(report):
+        parts += ["", tabulate(native_rows(report), headers="keys", tablefmt="simple")]
+    parts += ["", *_skipped_lines(report), verdict_line(report)]
+    findings = report.check.findings
+    for f in findings[:SHOWN]:
+        parts.append(f"  #{f.index + 1} {f.backend}: {f.answer}: {f.why}")
+        if f.command:
+            parts.append(f"    {f.command}")
+    if len(findings) > SHOWN:
+        parts.append(f"  ... {len(findings) - SHOWN} more in {folder / 'summary.md'}")
+    errors = sum(f.errors for f in report.figures)
+    if errors:
+        parts.append(f"Errors: {errors} (see {folder / 'summary.md'}).")
+    parts.append(f"Reports: {folder}/ (summary.md, summary.csv, meta.json, runs.jsonl"
+                 f"{''.join(', ' + p.name for p in report.plots)})")
+    return "\n".join(parts)
+
+
+def markdown(report: Report) -> str:
+    """summary.md: the tables, the cross-check, every disagreement and error, the plots."""
+    lines = [f"# sudokulab compare: {report.title}", "", report.settings, ""]
+    lines += [f"- {line}" for line in _skipped_lines(report)]
+    lines += ["", "## Timings", "",
+              "Times are per puzzle, measured around the solve call in the worker process "
+              "(median over repeats); median, p90 and max are over answered puzzles; "
+              "puzzles/s is puzzles per second of solving time on one core; build and "
+              "solve are the backend's own split; warm-up is the untimed first solve of "
+              "each fresh worker.", "",
+              tabulate(timing_rows(report), headers="keys", tablefmt="github")]
+    if native_rows(report):
+        lines += ["", "## Native statistics", "",
+                  tabulate(native_rows(report), headers="keys", tablefmt="github")]
+    lines += ["", "## Cross-check", "", verdict_line(report)]
+    if report.check.findings:
+        lines += ["", tabulate(finding_rows(report.check.findings), headers="keys",
+                               tablefmt="github")]
+    if error_rows(report):
+        lines += ["", "## Errors", "", tabulate(error_rows(report), headers="keys",
+                                                tablefmt="github")]
+    if report.plots:
+        lines += ["", "## Plots", ""] + [f"![{p.stem}]({p.name})" for p in report.plots]
+    return "\n".join(lines) + "\n"
+
+
+def write_csv(report: Report, path: Path) -> Path:
+    """summary.csv: the timing table, with each native statistic per puzzle as a column."""
+    rows = timing_rows(report)
+    keys = sorted({key for f in report.figures for key in f.native})
+    for row, f in zip(rows, report.figures, strict=True):
+        row.update({key: _number(f.native[key][1]) if key in f.native else "" for key in keys})
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["backend"])
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def write_json(data: Mapping, path: Path) -> Path:
+    """A JSON file, indented for people."""
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def environment(engines: Mapping[str, str]) -> dict:
+    """Python, package and engine versions, and the machine, for meta.json."""
+    versions = {"python": platform.python_version()}
+    for package in PACKAGES:
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = None
+    return {"versions": versions, "engines": dict(engines),
+            "machine": {"platform": platform.platform(), "cpu": cpu_model(),
+                        "cores": os.cpu_count(), "usable cores": cores(),
+                        "python executable": sys.executable}}
+
+
+def cpu_model() -> str:
+    """The CPU model name from /proc/cpuinfo, or what platform knows."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _skipped_lines(report: Report) -> list[str]:
+    """One line per backend that did not run, with why."""
+    return [f"skipped {name}: {why}" for name, why in report.skipped.items()]
+
+
+def _ms(seconds: float) -> float:
+    """Milliseconds, to three significant decimals."""
+    return round(seconds * 1000, 3)
+
+
+def _number(value: float) -> float | int:
+    """An integer when the value is whole, else rounded to two decimals."""
+    return int(value) if float(value).is_integer() else round(value, 2)
