@@ -1,0 +1,190 @@
+"""Issue 2: the norvig backend against a plain string-based Norvig solver, side by side.
+
+Target: on top1465, first solution (limit=1), the backend solves at least 5 times as
+many puzzles per second as bench/norvig_reference.py (Norvig's 2006 algorithm written
+plainly) in the same process. Both run over the whole dataset in every round, in
+alternating order, so that machine noise (other jobs, frequency changes) hits both; the
+verdict uses the median of the per-round ratios. The backend's limit=2 figure (find a
+solution and prove it unique) is reported too but carries no target.
+
+Every answer is checked against the dataset's reference solutions: a fast wrong answer
+fails the benchmark.
+
+Run: .venv/bin/python bench/bench_norvig.py [--rounds N] [--dataset NAME] [--out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.util
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from tabulate import tabulate
+
+from sudokulab.backends.norvig import NorvigBackend
+from sudokulab.harness import datasets
+from sudokulab.puzzle import format_line
+from sudokulab.result import Status
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+TARGET = 5.0
+
+
+def load_reference():
+    """bench/norvig_reference.py as a module (bench/ is a folder of scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location("norvig_reference", HERE / "norvig_reference.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def cpu_model() -> str:
+    """The CPU model named in /proc/cpuinfo, or what platform knows."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def machine() -> dict[str, str]:
+    """Where the figures were measured."""
+    return {"platform": platform.platform(), "cpu": cpu_model(),
+            "cpus": str(os.cpu_count()),
+            "python": f"{platform.python_implementation()} {platform.python_version()}"}
+
+
+def run_reference(solve, lines: list[str], expected: list[str]) -> tuple[float, int]:
+    """Seconds for the reference to solve every line, and how many answers were wrong."""
+    started = time.perf_counter()
+    answers = [solve(line) for line in lines]
+    elapsed = time.perf_counter() - started
+    wrong = sum(answer != want for answer, want in zip(answers, expected, strict=True))
+    return elapsed, wrong
+
+
+def run_backend(backend, puzzles, expected, limit: int) -> tuple[float, int]:
+    """Seconds for the backend to solve every puzzle with `limit`, and how many were wrong.
+
+    limit=1 must give the reference solution; limit=2 must also prove it unique.
+    """
+    started = time.perf_counter()
+    results = [backend.solve(puzzle, limit=limit) for puzzle in puzzles]
+    elapsed = time.perf_counter() - started
+    want_status = Status.SOLVED if limit == 1 else Status.UNIQUE
+    wrong = sum(r.status != want_status or r.solutions[0] != solution
+                for r, solution in zip(results, expected, strict=True))
+    return elapsed, wrong
+
+
+def measure(name: str, rounds: int) -> dict:
+    """Every round's times for the reference, backend limit=1 and backend limit=2."""
+    reference = load_reference()
+    puzzles = datasets.load(name)
+    solutions = datasets.solutions(name)
+    lines = [format_line(p) for p in puzzles]
+    expected_lines = ["".join(map(str, s)) for s in solutions]
+    backend = NorvigBackend()
+    backend.solve(puzzles[0], limit=1)  # build the board once, outside the timing
+    runs = {"reference": [], "limit1": [], "limit2": []}
+    wrong = {key: 0 for key in runs}
+    jobs = {
+        "reference": lambda: run_reference(reference.solve, lines, expected_lines),
+        "limit1": lambda: run_backend(backend, puzzles, solutions, 1),
+        "limit2": lambda: run_backend(backend, puzzles, solutions, 2),
+    }
+    for k in range(rounds):
+        order = list(jobs) if k % 2 == 0 else list(reversed(jobs))
+        for key in order:
+            elapsed, bad = jobs[key]()
+            runs[key].append(len(puzzles) / elapsed)
+            wrong[key] += bad
+        ratio = runs["limit1"][-1] / runs["reference"][-1]
+        print(f"round {k + 1}/{rounds}: reference {runs['reference'][-1]:.0f}/s, "
+              f"norvig limit=1 {runs['limit1'][-1]:.0f}/s, limit=2 {runs['limit2'][-1]:.0f}/s, "
+              f"ratio {ratio:.2f}", file=sys.stderr)
+    return {"dataset": name, "puzzles": len(puzzles), "rounds": rounds, "runs": runs,
+            "wrong": wrong}
+
+
+def summarise(m: dict) -> tuple[list[list], float, bool]:
+    """Table rows, the median per-round ratio, and whether the target is met."""
+    runs = m["runs"]
+    ratios = [a / b for a, b in zip(runs["limit1"], runs["reference"], strict=True)]
+    ratio = statistics.median(ratios)
+    correct = not any(m["wrong"].values())
+    rows = []
+    for key, label in (("reference", "reference: string-based Norvig (limit=1)"),
+                       ("limit1", "norvig backend, limit=1"),
+                       ("limit2", "norvig backend, limit=2 (prove unique)")):
+        figures = runs[key]
+        rows.append([label, f"{statistics.median(figures):.0f}", f"{min(figures):.0f}",
+                     f"{max(figures):.0f}", m["wrong"][key]])
+    return rows, ratio, correct and ratio >= TARGET
+
+
+HEADERS = ["solver", "puzzles/s (median)", "min", "max", "wrong answers"]
+
+
+def report(m: dict, rows: list[list], ratio: float, passed: bool, where: dict) -> str:
+    """results/norvig.md."""
+    runs = m["runs"]
+    ratios = [a / b for a, b in zip(runs["limit1"], runs["reference"], strict=True)]
+    lines = [
+        "# Norvig backend against a plain Norvig solver (issue 2)",
+        "",
+        f"Generated by `bench/bench_norvig.py` on {datetime.date.today().isoformat()}.",
+        "",
+        f"Target: on {m['dataset']} ({m['puzzles']} puzzles), first solution (limit=1), the "
+        f"`norvig` backend solves at least {TARGET:g}x as many puzzles per second as "
+        "`bench/norvig_reference.py`, a plain string-based implementation of Norvig's 2006 "
+        "algorithm, run side by side in the same process.",
+        "",
+        f"**Result: {'PASS' if passed else 'FAIL'}**: median ratio {ratio:.2f}x over "
+        f"{m['rounds']} rounds (per round: {', '.join(f'{r:.2f}' for r in ratios)}).",
+        "",
+        tabulate(rows, HEADERS, tablefmt="github"),
+        "",
+        "Each round runs the reference, limit=1 and limit=2 over the whole dataset, in "
+        "alternating order from round to round. Every answer is checked against the "
+        "dataset's reference solutions (limit=2 must also report the solution unique).",
+        "",
+        "## Machine",
+        "",
+        *(f"- {key}: {value}" for key, value in where.items()),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure, print the table, write results/norvig.md; 0 when the target is met."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--dataset", default="top1465")
+    parser.add_argument("--out", type=Path, default=ROOT / "results" / "norvig.md")
+    args = parser.parse_args(argv)
+    m = measure(args.dataset, args.rounds)
+    rows, ratio, passed = summarise(m)
+    print(tabulate(rows, HEADERS))
+    print(f"ratio (median of rounds): {ratio:.2f}x, target >= {TARGET:g}x: "
+          f"{'PASS' if passed else 'FAIL'}")
+    if any(m["wrong"].values()):
+        print(f"WRONG ANSWERS: {m['wrong']}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(report(m, rows, ratio, passed, machine()))
+    print(f"wrote {args.out}")
+    return 0 if passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
