@@ -21,7 +21,10 @@ from sudokulab.geometry import Geometry, geometry
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
 
-Values = list[int]
+Values = list[int]  # each cell's candidates, as a bitmask
+Places = list[int]  # places[unit * n + d]: how many cells of the unit can still hold digit d+1
+
+PLACED = 1 << 16  # a count for a digit already placed in the unit: no decrement reaches 1
 
 
 class Contradiction(Exception):
@@ -32,87 +35,119 @@ class Board:
     """What propagation needs of a geometry, laid out for speed."""
 
     def __init__(self, geo: Geometry) -> None:
-        self.n = geo.n
-        self.full = (1 << geo.n) - 1
+        n = self.n = geo.n
+        self.full = (1 << n) - 1
         self.peers = geo.peers
         self.units = geo.units
-        index = {unit: k for k, unit in enumerate(geo.units)}
-        self.units_of = tuple(tuple(index[u] for u in units) for units in geo.units_of)
+        units_of: list[list[int]] = [[] for _ in geo.cells]
+        for u, unit in enumerate(geo.units):
+            for cell in unit:
+                units_of[cell].append(u)
+        # slots[d][cell]: where the counts of digit d+1 in the cell's units live in Places
+        self.slots = tuple(tuple(tuple(u * n + d for u in units) for units in units_of)
+                           for d in range(n))
 
-    def start(self, puzzle: Puzzle) -> tuple[Values, list[int]]:
-        """Every cell's candidates before propagation, and the given cells to propagate."""
+    def start(self, puzzle: Puzzle) -> tuple[Values, Places, list[int], list[int]]:
+        """Candidates and place counts before propagation, the givens, and the hidden singles."""
         values = [self.full] * (self.n * self.n)
         given = []
         for cell, digit in enumerate(puzzle.givens):
             if digit:
                 values[cell] = 1 << (digit - 1)
                 given.append(cell)
-        return values, given
+        places = self.count_places(values)
+        return values, places, given, [k for k, left in enumerate(places) if left < 2]
 
-    def propagate(self, values: Values, solved: list[int], tally: list[int]) -> None:
-        """Apply both rules until neither changes anything; raise Contradiction if stuck."""
-        while solved:
-            changed = self.eliminate_from_peers(values, solved, tally)
-            self.place_hidden_singles(values, changed, solved, tally)
-
-    def eliminate_from_peers(self, values: Values, solved: list[int],
-                             tally: list[int]) -> list[int]:
-        """Rule 1: a solved cell's digit is no candidate of its peers (which may then solve).
-
-        Returns the cells that lost a candidate (solved cells included, as they lost all
-        but one): only their units can hold a new hidden single.
-        """
-        peers = self.peers
-        changed = []
-        while solved:
-            cell = solved.pop()
-            changed.append(cell)
-            bit = values[cell]
-            for peer in peers[cell]:
-                candidates = values[peer]
-                if candidates & bit:
-                    candidates ^= bit
-                    if not candidates:
-                        raise Contradiction
-                    values[peer] = candidates
-                    changed.append(peer)
-                    tally[1] += 1
-                    if not candidates & (candidates - 1):
-                        solved.append(peer)
-        return changed
-
-    def place_hidden_singles(self, values: Values, changed: list[int], solved: list[int],
-                             tally: list[int]) -> None:
-        """Rule 2: a digit with one place left in a unit goes there."""
-        full = self.full
-        units = self.units
-        units_of = self.units_of
-        touched = set()
-        for cell in changed:
-            touched.update(units_of[cell])
-        for u in touched:
-            unit = units[u]
-            once = twice = placed = 0
+    def count_places(self, values: Values) -> Places:
+        """For every unit and digit, how many of the unit's cells have it as a candidate."""
+        n, full = self.n, self.full
+        places = []
+        for unit in self.units:
+            counts = [0] * n
+            free = 0
             for cell in unit:
                 candidates = values[cell]
-                if candidates & (candidates - 1):
-                    twice |= once & candidates
-                    once |= candidates
-                else:
-                    placed |= candidates
-            if once | placed != full:
-                raise Contradiction  # some digit has no place left in this unit
-            singles = once & ~twice & ~placed
-            if singles:
-                for cell in unit:
-                    candidates = values[cell]
-                    digit = candidates & singles
-                    if digit:
-                        if digit & (digit - 1):
-                            raise Contradiction  # two digits need this one cell
-                        values[cell] = digit
+                if candidates == full:
+                    free += 1  # counted for every digit below, in one go
+                    continue
+                for d in range(n):
+                    if candidates >> d & 1:
+                        counts[d] += 1
+            places += [count + free for count in counts]
+        return places
+
+    def assign(self, values: Values, places: Places, cell: int, bit: int,
+               hidden: list[int]) -> None:
+        """Put a digit in a cell: each other candidate loses this place in the cell's units."""
+        slots = self.slots
+        others = values[cell] & ~bit
+        values[cell] = bit
+        while others:
+            other = others & -others
+            others ^= other
+            for k in slots[other.bit_length() - 1][cell]:
+                left = places[k] - 1
+                places[k] = left
+                if left < 2:
+                    if not left:
+                        raise Contradiction  # the digit has no place left in this unit
+                    hidden.append(k)
+
+    def propagate(self, values: Values, places: Places, solved: list[int],
+                  hidden: list[int], tally: list[int]) -> None:
+        """Apply both rules until neither changes anything; raise Contradiction if stuck.
+
+        `solved` holds cells whose digit is not yet eliminated from their peers, `hidden`
+        the place counts that fell to one. `tally` gathers assignments and eliminations.
+        """
+        peers, slots, units, n = self.peers, self.slots, self.units, self.n
+        assignments = eliminations = 0
+        try:
+            while solved or hidden:
+                # Rule 1: a solved cell's digit is no candidate of its peers.
+                while solved:
+                    cell = solved.pop()
+                    bit = values[cell]
+                    digit_slots = slots[bit.bit_length() - 1]
+                    for k in digit_slots[cell]:
+                        places[k] = PLACED
+                    for peer in peers[cell]:
+                        candidates = values[peer]
+                        if candidates & bit:
+                            candidates ^= bit
+                            if not candidates:
+                                raise Contradiction  # the peer lost its last candidate
+                            values[peer] = candidates
+                            eliminations += 1
+                            if not candidates & (candidates - 1):
+                                solved.append(peer)  # a naked single: rule 1 again
+                            for k in digit_slots[peer]:
+                                left = places[k] - 1
+                                places[k] = left
+                                if left < 2:
+                                    if not left:
+                                        raise Contradiction  # no place left in a unit
+                                    hidden.append(k)
+                # Rule 2: a digit with one place left in a unit goes there.
+                while hidden:
+                    k = hidden.pop()
+                    left = places[k]
+                    if left != 1:
+                        if left:
+                            continue  # placed since the count fell to one
+                        raise Contradiction  # no place at all (only the givens do this)
+                    unit, d = divmod(k, n)
+                    bit = 1 << d
+                    for cell in units[unit]:
+                        if values[cell] & bit:
+                            break
+                    if values[cell] != bit:  # else a naked single already waits in `solved`
+                        self.assign(values, places, cell, bit, hidden)
                         solved.append(cell)
-                        tally[0] += 1
+                        assignments += 1
+        finally:
+            tally[0] += assignments
+            tally[1] += eliminations
 
 
 @lru_cache(maxsize=32)
@@ -156,55 +191,73 @@ class NorvigBackend(Backend):
         started = time.perf_counter()
         geo = geometry(puzzle.box, puzzle.rules)
         b = board(geo)
-        values, given = b.start(puzzle)
+        values, places, given, hidden = b.start(puzzle)
         stats = {"assignments": len(given), "eliminations": 0, "nodes": 0, "guesses": 0,
                  "backtracks": 0}
         built = time.perf_counter()
         solutions: list[tuple[int, ...]] = []
-        complete = self.search(b, values, given, solutions, limit, deadline, stats)
+        complete = self.search(b, values, places, given, hidden, solutions, limit, deadline,
+                               stats)
         return verdict(solutions, limit, complete=complete, stats=stats,
                        build_time=built - started, solve_time=time.perf_counter() - built)
 
-    def search(self, b: Board, values: Values, solved: list[int], solutions: list,
-               limit: int | None, deadline: Deadline, stats: dict) -> bool:
+    def search(self, b: Board, values: Values, places: Places, solved: list[int],
+               hidden: list[int], solutions: list, limit: int | None, deadline: Deadline,
+               stats: dict) -> bool:
         """Depth-first search; False when the deadline cut it short.
 
-        The stack holds guesses still to try: (candidates before the guess, cell, digit).
+        The stack holds guesses still to try: (candidates and place counts before the
+        guess, cell, digit, whether those lists must be copied first). The last digit
+        tried at a cell takes its parent's lists as they are: no one needs them after it.
         """
-        stack = [(values, -1, 0)]
-        tally = [0, 0]
-        while stack:
-            if deadline.at is not None and deadline.passed():
-                return False
-            values, cell, bit = stack.pop()
-            values = values[:]
-            if cell >= 0:
-                values[cell] = bit
-                solved = [cell]
-                stats["guesses"] += 1
-                stats["assignments"] += 1
-            try:
-                b.propagate(values, solved, tally)
-            except Contradiction:
-                stats["backtracks"] += 1
-                continue
-            stats["nodes"] += 1
-            cell = fewest_candidates(values)
-            if cell < 0:
-                solutions.append(digits_of(values))
-                if limit is not None and len(solutions) >= limit:
+        tally = [0, 0]  # assignments, eliminations: counted by propagate
+        nodes = guesses = backtracks = 0
+        stack = [(values, places, -1, 0, False)]
+        at = deadline.at
+        clock = time.perf_counter
+        complete = True
+        try:
+            while stack:
+                if at is not None and clock() >= at:
+                    complete = False
                     break
-                continue
-            candidates = values[cell]
-            bits = []
-            while candidates:
-                bit = candidates & -candidates
-                bits.append(bit)
-                candidates ^= bit
-            stack.extend((values, cell, bit) for bit in reversed(bits))
-        stats["assignments"] += tally[0]
-        stats["eliminations"] += tally[1]
-        return True
+                values, places, cell, bit, copy = stack.pop()
+                if copy:
+                    values, places = values[:], places[:]
+                try:
+                    if cell >= 0:
+                        guesses += 1
+                        hidden = []
+                        b.assign(values, places, cell, bit, hidden)
+                        solved = [cell]
+                    b.propagate(values, places, solved, hidden, tally)
+                except Contradiction:
+                    backtracks += 1
+                    continue
+                nodes += 1
+                cell = fewest_candidates(values)
+                if cell < 0:
+                    solutions.append(digits_of(values))
+                    if limit is not None and len(solutions) >= limit:
+                        break
+                    continue
+                candidates = values[cell]
+                top = 1 << (candidates.bit_length() - 1)  # tried last: it needs no copy
+                stack.append((values, places, cell, top, False))
+                candidates ^= top
+                bits = []
+                while candidates:
+                    bit = candidates & -candidates
+                    bits.append(bit)
+                    candidates ^= bit
+                stack.extend((values, places, cell, bit, True) for bit in reversed(bits))
+        finally:
+            stats["assignments"] += tally[0] + guesses
+            stats["eliminations"] += tally[1]
+            stats["nodes"] += nodes
+            stats["guesses"] += guesses
+            stats["backtracks"] += backtracks
+        return complete
 
     def describe(self, puzzle: Puzzle) -> str:
         """The units and peers the geometry derived, as the search uses them."""
