@@ -91,6 +91,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "runs/), solving only what runs.jsonl does not hold yet")
 
 
+def run(argv: list[str] | None = None) -> int:
+    """`sudokulab compare` without the rest of the command line (tests, benchmarks)."""
+    parser = argparse.ArgumentParser(prog="sudokulab compare")
+    add_arguments(parser)
+    return main(parser.parse_args(argv))
+
+
 def main(args: argparse.Namespace) -> int:
     """Run the comparison the arguments describe; the exit code."""
     try:
@@ -274,8 +281,7 @@ def select(settings: Settings) -> tuple[dict[int, Puzzle], dict[int, Grid]]:
 
 def _lineup(asked: str) -> tuple[list[str], dict[str, str], dict[str, str]]:
     """The backend specs that can run, their engine versions, and why the others cannot."""
-    specs = names() if asked.strip() == "all" else [s.strip() for s in asked.split(",")
-                                                    if s.strip()]
+    specs = names() if asked.strip() == "all" else split_specs(asked)
     if not specs:
         raise UsageError("--backends names no backend")
     lineup, engines, skipped = [], {}, {}
@@ -292,11 +298,26 @@ def _lineup(asked: str) -> tuple[list[str], dict[str, str], dict[str, str]]:
     return lineup, engines, skipped
 
 
+def split_specs(text: str) -> list[str]:
+    """['norvig', 'sat:solver=glucose4,encoding=minimal'] from the same joined by commas.
+
+    A part with '=' and no ':' is one more option of the spec before it, since a
+    backend name never holds '='.
+    """
+    specs: list[str] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        if "=" in part and ":" not in part and specs:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
+
+
 def _scatter_pair(text: str | None, lineup: list[str]) -> list[str] | None:
     """The two backends named by --scatter, which must both be in the run."""
     if not text:
         return None
-    pair = [s.strip() for s in text.split(",")]
+    pair = split_specs(text)
     if len(pair) != 2 or not all(b in lineup for b in pair):
         raise UsageError(f"--scatter needs two backends of this run ({', '.join(lineup)}), "
                          f"got {text!r}")
@@ -334,3 +355,7 @@ def _command() -> list[str]:
 def _now() -> str:
     """The local time, ISO 8601 to the second."""
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+if __name__ == "__main__":
+    sys.exit(run())

@@ -1,12 +1,13 @@
-"""The cross-check: validate every grid, then find the answers that cannot all be right.
+"""The cross-check: validate every grid, then find the answers that cannot be right.
 
 A grid the independent checker accepts is a fact: the puzzle has at least as many
 solutions as there are distinct valid grids, whoever found them. Each answer is a claim
 about the count: exact (`unique` is exactly 1, `none` exactly 0) or "at least" (`solved`
-with limit 1 is at least 1, `multiple` at the limit is at least 2). An answer is wrong when
-it returns an invalid grid, when its count is below the facts, or, where no grid decides,
-when it contradicts what most other answers say. Timeouts, errors and unsupported rules
-are failures to answer, not claims, so they are never disagreements.
+with limit 1 is at least 1, `multiple` at the limit is at least 2), and it must return as
+many distinct grids as it counts. An answer is wrong when it returns an invalid grid, when
+its grids do not match its count, or when its count is below the facts. Two exact counts
+that differ therefore never both stand: the larger one's grids refute the smaller. Timeouts,
+errors and unsupported rules are failures to answer, not claims: never disagreements.
 """
 
 from __future__ import annotations
@@ -114,14 +115,9 @@ def judge(puzzle: Puzzle, claims: Mapping[str, Result]) -> tuple[str, dict[str, 
             found = "a valid grid was" if len(valid) == 1 else \
                 f"{len(valid)} different valid grids were"
             why[source] = f"{found} found (by {finders})"
-    standing = {s: b for s, b in answers.items() if s not in why}
-    why.update(_outvoted(standing, len(valid), claims))
-    agreed = [b for s, b in standing.items() if s not in why]
-    if standing and not agreed:  # a tie: no count is allowed by most claims
-        return "disputed", why
-    low = max([len(valid)] + [b[0] for b in agreed])
-    high = min([math.inf] + [b[1] for b in agreed])
-    return consensus_text(low, high, bool(agreed or valid)), why
+    # each claim left returns as many valid grids as it counts, so it allows len(valid)
+    highs = [high for s, (_, high) in answers.items() if s not in why]
+    return consensus_text(len(valid), min(highs, default=math.inf), bool(highs or valid)), why
 
 
 def _invalid(violations: list) -> str:
@@ -130,35 +126,9 @@ def _invalid(violations: list) -> str:
     return f"invalid grid: {violations[0]}{more}"
 
 
-def _outvoted(standing: Mapping[str, Bounds], floor: int,
-              claims: Mapping[str, Result]) -> dict[str, str]:
-    """Claims no grid refutes but that leave out the count most claims allow.
-
-    The count allowed by the most claims is found among the claims' lower ends (at or
-    above `floor`, the number of valid grids); on a tie, a claim must allow every count
-    tied for first place.
-    """
-    counts = {floor} | {int(low) for low, _ in standing.values() if low >= floor}
-    support = {c: sum(low <= c <= high for low, high in standing.values()) for c in counts}
-    best = max(support.values(), default=0)
-    winners = [c for c in counts if support[c] == best]
-    why = {}
-    for source, (low, high) in standing.items():
-        if not all(low <= c <= high for c in winners):
-            others = [f"{other} says {answer_text(claims[other])}" for other, b in
-                      standing.items() if not _meet((low, high), b)]
-            why[source] = f"contradicts {', '.join(others)}"
-    return why
-
-
 def bounds(result: Result) -> Bounds:
     """The counts an answer allows: (n, n) when exact, (n, infinity) for 'at least n'."""
     return (result.count, result.count if result.exact else math.inf)
-
-
-def _meet(a: Bounds, b: Bounds) -> bool:
-    """Whether two count claims can both be true."""
-    return max(a[0], b[0]) <= min(a[1], b[1])
 
 
 def consensus_text(low: float, high: float, answered: bool) -> str:

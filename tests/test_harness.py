@@ -1,0 +1,310 @@
+"""The harness: wrong, hanging and crashing backends are caught, runs resume, reports parse.
+
+The misbehaving backends live in sudokulab.harness.testing and reach the spawned
+workers the way any third-party backend does: through an entry point, declared in a
+dist-info folder that the tests put on sys.path and on PYTHONPATH.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sudokulab.backends import names
+from sudokulab.harness import compare, datasets
+from sudokulab.harness.testing import write_plugin
+from sudokulab.puzzle import format_line
+
+MANY = "1..............."  # a 4x4 puzzle with many solutions
+HARDEST = [format_line(p) for p in datasets.load("hardest")]
+
+
+def add_to_path(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    """Make a plugin folder visible here (sys.path) and in spawned workers (PYTHONPATH)."""
+    monkeypatch.syspath_prepend(str(folder))
+    paths = [str(folder), os.environ.get("PYTHONPATH", "")]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
+
+
+@pytest.fixture(scope="session")
+def plugin_dir(tmp_path_factory) -> Path:
+    """A folder registering the test backends."""
+    return write_plugin(tmp_path_factory.mktemp("plugins"))
+
+
+@pytest.fixture
+def test_backends(plugin_dir, monkeypatch) -> Path:
+    """The test backends, registered for this test and its workers."""
+    add_to_path(monkeypatch, plugin_dir)
+    return plugin_dir
+
+
+def puzzle_file(folder: Path, lines: list[str]) -> Path:
+    """A file of puzzles, one per line."""
+    path = folder / "puzzles.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def table(folder: Path) -> dict[str, dict[str, str]]:
+    """summary.csv as {backend: row}."""
+    with (folder / "summary.csv").open(newline="") as rows:
+        return {row["backend"]: row for row in csv.DictReader(rows)}
+
+
+def records(folder: Path) -> list[dict]:
+    """Every line of runs.jsonl."""
+    return [json.loads(line) for line in (folder / "runs.jsonl").read_text().splitlines()]
+
+
+# --- wrong answers are caught --------------------------------------------------------
+
+def test_wrong_backends_are_caught_with_a_command_to_reproduce(test_backends, tmp_path,
+                                                               capsys):
+    puzzles = puzzle_file(tmp_path, [HARDEST[0], MANY, HARDEST[1]])
+    out = tmp_path / "run"
+    code = compare.run(["--file", str(puzzles), "--out", str(out), "--jobs", "2",
+                        "--backends", "norvig,test-wrong:mode=repeat,test-wrong:mode=other,"
+                                      "test-wrong:mode=none"])
+    assert code == 4
+    wrong = {b: int(row["wrong"]) for b, row in table(out).items()}
+    assert wrong == {"norvig": 0, "test-wrong:mode=repeat": 3, "test-wrong:mode=other": 1,
+                     "test-wrong:mode=none": 3}
+    summary = (out / "summary.md").read_text()
+    assert "invalid grid" in summary
+    assert f"sudokulab solve {MANY} --backend test-wrong:mode=other --limit 2" in summary
+    printed = capsys.readouterr().out
+    assert "DISAGREEMENT" in printed and "--backend test-wrong:mode=none" in printed
+
+
+def test_a_lone_backend_is_checked_against_the_reference_solutions(test_backends, tmp_path):
+    assert compare.run(["--dataset", "hardest", "--backends", "test-wrong:mode=none",
+                        "--out", str(tmp_path / "none")]) == 4
+    assert table(tmp_path / "none")["test-wrong:mode=none"]["wrong"] == "11"
+    # on puzzles with one solution, "the last grid found" is the right one
+    assert compare.run(["--dataset", "hardest", "--backends", "test-wrong:mode=other",
+                        "--out", str(tmp_path / "other")]) == 0
+
+
+def test_answers_that_agree_exit_zero(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert compare.run(["--dataset", "easy50", "--backends", "norvig", "--limit", "1",
+                        "--out", str(out)]) == 0
+    assert "every answer agrees" in capsys.readouterr().out
+    assert table(out)["norvig"]["answered"] == "50"
+
+
+# --- hangs and crashes are isolated --------------------------------------------------
+
+def test_hanging_and_crashing_backends_are_recorded_and_the_run_goes_on(test_backends,
+                                                                        tmp_path):
+    puzzles = puzzle_file(tmp_path, HARDEST[:3])
+    out = tmp_path / "run"
+    code = compare.run(["--file", str(puzzles), "--out", str(out), "--timeout", "1",
+                        "--jobs", "2", "--backends",
+                        "test-hang,test-crash:how=kill,test-crash:how=exit,"
+                        "test-crash:how=segv,norvig"])
+    assert code == 0  # failures to answer are reported, but are no disagreement
+    rows = table(out)
+    assert rows["norvig"]["answered"] == "3"
+    assert rows["test-hang"]["timeouts"] == "3"
+    for how in ("kill", "exit", "segv"):
+        assert rows[f"test-crash:how={how}"]["errors"] == "3"
+    messages = {(r["backend"], r["result"]["message"]) for r in records(out)}
+    assert ("test-crash:how=kill", "worker died (killed by SIGKILL)") in messages
+    assert ("test-crash:how=exit", "worker died (exit code 3)") in messages
+    assert ("test-crash:how=segv", "worker died (killed by SIGSEGV)") in messages
+    assert ("test-hang", "no answer in time: worker killed") in messages
+    assert "worker died (killed by SIGKILL)" in (out / "summary.md").read_text()
+
+
+# --- interrupted runs resume ---------------------------------------------------------
+
+def start_run(out: Path, puzzles: Path, log: Path) -> subprocess.Popen:
+    """A compare run in its own process, slow enough to be stopped midway."""
+    command = [sys.executable, "-m", "sudokulab.harness.compare", "--file", str(puzzles),
+               "--out", str(out), "--jobs", "2", "--timeout", "0",
+               "--backends", f"test-count:log={log},delay=0.05,norvig"]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for_records(out: Path, count: int, process: subprocess.Popen) -> None:
+    """Poll until runs.jsonl holds `count` lines (the run is still going then)."""
+    runs = out / "runs.jsonl"
+    while not (runs.exists() and len(runs.read_text().splitlines()) >= count):
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.02)
+
+
+def check_resumed(out: Path, puzzles: list[str], log: Path, before: set[int]) -> None:
+    """Each puzzle once per backend, and nothing recorded before the resume solved again."""
+    seen = [(r["backend"], r["index"]) for r in records(out)]
+    backends = {b for b, _ in seen}
+    assert sorted(seen) == sorted((b, i) for b in backends for i in range(len(puzzles)))
+    assert len(backends) == 2
+    asked_after = log.read_text().split("resume\n", 1)[1].splitlines()
+    assert not {puzzles[i] for i in before} & set(asked_after)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGINT])
+def test_an_interrupted_run_resumes_without_redoing_or_losing_puzzles(test_backends,
+                                                                      tmp_path, stop):
+    lines = [format_line(p) for p in datasets.load("top95")[:40]]
+    puzzles, log, out = puzzle_file(tmp_path, lines), tmp_path / "asked.log", tmp_path / "run"
+    process = start_run(out, puzzles, log)
+    wait_for_records(out, 6, process)
+    process.send_signal(stop)
+    _, stderr = process.communicate()
+    if stop == signal.SIGINT:
+        assert process.returncode == 130
+        assert f"--resume --out {out}" in stderr
+    before = {r["index"] for r in records(out) if r["backend"].startswith("test-count")}
+    assert 0 < len(before) < len(lines)
+    with log.open("a") as marker:
+        marker.write("resume\n")
+    assert compare.run(["--resume", "--out", str(out)]) == 0
+    check_resumed(out, lines, log, before)
+
+
+def test_resume_refuses_other_settings(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert compare.run(["--dataset", "hardest", "--backends", "norvig", "--out", str(out)]) == 0
+    assert compare.run(["--resume", "--out", str(out), "--limit", "1"]) == 2
+    assert "--limit 1" in capsys.readouterr().err
+    assert compare.run(["--dataset", "hardest", "--out", str(out)]) == 2  # no overwriting
+    assert compare.run(["--resume", "--out", str(out)]) == 0  # nothing left to do
+    assert len(records(out)) == 11
+
+
+def test_a_truncated_last_line_is_dropped_and_its_puzzle_solved_again(tmp_path):
+    out = tmp_path / "run"
+    assert compare.run(["--dataset", "hardest", "--backends", "norvig", "--out", str(out)]) == 0
+    runs = out / "runs.jsonl"
+    text = runs.read_text()
+    runs.write_text(text[: len(text) - 40])  # as a machine dying mid-write leaves it
+    assert compare.run(["--resume", "--out", str(out)]) == 0
+    assert sorted(r["index"] for r in records(out)) == list(range(11))
+
+
+# --- reports -------------------------------------------------------------------------
+
+def test_report_files_are_written_and_parse(test_backends, tmp_path):
+    out = tmp_path / "run"
+    assert compare.run(["--dataset", "top95", "--sample", "7", "--seed", "3", "--repeat", "3",
+                        "--backends", "norvig,test-count:log=" + str(tmp_path / "log"),
+                        "--out", str(out)]) == 0
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["seed"] == 3 and meta["settings"]["sample"] == 7
+    assert meta["environment"]["versions"]["python"]
+    assert meta["environment"]["machine"]["cores"] >= 1
+    assert meta["sessions"][0]["command"]
+    rows = records(out)
+    assert len(rows) == 14 and all(len(r["times"]) == 3 for r in rows)
+    assert all(r["time"] == sorted(r["times"])[1] for r in rows)  # the median of three
+    rows_csv = table(out)
+    assert set(rows_csv) == {"norvig", f"test-count:log={tmp_path / 'log'}"}
+    assert float(rows_csv["norvig"]["nodes"]) >= 1  # a native statistic, per puzzle
+    for plot in ("cactus.png", "scatter.png"):
+        assert (out / plot).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "## Timings" in (out / "summary.md").read_text()
+    # the same seed draws the same puzzles
+    again = tmp_path / "again"
+    assert compare.run(["--dataset", "top95", "--sample", "7", "--seed", "3",
+                        "--backends", "norvig", "--out", str(again)]) == 0
+    assert {r["index"] for r in records(again)} == {r["index"] for r in rows}
+
+
+def test_datasets_are_described_with_their_counts_and_origin():
+    text = datasets.describe()
+    for name in datasets.names():
+        assert name in text
+    assert "1,465" in text and "magictour" in text
+
+
+# --- plugins -------------------------------------------------------------------------
+
+FAKE_PLUGIN = '''
+from sudokulab.backends.base import Availability, Backend
+from sudokulab.result import Result, Status
+
+
+class Fake(Backend):
+    """Fills every blank with 1 and calls it the unique solution."""
+
+    name = "fake"
+
+    @classmethod
+    def available(cls):
+        return Availability(True, version="fake 1.0")
+
+    def _solve(self, puzzle, limit, deadline):
+        grid = tuple(d or 1 for d in puzzle.givens)
+        return Result(Status.UNIQUE, (grid,), 1, True)
+
+
+class Absent(Fake):
+    name = "absent"
+
+    @classmethod
+    def available(cls):
+        return Availability(False, reason="no engine here", fix="install one")
+'''
+
+
+@pytest.fixture
+def fake_plugin(tmp_path, monkeypatch) -> Path:
+    """A third-party package 'fakeplugin' declaring two backends, as pip would install it."""
+    folder = tmp_path / "site"
+    info = folder / "fakeplugin-0.dist-info"
+    info.mkdir(parents=True)
+    (folder / "fakeplugin.py").write_text(FAKE_PLUGIN)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fakeplugin\nVersion: 0\n")
+    (info / "entry_points.txt").write_text(
+        "[sudokulab.backends]\nfake = fakeplugin:Fake\nabsent = fakeplugin:Absent\n")
+    add_to_path(monkeypatch, folder)
+    return folder
+
+
+def test_a_wrong_plugin_is_run_like_a_builtin_and_caught(fake_plugin, tmp_path, capsys):
+    assert {"fake", "absent"} <= set(names())
+    out = tmp_path / "run"
+    code = compare.run(["--dataset", "hardest", "--backends", "norvig,fake,absent",
+                        "--out", str(out)])
+    assert code == 4
+    assert table(out)["fake"]["wrong"] == "11"
+    printed = capsys.readouterr().out
+    assert "skipped absent: unavailable: no engine here (fix: install one)" in printed
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["environment"]["engines"]["fake"] == "fake 1.0"
+
+
+def test_no_runnable_backend_is_an_engine_failure(fake_plugin, tmp_path, capsys):
+    assert compare.run(["--dataset", "hardest", "--backends", "absent",
+                        "--out", str(tmp_path / "run")]) == 5
+    assert "absent: unavailable: no engine here" in capsys.readouterr().err
+
+
+# --- bad input -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--dataset", "nosuch"], "unknown dataset 'nosuch'"),
+    (["--backends", "nosuch"], "unknown backend 'nosuch'"),
+    (["--backends", "norvig:colour=blue"], "colour"),
+    (["--file", "/no/such/file.txt"], "cannot read"),
+    (["--backends", "norvig", "--scatter", "norvig,sat"], "--scatter"),
+    (["--resume", "--out", "/no/such/run"], "cannot resume"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(arguments, message, tmp_path, capsys):
+    assert compare.run([*arguments, "--out", str(tmp_path / "run")]
+                       if "--out" not in arguments else arguments) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("sudokulab: error:") and message in error
+    assert error.count("\n") == 1

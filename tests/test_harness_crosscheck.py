@@ -1,0 +1,126 @@
+"""The cross-check's rules, on hand-made answers for small puzzles."""
+
+from __future__ import annotations
+
+import pytest
+
+from sudokulab.backends import make_backend
+from sudokulab.harness.crosscheck import answer_text, cross_check, judge, reproduce
+from sudokulab.harness.runner import Record
+from sudokulab.harness.stats import figures, percentile
+from sudokulab.puzzle import parse
+from sudokulab.result import Result, Status
+from sudokulab.rules import Diagonal
+
+MANY = parse("1...............")           # 4x4, many solutions
+ONE = parse("...43...21.....1")           # 4x4 with a single solution
+NONE = parse("12.....3........")           # row 1 needs a 3 where its box already has one
+
+
+def grids(puzzle, k):
+    """k distinct solutions of a puzzle, found by norvig."""
+    return make_backend("norvig").solve(puzzle, limit=k).solutions
+
+
+def unique(grid):
+    return Result(Status.UNIQUE, (grid,), 1, True)
+
+
+def at_least(*found):
+    status = Status.SOLVED if len(found) == 1 else Status.MULTIPLE
+    return Result(status, tuple(found), len(found), False)
+
+
+def exact(*found):
+    return Result(Status.MULTIPLE if len(found) > 1 else Status.UNIQUE, tuple(found),
+                  len(found), True)
+
+
+def test_solved_with_limit_1_is_compatible_with_unique_and_multiple():
+    one, = grids(ONE, 1)
+    assert judge(ONE, {"a": at_least(one), "b": unique(one)}) == ("unique", {})
+    x, y, z = grids(MANY, 3)
+    assert judge(MANY, {"a": at_least(z), "b": at_least(x, y)}) == ("multiple (>= 3)", {})
+
+
+def test_exact_counts_must_match():
+    x, y, z = grids(MANY, 3)
+    consensus, why = judge(MANY, {"two": exact(x, y), "three": exact(x, y, z)})
+    assert consensus == "multiple (3)" and list(why) == ["two"]
+    assert "3 different valid grids were found" in why["two"]
+
+
+def test_unique_with_another_valid_grid_is_wrong():
+    x, y = grids(MANY, 2)
+    consensus, why = judge(MANY, {"right": at_least(x, y), "wrong": unique(y)})
+    assert consensus == "multiple (>= 2)" and list(why) == ["wrong"]
+
+
+def test_two_backends_claiming_different_unique_grids_are_both_wrong():
+    x, y = grids(MANY, 2)
+    assert set(judge(MANY, {"a": unique(x), "b": unique(y)})[1]) == {"a", "b"}
+
+
+def test_no_solution_against_a_valid_grid_is_wrong_and_agreement_on_none_stands():
+    one, = grids(ONE, 1)
+    assert list(judge(ONE, {"a": unique(one), "b": Result(Status.NONE)})[1]) == ["b"]
+    none = Result(Status.NONE)
+    assert judge(NONE, {"a": none, "b": none}) == ("none", {})
+
+
+def test_an_invalid_grid_is_wrong_whatever_its_claim():
+    one, = grids(ONE, 1)
+    spoiled = (one[1],) + one[1:]
+    consensus, why = judge(ONE, {"a": unique(one), "b": at_least(spoiled)})
+    assert consensus == "unique" and why["b"].startswith("invalid grid:")
+
+
+def test_grids_must_match_the_count():
+    x, _ = grids(MANY, 2)
+    why = judge(MANY, {"dup": Result(Status.MULTIPLE, (x, x), 2, False)})[1]
+    assert why["dup"] == "claims >= 2 solution(s) but returns 1 distinct grid(s)"
+    assert "returns 0" in judge(ONE, {"empty": Result(Status.UNIQUE, (), 1, True)})[1]["empty"]
+
+
+def test_failures_to_answer_are_no_disagreement_but_their_grids_are_checked():
+    one, = grids(ONE, 1)
+    assert judge(ONE, {"t": Result(Status.TIMEOUT), "e": Result(Status.ERROR, message="boom"),
+                       "u": Result(Status.UNSUPPORTED)}) == ("no answer", {})
+    late = Result(Status.TIMEOUT, ((0,) * 16,), 1, False)
+    assert list(judge(ONE, {"a": unique(one), "t": late})[1]) == ["t"]
+
+
+def test_cross_check_uses_references_and_names_a_command_to_reproduce():
+    one, = grids(ONE, 1)
+    records = [Record("liar", 0, Result(Status.NONE), 0.001)]
+    check = cross_check({0: ONE}, records, {0: one}, limit=2, timeout=5)
+    finding, = check.findings
+    assert (finding.backend, finding.answer) == ("liar", "none")
+    assert finding.command == f"sudokulab solve {ONE} --backend liar --limit 2 --timeout 5"
+    assert check.consensus() == {"unique": 1} and check.wrong("liar") == 1
+
+
+def test_a_variant_puzzle_is_reproduced_in_json():
+    puzzle = parse("." * 81, rules=[Diagonal()])
+    assert '"rules"' in reproduce(puzzle, "sat", 1, None)
+    assert "--timeout" not in reproduce(puzzle, "sat", 1, None)
+
+
+@pytest.mark.parametrize("result, text", [
+    (Result(Status.MULTIPLE, count=2, exact=False), "multiple (>= 2)"),
+    (Result(Status.MULTIPLE, count=3, exact=True), "multiple (3)"),
+    (Result(Status.TIMEOUT), "timeout"),
+])
+def test_answers_read_as_people_say_them(result, text):
+    assert answer_text(result) == text
+
+
+def test_figures_take_times_of_answers_and_sum_native_statistics():
+    records = [Record("b", i, Result(Status.UNIQUE, stats={"nodes": i}, build_time=0.5,
+                                     solve_time=1.0), float(i)) for i in range(1, 11)]
+    records.append(Record("b", 11, Result(Status.TIMEOUT), 99.0))
+    f = figures("b", records)
+    assert (f.answered, f.timeouts, f.median, f.p90, f.max) == (10, 1, 5.5, 9.0, 10.0)
+    assert f.native["nodes"] == (55, 5.5)
+    assert f.build == 5.0 and f.rate == 11 / (55 + 99)
+    assert percentile([], 90) == 0.0
