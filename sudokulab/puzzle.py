@@ -160,8 +160,9 @@ def _from_tokens(tokens: list[tuple[str, str]], box: tuple[int, int] | None,
     n = round(count**0.5)
     if box is None:
         if n * n != count or n not in valid_sizes():
-            sizes = ", ".join(f"{s * s} ({s}x{s})" for s in valid_sizes())
-            raise PuzzleError(f"wrong length: {count} cells; a puzzle has one of {sizes}")
+            sizes = ", ".join(str(s * s) for s in valid_sizes())
+            raise PuzzleError(f"wrong length: {count} cells; an N x N puzzle has one of "
+                              f"{sizes}")
         box = box_shape(n)
     elif count != (box[0] * box[1]) ** 2:
         raise PuzzleError(f"wrong length: {count} cells; a {box[0]}x{box[1]}-box puzzle has "
@@ -192,7 +193,7 @@ def _digit(token: str, index: int, n: int, where: str) -> int:
     if not value:
         raise PuzzleError(f"{cell} ({where}): {token!r} is not a digit or blank mark")
     if value > n:
-        raise PuzzleError(f"{cell} ({where}): {token!r} is too large for a {n}x{n} puzzle "
+        raise PuzzleError(f"{cell} ({where}): {token!r} is not a digit of a {n}x{n} puzzle "
                           f"(digits {symbol_range(n)})")
     return value
 
@@ -220,12 +221,12 @@ def check_givens(puzzle: Puzzle) -> None:
 def parse_many(text: str, source: str = "<input>") -> list[Puzzle]:
     """Every puzzle in a text: one per line, or grids separated by blank lines; '#' comments."""
     puzzles = []
-    for block, first_line in _blocks(text):
-        if _is_grid(block):
-            puzzles.append(_parse_at("\n".join(block), source, first_line))
+    for block in _blocks(text):
+        lines = [line for _, line in block]
+        if _is_grid(lines):
+            puzzles.append(_parse_at("\n".join(lines), source, block[0][0]))
         else:
-            puzzles.extend(_parse_at(line, source, first_line + k)
-                           for k, line in enumerate(block))
+            puzzles.extend(_parse_at(line, source, number) for number, line in block)
     return puzzles
 
 
@@ -237,21 +238,18 @@ def _parse_at(text: str, source: str, number: int) -> Puzzle:
         raise PuzzleError(f"{source}:{number}: {error}") from None
 
 
-def _blocks(text: str) -> Iterable[tuple[list[str], int]]:
-    """Runs of non-blank, non-comment lines with the line number each run starts at."""
-    block: list[str] = []
-    start = 0
+def _blocks(text: str) -> Iterable[list[tuple[int, str]]]:
+    """Runs of (line number, line) without comments, split at blank lines."""
+    block: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].rstrip()
         if line.strip():
-            if not block:
-                start = number
-            block.append(line)
+            block.append((number, line))
         elif block and not raw.lstrip().startswith("#"):
-            yield block, start
+            yield block
             block = []
     if block:
-        yield block, start
+        yield block
 
 
 def _is_grid(block: list[str]) -> bool:

@@ -1,0 +1,53 @@
+# Two commands on a fresh machine: `make demo` and `make test`. Each installs what it needs:
+# a virtual environment with the Python packages, and SWI-Prolog >= 9.1.12 with janus-swi
+# (built into .local/swipl when the system has none or an older one).
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+SWIPL_PREFIX := $(CURDIR)/.local/swipl
+INSTALLED := $(VENV)/.installed
+
+.PHONY: help install prolog demo test lint bench clean
+
+help:
+	@echo "make demo    install everything, then compare every backend on the bundled top95"
+	@echo "make test    install everything, then run ruff and the tests"
+	@echo "make bench   run the speed targets side by side and regenerate results/"
+	@echo "make clean   remove the virtual environment, the SWI-Prolog build and caches"
+	@echo "Set SUDOKULAB_SKIP_PROLOG=1 to skip provisioning and testing the Prolog backend."
+
+$(INSTALLED): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+# SWI-Prolog and janus: a failure here leaves the other backends working;
+# `sudokulab backends` then says why Prolog is unavailable and the Prolog tests fail loudly.
+prolog: $(INSTALLED)
+ifeq ($(SUDOKULAB_SKIP_PROLOG),1)
+	@echo "SUDOKULAB_SKIP_PROLOG=1: not provisioning SWI-Prolog"
+else
+	@swipl=$$(scripts/provision-swipl $(SWIPL_PREFIX)) \
+	  && scripts/install-janus $(BIN)/pip "$$swipl" \
+	  || echo "WARNING: the Prolog backend is not installed (see above); the others work."
+endif
+
+install: $(INSTALLED) prolog
+
+demo: install
+	$(BIN)/sudokulab backends
+	$(BIN)/sudokulab compare --dataset top95
+
+test: install
+	$(BIN)/ruff check sudokulab tests bench
+	$(BIN)/pytest
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check sudokulab tests bench
+
+bench: install
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) .local *.egg-info .pytest_cache .ruff_cache .hypothesis runs

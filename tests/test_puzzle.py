@@ -1,0 +1,171 @@
+"""Reading and writing puzzles: every form round-trips, and bad input says what and where."""
+
+import json
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudokulab import rules as R
+from sudokulab.backends.norvig import NorvigBackend
+from sudokulab.puzzle import (
+    Puzzle,
+    PuzzleError,
+    box_shape,
+    empty,
+    format_candidates,
+    format_grid,
+    format_line,
+    format_numbers,
+    from_json,
+    parse,
+    parse_many,
+    read_puzzles,
+    to_json,
+    valid_sizes,
+)
+
+LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+ESSAY_GRID = """
+4 . . |. . . |8 . 5
+. 3 . |. . . |. . .
+. . . |7 . . |. . .
+------+------+------
+. 2 . |. . . |. 6 .
+. . . |. 8 . |4 . .
+. . . |. 1 . |. . .
+------+------+------
+. . . |6 . 3 |. 7 .
+5 . . |2 . . |. . .
+1 . 4 |. . . |. . .
+"""
+
+
+@cache
+def solved_grid(box: tuple[int, int]) -> tuple[int, ...]:
+    """Some full grid of a shape, found by search from the empty grid."""
+    puzzle = Puzzle(box, (0,) * (box[0] * box[1]) ** 2)
+    return NorvigBackend().solve(puzzle, limit=1).solutions[0]
+
+
+@st.composite
+def puzzles(draw):
+    """Valid puzzles of every shape: a full grid, digits relabelled, some cells blanked."""
+    box = draw(st.sampled_from([(2, 2), (2, 3), (3, 2), (3, 3), (3, 4), (4, 4), (5, 5)]))
+    n = box[0] * box[1]
+    relabel = [0] + draw(st.permutations(range(1, n + 1)))
+    keep = draw(st.lists(st.booleans(), min_size=n * n, max_size=n * n))
+    givens = tuple(relabel[d] if k else 0 for d, k in zip(solved_grid(box), keep))
+    return Puzzle(box, givens)
+
+
+@settings(max_examples=60, deadline=None)
+@given(puzzles())
+def test_every_written_form_reads_back(puzzle):
+    box = puzzle.box if puzzle.box != box_shape(puzzle.size) else None
+    assert parse(format_line(puzzle), box=box) == puzzle
+    assert parse(format_grid(puzzle), box=box) == puzzle
+    assert parse(format_numbers(puzzle), box=box) == puzzle
+    assert from_json(to_json(puzzle)) == puzzle
+
+
+def test_the_essay_grid_and_line_are_the_same_puzzle():
+    assert parse(ESSAY_GRID) == parse(LINE)
+    assert format_line(parse(ESSAY_GRID)) == LINE
+
+
+@pytest.mark.parametrize("blank", list(".0_-*"))
+def test_every_blank_mark(blank):
+    assert parse(LINE.replace(".", blank)) == parse(LINE)
+
+
+def test_sizes_and_box_shapes():
+    assert box_shape(6) == (2, 3) and box_shape(12) == (3, 4) and box_shape(25) == (5, 5)
+    assert 4 in valid_sizes() and 25 in valid_sizes() and 7 not in valid_sizes()
+    assert parse("." * 36).box == (2, 3)
+    assert parse("." * 36, box=(3, 2)).box == (3, 2)
+
+
+def test_symbols_above_nine():
+    sixteen = parse("G" + "." * 255)
+    assert sixteen.size == 16 and sixteen.givens[0] == 16
+    assert parse("g" + "." * 255) == sixteen
+    numbers = ",".join(["25"] + ["0"] * 624)
+    assert parse(numbers).givens[0] == 25
+    assert format_line(parse(numbers))[0] == "P"
+
+
+def test_a_file_of_many_puzzles_with_comments(tmp_path):
+    text = f"# two puzzles\n{LINE}\n\n{LINE.replace('4', '.', 1)}  # the second\n"
+    (tmp_path / "p.txt").write_text(text)
+    puzzles = read_puzzles(tmp_path / "p.txt")
+    assert len(puzzles) == 2 and puzzles[0] == parse(LINE)
+
+
+def test_a_file_of_grids_separated_by_blank_lines():
+    assert parse_many(ESSAY_GRID + "\n" + ESSAY_GRID) == [parse(LINE)] * 2
+    four = "1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n"
+    assert parse_many(four)[0].size == 4
+
+
+def test_json_carries_rules():
+    puzzle = Puzzle((3, 3), parse(LINE).givens,
+                    (R.Diagonal(), R.Cage(((0, 0), (0, 1)), 10), R.Parity(((8, 8),), True)))
+    assert from_json(to_json(puzzle)) == puzzle
+    assert json.loads(to_json(puzzle))["rules"][1] == {"type": "cage", "cells": ["r1c1", "r1c2"],
+                                                       "total": 10}
+
+
+def test_candidates_grid_shows_pencil_marks():
+    puzzle = empty(4)
+    text = format_candidates(puzzle, [range(1, 5)] * 16)
+    assert text.splitlines()[0] == "1234 1234 | 1234 1234"
+    assert len(text.splitlines()) == 5
+
+
+@pytest.mark.parametrize("text, message", [
+    (LINE[:-1], "wrong length: 80 cells"),
+    (LINE + ".", "wrong length: 82 cells"),
+    (LINE[:10] + "x" + LINE[11:], "row 2, column 2 (line 1, column 11): 'x' is not a digit"),
+    ("." * 49, "wrong length: 49 cells"),
+    ("5" + "." * 15, None),
+    ("5" + "." * 15 + "", "row 1, column 1"),
+    ("44" + "." * 79, "givens repeat: 4 at r1c1 and r1c2 (row 1)"),
+    ("4" + "." * 8 + "4" + "." * 71, "givens repeat: 4 at r1c1 and r2c1 (column 1)"),
+    ("4" + "." * 9 + "4" + "." * 70, "givens repeat: 4 at r1c1 and r2c2 (box 1)"),
+    ("A" + "." * 80, "'A' is not a digit of a 9x9 puzzle (digits 1-9)"),
+    (",".join(["17"] + ["0"] * 255), "row 1, column 1 (line 1, item 1): 17 is too large"),
+    ("", "empty input"),
+    ('{"givens": 3}', "JSON 'givens' must be"),
+    ('{"givens": "' + LINE + '", "rules": [{"type": "zigzag"}]}', "rule 1: unknown type"),
+    ("{bad json", "bad JSON at line 1"),
+])
+def test_bad_input_names_what_and_where(text, message):
+    if message is None:  # a 4x4 with a 5 in it
+        message = "'5' is not a digit of a 4x4 puzzle (digits 1-4)"
+    with pytest.raises(PuzzleError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        parse(text)
+
+
+def test_a_size_with_no_box_shape():
+    with pytest.raises(PuzzleError, match="size 7x7 has no box shape"):
+        box_shape(7)
+    with pytest.raises(PuzzleError, match="wrong length: 49 cells"):
+        parse("." * 49)
+
+
+def test_file_errors_name_the_line(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text(f"{LINE}\n# comment\n{LINE[:-1]}\n")
+    with pytest.raises(PuzzleError, match=r"bad.txt:3: wrong length: 80 cells"):
+        read_puzzles(path)
+    with pytest.raises(PuzzleError, match="cannot read"):
+        read_puzzles(tmp_path / "missing.txt")
+
+
+def test_puzzle_is_immutable_and_hashable():
+    puzzle = parse(LINE)
+    assert hash(puzzle) == hash(parse(LINE))
+    with pytest.raises(AttributeError):
+        puzzle.givens = ()  # type: ignore[misc]
