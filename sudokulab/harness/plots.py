@@ -38,7 +38,8 @@ def scatter(a: str, b: str, runs: Mapping[str, Sequence[Record]], path: Path,
     times_b = {r.index: r for r in runs[b]}
     common = sorted(set(times_a) & set(times_b))
     figure, axes = plt.subplots(figsize=(5.5, 5.5))
-    for answered, marker, label in ((True, "o", "both answered"), (False, "x", "a failure")):
+    kinds = ((True, "o", "both answered"), (False, "x", "a failure to answer"))
+    for answered, marker, label in kinds:
         points = [(max(FLOOR, times_a[i].time), max(FLOOR, times_b[i].time)) for i in common
                   if (times_a[i].result.status.is_answer
                       and times_b[i].result.status.is_answer) == answered]

@@ -22,6 +22,7 @@ from sudokulab.result import Status
 
 PACKAGES = ("sudokulab", "python-sat", "z3-solver", "janus-swi", "matplotlib", "tabulate")
 SHOWN = 10  # disagreements listed on the terminal; summary.md lists them all
+NATIVE_ALIGN = ("left", "left", "right", "right")
 
 
 @dataclass
@@ -92,7 +93,8 @@ def terminal(report: Report, folder: Path) -> str:
     parts = [f"{report.title}: {report.settings}", "",
              tabulate(timing_rows(report), headers="keys", tablefmt="simple")]
     if native_rows(report):
-        parts += ["", tabulate(native_rows(report), headers="keys", tablefmt="simple")]
+        parts += ["", tabulate(native_rows(report), headers="keys", tablefmt="simple",
+                                     colalign=NATIVE_ALIGN, disable_numparse=True)]
     parts += ["", *_skipped_lines(report), verdict_line(report)]
     findings = report.check.findings
     for f in findings[:SHOWN]:
@@ -122,7 +124,8 @@ def markdown(report: Report) -> str:
               tabulate(timing_rows(report), headers="keys", tablefmt="github")]
     if native_rows(report):
         lines += ["", "## Native statistics", "",
-                  tabulate(native_rows(report), headers="keys", tablefmt="github")]
+                  tabulate(native_rows(report), headers="keys", tablefmt="github",
+                           colalign=NATIVE_ALIGN, disable_numparse=True)]
     lines += ["", "## Cross-check", "", verdict_line(report)]
     if report.check.findings:
         lines += ["", tabulate(finding_rows(report.check.findings), headers="keys",
@@ -140,7 +143,8 @@ def write_csv(report: Report, path: Path) -> Path:
     rows = timing_rows(report)
     keys = sorted({key for f in report.figures for key in f.native})
     for row, f in zip(rows, report.figures, strict=True):
-        row.update({key: _number(f.native[key][1]) if key in f.native else "" for key in keys})
+        row.update({key: float(f"{f.native[key][1]:.6g}") if key in f.native else ""
+                    for key in keys})
     with path.open("w", newline="", encoding="utf-8") as out:
         writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["backend"])
         writer.writeheader()
@@ -189,6 +193,6 @@ def _ms(seconds: float) -> float:
     return round(seconds * 1000, 3)
 
 
-def _number(value: float) -> float | int:
-    """An integer when the value is whole, else rounded to two decimals."""
-    return int(value) if float(value).is_integer() else round(value, 2)
+def _number(value: float) -> str:
+    """'1,138,860' or '0.0006317': thousands separated, fractions to four digits."""
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:,.4g}"
