@@ -112,9 +112,8 @@ class Board:
                     for k in digit_slots[cell]:
                         places[k] = PLACED
                     for peer in peers[cell]:
-                        candidates = values[peer]
-                        if candidates & bit:
-                            candidates ^= bit
+                        if values[peer] & bit:
+                            candidates = values[peer] ^ bit
                             if not candidates:
                                 raise Contradiction  # the peer lost its last candidate
                             values[peer] = candidates
@@ -206,51 +205,49 @@ class NorvigBackend(Backend):
                stats: dict) -> bool:
         """Depth-first search; False when the deadline cut it short.
 
-        The stack holds guesses still to try: (candidates and place counts before the
-        guess, cell, digit, whether those lists must be copied first). The last digit
-        tried at a cell takes its parent's lists as they are: no one needs them after it.
+        The stack holds the cells being guessed: (candidates and place counts before the
+        guess, cell, its digits not tried yet). Each try but the last works on copies; the
+        last takes the lists as they are, since nothing needs them after it.
         """
         tally = [0, 0]  # assignments, eliminations: counted by propagate
         nodes = guesses = backtracks = 0
-        stack = [(values, places, -1, 0, False)]
+        stack: list[tuple[Values, Places, int, int]] = []
         at = deadline.at
         clock = time.perf_counter
         complete = True
+        cell = bit = -1  # the root: propagate the givens
         try:
-            while stack:
-                if at is not None and clock() >= at:
-                    complete = False
-                    break
-                values, places, cell, bit, copy = stack.pop()
-                if copy:
-                    values, places = values[:], places[:]
+            while True:
                 try:
                     if cell >= 0:
-                        guesses += 1
-                        hidden = []
                         b.assign(values, places, cell, bit, hidden)
-                        solved = [cell]
                     b.propagate(values, places, solved, hidden, tally)
                 except Contradiction:
                     backtracks += 1
-                    continue
-                nodes += 1
-                cell = fewest_candidates(values)
-                if cell < 0:
-                    solutions.append(digits_of(values))
-                    if limit is not None and len(solutions) >= limit:
-                        break
-                    continue
-                candidates = values[cell]
-                top = 1 << (candidates.bit_length() - 1)  # tried last: it needs no copy
-                stack.append((values, places, cell, top, False))
-                candidates ^= top
-                bits = []
-                while candidates:
-                    bit = candidates & -candidates
-                    bits.append(bit)
-                    candidates ^= bit
-                stack.extend((values, places, cell, bit, True) for bit in reversed(bits))
+                else:
+                    nodes += 1
+                    choice = fewest_candidates(values)
+                    if choice >= 0:
+                        stack.append((values, places, choice, values[choice]))
+                    else:
+                        solutions.append(digits_of(values))
+                        if limit is not None and len(solutions) >= limit:
+                            break
+                if not stack:
+                    break
+                if at is not None and clock() >= at:
+                    complete = False
+                    break
+                values, places, cell, untried = stack[-1]
+                bit = untried & -untried
+                untried ^= bit
+                if untried:
+                    stack[-1] = (values, places, cell, untried)
+                    values, places = values[:], places[:]
+                else:
+                    stack.pop()
+                guesses += 1
+                solved, hidden = [cell], []
         finally:
             stats["assignments"] += tally[0] + guesses
             stats["eliminations"] += tally[1]
