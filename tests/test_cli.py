@@ -1,0 +1,118 @@
+"""The command line: answers, formats, and one-line errors with documented exit codes."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sudokulab.cli import main
+
+LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+NO_SOLUTION = "12345678." + "." * 8 + "9" + "." * 63
+
+
+def run(capsys, *argv):
+    """(exit code, stdout, stderr) of the command line run in this process."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_pretty(capsys):
+    code, out, _ = run(capsys, "solve", LINE)
+    assert code == 0
+    assert out.startswith("unique solution: 1 solution(s) [norvig,")
+    assert "4 1 7 | 3 6 9 | 8 2 5" in out
+
+
+def test_solve_line_and_json(capsys):
+    code, out, _ = run(capsys, "solve", LINE, "--format", "line", "--limit", "1")
+    assert code == 0 and out.strip().startswith("417369825")
+    code, out, _ = run(capsys, "solve", LINE, "--format", "json", "--stats")
+    data = json.loads(out)
+    assert data["status"] == "unique" and data["count"] == 1 and data["stats"]["nodes"] > 0
+
+
+def test_count(capsys):
+    code, out, _ = run(capsys, "solve", "." * 16, "--count", "--format", "json")
+    assert code == 0 and json.loads(out)["count"] == 288
+
+
+def test_no_solution_exits_1(capsys):
+    code, out, _ = run(capsys, "solve", NO_SOLUTION)
+    assert code == 1 and out.startswith("no solution")
+
+
+def test_timeout_exits_3(capsys):
+    code, out, _ = run(capsys, "solve", "." * 625, "--count", "--timeout", "0.001")
+    assert code == 3 and out.startswith("timeout")
+
+
+def test_many_puzzles_from_a_file(tmp_path, capsys):
+    path = tmp_path / "two.txt"
+    path.write_text(f"{LINE}\n{NO_SOLUTION}\n")
+    code, out, _ = run(capsys, "solve", "--file", str(path), "--format", "line")
+    assert code == 1  # the worst verdict wins
+    assert out.splitlines() == [out.splitlines()[0], "none"] and len(out.splitlines()[0]) == 81
+
+
+def test_standard_input(monkeypatch, capsys):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(LINE + "\n"))
+    code, out, _ = run(capsys, "solve", "-", "--format", "line")
+    assert code == 0 and len(out.strip()) == 81
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["solve", LINE[:-1]], "wrong length: 80 cells"),
+    (["solve", LINE[:-1] + "x"], "row 9, column 9 (line 1, column 81): 'x' is not a digit"),
+    (["solve", "44" + LINE[2:]], "givens repeat: 4 at r1c1 and r1c2 (row 1)"),
+    (["solve", "." * 49], "wrong length: 49 cells"),
+    (["solve", "5" + "." * 15], "'5' is not a digit of a 4x4 puzzle"),
+    (["solve", LINE, "--backend", "nosuch"], "unknown backend 'nosuch'"),
+    (["solve", LINE, "--backend", "norvig:x=1"], "takes no option x"),
+    (["solve", "--file", "/nonexistent/p.txt"], "cannot read"),
+    (["solve"], "no puzzle"),
+    (["solve", LINE, "--box", "3y3"], "--box '3y3'"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith("sudokulab: error: ") and message in err
+    assert len(err.strip().splitlines()) == 1 and out == ""
+
+
+def test_no_traceback_from_the_installed_command():
+    done = subprocess.run([sys.executable, "-m", "sudokulab.cli", "solve", "abc"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and "wrong length: 3 cells" in done.stderr
+
+
+def test_argparse_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["solve", LINE, "--limit", "0"])
+    assert exit_.value.code == 2
+
+
+def test_backends_lists_every_backend(capsys):
+    code, out, _ = run(capsys, "backends")
+    assert code == 0
+    for name in ("norvig", "sat", "smt", "prolog"):
+        assert any(line.startswith(name) for line in out.splitlines())
+
+
+def test_show_formats(capsys):
+    code, out, _ = run(capsys, "show", LINE, "--format", "numbers")
+    assert code == 0 and out.splitlines()[0] == "4,0,0,0,0,0,8,0,5"
+    code, out, _ = run(capsys, "show", LINE, "--format", "candidates")
+    assert out.split()[0] == "4" and out.split()[1] == "1679"
+    code, out, _ = run(capsys, "show", LINE, "--format", "json")
+    assert json.loads(out)["box"] == [3, 3]
+
+
+def test_model_describes_what_norvig_builds(capsys):
+    code, out, _ = run(capsys, "model", LINE)
+    assert code == 0 and "27 units of 9 cells" in out
