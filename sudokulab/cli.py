@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from sudokulab import __version__
+from sudokulab import rules as R
 from sudokulab.puzzle import (
     Puzzle,
     PuzzleError,
@@ -90,6 +91,21 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
                         help="read puzzles from a file (one per line, or grids; .gz works)")
     parser.add_argument("--box", metavar="RxC",
                         help="box shape when it is not the squarest one (e.g. 3x2)")
+    rules = parser.add_argument_group("variant rules (added to every puzzle read)")
+    rules.add_argument("--rules", metavar="LIST", action="append", default=[],
+                       help="comma list of: diagonal, anti-knight, anti-king, "
+                            "non-consecutive, windoku, miracle (= anti-knight, anti-king, "
+                            "non-consecutive)")
+    rules.add_argument("--rule", metavar="NAME", action="append", default=[],
+                       help="one rule by name (repeatable)")
+    rules.add_argument("--cage", metavar="CELLS=SUM", action="append", default=[],
+                       help="a killer cage, e.g. 'r1c1,r1c2=10' (repeatable)")
+    rules.add_argument("--even", metavar="CELLS", action="append", default=[],
+                       help="cells that hold even digits, e.g. r1c1,r5c5")
+    rules.add_argument("--odd", metavar="CELLS", action="append", default=[],
+                       help="cells that hold odd digits")
+    rules.add_argument("--regions", metavar="LAYOUT",
+                       help="jigsaw: N*N region labels row by row, e.g. 'AAABBB...'")
 
 
 def _solve_parser(commands) -> None:
@@ -181,27 +197,43 @@ def _positive_float(text: str) -> float:
 def read_input(args: argparse.Namespace) -> list[Puzzle]:
     """The puzzles named by PUZZLE, '-' or --file."""
     box = _box(args.box)
+    rules = rules_from_args(args)
     if args.file and args.puzzle:
         raise UsageError("give a PUZZLE or --file, not both")
     if args.file:
-        puzzles = read_puzzles(args.file)
+        puzzles = read_puzzles(args.file, box, rules)
     elif args.puzzle == "-":
-        puzzles = parse_many(sys.stdin.read(), "<stdin>")
+        puzzles = parse_many(sys.stdin.read(), "<stdin>", box, rules)
     elif args.puzzle:
-        puzzles = [_parse_argument(args.puzzle, box)]
+        puzzles = [_parse_argument(args.puzzle, box, rules)]
     else:
         raise UsageError("no puzzle: give PUZZLE, '-' for standard input, or --file F")
     if not puzzles:
         raise UsageError("no puzzle found in the input")
-    if box and args.file:
-        puzzles = [parse(format_line(p), box=box) for p in puzzles]
     return puzzles
 
 
-def _parse_argument(text: str, box: tuple[int, int] | None) -> Puzzle:
+def rules_from_args(args: argparse.Namespace) -> tuple[R.Rule, ...]:
+    """The variant rules named by --rules, --rule, --cage, --even, --odd, --regions."""
+    try:
+        rules = [rule for text in args.rules for name in text.split(",") if name.strip()
+                 for rule in R.named(name)]
+        rules += [rule for name in args.rule for rule in R.named(name)]
+        rules += [R.parse_cage(text) for text in args.cage]
+        rules += [R.Parity(R.parse_cells(text), True) for text in args.even]
+        rules += [R.Parity(R.parse_cells(text), False) for text in args.odd]
+        if args.regions:
+            rules.append(R.parse_regions(args.regions))
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return tuple(dict.fromkeys(rules))  # a rule named twice counts once
+
+
+def _parse_argument(text: str, box: tuple[int, int] | None,
+                    rules: tuple[R.Rule, ...]) -> Puzzle:
     """A puzzle given on the command line, with a hint when it looks like a file name."""
     try:
-        return parse(text, box=box)
+        return parse(text, box=box, rules=rules)
     except PuzzleError as error:
         from pathlib import Path
 

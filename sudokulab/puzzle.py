@@ -218,22 +218,25 @@ def check_givens(puzzle: Puzzle) -> None:
                                   f"{geo.name(peer)} ({geo.why_peers(cell, peer)})")
 
 
-def parse_many(text: str, source: str = "<input>") -> list[Puzzle]:
+def parse_many(text: str, source: str = "<input>", box: tuple[int, int] | None = None,
+               rules: Iterable[R.Rule] = ()) -> list[Puzzle]:
     """Every puzzle in a text: one per line, or grids separated by blank lines; '#' comments."""
+    rules = tuple(rules)
     puzzles = []
     for block in _blocks(text):
         lines = [line for _, line in block]
         if _is_grid(lines):
-            puzzles.append(_parse_at("\n".join(lines), source, block[0][0]))
+            puzzles.append(_parse_at("\n".join(lines), source, block[0][0], box, rules))
         else:
-            puzzles.extend(_parse_at(line, source, number) for number, line in block)
+            puzzles.extend(_parse_at(line, source, number, box, rules) for number, line in block)
     return puzzles
 
 
-def _parse_at(text: str, source: str, number: int) -> Puzzle:
+def _parse_at(text: str, source: str, number: int, box: tuple[int, int] | None = None,
+              rules: tuple[R.Rule, ...] = ()) -> Puzzle:
     """Parse one puzzle, prefixing any error with file and line."""
     try:
-        return parse(text)
+        return parse(text, box=box, rules=rules)
     except PuzzleError as error:
         raise PuzzleError(f"{source}:{number}: {error}") from None
 
@@ -264,7 +267,8 @@ def _is_grid(block: list[str]) -> bool:
     return count == len(rows) ** 2
 
 
-def read_puzzles(path: str | Path) -> list[Puzzle]:
+def read_puzzles(path: str | Path, box: tuple[int, int] | None = None,
+                 rules: Iterable[R.Rule] = ()) -> list[Puzzle]:
     """Every puzzle in a file (plain text, or .gz); PuzzleError if unreadable."""
     path = Path(path)
     try:
@@ -282,7 +286,7 @@ def read_puzzles(path: str | Path) -> list[Puzzle]:
             return [from_json(text)]
         except PuzzleError as error:
             raise PuzzleError(f"{path}: {error}") from None
-    return parse_many(text, str(path))
+    return parse_many(text, str(path), box, rules)
 
 
 # --- writing ---------------------------------------------------------------------------

@@ -136,3 +136,39 @@ def rule_from_json(data: object, index: int = 1) -> Rule:
     except (KeyError, TypeError, ValueError) as error:
         detail = f"missing {error}" if isinstance(error, KeyError) else str(error)
         raise PuzzleError(f"rule {index}: {detail}") from None
+
+
+def named(name: str) -> tuple[Rule, ...]:
+    """The rules a name stands for: a simple rule, or 'miracle'; ValueError if unknown."""
+    key = name.strip().lower()
+    if key == "miracle":
+        return MIRACLE
+    if key in SIMPLE_RULES:
+        return (SIMPLE_RULES[key],)
+    known = ", ".join([*SIMPLE_RULES, "miracle"])
+    raise ValueError(f"unknown rule {name!r}; known: {known}")
+
+
+def parse_cage(text: str) -> Cage:
+    """A cage from 'r1c1,r1c2=10'; ValueError saying what is malformed."""
+    cells, eq, total = text.partition("=")
+    if not eq or not total.strip().isdigit():
+        raise ValueError(f"cage {text!r}: expected cells=total, like r1c1,r1c2=10")
+    return Cage(tuple(parse_cell(c) for c in cells.split(",")), int(total))
+
+
+def parse_cells(text: str) -> tuple[Cell, ...]:
+    """Cells from 'r1c1,r2c2'."""
+    return tuple(parse_cell(c) for c in text.split(",") if c.strip())
+
+
+def parse_regions(layout: str) -> Jigsaw:
+    """Jigsaw regions from a layout of N*N labels, row by row (one label character a cell)."""
+    labels = [ch for ch in layout if not ch.isspace()]
+    n = round(len(labels) ** 0.5)
+    if n * n != len(labels):
+        raise ValueError(f"regions: {len(labels)} labels do not fill a square grid")
+    regions: dict[str, list[Cell]] = {}
+    for index, label in enumerate(labels):
+        regions.setdefault(label, []).append(divmod(index, n))
+    return Jigsaw(tuple(tuple(cells) for cells in regions.values()))

@@ -169,3 +169,24 @@ def test_puzzle_is_immutable_and_hashable():
     assert hash(puzzle) == hash(parse(LINE))
     with pytest.raises(AttributeError):
         puzzle.givens = ()  # type: ignore[misc]
+
+
+def test_the_json_form_follows_the_bundled_schema():
+    from importlib import resources
+
+    import jsonschema
+
+    schema = json.loads((resources.files("sudokulab") / "data" / "puzzle.schema.json")
+                        .read_text())
+    every_rule = (R.Diagonal(), R.AntiKnight(), R.AntiKing(), R.NonConsecutive(), R.Windoku(),
+                  R.Cage(((0, 0), (0, 1)), 10), R.Parity(((8, 8),), False),
+                  R.parse_regions("".join(str(r // 3 * 3 + c // 3) for r in range(9)
+                                          for c in range(9))))
+    jsonschema.validate(json.loads(to_json(Puzzle((3, 3), (0,) * 81, every_rule))), schema)
+    for bad in ({"givens": "." * 81, "rules": [{"type": "zigzag"}]},
+                {"givens": "." * 81, "rules": [{"type": "cage", "cells": ["r1c1"]}]},
+                {"box": [3], "givens": "." * 81}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, schema)
+        with pytest.raises(PuzzleError):
+            from_json(json.dumps(bad))
