@@ -250,6 +250,15 @@ class Fake(Backend):
         return Result(Status.UNIQUE, (grid,), 1, True)
 
 
+class Raising(Fake):
+    """Breaks the contract: raises from solve itself."""
+
+    name = "raising"
+
+    def solve(self, puzzle, *, limit=2, timeout=None):
+        raise RuntimeError("engine on fire")
+
+
 class Absent(Fake):
     name = "absent"
 
@@ -268,7 +277,8 @@ def fake_plugin(tmp_path, monkeypatch) -> Path:
     (folder / "fakeplugin.py").write_text(FAKE_PLUGIN)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fakeplugin\nVersion: 0\n")
     (info / "entry_points.txt").write_text(
-        "[sudokulab.backends]\nfake = fakeplugin:Fake\nabsent = fakeplugin:Absent\n")
+        "[sudokulab.backends]\nfake = fakeplugin:Fake\nabsent = fakeplugin:Absent\n"
+        "raising = fakeplugin:Raising\n")
     add_to_path(monkeypatch, folder)
     return folder
 
@@ -284,6 +294,14 @@ def test_a_wrong_plugin_is_run_like_a_builtin_and_caught(fake_plugin, tmp_path, 
     assert "skipped absent: unavailable: no engine here (fix: install one)" in printed
     meta = json.loads((out / "meta.json").read_text())
     assert meta["environment"]["engines"]["fake"] == "fake 1.0"
+
+
+def test_a_backend_that_raises_is_recorded_as_an_error(fake_plugin, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert compare.run(["--dataset", "hardest", "--backends", "raising",
+                        "--out", str(out)]) == 0
+    assert table(out)["raising"]["errors"] == "11"
+    assert "solve raised RuntimeError: engine on fire" in (out / "summary.md").read_text()
 
 
 def test_no_runnable_backend_is_an_engine_failure(fake_plugin, tmp_path, capsys):

@@ -20,8 +20,8 @@ def cactus(runs: Mapping[str, Sequence[Record]], path: Path, title: str) -> Path
     figure, axes = plt.subplots(figsize=(7, 4.5))
     for backend, records in runs.items():
         times = sorted(max(FLOOR, r.time) for r in records if r.result.status.is_answer)
-        if times:
-            axes.step(times, range(1, len(times) + 1), where="post", label=backend)
+        axes.step(times, range(1, len(times) + 1), where="post",
+                  label=f"{backend} ({len(times)} of {len(records)})")
     axes.set_xscale("log")
     axes.set_xlabel("time per puzzle (s, log scale)")
     axes.set_ylabel("puzzles answered within that time")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import numbers
 import os
 import signal
 import time
@@ -108,10 +109,30 @@ def serve(spec: str, conn: Connection, options: Options) -> None:
 
 
 def _timed(backend, puzzle: Puzzle, options: Options) -> tuple[Result, float]:
-    """One solve and the seconds it took."""
+    """One solve and the seconds it took; a backend that breaks its contract gets an ERROR."""
     started = time.perf_counter()
-    result = backend.solve(puzzle, limit=options.limit, timeout=options.timeout)
+    try:
+        result = plain(backend.solve(puzzle, limit=options.limit, timeout=options.timeout))
+    except Exception as error:  # Backend.solve should never raise; a plugin's might
+        result = Result(Status.ERROR, message=f"solve raised {type(error).__name__}: {error}")
     return result, time.perf_counter() - started
+
+
+def plain(result: Result) -> Result:
+    """The result in plain Python numbers (engines may hand out their own number types),
+    so that the parent can always pickle and log it."""
+    stats = {str(k): _number(v) for k, v in result.stats.items()}
+    solutions = tuple(tuple(int(d) for d in grid) for grid in result.solutions)
+    return Result(Status(result.status), solutions, int(result.count), bool(result.exact),
+                  stats, float(result.build_time), float(result.solve_time),
+                  str(result.message))
+
+
+def _number(value: object) -> int | float | str:
+    """An int or float for any kind of number; text for anything else."""
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    return float(value) if isinstance(value, numbers.Real) else str(value)
 
 
 # --- in the parent ---------------------------------------------------------------------
