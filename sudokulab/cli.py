@@ -25,6 +25,7 @@ from sudokulab.puzzle import (
     format_grid,
     format_line,
     format_numbers,
+    format_rules,
     parse,
     parse_many,
     read_puzzles,
@@ -302,6 +303,8 @@ def render(puzzle: Puzzle, result: Result, label: str, fmt: str, stats: bool,
     head = (f"{f'#{number} ' if number else ''}{HEADLINES[result.status]}: "
             f"{result.count_text} solution(s) [{label}, {result.time * 1000:.1f} ms]")
     parts = [head + (f" {result.message}" if result.message else "")]
+    if puzzle.rules:
+        parts.append(format_rules(puzzle))
     if stats and result.stats:
         parts.append("  " + ", ".join(f"{k}={v}" for k, v in result.stats.items()))
     parts += [format_grid(g) + "\n" for g in grids]
@@ -354,6 +357,8 @@ def _show(puzzle: Puzzle, fmt: str) -> str:
                                                                peers[cell]}]
                  for cell, d in enumerate(puzzle.givens)]
         return format_candidates(puzzle, marks)
+    if fmt == "pretty" and puzzle.rules:
+        return f"{format_rules(puzzle)}\n{format_grid(puzzle)}"
     writers = {"pretty": format_grid, "line": format_line, "numbers": format_numbers,
                "json": to_json}
     return writers[fmt](puzzle)

@@ -336,6 +336,43 @@ def _boxed(puzzle: Puzzle, texts: list[str]) -> str:
     return "\n".join(lines)
 
 
+def format_rules(puzzle: Puzzle) -> str:
+    """The rules drawn on the grid: jigsaw regions and cages by letter, parity as e/o.
+
+    Empty for a classic puzzle; rules that need no drawing are listed by name.
+    """
+    n = puzzle.size
+    parts = []
+    names = [rule.name for rule in puzzle.rules
+             if not isinstance(rule, (R.Jigsaw, R.Cage, R.Parity))]
+    if names:
+        parts.append("rules: " + ", ".join(names))
+    for rule in puzzle.rules:
+        if isinstance(rule, R.Jigsaw):
+            marks = ["?"] * (n * n)
+            for label, region in zip(SYMBOLS[9:] + SYMBOLS[:9], rule.regions):
+                for row, col in region:
+                    marks[row * n + col] = label
+            parts.append("regions:\n" + _boxed(puzzle, marks))
+    cages = [rule for rule in puzzle.rules if isinstance(rule, R.Cage)]
+    parity = [rule for rule in puzzle.rules if isinstance(rule, R.Parity)]
+    if cages or parity:
+        marks = ["."] * (n * n)
+        labels = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        for k, cage in enumerate(cages):
+            for row, col in cage.cells:
+                marks[row * n + col] = labels[k % len(labels)]
+        for rule in parity:
+            for row, col in rule.cells:
+                cell = row * n + col
+                marks[cell] = marks[cell].strip(".") + ("e" if rule.even else "o")
+        legend = ", ".join(f"{labels[k % len(labels)]}={cage.total}"
+                           for k, cage in enumerate(cages))
+        title = "cages (letter) and parity (e even, o odd)" if parity else "cages"
+        parts.append(f"{title}:{' ' + legend if legend else ''}\n" + _boxed(puzzle, marks))
+    return "\n".join(parts)
+
+
 def to_json(puzzle: Puzzle, **extra: object) -> str:
     """The JSON form: box, givens as rows of numbers, rules."""
     n = puzzle.size

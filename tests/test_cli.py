@@ -116,3 +116,16 @@ def test_show_formats(capsys):
 def test_model_describes_what_norvig_builds(capsys):
     code, out, _ = run(capsys, "model", LINE)
     assert code == 0 and "27 units of 9 cells" in out
+
+
+def test_rules_from_flags_are_drawn_and_checked(capsys):
+    blank = "." * 81
+    code, out, _ = run(capsys, "show", blank, "--rules", "diagonal", "--cage", "r1c1,r1c2=10",
+                       "--even", "r9c9")
+    assert code == 0 and "rules: diagonal" in out and "cages (letter)" in out and "a=10" in out
+    code, _, err = run(capsys, "show", "1" + "." * 9 + "1" + "." * 70, "--rules", "diagonal")
+    assert code == 2 and "givens repeat: 1 at r1c1 and r2c2" in err
+    code, _, err = run(capsys, "show", blank, "--cage", "r1c1,r1c2")
+    assert code == 2 and "expected cells=total" in err
+    code, _, err = run(capsys, "show", blank, "--rules", "zigzag")
+    assert code == 2 and "unknown rule 'zigzag'" in err
