@@ -259,6 +259,20 @@ class Raising(Fake):
         raise RuntimeError("engine on fire")
 
 
+class WorkerShy(Fake):
+    """Builds in the parent process but not in a worker: says why, or just dies."""
+
+    name = "shy"
+
+    def __init__(self, how="raise"):
+        import multiprocessing
+        import os
+        if multiprocessing.parent_process() is not None:
+            if how == "die":
+                os._exit(7)
+            raise RuntimeError("no engine in workers")
+
+
 class Absent(Fake):
     name = "absent"
 
@@ -278,7 +292,7 @@ def fake_plugin(tmp_path, monkeypatch) -> Path:
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fakeplugin\nVersion: 0\n")
     (info / "entry_points.txt").write_text(
         "[sudokulab.backends]\nfake = fakeplugin:Fake\nabsent = fakeplugin:Absent\n"
-        "raising = fakeplugin:Raising\n")
+        "raising = fakeplugin:Raising\nshy = fakeplugin:WorkerShy\n")
     add_to_path(monkeypatch, folder)
     return folder
 
@@ -302,6 +316,18 @@ def test_a_backend_that_raises_is_recorded_as_an_error(fake_plugin, tmp_path, ca
                         "--out", str(out)]) == 0
     assert table(out)["raising"]["errors"] == "11"
     assert "solve raised RuntimeError: engine on fire" in (out / "summary.md").read_text()
+
+
+def test_a_backend_whose_workers_cannot_start_is_skipped_with_the_reason(fake_plugin,
+                                                                         tmp_path, capsys):
+    out = tmp_path / "run"
+    assert compare.run(["--dataset", "hardest", "--backends", "shy,shy:how=die,norvig",
+                        "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "skipped shy: RuntimeError: no engine in workers" in printed
+    assert "skipped shy:how=die: workers die before they are ready " \
+           "(exit code 7)" in printed
+    assert set(table(out)) == {"norvig"}
 
 
 def test_no_runnable_backend_is_an_engine_failure(fake_plugin, tmp_path, capsys):

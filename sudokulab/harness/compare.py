@@ -292,7 +292,13 @@ def _lineup(asked: str) -> tuple[list[str], dict[str, str], dict[str, str]]:
             fix = f" (fix: {availability.fix})" if availability.fix else ""
             skipped[spec] = f"unavailable: {availability.reason}{fix}"
             continue
-        make_backend(spec)  # a bad option is a usage error now, not in every worker
+        try:
+            make_backend(spec)  # a bad option is a usage error now, not in every worker
+        except BackendError:
+            raise
+        except Exception as error:  # a plugin's constructor may fail any way it likes
+            skipped[spec] = f"cannot start: {type(error).__name__}: {error}"
+            continue
         lineup.append(spec)
         engines[spec] = availability.version
     return lineup, engines, skipped

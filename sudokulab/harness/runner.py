@@ -198,13 +198,14 @@ def run_backend(spec: str, puzzles: Iterable[tuple[int, Puzzle]], options: Optio
                     worker.send(*queue.popleft())
             _wait(pool)
             for worker in pool:
-                outcome = _collect(worker, spec, record)
-                if outcome == "startup failure":
+                if not _collect(worker, spec, record):
+                    continue
+                if not worker.ready:
                     startup_failures += 1
                     if startup_failures >= STARTUP_FAILURES:
-                        raise BackendFailed(f"{spec}: workers die before they are ready "
+                        raise BackendFailed(f"workers die before they are ready "
                                             f"({_exit_text(worker.process.exitcode)})")
-                if outcome and (queue or worker.job):
+                if queue:
                     worker.start()
     finally:
         for worker in pool:
@@ -221,10 +222,10 @@ def _wait(pool: list[Worker]) -> None:
         wait(waitables, timeout)
 
 
-def _collect(worker: Worker, spec: str, record: Callable[[Record], None]) -> str:
-    """Take in what one worker produced; a non-empty string when it must be replaced."""
+def _collect(worker: Worker, spec: str, record: Callable[[Record], None]) -> bool:
+    """Take in what one worker produced; True when it is gone (dead, or killed now)."""
     if worker.conn.closed:
-        return ""
+        return False
     while worker.conn.poll():
         try:
             message = worker.conn.recv()
@@ -233,31 +234,31 @@ def _collect(worker: Worker, spec: str, record: Callable[[Record], None]) -> str
         if message[0] == "ready":
             worker.ready, worker.deadline = True, None
         elif message[0] == "failed":
-            raise BackendFailed(f"{spec}: {message[1]}")
+            raise BackendFailed(message[1])
         else:
             _, index, result, seconds, times, warmup = message
             record(Record(spec, index, result, seconds, times, warmup))
             worker.job, worker.deadline, worker.fresh = None, None, False
     if worker.process.is_alive():
         if worker.deadline is None or time.perf_counter() < worker.deadline:
-            return ""
+            return False
         worker.kill()
-        return _lost(worker, spec, record, Status.TIMEOUT, "no answer in time: worker killed")
-    worker.kill()
-    return _lost(worker, spec, record, Status.ERROR,
-                 f"worker died ({_exit_text(worker.process.exitcode)})")
+        _lost(worker, spec, record, Status.TIMEOUT, "no answer in time: worker killed")
+    else:
+        worker.kill()
+        _lost(worker, spec, record, Status.ERROR,
+              f"worker died ({_exit_text(worker.process.exitcode)})")
+    return True
 
 
 def _lost(worker: Worker, spec: str, record: Callable[[Record], None], status: Status,
-          why: str) -> str:
-    """Record the puzzle a dead or killed worker held; say how the worker was lost."""
-    if worker.job is None:
-        return "startup failure" if not worker.ready else "ended"
-    index, sent = worker.job
-    elapsed = time.perf_counter() - sent
-    record(Record(spec, index, Result(status, message=why), elapsed, [elapsed]))
-    worker.job = None
-    return "lost"
+          why: str) -> None:
+    """Record the puzzle a dead or killed worker held, if it held one."""
+    if worker.job is not None:
+        index, sent = worker.job
+        elapsed = time.perf_counter() - sent
+        record(Record(spec, index, Result(status, message=why), elapsed, [elapsed]))
+        worker.job = None
 
 
 def _exit_text(code: int | None) -> str:
