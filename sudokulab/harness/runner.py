@@ -166,8 +166,8 @@ class Worker:
         self.deadline = None if allowance is None else now + allowance
 
     def stop(self) -> None:
-        """Ask the process to end, and make sure it does."""
-        if self.process.is_alive():
+        """Ask an idle process to end, kill a busy one (its puzzle is not recorded)."""
+        if self.process.is_alive() and self.job is None:
             with contextlib.suppress(OSError):  # it may be dying already
                 self.conn.send(None)
             self.process.join(timeout=1.0)
