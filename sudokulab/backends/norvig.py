@@ -46,35 +46,33 @@ class Board:
         # slots[d][cell]: where the counts of digit d+1 in the cell's units live in Places
         self.slots = tuple(tuple(tuple(u * n + d for u in units) for units in units_of)
                            for d in range(n))
+        # apart[cell][peer]: the peer's units that the cell is not in, as offsets u * n.
+        # Once the cell is solved, the counts of its digit in its own units are parked at
+        # PLACED, so a peer that loses the digit need only update these.
+        self.apart = tuple({peer: tuple(u * n for u in units_of[peer]
+                                        if u not in units_of[cell])
+                            for peer in geo.peers[cell]}
+                           for cell in geo.cells)
 
     def start(self, puzzle: Puzzle) -> tuple[Values, Places, list[int], list[int]]:
         """Candidates and place counts before propagation, the givens, and the hidden singles."""
-        values = [self.full] * (self.n * self.n)
+        n, givens = self.n, puzzle.givens
+        values = [self.full] * (n * n)
         given = []
-        for cell, digit in enumerate(puzzle.givens):
+        for cell, digit in enumerate(givens):
             if digit:
                 values[cell] = 1 << (digit - 1)
                 given.append(cell)
-        places = self.count_places(values)
-        return values, places, given, [k for k, left in enumerate(places) if left < 2]
-
-    def count_places(self, values: Values) -> Places:
-        """For every unit and digit, how many of the unit's cells have it as a candidate."""
-        n, full = self.n, self.full
+        # A unit's blank cells are places for every digit; a given only for its own.
         places = []
         for unit in self.units:
             counts = [0] * n
-            free = 0
             for cell in unit:
-                candidates = values[cell]
-                if candidates == full:
-                    free += 1  # counted for every digit below, in one go
-                    continue
-                for d in range(n):
-                    if candidates >> d & 1:
-                        counts[d] += 1
-            places += [count + free for count in counts]
-        return places
+                if givens[cell]:
+                    counts[givens[cell] - 1] += 1
+            blanks = n - sum(counts)
+            places += [count + blanks for count in counts]
+        return values, places, given, [k for k, left in enumerate(places) if left < 2]
 
     def assign(self, values: Values, places: Places, cell: int, bit: int,
                hidden: list[int]) -> None:
@@ -100,7 +98,7 @@ class Board:
         `solved` holds cells whose digit is not yet eliminated from their peers, `hidden`
         the place counts that fell to one. `tally` gathers assignments and eliminations.
         """
-        peers, slots, units, n = self.peers, self.slots, self.units, self.n
+        peers, apart, slots, units, n = self.peers, self.apart, self.slots, self.units, self.n
         assignments = eliminations = 0
         try:
             while solved or hidden:
@@ -108,9 +106,10 @@ class Board:
                 while solved:
                     cell = solved.pop()
                     bit = values[cell]
-                    digit_slots = slots[bit.bit_length() - 1]
-                    for k in digit_slots[cell]:
-                        places[k] = PLACED
+                    d = bit.bit_length() - 1
+                    for k in slots[d][cell]:
+                        places[k] = PLACED  # the digit has its place in these units
+                    peer_units = apart[cell]
                     for peer in peers[cell]:
                         if values[peer] & bit:
                             candidates = values[peer] ^ bit
@@ -120,7 +119,8 @@ class Board:
                             eliminations += 1
                             if not candidates & (candidates - 1):
                                 solved.append(peer)  # a naked single: rule 1 again
-                            for k in digit_slots[peer]:
+                            for k in peer_units[peer]:
+                                k += d
                                 left = places[k] - 1
                                 places[k] = left
                                 if left < 2:
