@@ -6,7 +6,11 @@ The essay's two rules, applied until nothing changes:
 Then search: pick the cell with the fewest candidates, try each, propagate, backtrack.
 
 Candidates are bitmasks (bit d-1 set when digit d is possible), so copying a grid for a
-guess is one list copy and most tests are a single `&`.
+guess is one list copy and most tests are a single `&`. Beside them the search keeps,
+for every unit and digit, how many places the digit has left in the unit. Every
+elimination lowers those counts, so rule 2 fires the moment a count falls to one (at
+zero the branch is dead), the way the essay's `eliminate` checks the units of the cell
+it just changed, without scanning a unit or sweeping all of them after each change.
 """
 
 from __future__ import annotations
@@ -96,57 +100,70 @@ class Board:
         """Apply both rules until neither changes anything; raise Contradiction if stuck.
 
         `solved` holds cells whose digit is not yet eliminated from their peers, `hidden`
-        the place counts that fell to one. `tally` gathers assignments and eliminations.
+        the place counts that fell to one; `tally` adds up assignments and eliminations.
         """
-        peers, apart, slots, units, n = self.peers, self.apart, self.slots, self.units, self.n
-        assignments = eliminations = 0
+        while solved or hidden:
+            self.eliminate(values, places, solved, hidden, tally)
+            self.place_hidden_singles(values, places, solved, hidden, tally)
+
+    def eliminate(self, values: Values, places: Places, solved: list[int],
+                  hidden: list[int], tally: list[int]) -> None:
+        """Rule 1: a solved cell's digit is no candidate of its peers (which may then solve)."""
+        peers, apart, slots = self.peers, self.apart, self.slots
+        placed = PLACED
+        eliminations = 0
         try:
-            while solved or hidden:
-                # Rule 1: a solved cell's digit is no candidate of its peers.
-                while solved:
-                    cell = solved.pop()
-                    bit = values[cell]
-                    d = bit.bit_length() - 1
-                    for k in slots[d][cell]:
-                        places[k] = PLACED  # the digit has its place in these units
-                    peer_units = apart[cell]
-                    for peer in peers[cell]:
-                        if values[peer] & bit:
-                            candidates = values[peer] ^ bit
-                            if not candidates:
-                                raise Contradiction  # the peer lost its last candidate
-                            values[peer] = candidates
-                            eliminations += 1
-                            if not candidates & (candidates - 1):
-                                solved.append(peer)  # a naked single: rule 1 again
-                            for k in peer_units[peer]:
-                                k += d
-                                left = places[k] - 1
-                                places[k] = left
-                                if left < 2:
-                                    if not left:
-                                        raise Contradiction  # no place left in a unit
-                                    hidden.append(k)
-                # Rule 2: a digit with one place left in a unit goes there.
-                while hidden:
-                    k = hidden.pop()
-                    left = places[k]
-                    if left != 1:
-                        if left:
-                            continue  # placed since the count fell to one
-                        raise Contradiction  # no place at all (only the givens do this)
-                    unit, d = divmod(k, n)
-                    bit = 1 << d
-                    for cell in units[unit]:
-                        if values[cell] & bit:
-                            break
-                    if values[cell] != bit:  # else a naked single already waits in `solved`
-                        self.assign(values, places, cell, bit, hidden)
-                        solved.append(cell)
-                        assignments += 1
+            while solved:
+                cell = solved.pop()
+                bit = values[cell]
+                d = bit.bit_length() - 1
+                for k in slots[d][cell]:
+                    places[k] = placed  # the digit has its place in these units
+                peer_units = apart[cell]
+                for peer in peers[cell]:
+                    if values[peer] & bit:
+                        candidates = values[peer] ^ bit
+                        if not candidates:
+                            raise Contradiction  # the peer lost its last candidate
+                        values[peer] = candidates
+                        eliminations += 1
+                        if not candidates & (candidates - 1):
+                            solved.append(peer)  # a naked single: its turn comes
+                        for k in peer_units[peer]:
+                            k += d
+                            left = places[k] - 1
+                            places[k] = left
+                            if left < 2:
+                                if not left:
+                                    raise Contradiction  # no place left in a unit
+                                hidden.append(k)
+        finally:
+            tally[1] += eliminations
+
+    def place_hidden_singles(self, values: Values, places: Places, solved: list[int],
+                             hidden: list[int], tally: list[int]) -> None:
+        """Rule 2: a digit with one place left in a unit goes there."""
+        units, n = self.units, self.n
+        assignments = 0
+        try:
+            while hidden:
+                k = hidden.pop()
+                left = places[k]
+                if left != 1:
+                    if left:
+                        continue  # placed since its count fell to one
+                    raise Contradiction  # no place at all (only the givens do this)
+                unit, d = divmod(k, n)
+                bit = 1 << d
+                for cell in units[unit]:
+                    if values[cell] & bit:
+                        break
+                if values[cell] != bit:  # else it is a naked single, already in `solved`
+                    self.assign(values, places, cell, bit, hidden)
+                    solved.append(cell)
+                    assignments += 1
         finally:
             tally[0] += assignments
-            tally[1] += eliminations
 
 
 @lru_cache(maxsize=32)
