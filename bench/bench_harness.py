@@ -108,7 +108,7 @@ def verdicts(figures: dict[str, list[float]]) -> list[dict]:
     ]
 
 
-def report(figures: dict[str, list[float]], rows: list[dict]) -> str:
+def report(figures: dict[str, list[float]], rows: list[dict], load: tuple[float, float]) -> str:
     """results/harness.md."""
     rounds = [{"round": k + 1, **{key: round(values[k], 3) for key, values in figures.items()}}
               for k in range(len(figures["overhead ms"]))]
@@ -128,6 +128,8 @@ def report(figures: dict[str, list[float]], rows: list[dict]) -> str:
         tabulate(rounds, headers="keys", tablefmt="github"), "",
         "## Machine", "",
         f"- cpu: {cpu_model()}, {os.cpu_count()} cores ({cores()} usable)",
+        f"- load average (1 min) before and after: {load[0]:.2f}, {load[1]:.2f} (other "
+        "work on the machine takes cores from the 2-worker runs)",
         f"- python: {sys.version.split()[0]}", ""])
 
 
@@ -141,12 +143,14 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(plugins))  # the no-op backend, for this process and the workers
     os.environ["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(plugins), os.environ.get("PYTHONPATH", "")) if p)
+    before = os.getloadavg()[0]
     figures = measure(args.rounds)
+    load = (before, os.getloadavg()[0])
     rows = verdicts(figures)
     for row in rows:
         print(f"{row['target']}: {row['measured']} (needed {row['needed']}): {row['verdict']}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(report(figures, rows))
+    args.out.write_text(report(figures, rows, load))
     print(f"wrote {args.out}")
     return 0 if all(row["verdict"] == "PASS" for row in rows) else 1
 
