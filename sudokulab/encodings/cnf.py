@@ -1,0 +1,328 @@
+"""CNF encodings of a puzzle, after Lynce & Ouaknine (2006) and Kwon & Jain (2006).
+
+Variables: x(r, c, d) is true when the cell in row r, column c (both from 0) holds
+digit d (from 1 to N). It is numbered
+
+    var = r*N*N + c*N + d        (equivalently cell*N + d with cell = r*N + c)
+
+so the cell variables are exactly 1..N^3. Auxiliary variables (of at-most-one
+encodings such as the sequential counter) come from one IDPool starting at N^3 + 1,
+so they never collide with cell variables.
+
+Encodings, each a superset of the one before (Lynce & Ouaknine, "Sudoku as a SAT
+problem", 2006):
+- minimal:   every cell holds at least one digit; every unit holds each digit at most once;
+- efficient: + every cell holds at most one digit;
+- extended:  + every unit holds each digit at least once.
+- optimized (Kwon & Jain, "Optimized CNF encoding for Sudoku puzzles", 2006): the
+  extended encoding with every variable the givens decide left out, and every clause
+  they satisfy dropped. It depends on the givens, so a solver cannot reuse it.
+
+A unit is any group of N cells holding each digit once: rows, columns, boxes, and
+the diagonals, windows or jigsaw regions a rule adds. Chess-move rules (anti-knight,
+anti-king) add "not both d" for each pair of cells a move apart; non-consecutive adds
+"not d and d+1" for orthogonal neighbours; parity rules out the digits of the wrong
+parity. At-most-one constraints go through `pysat.card` or stay native cardinality
+constraints (CNFPlus atmost) for solvers that take them (MiniCard, GlueCard, ...).
+
+This module builds formulas only: it never imports a solver, so a CNF can be
+exported and inspected without solving it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations, compress
+from operator import add
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import CNF, CNFPlus, IDPool
+
+from sudokulab import rules as R
+from sudokulab.geometry import Geometry, geometry, orthogonal_pairs
+from sudokulab.puzzle import Puzzle
+
+ENCODINGS = ("minimal", "efficient", "extended", "optimized")
+AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "totalizer", "mtotalizer",
+                 "kmtotalizer", "sortnetwrk", "cardnetwrk", "native")
+REUSABLE = ("minimal", "efficient", "extended")  # independent of the givens
+COMPILED_RULES = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw,
+                  R.NonConsecutive, R.Parity)
+
+# The part of the rules a unit belongs to, from the first word of its geometry name.
+UNIT_PARTS = {"row": "row", "column": "column", "box": "box", "region": "jigsaw",
+              "main": "diagonal", "anti-diagonal": "diagonal", "window": "windoku"}
+
+
+class UnsupportedRule(ValueError):
+    """The puzzle has a rule that these encodings do not compile (yet)."""
+
+
+def var(n: int, row: int, col: int, digit: int) -> int:
+    """The variable of 'the cell at (row, col) holds digit' (all from 0 but the digit)."""
+    return row * n * n + col * n + digit
+
+
+@dataclass
+class Formula:
+    """A CNF of a puzzle, its clauses counted by the part of the rules they come from.
+
+    `cnf` is a CNFPlus when at-most-one constraints are native (its `atmosts`), else a
+    plain CNF. `candidates` is None when every cell variable is in play; the optimized
+    encoding lists the ones it kept and fixes the given cells in `fixed`.
+    """
+
+    n: int
+    encoding: str
+    amo: str
+    cnf: CNF
+    parts: dict[str, int] = field(default_factory=dict)
+    candidates: frozenset[int] | None = None
+    fixed: tuple[int, ...] = ()
+
+    @property
+    def variables(self) -> int:
+        """How many variables the formula uses: cell variables in play plus auxiliaries."""
+        cells = self.n ** 3 if self.candidates is None else len(self.candidates)
+        return cells + max(0, self.cnf.nv - self.n ** 3)
+
+    @property
+    def size(self) -> int:
+        """The number of constraints: clauses plus native at-most-one constraints."""
+        return sum(self.parts.values())
+
+    def decode(self, model: Iterable[int]) -> tuple[int, ...]:
+        """The grid a model describes, read from its true cell variables."""
+        n, top = self.n, self.n ** 3
+        grid = list(self.fixed) or [0] * (n * n)
+        keep = self.candidates
+        for lit in model:
+            if 0 < lit <= top and (keep is None or lit in keep):
+                grid[(lit - 1) // n] = (lit - 1) % n + 1
+        return tuple(grid)
+
+
+class Builder:
+    """Collects the clauses of one formula, counting them per part."""
+
+    def __init__(self, n: int, encoding: str, amo: str) -> None:
+        if encoding not in ENCODINGS:
+            raise ValueError(f"unknown encoding {encoding!r}; known: {', '.join(ENCODINGS)}")
+        if amo not in AMO_ENCODINGS:
+            raise ValueError(f"unknown at-most-one encoding {amo!r}; known: "
+                             f"{', '.join(AMO_ENCODINGS)}")
+        self.n = n
+        self.pool = IDPool(start_from=n ** 3 + 1)
+        self.cnf = CNFPlus() if amo == "native" else CNF()
+        self.cnf.nv = n ** 3
+        self.formula = Formula(n, encoding, amo, self.cnf)
+        self.amo_type = None if amo in ("pairwise", "native") else getattr(EncType, amo)
+
+    def add(self, part: str, clauses: Iterable[list[int]]) -> None:
+        """Add clauses under a part name."""
+        before = len(self.cnf.clauses)
+        self.cnf.clauses.extend(clauses)  # nv is kept by hand: faster than CNF.append
+        self._count(part, len(self.cnf.clauses) - before)
+
+    def at_most_one(self, part: str, lits: Sequence[int]) -> None:
+        """Add 'at most one of lits' in the chosen at-most-one encoding."""
+        if len(lits) < 2:
+            return
+        amo = self.formula.amo
+        if amo == "native":
+            self.cnf.atmosts.append([list(lits), 1])
+            self._count(part, 1)
+        elif amo == "pairwise":
+            self.add(part, ([-a, -b] for a, b in combinations(lits, 2)))
+        else:
+            encoded = CardEnc.atmost(list(lits), bound=1, vpool=self.pool,
+                                     encoding=self.amo_type)
+            self.add(part, encoded.clauses)
+            self.cnf.nv = max(self.cnf.nv, self.pool.top)
+
+    def _count(self, part: str, k: int) -> None:
+        """Count k more constraints in a part."""
+        if k:
+            self.formula.parts[part] = self.formula.parts.get(part, 0) + k
+
+
+def check_rules(rules: Iterable[R.Rule]) -> None:
+    """UnsupportedRule naming every rule these encodings cannot express."""
+    missing = sorted({rule.name for rule in rules if not isinstance(rule, COMPILED_RULES)})
+    if missing:
+        raise UnsupportedRule(f"the CNF encodings do not compile rule(s): {', '.join(missing)}")
+
+
+def unit_part(name: str) -> str:
+    """The rule part a unit belongs to ('row', 'box', 'diagonal', 'jigsaw', ...)."""
+    word = name.split()[0]
+    return UNIT_PARTS.get(word, word)
+
+
+def move_part(n: int, a: int, b: int) -> str:
+    """Which chess rule makes two cells differ: 'anti-knight' or 'anti-king'."""
+    steps = {abs(a // n - b // n), abs(a % n - b % n)}
+    return "anti-knight" if steps == {1, 2} else "anti-king"
+
+
+# --- the encodings that do not depend on the givens --------------------------------------
+
+def base(box: tuple[int, int], rules: tuple[R.Rule, ...] = (), encoding: str = "extended",
+         amo: str = "pairwise") -> Formula:
+    """The formula of a box shape and rule set, without givens (solvers reuse it)."""
+    if encoding not in REUSABLE:
+        raise ValueError(f"encoding {encoding!r} depends on the givens; "
+                         f"use one of {', '.join(REUSABLE)}")
+    check_rules(rules)
+    geo = geometry(box, rules)
+    n = geo.n
+    build = Builder(n, encoding, amo)
+    digits = range(1, n + 1)
+    for cell in geo.cells:
+        lits = [cell * n + d for d in digits]
+        build.add("cell", [lits])
+        if encoding != "minimal":
+            build.at_most_one("cell", lits)
+    for unit, name in zip(geo.units, geo.unit_names):
+        part = unit_part(name)
+        for d in digits:
+            lits = [cell * n + d for cell in unit]
+            if encoding == "extended":
+                build.add(part, [lits])
+            build.at_most_one(part, lits)
+    for a, b in geo.moves:
+        build.add(move_part(n, a, b), ([-(a * n + d), -(b * n + d)] for d in digits))
+    _rule_clauses(build, geo, lambda lit: True)
+    return build.formula
+
+
+def _rule_clauses(build: Builder, geo: Geometry, kept) -> None:
+    """Non-consecutive and parity clauses over the variables `kept` accepts."""
+    n = geo.n
+    for rule in geo.rules:
+        if isinstance(rule, R.NonConsecutive):
+            build.add(rule.name, ([-x, -y] for a, b in orthogonal_pairs(n)
+                                  for d in range(1, n)
+                                  for x, y in ((a * n + d, b * n + d + 1),
+                                               (a * n + d + 1, b * n + d))
+                                  if kept(x) and kept(y)))
+        elif isinstance(rule, R.Parity):
+            build.add(rule.name, ([-(cell * n + d)] for cell in _parity_cells(rule, n)
+                                  for d in _wrong_parity(rule, n) if kept(cell * n + d)))
+
+
+def _parity_cells(rule: R.Parity, n: int) -> list[int]:
+    """The cell indices a parity rule names."""
+    return [row * n + col for row, col in rule.cells]
+
+
+def _wrong_parity(rule: R.Parity, n: int) -> range:
+    """The digits a parity rule forbids: odd ones for even cells, even ones for odd."""
+    return range(1 if rule.even else 2, n + 1, 2)
+
+
+# --- the optimized encoding (Kwon & Jain) -------------------------------------------------
+
+def optimized(puzzle: Puzzle, amo: str = "pairwise") -> Formula:
+    """The extended encoding restricted to the variables the givens leave undecided."""
+    check_rules(puzzle.rules)
+    geo = geometry(puzzle.box, puzzle.rules)
+    n, givens = geo.n, puzzle.givens
+    build = Builder(n, "optimized", amo)
+    false = _ruled_out(geo, givens)
+    true = {cell * n + d for cell, d in enumerate(givens) if d}
+    if true & false:
+        build.add("given", [[]])  # two givens contradict: the empty clause says so
+    candidates = frozenset(v for v in range(1, n ** 3 + 1) if v not in false and v not in true)
+    digits = range(1, n + 1)
+    for cell in geo.cells:
+        if not givens[cell]:
+            lits = [v for v in range(cell * n + 1, cell * n + n + 1) if v in candidates]
+            build.add("cell", [lits])
+            build.at_most_one("cell", lits)
+    for unit, name in zip(geo.units, geo.unit_names):
+        placed = {givens[cell] for cell in unit}
+        for d in digits:
+            if d not in placed:
+                lits = [v for v in (cell * n + d for cell in unit) if v in candidates]
+                build.add(unit_part(name), [lits])
+                build.at_most_one(unit_part(name), lits)
+    for a, b in geo.moves:
+        build.add(move_part(n, a, b), ([-(a * n + d), -(b * n + d)] for d in digits
+                                       if a * n + d in candidates and b * n + d in candidates))
+    _rule_clauses(build, geo, candidates.__contains__)
+    build.formula.candidates = candidates
+    build.formula.fixed = tuple(givens)
+    return build.formula
+
+
+def _ruled_out(geo: Geometry, givens: Sequence[int]) -> set[int]:
+    """Cell variables the givens make false, directly (no propagation beyond one step)."""
+    n = geo.n
+    false: set[int] = set()
+    for cell, d in enumerate(givens):
+        if d:
+            false.update(cell * n + other for other in range(1, n + 1) if other != d)
+            false.update(peer * n + d for peer in geo.peers[cell])
+    for rule in geo.rules:
+        if isinstance(rule, R.NonConsecutive):
+            for a, b in orthogonal_pairs(n):
+                for cell, other in ((a, b), (b, a)):
+                    d = givens[cell]
+                    false.update(other * n + e for e in (d - 1, d + 1) if d and 1 <= e <= n)
+        elif isinstance(rule, R.Parity):
+            false.update(cell * n + d for cell in _parity_cells(rule, n)
+                         for d in _wrong_parity(rule, n))
+    return false
+
+
+# --- a puzzle as one formula: export and counting -------------------------------------
+
+def givens_literals(puzzle: Puzzle) -> list[int]:
+    """The true literals the givens state, one per given cell, in cell order."""
+    n, givens = puzzle.size, puzzle.givens
+    # var = cell*N + d, for the given cells only; compress and map keep the loop in C.
+    return list(map(add, compress(range(0, n ** 3, n), givens), compress(givens, givens)))
+
+
+def encode(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -> Formula:
+    """The whole formula of a puzzle: its rules, plus the givens as unit clauses."""
+    if encoding == "optimized":
+        formula = optimized(puzzle, amo)
+    else:
+        formula = base(puzzle.box, puzzle.rules, encoding, amo)
+    givens = givens_literals(puzzle)
+    formula.cnf.clauses.extend([lit] for lit in givens)
+    if givens:
+        formula.parts["given"] = formula.parts.get("given", 0) + len(givens)
+    return formula
+
+
+def clause_counts(puzzle: Puzzle, encoding: str = "extended",
+                  amo: str = "pairwise") -> dict[str, int]:
+    """Clauses per part of the rules ('cell', 'row', ..., 'given'), as exported."""
+    return dict(encode(puzzle, encoding, amo).parts)
+
+
+def to_dimacs(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -> str:
+    """The puzzle as DIMACS text any SAT solver reads; comments map variables to cells."""
+    formula = encode(puzzle, encoding, amo)
+    n = formula.n
+    rules = ", ".join(rule.name for rule in puzzle.rules) or "classic"
+    comments = [
+        f"c sudokulab: {n}x{n} sudoku (box {puzzle.box[0]}x{puzzle.box[1]}), rules: {rules}",
+        f"c encoding {encoding}, at-most-one {amo}"
+        + (" (native 'lits <= 1' lines: the cnf+ format of MiniCard)" if amo == "native" else ""),
+        f"c variables: var = r*{n * n} + c*{n} + d for row r and column c from 0, digit d "
+        f"from 1; cells are 1..{n ** 3}, auxiliaries above",
+        "c constraints per part: " + ", ".join(f"{k} {v}" for k, v in formula.parts.items()),
+        f"c givens: {len(givens_literals(puzzle))} unit clauses, at the end",
+    ]
+    if formula.candidates is not None:
+        comments.append("c cell variables in no clause are ruled out by the givens: read them "
+                        "as false")
+    comments += [f"c var {cell * n + d} = r{cell // n + 1}c{cell % n + 1} d{d}"
+                 for cell in range(n * n) for d in range(1, n + 1)]
+    formula.cnf.comments = comments
+    return formula.cnf.to_dimacs() + "\n"
