@@ -284,15 +284,13 @@ class Absent(Fake):
 
 @pytest.fixture
 def fake_plugin(tmp_path, monkeypatch) -> Path:
-    """A third-party package 'fakeplugin' declaring two backends, as pip would install it."""
+    """A third-party package, fakeplugin, declaring its backends as pip would install it."""
     folder = tmp_path / "site"
-    info = folder / "fakeplugin-0.dist-info"
-    info.mkdir(parents=True)
+    folder.mkdir()
     (folder / "fakeplugin.py").write_text(FAKE_PLUGIN)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fakeplugin\nVersion: 0\n")
-    (info / "entry_points.txt").write_text(
-        "[sudokulab.backends]\nfake = fakeplugin:Fake\nabsent = fakeplugin:Absent\n"
-        "raising = fakeplugin:Raising\nshy = fakeplugin:WorkerShy\n")
+    write_plugin(folder, {"fake": "fakeplugin:Fake", "absent": "fakeplugin:Absent",
+                          "raising": "fakeplugin:Raising", "shy": "fakeplugin:WorkerShy"},
+                 name="fakeplugin")
     add_to_path(monkeypatch, folder)
     return folder
 

@@ -18,14 +18,15 @@ import ctypes
 import os
 import signal
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
-from sudokulab.backends import make_backend
+from sudokulab.backends import PLUGIN_GROUP, make_backend
 from sudokulab.backends.base import ALL_RULES, Availability, Backend, Deadline
 from sudokulab.puzzle import Puzzle, format_line
 from sudokulab.result import Result, Status
 
-ENTRY_POINTS = {
+TEST_BACKENDS = {
     "test-noop": "NoopBackend",
     "test-wrong": "WrongBackend",
     "test-hang": "HangBackend",
@@ -34,15 +35,20 @@ ENTRY_POINTS = {
 }
 
 
-def write_plugin(directory: str | Path) -> Path:
-    """A dist-info folder in `directory` that registers the test backends; the directory."""
+def write_plugin(directory: str | Path, entry_points: Mapping[str, str] | None = None,
+                 name: str = "sudokulab_test_backends") -> Path:
+    """Declare backends in `directory` as pip would install a plugin; the directory.
+
+    `entry_points` maps backend names to 'module:Class' (default: the test backends).
+    """
     directory = Path(directory)
-    info = directory / "sudokulab_test_backends-0.dist-info"
+    if entry_points is None:
+        entry_points = {backend: f"{__name__}:{cls}" for backend, cls in TEST_BACKENDS.items()}
+    info = directory / f"{name}-0.dist-info"
     info.mkdir(parents=True, exist_ok=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sudokulab-test-backends\n"
-                                   "Version: 0\n")
-    lines = [f"{name} = {__name__}:{cls}" for name, cls in ENTRY_POINTS.items()]
-    (info / "entry_points.txt").write_text("[sudokulab.backends]\n" + "\n".join(lines) + "\n")
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0\n")
+    lines = [f"{backend} = {target}" for backend, target in entry_points.items()]
+    (info / "entry_points.txt").write_text(f"[{PLUGIN_GROUP}]\n" + "\n".join(lines) + "\n")
     return directory
 
 
