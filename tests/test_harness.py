@@ -8,6 +8,7 @@ dist-info folder that the tests put on sys.path and on PYTHONPATH.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import signal
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from sudokulab.backends import names
-from sudokulab.harness import compare, datasets
+from sudokulab.harness import compare, datasets, progress
 from sudokulab.harness.testing import write_plugin
 from sudokulab.puzzle import format_line
 
@@ -220,6 +221,25 @@ def test_report_files_are_written_and_parse(test_backends, tmp_path):
     assert compare.run(["--dataset", "top95", "--sample", "7", "--seed", "3",
                         "--backends", "norvig", "--out", str(again)]) == 0
     assert {r["index"] for r in records(again)} == {r["index"] for r in rows}
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("stream", [io.StringIO(), Terminal()])
+def test_progress_draws_a_bar_on_a_terminal_and_plain_lines_elsewhere(stream, monkeypatch):
+    monkeypatch.setattr(progress, "EVERY", 0.0)
+    monkeypatch.setattr(progress, "REDRAW", 0.0)
+    bar = progress.Progress("norvig", 4, stream=stream)
+    for _ in range(4):
+        bar.step()
+    bar.finish()
+    text = stream.getvalue()
+    assert "4/4" in text and "ETA" in text and text.endswith("/s)\n")
+    assert ("█" in text and "\r" in text) == stream.isatty()
+    assert text.count("\n") == (1 if stream.isatty() else 5)
 
 
 def test_datasets_are_described_with_their_counts_and_origin():

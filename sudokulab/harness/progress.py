@@ -24,6 +24,8 @@ class Progress:
         """One more puzzle finished."""
         self.done += 1
         now = time.perf_counter()
+        if self.done == 1:
+            self.first = now  # the rate counts from here: engine start-up is not throughput
         if now - self.shown >= (REDRAW if self.tty else EVERY):
             self.shown = now
             self._show(now)
@@ -31,20 +33,16 @@ class Progress:
     def finish(self) -> None:
         """The last line, with the total time."""
         elapsed = time.perf_counter() - self.started
-        line = f"{self.label}: {self.done}/{self.total} in {elapsed:.1f} s ({self._rate():.1f}/s)"
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        line = f"{self.label}: {self.done}/{self.total} in {elapsed:.1f} s ({rate:.1f}/s)"
         self.stream.write(("\r\033[K" if self.tty else "") + line + "\n")
         self.stream.flush()
 
-    def _rate(self) -> float:
-        """Puzzles per second so far."""
-        elapsed = time.perf_counter() - self.started
-        return self.done / elapsed if elapsed > 0 else 0.0
-
     def _show(self, now: float) -> None:
         """Draw the bar in place, or print a plain line."""
-        rate = self._rate()
-        eta = (self.total - self.done) / rate if rate else 0.0
-        figures = f"{self.done}/{self.total}  {rate:.1f}/s  ETA {_clock(eta)}"
+        rate = (self.done - 1) / (now - self.first) if now > self.first else 0.0
+        eta = _clock((self.total - self.done) / rate) if rate else "?"
+        figures = f"{self.done}/{self.total}  {rate:.1f}/s  ETA {eta}"
         if self.tty:
             filled = BAR * self.done // max(1, self.total)
             bar = "█" * filled + "░" * (BAR - filled)
