@@ -138,7 +138,8 @@ def compare(args: argparse.Namespace) -> int:
     session.update(finished=_now(), interrupted=False, skipped=skipped)
     report.write_json(meta, folder / "meta.json")
     records = [r for r in log.read() if r.index in puzzles]
-    return _report(settings, puzzles, references, records, skipped, pair, folder)
+    return _report(settings, puzzles, references, records, skipped, pair, folder,
+                   meta["environment"])
 
 
 def _run(lineup: list[str], puzzles: dict[int, Puzzle], options: Options, jobs: int,
@@ -167,7 +168,7 @@ def _run(lineup: list[str], puzzles: dict[int, Puzzle], options: Options, jobs: 
 
 def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int, Grid],
             records: list[Record], skipped: dict[str, str], pair: list[str] | None,
-            folder: Path) -> int:
+            folder: Path, environment: dict) -> int:
     """Cross-check, write every report file, print the tables; the exit code."""
     runs: dict[str, list[Record]] = {}
     for record in records:
@@ -175,8 +176,9 @@ def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int
     check = cross_check(puzzles, records, references, limit=settings.limit,
                         timeout=settings.timeout)
     title = f"{settings.name} ({len(puzzles)} puzzles)"
-    summary = report.Report(title, _describe(settings), [figures(b, rs) for b, rs in runs.items()],
-                            check, skipped, bool(references), records)
+    summary = report.Report(title, _describe(settings),
+                            [figures(b, rs) for b, rs in runs.items()], check, skipped,
+                            bool(references), records, environment)
     if runs:
         summary.plots.append(plots.cactus(runs, folder / "cactus.png", title))
     pair = pair or list(runs)[:2]

@@ -36,6 +36,7 @@ class Report:
     skipped: dict[str, str]          # backend -> why it did not run
     references: bool
     records: list[Record]
+    environment: dict                # as in meta.json
     plots: list[Path] = field(default_factory=list)
 
 
@@ -114,7 +115,7 @@ def terminal(report: Report, folder: Path) -> str:
 def markdown(report: Report) -> str:
     """summary.md: the tables, the cross-check, every disagreement and error, the plots."""
     lines = [f"# sudokulab compare: {report.title}", "", report.settings, ""]
-    lines += [f"- {line}" for line in _skipped_lines(report)]
+    lines += [f"- {line}" for line in _about(report.environment) + _skipped_lines(report)]
     lines += ["", "## Timings", "",
               "Times are per puzzle, measured around the solve call in the worker process "
               "(median over repeats); median, p90 and max are over answered puzzles; "
@@ -181,6 +182,16 @@ def cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or platform.machine()
+
+
+def _about(environment: Mapping) -> list[str]:
+    """Where the figures come from: engine versions and the machine."""
+    engines = "; ".join(f"{name} {version}" for name, version in
+                        environment.get("engines", {}).items())
+    machine = environment.get("machine", {})
+    return [f"engines: {engines}",
+            f"machine: {machine.get('cpu')}, {machine.get('usable cores')} usable cores, "
+            f"{machine.get('platform')}, Python {environment['versions']['python']}"]
 
 
 def _skipped_lines(report: Report) -> list[str]:
