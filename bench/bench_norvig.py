@@ -21,6 +21,7 @@ import importlib.util
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -56,11 +57,26 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+def commit() -> str:
+    """The checked-out commit, marked dirty when the measured files have local changes."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
+                              capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--",
+                                "sudokulab/backends/norvig.py", "bench"], cwd=ROOT).returncode
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + (" (with local changes)" if dirty else "")
+
+
 def machine() -> dict[str, str]:
-    """Where the figures were measured."""
+    """Where the figures were measured, and how busy the machine was."""
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
     return {"platform": platform.platform(), "cpu": cpu_model(),
             "cpus": str(os.cpu_count()),
-            "python": f"{platform.python_implementation()} {platform.python_version()}"}
+            "python": f"{platform.python_implementation()} {platform.python_version()}",
+            "load average (1, 5, 15 min) at the end": load,
+            "commit": commit()}
 
 
 def run_reference(solve, lines: list[str], expected: list[str]) -> tuple[float, int]:
