@@ -156,14 +156,18 @@ class Worker:
         self.job: tuple[int, float] | None = None  # (puzzle index, when sent)
         self.deadline: float | None = time.perf_counter() + STARTUP
 
-    def send(self, index: int, puzzle: Puzzle) -> None:
-        """Hand the worker a puzzle and start its clock."""
-        self.conn.send((index, puzzle))
+    def send(self, index: int, puzzle: Puzzle) -> bool:
+        """Hand the worker a puzzle and start its clock; False if it is already dead."""
+        try:
+            self.conn.send((index, puzzle))
+        except OSError:  # it died since we last looked; it is replaced, the puzzle kept
+            return False
         now = time.perf_counter()
         self.job = (index, now)
         runs = self.options.repeat + (1 if self.fresh and self.options.warmup else 0)
         allowance = self.options.allowance(runs)
         self.deadline = None if allowance is None else now + allowance
+        return True
 
     def stop(self) -> None:
         """Ask an idle process to end, kill a busy one (its puzzle is not recorded)."""
@@ -195,7 +199,9 @@ def run_backend(spec: str, puzzles: Iterable[tuple[int, Puzzle]], options: Optio
         while queue or any(w.job for w in pool):
             for worker in pool:
                 if worker.ready and worker.job is None and queue:
-                    worker.send(*queue.popleft())
+                    job = queue.popleft()
+                    if not worker.send(*job):
+                        queue.appendleft(job)
             _wait(pool)
             for worker in pool:
                 if not _collect(worker, spec, record):
