@@ -11,17 +11,25 @@ for every unit and digit, how many places the digit has left in the unit. Every
 elimination lowers those counts, so rule 2 fires the moment a count falls to one (at
 zero the branch is dead), the way the essay's `eliminate` checks the units of the cell
 it just changed, without scanning a unit or sweeping all of them after each change.
+
+Variant rules come in two kinds. Diagonal, anti-knight, anti-king, windoku and jigsaw
+only add units and peers, so the classic Board runs them unchanged. Parity,
+non-consecutive and cages need code of their own: a RuleBoard masks the parity cells at
+the start, and after every fixpoint of the two rules runs the rule filters
+(`separate_consecutive`, `add_up_cages`), then propagates again, until nothing changes.
+Every elimination a rule makes goes through one helper, `remove`, which keeps the place
+counts right. A classic puzzle never meets any of this.
 """
 
 from __future__ import annotations
 
 import platform
 import time
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from sudokulab import rules as R
 from sudokulab.backends.base import Availability, Backend, Deadline
-from sudokulab.geometry import Geometry, geometry
+from sudokulab.geometry import Geometry, geometry, orthogonal_pairs
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
 
@@ -166,9 +174,184 @@ class Board:
             tally[0] += assignments
 
 
+@cache
+def digit_sets(size: int, total: int, n: int) -> tuple[int, ...]:
+    """Every set of `size` distinct digits from 1..n adding up to `total`, as bitmasks."""
+    def sets(low: int, size: int, total: int):
+        if not size:
+            if not total:
+                yield 0
+            return
+        for d in range(low, n + 1):
+            if d * size + size * (size - 1) // 2 > total:
+                break  # d and the digits above it already add up to too much
+            if total - d <= (2 * n - size + 2) * (size - 1) // 2:  # the largest rest fits
+                for rest in sets(d + 1, size - 1, total - d):
+                    yield 1 << (d - 1) | rest
+    return tuple(sets(1, size, total))
+
+
+def parity_mask(n: int, even: bool) -> int:
+    """The candidates of a cell that must hold an even (or an odd) digit."""
+    return sum(1 << (d - 1) for d in range(2 if even else 1, n + 1, 2))
+
+
+class RuleBoard(Board):
+    """A Board for the rules that need propagation of their own: parity, non-consecutive, cages.
+
+    The two classic rules run to their fixpoint, then each rule filter runs once; while a
+    filter removes anything, the classic rules (and the filters) go round again.
+    """
+
+    # Non-consecutive, stronger form: a cell with just the candidates d-1 and d+1 also takes
+    # d from its neighbours. Counting the 72 Miracle grids, it saves 3% of the nodes and
+    # about 5% of the time (4.8 s against 5.1 s, median of 6 interleaved runs).
+    consecutive_pairs = True
+
+    def __init__(self, geo: Geometry) -> None:
+        super().__init__(geo)
+        n = self.n
+        rules = geo.rules
+        # parity: the candidates each parity cell keeps (what all its parity rules allow)
+        self.parity: dict[int, int] = {}
+        for rule in rules:
+            if isinstance(rule, R.Parity):
+                for row, col in rule.cells:
+                    cell = geo.cell(row, col)
+                    self.parity[cell] = self.parity.get(cell, self.full) & \
+                        parity_mask(n, rule.even)
+        # non-consecutive: each cell with its orthogonal neighbours
+        self.adjacent: tuple[tuple[int, tuple[int, ...]], ...] = ()
+        if any(isinstance(rule, R.NonConsecutive) for rule in rules):
+            neighbours: list[list[int]] = [[] for _ in geo.cells]
+            for a, b in orthogonal_pairs(n):
+                neighbours[a].append(b)
+                neighbours[b].append(a)
+            self.adjacent = tuple((cell, tuple(near)) for cell, near in enumerate(neighbours))
+        # bans[candidates]: what a cell's neighbours lose, for the candidate sets that ban any
+        self.bans: dict[int, int] = {}
+        for d in range(n if self.adjacent else 0):
+            bit = 1 << d
+            self.bans[bit] = (bit >> 1 | bit << 1) & self.full  # holds d: d-1, d+1 go
+            if self.consecutive_pairs and d + 2 < n:
+                self.bans[bit | bit << 2] = bit << 1  # d or d+2: d+1 goes
+        # cages: each cage's cells with the digit sets that fill it
+        self.cages = tuple((tuple(geo.cell(*c) for c in cage.cells),
+                            digit_sets(len(cage.cells), cage.total, n))
+                           for cage in geo.cages)
+        self.filters = [rule_filter for rule_filter, wanted in
+                        ((self.separate_consecutive, self.adjacent),
+                         (self.add_up_cages, self.cages)) if wanted]
+
+    def remove(self, values: Values, places: Places, cell: int, bits: int,
+               solved: list[int], hidden: list[int]) -> int:
+        """Take candidates out of a cell, lowering their place counts; how many went.
+
+        The one way a rule eliminates: a cell left with one candidate joins `solved`, a
+        count that falls to one joins `hidden`, and a cell or unit left with nothing is a
+        Contradiction, exactly as in `eliminate`.
+        """
+        bits &= values[cell]
+        if not bits:
+            return 0
+        candidates = values[cell] ^ bits
+        if not candidates:
+            raise Contradiction  # the rule took the cell's last candidate
+        values[cell] = candidates
+        if not candidates & (candidates - 1):
+            solved.append(cell)
+        removed = 0
+        slots = self.slots
+        while bits:
+            bit = bits & -bits
+            bits ^= bit
+            removed += 1
+            for k in slots[bit.bit_length() - 1][cell]:
+                left = places[k] - 1
+                places[k] = left
+                if left < 2:
+                    if not left:
+                        raise Contradiction  # the digit has no place left in this unit
+                    hidden.append(k)
+        return removed
+
+    def start(self, puzzle: Puzzle) -> tuple[Values, Places, list[int], list[int]]:
+        """The classic start, then parity: each parity cell keeps only even (or odd) digits."""
+        values, places, given, hidden = super().start(puzzle)
+        for cell, mask in self.parity.items():
+            self.remove(values, places, cell, ~mask & self.full, given, hidden)
+        return values, places, given, hidden
+
+    def propagate(self, values: Values, places: Places, solved: list[int],
+                  hidden: list[int], tally: list[int]) -> None:
+        """The classic rules and the rule filters, in turn, until none changes anything."""
+        while True:
+            super().propagate(values, places, solved, hidden, tally)
+            removed = 0
+            for rule_filter in self.filters:
+                removed += rule_filter(values, places, solved, hidden)
+            tally[1] += removed
+            if not removed:
+                return
+
+    def separate_consecutive(self, values: Values, places: Places, solved: list[int],
+                             hidden: list[int]) -> int:
+        """Non-consecutive: a cell holding d takes d-1 and d+1 from its orthogonal neighbours.
+
+        A neighbour's digit x must differ by more than one from some candidate of the cell,
+        so x goes only when all the cell's candidates are among x-1 and x+1: the cell holds
+        d (x = d-1 or d+1), or, in the stronger form, it has just the two candidates d-1
+        and d+1 (x = d).
+        """
+        bans, remove = self.bans, self.remove
+        removed = 0
+        for cell, near in self.adjacent:
+            banned = bans.get(values[cell])
+            if banned:
+                for neighbour in near:
+                    if values[neighbour] & banned:
+                        removed += remove(values, places, neighbour, banned, solved, hidden)
+        return removed
+
+    def add_up_cages(self, values: Values, places: Places, solved: list[int],
+                     hidden: list[int]) -> int:
+        """Cage: a digit stays in a cage only as part of a digit set that can still fill it.
+
+        A set of the cage's size and total fits when it meets every cell's candidates and
+        the cells' candidates within it cover it; the cells keep the digits of the fitting
+        sets. The filter is sound: the digits of a real solution form a fitting set.
+        """
+        full, remove = self.full, self.remove
+        removed = 0
+        for cells, sets in self.cages:
+            fitting = 0
+            for digits in sets:
+                covered = 0
+                for cell in cells:
+                    meet = values[cell] & digits
+                    if not meet:
+                        break
+                    covered |= meet
+                else:
+                    if covered == digits:
+                        fitting |= digits
+            if not fitting:
+                raise Contradiction  # no digit set can fill the cage any more
+            unfit = ~fitting & full
+            for cell in cells:
+                if values[cell] & unfit:
+                    removed += remove(values, places, cell, unfit, solved, hidden)
+        return removed
+
+
+NEEDS_RULE_BOARD = (R.NonConsecutive, R.Cage, R.Parity)
+
+
 @lru_cache(maxsize=32)
 def board(geo: Geometry) -> Board:
-    """The Board of a geometry, built once."""
+    """The Board of a geometry, built once: a RuleBoard only if a rule needs propagation."""
+    if any(isinstance(rule, NEEDS_RULE_BOARD) for rule in geo.rules):
+        return RuleBoard(geo)
     return Board(geo)
 
 
@@ -195,7 +378,8 @@ class NorvigBackend(Backend):
 
     name = "norvig"
     paradigm = "propagation and search (Python)"
-    supported_rules = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw)
+    supported_rules = (R.Diagonal, R.AntiKnight, R.AntiKing, R.NonConsecutive, R.Windoku,
+                       R.Jigsaw, R.Cage, R.Parity)
 
     @classmethod
     def available(cls) -> Availability:
@@ -207,11 +391,18 @@ class NorvigBackend(Backend):
         started = time.perf_counter()
         geo = geometry(puzzle.box, puzzle.rules)
         b = board(geo)
-        values, places, given, hidden = b.start(puzzle)
-        stats = {"assignments": len(given), "eliminations": 0, "nodes": 0, "guesses": 0,
+        stats = {"assignments": 0, "eliminations": 0, "nodes": 0, "guesses": 0,
                  "backtracks": 0}
-        built = time.perf_counter()
         solutions: list[tuple[int, ...]] = []
+        try:
+            values, places, given, hidden = b.start(puzzle)
+        except Contradiction:  # a rule forbids a given (an odd digit in an even cell)
+            built = time.perf_counter()
+            stats["backtracks"] = 1
+            return verdict(solutions, limit, complete=True, stats=stats,
+                           build_time=built - started, solve_time=0.0)
+        stats["assignments"] = len(given)
+        built = time.perf_counter()
         complete = self.search(b, values, places, given, hidden, solutions, limit, deadline,
                                stats)
         return verdict(solutions, limit, complete=complete, stats=stats,
@@ -274,8 +465,9 @@ class NorvigBackend(Backend):
         return complete
 
     def describe(self, puzzle: Puzzle) -> str:
-        """The units and peers the geometry derived, as the search uses them."""
+        """What each rule became: extra units, extra peers, or propagation of its own."""
         geo = geometry(puzzle.box, puzzle.rules)
+        b = board(geo)
         degrees = sorted({len(p) for p in geo.peers})
         lines = [f"norvig: {len(geo.units)} units of {geo.n} cells, "
                  f"peers per cell: {', '.join(map(str, degrees))}"]
@@ -284,5 +476,48 @@ class NorvigBackend(Backend):
         if extra:
             lines.append(f"  extra units: {', '.join(extra)}")
         if geo.moves:
-            lines.append(f"  extra peer pairs from chess moves: {len(geo.moves)}")
+            lines.append(f"  extra peers from chess moves: {len(geo.moves)} pairs")
+        if isinstance(b, RuleBoard):
+            lines += self.describe_rules(geo, b)
         return "\n".join(lines)
+
+    @staticmethod
+    def describe_rules(geo: Geometry, b: RuleBoard) -> list[str]:
+        """The lines for the rules with propagation of their own."""
+        lines = []
+        if b.cages:
+            in_units = {(a, c) for unit in geo.units for a in unit for c in unit if a < c}
+            cage_pairs = {(a, c) for cells, _ in b.cages for a in cells for c in cells
+                          if a < c} - in_units - set(geo.moves)
+            lines.append(f"  extra peers from cages (cells differ): {len(cage_pairs)} pairs "
+                         "not already in a unit")
+        if b.adjacent:
+            pairs = len(orthogonal_pairs(geo.n))
+            also = "; a cell with just d-1 and d+1 takes d" if b.consecutive_pairs else ""
+            lines.append(f"  non-consecutive: adjacency propagation over {pairs} orthogonal "
+                         "pairs, after each fixpoint: a cell holding d takes d-1 and d+1 "
+                         f"from its neighbours{also}")
+        if b.cages:
+            lines.append(f"  cages: sum filter after each fixpoint, {len(b.cages)} "
+                         f"cage{'s' if len(b.cages) != 1 else ''}; a digit stays only in a "
+                         "digit set of the cage's size and total that meets every cell and "
+                         "is covered by their candidates:")
+            for (cells, sets), cage in zip(b.cages, geo.cages):
+                names = ",".join(geo.name(cell) for cell in cells)
+                lines.append(f"    {names}={cage.total}: {len(cells)} cells, "
+                             f"{len(sets)} digit set{'s' if len(sets) != 1 else ''}")
+        if b.parity:
+            for even in (True, False):
+                cells = [cell for cell, mask in b.parity.items()
+                         if mask == parity_mask(geo.n, even)]
+                if cells:
+                    digits = ",".join(str(d) for d in range(2 if even else 1, geo.n + 1, 2))
+                    lines.append(f"  parity: {len(cells)} {'even' if even else 'odd'} "
+                                 f"cell{'s' if len(cells) != 1 else ''} masked to "
+                                 f"{{{digits}}} at the start: "
+                                 f"{', '.join(geo.name(cell) for cell in cells)}")
+            clash = [geo.name(cell) for cell, mask in b.parity.items() if not mask]
+            if clash:
+                lines.append(f"  parity: even and odd at once (no solution): "
+                             f"{', '.join(clash)}")
+        return lines
