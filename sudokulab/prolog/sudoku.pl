@@ -1,0 +1,441 @@
+/*  sudoku.pl -- Sudoku of any box shape, and its variants, as a CLP(FD) program.
+
+    Try it from the repository root:
+
+        $ swipl sudokulab/prolog/sudoku.pl
+        ?- example(Givens), sudoku_solution(3-3, Givens, [], [], Grid), print_grid(3-3, Grid).
+
+    or in one line:
+
+        swipl -g "example(G), sudoku_solution(3-3, G, [], [], S), print_grid(3-3, S)" -t halt sudokulab/prolog/sudoku.pl
+
+    and count every grid of the empty 4x4 (288 of them):
+
+        swipl -g "length(G, 16), maplist(=(0), G), sudoku_count(2-2, G, [], [], N), writeln(N)" -t halt sudokulab/prolog/sudoku.pl
+
+    A puzzle is a box shape Rows-Cols (3-3 for the classic 9x9, 2-3 for a 6x6,
+    5-5 for a 25x25) and its N*N cells as one flat row-major list of integers,
+    0 for a blank. Cells are numbered from 0 in that order: variant rules name
+    their cells by these numbers.
+
+    The program reads top-down: the rules of the puzzle (sudoku/4), how strongly
+    "all different" propagates, then search (labeling), counting and limits.
+    sudokulab's Python backend calls sudokulab_solve/7 through janus; a teacher
+    calls sudoku_solution/5, sudoku_count/5 or solve_file/3.
+*/
+
+:- module(sudoku,
+          [ sudoku/4,                   % +Box, ?Cells, +Rules, +Strength
+            sudoku_solution/5,          % +Box, +Givens, +Rules, +Options, -Grid
+            sudoku_count/5,             % +Box, +Givens, +Rules, +Options, -Count
+            sudoku_solutions/7,         % +Box, +Givens, +Rules, +Options, -Grids, -Ended, -Stats
+            sudokulab_solve/7,          % the same, with rules and options as Python tuples
+            solve_file/3,               % +File, +Box, +Options
+            print_grid/2,               % +Box, +Grid
+            example/1                   % -Givens
+          ]).
+
+% Compile the arithmetic of what follows, library(clpfd) included when this file
+% loads it first: its propagators then run about 15% faster (the flag is local
+% to the files being loaded, as if swipl were started with -O).
+:- set_prolog_flag(optimise, true).
+
+:- use_module(library(clpfd)).
+:- use_module(library(apply)).
+:- use_module(library(lists)).
+:- use_module(library(pairs)).
+:- use_module(library(option)).
+:- use_module(library(aggregate)).
+:- use_module(library(solution_sequences)).
+:- use_module(library(time)).
+:- use_module(library(readutil)).
+
+
+                 /*******************************
+                 *          THE RULES           *
+                 *******************************/
+
+%!  sudoku(+Box, ?Cells, +Rules, +Strength)
+%
+%   Cells, N*N of them in row-major order, fill a grid of box shape Box:
+%   every cell holds a digit from 1 to N and every unit (each row, each column,
+%   each box) holds every digit once. Rules add variants:
+%
+%     - unit(Cells):       these N cells hold every digit once too (diagonal, window)
+%     - regions(Units):    jigsaw: these N units of N cells replace the boxes
+%     - differ(Pairs):     the two cells of each pair A-B differ (a chess move apart)
+%     - non_consecutive:   orthogonal neighbours never hold consecutive digits
+%     - cage(Cells, Sum):  a killer cage: its digits differ and add up to Sum
+%     - parity(Cells, P):  these cells hold even digits (P = even) or odd ones (odd)
+%
+%   Strength says how strongly "all different" propagates (see below).
+
+sudoku(Box, Cells, Rules, Strength) :-
+    maplist(must_be_rule, Rules),
+    size(Box, N),
+    rows(N, Cells, Rows),
+    Cells ins 1..N,
+    units(Box, Rows, Cells, Rules, Units),
+    all_distinct_units(Strength, Units),
+    maplist(rule_holds(Strength, Cells, Rows), Rules).
+
+%   N, the number of digits, from the box shape.
+size(BoxRows-BoxCols, N) :-
+    N is BoxRows * BoxCols.
+
+%   Rows: the cells cut into N rows of N.
+rows(N, Cells, Rows) :-
+    length(Rows, N),
+    maplist(length_(N), Rows),
+    append(Rows, Cells).
+
+length_(N, List) :- length(List, N).
+
+%   Every row, every column, every box (or jigsaw region), and the extra units.
+units(Box, Rows, Cells, Rules, Units) :-
+    transpose(Rows, Columns),
+    (   memberchk(regions(Regions), Rules)
+    ->  maplist(cells_at(Cells), Regions, Boxes)
+    ;   boxes(Box, Rows, Boxes)
+    ),
+    findall(Unit, member(unit(Unit), Rules), Extra0),
+    maplist(cells_at(Cells), Extra0, Extra),
+    append([Rows, Columns, Boxes, Extra], Units).
+
+%   Boxes: each band of BoxRows rows splits into boxes of BoxCols columns.
+boxes(_, [], []).
+boxes(BoxRows-BoxCols, Rows, Boxes) :-
+    length(Band, BoxRows),
+    append(Band, Below, Rows),
+    band_boxes(BoxCols, Band, BandBoxes),
+    append(BandBoxes, MoreBoxes, Boxes),
+    boxes(BoxRows-BoxCols, Below, MoreBoxes).
+
+band_boxes(_, [[]|_], []) :- !.
+band_boxes(BoxCols, Band, [Box|Boxes]) :-
+    maplist(split_at(BoxCols), Band, Pieces, Rests),
+    append(Pieces, Box),
+    band_boxes(BoxCols, Rests, Boxes).
+
+split_at(K, List, Front, Back) :-
+    length(Front, K),
+    append(Front, Back, List).
+
+%   The cells at some indices (counted from 0).
+cells_at(Cells, Indices, Unit) :-
+    maplist(cell_at(Cells), Indices, Unit).
+
+cell_at(Cells, Index, Cell) :-
+    nth0(Index, Cells, Cell).
+
+%   A rule beyond the units relates its cells directly.
+rule_holds(_, _, _, unit(_)).
+rule_holds(_, _, _, regions(_)).
+rule_holds(_, Cells, _, differ(Pairs)) :-
+    maplist(cells_differ(Cells), Pairs).
+rule_holds(_, _, Rows, non_consecutive) :-
+    transpose(Rows, Columns),
+    maplist(not_consecutive, Rows),
+    maplist(not_consecutive, Columns).
+rule_holds(Strength, Cells, _, cage(Indices, Sum)) :-
+    cells_at(Cells, Indices, Cage),
+    digits_differ(Strength, Cage),
+    sum(Cage, #=, Sum).
+rule_holds(_, Cells, _, parity(Indices, Parity)) :-
+    cells_at(Cells, Indices, Cage),
+    maplist(has_parity(Parity), Cage).
+
+cells_differ(Cells, A-B) :-
+    cell_at(Cells, A, X),
+    cell_at(Cells, B, Y),
+    X #\= Y.
+
+%   Neighbours along a line (a row or a column) are never consecutive digits.
+not_consecutive([_]).
+not_consecutive([X, Y|Line]) :-
+    abs(X - Y) #\= 1,
+    not_consecutive([Y|Line]).
+
+has_parity(even, X) :- X mod 2 #= 0.
+has_parity(odd, X)  :- X mod 2 #= 1.
+
+must_be_rule(Rule) :-
+    (   rule(Rule) -> true
+    ;   domain_error(sudoku_rule, Rule)
+    ).
+
+rule(unit(_)).
+rule(regions(_)).
+rule(differ(_)).
+rule(non_consecutive).
+rule(cage(_, _)).
+rule(parity(_, _)).
+
+
+                 /*******************************
+                 *     PROPAGATION STRENGTH     *
+                 *******************************/
+
+%!  all_distinct_units(+Strength, +Units)
+%
+%   Every unit holds distinct digits, propagated as Strength says:
+%
+%     - all_different: a placed digit leaves its peers' candidates (cheap, weak);
+%     - all_distinct:  each unit's candidates are matched to digits (Regin's
+%       matching), so a digit with one place left goes there, and pairs and
+%       triples are seen (strong, and costly: the matching is rebuilt each time
+%       a candidate goes);
+%     - hybrid: the same strength as all_distinct, posted in a cheaper order:
+%       all_different first, so that the givens' naked singles cascade before
+%       any matching runs; then all_distinct on each unit's cells still open,
+%       the units with fewest open cells first (cheap matchings first, and
+%       their conclusions shrink the later ones).
+
+all_distinct_units(all_different, Units) :-
+    maplist(all_different, Units).
+all_distinct_units(all_distinct, Units) :-
+    maplist(all_distinct, Units).
+all_distinct_units(hybrid, Units) :-
+    maplist(all_different, Units),
+    maplist(open_cells, Units, Open),
+    map_list_to_pairs(length, Open, Keyed),
+    keysort(Keyed, Sorted),
+    pairs_values(Sorted, FewestFirst),
+    maplist(all_distinct, FewestFirst).
+
+open_cells(Unit, Open) :-
+    include(var, Unit, Open).
+
+%   A cage's digits differ, as strongly as the units'.
+digits_differ(all_different, Cells) :- all_different(Cells).
+digits_differ(all_distinct, Cells)  :- all_distinct(Cells).
+digits_differ(hybrid, Cells)        :- all_different(Cells), all_distinct(Cells).
+
+
+                 /*******************************
+                 *            SEARCH            *
+                 *******************************/
+
+%!  sudoku_solution(+Box, +Givens, +Rules, +Options, -Grid) is nondet.
+%
+%   Grid is a solution of the puzzle (Givens: 0 for a blank); on backtracking,
+%   the next one. Options: strength(S) (hybrid, all_distinct or all_different;
+%   default hybrid) and labeling(L), the options of labeling/2 such as [ff],
+%   [ffc, down] or [leftmost] (default [ff]).
+
+sudoku_solution(Box, Givens, Rules, Options, Grid) :-
+    post(Box, Givens, Rules, Options, Grid),
+    label(Options, Grid).
+
+post(Box, Givens, Rules, Options, Cells) :-
+    option(strength(Strength), Options, hybrid),
+    maplist(given_cell, Givens, Cells),
+    sudoku(Box, Cells, Rules, Strength).
+
+label(Options, Cells) :-
+    option(labeling(Labeling), Options, [ff]),
+    labeling(Labeling, Cells).
+
+%   A blank (0) is an unknown cell; a given is its digit.
+given_cell(0, _) :- !.
+given_cell(Digit, Digit).
+
+%!  sudoku_count(+Box, +Givens, +Rules, +Options, -Count)
+%
+%   Count solutions, stopping at limit(K) if Options has one.
+
+sudoku_count(Box, Givens, Rules, Options, Count) :-
+    option(limit(Limit), Options, infinite),
+    aggregate_all(count, limit(Limit, sudoku_solution(Box, Givens, Rules, Options, _)), Count).
+
+%!  sudoku_solutions(+Box, +Givens, +Rules, +Options, -Grids, -Ended, -Stats)
+%
+%   Grids are the first solutions, up to limit(K) in Options (default 2,
+%   `infinite` for all), found within time_limit(Seconds) if given. Ended is
+%   `search` when the search ended by itself or at the limit, `time_limit` when
+%   the time ran out (Grids then holds what was found before). Stats is a list
+%   of Key-Value: inferences, cpu_time, build_time (posting the constraints,
+%   with the propagation that follows) and labeling_time, in seconds.
+
+sudoku_solutions(Box, Givens, Rules, Options, Grids, Ended, Stats) :-
+    option(limit(Limit), Options, 2),
+    option(time_limit(Seconds), Options, infinite),
+    Built = built(none),
+    statistics(inferences, Inferences0),
+    statistics(cputime, Cpu0),
+    get_time(Start),
+    Search = limit(Limit, ( post(Box, Givens, Rules, Options, Grid),
+                            get_time(Posted),
+                            nb_setarg(1, Built, Posted),
+                            label(Options, Grid) )),
+    catch(within(Seconds, findall(Found, found(Search, Grid, Found), Finds)),
+          time_limit_exceeded, Finds = [time_limit]),
+    get_time(End),
+    statistics(cputime, Cpu),
+    statistics(inferences, Inferences),
+    ended(Finds, Grids, Ended),
+    arg(1, Built, Posted),
+    split_time(Start, Posted, End, BuildTime, LabelingTime),
+    CpuTime is Cpu - Cpu0,
+    Count is Inferences - Inferences0,
+    Stats = [inferences-Count, cpu_time-CpuTime,
+             build_time-BuildTime, labeling_time-LabelingTime].
+
+%   Each solution as grid(G); a time limit met inside the search becomes a
+%   last `time_limit`, so the grids found before it are kept.
+found(Search, Grid, Found) :-
+    catch(( call(Search), Found = grid(Grid) ),
+          time_limit_exceeded,
+          Found = time_limit).
+
+ended(Finds, Grids, Ended) :-
+    (   append(Found, [time_limit], Finds)
+    ->  Ended = time_limit
+    ;   Found = Finds, Ended = search
+    ),
+    maplist(arg(1), Found, Grids).
+
+%   Run Goal once, within a time limit in seconds (or `infinite`).
+within(infinite, Goal) :- !, once(Goal).
+within(Seconds, Goal) :- call_with_time_limit(Seconds, Goal).
+
+%   Posting ends when labeling starts; a search stopped while posting was all posting.
+split_time(Start, none, End, Build, 0.0) :- !,
+    Build is End - Start.
+split_time(Start, Posted, End, Build, Labeling) :-
+    Build is Posted - Start,
+    Labeling is End - Posted.
+
+
+                 /*******************************
+                 *     THE ENTRY FOR PYTHON     *
+                 *******************************/
+
+%!  sudokulab_solve(+Box, +Givens, +Rules, +Options, -Grids, -Ended, -Stats)
+%
+%   sudoku_solutions/7 for janus: Python passes the box as a pair (3, 3),
+%   which arrives as 3-3, and rules and options as tuples ("name", Arg, ...),
+%   which arrive as -(name, Arg, ...) and become name(Arg, ...) here.
+
+sudokulab_solve(Box, Givens, PyRules, PyOptions, Grids, Ended, Stats) :-
+    maplist(tuple_term, PyRules, Rules),
+    maplist(tuple_term, PyOptions, Options),
+    sudoku_solutions(Box, Givens, Rules, Options, Grids, Ended, Stats).
+
+tuple_term(Tuple, Term) :-
+    compound_name_arguments(Tuple, -, [Name|Args]),
+    compound_name_arguments_(Term, Name, Args).
+
+compound_name_arguments_(Name, Name, []) :- !.
+compound_name_arguments_(Term, Name, Args) :-
+    compound_name_arguments(Term, Name, Args).
+
+
+                 /*******************************
+                 *         PLAIN SWIPL          *
+                 *******************************/
+
+%!  solve_file(+File, +Box, +Options)
+%
+%   Solve every puzzle in File, one per line (N*N symbols: 1-9 then A-Z, with
+%   0 or . for a blank), printing each first solution and its verdict (unique,
+%   multiple, none or time_limit), then how long the solving took:
+%
+%       swipl -g "solve_file('top95.txt', 3-3, [])" -t halt sudokulab/prolog/sudoku.pl
+%
+%   Only the sudoku_solutions/7 calls are timed, not reading nor printing.
+
+solve_file(File, Box, Options) :-
+    read_file_to_string(File, Text, []),
+    split_string(Text, "\n", " \t\r", Lines0),
+    exclude(==(""), Lines0, Lines),
+    maplist(line_givens, Lines, Puzzles),
+    foldl(solve_and_print(Box, Options), Puzzles, 0-0, Wall-Cpu),
+    length(Puzzles, Count),
+    Rate is Count / max(Wall, 1.0e-9),
+    format("% ~d puzzles solved in ~4f s (~1f puzzles/s), ~4f s of CPU~n",
+           [Count, Wall, Rate, Cpu]).
+
+solve_and_print(Box, Options, Givens, Wall0-Cpu0, Wall-Cpu) :-
+    get_time(Start),
+    statistics(cputime, CpuStart),
+    sudoku_solutions(Box, Givens, [], Options, Grids, Ended, _),
+    statistics(cputime, CpuEnd),
+    get_time(End),
+    Wall is Wall0 + End - Start,
+    Cpu is Cpu0 + CpuEnd - CpuStart,
+    option(limit(Limit), Options, 2),
+    verdict(Grids, Limit, Ended, Verdict),
+    (   Grids = [Grid|_]
+    ->  grid_line(Grid, Line)
+    ;   Line = "-"
+    ),
+    format("~s ~w~n", [Line, Verdict]).
+
+verdict(_, _, time_limit, time_limit) :- !.
+verdict([], _, _, none) :- !.
+verdict([_], Limit, _, Verdict) :- !,
+    (   Limit == 1 -> Verdict = solved ; Verdict = unique ).
+verdict(_, _, _, multiple).
+
+line_givens(Line, Givens) :-
+    string_chars(Line, Chars),
+    maplist(symbol_digit, Chars, Givens).
+
+symbol_digit('.', 0) :- !.
+symbol_digit('0', 0) :- !.
+symbol_digit(Char, Digit) :-
+    upcase_atom(Char, Upper),
+    symbols(Symbols),
+    sub_atom(Symbols, Before, 1, _, Upper),
+    Digit is Before + 1.
+
+symbols('123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ').
+
+grid_line(Grid, Line) :-
+    maplist(digit_symbol, Grid, Chars),
+    string_chars(Line, Chars).
+
+digit_symbol(Digit, Char) :-
+    symbols(Symbols),
+    Before is Digit - 1,
+    sub_atom(Symbols, Before, 1, _, Char).
+
+%!  print_grid(+Box, +Grid)
+%
+%   Print a grid with lines between the boxes; blanks (0 or unknown) as dots.
+
+print_grid(Box, Grid) :-
+    Box = BoxRows-BoxCols,
+    size(Box, N),
+    rows(N, Grid, Rows),
+    foldl(print_row(BoxRows, BoxCols, N), Rows, 0, _).
+
+print_row(BoxRows, BoxCols, N, Row, R, R1) :-
+    R1 is R + 1,
+    (   R > 0, R mod BoxRows =:= 0
+    ->  Width is 2 * N + 2 * (N // BoxCols - 1) - 1,
+        length(Dashes, Width), maplist(=(0'-), Dashes),
+        format("~s~n", [Dashes])
+    ;   true
+    ),
+    foldl(print_cell(BoxCols), Row, 0, _),
+    nl.
+
+print_cell(BoxCols, Cell, C, C1) :-
+    C1 is C + 1,
+    (   C =:= 0 -> true
+    ;   C mod BoxCols =:= 0 -> write(' | ')
+    ;   write(' ')
+    ),
+    (   integer(Cell), Cell > 0 -> digit_symbol(Cell, Char), write(Char)
+    ;   write('.')
+    ).
+
+%!  example(-Givens)
+%
+%   A hard classic 9x9 (box 3-3): the first puzzle of the top95 set.
+
+example([4,0,0,0,0,0,8,0,5, 0,3,0,0,0,0,0,0,0, 0,0,0,7,0,0,0,0,0,
+         0,2,0,0,0,0,0,6,0, 0,0,0,0,8,0,4,0,0, 0,0,0,0,1,0,0,0,0,
+         0,0,0,6,0,3,0,7,0, 5,0,0,2,0,0,0,0,0, 1,0,4,0,0,0,0,0,0]).
