@@ -205,5 +205,7 @@ def _ms(seconds: float) -> float:
 
 
 def _number(value: float) -> str:
-    """'1,138,860' or '0.0006317': thousands separated, fractions to four digits."""
-    return f"{int(value):,}" if float(value).is_integer() else f"{value:,.4g}"
+    """'1,138,860', '976,312' or '0.0006317': thousands separated, small ones to 4 digits."""
+    if float(value).is_integer() or abs(value) >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.4g}"
