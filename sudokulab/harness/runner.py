@@ -27,7 +27,11 @@ from sudokulab.result import Result, Status
 
 STARTUP = 120.0         # seconds a worker may take to import and build its engine
 STARTUP_FAILURES = 3    # workers dying before they are ready: give up on the backend
+PIPELINE = 2            # puzzles in flight per worker: the next one waits in the pipe, so
+                        # the worker never idles while the parent logs the last answer
 CONTEXT = multiprocessing.get_context("spawn")
+
+Job = tuple[int, Puzzle]  # a puzzle and its index in the puzzle set
 
 
 @dataclass(frozen=True)
@@ -138,7 +142,7 @@ def _number(value: object) -> int | float | str:
 # --- in the parent ---------------------------------------------------------------------
 
 class Worker:
-    """The parent's handle on one worker process and the puzzle it is working on."""
+    """The parent's handle on one worker process and the puzzles sent to it."""
 
     def __init__(self, spec: str, options: Options) -> None:
         self.spec, self.options = spec, options
@@ -153,25 +157,41 @@ class Worker:
         child.close()
         self.ready = False
         self.fresh = True
-        self.job: tuple[int, float] | None = None  # (puzzle index, when sent)
+        self.jobs: deque[Job] = deque()  # sent and not answered; the first is being solved
+        self.started = 0.0               # when the first job began, as far as we can tell
         self.deadline: float | None = time.perf_counter() + STARTUP
 
-    def send(self, index: int, puzzle: Puzzle) -> bool:
-        """Hand the worker a puzzle and start its clock; False if it is already dead."""
+    def send(self, job: Job) -> bool:
+        """Queue a puzzle in the worker's pipe; False if the worker is already dead."""
         try:
-            self.conn.send((index, puzzle))
-        except OSError:  # it died since we last looked; it is replaced, the puzzle kept
+            self.conn.send(job)
+        except OSError:  # it died since we last looked: it is replaced, the puzzle kept
             return False
-        now = time.perf_counter()
-        self.job = (index, now)
-        runs = self.options.repeat + (1 if self.fresh and self.options.warmup else 0)
-        allowance = self.options.allowance(runs)
-        self.deadline = None if allowance is None else now + allowance
+        self.jobs.append(job)
+        if len(self.jobs) == 1:
+            self._begin()
         return True
 
+    def answered(self) -> Job:
+        """The first job is done; the next one, already in the pipe, begins now."""
+        job = self.jobs.popleft()
+        self.fresh = False
+        if self.jobs:
+            self._begin()
+        else:
+            self.deadline = None
+        return job
+
+    def _begin(self) -> None:
+        """Start the clock of the first job: its own solves (and a warm-up) plus grace."""
+        self.started = time.perf_counter()
+        runs = self.options.repeat + (1 if self.fresh and self.options.warmup else 0)
+        allowance = self.options.allowance(runs)
+        self.deadline = None if allowance is None else self.started + allowance
+
     def stop(self) -> None:
-        """Ask an idle process to end, kill a busy one (its puzzle is not recorded)."""
-        if self.process.is_alive() and self.job is None:
+        """Ask an idle process to end, kill a busy one (its puzzles are not recorded)."""
+        if self.process.is_alive() and not self.jobs:
             with contextlib.suppress(OSError):  # it may be dying already
                 self.conn.send(None)
             self.process.join(timeout=1.0)
@@ -185,8 +205,8 @@ class Worker:
         self.conn.close()
 
 
-def run_backend(spec: str, puzzles: Iterable[tuple[int, Puzzle]], options: Options, *,
-                jobs: int = 1, record: Callable[[Record], None]) -> None:
+def run_backend(spec: str, puzzles: Iterable[Job], options: Options, *, jobs: int = 1,
+                record: Callable[[Record], None]) -> None:
     """Solve every (index, puzzle) with backend `spec` on up to `jobs` workers.
 
     `record` receives each Record as soon as it exists, in the order puzzles finish.
@@ -196,16 +216,19 @@ def run_backend(spec: str, puzzles: Iterable[tuple[int, Puzzle]], options: Optio
     pool = [Worker(spec, options) for _ in range(min(jobs, len(queue)))]
     startup_failures = 0
     try:
-        while queue or any(w.job for w in pool):
+        while queue or any(w.jobs for w in pool):
             for worker in pool:
-                if worker.ready and worker.job is None and queue:
+                while worker.ready and len(worker.jobs) < PIPELINE and queue:
                     job = queue.popleft()
-                    if not worker.send(*job):
+                    if not worker.send(job):
                         queue.appendleft(job)
+                        break
             _wait(pool)
             for worker in pool:
                 if not _collect(worker, spec, record):
                     continue
+                queue.extendleft(reversed(worker.jobs))  # sent but never begun: not lost
+                worker.jobs.clear()
                 if not worker.ready:
                     startup_failures += 1
                     if startup_failures >= STARTUP_FAILURES:
@@ -243,8 +266,8 @@ def _collect(worker: Worker, spec: str, record: Callable[[Record], None]) -> boo
             raise BackendFailed(message[1])
         else:
             _, index, result, seconds, times, warmup = message
+            worker.answered()
             record(Record(spec, index, result, seconds, times, warmup))
-            worker.job, worker.deadline, worker.fresh = None, None, False
     if worker.process.is_alive():
         if worker.deadline is None or time.perf_counter() < worker.deadline:
             return False
@@ -259,12 +282,11 @@ def _collect(worker: Worker, spec: str, record: Callable[[Record], None]) -> boo
 
 def _lost(worker: Worker, spec: str, record: Callable[[Record], None], status: Status,
           why: str) -> None:
-    """Record the puzzle a dead or killed worker held, if it held one."""
-    if worker.job is not None:
-        index, sent = worker.job
-        elapsed = time.perf_counter() - sent
+    """Record the puzzle a dead or killed worker was solving, if any."""
+    if worker.jobs:
+        index, _ = worker.jobs.popleft()
+        elapsed = time.perf_counter() - worker.started
         record(Record(spec, index, Result(status, message=why), elapsed, [elapsed]))
-        worker.job = None
 
 
 def _exit_text(code: int | None) -> str:
