@@ -1,0 +1,302 @@
+"""A CNF encoding of the puzzle solved by a PySAT solver (CaDiCaL 1.9.5 by default).
+
+Options: `solver` (any PySAT name: cadical195, glucose4, minisat22, lingeling, ...),
+`encoding` (minimal, efficient, extended, optimized) and `amo` (the at-most-one
+encoding: pairwise, seqcounter, ..., or native for solvers with cardinality constraints).
+
+Throughput: the formula of a box shape, rule set and encoding does not depend on the
+givens, so it is built once per process and loaded into one solver; each puzzle's
+givens go in as assumptions. Counting blocks every solution found with a clause over
+cell variables, guarded by a fresh activation literal that is assumed while this
+puzzle is counted and switched off for good (unit clause -act) afterwards, so the
+solver stays correct for the next puzzle; once retired literals outnumber the cell
+variables the solver is reloaded, so models stay short. The optimized encoding depends
+on the givens: it gets a fresh solver per puzzle.
+
+Timeouts, by what the solver offers (probed, not assumed):
+- interrupt (MiniSat, Glucose, GlueCard, MiniCard, Maple*, MergeSat, ...): a short
+  conflict-budget slice first (most puzzles end there, with no thread started), then
+  `solve_limited(expect_interrupt=True)` with a threading.Timer calling `interrupt()`;
+- budget (CaDiCaL: no interrupt in PySAT, but conflict budgets): slices of conflicts,
+  checking the clock between slices;
+- none (Lingeling): the solve runs unbounded; the harness isolates processes.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import warnings
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
+
+from sudokulab import rules as R
+from sudokulab.backends.base import Availability, Backend, Deadline
+from sudokulab.puzzle import Puzzle
+from sudokulab.result import Result, verdict
+
+if TYPE_CHECKING:
+    from sudokulab.encodings.cnf import Formula
+
+try:
+    from sudokulab.encodings import cnf
+except ImportError as error:  # no PySAT: the module still loads so available() can say so
+    cnf = None
+    MISSING = str(error)
+
+FIX = "pip install python-sat==1.9.dev17"
+SLICE = 1000  # conflicts per slice: a 9x9 needs a few dozen, a slice takes milliseconds
+# Solvers that take at-most-one constraints natively (CNFPlus atmost). CaDiCaL 1.9.5 has
+# an experimental native mode too, left out: on Sudoku it ran thousands of times slower.
+NATIVE_AMO = ("minicard", "gluecard3", "gluecard4")
+STATS = ("conflicts", "decisions", "propagations", "restarts")
+ENGINES = {
+    "cadical103": "CaDiCaL 1.0.3", "cadical153": "CaDiCaL 1.5.3", "cadical195": "CaDiCaL 1.9.5",
+    "cadical300": "CaDiCaL 3.0.0", "glucose3": "Glucose 3.0", "glucose4": "Glucose 4.1",
+    "glucose42": "Glucose 4.2.1", "gluecard3": "GlueCard 3.0", "gluecard4": "GlueCard 4.1",
+    "lingeling": "Lingeling", "maplechrono": "MapleLCMDistChronoBT", "maplecm": "MapleCM",
+    "maplesat": "MapleCOMSPS_LRB", "mergesat3": "MergeSat 3", "minicard": "MiniCard 1.2",
+    "minisat22": "MiniSat 2.2", "minisatgh": "MiniSat (GitHub)",
+}
+
+
+def solver_names() -> list[str]:
+    """Every solver name PySAT knows (canonical names, whether built here or not)."""
+    from pysat.solvers import SolverNames
+
+    return sorted(name for name in vars(SolverNames) if not name.startswith("_"))
+
+
+@cache
+def capabilities(solver: str) -> str:
+    """How a solve can be stopped: 'interrupt', 'budget' or 'none' (probed on a tiny CNF).
+
+    ValueError if PySAT cannot build the solver or it ignores assumptions (Kissat).
+    """
+    from pysat.solvers import NoSuchSolverError, Solver
+
+    try:
+        with Solver(name=solver, bootstrap_with=[[1, 2]]) as probe, \
+                warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if probe.solve(assumptions=[-1, -2]):
+                raise ValueError(f"solver {solver!r} ignores assumptions, which this backend "
+                                 f"needs to reuse a solver and to count")
+            return _stop_mode(probe)
+    except NoSuchSolverError:
+        known = ", ".join(name for name in solver_names() if name != solver)
+        raise ValueError(f"solver {solver!r} is unknown or not built into this PySAT; "
+                         f"names: {known}") from None
+
+
+def _stop_mode(solver) -> str:
+    """How a running solve can be cut short: interrupt, conflict budget, or not at all."""
+    try:
+        solver.interrupt()
+        solver.clear_interrupt()
+        return "interrupt"
+    except NotImplementedError:
+        pass
+    try:
+        solver.conf_budget(-1)
+        return "budget"
+    except NotImplementedError:
+        return "none"
+
+
+@cache
+def digits(n: int) -> tuple[int, ...]:
+    """The digit each cell variable stands for, indexed by variable (0 unused)."""
+    return tuple((v - 1) % n + 1 for v in range(n ** 3 + 1))
+
+
+class Engine:
+    """One solver loaded with one formula; solves puzzles of its shape as assumptions."""
+
+    def __init__(self, formula: Formula, solver: str) -> None:
+        self.formula, self.name = formula, solver
+        self.n = formula.n
+        self.stop = capabilities(solver)
+        self.native = formula.amo == "native"
+        self.solver = None
+        self.load()
+        self.digit = digits(self.n)
+        self.size = {"variables": formula.variables, "clauses": formula.size}
+
+    def load(self) -> None:
+        """A new solver holding the formula; activation literals start above its variables."""
+        from pysat.solvers import Solver
+
+        if self.solver is not None:
+            self.solver.delete()
+        self.solver = Solver(name=self.name, bootstrap_with=self.formula.cnf, use_timer=True,
+                             **({"native_card": True} if self.native else {}))
+        self.top = self.formula.cnf.nv
+
+    def search(self, givens: list[int], blanks: list[int], limit: int | None,
+               deadline: Deadline) -> tuple[list[tuple[int, ...]], bool, dict]:
+        """Up to `limit` solutions under the givens, whether the search ended, stats."""
+        solver, n = self.solver, self.n
+        stats, clock = solver.accum_stats(), solver.time_accum()
+        solutions: list[tuple[int, ...]] = []
+        assumptions, act, complete = givens, 0, True
+        try:
+            while True:
+                status = self.run(assumptions, deadline)
+                if status is None:
+                    complete = False
+                    break
+                if not status:
+                    break
+                grid = self.decode(solver.get_model())
+                solutions.append(grid)
+                if limit is not None and len(solutions) >= limit:
+                    break
+                if not act:
+                    self.top += 1
+                    act = self.top
+                    assumptions = givens + [act]
+                # Block this solution on the blank cells (the givens are assumed anyway).
+                solver.add_clause([-act] + [-(cell * n + grid[cell]) for cell in blanks])
+                if deadline.passed():
+                    complete = False
+                    break
+        finally:
+            if act:
+                solver.add_clause([-act])  # retire this puzzle's blocking clauses for good
+        after = solver.accum_stats()
+        delta = {key: after.get(key, 0) - stats.get(key, 0) for key in STATS}
+        delta["solver_time"] = solver.time_accum() - clock
+        # Retired activation literals stay in every model the solver returns: once they
+        # outnumber the cell variables, start afresh so models stay short.
+        if self.top - self.formula.cnf.nv > self.n ** 3:
+            self.load()
+        return solutions, complete, {**self.size, **delta}
+
+    def decode(self, model: list[int]) -> tuple[int, ...]:
+        """The grid of a model: one true cell variable per cell, in cell order."""
+        if self.formula.candidates is not None:
+            return self.formula.decode(model)
+        # Every encoding forces exactly one true variable per cell (cell at-least-one,
+        # and a row has room for each digit once), so the positive literals are the grid.
+        digit = self.digit
+        grid = tuple([digit[lit] for lit in model[:len(digit) - 1] if lit > 0])
+        if len(grid) != self.n * self.n:
+            raise RuntimeError(f"model sets {len(grid)} cell variables, expected {self.n ** 2}")
+        return grid
+
+    def run(self, assumptions: list[int], deadline: Deadline) -> bool | None:
+        """One SAT call: True, False, or None when the deadline cut it short."""
+        solver = self.solver
+        if deadline.at is None or self.stop == "none":
+            return solver.solve(assumptions=assumptions)
+        solver.conf_budget(SLICE)
+        status = solver.solve_limited(assumptions=assumptions)
+        while status is None and not deadline.passed():
+            if self.stop == "budget":
+                solver.conf_budget(SLICE)
+                status = solver.solve_limited(assumptions=assumptions)
+            else:
+                status = self.run_until(assumptions, deadline.left() or 0.0)
+        return status
+
+    def run_until(self, assumptions: list[int], seconds: float) -> bool | None:
+        """A SAT call that a timer interrupts after `seconds`."""
+        solver = self.solver
+        solver.conf_budget(-1)
+        timer = threading.Timer(seconds, solver.interrupt)
+        timer.start()
+        try:
+            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        finally:
+            timer.cancel()
+            solver.clear_interrupt()
+
+
+@lru_cache(maxsize=8)
+def engine(solver: str, encoding: str, amo: str, box: tuple[int, int],
+           rules: tuple[R.Rule, ...]) -> Engine:
+    """The shared engine of a shape and rule set, built on first use in this process."""
+    return Engine(cnf.base(box, rules, encoding, amo), solver)
+
+
+class SatBackend(Backend):
+    """A CNF encoding (Lynce & Ouaknine; Kwon & Jain) solved by a CDCL solver via PySAT."""
+
+    name = "sat"
+    paradigm = "SAT: CNF + CDCL solver (PySAT)"
+    supported_rules = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw,
+                       R.NonConsecutive, R.Parity)  # what cnf.py compiles; cages come later
+
+    # amo: pairwise measured fastest with CaDiCaL on top1465 (results/sat.md): Sudoku's
+    # at-most-one groups have only N literals, too few for auxiliary variables to pay off.
+    def __init__(self, solver: str = "cadical195", encoding: str = "extended",
+                 amo: str = "pairwise") -> None:
+        super().__init__()
+        if cnf is None:
+            raise ValueError(f"the sat backend needs PySAT ({MISSING}): {FIX}")
+        if encoding not in cnf.ENCODINGS:
+            raise ValueError(f"unknown encoding {encoding!r}; known: {', '.join(cnf.ENCODINGS)}")
+        if amo not in cnf.AMO_ENCODINGS:
+            raise ValueError(f"unknown amo {amo!r}; known: {', '.join(cnf.AMO_ENCODINGS)}")
+        self.stop = capabilities(solver)
+        if amo == "native" and solver not in NATIVE_AMO:
+            raise ValueError(f"amo=native needs a solver with cardinality constraints: "
+                             f"{', '.join(NATIVE_AMO)}")
+        self.solver, self.encoding, self.amo = solver, encoding, amo
+
+    @classmethod
+    def available(cls) -> Availability:
+        """Whether PySAT and its default solver load here."""
+        if cnf is None:
+            return Availability(False, reason=f"PySAT does not load: {MISSING}", fix=FIX)
+        try:
+            capabilities("cadical195")
+        except ValueError as error:
+            return Availability(False, reason=f"CaDiCaL does not load: {error}", fix=FIX)
+        import pysat
+
+        return Availability(True, version=f"python-sat {pysat.__version__} / CaDiCaL 1.9.5")
+
+    def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        """Load the puzzle's formula (built once per shape) and search under its givens."""
+        started = time.perf_counter()
+        givens = puzzle.givens
+        if self.encoding == "optimized":
+            the_engine = Engine(cnf.optimized(puzzle, self.amo), self.solver)
+            assumptions: list[int] = []
+        else:
+            the_engine = engine(self.solver, self.encoding, self.amo, puzzle.box, puzzle.rules)
+            assumptions = cnf.givens_literals(puzzle)
+        blanks = [cell for cell, d in enumerate(givens) if not d] if limit != 1 else []
+        built = time.perf_counter()
+        solutions, complete, stats = the_engine.search(assumptions, blanks, limit, deadline)
+        return verdict(solutions, limit, complete=complete, stats=stats,
+                       build_time=built - started, solve_time=time.perf_counter() - built)
+
+    def describe(self, puzzle: Puzzle) -> str:
+        """The formula the puzzle becomes: variables, and clauses per part of the rules."""
+        formula = cnf.encode(puzzle, self.encoding, self.amo)
+        n, parts = formula.n, dict(formula.parts)
+        givens = parts.pop("given", 0)
+        aux = formula.cnf.nv - n ** 3
+        extra = f", {aux:,} auxiliary above {n ** 3}" if aux else ""
+        lines = [f"sat: encoding {self.encoding}, at-most-one {self.amo}, solver {self.solver} "
+                 f"({ENGINES.get(self.solver, self.solver)})",
+                 f"  variables {formula.variables:,}: x(r,c,d) = r*{n * n} + c*{n} + d "
+                 f"(r, c from 0, d from 1){extra}",
+                 f"  {'constraints' if self.amo == 'native' else 'clauses'} per part:"]
+        width = max(map(len, parts), default=0)
+        lines += [f"    {part.ljust(width)}  {count:>9,}" for part, count in parts.items()]
+        lines.append(f"    {'total'.ljust(width)}  {sum(parts.values()):>9,}")
+        how = ("decided in the encoding (their variables and the clauses they satisfy are "
+               "left out)" if self.encoding == "optimized"
+               else "assumptions: the solver is built once per shape and reused")
+        lines.append(f"  givens: {givens} {how}")
+        lines.append(f"  timeout: {TIMEOUTS[self.stop]}")
+        return "\n".join(lines)
+
+
+TIMEOUTS = {"interrupt": "a timer interrupts the solver",
+            "budget": "conflict-budget slices, the clock checked between them",
+            "none": "not enforced: this solver runs to the end (the harness isolates it)"}
