@@ -1,0 +1,252 @@
+"""The SAT backend: right answers for every encoding and solver, counts, reuse, timeouts."""
+
+import pytest
+
+from sudokulab import rules as R
+from sudokulab.backends import make_backend
+from sudokulab.backends.base import Deadline
+from sudokulab.backends.norvig import NorvigBackend
+from sudokulab.backends.sat import NATIVE_AMO, Engine, SatBackend, engine
+from sudokulab.check import check
+from sudokulab.encodings import cnf
+from sudokulab.geometry import geometry
+from sudokulab.harness import datasets
+from sudokulab.puzzle import Puzzle, empty
+from sudokulab.result import Status
+
+TOP95 = datasets.load("top95")
+SOLUTIONS = dict(zip(TOP95, datasets.solutions("top95")))
+JIGSAW_4 = R.Jigsaw((((0, 0), (0, 1), (1, 0), (2, 0)), ((0, 2), (0, 3), (1, 3), (2, 3)),
+                     ((1, 1), (1, 2), (2, 1), (2, 2)), ((3, 0), (3, 1), (3, 2), (3, 3))))
+
+
+def backend(encoding="extended", amo="pairwise", solver=None):
+    """A backend; native at-most-one needs a solver that takes cardinality constraints."""
+    return SatBackend(solver=solver or ("minicard" if amo == "native" else "cadical195"),
+                      encoding=encoding, amo=amo)
+
+
+def assert_solves(sat, puzzles):
+    """Each puzzle comes back UNIQUE with the reference solution, which the validator accepts."""
+    for puzzle in puzzles:
+        result = sat.solve(puzzle, limit=2)
+        assert result.status is Status.UNIQUE, (puzzle, result.message)
+        assert result.solutions == (SOLUTIONS[puzzle],)
+        assert check(puzzle, result.solutions[0]) == []
+
+
+@pytest.mark.parametrize("encoding", cnf.ENCODINGS)
+def test_every_encoding_solves_top95(encoding):
+    assert_solves(backend(encoding), TOP95)
+
+
+@pytest.mark.parametrize("amo", cnf.AMO_ENCODINGS)
+def test_every_at_most_one_encoding_solves_top95(amo):
+    assert_solves(backend("extended", amo), TOP95)
+
+
+@pytest.mark.parametrize("amo", cnf.AMO_ENCODINGS)
+@pytest.mark.parametrize("encoding", ["minimal", "efficient", "optimized"])
+def test_every_encoding_with_every_at_most_one(encoding, amo):
+    assert_solves(backend(encoding, amo), TOP95[::5])
+
+
+@pytest.mark.parametrize("solver", ["glucose4", "minisat22", "maplechrono", "lingeling",
+                                    "cadical153", *NATIVE_AMO])
+def test_other_solvers_agree(solver):
+    assert_solves(SatBackend(solver=solver), TOP95[:12])
+    assert_solves(SatBackend(solver=solver, encoding="optimized"), TOP95[12:16])
+
+
+@pytest.mark.parametrize("encoding", cnf.ENCODINGS)
+def test_the_empty_4x4_grid_has_288_solutions(encoding):
+    result = backend(encoding).solve(empty(4), limit=None)
+    assert (result.status, result.count, result.exact) == (Status.MULTIPLE, 288, True)
+    assert len(set(result.solutions)) == 288
+    assert all(check(empty(4), grid) == [] for grid in result.solutions)
+
+
+def test_the_miracle_rules_admit_72_grids():
+    result = SatBackend().solve(empty(9, R.MIRACLE), limit=None)
+    assert (result.count, result.exact) == (72, True)
+    assert all(check(empty(9, R.MIRACLE), grid) == [] for grid in result.solutions)
+
+
+def loosened(puzzle, k):
+    """A puzzle with several solutions: the givens plus every fourth cell of the solution,
+    less the first k of those givens."""
+    solution = SOLUTIONS[puzzle]
+    givens = [d or (solution[i] if i % 4 == 0 else 0) for i, d in enumerate(puzzle.givens)]
+    for cell in [c for c, d in enumerate(givens) if d][:k]:
+        givens[cell] = 0
+    return puzzle.with_values(givens)
+
+
+def test_multi_solution_counts_match_norvig():
+    compared = 0
+    for puzzle in TOP95[:8]:
+        for k in (4, 6, 8):
+            multi = loosened(puzzle, k)
+            expected = NorvigBackend().solve(multi, limit=300)
+            if not expected.exact:
+                continue  # too many to count here
+            for encoding in ("extended", "optimized"):
+                got = backend(encoding).solve(multi, limit=None)
+                assert (got.count, got.exact) == (expected.count, True)
+                assert set(got.solutions) == set(expected.solutions)
+            compared += expected.count > 1
+    assert compared >= 8
+
+
+def test_counting_leaves_the_shared_solver_right_for_the_next_puzzle():
+    sat = SatBackend()
+    for puzzle in TOP95[:10]:
+        assert sat.solve(loosened(puzzle, 4), limit=None).count > 1
+        assert_solves(sat, [puzzle])
+
+
+def test_one_solver_reused_over_1000_puzzles_answers_as_fresh_solvers():
+    puzzles = datasets.load("top1465")[:1000]
+    reused = SatBackend()
+    formula = cnf.base((3, 3))
+    for puzzle in puzzles:
+        shared = reused.solve(puzzle, limit=2)
+        fresh = Engine(formula, "cadical195")
+        solutions, complete, _ = fresh.search(cnf.givens_literals(puzzle),
+                                              [c for c, d in enumerate(puzzle.givens) if not d],
+                                              2, Deadline(None))
+        fresh.solver.delete()
+        assert complete and shared.solutions == tuple(solutions)
+        assert shared.status is (Status.UNIQUE if len(solutions) == 1 else Status.MULTIPLE)
+
+
+def test_retired_activation_literals_make_the_solver_reload():
+    sat = SatBackend()
+    solver = engine("cadical195", "extended", "pairwise", (2, 2), ())
+    puzzle = Puzzle((2, 2), (1, 2) + (0,) * 14)
+    expected = NorvigBackend().solve(puzzle, limit=None).count
+    for _ in range(2 * 64 + 5):  # one activation literal per count; 64 cell variables
+        assert sat.solve(puzzle, limit=None).count == expected
+        assert solver.top - solver.formula.cnf.nv <= 64
+
+
+@pytest.mark.parametrize("encoding", cnf.ENCODINGS)
+def test_contradictory_givens_have_no_solution(encoding):
+    twice = Puzzle((3, 3), (5, 5) + (0,) * 79)  # built directly: parsing would refuse it
+    result = backend(encoding).solve(twice)
+    assert (result.status, result.count, result.exact) == (Status.NONE, 0, True)
+
+
+@pytest.mark.parametrize("encoding", cnf.ENCODINGS)
+def test_a_given_against_the_only_solution_has_none(encoding):
+    puzzle, solution = TOP95[0], SOLUTIONS[TOP95[0]]
+    peers = geometry(puzzle.box).peers
+    givens = list(puzzle.givens)
+    cell = givens.index(0)
+    seen = {givens[peer] for peer in peers[cell]}  # a digit no peer rules out directly
+    givens[cell] = next(d for d in range(1, 10) if d != solution[cell] and d not in seen)
+    assert backend(encoding).solve(puzzle.with_values(givens)).status is Status.NONE
+
+
+def shifted_grid(box):
+    """A valid grid by the classic pattern: each row is the previous one shifted."""
+    rows, cols = box
+    n = rows * cols
+    return tuple((r * cols + r // rows + c) % n + 1 for r in range(n) for c in range(n))
+
+
+@pytest.mark.parametrize("box", [(4, 4), (2, 3), (3, 4)])
+def test_larger_and_rectangular_grids_are_solved(box):
+    grid = shifted_grid(box)
+    puzzle = Puzzle(box, tuple(d if (i * 7) % 5 < 2 else 0 for i, d in enumerate(grid)))
+    assert check(puzzle.with_values(grid), grid) == []
+    for encoding in ("extended", "optimized"):
+        result = backend(encoding).solve(puzzle, limit=1)
+        assert result.status is Status.SOLVED
+        assert check(puzzle, result.solutions[0]) == []
+
+
+@pytest.mark.parametrize("rule", [R.Diagonal(), R.AntiKnight(), R.AntiKing(), R.Windoku(),
+                                  JIGSAW_4])
+def test_unit_and_move_rules_count_as_norvig_does(rule):
+    puzzle = empty(4, (rule,))
+    expected = NorvigBackend().solve(puzzle, limit=None)
+    for encoding in ("minimal", "optimized"):
+        got = backend(encoding).solve(puzzle, limit=None)
+        assert (got.count, set(got.solutions)) == (expected.count, set(expected.solutions))
+
+
+@pytest.mark.parametrize("rule", [R.NonConsecutive(), R.Parity(((0, 0), (1, 2), (3, 3)), True),
+                                  R.Parity(((0, 1), (2, 2)), False)])
+def test_clause_rules_keep_exactly_the_grids_the_validator_accepts(rule):
+    grids = SatBackend().solve(empty(4), limit=None).solutions
+    puzzle = empty(4, (rule,))
+    expected = {grid for grid in grids if check(puzzle, grid) == []}
+    for encoding in ("efficient", "optimized"):
+        got = backend(encoding).solve(puzzle, limit=None)
+        assert set(got.solutions) == expected and got.count == len(expected)
+
+
+def test_cages_are_unsupported_not_ignored():
+    cage = R.Cage(((0, 0), (0, 1)), 3)
+    result = SatBackend().solve(empty(9, (cage,)))
+    assert result.status is Status.UNSUPPORTED and "cage" in result.message
+
+
+def test_statistics_and_times():
+    result = SatBackend().solve(TOP95[1], limit=2)
+    stats = result.stats
+    assert stats["variables"] == 729 and stats["clauses"] == 11988
+    assert all(stats[key] >= 0 for key in ("conflicts", "decisions", "propagations",
+                                           "restarts"))
+    assert stats["propagations"] > 0 and 0 < stats["solver_time"] <= result.solve_time
+    assert result.build_time >= 0
+
+
+def test_counting_stops_at_the_timeout_with_what_it_found():
+    result = SatBackend().solve(empty(9), limit=None, timeout=0.2)
+    assert result.status is Status.TIMEOUT and not result.exact
+    assert result.count == len(result.solutions) >= 1
+    assert all(check(empty(9), grid) == [] for grid in result.solutions)
+
+
+HARD = empty(16, (R.AntiKnight(), R.AntiKing(), R.Diagonal()))  # >1000 conflicts for both
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4"])
+def test_a_long_solve_is_cut_at_the_timeout_and_the_solver_stays_usable(solver):
+    engine.cache_clear()  # a solver that has already solved HARD finds it easy
+    sat = SatBackend(solver=solver)
+    assert sat.solve(HARD, limit=1, timeout=1e-6).status is Status.TIMEOUT
+    grid = SatBackend().solve(HARD, limit=1).solutions[0]
+    easier = HARD.with_values(tuple(d if i % 3 else 0 for i, d in enumerate(grid)))
+    result = sat.solve(easier, limit=1)
+    assert result.status is Status.SOLVED and check(easier, result.solutions[0]) == []
+
+
+def test_the_timer_interrupts_a_solver_that_supports_it():
+    hard = Engine(cnf.base(HARD.box, HARD.rules), "glucose4")  # 100,000+ conflicts
+    assert hard.stop == "interrupt"
+    assert hard.run_until([], 0.05) is None
+    grid = SatBackend().solve(HARD, limit=1).solutions[0]
+    assert hard.run([i * 16 + d for i, d in enumerate(grid)], Deadline(None)) is True
+
+
+def test_backend_specs_and_bad_options():
+    sat = make_backend("sat:solver=glucose4,encoding=minimal,amo=seqcounter")
+    assert (sat.solver, sat.encoding, sat.amo) == ("glucose4", "minimal", "seqcounter")
+    for bad in ("sat:solver=nosuch", "sat:encoding=clever", "sat:amo=magic",
+                "sat:solver=glucose4,amo=native", "sat:solver=kissat404", "sat:colour=red"):
+        with pytest.raises(ValueError):
+            make_backend(bad)
+
+
+def test_available_names_pysat_and_cadical():
+    availability = SatBackend.available()
+    assert availability.ok and "python-sat" in availability.version
+    assert "CaDiCaL 1.9.5" in availability.version
+
+
+def test_describe_lists_clauses_per_part():
+    text = SatBackend().describe(empty(9, (R.AntiKnight(),)))
+    assert "729" in text and "anti-knight" in text and "2,016" in text and "14,004" in text
