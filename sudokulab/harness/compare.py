@@ -14,7 +14,7 @@ import random
 import shlex
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from sudokulab.backends import BackendError, backend_class, make_backend, names, parse_spec
@@ -28,7 +28,8 @@ from sudokulab.puzzle import Grid, Puzzle, PuzzleError, read_puzzles
 
 EXIT_OK, EXIT_INPUT, EXIT_DISAGREE, EXIT_ENGINE, EXIT_INTERRUPTED = 0, 2, 4, 5, 130
 RUNS = Path("runs")
-DEFAULTS = {"backends": "all", "limit": 2, "timeout": 10.0, "repeat": 1, "seed": 0}
+CHOICES = ("backends", "limit", "timeout", "repeat", "seed")  # defaults: in Settings
+
 
 
 class UsageError(ValueError):
@@ -48,7 +49,6 @@ class Settings:
     sample: int | None = None
     seed: int = 0
     scatter: str | None = None
-    command: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -194,11 +194,10 @@ def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int
 
 def _fresh(args: argparse.Namespace) -> tuple[Path, Settings]:
     """The settings of a new run and its (new, empty) folder."""
-    given = {k: getattr(args, k) for k in DEFAULTS if getattr(args, k) is not None}
+    given = {k: getattr(args, k) for k in CHOICES if getattr(args, k) is not None}
     settings = Settings(dataset=args.dataset or (None if args.file else "top95"),
                         file=str(Path(args.file).resolve()) if args.file else None,
-                        sample=args.sample, scatter=args.scatter, command=_command(),
-                        **{**DEFAULTS, **given})
+                        sample=args.sample, scatter=args.scatter, **given)
     settings.timeout = settings.timeout or None  # --timeout 0: no timeout
     if args.out:
         folder = Path(args.out)
@@ -220,7 +219,7 @@ def _resumed(args: argparse.Namespace) -> tuple[Path, Settings]:
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise UsageError(f"cannot resume {folder}: no readable meta.json ({error})") from None
     settings.scatter = args.scatter or settings.scatter  # a choice of plot, free to change
-    changed = {k: getattr(args, k) for k in (*DEFAULTS, "sample", "dataset")
+    changed = {k: getattr(args, k) for k in (*CHOICES, "sample", "dataset")
                if getattr(args, k) is not None and getattr(args, k) != getattr(settings, k)}
     if args.file and str(Path(args.file).resolve()) != settings.file:
         changed["file"] = args.file
