@@ -1,0 +1,303 @@
+"""The prolog backend: Norvig's answers, counts, verdicts, limits, variants, failures.
+
+These tests run for real: without SWI-Prolog and janus they fail, saying why, unless
+SUDOKULAB_SKIP_PROLOG=1 asks to skip them. sudoku.pl is also run in plain `swipl`,
+with the very commands its header documents.
+"""
+
+import os
+import re
+import subprocess
+
+import pytest
+
+from sudokulab import rules as R
+from sudokulab.backends import BackendError, make_backend
+from sudokulab.backends import prolog as P
+from sudokulab.backends.norvig import NorvigBackend
+from sudokulab.check import check
+from sudokulab.harness import datasets
+from sudokulab.puzzle import empty, format_line, parse
+from sudokulab.result import Status
+
+if os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1":
+    pytest.skip("SUDOKULAB_SKIP_PROLOG=1: the Prolog tests are skipped on request",
+                allow_module_level=True)
+
+ROOT = P.PROGRAM.parents[2]
+norvig = NorvigBackend()
+prolog = P.PrologBackend()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def prolog_is_available():
+    """Fail (never skip) every test here when the backend cannot run."""
+    ready = P.PrologBackend.available()
+    if not ready.ok:
+        pytest.fail(f"the prolog backend is not available: {ready.reason}\nfix: {ready.fix}\n"
+                    "(set SUDOKULAB_SKIP_PROLOG=1 to skip the Prolog tests)")
+
+
+def same_as_norvig(puzzle, backend=prolog, limit=None):
+    """Assert the backend's answer is norvig's (status, count, solutions), every grid valid."""
+    ours, theirs = backend.solve(puzzle, limit=limit), norvig.solve(puzzle, limit=limit)
+    assert (ours.status, ours.count, ours.exact) == (theirs.status, theirs.count, theirs.exact)
+    assert set(ours.solutions) == set(theirs.solutions)
+    assert all(check(puzzle, grid) == [] for grid in ours.solutions)
+    return ours
+
+
+def thinned(rules, n, keep):
+    """A puzzle under `rules`: one of its full grids (found by norvig), every keep-th cell given."""
+    full = norvig.solve(empty(n, rules), limit=1).solutions[0]
+    return empty(n, rules).with_values([d if i % keep == 0 else 0 for i, d in enumerate(full)])
+
+
+# --- the classic rules ------------------------------------------------------------------
+
+@pytest.mark.parametrize("strength", ["hybrid", "all_distinct"])
+def test_top95_answers_are_norvigs(top95, strength):
+    backend = P.PrologBackend(strength=strength)
+    for puzzle, solution in top95:
+        result = backend.solve(puzzle, limit=2)
+        assert result.status is Status.UNIQUE, format_line(puzzle)
+        assert result.solutions == (solution,) == norvig.solve(puzzle).solutions
+        assert check(puzzle, solution) == []
+
+
+def test_top95_first_solutions_with_the_weak_strength(top95):
+    # all_different alone proves uniqueness too, but takes a minute on top95: the first
+    # solution (limit=1) must still be norvig's; uniqueness is shown on easy50 below
+    backend = P.PrologBackend(strength="all_different")
+    for puzzle, solution in top95:
+        result = backend.solve(puzzle, limit=1)
+        assert result.status is Status.SOLVED and result.solutions == (solution,)
+
+
+def test_easy50_is_unique_with_the_weak_strength():
+    backend = P.PrologBackend(strength="all_different")
+    for puzzle, solution in zip(datasets.load("easy50"), datasets.solutions("easy50")):
+        result = backend.solve(puzzle, limit=2)
+        assert result.status is Status.UNIQUE and result.solutions == (solution,)
+
+
+@pytest.mark.parametrize("labeling", P.LABELINGS)
+@pytest.mark.parametrize("order", P.ORDERS)
+def test_every_labeling_finds_the_same_solutions(top95, labeling, order):
+    backend = make_backend(f"prolog:labeling={labeling},order={order}")
+    for puzzle, solution in top95[:8]:
+        assert backend.solve(puzzle).solutions == (solution,)
+
+
+@pytest.mark.parametrize("strength", P.STRENGTHS)
+def test_the_empty_four_by_four_has_288_solutions(strength):
+    result = P.PrologBackend(strength=strength).solve(empty(4), limit=None)
+    assert (result.status, result.count, result.exact) == (Status.MULTIPLE, 288, True)
+    assert len(set(result.solutions)) == 288
+    assert all(check(empty(4), grid) == [] for grid in result.solutions)
+
+
+def test_two_solutions_are_both_reported():
+    puzzle = parse(".2.4" ".4.2" "2143" "4321")
+    result = prolog.solve(puzzle, limit=5)
+    assert (result.status, result.count, result.exact) == (Status.MULTIPLE, 2, True)
+    assert len(set(result.solutions)) == 2
+    assert all(check(puzzle, grid) == [] for grid in result.solutions)
+    assert prolog.solve(puzzle, limit=2).count_text == ">= 2"
+
+
+def test_limit_one_reports_a_solution_without_proving_it_unique(top95):
+    puzzle, solution = top95[3]
+    result = prolog.solve(puzzle, limit=1)
+    assert result.status is Status.SOLVED and result.count_text == ">= 1"
+    assert result.solutions == (solution,)
+
+
+@pytest.mark.parametrize("strength", P.STRENGTHS)
+def test_no_solution(strength):
+    backend = P.PrologBackend(strength=strength)
+    # no given repeats, yet r1c9 can hold nothing: row 1 has 1-8, column 9 has a 9
+    result = backend.solve(parse("12345678." + "." * 8 + "9" + "." * 63))
+    assert (result.status, result.count, result.exact) == (Status.NONE, 0, True)
+    # a top95 puzzle with one wrong given: only search finds the conflict
+    wrong = parse("5...14....3....2...7..........9...3.6.1......"
+                  ".......8.2.....1.4....5.6.....7.8...")
+    assert backend.solve(wrong).status is Status.NONE
+
+
+@pytest.mark.parametrize("n", [6, 8, 12])
+def test_other_sizes_solve(n):
+    result = prolog.solve(empty(n), limit=1)
+    assert result.status is Status.SOLVED and check(empty(n), result.solutions[0]) == []
+
+
+def test_statistics_and_times_are_reported(top95):
+    result = prolog.solve(top95[0][0])
+    assert result.stats["inferences"] > 0 and result.stats["cpu_time"] > 0
+    assert result.build_time > 0 and result.solve_time >= result.stats["labeling_time"] >= 0
+
+
+# --- variants, each compared with norvig --------------------------------------------------
+
+JIGSAW_6 = R.Jigsaw(tuple(tuple((r, c) for r in rows for c in cols)
+                          for rows, cols in [((0, 1, 2), (0, 1)), ((0, 1, 2), (2, 3)),
+                                             ((0, 1, 2), (4, 5)), ((3, 4, 5), (0, 1)),
+                                             ((3, 4, 5), (2, 3)), ((3, 4, 5), (4, 5))]))
+
+
+@pytest.mark.parametrize("rules, n, keep", [
+    ((R.Diagonal(),), 9, 2), ((R.Windoku(),), 9, 2), ((R.AntiKnight(),), 9, 3),
+    ((R.AntiKing(),), 9, 2), ((JIGSAW_6,), 6, 3), ((R.NonConsecutive(),), 6, 3),
+    ((R.Parity(((0, 0), (1, 1), (2, 2), (3, 3)), even=True),), 6, 3),
+    ((R.Diagonal(), R.AntiKnight()), 9, 3),
+], ids=["diagonal", "windoku", "anti-knight", "anti-king", "jigsaw", "non-consecutive",
+        "parity", "diagonal+anti-knight"])
+def test_variants_give_norvigs_solutions(rules, n, keep):
+    puzzle = thinned(rules, n, keep)
+    assert same_as_norvig(puzzle).count >= 1
+
+
+def test_jigsaw_regions_replace_the_boxes():
+    puzzle = parse("12....\n......\n......\n......\n......\n......").with_rules([JIGSAW_6])
+    result = same_as_norvig(puzzle, limit=3)
+    assert result.status is Status.MULTIPLE
+
+
+def test_killer_cages_give_norvigs_solutions():
+    solution = norvig.solve(empty(6), limit=1).solutions[0]
+    layout = "aabbcc ddeeff gghhii jjkkll mmnnoo ppqqrr".replace(" ", "")
+    groups: dict[str, list] = {}
+    for index, label in enumerate(layout):
+        groups.setdefault(label, []).append(divmod(index, 6))
+    cages = tuple(R.Cage(tuple(cells), sum(solution[r * 6 + c] for r, c in cells))
+                  for cells in groups.values())
+    puzzle = empty(6, cages).with_values([d if i % 4 == 0 else 0 for i, d in enumerate(solution)])
+    result = same_as_norvig(puzzle)
+    assert solution in result.solutions
+
+
+def test_two_givens_make_the_miracle_unique():
+    values = [0] * 81
+    values[4 * 9 + 2], values[5 * 9 + 6] = 1, 2
+    result = same_as_norvig(empty(9, R.MIRACLE).with_values(values))
+    assert result.status is Status.UNIQUE
+
+
+def test_a_parity_contradicting_a_given_is_no_solution():
+    puzzle = parse("1..." "...." "...." "....", rules=[R.Parity(((0, 0),), even=True)])
+    assert prolog.solve(puzzle).status is Status.NONE
+
+
+# --- time limits and errors: results, and the process carries on -----------------------
+
+def test_a_tiny_time_limit_is_a_timeout_with_what_was_found():
+    result = prolog.solve(empty(16), limit=None, timeout=0.05)
+    assert result.status is Status.TIMEOUT and not result.exact
+    assert all(check(empty(16), grid) == [] for grid in result.solutions)
+    assert prolog.solve(empty(4), limit=None).count == 288  # and Prolog still works
+
+
+def test_no_time_left_is_a_timeout():
+    assert prolog.solve(empty(9), timeout=0).status is Status.TIMEOUT
+
+
+def test_a_prolog_exception_is_an_error_result(monkeypatch):
+    monkeypatch.setattr(P, "rule_terms", lambda puzzle: [("bogus",)])
+    result = prolog.solve(empty(4))
+    assert result.status is Status.ERROR and "sudoku_rule" in result.message
+    monkeypatch.undo()
+    assert prolog.solve(empty(4), limit=None).count == 288
+
+
+# --- options -----------------------------------------------------------------------------
+
+def test_options_come_from_the_spec():
+    backend = make_backend("prolog:strength=all_different,labeling=ffc,order=down,"
+                           "branching=bisect")
+    assert backend.strength == "all_different"
+    assert backend.labeling == ["ffc", "down", "bisect"]
+    assert backend.solve(empty(4), limit=None).count == 288
+
+
+@pytest.mark.parametrize("spec", ["prolog:strength=strong", "prolog:labeling=random",
+                                  "prolog:order=sideways", "prolog:branching=split",
+                                  "prolog:colour=blue"])
+def test_bad_options_are_refused(spec):
+    with pytest.raises(BackendError):
+        make_backend(spec)
+
+
+def test_describe_names_the_goals_and_rules():
+    text = prolog.describe(empty(9, (R.Diagonal(), R.AntiKnight())))
+    assert "sudoku(3-3, Cells, Rules, hybrid)" in text and "labeling([ff, up, step]" in text
+    assert "29 units" in text and "differ(" in text
+
+
+# --- finding SWI-Prolog and janus ---------------------------------------------------------
+
+def test_available_names_the_versions():
+    ready = P.PrologBackend.available()
+    assert re.search(r"SWI-Prolog 9\.\d+\.\d+ .*janus-swi \d", ready.version)
+
+
+def test_a_janus_built_against_another_swipl_is_reported(monkeypatch):
+    monkeypatch.setattr(P, "stamp", lambda: {"swipl": "/elsewhere/bin/swipl",
+                                             "home": "/elsewhere/lib/swipl"})
+    with pytest.raises(P.NotAvailable, match="built against /elsewhere/bin/swipl"):
+        P.check_janus(P.find_swipl())
+
+
+def test_a_wrong_home_is_reported_not_crashed(tmp_path):
+    swipl = P.find_swipl()
+    with pytest.raises(P.NotAvailable, match="janus"):
+        P.probe(P.Swipl(swipl.path, str(tmp_path), swipl.version, "a test"))
+
+
+def test_a_bad_swipl_variable_is_reported(monkeypatch, tmp_path):
+    monkeypatch.setenv("SWIPL", str(tmp_path / "no-swipl"))
+    with pytest.raises(P.NotAvailable, match=r"\$SWIPL"):
+        P.find_swipl.__wrapped__()
+
+
+def test_missing_swi_prolog_says_how_to_install_it(monkeypatch):
+    monkeypatch.setattr(P, "candidates", lambda: [])
+    monkeypatch.setattr(P, "find_swipl", P.find_swipl.__wrapped__)
+    ready = P.availability.__wrapped__()
+    assert not ready.ok and "not found" in ready.reason
+    for way in ("make install", "ppa:swi-prolog/stable", "brew install swi-prolog",
+                "swi-prolog.org"):
+        assert way in ready.fix
+
+
+# --- sudoku.pl in plain swipl ---------------------------------------------------------------
+
+def swipl(*args: str) -> str:
+    """Run the swipl the backend found, from the repository root; its standard output."""
+    done = subprocess.run([str(P.find_swipl().path), *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def header_commands() -> list[list[str]]:
+    """The one-line `swipl -g "..." -t halt FILE` examples in sudoku.pl's header."""
+    header = P.PROGRAM.read_text().split("*/", 1)[0]
+    return [[goal, file] for goal, file in
+            re.findall(r'^\s*swipl -g "([^"]+)" -t halt (\S+)$', header, re.MULTILINE)]
+
+
+def test_the_header_examples_run_in_plain_swipl(top95):
+    (solve_goal, solve_file), (count_goal, count_file) = header_commands()
+    grid = swipl("-g", solve_goal, "-t", "halt", solve_file)
+    assert tuple(int(ch) for ch in grid if ch.isdigit()) == top95[0][1]
+    assert swipl("-g", count_goal, "-t", "halt", count_file).split() == ["288"]
+
+
+def test_solve_file_prints_every_solution_and_the_time(tmp_path, top95):
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text("".join(format_line(p) + "\n" for p, _ in top95[:5]))
+    goal = f"solve_file('{puzzles}', 3-3, [strength(all_distinct)])"
+    lines = swipl("-g", goal, "-t", "halt", str(P.PROGRAM)).splitlines()
+    assert lines[:5] == ["".join(map(str, s)) + " unique" for _, s in top95[:5]]
+    assert re.fullmatch(r"% 5 puzzles solved in [\d.]+ s \([\d.]+ puzzles/s\), "
+                        r"[\d.]+ s of CPU", lines[5])
