@@ -210,6 +210,7 @@ class Engine:
             return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
         finally:
             timer.cancel()
+            timer.join()  # a callback already running must finish before the flag is cleared
             solver.clear_interrupt()
 
 
@@ -262,7 +263,8 @@ class SatBackend(Backend):
         """Load the puzzle's formula (built once per shape) and search under its givens."""
         started = time.perf_counter()
         givens = puzzle.givens
-        if self.encoding == "optimized":
+        fresh = self.encoding == "optimized"
+        if fresh:
             the_engine = Engine(cnf.optimized(puzzle, self.amo), self.solver)
             assumptions: list[int] = []
         else:
@@ -270,7 +272,11 @@ class SatBackend(Backend):
             assumptions = cnf.givens_literals(puzzle)
         blanks = [cell for cell, d in enumerate(givens) if not d] if limit != 1 else []
         built = time.perf_counter()
-        solutions, complete, stats = the_engine.search(assumptions, blanks, limit, deadline)
+        try:
+            solutions, complete, stats = the_engine.search(assumptions, blanks, limit, deadline)
+        finally:
+            if fresh:
+                the_engine.solver.delete()
         return verdict(solutions, limit, complete=complete, stats=stats,
                        build_time=built - started, solve_time=time.perf_counter() - built)
 
