@@ -187,9 +187,11 @@ def report(rows, ok, by_solver, by_amo, n, few, rounds) -> str:
         tabulate(by_solver, ["encoding", *SOLVERS], tablefmt="github"), "",
         "minimal, efficient and extended reuse one solver per shape; optimized "
         "(Kwon & Jain) depends on the givens, so it builds a fresh formula and solver "
-        "for every puzzle.", "",
+        "for every puzzle (its cost is mostly that). These two tables are one pass each: "
+        "on a busy machine a cell can be off by 20%, so read them for orders of magnitude; "
+        "the headline table above is the careful one.", "",
         f"## At-most-one encodings ({DATASET}{scope}, extended encoding, limit=1)", "",
-        tabulate(by_amo, ["amo", "solver", "variables", "clauses (empty 9x9)", "puzzles/s"],
+        tabulate(by_amo, ["amo", "solver", "variables", "constraints (empty 9x9)", "puzzles/s"],
                  tablefmt="github"), "",
         "## Machine", "", *[f"- {line}" for line in machine()], ""])
 
