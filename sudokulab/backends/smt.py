@@ -1,16 +1,16 @@
 """The smt backend: a Z3 model of the puzzle (see sudokulab.encodings.smt), kept warm.
 
 Building a model and a solver costs far more than solving one 9x9 puzzle, so each
-process keeps one solver per (shape, rule set, model, solver) and passes every puzzle's
-givens to it as assumptions: `check(*givens)` leaves nothing behind, so the next puzzle
-starts from the same solver together with the clauses it learned about the rules.
-Measured on top1465 against asserting the givens between push and pop (option
-`givens=push`), assumptions were faster for the bool and int models in the default
-solver; results/smt.md has the figures.
+process keeps one solver per (shape, rule set, model, solver) and hands it every
+puzzle's givens as assumptions: `check(*givens)` leaves nothing behind, and the next
+puzzle starts from the same solver with the clauses it learned about the rules. On
+top1465 assumptions beat asserting the givens between push and pop by 1.3x for the
+bool and int models, tied for bitvec on the default solver, and lost 9x for bitvec on
+the SAT core (QF_FD), which therefore pushes by default; results/smt.md has the
+figures and `givens=assume|push` overrides the choice.
 
-Counting blocks each solution found with a clause over the cell values, guarded by an
-activation literal that is assumed during this search and switched off afterwards, so
-the blocking clauses never leak into the next puzzle.
+Counting blocks each solution found with a clause over the cell values, asserted in a
+push/pop scope around the search (see Scope), so no blocking clause outlives its puzzle.
 """
 
 from __future__ import annotations
@@ -59,7 +59,6 @@ class Engine:
         self.solver.set("model.compact", False)
         self.solver.add(self.model.assertions())
         self.grid = self.model.grid_term()
-        self.guards = 0
         self.timeout = None
 
     def set_timeout(self, ms: int) -> None:
@@ -67,11 +66,6 @@ class Engine:
         if ms != self.timeout:
             self.solver.set("timeout", ms)
             self.timeout = ms
-
-    def fresh_guard(self) -> z3.BoolRef:
-        """A new activation literal for this search's blocking clauses."""
-        self.guards += 1
-        return z3.Bool(f"block_{self.guards}")
 
     def read(self) -> Grid:
         """The grid of the solver's current model, in one evaluation."""
@@ -106,6 +100,11 @@ def per_puzzle(before: dict, after: dict) -> dict[str, float]:
     return stats
 
 
+def faster_givens(model: str, solver: str) -> str:
+    """How the givens measured faster: as assumptions, but for bitvec on the SAT core."""
+    return "push" if (model, solver) == ("bitvec", "qffd") else "assume"
+
+
 class SmtBackend(Backend):
     """Z3 on one of three models: one-hot Booleans, one-hot bit-vectors or integers."""
 
@@ -114,8 +113,9 @@ class SmtBackend(Backend):
     supported_rules = encoding.model_class(DEFAULT_MODEL).rules if encoding else ()
 
     def __init__(self, model: str = DEFAULT_MODEL, solver: str = "default",
-                 givens: str = "assume", **options: str) -> None:
+                 givens: str = "", **options: str) -> None:
         super().__init__(**options)
+        givens = givens or faster_givens(model, solver)
         for option, value, choices in (("model", model, encoding.MODELS if encoding else ()),
                                        ("solver", solver, SOLVERS), ("givens", givens, GIVENS)):
             if encoding and value not in choices:
@@ -144,8 +144,7 @@ class SmtBackend(Backend):
         """Find up to `limit` solutions, blocking each one found, before the deadline."""
         started = time.perf_counter()
         warm = engine(puzzle.box, puzzle.rules, self.model, self.solver)
-        givens = warm.model.givens(puzzle)
-        scope = (Pushed if self.givens == "push" else Assumed)(warm, givens)
+        scope = Scope(warm.solver, warm.model.givens(puzzle), self.givens == "push")
         built = time.perf_counter()
         before = warm.counters()
         with scope:
@@ -183,49 +182,44 @@ def _short(text: str, width: int = 110) -> str:
     return line if len(line) <= width else line[:width - 4] + " ..."
 
 
-class Assumed:
-    """Givens as assumptions; blocking clauses behind a guard literal switched off at exit."""
+class Scope:
+    """One search's additions to a warm solver, all undone at exit.
 
-    def __init__(self, warm: Engine, givens: list) -> None:
-        self.warm, self.assumptions, self.guard = warm, list(givens), None
+    The givens are assumptions, or assertions after a push; blocking clauses go after a
+    push (opened with the first one). A scope was measured against guarding each blocking
+    clause with an activation literal switched off afterwards: with limit=2 on top1465
+    the scope solved 197 puzzles/s and the guard 134, because the dead guarded clauses
+    pile up in the solver and slow every later check.
+    """
 
-    def __enter__(self) -> Assumed:
+    def __init__(self, solver: z3.Solver, givens: list, push_givens: bool) -> None:
+        self.solver, self.givens, self.push_givens = solver, givens, push_givens
+        self.assumptions = [] if push_givens else givens
+        self.pushed = False
+
+    def __enter__(self) -> Scope:
+        if self.push_givens:
+            self.open()
+            self.solver.add(self.givens)
         return self
 
-    def block(self, clause: z3.BoolRef) -> None:
-        """Add a blocking clause that holds only while this search assumes its guard."""
-        if self.guard is None:
-            self.guard = self.warm.fresh_guard()
-            self.assumptions.append(self.guard)
-        self.warm.solver.add(z3.Implies(self.guard, clause))
-
-    def __exit__(self, *exc: object) -> None:
-        if self.guard is not None:
-            self.warm.solver.add(z3.Not(self.guard))  # the clauses are satisfied for good
-
-
-class Pushed:
-    """Givens and blocking clauses asserted in a scope that is popped at exit."""
-
-    assumptions: tuple = ()
-
-    def __init__(self, warm: Engine, givens: list) -> None:
-        self.solver, self.givens = warm.solver, givens
-
-    def __enter__(self) -> Pushed:
-        self.solver.push()
-        self.solver.add(self.givens)
-        return self
+    def open(self) -> None:
+        """Push, once."""
+        if not self.pushed:
+            self.solver.push()
+            self.pushed = True
 
     def block(self, clause: z3.BoolRef) -> None:
-        """Add a blocking clause to the scope."""
+        """Assert a blocking clause for this search only."""
+        self.open()
         self.solver.add(clause)
 
     def __exit__(self, *exc: object) -> None:
-        self.solver.pop()
+        if self.pushed:
+            self.solver.pop()
 
 
-def search(warm: Engine, scope: Assumed | Pushed, puzzle: Puzzle, limit: int | None,
+def search(warm: Engine, scope: Scope, puzzle: Puzzle, limit: int | None,
            deadline: Deadline) -> tuple[list[Grid], str]:
     """Up to `limit` solutions, and why Z3 stopped early ('' when it did not)."""
     blanks = [cell for cell, digit in enumerate(puzzle.givens) if not digit]
