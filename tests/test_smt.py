@@ -256,3 +256,9 @@ def test_describe_summarizes_a_25x25():
     text = make_backend("smt:model=int").describe(empty(25))
     assert "rows: 25 assertion(s)" in text and "... and 23 more" in text
     assert len(text.splitlines()) < 40
+
+
+def test_givens_go_where_they_measured_faster():
+    assert make_backend("smt").givens == "assume"
+    assert make_backend("smt:model=bitvec,solver=qffd").givens == "push"
+    assert make_backend("smt:model=bitvec,solver=qffd,givens=assume").givens == "assume"
