@@ -369,17 +369,10 @@ def run_export(args: argparse.Namespace) -> int:
     puzzles = read_input(args)
     if len(puzzles) != 1:
         raise UsageError(f"export takes one puzzle, the input has {len(puzzles)}")
-    if args.to == "dimacs":
-        from sudokulab.encodings import cnf
-
-        _choice("--encoding", args.encoding, cnf.ENCODINGS)
-        _choice("--amo", args.amo, cnf.AMO_ENCODINGS)
-        text = cnf.to_dimacs(puzzles[0], encoding=args.encoding, amo=args.amo)
-    else:
-        from sudokulab.encodings import smt
-
-        _choice("--model", args.model, smt.MODELS)
-        text = smt.to_smt2(puzzles[0], model=args.model)
+    try:
+        text = _exported(puzzles[0], args)
+    except ValueError as error:  # a rule the encoding or model cannot express
+        raise UsageError(str(error)) from None
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as out:
@@ -389,6 +382,20 @@ def run_export(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return EXIT_OK
+
+
+def _exported(puzzle: Puzzle, args: argparse.Namespace) -> str:
+    """The DIMACS or SMT-LIB 2 text the options ask for."""
+    if args.to == "dimacs":
+        from sudokulab.encodings import cnf
+
+        _choice("--encoding", args.encoding, cnf.ENCODINGS)
+        _choice("--amo", args.amo, cnf.AMO_ENCODINGS)
+        return cnf.to_dimacs(puzzle, encoding=args.encoding, amo=args.amo)
+    from sudokulab.encodings import smt
+
+    _choice("--model", args.model, smt.MODELS)
+    return smt.to_smt2(puzzle, model=args.model)
 
 
 def _choice(option: str, value: str, allowed: Sequence[str]) -> None:

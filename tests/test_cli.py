@@ -129,3 +129,13 @@ def test_rules_from_flags_are_drawn_and_checked(capsys):
     assert code == 2 and "expected cells=total" in err
     code, _, err = run(capsys, "show", blank, "--rules", "zigzag")
     assert code == 2 and "unknown rule 'zigzag'" in err
+
+
+def test_export_writes_dimacs_and_smt2(tmp_path, capsys):
+    code, out, _ = run(capsys, "export", "--to", "dimacs", LINE)
+    assert code == 0 and "p cnf 729 " in out
+    target = tmp_path / "p.smt2"
+    code, _, _ = run(capsys, "export", "--to", "smt2", LINE, "--model", "int", "-o", str(target))
+    assert code == 0 and "(check-sat)" in target.read_text()
+    code, _, err = run(capsys, "export", "--to", "dimacs", LINE, "--encoding", "clever")
+    assert code == 2 and "--encoding 'clever'" in err
