@@ -209,6 +209,18 @@ def test_a_prolog_exception_is_an_error_result(monkeypatch):
     assert prolog.solve(empty(4), limit=None).count == 288
 
 
+def test_running_out_of_stack_is_an_error_result():
+    engine = P.janus()
+    limit = engine.query_once("current_prolog_flag(stack_limit, Limit)")["Limit"]
+    engine.query_once("set_prolog_flag(stack_limit, 10_000_000)")
+    try:
+        result = prolog.solve(empty(9), limit=None, timeout=60)
+    finally:
+        engine.query_once("set_prolog_flag(stack_limit, Limit)", {"Limit": limit})
+    assert result.status is Status.ERROR and "Stack limit" in result.message
+    assert prolog.solve(empty(4), limit=None).count == 288
+
+
 # --- options -----------------------------------------------------------------------------
 
 def test_options_come_from_the_spec():
