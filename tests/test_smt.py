@@ -148,6 +148,26 @@ def test_export_reparses_to_the_same_solution(model):
     assert read_exported(solver.model(), model, 9) == solution
 
 
+# Both satisfiable: 24 4x4 grids are windoku and anti-knight, and the non-consecutive
+# 6x6 grid starting 135246/462513 has r1c1 and r1c3 odd and r1c2 + r2c2 = 3 + 6.
+EXPORTED_VARIANTS = [
+    empty(4, [R.Windoku(), R.AntiKnight()]),
+    empty(6, [R.NonConsecutive(), R.Parity(((0, 0), (0, 2)), False),
+              R.Cage(((0, 1), (1, 1)), 3 + 6)]),
+]
+
+
+@pytest.mark.parametrize("puzzle", EXPORTED_VARIANTS, ids=["windoku+knight", "consecutive+"])
+@pytest.mark.parametrize("model", smt.MODELS)
+def test_export_of_variants_reparses_to_a_checked_solution(model, puzzle):
+    if smt.unsupported(puzzle, model):
+        puzzle = puzzle.with_rules(r for r in puzzle.rules if not isinstance(r, R.Cage))
+    solver = z3.Solver()
+    solver.add(z3.parse_smt2_string(smt.to_smt2(puzzle, model)))
+    assert solver.check() == z3.sat
+    assert check(puzzle, read_exported(solver.model(), model, puzzle.size)) == []
+
+
 def test_export_defaults_to_bool():
     puzzle = parse("1...\n..1.\n.1..\n...1")
     assert smt.to_smt2(puzzle) == smt.to_smt2(puzzle, "bool") != smt.to_smt2(puzzle, "int")
@@ -180,7 +200,7 @@ VARIANTS = [
     (R.NonConsecutive(),),
     (R.Parity(((0, 0), (1, 1), (2, 3)), True), R.Parity(((3, 3),), False)),
     (R.Cage(((0, 0), (0, 1), (1, 0)), 6), R.Cage(((2, 2), (3, 3)), 7)),
-    (R.Diagonal(), R.Cage(((0, 0), (1, 1)), 5), R.NonConsecutive()),
+    (R.Diagonal(), R.Cage(((0, 0), (1, 1)), 5), R.Parity(((0, 1),), False)),
 ]
 
 
@@ -194,6 +214,17 @@ def test_variant_solutions_are_exactly_the_checked_grids(model, rules, all_4x4_g
         return
     expected = {grid for grid in all_4x4_grids if check(puzzle, grid) == []}
     assert set(result.solutions) == expected and result.count == len(expected)
+
+
+@pytest.mark.parametrize("model", smt.MODELS)
+def test_non_consecutive_6x6_has_norvigs_48_grids(model):
+    # No 4x4 grid is non-consecutive, so the rule is tested where it admits grids.
+    puzzle = empty(6, [R.NonConsecutive()])
+    expected = NorvigBackend().solve(puzzle, limit=None)
+    result = make_backend(f"smt:model={model}").solve(puzzle, limit=None)
+    assert (result.count, expected.count) == (48, 48)
+    assert set(result.solutions) == set(expected.solutions)
+    assert all(check(puzzle, grid) == [] for grid in result.solutions)
 
 
 def test_bitvec_model_cannot_express_a_cage():
