@@ -283,6 +283,12 @@ def test_describe_lists_assertions_per_rule():
     assert "anti-knight: " in text and "givens (assumed): 17 assertion(s)" in text
 
 
+def test_describe_says_what_a_model_cannot_express():
+    puzzle = empty(4).with_rules([R.Cage(((0, 0), (0, 1)), 3)])
+    assert "cage" in make_backend("smt:model=bitvec").describe(puzzle)
+    assert "cages: 2 assertion(s)" in make_backend("smt:model=int").describe(puzzle)
+
+
 def test_describe_summarizes_a_25x25():
     text = make_backend("smt:model=int").describe(empty(25))
     assert "rows: 25 assertion(s)" in text and "... and 23 more" in text
