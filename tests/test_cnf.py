@@ -9,6 +9,7 @@ from pysat.formula import CNF, CNFPlus
 from pysat.solvers import Solver
 
 from sudokulab import rules as R
+from sudokulab.check import check
 from sudokulab.encodings import cnf
 from sudokulab.geometry import geometry
 from sudokulab.harness import datasets
@@ -87,10 +88,57 @@ def test_jigsaw_regions_replace_boxes():
     assert counts["jigsaw"] == counts["row"]
 
 
-def test_cages_are_not_compiled_yet():
-    cage = R.Cage(((0, 0), (0, 1)), 3)
-    with pytest.raises(cnf.UnsupportedRule, match="cage"):
-        cnf.encode(empty(9, (cage,)))
+def test_a_cage_is_compiled_by_its_digit_sets():
+    # r1c1+r1c2+r1c3=15: 8 sets of 3 digits ({1,5,9} ... {4,5,6}), one selector each
+    cage = R.Cage(((0, 0), (0, 1), (0, 2)), 15)
+    formula = cnf.encode(empty(9, (cage,)))
+    assert cnf.digit_sets(3, 15, 9)[0] == (1, 5, 9) and len(cnf.digit_sets(3, 15, 9)) == 8
+    assert formula.selectors == 8 and formula.cnf.nv == 729 + 8 and formula.variables == 737
+    # 1 at-least-one + 28 pairwise at-most-one over the selectors, 8 * 3 cells * 6 digits
+    # outside the set, 8 * 3 "each digit of the set is in the cage"; the cells share a row,
+    # so the cells-differ clauses are left out
+    assert formula.parts["cage"] == 1 + 28 + 8 * 3 * 6 + 8 * 3 == 197
+    selectors = {abs(lit) for clause in formula.cnf.clauses for lit in clause} - set(range(1, 730))
+    assert selectors == set(range(730, 738))
+    scattered = R.Cage(((0, 0), (1, 3), (5, 5)), 15)  # no unit holds all three
+    assert cnf.clause_counts(empty(9, (scattered,)))["cage"] == 197 + 9 * 3
+
+
+@pytest.mark.parametrize("amo", ["seqcounter", "native"])
+def test_cage_selectors_and_at_most_one_auxiliaries_never_collide(amo):
+    cages = (R.Cage(((0, 0), (1, 3), (5, 5)), 15), R.Cage(((8, 8), (8, 7)), 10))
+    formula = cnf.encode(empty(9, cages), "extended", amo)
+    assert formula.selectors == 8 + 4
+    card = cnf.encode(empty(9), "extended", amo).cnf.nv - 729
+    # seqcounter: k-1 auxiliaries per group of k: the selectors of each cage (8 and 4),
+    # and the cells of the scattered cage for each digit (3)
+    extra = 0 if amo == "native" else 7 + 3 + 9 * 2
+    assert formula.cnf.nv == 729 + card + formula.selectors + extra
+    if amo != "native":
+        used = {abs(lit) for clause in formula.cnf.clauses for lit in clause}
+        assert used == set(range(1, formula.cnf.nv + 1))
+
+
+def test_a_cage_no_digits_fill_gets_the_empty_clause():
+    for cage in (R.Cage(((0, 0), (0, 1)), 2), R.Cage(((0, 0), (0, 1)), 18),
+                 R.Cage(tuple((0, c) for c in range(4)), 9)):
+        assert not cnf.digit_sets(len(cage.cells), cage.total, 9)
+        for encoding in cnf.ENCODINGS:
+            assert [] in cnf.encode(empty(9, (cage,)), encoding).cnf.clauses
+
+
+def test_dimacs_of_a_cage_puzzle_read_back_and_solved_is_valid():
+    solution = datasets.solutions("top95")[0]
+    dominoes = tuple(R.Cage(((r, c), (r, c + 1)), solution[r * 9 + c] + solution[r * 9 + c + 1])
+                     for r in range(9) for c in range(0, 8, 2))
+    puzzle = empty(9, dominoes)
+    for encoding, amo in (("extended", "pairwise"), ("minimal", "seqcounter")):
+        text = cnf.to_dimacs(puzzle, encoding, amo)
+        assert "cage" in next(line for line in text.splitlines() if "per part" in line)
+        with Solver(name="cadical195", bootstrap_with=CNF(from_string=text)) as solver:
+            assert solver.solve()
+            grid = cnf.encode(puzzle, encoding, amo).decode(solver.get_model())
+        assert check(puzzle, grid) == []
 
 
 def test_unknown_names_are_refused():

@@ -1,10 +1,12 @@
 """The SAT backend: right answers for every encoding and solver, counts, reuse, timeouts."""
 
+import random
+
 import pytest
 
 from sudokulab import rules as R
 from sudokulab.backends import make_backend
-from sudokulab.backends.base import Deadline
+from sudokulab.backends.base import ALL_RULES, Deadline
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.backends.sat import NATIVE_AMO, Engine, SatBackend, engine
 from sudokulab.check import check
@@ -187,10 +189,105 @@ def test_clause_rules_keep_exactly_the_grids_the_validator_accepts(rule):
         assert set(got.solutions) == expected and got.count == len(expected)
 
 
-def test_cages_are_unsupported_not_ignored():
-    cage = R.Cage(((0, 0), (0, 1)), 3)
-    result = SatBackend().solve(empty(9, (cage,)))
-    assert result.status is Status.UNSUPPORTED and "cage" in result.message
+def killer(solution, seed=17, n=9):
+    """Cages of 2-4 orthogonally connected cells covering the grid, grown at random (seeded)
+    from each free cell in row order, never twice the same digit of the solution in a cage;
+    totals from the solution, no givens."""
+    rng = random.Random(seed)
+    free = {(r, c) for r in range(n) for c in range(n)}
+    cages = []
+    for cell in sorted(free):
+        if cell not in free:
+            continue
+        group, size = [cell], rng.choice((2, 3, 4))
+        free.discard(cell)
+        while len(group) < size:
+            seen = {solution[r * n + c] for r, c in group}
+            nexts = sorted({(r + dr, c + dc) for r, c in group for dr, dc in R.ORTHOGONAL_MOVES
+                            if (r + dr, c + dc) in free and solution[(r + dr) * n + c + dc]
+                            not in seen})
+            if not nexts:
+                break
+            group.append(rng.choice(nexts))
+            free.discard(group[-1])
+        cages.append(R.Cage(tuple(group), sum(solution[r * n + c] for r, c in group)))
+    return empty(n, cages)
+
+
+KILLER_SOLUTION = datasets.solutions("top95")[0]
+KILLER = killer(KILLER_SOLUTION)
+
+
+def test_a_killer_without_givens_counts_as_norvig_does():
+    assert all(2 <= len(cage.cells) <= 4 for cage in KILLER.rules)
+    assert sum(len(cage.cells) for cage in KILLER.rules) == 81
+    expected = NorvigBackend().solve(KILLER, limit=None)
+    assert expected.exact and expected.count == 6 and KILLER_SOLUTION in expected.solutions
+    for sat in (backend(encoding) for encoding in cnf.ENCODINGS):
+        got = sat.solve(KILLER, limit=None)
+        assert (got.status, got.count, got.exact) == (Status.MULTIPLE, expected.count, True)
+        assert set(got.solutions) == set(expected.solutions)
+        assert all(check(KILLER, grid) == [] for grid in got.solutions)
+
+
+@pytest.mark.parametrize("amo", ["seqcounter", "native"])
+def test_a_killer_counts_the_same_with_auxiliary_at_most_one(amo):
+    expected = set(SatBackend().solve(KILLER, limit=None).solutions)
+    for encoding in ("minimal", "optimized"):
+        assert set(backend(encoding, amo).solve(KILLER, limit=None).solutions) == expected
+
+
+@pytest.mark.parametrize("encoding", cnf.ENCODINGS)
+def test_a_killer_with_two_givens_is_unique(encoding):
+    givens = [0] * 81
+    for cell in (5, 37):  # r1c6 and r5c2 tell the killer's solutions apart
+        givens[cell] = KILLER_SOLUTION[cell]
+    puzzle = KILLER.with_values(givens)
+    result = backend(encoding).solve(puzzle, limit=None)
+    assert (result.status, result.solutions) == (Status.UNIQUE, (KILLER_SOLUTION,))
+    assert check(puzzle, KILLER_SOLUTION) == []
+
+
+@pytest.mark.parametrize("encoding", cnf.ENCODINGS)
+def test_a_cage_no_digits_fill_has_no_solution(encoding):
+    for total in (2, 18):  # two different digits add up to 3..17
+        result = backend(encoding).solve(empty(9, (R.Cage(((0, 0), (0, 1)), total),)))
+        assert (result.status, result.count, result.exact) == (Status.NONE, 0, True)
+
+
+@pytest.mark.parametrize("encoding", cnf.ENCODINGS)
+def test_a_cage_keeps_exactly_the_grids_the_validator_accepts(encoding):
+    grids = SatBackend().solve(empty(4), limit=None).solutions
+    for cage in (R.Cage(((0, 0), (0, 1)), 3), R.Cage(((0, 0), (1, 1), (2, 2)), 6),
+                 R.Cage(((0, 3), (1, 3), (1, 2)), 9)):
+        puzzle = empty(4, (cage,))
+        expected = {grid for grid in grids if check(puzzle, grid) == []}
+        got = backend(encoding).solve(puzzle, limit=None)
+        assert set(got.solutions) == expected and got.count == len(expected)
+        assert got.count == NorvigBackend().solve(puzzle, limit=None).count
+    assert len({grid for grid in grids if grid[0] + grid[1] == 3}) == 48
+
+
+def test_counting_a_killer_blocks_on_cell_variables_only():
+    the_engine = Engine(cnf.base(KILLER.box, KILLER.rules), "cadical195")
+    assert the_engine.formula.selectors > 0 and the_engine.top > 729
+    added = []
+    add_clause = the_engine.solver.add_clause
+    the_engine.solver.add_clause = lambda clause, **kw: (added.append(clause),
+                                                         add_clause(clause, **kw))[1]
+    solutions, complete, _ = the_engine.search([], list(range(81)), None, Deadline(None))
+    the_engine.solver.delete()
+    assert complete and set(solutions) == set(SatBackend().solve(KILLER, limit=None).solutions)
+    act = the_engine.top  # the one activation literal, above the selectors
+    blocking, retire = added[:-1], added[-1]
+    assert retire == [-act] and len(blocking) == len(solutions)
+    assert all(clause[0] == -act and all(-729 <= lit < 0 for lit in clause[1:])
+               for clause in blocking)
+
+
+def test_the_sat_backend_supports_every_rule():
+    assert set(SatBackend.supported_rules) == set(ALL_RULES)
+    assert SatBackend().unsupported(KILLER) == ""
 
 
 def test_statistics_and_times():
@@ -250,3 +347,9 @@ def test_available_names_pysat_and_cadical():
 def test_describe_lists_clauses_per_part():
     text = SatBackend().describe(empty(9, (R.AntiKnight(),)))
     assert "729" in text and "anti-knight" in text and "2,016" in text and "14,004" in text
+
+
+def test_describe_counts_the_clauses_of_a_cage():
+    text = SatBackend().describe(empty(9, (R.Cage(((0, 0), (0, 1), (0, 2)), 15),)))
+    assert "737" in text and "8 digit sets" in text
+    assert any(line.split() == ["cage", "197"] for line in text.splitlines())

@@ -7,11 +7,13 @@ encoding: pairwise, seqcounter, ..., or native for solvers with cardinality cons
 Throughput: the formula of a box shape, rule set and encoding does not depend on the
 givens, so it is built once per process and loaded into one solver; each puzzle's
 givens go in as assumptions. Counting blocks every solution found with a clause over
-cell variables, guarded by a fresh activation literal that is assumed while this
-puzzle is counted and switched off for good (unit clause -act) afterwards, so the
-solver stays correct for the next puzzle; once retired literals outnumber the cell
-variables the solver is reloaded, so models stay short. The optimized encoding depends
-on the givens: it gets a fresh solver per puzzle.
+cell variables (never cage selectors or other auxiliaries), guarded by a fresh
+activation literal that is assumed while this puzzle is counted and switched off for
+good (unit clause -act) afterwards, so the solver stays correct for the next puzzle;
+once retired literals outnumber the cell variables the solver is reloaded, so models
+stay short. The optimized encoding depends on the givens: it gets a fresh solver per
+puzzle. Cages are part of the rules, so each cage layout has a formula and solver of
+its own.
 
 Timeouts, by what the solver offers (probed, not assumed):
 - interrupt (MiniSat, Glucose, GlueCard, MiniCard, Maple*, MergeSat, ...): a short
@@ -31,7 +33,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from sudokulab import rules as R
-from sudokulab.backends.base import Availability, Backend, Deadline
+from sudokulab.backends.base import ALL_RULES, Availability, Backend, Deadline
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
 
@@ -226,8 +228,7 @@ class SatBackend(Backend):
 
     name = "sat"
     paradigm = "SAT: CNF + CDCL solver (PySAT)"
-    supported_rules = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw,
-                       R.NonConsecutive, R.Parity)  # what cnf.py compiles; cages come later
+    supported_rules = ALL_RULES  # cnf.py compiles every rule, cages by digit sets
 
     # amo: pairwise measured fastest with CaDiCaL on top1465 (results/sat.md): Sudoku's
     # at-most-one groups have only N literals, too few for auxiliary variables to pay off.
@@ -298,6 +299,10 @@ class SatBackend(Backend):
         how = ("decided in the encoding (their variables and the clauses they satisfy are "
                "left out)" if self.encoding == "optimized"
                else "assumptions: the solver is built once per shape and reused")
+        cages = sum(isinstance(rule, R.Cage) for rule in puzzle.rules)
+        if cages:
+            lines.append(f"  cages: {cages}, {formula.selectors:,} digit sets that fill them "
+                         f"(a selector each, exactly one true per cage)")
         lines.append(f"  givens: {givens} {how}")
         lines.append(f"  timeout: {TIMEOUTS[self.stop]}")
         return "\n".join(lines)

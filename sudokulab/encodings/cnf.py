@@ -6,8 +6,8 @@ digit d (from 1 to N). It is numbered
     var = r*N*N + c*N + d        (equivalently cell*N + d with cell = r*N + c)
 
 so the cell variables are exactly 1..N^3. Auxiliary variables (of at-most-one
-encodings such as the sequential counter) come from one IDPool starting at N^3 + 1,
-so they never collide with cell variables.
+encodings such as the sequential counter, and the selectors of cages) come from one
+IDPool starting at N^3 + 1, so they never collide with cell variables.
 
 Encodings, each a superset of the one before (Lynce & Ouaknine, "Sudoku as a SAT
 problem", 2006):
@@ -25,6 +25,23 @@ anti-king) add "not both d" for each pair of cells a move apart; non-consecutive
 parity. At-most-one constraints go through `pysat.card` or stay native cardinality
 constraints (CNFPlus atmost) for solvers that take them (MiniCard, GlueCard, ...).
 
+Killer cages (part "cage"), by digit sets. A cage of k cells with total T can only be
+filled by a set S of k distinct digits adding up to T (a 3-cell cage of 15 over 1..9:
+{1,5,9}, {1,6,8}, {2,4,9}, {2,5,8}, {2,6,7}, {3,4,8}, {3,5,7}, {4,5,6}). The sets are
+enumerated once; if there is none, the formula gets the empty clause. Each set S gets a
+selector variable s(S) from the same IDPool as the auxiliaries (above N^3), and
+- exactly one selector is true: one at-least-one clause, and at-most-one in the chosen
+  at-most-one encoding;
+- s(S) -> every cage cell holds a digit of S: (-s(S) | -x(cell, d)) for each d not in S;
+- s(S) -> each digit of S is somewhere in the cage: (-s(S) | x(c1, d) | ... | x(ck, d));
+- the cells differ: at most one cage cell holds d, for each digit d; left out when
+  every pair of the cage's cells already shares a unit (a cage inside a row, column or
+  box), whose at-most-one clauses say it already.
+Any two of "cells in S", "each digit of S present", "cells differ" imply the third (k
+cells, k digits), and together they say the cage holds exactly the digits of S, whose
+sum is T. The redundant third is there for propagation. Selectors are auxiliary: a
+solution is read, and blocked when counting, on the cell variables only.
+
 This module builds formulas only: it never imports a solver, so a CNF can be
 exported and inspected without solving it.
 """
@@ -33,6 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations, compress
 from operator import add
 
@@ -48,7 +66,7 @@ AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "totalizer", "mt
                  "kmtotalizer", "sortnetwrk", "cardnetwrk", "native")
 REUSABLE = ("minimal", "efficient", "extended")  # independent of the givens
 COMPILED_RULES = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw,
-                  R.NonConsecutive, R.Parity)
+                  R.NonConsecutive, R.Parity, R.Cage)  # every rule there is
 
 # The part of the rules a unit belongs to, from the first word of its geometry name.
 UNIT_PARTS = {"row": "row", "column": "column", "box": "box", "region": "jigsaw",
@@ -56,7 +74,8 @@ UNIT_PARTS = {"row": "row", "column": "column", "box": "box", "region": "jigsaw"
 
 
 class UnsupportedRule(ValueError):
-    """The puzzle has a rule that these encodings do not compile (yet)."""
+    """The puzzle has a rule that these encodings do not compile: a guard, so that a rule
+    type added to `rules` later is refused here rather than silently left out."""
 
 
 def var(n: int, row: int, col: int, digit: int) -> int:
@@ -80,6 +99,7 @@ class Formula:
     parts: dict[str, int] = field(default_factory=dict)
     candidates: frozenset[int] | None = None
     fixed: tuple[int, ...] = ()
+    selectors: int = 0  # cage digit sets, one auxiliary variable each
 
     @property
     def variables(self) -> int:
@@ -194,6 +214,7 @@ def base(box: tuple[int, int], rules: tuple[R.Rule, ...] = (), encoding: str = "
     for a, b in geo.moves:
         build.add(move_part(n, a, b), ([-(a * n + d), -(b * n + d)] for d in digits))
     _rule_clauses(build, geo, lambda lit: True)
+    _cage_clauses(build, geo, lambda lit: True)
     return build.formula
 
 
@@ -210,6 +231,48 @@ def _rule_clauses(build: Builder, geo: Geometry, kept) -> None:
         elif isinstance(rule, R.Parity):
             build.add(rule.name, ([-(cell * n + d)] for cell in _parity_cells(rule, n)
                                   for d in _wrong_parity(rule, n) if kept(cell * n + d)))
+
+
+def _cage_clauses(build: Builder, geo: Geometry, kept,
+                  givens: Sequence[int] | None = None) -> None:
+    """The digit-set encoding of every cage (see the module docstring), over the cell
+    variables `kept` accepts; given cells are decided, so only sets holding their digits
+    stay and their clauses are left out."""
+    n = geo.n
+    digits = range(1, n + 1)
+    for index, cage in enumerate(geo.cages):
+        cells = [geo.cell(*c) for c in cage.cells]
+        placed = {givens[c] for c in cells if givens[c]} if givens else set()
+        blanks = [c for c in cells if not (givens and givens[c])]
+        sets = [s for s in digit_sets(len(cells), cage.total, n) if placed.issubset(s)]
+        if not sets:
+            build.add("cage", [[]])  # no digits fill the cage: the empty clause says so
+            continue
+        selectors = [build.pool.id(("cage", index, s)) for s in sets]
+        build.formula.selectors += len(selectors)
+        build.cnf.nv = max(build.cnf.nv, build.pool.top)
+        build.add("cage", [selectors])
+        build.at_most_one("cage", selectors)
+        for s, selector in zip(sets, selectors):
+            build.add("cage", ([-selector, -(c * n + d)] for c in blanks for d in digits
+                               if d not in s and kept(c * n + d)))
+            build.add("cage", ([-selector] + [c * n + d for c in blanks if kept(c * n + d)]
+                               for d in s if d not in placed))
+        if not _share_units(geo, cells):
+            for d in digits:
+                if d not in placed:
+                    build.at_most_one("cage", [c * n + d for c in blanks if kept(c * n + d)])
+
+
+@lru_cache(maxsize=1024)
+def digit_sets(size: int, total: int, n: int) -> tuple[tuple[int, ...], ...]:
+    """Every set of `size` distinct digits from 1..n adding up to `total`, ascending."""
+    return tuple(s for s in combinations(range(1, n + 1), size) if sum(s) == total)
+
+
+def _share_units(geo: Geometry, cells: Sequence[int]) -> bool:
+    """Whether every pair of the cells lies in some unit together."""
+    return all(any(b in unit for unit in geo.units_of[a]) for a, b in combinations(cells, 2))
 
 
 def _parity_cells(rule: R.Parity, n: int) -> list[int]:
@@ -252,6 +315,7 @@ def optimized(puzzle: Puzzle, amo: str = "pairwise") -> Formula:
         build.add(move_part(n, a, b), ([-(a * n + d), -(b * n + d)] for d in digits
                                        if a * n + d in candidates and b * n + d in candidates))
     _rule_clauses(build, geo, candidates.__contains__)
+    _cage_clauses(build, geo, candidates.__contains__, givens)
     build.formula.candidates = candidates
     build.formula.fixed = tuple(givens)
     return build.formula
