@@ -4,10 +4,10 @@ Building a model and a solver costs far more than solving one 9x9 puzzle, so eac
 process keeps one solver per (shape, rule set, model, solver) and hands it every
 puzzle's givens as assumptions: `check(*givens)` leaves nothing behind, and the next
 puzzle starts from the same solver with the clauses it learned about the rules. On
-top1465 assumptions beat asserting the givens between push and pop by 1.3x for the
-bool and int models, tied for bitvec on the default solver, and lost 9x for bitvec on
-the SAT core (QF_FD), which therefore pushes by default; results/smt.md has the
-figures and `givens=assume|push` overrides the choice.
+top1465, over five bench runs, assumptions were as fast as asserting the givens between
+push and pop or up to 1.5x faster in every configuration but bitvec on the SAT core
+(QF_FD), where they were 9x slower: that one pushes by default. results/smt.md has the
+figures; `givens=assume|push` overrides the choice.
 
 Counting blocks each solution found with a clause over the cell values, asserted in a
 push/pop scope around the search (see Scope), so no blocking clause outlives its puzzle.
