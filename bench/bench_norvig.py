@@ -30,6 +30,7 @@ from tabulate import tabulate
 
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.harness import datasets
+from sudokulab.harness.report import cpu_model
 from sudokulab.puzzle import format_line
 from sudokulab.result import Status
 
@@ -45,16 +46,6 @@ def load_reference():
     spec.loader.exec_module(module)
     return module
 
-
-def cpu_model() -> str:
-    """The CPU model named in /proc/cpuinfo, or what platform knows."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def commit() -> str:

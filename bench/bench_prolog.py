@@ -37,6 +37,7 @@ from tabulate import tabulate
 from sudokulab.backends import make_backend
 from sudokulab.backends import prolog as P
 from sudokulab.harness import datasets
+from sudokulab.harness.report import cpu_model
 from sudokulab.puzzle import Puzzle, format_line
 from sudokulab.result import Status
 
@@ -84,16 +85,6 @@ class Run:
         self.inferences += other.inferences
         self.build += other.build
 
-
-def cpu_model() -> str:
-    """The CPU model named in /proc/cpuinfo, or what platform knows."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def machine() -> dict[str, str]:

@@ -37,6 +37,7 @@ from tabulate import tabulate
 from sudokulab.backends.sat import SatBackend, engine
 from sudokulab.encodings import cnf
 from sudokulab.harness import datasets
+from sudokulab.harness.report import cpu_model
 from sudokulab.result import Status
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,16 +142,6 @@ def commit() -> str:
         return "unknown"
     return head + (" (with local changes)" if dirty else "")
 
-
-def cpu_model() -> str:
-    """The CPU model named in /proc/cpuinfo, or what platform knows."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def machine() -> list[str]:
