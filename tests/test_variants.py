@@ -3,8 +3,10 @@
 Facts from the variants issue: the Miracle rules (anti-knight, anti-king,
 non-consecutive) admit exactly 72 grids; with any single given, exactly 8; with
 r5c3 = 1 and r6c7 = 2, exactly one. The puzzles in data/variants.json were made by
-thinning a grid of each rule until one more blank would break uniqueness; each is
-unique under its rule and has several solutions without it.
+thinning a grid of each rule until one more blank would break uniqueness (the
+non-consecutive one then got ten givens back, so that CLP(FD), whose propagation of
+that rule is weak, proves it in seconds); each is unique under its rule and has
+several solutions without it.
 """
 
 import json
