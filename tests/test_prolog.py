@@ -16,6 +16,7 @@ from sudokulab.backends import BackendError, make_backend
 from sudokulab.backends import prolog as P
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.check import check
+from sudokulab.geometry import geometry
 from sudokulab.harness import datasets
 from sudokulab.puzzle import empty, format_line, parse
 from sudokulab.result import Status
@@ -241,8 +242,54 @@ def test_bad_options_are_refused(spec):
 
 def test_describe_names_the_goals_and_rules():
     text = prolog.describe(empty(9, (R.Diagonal(), R.AntiKnight())))
-    assert "sudoku(3-3, Cells, Rules, hybrid)" in text and "labeling([ff, up, step]" in text
+    assert "sudoku(3-3, Cells, Rules, all_different)" in text
+    assert "labeling([ffc, up, step]" in text and "(auto: chosen from the rules)" in text
     assert "29 units" in text and "differ(" in text
+    text = prolog.describe(empty(9))
+    assert "sudoku(3-3, Cells, Rules, hybrid)" in text and "labeling([ff, up, step]" in text
+    text = make_backend("prolog:strength=all_distinct,labeling=leftmost").describe(empty(9))
+    assert "Rules, all_distinct), labeling([leftmost, up, step], Cells)\n" in text
+
+
+# --- what `auto` stands for ------------------------------------------------------------------
+
+@pytest.mark.parametrize("rules, strength, selection", [
+    ((), "hybrid", "ff"), ((R.Diagonal(), R.Windoku()), "hybrid", "ff"),
+    ((JIGSAW_6,), "hybrid", "ff"),
+    ((R.Cage(((0, 0), (0, 1)), 3), R.Parity(((1, 1),), even=True)), "hybrid", "ff"),
+    ((R.AntiKnight(),), "all_different", "ffc"), ((R.AntiKing(),), "all_different", "ffc"),
+    ((R.NonConsecutive(),), "all_different", "ffc"), (R.MIRACLE, "all_different", "ffc"),
+], ids=["classic", "diagonal+windoku", "jigsaw", "cage+parity", "anti-knight", "anti-king",
+        "non-consecutive", "miracle"])
+def test_auto_units_alone_are_hybrid_ff_pairwise_rules_all_different_ffc(rules, strength,
+                                                                          selection):
+    n = 6 if rules == (JIGSAW_6,) else 9
+    assert prolog.choices(empty(n, rules)) == (strength, [selection, "up", "step"])
+
+
+def test_explicit_options_are_kept():
+    backend = make_backend("prolog:strength=hybrid,labeling=ff")
+    assert backend.choices(empty(9, R.MIRACLE)) == ("hybrid", ["ff", "up", "step"])
+
+
+def test_auto_and_every_strength_agree_on_the_miracle_puzzle():
+    values = [0] * 81
+    values[4 * 9 + 2], values[5 * 9 + 6] = 1, 2
+    puzzle = empty(9, R.MIRACLE).with_values(values)
+    answers = {P.PrologBackend(strength=strength, labeling=labeling).solve(puzzle).solutions
+               for strength in P.STRENGTHS for labeling in ("auto", "ff")}
+    assert len(answers) == 1 and len(answers.pop()) == 1
+
+
+def test_pairs_that_share_a_unit_are_not_sent():
+    puzzle = empty(9, R.MIRACLE)
+    geo = geometry(puzzle.box, puzzle.rules)
+    (name, pairs), _ = P.rule_terms(puzzle)
+    in_a_unit = {(a, b) for a, b in geo.moves if any(b in unit for unit in geo.units_of[a])}
+    assert name == "differ" and set(pairs) == set(geo.moves) - in_a_unit
+    assert len(geo.moves) == 496 and len(pairs) == 208  # knight's and king's moves
+    # a king's step along a row, a knight's move inside a box: both differ already
+    assert (0, 1) in in_a_unit and (0, 11) in in_a_unit and (2, 12) in pairs
 
 
 # --- finding SWI-Prolog and janus ---------------------------------------------------------
