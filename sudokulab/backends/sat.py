@@ -26,9 +26,11 @@ Timeouts, by what the solver offers (probed, not assumed):
 
 from __future__ import annotations
 
+import atexit
 import threading
 import time
 import warnings
+import weakref
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
@@ -122,6 +124,7 @@ class Engine:
         self.native = formula.amo == "native"
         self.solver = None
         self.load()
+        LIVE.add(self)
         self.digit = digits(self.n)
         self.size = {"variables": formula.variables, "clauses": formula.size}
 
@@ -134,6 +137,12 @@ class Engine:
         self.solver = Solver(name=self.name, bootstrap_with=self.formula.cnf, use_timer=True,
                              **({"native_card": True} if self.native else {}))
         self.top = self.formula.cnf.nv
+
+    def close(self) -> None:
+        """Free the native solver now."""
+        if self.solver is not None:
+            self.solver.delete()
+            self.solver = None
 
     def search(self, givens: list[int], blanks: list[int], limit: int | None,
                deadline: Deadline) -> tuple[list[tuple[int, ...]], bool, dict]:
@@ -216,6 +225,16 @@ class Engine:
             solver.clear_interrupt()
 
 
+LIVE: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_engines() -> None:
+    """Free cached solvers before interpreter teardown, when PySAT's own __del__ would fail."""
+    for live in list(LIVE):
+        live.close()
+
+
 @lru_cache(maxsize=8)
 def engine(solver: str, encoding: str, amo: str, box: tuple[int, int],
            rules: tuple[R.Rule, ...]) -> Engine:
@@ -277,7 +296,7 @@ class SatBackend(Backend):
             solutions, complete, stats = the_engine.search(assumptions, blanks, limit, deadline)
         finally:
             if fresh:
-                the_engine.solver.delete()
+                the_engine.close()
         return verdict(solutions, limit, complete=complete, stats=stats,
                        build_time=built - started, solve_time=time.perf_counter() - built)
 
