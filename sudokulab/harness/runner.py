@@ -189,11 +189,15 @@ class Worker:
         allowance = self.options.allowance(runs)
         self.deadline = None if allowance is None else self.started + allowance
 
-    def stop(self) -> None:
-        """Ask an idle process to end, kill a busy one (its puzzles are not recorded)."""
+    def release(self) -> None:
+        """Ask an idle process to end; it exits on its own while the others are asked."""
         if self.process.is_alive() and not self.jobs:
             with contextlib.suppress(OSError):  # it may be dying already
                 self.conn.send(None)
+
+    def stop(self) -> None:
+        """Let a released process end, kill a busy one (its puzzles are not recorded)."""
+        if not self.jobs:
             self.process.join(timeout=1.0)
         self.kill()
 
@@ -237,6 +241,8 @@ def run_backend(spec: str, puzzles: Iterable[Job], options: Options, *, jobs: in
                 if queue:
                     worker.start()
     finally:
+        for worker in pool:
+            worker.release()
         for worker in pool:
             worker.stop()
 
