@@ -227,9 +227,9 @@ def run_backend(spec: str, puzzles: Iterable[Job], options: Options, *, jobs: in
                     if not worker.send(job):
                         queue.appendleft(job)
                         break
-            _wait(pool)
+            ready = _wait(pool)
             for worker in pool:
-                if not _collect(worker, spec, record):
+                if not _collect(worker, spec, record, ready):
                     continue
                 queue.extendleft(reversed(worker.jobs))  # sent but never begun: not lost
                 worker.jobs.clear()
@@ -247,21 +247,25 @@ def run_backend(spec: str, puzzles: Iterable[Job], options: Options, *, jobs: in
             worker.stop()
 
 
-def _wait(pool: list[Worker]) -> None:
-    """Sleep until a worker says something, dies, or reaches its deadline."""
+def _wait(pool: list[Worker]) -> list:
+    """Sleep until a worker says something, dies, or reaches its deadline; what is ready."""
     deadlines = [w.deadline for w in pool if w.deadline is not None and w.process.is_alive()]
     timeout = max(0.0, min(deadlines) - time.perf_counter()) if deadlines else None
     waitables = [w.conn for w in pool if not w.conn.closed]
     waitables += [w.process.sentinel for w in pool if w.process.is_alive()]
-    if waitables:
-        wait(waitables, timeout)
+    return wait(waitables, timeout) if waitables else []
 
 
-def _collect(worker: Worker, spec: str, record: Callable[[Record], None]) -> bool:
+def _collect(worker: Worker, spec: str, record: Callable[[Record], None],
+             ready: list) -> bool:
     """Take in what one worker produced; True when it is gone (dead, or killed now)."""
     if worker.conn.closed:
         return False
-    while worker.conn.poll():
+    alive = worker.process.is_alive()
+    overdue = worker.deadline is not None and time.perf_counter() >= worker.deadline
+    # polling a pipe costs a selector: read one that is ready, or one whose worker is dead
+    # or overdue (its last answers may have come in since the wait)
+    while (worker.conn in ready or not alive or overdue) and worker.conn.poll():
         try:
             message = worker.conn.recv()
         except (EOFError, OSError):
@@ -274,7 +278,7 @@ def _collect(worker: Worker, spec: str, record: Callable[[Record], None]) -> boo
             _, index, result, seconds, times, warmup = message
             worker.answered()
             record(Record(spec, index, result, seconds, times, warmup))
-    if worker.process.is_alive():
+    if alive:
         if worker.deadline is None or time.perf_counter() < worker.deadline:
             return False
         worker.kill()
