@@ -129,11 +129,11 @@ def test_hanging_and_crashing_backends_are_recorded_and_the_run_goes_on(test_bac
 
 # --- interrupted runs resume ---------------------------------------------------------
 
-def start_run(out: Path, puzzles: Path, log: Path) -> subprocess.Popen:
-    """A compare run in its own process, slow enough to be stopped midway."""
+def start_run(out: Path, puzzles: Path, log: Path, hold: Path) -> subprocess.Popen:
+    """A compare run in its own process, held after 8 puzzles while `hold` exists."""
     command = [sys.executable, "-m", "sudokulab.harness.compare", "--file", str(puzzles),
                "--out", str(out), "--jobs", "2", "--timeout", "0",
-               "--backends", f"test-count:log={log},delay=0.05,norvig"]
+               "--backends", f"test-count:log={log},hold={hold},after=8,norvig"]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -160,9 +160,13 @@ def test_an_interrupted_run_resumes_without_redoing_or_losing_puzzles(test_backe
                                                                       tmp_path, stop):
     lines = [format_line(p) for p in datasets.load("top95")[:40]]
     puzzles, log, out = puzzle_file(tmp_path, lines), tmp_path / "asked.log", tmp_path / "run"
-    process = start_run(out, puzzles, log)
+    hold = tmp_path / "hold"
+    hold.touch()
+    process = start_run(out, puzzles, log, hold)
     wait_for_records(out, 6, process)
     process.send_signal(stop)
+    process.wait()
+    hold.unlink()  # after SIGKILL the orphaned workers, held, keep the output pipes open
     _, stderr = process.communicate()
     if stop == signal.SIGINT:
         assert process.returncode == 130

@@ -9,7 +9,9 @@ put that folder on sys.path (this process) and PYTHONPATH (the spawned workers).
                        valid grid when there are several, or claim `none`
 - test-hang            sleeps forever, ignoring its timeout
 - test-crash:how=H     ends its own process: `kill` (SIGKILL), `exit` (os._exit) or `segv`
-- test-count:log=F     solves correctly (through norvig) and appends each puzzle to file F
+- test-count:log=F     solves correctly (through norvig) and appends each puzzle to file F;
+                       with hold=H,after=N, once F holds more than N puzzles it waits while
+                       file H exists (a run held midway, for a test to interrupt)
 """
 
 from __future__ import annotations
@@ -142,13 +144,21 @@ class CountingBackend(TestBackend):
 
     name = "test-count"
 
-    def __init__(self, log: str, delay: str = "0") -> None:
+    def __init__(self, log: str, delay: str = "0", hold: str = "", after: str = "0") -> None:
         self.log = Path(log)
         self.delay = float(delay)
+        self.hold, self.after = (Path(hold) if hold else None), int(after)
         self.engine = make_backend("norvig")
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         with self.log.open("a") as log:
             log.write(format_line(puzzle) + "\n")
-        time.sleep(self.delay)  # slow enough that a test can interrupt the run midway
+        time.sleep(self.delay)
+        # held, not merely slow: a test interrupts the run midway however busy the machine
+        while self.hold is not None and self.hold.exists() and self._asked() > self.after:
+            time.sleep(0.01)
         return self.engine.solve(puzzle, limit=limit, timeout=deadline.left())
+
+    def _asked(self) -> int:
+        """How many puzzles the log holds."""
+        return len(self.log.read_text().splitlines())
