@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -21,11 +22,11 @@ def cactus(runs: Mapping[str, Sequence[Record]], path: Path, title: str) -> Path
     for backend, records in runs.items():
         times = sorted(max(FLOOR, r.time) for r in records if r.result.status.is_answer)
         axes.step(times, range(1, len(times) + 1), where="post",
-                  label=f"{backend} ({len(times)} of {len(records)})")
+                  label=_wrapped(f"{backend} ({len(times)} of {len(records)})"))
     axes.set_xscale("log")
     axes.set_xlabel("time per puzzle (s, log scale)")
     axes.set_ylabel("puzzles answered within that time")
-    axes.set_title(title)
+    axes.set_title(_wrapped(title, 70))
     axes.grid(True, which="both", alpha=0.3)
     axes.legend()
     return _save(figure, path)
@@ -50,12 +51,17 @@ def scatter(a: str, b: str, runs: Mapping[str, Sequence[Record]], path: Path,
     axes.plot([low, high], [low, high], color="grey", linewidth=0.8, label="same time")
     axes.set_xscale("log")
     axes.set_yscale("log")
-    axes.set_xlabel(f"{a} (s)")
-    axes.set_ylabel(f"{b} (s)")
-    axes.set_title(title)
+    axes.set_xlabel(_wrapped(f"{a} (s)"))
+    axes.set_ylabel(_wrapped(f"{b} (s)"))
+    axes.set_title(_wrapped(title, 70))
     axes.grid(True, which="both", alpha=0.3)
     axes.legend()
     return _save(figure, path)
+
+
+def _wrapped(label: str, width: int = 48) -> str:
+    """A backend spec over several lines: a long one would not fit beside the axes."""
+    return "\n".join(textwrap.wrap(label, width, break_long_words=True)) or label
 
 
 def _save(figure, path: Path) -> Path:
