@@ -134,7 +134,14 @@ def start_run(out: Path, puzzles: Path, log: Path, hold: Path) -> subprocess.Pop
     command = [sys.executable, "-m", "sudokulab.harness.compare", "--file", str(puzzles),
                "--out", str(out), "--jobs", "2", "--timeout", "0",
                "--backends", f"test-count:log={log},hold={hold},after=8,norvig"]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=interruptible)
+
+
+def interruptible() -> None:
+    """In the child, before exec: Ctrl-C's default action, even where the tests run with
+    SIGINT ignored (a background job of a script, nohup), which Python would keep."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def wait_for_records(out: Path, count: int, process: subprocess.Popen) -> None:
@@ -165,8 +172,9 @@ def test_an_interrupted_run_resumes_without_redoing_or_losing_puzzles(test_backe
     process = start_run(out, puzzles, log, hold)
     wait_for_records(out, 6, process)
     process.send_signal(stop)
-    process.wait()
-    hold.unlink()  # after SIGKILL the orphaned workers, held, keep the output pipes open
+    # released at once: were the signal ignored, the run would finish and the test fail
+    # rather than wait forever; the parent acts on a signal before it reads another answer
+    hold.unlink()
     _, stderr = process.communicate()
     if stop == signal.SIGINT:
         assert process.returncode == 130
