@@ -116,11 +116,13 @@ def test_answers_read_as_people_say_them(result, text):
 
 
 def test_figures_take_times_of_answers_and_sum_native_statistics():
-    records = [Record("b", i, Result(Status.UNIQUE, stats={"nodes": i}, build_time=0.5,
-                                     solve_time=1.0), float(i)) for i in range(1, 11)]
+    records = [Record("b", i, Result(Status.UNIQUE, stats={"nodes": i, "clauses": 7},
+                                     build_time=0.5, solve_time=1.0), float(i))
+               for i in range(1, 11)]
     records.append(Record("b", 11, Result(Status.TIMEOUT), 99.0))
     f = figures("b", records)
     assert (f.answered, f.timeouts, f.median, f.p90, f.max) == (10, 1, 5.5, 9.0, 10.0)
     assert f.native["nodes"] == (55, 5.5)
+    assert f.native["clauses"] == (None, 7)  # a model's size: a sum would mean nothing
     assert f.build == 5.0 and f.rate == 11 / (55 + 99)
     assert percentile([], 90) == 0.0

@@ -53,7 +53,8 @@ def timing_rows(report: Report) -> list[dict]:
 
 def native_rows(report: Report) -> list[dict]:
     """One row per backend and native statistic: its total and mean per puzzle."""
-    return [{"backend": f.backend, "statistic": key, "total": _number(total),
+    return [{"backend": f.backend, "statistic": key,
+             "total": "" if total is None else _number(total),
              "per puzzle": _number(mean)}
             for f in report.figures for key, (total, mean) in f.native.items()]
 

@@ -32,7 +32,7 @@ class Figures:
     build: float
     solve: float
     warmup: float | None
-    native: dict[str, tuple[float, float]] = field(default_factory=dict)  # total, per puzzle
+    native: dict[str, tuple[float | None, float]] = field(default_factory=dict)  # total, mean
 
 
 def figures(backend: str, records: Sequence[Record]) -> Figures:
@@ -61,8 +61,13 @@ def percentile(ordered: Sequence[float], q: float) -> float:
     return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
 
 
-def native(records: Sequence[Record]) -> dict[str, tuple[float, float]]:
-    """Each native statistic the engine reported: its total and its mean per puzzle."""
+# Sizes of a model or of memory, not work done: their mean says something, their sum nothing.
+SIZES = frozenset({"variables", "clauses", "memory_mb"})
+
+
+def native(records: Sequence[Record]) -> dict[str, tuple[float | None, float]]:
+    """Each native statistic the engine reported: its total (None for a size) and its mean
+    per puzzle."""
     totals: dict[str, float] = {}
     counts: dict[str, int] = {}
     for record in records:
@@ -70,4 +75,5 @@ def native(records: Sequence[Record]) -> dict[str, tuple[float, float]]:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 totals[key] = totals.get(key, 0) + value
                 counts[key] = counts.get(key, 0) + 1
-    return {key: (totals[key], totals[key] / counts[key]) for key in sorted(totals)}
+    return {key: (None if key in SIZES else totals[key], totals[key] / counts[key])
+            for key in sorted(totals)}
