@@ -47,6 +47,10 @@ class Geometry:
         """The r1c1 name of a cell index."""
         return R.cell_name(divmod(cell, self.n))
 
+    def share_unit(self, a: int, b: int) -> bool:
+        """Whether some unit holds both cells (so they differ without any pairwise rule)."""
+        return any(b in unit for unit in self.units_of[a])
+
     def why_peers(self, a: int, b: int) -> str:
         """The first unit or rule that makes two cells differ."""
         for unit, name in zip(self.units, self.unit_names):

@@ -159,8 +159,8 @@ class SmtBackend(Backend):
         """The model's assertions rule by rule: counts and the first few of each."""
         if encoding is None:
             return f"{self.name}: unavailable: {IMPORT_ERROR}"
-        if self.unsupported(puzzle):
-            return self.unsupported(puzzle)
+        if reason := self.unsupported(puzzle):
+            return reason
         model = encoding.build(geometry(puzzle.box, puzzle.rules), self.model)
         n = puzzle.size
         lines = [f"smt: Z3 model '{self.model}' ({model.logic}), {n * n} cells, "

@@ -258,7 +258,7 @@ def _cage_clauses(build: Builder, geo: Geometry, kept,
                                if d not in s and kept(c * n + d)))
             build.add("cage", ([-selector] + [c * n + d for c in blanks if kept(c * n + d)]
                                for d in s if d not in placed))
-        if not _share_units(geo, cells):
+        if not all(geo.share_unit(a, b) for a, b in combinations(cells, 2)):
             for d in digits:
                 if d not in placed:
                     build.at_most_one("cage", [c * n + d for c in blanks if kept(c * n + d)])
@@ -268,11 +268,6 @@ def _cage_clauses(build: Builder, geo: Geometry, kept,
 def digit_sets(size: int, total: int, n: int) -> tuple[tuple[int, ...], ...]:
     """Every set of `size` distinct digits from 1..n adding up to `total`, ascending."""
     return tuple(s for s in combinations(range(1, n + 1), size) if sum(s) == total)
-
-
-def _share_units(geo: Geometry, cells: Sequence[int]) -> bool:
-    """Whether every pair of the cells lies in some unit together."""
-    return all(any(b in unit for unit in geo.units_of[a]) for a, b in combinations(cells, 2))
 
 
 def _parity_cells(rule: R.Parity, n: int) -> list[int]:

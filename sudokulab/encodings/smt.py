@@ -17,7 +17,7 @@ This module builds z3 expressions and never solves them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import ClassVar
 
@@ -322,10 +322,10 @@ def model_class(model: str) -> type[CellModel]:
     return KINDS[model]
 
 
-def unsupported(puzzle: Puzzle, model: str) -> list[str]:
-    """The names of the puzzle's rules that a model cannot express."""
-    rules = model_class(model).rules
-    return sorted({rule.name for rule in puzzle.rules if not isinstance(rule, rules)})
+def unsupported(rules: Iterable[R.Rule], model: str) -> list[str]:
+    """The names of the rules that a model cannot express."""
+    expressible = model_class(model).rules
+    return sorted({rule.name for rule in rules if not isinstance(rule, expressible)})
 
 
 def build(geo: Geometry, model: str = "bool", portable: bool = False) -> CellModel:
@@ -333,11 +333,10 @@ def build(geo: Geometry, model: str = "bool", portable: bool = False) -> CellMod
 
     ValueError if the model cannot express one of the rules.
     """
-    kind = model_class(model)
-    missing = sorted({rule.name for rule in geo.rules if not isinstance(rule, kind.rules)})
+    missing = unsupported(geo.rules, model)
     if missing:
         raise ValueError(f"the {model} model cannot express rule(s): {', '.join(missing)}")
-    return kind(geo, portable)
+    return model_class(model)(geo, portable)
 
 
 def to_smt2(puzzle: Puzzle, model: str = "bool") -> str:
