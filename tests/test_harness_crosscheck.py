@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 from sudokulab.backends import make_backend
+from sudokulab.harness import plots
 from sudokulab.harness.crosscheck import answer_text, cross_check, judge, reproduce
 from sudokulab.harness.runner import Record
 from sudokulab.harness.stats import figures, percentile
@@ -126,3 +129,16 @@ def test_figures_take_times_of_answers_and_sum_native_statistics():
     assert f.native["clauses"] == (None, 7)  # a model's size: a sum would mean nothing
     assert f.build == 5.0 and f.rate == 11 / (55 + 99)
     assert percentile([], 90) == 0.0
+
+
+def test_plots_fit_long_backend_specs_and_titles(tmp_path):
+    folder = "/tmp/pytest-of-someone/pytest-60/test_an_interrupted_run_resume1"
+    long = f"test-count:log={folder}/asked.log,hold={folder}/hold,after=8"
+    runs = {name: [Record(name, i, Result(Status.UNIQUE), 0.001 * (i + 1)) for i in range(5)]
+            for name in (long, "norvig")}
+    title = f"{folder}/puzzles.txt (40 puzzles)"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib warns when the layout cannot fit them
+        plots.cactus(runs, tmp_path / "cactus.png", title)
+        plots.scatter(long, "norvig", runs, tmp_path / "scatter.png", title)
+    assert (tmp_path / "cactus.png").stat().st_size and (tmp_path / "scatter.png").stat().st_size

@@ -1,6 +1,8 @@
 """The SAT backend: right answers for every encoding and solver, counts, reuse, timeouts."""
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -353,3 +355,22 @@ def test_describe_counts_the_clauses_of_a_cage():
     text = SatBackend().describe(empty(9, (R.Cage(((0, 0), (0, 1), (0, 2)), 15),)))
     assert "737" in text and "8 digit sets" in text
     assert any(line.split() == ["cage", "197"] for line in text.splitlines())
+
+
+def test_cached_solvers_are_freed_before_interpreter_teardown():
+    # PySAT's own __del__ fails once teardown has begun (pytest showed the TypeErrors), so
+    # the backend frees its cached solvers in an exit handler; one registered before the
+    # backend is imported runs after it, and sees what is left
+    program = """if True:
+        import atexit
+        def left():
+            from sudokulab.backends import sat
+            print("still loaded:", sum(e.solver is not None for e in sat.LIVE), len(sat.LIVE))
+        atexit.register(left)
+        from sudokulab.backends import make_backend
+        from sudokulab.puzzle import empty
+        make_backend("sat").solve(empty(9))
+        make_backend("sat").solve(empty(4))
+        """
+    child = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert (child.returncode, child.stdout, child.stderr) == (0, "still loaded: 0 2\n", "")
