@@ -29,11 +29,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from provenance import machine_section
 from tabulate import tabulate
 
 from sudokulab.harness import datasets
 from sudokulab.harness.progress import Progress
-from sudokulab.harness.report import cpu_model
 from sudokulab.harness.runlog import RunLog
 from sudokulab.harness.runner import Options, Record, cores, run_backend
 from sudokulab.harness.testing import write_plugin
@@ -153,11 +153,11 @@ def report(figures: dict[str, list[float]], rows: list[dict], load: tuple[float,
         "sessions (sched autogroup), a machine busy with other sessions gives a run the "
         "same share however many workers it starts, and no harness can scale there.", "",
         tabulate(rounds, headers="keys", tablefmt="github"), "",
-        "## Machine", "",
-        f"- cpu: {cpu_model()}, {os.cpu_count()} cores ({cores()} usable)",
-        f"- load average (1 min) before and after: {load[0]:.2f}, {load[1]:.2f} (other "
-        "work on the machine takes cores from the 2-worker runs)",
-        f"- python: {sys.version.split()[0]}", ""])
+        *machine_section(f"usable cores: {cores()}",
+                         f"load average (1 min) before and after: {load[0]:.2f}, "
+                         f"{load[1]:.2f} (other work on the machine takes cores from the "
+                         "2-worker runs)",
+                         measured=("sudokulab/harness", "bench/bench_harness.py"))])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,19 +18,16 @@ from __future__ import annotations
 import argparse
 import datetime
 import importlib.util
-import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
+from provenance import machine_section
 from tabulate import tabulate
 
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.harness import datasets
-from sudokulab.harness.report import cpu_model
 from sudokulab.puzzle import format_line
 from sudokulab.result import Status
 
@@ -46,28 +43,6 @@ def load_reference():
     spec.loader.exec_module(module)
     return module
 
-
-
-def commit() -> str:
-    """The checked-out commit, marked dirty when the measured files have local changes."""
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
-                              capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--",
-                                "sudokulab/backends/norvig.py", "bench"], cwd=ROOT).returncode
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + (" (with local changes)" if dirty else "")
-
-
-def machine() -> dict[str, str]:
-    """Where the figures were measured, and how busy the machine was."""
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
-    return {"platform": platform.platform(), "cpu": cpu_model(),
-            "cpus": str(os.cpu_count()),
-            "python": f"{platform.python_implementation()} {platform.python_version()}",
-            "load average (1, 5, 15 min) at the end": load,
-            "commit": commit()}
 
 
 def run_reference(solve, lines: list[str], expected: list[str]) -> tuple[float, int]:
@@ -152,7 +127,7 @@ def summarise(m: dict) -> tuple[list[list], float, bool]:
 HEADERS = ["solver", "puzzles/s (median)", "min", "max", "wrong answers"]
 
 
-def report(m: dict, rows: list[list], ratio: float, passed: bool, where: dict) -> str:
+def report(m: dict, rows: list[list], ratio: float, passed: bool) -> str:
     """results/norvig.md."""
     runs = m["runs"]
     ratios = [a / b for a, b in zip(runs["limit1"], runs["reference"], strict=True)]
@@ -177,10 +152,7 @@ def report(m: dict, rows: list[list], ratio: float, passed: bool, where: dict) -
         "answer is checked against the dataset's reference solutions (limit=2 must also "
         "report the solution unique); a wrong answer fails the benchmark.",
         "",
-        "## Machine",
-        "",
-        *(f"- {key}: {value}" for key, value in where.items()),
-        "",
+        *machine_section(measured=("sudokulab/backends/norvig.py", "bench")),
     ]
     return "\n".join(lines)
 
@@ -201,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     if any(m["wrong"].values()):
         print(f"WRONG ANSWERS: {m['wrong']}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(report(m, rows, ratio, passed, machine()))
+    args.out.write_text(report(m, rows, ratio, passed))
     print(f"wrote {args.out}")
     return 0 if passed else 1
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import platform
 import re
 import subprocess
 import sys
@@ -32,12 +31,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from provenance import machine_section
 from tabulate import tabulate
 
 from sudokulab.backends import make_backend
 from sudokulab.backends import prolog as P
 from sudokulab.harness import datasets
-from sudokulab.harness.report import cpu_model
 from sudokulab.puzzle import Puzzle, format_line
 from sudokulab.result import Status
 
@@ -85,15 +84,6 @@ class Run:
         self.inferences += other.inferences
         self.build += other.build
 
-
-
-def machine() -> dict[str, str]:
-    """Where the figures were measured."""
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    return {"platform": platform.platform(), "cpu": f"{cpu_model()} ({os.cpu_count()} cpus)",
-            "load average at the end (1, 5, 15 min)": load,
-            "python": f"{platform.python_implementation()} {platform.python_version()}",
-            "prolog": P.availability().version}
 
 
 def wanted(limit: int) -> Status:
@@ -203,7 +193,7 @@ MATRIX_HEADERS = ["strength", "labeling", "order", "puzzles/s (CPU)", "wall", "i
                   "posting share", "wrong"]
 
 
-def report(m: dict, where: dict[str, str]) -> str:
+def report(m: dict) -> str:
     """results/prolog.md."""
     lines = [
         "# Prolog backend: CLP(FD) speed and janus overhead (issue 5)",
@@ -274,10 +264,9 @@ def report(m: dict, where: dict[str, str]) -> str:
         "not trigger a collection every few milliseconds. The plain-swipl row runs the "
         "documentation's model without either.",
         "",
-        "## Machine",
-        "",
-        *(f"- {key}: {value}" for key, value in where.items()),
-        "",
+        *machine_section(f"prolog: {P.availability().version}",
+                         measured=("sudokulab/backends/prolog.py", "sudokulab/prolog",
+                                   "bench/bench_prolog.py")),
     ]
     return "\n".join(lines)
 
@@ -328,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     for target, measured, goal, verdict in m["targets"]:
         print(f"{target}: {measured}, target {goal}: {verdict}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(report(m, machine()))
+    args.out.write_text(report(m))
     print(f"wrote {args.out}")
     return 0 if m["passed"] else 1
 

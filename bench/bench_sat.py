@@ -23,21 +23,18 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pysat
+from provenance import machine_section
 from tabulate import tabulate
 
 from sudokulab.backends.sat import SatBackend, engine
 from sudokulab.encodings import cnf
 from sudokulab.harness import datasets
-from sudokulab.harness.report import cpu_model
 from sudokulab.result import Status
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,29 +127,6 @@ HEADERS = ["run", "puzzles/s (best, CPU)", "median", "wall-clock (that round)",
            "time / solver time", "build ms", "wrong", "target", ""]
 
 
-def commit() -> str:
-    """The checked-out commit, marked when the measured files have local changes."""
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
-                              capture_output=True, text=True).stdout.strip()
-        mine = ["sudokulab/backends/sat.py", "sudokulab/encodings/cnf.py", "bench/bench_sat.py"]
-        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", *mine],
-                               cwd=ROOT).returncode
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + (" (with local changes)" if dirty else "")
-
-
-
-def machine() -> list[str]:
-    """Where the figures were measured, and how busy the machine was."""
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    return [f"platform: {platform.platform()}", f"cpu: {cpu_model()} ({os.cpu_count()} cpus)",
-            f"python: {platform.python_implementation()} {platform.python_version()}",
-            f"python-sat: {pysat.__version__} (CaDiCaL 1.9.5 as cadical195)",
-            f"load average (1, 5, 15 min) at the end: {load}", f"commit: {commit()}"]
-
-
 def report(rows, ok, by_solver, by_amo, n, few, rounds) -> str:
     """results/sat.md: the figures, the targets, the verdict, the tables, the machine."""
     today = datetime.date.today().isoformat()
@@ -184,7 +158,9 @@ def report(rows, ok, by_solver, by_amo, n, few, rounds) -> str:
         f"## At-most-one encodings ({DATASET}{scope}, extended encoding, limit=1)", "",
         tabulate(by_amo, ["amo", "solver", "variables", "constraints (empty 9x9)", "puzzles/s"],
                  tablefmt="github"), "",
-        "## Machine", "", *[f"- {line}" for line in machine()], ""])
+        *machine_section(f"python-sat: {pysat.__version__} (CaDiCaL 1.9.5 as cadical195)",
+                         measured=("sudokulab/backends/sat.py", "sudokulab/encodings/cnf.py",
+                                   "bench/bench_sat.py"))])
 
 
 def main(argv: list[str] | None = None) -> int:

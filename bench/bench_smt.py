@@ -11,9 +11,6 @@ for a core.
 
 from __future__ import annotations
 
-import os
-import platform
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -21,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import z3
+from provenance import machine_section
 from tabulate import tabulate
 
 from sudokulab.backends import make_backend
@@ -119,41 +117,6 @@ def at_least_once_ablation(puzzles, solutions) -> Run:
                time.perf_counter() - start, wrong, build, totals)
 
 
-def machine() -> list[str]:
-    """What the figures were measured on."""
-    cpu = next((line.split(":", 1)[1].strip() for line in _cpuinfo()
-                if line.startswith("model name")), platform.processor() or "unknown")
-    return [f"platform: {platform.platform()}",
-            f"CPU: {cpu} ({os.cpu_count()} logical CPUs)",
-            f"Python {platform.python_version()}, Z3 {z3.get_version_string()}",
-            f"commit: {commit()}",
-            "load average (1, 5, 15 min) at the end: "
-            + ", ".join(f"{x:.1f}" for x in os.getloadavg())]
-
-
-def commit() -> str:
-    """The commit measured, marked when the backend, its models or this file differ."""
-    root = RESULTS.parent.parent
-    git = ["git", "-C", str(root)]
-    try:
-        head = subprocess.run(git + ["rev-parse", "--short", "HEAD"], check=True,
-                              capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(git + ["diff", "--quiet", "HEAD", "--",
-                                      "sudokulab/backends/smt.py", "sudokulab/encodings/smt.py",
-                                      "bench/bench_smt.py"]).returncode
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + (" (with local changes)" if dirty else "")
-
-
-def _cpuinfo() -> list[str]:
-    """The lines of /proc/cpuinfo, or none where there is no such file."""
-    try:
-        return Path("/proc/cpuinfo").read_text().splitlines()
-    except OSError:
-        return []
-
-
 def rows(runs: list[Run]) -> list[list]:
     """Table rows: spec, puzzles, rate, wrong answers, statistics per puzzle."""
     return [[r.spec, r.puzzles, f"{r.rate:.1f}", f"{r.wall_rate:.1f}", r.wrong,
@@ -225,10 +188,9 @@ def report(table: str, full: list[Run], ints: list[Run], same: list[Run], unique
         "machine is shared, so the wall clock also counts waits for a core), wall-clock "
         "rates beside them.",
         "",
-        "## Machine",
-        "",
-        *[f"- {line}" for line in machine()],
-        "",
+        *machine_section(f"Z3: {z3.get_version_string()}",
+                         measured=("sudokulab/backends/smt.py", "sudokulab/encodings/smt.py",
+                                   "bench/bench_smt.py")),
         "## Target",
         "",
         f"- default spec (`smt` = `{measured.spec}`) on {DATASET}, first solution, one solver "

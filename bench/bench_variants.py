@@ -26,17 +26,15 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
-import platform
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from provenance import machine_section
 from tabulate import tabulate
 
 from sudokulab import rules as R
-from sudokulab.harness.report import cpu_model
 from sudokulab.puzzle import empty
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,17 +140,7 @@ def verdict(runs: list[dict]) -> tuple[bool, str]:
     return passed, text
 
 
-def machine(runs: list[dict]) -> list[str]:
-    """Where the figures were measured."""
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    lines = [f"platform: {platform.platform()}",
-             f"cpu: {cpu_model()} ({os.cpu_count()} cpus)",
-             f"load average at the end (1, 5, 15 min): {load}",
-             f"python: {platform.python_implementation()} {platform.python_version()}"]
-    return lines + [f"{run['backend']}: {run['version']}" for run in runs if run.get("version")]
-
-
-def report(table: str, passed: bool, text: str, options: str, where: list[str]) -> str:
+def report(table: str, passed: bool, text: str, options: str, runs: list[dict]) -> str:
     """results/variants.md."""
     return "\n".join([
         "# Counting the 72 Miracle grids, every backend side by side (variants issue)",
@@ -195,10 +183,9 @@ def report(table: str, passed: bool, text: str, options: str, where: list[str]) 
         "`hybrid` and `ff`, six times faster than `all_different` on top1465 "
         "(results/prolog.md).",
         "",
-        "## Machine",
-        "",
-        *(f"- {line}" for line in where),
-        "",
+        *machine_section(*(f"{run['backend']}: {run['version']}" for run in runs
+                           if run.get("version")),
+                         measured=("sudokulab", "bench/bench_variants.py")),
     ])
 
 
@@ -233,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         print(options)
     print(f"{text}: {'PASS' if passed else 'FAIL'}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(report(table, passed, text, options, machine(runs)))
+    args.out.write_text(report(table, passed, text, options, runs))
     print(f"wrote {args.out}")
     return 0 if passed else 1
 
