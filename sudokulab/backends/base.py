@@ -85,7 +85,7 @@ class Backend(ABC):
         """
         if limit is not None and limit < 1:
             raise ValueError("limit must be at least 1 (or None to count all)")
-        reason = self.unsupported(puzzle)
+        reason = self.unsupported(puzzle) if puzzle.rules else ""
         if reason:
             return Result(Status.UNSUPPORTED, message=reason)
         try:

@@ -53,6 +53,7 @@ SLICE = 1000  # conflicts per slice: a 9x9 needs a few dozen, a slice takes mill
 # Solvers that take at-most-one constraints natively (CNFPlus atmost). CaDiCaL 1.9.5 has
 # an experimental native mode too, left out: on Sudoku it ran thousands of times slower.
 NATIVE_AMO = ("minicard", "gluecard3", "gluecard4")
+RELOAD_EVERY = 2000  # puzzles one solver answers before a fresh one takes over
 STATS = ("conflicts", "decisions", "propagations", "restarts")
 ENGINES = {
     "cadical103": "CaDiCaL 1.0.3", "cadical153": "CaDiCaL 1.5.3", "cadical195": "CaDiCaL 1.9.5",
@@ -137,6 +138,7 @@ class Engine:
         self.solver = Solver(name=self.name, bootstrap_with=self.formula.cnf, use_timer=True,
                              **({"native_card": True} if self.native else {}))
         self.top = self.formula.cnf.nv
+        self.solved = 0
 
     def close(self) -> None:
         """Free the native solver now."""
@@ -178,9 +180,12 @@ class Engine:
         after = solver.accum_stats()
         delta = {key: after.get(key, 0) - stats.get(key, 0) for key in STATS}
         delta["solver_time"] = solver.time_accum() - clock
-        # Retired activation literals stay in every model the solver returns: once they
-        # outnumber the cell variables, start afresh so models stay short.
-        if self.top - self.formula.cnf.nv > self.n ** 3:
+        # Start afresh when retired activation literals outnumber the cell variables (they
+        # stay in every model), and every RELOAD_EVERY puzzles: clauses learned under
+        # other puzzles' givens slow propagation down more than they help
+        # (results/frontdoor.md measures it).
+        self.solved += 1
+        if self.top - self.formula.cnf.nv > self.n ** 3 or self.solved >= RELOAD_EVERY:
             self.load()
         return solutions, complete, {**self.size, **delta}
 
