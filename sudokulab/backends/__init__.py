@@ -8,7 +8,6 @@ when a backend is asked for, so a missing engine never breaks the others.
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import entry_points
 
 from sudokulab.backends.base import Availability, Backend
 
@@ -27,6 +26,8 @@ class BackendError(ValueError):
 
 def _plugins() -> dict[str, str]:
     """Third-party backends registered as entry points."""
+    from importlib.metadata import entry_points  # slow to import: only when asked
+
     return {ep.name: ep.value for ep in entry_points(group=PLUGIN_GROUP)}
 
 
