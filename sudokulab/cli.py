@@ -85,9 +85,9 @@ class Parser(argparse.ArgumentParser):
 def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     """The argument parser with every subcommand.
 
-    `command` names the one subcommand about to run: only its options are built, so a
-    command never pays for importing another's modules (compare's harness, say). The
-    default "" builds them all.
+    `command` names the one subcommand about to run: only its options are built (argparse
+    makes a help formatter for every option it adds), so a command never pays for another's
+    options or modules (compare's harness, say). The default "" builds them all.
     """
     parser = Parser(
         prog="sudokulab", formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -95,18 +95,15 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
                     "SMT, CLP(FD)), check their answers against each other, compare them.",
         epilog=EXIT_CODES)
     parser.add_argument("--version", action="version", version=f"sudokulab {__version__}")
+    # prog given: argparse would otherwise build a help formatter (and import shutil) now.
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND",
-                                     parser_class=Parser)
-    _solve_parser(commands)
-    _compare_parser(commands, full=command in ("", "compare"))
-    backends = commands.add_parser(
-        "backends", help="list the backends, whether each can run here, and why not")
-    backends.set_defaults(run=run_backends)
-    datasets = commands.add_parser("datasets", help="list the bundled puzzle sets")
-    datasets.set_defaults(run=run_datasets)
-    _show_parser(commands)
-    _export_parser(commands)
-    _model_parser(commands)
+                                     parser_class=Parser, prog="sudokulab")
+    for name, (summary, options) in COMMANDS.items():
+        full = command in ("", name)
+        sub = commands.add_parser(name, help=summary, add_help=full, epilog=EXIT_CODES,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+        if full:
+            options(sub)
     return parser
 
 
@@ -148,15 +145,12 @@ SOLVE_FORMATS = """output formats:
           count, exact, solutions, stats, times, message"""
 
 
-def _solve_parser(commands) -> None:
+def _solve_options(p: argparse.ArgumentParser) -> None:
     """The `solve` subcommand."""
-    p = commands.add_parser(
-        "solve", help="solve puzzles with one backend",
-        description="Solve one puzzle or a file of puzzles with one backend. Every grid a "
-                    "backend returns is checked by the independent checker before it is "
-                    "printed.",
-        epilog=f"{SOLVE_FORMATS}\n\n{EXIT_CODES}",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.description = ("Solve one puzzle or a file of puzzles with one backend. Every grid a "
+                     "backend returns is checked by the independent checker before it is "
+                     "printed.")
+    p.epilog = f"{SOLVE_FORMATS}\n\n{EXIT_CODES}"
     _input_arguments(p)
     p.add_argument("--backend", "-b", default="norvig", metavar="NAME",
                    help="backend, optionally with options: norvig, sat, "
@@ -176,23 +170,19 @@ def _solve_parser(commands) -> None:
     p.set_defaults(run=run_solve)
 
 
-def _compare_parser(commands, full: bool = True) -> None:
-    """The `compare` subcommand, whose options belong to the harness (built when `full`)."""
-    p = commands.add_parser(
-        "compare", help="run backends over a dataset, cross-check them, compare timings",
-        description="Run every backend (or those named) over a dataset, validate each answer "
-                    "with the independent checker, cross-check the backends and compare times.",
-        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    if full:
-        from sudokulab.harness import compare
+def _compare_options(p: argparse.ArgumentParser) -> None:
+    """The `compare` subcommand, whose options belong to the harness."""
+    from sudokulab.harness import compare
 
-        compare.add_arguments(p)
-        p.set_defaults(run=compare.main)
+    p.description = ("Run every backend (or those named) over a dataset, validate each answer "
+                     "with the independent checker, cross-check the backends and compare "
+                     "times.")
+    compare.add_arguments(p)
+    p.set_defaults(run=compare.main)
 
 
-def _show_parser(commands) -> None:
+def _show_options(p: argparse.ArgumentParser) -> None:
     """The `show` subcommand: parse and print a puzzle in another form."""
-    p = commands.add_parser("show", help="print a puzzle in another format, or its candidates")
     _input_arguments(p)
     p.add_argument("--format", choices=("pretty", "line", "numbers", "json", "candidates"),
                    default="pretty",
@@ -201,10 +191,8 @@ def _show_parser(commands) -> None:
     p.set_defaults(run=run_show)
 
 
-def _export_parser(commands) -> None:
+def _export_options(p: argparse.ArgumentParser) -> None:
     """The `export` subcommand: a solver-neutral model file."""
-    p = commands.add_parser(
-        "export", help="write the puzzle as DIMACS CNF or SMT-LIB 2 for external solvers")
     _input_arguments(p)
     p.add_argument("--to", choices=("dimacs", "smt2"), required=True, help="output format")
     p.add_argument("--encoding", default="extended",
@@ -216,14 +204,36 @@ def _export_parser(commands) -> None:
     p.set_defaults(run=run_export)
 
 
-def _model_parser(commands) -> None:
+def _model_options(p: argparse.ArgumentParser) -> None:
     """The `model` subcommand: the teaching view of what a backend builds."""
-    p = commands.add_parser(
-        "model", help="show what a backend builds for each rule",
-        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _input_arguments(p)
     p.add_argument("--backend", "-b", default="norvig", metavar="NAME")
     p.set_defaults(run=run_model)
+
+
+def _backends_options(p: argparse.ArgumentParser) -> None:
+    """The `backends` subcommand takes no options."""
+    p.set_defaults(run=run_backends)
+
+
+def _datasets_options(p: argparse.ArgumentParser) -> None:
+    """The `datasets` subcommand takes no options."""
+    p.set_defaults(run=run_datasets)
+
+
+# Each command: its one-line summary, and the function that adds its options.
+COMMANDS = {
+    "solve": ("solve puzzles with one backend", _solve_options),
+    "compare": ("run backends over a dataset, cross-check them, compare timings",
+                _compare_options),
+    "backends": ("list the backends, whether each can run here, and why not",
+                 _backends_options),
+    "datasets": ("list the bundled puzzle sets", _datasets_options),
+    "show": ("print a puzzle in another format, or its candidates", _show_options),
+    "export": ("write the puzzle as DIMACS CNF or SMT-LIB 2 for external solvers",
+               _export_options),
+    "model": ("show what a backend builds for each rule", _model_options),
+}
 
 
 # --- option values ---------------------------------------------------------------------

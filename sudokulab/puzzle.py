@@ -11,7 +11,6 @@ Parsing never guesses: anything wrong raises PuzzleError saying what and where.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -147,6 +146,8 @@ def parse(text: str, *, box: tuple[int, int] | None = None,
 
 def _refuse_json(text: str) -> None:
     """PuzzleError for JSON that is not an object; nothing for text that is not JSON."""
+    import json
+
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
@@ -467,11 +468,15 @@ def to_json(puzzle: Puzzle, **extra: object) -> str:
             "givens": [list(puzzle.givens[r * n:(r + 1) * n]) for r in range(n)],
             "rules": [R.rule_to_json(rule) for rule in puzzle.rules]}
     data.update(extra)
+    import json
+
     return json.dumps(data)
 
 
 def from_json(text: str) -> Puzzle:
     """A puzzle from its JSON form; PuzzleError naming the field that is wrong."""
+    import json
+
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import time
-import traceback
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING
 
 from sudokulab import rules as R
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
+
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,8 @@ class Backend(ABC):
         try:
             return self._solve(puzzle, limit, Deadline(timeout))
         except Exception as error:  # an engine failure is a result, not a crash
+            import traceback
+
             where = traceback.extract_tb(error.__traceback__)[-1]
             return Result(Status.ERROR, message=f"{type(error).__name__}: {error} "
                                                 f"({where.filename}:{where.lineno})")

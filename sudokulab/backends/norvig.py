@@ -23,7 +23,6 @@ counts right. A classic puzzle never meets any of this.
 
 from __future__ import annotations
 
-import platform
 import time
 from functools import cache, lru_cache
 
@@ -384,6 +383,8 @@ class NorvigBackend(Backend):
     @classmethod
     def available(cls) -> Availability:
         """Always available: it is plain Python."""
+        import platform
+
         return Availability(True, version=f"Python {platform.python_version()}")
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
