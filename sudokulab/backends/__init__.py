@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from sudokulab.backends.base import Availability, Backend
+from sudokulab.backends.base import Availability, Backend, unknown_options
 
 BUILTIN = {
     "norvig": "sudokulab.backends.norvig:NorvigBackend",
@@ -80,6 +80,9 @@ def make_backend(spec: str) -> Backend:
     """A backend instance from a spec such as 'sat:solver=glucose4'."""
     name, options = parse_spec(spec)
     cls = backend_class(name)
+    unknown = set(options) - set(cls.option_names())
+    if unknown and not cls.takes_any_option():
+        raise BackendError(f"backend {spec.strip()!r}: {unknown_options(cls, unknown)}")
     try:
         backend = cls(**options)
     except (TypeError, ValueError) as error:

@@ -35,7 +35,14 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from sudokulab import rules as R
-from sudokulab.backends.base import ALL_RULES, Availability, Backend, Deadline
+from sudokulab.backends.base import (
+    ALL_RULES,
+    Availability,
+    Backend,
+    Deadline,
+    ctrl_c,
+    interrupted,
+)
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
 
@@ -124,6 +131,7 @@ class Engine:
         self.stop = capabilities(solver)
         self.native = formula.amo == "native"
         self.solver = None
+        self.broken = False
         self.load()
         LIVE.add(self)
         self.digit = digits(self.n)
@@ -135,6 +143,7 @@ class Engine:
 
         if self.solver is not None:
             self.solver.delete()
+        self.broken = False
         self.solver = Solver(name=self.name, bootstrap_with=self.formula.cnf, use_timer=True,
                              **({"native_card": True} if self.native else {}))
         self.top = self.formula.cnf.nv
@@ -148,10 +157,25 @@ class Engine:
 
     def search(self, givens: list[int], blanks: list[int], limit: int | None,
                deadline: Deadline) -> tuple[list[tuple[int, ...]], bool, dict]:
-        """Up to `limit` solutions under the givens, whether the search ended, stats."""
+        """Up to `limit` solutions under the givens, whether the search ended, stats.
+
+        Ctrl-C raises Interrupted with the solutions found so far (PySAT's solve
+        hears SIGINT itself and raises KeyboardInterrupt).
+        """
+        if self.broken:
+            self.load()
+        solutions: list[tuple[int, ...]] = []
+        try:
+            return self._search(givens, blanks, limit, deadline, solutions)
+        except KeyboardInterrupt:
+            raise interrupted(solutions, limit) from None
+
+    def _search(self, givens: list[int], blanks: list[int], limit: int | None,
+                deadline: Deadline, solutions: list) -> tuple[list[tuple[int, ...]], bool,
+                                                              dict]:
+        """search() filling `solutions` as it goes."""
         solver, n = self.solver, self.n
         stats, clock = solver.accum_stats(), solver.time_accum()
-        solutions: list[tuple[int, ...]] = []
         assumptions, act, complete = givens, 0, True
         try:
             while True:
@@ -174,8 +198,12 @@ class Engine:
                 if deadline.passed():
                     complete = False
                     break
+        except KeyboardInterrupt:
+            # PySAT leaves a solve by longjmp on SIGINT: the solver is not to be trusted
+            self.broken = True
+            raise
         finally:
-            if act:
+            if act and not self.broken:
                 solver.add_clause([-act])  # retire this puzzle's blocking clauses for good
         after = solver.accum_stats()
         delta = {key: after.get(key, 0) - stats.get(key, 0) for key in STATS}
@@ -222,12 +250,17 @@ class Engine:
         solver.conf_budget(-1)
         timer = threading.Timer(seconds, solver.interrupt)
         timer.start()
+        # expect_interrupt turns PySAT's own SIGINT handling off: Ctrl-C interrupts too
         try:
-            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            with ctrl_c(solver.interrupt) as key:
+                status = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
         finally:
             timer.cancel()
             timer.join()  # a callback already running must finish before the flag is cleared
             solver.clear_interrupt()
+        if key.pressed:
+            raise KeyboardInterrupt
+        return status
 
 
 LIVE: weakref.WeakSet[Engine] = weakref.WeakSet()
