@@ -417,6 +417,7 @@ HEADLINES = {
     "unique": "unique solution", "multiple": "several solutions",
     "solved": "solved (uniqueness not checked)", "none": "no solution", "timeout": "timeout",
     "unsupported": "unsupported", "error": "error",
+    "interrupted": "interrupted (Ctrl-C), what was found so far",
 }
 CODES = {"none": EXIT_NONE, "timeout": EXIT_TIMEOUT, "error": EXIT_ENGINE,
          "unsupported": EXIT_ENGINE}
@@ -445,9 +446,7 @@ class Output:
             problems = check(puzzle, grid)
             if problems:
                 return self._invalid(number, puzzle, result, problems)
-        status = result.status.value
-        if interrupted:
-            status = f"interrupted ({status}, {result.count_text} found)"
+        status = "interrupted" if interrupted else result.status.value
         self.emit(self._render(number, puzzle, result, shown, status))
         return CODES.get(result.status.value, EXIT_OK)
 

@@ -9,6 +9,7 @@ import json
 import string
 import subprocess
 import sys
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -195,3 +196,32 @@ def test_a_jigsaw_is_drawn_without_box_lines():
     code, out, _ = run("show", "." * 81, "--regions", LAYOUT.replace("E", "F", 1)
                        .replace("F", "E", 1))
     assert code == 0 and "+" not in out.split("regions:")[1]
+
+
+# --- Ctrl-C: what was found is printed, exit 130 ----------------------------------------
+
+@pytest.mark.parametrize("fmt, found", [("pretty", "interrupted (Ctrl-C), what was found so "
+                                                   "far: >= 3 solution(s)"),
+                                        ("json", '"status": "interrupted"'),
+                                        ("line", "interrupted")])
+def test_ctrl_c_prints_what_was_found_and_exits_130(test_backends, tmp_path, fmt, found):
+    import os
+    import signal
+
+    hold = tmp_path / "hold"
+    hold.touch()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "sudokulab.cli", "solve", "." * 16, "--count", "--grids", "3",
+         "--backend", f"test-partial:hold={hold},found=3", "--format", fmt],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    ready = tmp_path / "hold.ready"
+    while not ready.exists() and child.poll() is None:  # held there until we press Ctrl-C
+        time.sleep(0.01)
+    os.kill(child.pid, signal.SIGINT)
+    out, err = child.communicate()
+    assert child.returncode == 130, err
+    assert found in out and "sudokulab: interrupted" in err and "Traceback" not in err
+    if fmt == "json":
+        data = json.loads(out)
+        assert data["count"] == 3 and not data["exact"] and len(data["solutions"]) == 3
