@@ -113,7 +113,7 @@ def test_hanging_and_crashing_backends_are_recorded_and_the_run_goes_on(test_bac
                         "--jobs", "2", "--backends",
                         "test-hang,test-crash:how=kill,test-crash:how=exit,"
                         "test-crash:how=segv,norvig"])
-    assert code == 0  # failures to answer are reported, but are no disagreement
+    assert code == 5  # failures to answer are no disagreement, but an engine failure
     rows = table(out)
     assert rows["norvig"]["answered"] == "3"
     assert rows["test-hang"]["timeouts"] == "3"
@@ -343,7 +343,7 @@ def test_a_wrong_plugin_is_run_like_a_builtin_and_caught(fake_plugin, tmp_path, 
 def test_a_backend_that_raises_is_recorded_as_an_error(fake_plugin, tmp_path, capsys):
     out = tmp_path / "run"
     assert compare.run(["--dataset", "hardest", "--backends", "raising",
-                        "--out", str(out)]) == 0
+                        "--out", str(out)]) == 5
     assert table(out)["raising"]["errors"] == "11"
     assert "solve raised RuntimeError: engine on fire" in (out / "summary.md").read_text()
 
@@ -352,7 +352,7 @@ def test_a_backend_whose_workers_cannot_start_is_skipped_with_the_reason(fake_pl
                                                                          tmp_path, capsys):
     out = tmp_path / "run"
     assert compare.run(["--dataset", "hardest", "--backends", "shy,shy:how=die,norvig",
-                        "--out", str(out)]) == 0
+                        "--out", str(out)]) == 5
     printed = capsys.readouterr().out
     assert "skipped shy: RuntimeError: no engine in workers" in printed
     assert "skipped shy:how=die: workers die before they are ready " \
