@@ -162,7 +162,7 @@ def check_resumed(out: Path, puzzles: list[str], log: Path, before: set[int]) ->
     assert not {puzzles[i] for i in before} & set(asked_after)
 
 
-@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGINT])
+@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM])
 def test_an_interrupted_run_resumes_without_redoing_or_losing_puzzles(test_backends,
                                                                       tmp_path, stop):
     lines = [format_line(p) for p in datasets.load("top95")[:40]]
@@ -176,9 +176,12 @@ def test_an_interrupted_run_resumes_without_redoing_or_losing_puzzles(test_backe
     # rather than wait forever; the parent acts on a signal before it reads another answer
     hold.unlink()
     _, stderr = process.communicate()
-    if stop == signal.SIGINT:
-        assert process.returncode == 130
+    if stop != signal.SIGKILL:
+        assert process.returncode == 128 + stop
         assert f"--resume --out {out}" in stderr
+        assert "Traceback" not in stderr and "BrokenPipe" not in stderr
+        session = json.loads((out / "meta.json").read_text())["sessions"][-1]
+        assert session["interrupted"] and session["finished"]
     before = {r["index"] for r in records(out) if r["backend"].startswith("test-count")}
     assert 0 < len(before) < len(lines)
     with log.open("a") as marker:
