@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -225,3 +227,16 @@ def test_a_backend_with_no_answer_has_no_times_and_no_rate():
     line = next(line for line in report.terminal(summary, Path("x")).splitlines()
                 if line.startswith("u "))
     assert line.count("—") == 4  # puzzles/s, median, p90, max
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_a_full_standard_output_is_one_line_not_a_traceback(tmp_path):
+    command = [sys.executable, "-m", "sudokulab.harness.compare", "--dataset", "hardest",
+               "-b", "norvig", "--out", str(tmp_path / "run")]
+    with open("/dev/full", "w") as full:
+        child = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, text=True)
+    assert child.returncode == 2
+    assert "Traceback" not in child.stderr
+    errors = [line for line in child.stderr.splitlines() if "error" in line]
+    assert errors == ["sudokulab: error: cannot write standard output: No space left on device"]
+    assert (tmp_path / "run" / "summary.md").exists()  # the reports were written first

@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import json
 import math
+import os
 import random
 import shlex
 import signal
@@ -126,6 +127,14 @@ def main(args: argparse.Namespace) -> int:
             return compare(args)
     except (PuzzleError, BackendError, UsageError) as error:
         print(f"sudokulab: error: {error}", file=sys.stderr)
+        return EXIT_INPUT
+    except BrokenPipeError:  # the reader went away (`| head`): theirs to decide, not ours
+        raise
+    except OSError as error:  # a full disk or a full standard output (> /dev/full)
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (nothing more to write there, even at exit)
+        where = error.filename or "standard output"
+        print(f"sudokulab: error: cannot write {where}: {error.strerror or error}",
+              file=sys.stderr)
         return EXIT_INPUT
 
 
@@ -255,7 +264,7 @@ def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int
                                            wrong=wrong, timeout=settings.timeout))
     (folder / "summary.md").write_text(report.markdown(summary), encoding="utf-8")
     report.write_csv(summary, folder / "summary.csv")
-    print(report.terminal(summary, folder))
+    print(report.terminal(summary, folder), flush=True)  # a full stdout fails here
     return exit_code(check.findings, records, skipped, explicit,
                      {v.consensus for v in check.verdicts})
 
