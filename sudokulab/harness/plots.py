@@ -30,7 +30,8 @@ def cactus(runs: Mapping[str, Sequence[Record]], path: Path, title: str, *,
     for backend, records in runs.items():
         times = right_times(backend, records, wrong)
         refuted = sum(1 for r in records if (backend, r.index) in wrong)
-        note = f", {refuted} wrong" if refuted else ""
+        late = sum(1 for r in records if r.result.status == Status.TIMEOUT)
+        note = (f", {refuted} wrong" if refuted else "") + (f", {late} timeouts" if late else "")
         axes.step(times, range(1, len(times) + 1), where="post",
                   label=_wrapped(f"{backend} ({len(times)} of {len(records)} right{note})"))
     if timeout:
