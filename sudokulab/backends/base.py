@@ -61,7 +61,7 @@ class CtrlC:
     """Whether Ctrl-C came during a `ctrl_c` block (the block then stops its engine)."""
 
     def __init__(self, stop: Callable[[], None]) -> None:
-        self.stop, self.pressed = stop, False
+        self.stop, self.pressed, self.stopped = stop, False, False
 
 
 class _Watcher:
@@ -85,9 +85,9 @@ class _Watcher:
         while True:
             if signal.SIGINT in os.read(self.read, 512):
                 with self.lock:
-                    if self.current is not None:
-                        self.current.pressed = True
-                        self.current.stop()
+                    if self.current is not None and not self.current.stopped:
+                        self.current.pressed = self.current.stopped = True
+                        self.current.stop()  # once: a second Ctrl-C has nothing more to do
 
 
 _watcher: _Watcher | None = None
@@ -234,8 +234,9 @@ def unknown_options(cls: type[Backend], options: Iterable[str]) -> str:
     """'sat has no option foo; its options: solver, encoding, amo'."""
     unknown = ", ".join(sorted(options))
     valid = cls.option_names()
-    known = f"its options: {', '.join(valid)}" if valid else "it takes no options"
-    return f"{cls.name} has no option {unknown}; {known}"
+    if not valid:
+        return f"{cls.name} takes no option {unknown}: it has no options"
+    return f"{cls.name} has no option {unknown}; its options: {', '.join(valid)}"
 
 
 CLASSIC: tuple[type, ...] = ()

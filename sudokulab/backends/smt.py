@@ -18,7 +18,14 @@ from __future__ import annotations
 import time
 from functools import lru_cache
 
-from sudokulab.backends.base import Availability, Backend, Deadline, ctrl_c, interrupted
+from sudokulab.backends.base import (
+    Availability,
+    Backend,
+    CtrlC,
+    Deadline,
+    ctrl_c,
+    interrupted,
+)
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Grid, Result, verdict
@@ -153,7 +160,7 @@ class SmtBackend(Backend):
         solutions: list[Grid] = []
         with scope, ctrl_c(warm.solver.interrupt) as key:
             try:
-                reason = search(warm, scope, puzzle, limit, deadline, solutions)
+                reason = search(warm, scope, puzzle, limit, deadline, solutions, key)
             except KeyboardInterrupt:  # between two checks
                 key.pressed = True
         solved = time.perf_counter()
@@ -234,11 +241,11 @@ class Scope:
 
 
 def search(warm: Engine, scope: Scope, puzzle: Puzzle, limit: int | None,
-           deadline: Deadline, solutions: list[Grid]) -> str:
+           deadline: Deadline, solutions: list[Grid], key: CtrlC) -> str:
     """Up to `limit` solutions into `solutions`, and why Z3 stopped early ('' when it
-    did not)."""
+    did not); Ctrl-C between two checks stops it too."""
     blanks = [cell for cell, digit in enumerate(puzzle.givens) if not digit]
-    while limit is None or len(solutions) < limit:
+    while (limit is None or len(solutions) < limit) and not key.pressed:
         if solutions:  # the givens are fixed, so the blank cells tell solutions apart
             scope.block(warm.model.excluding(solutions[-1], blanks))
         warm.set_timeout(timeout_ms(deadline))

@@ -1,17 +1,20 @@
 """`sudokulab compare`: run backends over a puzzle set, cross-check them, report timings.
 
-Exit codes: 0 every answer agrees; 2 bad input (unknown dataset or backend, unreadable
-file, bad option); 4 a backend disagrees with the others or the reference solutions, or
-returns an invalid grid; 5 no backend can run; 130 interrupted (what is done is kept:
-finish it with --resume).
+Exit codes, the first that applies (see EXIT_HELP): 2 bad input; 130 interrupted (143
+on SIGTERM); 4 a disagreement; 5 an engine failure; 3 a timeout; 1 a puzzle with no
+solution; 0 otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import math
+import os
 import random
 import shlex
+import signal
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -24,16 +27,33 @@ from sudokulab.harness.progress import Progress
 from sudokulab.harness.runlog import RunLog
 from sudokulab.harness.runner import BackendFailed, Options, Record, cores, run_backend
 from sudokulab.harness.stats import figures
-from sudokulab.puzzle import Grid, Puzzle, PuzzleError, read_puzzles
+from sudokulab.puzzle import Grid, Puzzle, PuzzleError, parse_many, read_puzzles
+from sudokulab.result import Status
 
-EXIT_OK, EXIT_INPUT, EXIT_DISAGREE, EXIT_ENGINE, EXIT_INTERRUPTED = 0, 2, 4, 5, 130
+EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE = 0, 1, 2, 3, 4, 5
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM
 RUNS = Path("runs")
 CHOICES = ("backends", "limit", "timeout", "repeat", "seed")  # defaults: in Settings
+EXIT_HELP = """exit codes (the first that applies):
+  2  bad input: dataset, file, option, backend name, --out not a writable folder
+  130  interrupted (Ctrl-C; 143 on SIGTERM): what is done is kept, --resume finishes it
+  4  disagreement: a backend contradicts another or the reference, or a grid fails the
+     checker
+  5  engine failure: an engine error, a rule a backend cannot express, a backend that
+     cannot start, or a backend named in --backends that is unavailable here
+  3  timeout: some puzzle ran out of time with some backend
+  1  no solution: some puzzle has none (an answer, not an error)
+  0  every backend answered every puzzle, and all agree
+--timeout 0 (or inf) means no timeout."""
 
 
 
 class UsageError(ValueError):
     """A bad combination of options: exit code 2."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: stop as Ctrl-C does, keeping what is done."""
 
 
 @dataclass
@@ -72,8 +92,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "of backend specs, e.g. norvig,sat:solver=glucose4,smt")
     parser.add_argument("--limit", "-k", type=_positive(int), metavar="K",
                         help="solutions to look for per puzzle (default 2: proves uniqueness)")
-    parser.add_argument("--timeout", "-t", type=_positive(float), metavar="S",
-                        help="seconds per puzzle and backend (default 10; 0: none)")
+    parser.add_argument("--timeout", "-t", type=_seconds, metavar="S",
+                        help="seconds per puzzle and backend (default 10; 0 or inf: none)")
     parser.add_argument("--jobs", "-j", type=_positive(int), metavar="J",
                         help=f"worker processes per backend (default: the usable cores, "
                              f"{cores()} here)")
@@ -89,6 +109,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="finish the interrupted run in --out (default: the latest in "
                              "runs/), solving only what runs.jsonl does not hold yet")
+    parser.epilog = EXIT_HELP
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
 
 
 def run(argv: list[str] | None = None) -> int:
@@ -101,10 +123,37 @@ def run(argv: list[str] | None = None) -> int:
 def main(args: argparse.Namespace) -> int:
     """Run the comparison the arguments describe; the exit code."""
     try:
-        return compare(args)
+        with _sigterm_stops():
+            return compare(args)
     except (PuzzleError, BackendError, UsageError) as error:
         print(f"sudokulab: error: {error}", file=sys.stderr)
         return EXIT_INPUT
+    except BrokenPipeError:  # the reader went away (`| head`): theirs to decide, not ours
+        raise
+    except OSError as error:  # a full disk or a full standard output (> /dev/full)
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (nothing more to write there, even at exit)
+        where = error.filename or "standard output"
+        print(f"sudokulab: error: cannot write {where}: {error.strerror or error}",
+              file=sys.stderr)
+        return EXIT_INPUT
+
+
+@contextlib.contextmanager
+def _sigterm_stops():
+    """SIGTERM raises Terminated (a KeyboardInterrupt) here, so the run ends as on Ctrl-C:
+    runs.jsonl complete line by line, meta.json marked, workers ended."""
+    def stop(signum, frame):
+        raise Terminated
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread: leave SIGTERM alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def compare(args: argparse.Namespace) -> int:
@@ -117,29 +166,53 @@ def compare(args: argparse.Namespace) -> int:
         print("sudokulab: error: no backend can run here:\n  " +
               "\n  ".join(f"{name}: {why}" for name, why in skipped.items()), file=sys.stderr)
         return EXIT_ENGINE
-    folder.mkdir(parents=True, exist_ok=True)
+    jobs = args.jobs or cores()
+    if jobs > cores():
+        print(f"sudokulab: warning: --jobs {jobs} is more than the {cores()} usable cores: "
+              f"workers share cores, so each puzzle's time grows", file=sys.stderr)
+    if settings.sample and settings.sample > len(puzzles):
+        print(f"sudokulab: warning: --sample {settings.sample} of {len(puzzles)} puzzles: "
+              f"running all {len(puzzles)}", file=sys.stderr)
     meta = _meta(folder, settings, engines)
-    session = {"started": _now(), "command": _command(), "jobs": args.jobs or cores(),
-               "backends": {}}
+    session = {"started": _now(), "command": _command(), "jobs": jobs, "backends": {}}
     meta["sessions"].append(session)
-    report.write_json(meta, folder / "meta.json")
+    _start(folder, meta)
     log = RunLog(folder)
     try:
-        _run(lineup, puzzles, settings.options(), session["jobs"], log, skipped, session)
-    except KeyboardInterrupt:
+        _run(lineup, puzzles, settings.options(), jobs, log, skipped, session)
+    except KeyboardInterrupt as stop:
         session.update(finished=_now(), interrupted=True)
+        if isinstance(stop, Terminated):
+            session["terminated"] = True
         report.write_json(meta, folder / "meta.json")
-        print(f"\ninterrupted: {len(log.read())} results kept in {log.path}; finish the run "
+        print(f"\n{'terminated' if isinstance(stop, Terminated) else 'interrupted'}: "
+              f"{len(log.read())} results kept in {log.path}; finish the run "
               f"with:\n  sudokulab compare --resume --out {shlex.quote(str(folder))}",
               file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
     finally:
         log.close()
     session.update(finished=_now(), interrupted=False, skipped=skipped)
     report.write_json(meta, folder / "meta.json")
     records = [r for r in log.read() if r.index in puzzles]
+    explicit = settings.backends.strip() != "all"
     return _report(settings, puzzles, references, records, skipped, pair, folder,
-                   meta["environment"])
+                   meta["environment"], explicit)
+
+
+def _start(folder: Path, meta: dict) -> None:
+    """Make the run folder and its meta.json; UsageError (and no folder left) if we cannot."""
+    made = not folder.exists()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        report.write_json(meta, folder / "meta.json")
+    except OSError as error:
+        if made:
+            with contextlib.suppress(OSError):
+                (folder / "meta.json").unlink(missing_ok=True)
+                folder.rmdir()
+        raise UsageError(f"--out {folder}: cannot write there: "
+                         f"{error.strerror or error}") from None
 
 
 def _run(lineup: list[str], puzzles: dict[int, Puzzle], options: Options, jobs: int,
@@ -168,7 +241,7 @@ def _run(lineup: list[str], puzzles: dict[int, Puzzle], options: Options, jobs: 
 
 def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int, Grid],
             records: list[Record], skipped: dict[str, str], pair: list[str] | None,
-            folder: Path, environment: dict) -> int:
+            folder: Path, environment: dict, explicit: bool = True) -> int:
     """Cross-check, write every report file, print the tables; the exit code."""
     from sudokulab.harness import plots  # matplotlib: only when there is something to draw
 
@@ -178,18 +251,46 @@ def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int
     check = cross_check(puzzles, records, references, limit=settings.limit,
                         timeout=settings.timeout)
     title = f"{settings.name} ({len(puzzles)} puzzles)"
-    summary = report.Report(title, _describe(settings),
+    described = _describe(settings, len(puzzles))
+    summary = report.Report(title, described,
                             [figures(b, rs) for b, rs in runs.items()], check, skipped,
                             bool(references), records, environment)
+    wrong = {(f.backend, f.index) for f in check.findings}
+    heading = f"{title}: {described}"
     if runs:
-        summary.plots.append(plots.cactus(runs, folder / "cactus.png", title))
+        summary.plots.append(plots.cactus(runs, folder / "cactus.png", heading, wrong=wrong,
+                                          timeout=settings.timeout))
     pair = pair or list(runs)[:2]
     if len(pair) == 2 and all(b in runs for b in pair):
-        summary.plots.append(plots.scatter(*pair, runs, folder / "scatter.png", title))
+        summary.plots.append(plots.scatter(*pair, runs, folder / "scatter.png", heading,
+                                           wrong=wrong, timeout=settings.timeout))
     (folder / "summary.md").write_text(report.markdown(summary), encoding="utf-8")
     report.write_csv(summary, folder / "summary.csv")
-    print(report.terminal(summary, folder))
-    return EXIT_DISAGREE if check.findings else EXIT_OK
+    print(report.terminal(summary, folder), flush=True)  # a full stdout fails here
+    return exit_code(check.findings, records, skipped, explicit,
+                     {v.consensus for v in check.verdicts})
+
+
+def exit_code(findings: list, records: list[Record], skipped: dict[str, str],
+              explicit: bool, consensus: set[str]) -> int:
+    """The exit code of a finished run, by precedence: disagreement 4, engine failure 5,
+    timeout 3, no solution 1, else 0 (EXIT_HELP).
+
+    A backend skipped because it is unavailable here is a failure only when the user
+    named it; with `--backends all` it is merely not part of the run.
+    """
+    statuses = {r.result.status for r in records}
+    failed = [spec for spec, why in skipped.items()
+              if explicit or not why.startswith("unavailable")]
+    if findings:
+        return EXIT_DISAGREE
+    if failed or statuses & {Status.ERROR, Status.UNSUPPORTED}:
+        return EXIT_ENGINE
+    if Status.TIMEOUT in statuses:
+        return EXIT_TIMEOUT
+    if "none" in consensus:
+        return EXIT_NONE
+    return EXIT_OK
 
 
 # --- settings, fresh or resumed --------------------------------------------------------
@@ -200,9 +301,15 @@ def _fresh(args: argparse.Namespace) -> tuple[Path, Settings]:
     settings = Settings(dataset=args.dataset or (None if args.file else "top95"),
                         file=str(Path(args.file).resolve()) if args.file else None,
                         sample=args.sample, scatter=args.scatter, **given)
-    settings.timeout = settings.timeout or None  # --timeout 0: no timeout
+    if settings.timeout is not None and not settings.timeout >= 0:  # negative, or nan
+        raise UsageError(f"--timeout {settings.timeout}: give seconds, 0 or more "
+                         f"(0 or inf: no timeout)")
+    if not settings.timeout or math.isinf(settings.timeout):
+        settings.timeout = None  # --timeout 0 or inf: no timeout
     if args.out:
         folder = Path(args.out)
+        if folder.exists() and not folder.is_dir():
+            raise UsageError(f"--out {folder} is a file, not a folder: choose another --out")
         if (folder / "runs.jsonl").exists():
             raise UsageError(f"{folder} holds a run already: add --resume to finish it, "
                              f"or choose another --out")
@@ -269,17 +376,27 @@ def _meta(folder: Path, settings: Settings, engines: dict[str, str]) -> dict:
 def select(settings: Settings) -> tuple[dict[int, Puzzle], dict[int, Grid]]:
     """The puzzles of the run by their index in the source, and reference solutions."""
     if settings.file:
-        every, solutions = read_puzzles(settings.file), ()
+        every = read_puzzles(settings.file)
         if not every:
             raise PuzzleError(f"{settings.file}: no puzzles in it")
-    else:
-        every, solutions = datasets.load(settings.dataset), datasets.solutions(settings.dataset)
-    indices = range(len(every))
-    if settings.sample and settings.sample < len(every):
-        indices = sorted(random.Random(settings.seed).sample(indices, settings.sample))
-    references = dict(enumerate(solutions)) if len(solutions) == len(every) else {}
-    return ({i: every[i] for i in indices},
-            {i: references[i] for i in indices if i in references})
+        return {i: every[i] for i in _drawn(len(every), settings)}, {}
+    # a bundled set holds one puzzle per line: draw the lines, then parse only those
+    name = settings.dataset
+    lines, answers = datasets.lines(name), datasets.solution_lines(name)
+    indices = _drawn(len(lines), settings)
+    puzzles = dict(zip(indices, parse_many("\n".join(lines[i] for i in indices),
+                                           f"{name}.txt"), strict=True))
+    if len(answers) != len(lines):
+        return puzzles, {}
+    solutions = parse_many("\n".join(answers[i] for i in indices))
+    return puzzles, {i: grid.givens for i, grid in zip(indices, solutions, strict=True)}
+
+
+def _drawn(total: int, settings: Settings) -> list[int]:
+    """The indices of the puzzles the run takes: a seeded sample, or all of them."""
+    if settings.sample and settings.sample < total:
+        return sorted(random.Random(settings.seed).sample(range(total), settings.sample))
+    return list(range(total))
 
 
 def _lineup(asked: str) -> tuple[list[str], dict[str, str], dict[str, str]]:
@@ -333,27 +450,38 @@ def _scatter_pair(text: str | None, lineup: list[str]) -> list[str] | None:
     return pair
 
 
-def _describe(settings: Settings) -> str:
+def _describe(settings: Settings, puzzles: int) -> str:
     """'limit 2, timeout 10 s, repeat 1, sample 100 (seed 0)' for the report's header."""
     parts = [f"limit {settings.limit}",
              f"timeout {settings.timeout:g} s" if settings.timeout else "no timeout",
              f"repeat {settings.repeat}"]
-    if settings.sample:
+    if settings.sample and settings.sample > puzzles:
+        parts.append(f"sample {settings.sample} asked: all {puzzles} puzzles taken")
+    elif settings.sample:
         parts.append(f"sample {settings.sample} (seed {settings.seed})")
     return ", ".join(parts) + "."
 
 
 def _positive(kind: type):
-    """An argparse type: a number of `kind` at least 1 (or 0 for --timeout)."""
+    """An argparse type: a number of `kind` at least 1."""
     def convert(text: str):
         try:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if value < (0 if kind is float else 1):
+        if value < 1:
             raise argparse.ArgumentTypeError(f"{text!r} is too small")
         return value
     return convert
+
+
+def _seconds(text: str) -> float:
+    """An argparse type for --timeout: any float (checked with the other settings, so
+    that nan or a negative number is a one-line error)."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
 
 
 def _command() -> list[str]:

@@ -38,6 +38,21 @@ def solutions(name: str) -> tuple[Grid, ...]:
     return tuple(p.givens for p in parse_many(_text(f"{name}.solutions.txt.gz")))
 
 
+@lru_cache(maxsize=16)
+def lines(name: str) -> tuple[str, ...]:
+    """The puzzle lines of a bundled dataset, unparsed (one puzzle per line)."""
+    if name not in names():
+        raise PuzzleError(f"unknown dataset {name!r}; bundled: {', '.join(names())}")
+    return tuple(line for line in _text(f"{name}.txt.gz").splitlines() if line.strip())
+
+
+@lru_cache(maxsize=16)
+def solution_lines(name: str) -> tuple[str, ...]:
+    """The reference solution lines of a bundled dataset, unparsed."""
+    return tuple(line for line in _text(f"{name}.solutions.txt.gz").splitlines()
+                 if line.strip())
+
+
 def describe() -> str:
     """A table of the bundled datasets: name, puzzles, what each is and where it comes from."""
     from tabulate import tabulate

@@ -23,6 +23,7 @@ from sudokulab.result import Status
 PACKAGES = ("sudokulab", "python-sat", "z3-solver", "janus-swi", "matplotlib", "tabulate")
 SHOWN = 10  # disagreements listed on the terminal; summary.md lists them all
 NATIVE_ALIGN = ("left", "left", "right", "right")
+NONE = "—"  # a figure that does not exist (the median time of no answers)
 
 
 @dataclass
@@ -41,12 +42,14 @@ class Report:
 
 
 def timing_rows(report: Report) -> list[dict]:
-    """One row per backend: counts, rate, times in milliseconds, warm-up."""
+    """One row per backend: counts, rate, times in milliseconds, warm-up; None (shown
+    as NONE, empty in the CSV) where a backend has no answer to time."""
     return [{"backend": f.backend, "puzzles": f.puzzles, "answered": f.answered,
              "wrong": report.check.wrong(f.backend), "timeouts": f.timeouts,
              "errors": f.errors, "unsupported": f.unsupported,
-             "puzzles/s": round(f.rate, 1), "median ms": _ms(f.median), "p90 ms": _ms(f.p90),
-             "max ms": _ms(f.max), "build s": round(f.build, 3), "solve s": round(f.solve, 3),
+             "puzzles/s": None if f.rate is None else round(f.rate, 1),
+             "median ms": _ms(f.median), "p90 ms": _ms(f.p90), "max ms": _ms(f.max),
+             "build s": round(f.build, 3), "solve s": round(f.solve, 3),
              "warm-up ms": "" if f.warmup is None else _ms(f.warmup)}
             for f in report.figures]
 
@@ -93,7 +96,8 @@ def verdict_line(report: Report) -> str:
 def terminal(report: Report, folder: Path) -> str:
     """What `compare` prints at the end."""
     parts = [f"{report.title}: {report.settings}", "",
-             tabulate(timing_rows(report), headers="keys", tablefmt="simple")]
+             tabulate(timing_rows(report), headers="keys", tablefmt="simple",
+                      missingval=NONE)]
     if native_rows(report):
         parts += ["", tabulate(native_rows(report), headers="keys", tablefmt="simple",
                                      colalign=NATIVE_ALIGN, disable_numparse=True)]
@@ -120,10 +124,13 @@ def markdown(report: Report) -> str:
     lines += ["", "## Timings", "",
               "Times are per puzzle, measured around the solve call in the worker process "
               "(median over repeats); median, p90 and max are over answered puzzles; "
-              "puzzles/s is puzzles per second of solving time on one core; build and "
+              "puzzles/s is puzzles per second of solving time on one core, over the "
+              f"puzzles a backend tried (not those with a rule it cannot express); {NONE} "
+              "where a backend answered none; build and "
               "solve are the backend's own split; warm-up is the untimed first solve of "
               "each fresh worker.", "",
-              tabulate(timing_rows(report), headers="keys", tablefmt="github")]
+              tabulate(timing_rows(report), headers="keys", tablefmt="github",
+                       missingval=NONE)]
     if native_rows(report):
         lines += ["", "## Native statistics", "",
                   tabulate(native_rows(report), headers="keys", tablefmt="github",
@@ -200,9 +207,9 @@ def _skipped_lines(report: Report) -> list[str]:
     return [f"skipped {name}: {why}" for name, why in report.skipped.items()]
 
 
-def _ms(seconds: float) -> float:
-    """Milliseconds, to three significant decimals."""
-    return round(seconds * 1000, 3)
+def _ms(seconds: float | None) -> float | None:
+    """Milliseconds, to three decimals (None stays None)."""
+    return None if seconds is None else round(seconds * 1000, 3)
 
 
 def _number(value: float) -> str:

@@ -86,7 +86,18 @@ class BackendFailed(Exception):
 
 def serve(spec: str, conn: Connection, options: Options) -> None:
     """A worker's life: build the engine, then answer puzzles until told to stop."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    # Ctrl-C and SIGTERM (sent to the whole process group) are the parent's to handle:
+    # it records what is done, then ends its workers
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        _serve(spec, conn, options)
+    except (EOFError, OSError):  # the parent is gone (a broken pipe): nobody to answer
+        return
+
+
+def _serve(spec: str, conn: Connection, options: Options) -> None:
+    """serve() until the parent says stop or its pipe breaks."""
     from sudokulab.backends import make_backend
 
     try:
@@ -97,10 +108,7 @@ def serve(spec: str, conn: Connection, options: Options) -> None:
     conn.send(("ready",))
     fresh = True
     while True:
-        try:
-            job = conn.recv()
-        except EOFError:  # the parent is gone
-            return
+        job = conn.recv()
         if job is None:
             return
         index, puzzle = job

@@ -16,7 +16,9 @@ class Figures:
     """One backend's row in the timing table.
 
     Times are seconds of the solve call measured in the worker (the median over repeats);
-    median, p90 and max are over the answered puzzles, the rate over all puzzles.
+    median, p90 and max are over the answered puzzles (None when there are none), the
+    rate over the puzzles the backend tried (an unsupported rule is not tried; None
+    when it answered none: a rate of refusals or failures would mean nothing).
     """
 
     backend: str
@@ -25,10 +27,10 @@ class Figures:
     timeouts: int
     errors: int
     unsupported: int
-    rate: float
-    median: float
-    p90: float
-    max: float
+    rate: float | None
+    median: float | None
+    p90: float | None
+    max: float | None
     build: float
     solve: float
     warmup: float | None
@@ -39,15 +41,17 @@ def figures(backend: str, records: Sequence[Record]) -> Figures:
     """The figures of one backend over its records."""
     statuses = [r.result.status for r in records]
     answered = sorted(r.time for r in records if r.result.status.is_answer)
-    total = sum(r.time for r in records)
+    tried = [r.time for r in records if r.result.status != Status.UNSUPPORTED]
+    total = sum(tried)
     warmups = [r.warmup for r in records if r.warmup is not None]
     return Figures(
         backend=backend, puzzles=len(records), answered=len(answered),
         timeouts=statuses.count(Status.TIMEOUT), errors=statuses.count(Status.ERROR),
         unsupported=statuses.count(Status.UNSUPPORTED),
-        rate=len(records) / total if total > 0 else 0.0,
-        median=statistics.median(answered) if answered else 0.0,
-        p90=percentile(answered, 90), max=max(answered, default=0.0),
+        rate=len(tried) / total if answered and total > 0 else None,
+        median=statistics.median(answered) if answered else None,
+        p90=percentile(answered, 90) if answered else None,
+        max=max(answered, default=None),
         build=sum(r.result.build_time for r in records),
         solve=sum(r.result.solve_time for r in records),
         warmup=statistics.median(warmups) if warmups else None,

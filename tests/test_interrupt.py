@@ -1,0 +1,118 @@
+"""Ctrl-C stops every backend mid-search and keeps the solutions found so far.
+
+Each case runs a count in a child process and sends it SIGINT from inside the search at
+a known point: after a few solutions (norvig, sat, smt: the function that reads each
+solution is wrapped), or once the Prolog thread has done a million inferences (a
+watching thread reads them). The count has 39,168 solutions: it is far from done then.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from sudokulab.check import is_solution
+from sudokulab.puzzle import parse
+
+ROW = "123456" + "." * 30  # a 6x6 with its first row given: 28,200,960 / 720 solutions
+AFTER = 5  # solutions found before Ctrl-C
+
+CHILD = r'''
+import json, os, signal, sys, threading, time
+from sudokulab.backends import make_backend
+from sudokulab.backends.base import Interrupted
+from sudokulab.puzzle import parse
+
+spec, line = sys.argv[1], sys.argv[2]
+name = spec.split(":")[0]
+after = int(sys.argv[3])
+
+
+def press_ctrl_c_after(module, owner, attribute):
+    """Wrap the function that reads each solution: Ctrl-C when it reads the `after`th."""
+    original = getattr(owner, attribute)
+    calls = [0]
+
+    def reading(*args):
+        calls[0] += 1
+        if calls[0] == after:
+            os.kill(os.getpid(), signal.SIGINT)
+        return original(*args)
+
+    setattr(owner, attribute, reading)
+
+
+if name == "norvig":
+    import sudokulab.backends.norvig as m
+    press_ctrl_c_after(m, m, "digits_of")
+elif name == "sat":
+    import sudokulab.backends.sat as m
+    press_ctrl_c_after(m, m.Engine, "decode")
+elif name == "smt":
+    import sudokulab.backends.smt as m
+    press_ctrl_c_after(m, m.Engine, "read")
+else:  # prolog: a thread watches the solving thread's inferences
+    from sudokulab.backends.prolog import janus
+    prolog = janus()
+    me = prolog.query_once("thread_self(Me)")["Me"]
+
+    ask = "thread_statistics(T, inferences, I)"
+    start = prolog.query_once(ask, {"T": me})["I"]
+
+    def watch():
+        while prolog.query_once(ask, {"T": me})["I"] < start + after * 1_000_000:
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+backend = make_backend(spec)
+try:
+    result = backend.solve(parse(line), limit=None)
+except Interrupted as stop:
+    print(json.dumps(stop.result.to_json()))
+    sys.exit(130)
+print(json.dumps(result.to_json()))
+'''
+
+
+def interruptible() -> None:
+    """In the child: Ctrl-C's default action, even if the tests run with SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def count_interrupted(spec: str, after: int) -> tuple[int, dict, str]:
+    """Count ROW's solutions with `spec` in a child that is sent Ctrl-C midway."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    child = subprocess.run([sys.executable, "-c", CHILD, spec, ROW, str(after)],
+                           capture_output=True, text=True, env=env, preexec_fn=interruptible)
+    lines = child.stdout.strip().splitlines()
+    return child.returncode, (json.loads(lines[-1]) if lines else {}), child.stderr
+
+
+@pytest.mark.parametrize("spec", ["norvig", "sat", "sat:solver=glucose4", "smt",
+                                  "smt:model=int"])
+def test_ctrl_c_while_counting_keeps_the_solutions_found(spec):
+    code, result, stderr = count_interrupted(spec, AFTER)
+    assert code == 130, stderr
+    assert result["status"] == "timeout" and not result["exact"]
+    assert "interrupted" in result["message"] and "canceled" not in result["message"]
+    assert AFTER - 1 <= result["count"] == len(result["solutions"]) < 39168
+    puzzle = parse(ROW)
+    assert all(is_solution(puzzle, grid) for grid in result["solutions"])
+
+
+@pytest.mark.skipif(os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1",
+                    reason="SUDOKULAB_SKIP_PROLOG=1: the Prolog tests are skipped on request")
+def test_ctrl_c_stops_prolog_inside_the_janus_call():
+    code, result, stderr = count_interrupted("prolog", 1)
+    assert code == 130, stderr
+    assert result["status"] == "timeout" and "interrupted" in result["message"]
+    assert result["count"] == len(result["solutions"]) < 39168
+    puzzle = parse(ROW)
+    assert all(is_solution(puzzle, grid) for grid in result["solutions"])
