@@ -9,11 +9,13 @@ finish it with --resume).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import shlex
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -89,6 +91,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="finish the interrupted run in --out (default: the latest in "
                              "runs/), solving only what runs.jsonl does not hold yet")
+    parser.add_argument("--cluster", metavar="C",
+                        help="run on Dask: local:N (a local cluster of N workers) or "
+                             "tcp://HOST:PORT (a running `dask scheduler`); see README")
 
 
 def run(argv: list[str] | None = None) -> int:
@@ -117,6 +122,7 @@ def compare(args: argparse.Namespace) -> int:
         print("sudokulab: error: no backend can run here:\n  " +
               "\n  ".join(f"{name}: {why}" for name, why in skipped.items()), file=sys.stderr)
         return EXIT_ENGINE
+    runner = _runner(getattr(args, "cluster", None))
     folder.mkdir(parents=True, exist_ok=True)
     meta = _meta(folder, settings, engines)
     session = {"started": _now(), "command": _command(), "jobs": args.jobs or cores(),
@@ -125,7 +131,10 @@ def compare(args: argparse.Namespace) -> int:
     report.write_json(meta, folder / "meta.json")
     log = RunLog(folder)
     try:
-        _run(lineup, puzzles, settings.options(), session["jobs"], log, skipped, session)
+        with runner as run:  # runner.run_backend, or the same on a Dask cluster
+            session.update(getattr(runner, "about", {}))
+            _run(lineup, puzzles, settings.options(), session["jobs"], log, skipped, session,
+                 run)
     except KeyboardInterrupt:
         session.update(finished=_now(), interrupted=True)
         report.write_json(meta, folder / "meta.json")
@@ -143,7 +152,8 @@ def compare(args: argparse.Namespace) -> int:
 
 
 def _run(lineup: list[str], puzzles: dict[int, Puzzle], options: Options, jobs: int,
-         log: RunLog, skipped: dict[str, str], session: dict) -> None:
+         log: RunLog, skipped: dict[str, str], session: dict,
+         run: Callable[..., None] = run_backend) -> None:
     """Each backend in turn over the puzzles runs.jsonl does not hold yet."""
     done = log.done()
     for spec in lineup:
@@ -158,12 +168,24 @@ def _run(lineup: list[str], puzzles: dict[int, Puzzle], options: Options, jobs: 
 
         started = time.perf_counter()
         try:
-            run_backend(spec, todo, options, jobs=jobs, record=record)
+            run(spec, todo, options, jobs=jobs, record=record)
         except BackendFailed as error:
             skipped[spec] = str(error)
         progress.finish()
         session["backends"][spec] = {"puzzles": progress.done,
                                      "wall": round(time.perf_counter() - started, 3)}
+
+
+def _runner(cluster: str | None) -> contextlib.AbstractContextManager:
+    """Where the puzzles are solved: local worker processes, or the Dask --cluster."""
+    if not cluster:
+        return contextlib.nullcontext(run_backend)
+    from sudokulab.harness.cluster import Cluster, ClusterError  # imports Dask
+
+    try:
+        return Cluster(cluster)
+    except ClusterError as error:
+        raise UsageError(str(error)) from None
 
 
 def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int, Grid],
