@@ -17,6 +17,7 @@ does: what was recorded is kept for `--resume`.
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import multiprocessing
 import re
@@ -25,6 +26,7 @@ import threading
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterable
+from concurrent.futures import CancelledError
 from importlib.util import find_spec
 
 import distributed
@@ -211,6 +213,8 @@ class Cluster:
     def close(self) -> None:
         """Let go of the client, and stop the LocalCluster if this started one."""
         if self.client is not None:
+            if self.client.status != "running":  # its reconnect tracebacks add nothing
+                logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
             self.client.close()
         if self.local is not None:
             self.local.close()
@@ -262,6 +266,9 @@ class Cluster:
                 except (TimeoutError, asyncio.TimeoutError, distributed.TimeoutError):
                     self._check_scheduler()
                     continue
+                except CancelledError:  # the scheduler is gone, and its tasks with it
+                    raise ClusterLost(f"lost the Dask scheduler {self.address}: its tasks "
+                                      f"were cancelled") from None
                 for future in done:
                     _take(future, pending.pop(future), spec, record)
         except KeyboardInterrupt:  # keep what is finished, then stop
