@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from test_harness import add_to_path, puzzle_file, records, table, wait_for_records
 
-from sudokulab.harness import compare, datasets
+from sudokulab.harness import cluster, compare, datasets
 from sudokulab.harness.testing import write_plugin
 from sudokulab.puzzle import format_line
 
@@ -76,7 +76,8 @@ def same_as_local(local_run: tuple[int, Path], code: int, out: Path) -> None:
 # --- a LocalCluster ------------------------------------------------------------------
 
 def test_local_cluster_gives_the_local_runners_records_and_reports(local_run, tmp_path,
-                                                                   capsys):
+                                                                   capsys, monkeypatch):
+    monkeypatch.setattr(cluster, "CHUNKS_PER_THREAD", 4)  # chunks of 3 puzzles
     out = tmp_path / "run"
     code = compare.run(["--file", str(puzzle_file(tmp_path, LINES)), "--backends",
                         ",".join(BACKENDS), "--cluster", "local:2", "--out", str(out)])
@@ -91,6 +92,7 @@ def test_local_cluster_gives_the_local_runners_records_and_reports(local_run, tm
 
 def test_hanging_and_crashing_backends_on_a_cluster(plugin_dir, monkeypatch, tmp_path):
     add_to_path(monkeypatch, plugin_dir)
+    monkeypatch.setattr(cluster, "CHUNKS_PER_THREAD", 1)  # the engine dies mid-chunk
     out = tmp_path / "run"
     code = compare.run(["--file", str(puzzle_file(tmp_path, LINES[:3])), "--timeout", "1",
                         "--cluster", "local:2", "--out", str(out),

@@ -38,7 +38,7 @@ from sudokulab.harness.runner import BackendFailed, Job, Options, Record
 from sudokulab.result import Result, Status
 
 CHUNK_MAX = 1000      # puzzles per task: past this, the tail of a run waits on one chunk
-CHUNKS_PER_THREAD = 8  # at least this many chunks per worker thread, so the load evens out
+CHUNKS_PER_THREAD = 32  # chunks per worker thread in a smaller run, so the load evens out
 IN_FLIGHT = 2         # chunks queued per worker thread: the next one waits on the worker
 CONNECT = 10.0        # seconds to reach a scheduler
 WORKERS = 60.0        # seconds to wait for a first worker of a new cluster
@@ -243,18 +243,21 @@ class Cluster:
         return sum(w["nthreads"] for w in workers if w.get("resources", {}).get(name))
 
     def run_backend(self, spec: str, puzzles: Iterable[Job], options: Options, *,
-                    jobs: int = 1, record: Callable[[Record], None]) -> None:
+                    jobs: int = 1, record: Callable[[Record], None],
+                    chunk: int | None = None) -> None:
         """Solve every (index, puzzle) with backend `spec` on the cluster's workers.
 
         `jobs` is ignored: the cluster's worker threads set the parallelism. `record`
-        receives each Record once its chunk is done. Raises BackendFailed when no worker
-        has the backend or its engines cannot start, ClusterLost when the scheduler goes.
+        receives each Record once its chunk is done. `chunk` puzzles go in one task
+        (default: chunk_size). Raises BackendFailed when no worker has the backend or
+        its engines cannot start, ClusterLost when the scheduler goes.
         """
         name, _ = parse_spec(spec)
         threads = self.threads(name)
         if not threads:
             raise BackendFailed(f"no worker of the cluster {self.address} has it")
-        todo = deque(chunks(list(puzzles), chunk_size(len(puzzles), threads)))
+        puzzles = list(puzzles)
+        todo = deque(chunks(puzzles, chunk or chunk_size(len(puzzles), threads)))
         pending: dict[distributed.Future, list[Job]] = {}
         try:
             while todo or pending:
