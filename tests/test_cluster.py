@@ -77,7 +77,7 @@ def same_as_local(local_run: tuple[int, Path], code: int, out: Path) -> None:
 
 def test_local_cluster_gives_the_local_runners_records_and_reports(local_run, tmp_path,
                                                                    capsys, monkeypatch):
-    monkeypatch.setattr(cluster, "CHUNKS_PER_THREAD", 4)  # chunks of 3 puzzles
+    monkeypatch.setattr(cluster, "chunk_size", lambda puzzles, threads: 5)
     out = tmp_path / "run"
     code = compare.run(["--file", str(puzzle_file(tmp_path, LINES)), "--backends",
                         ",".join(BACKENDS), "--cluster", "local:2", "--out", str(out)])
@@ -92,7 +92,7 @@ def test_local_cluster_gives_the_local_runners_records_and_reports(local_run, tm
 
 def test_hanging_and_crashing_backends_on_a_cluster(plugin_dir, monkeypatch, tmp_path):
     add_to_path(monkeypatch, plugin_dir)
-    monkeypatch.setattr(cluster, "CHUNKS_PER_THREAD", 1)  # the engine dies mid-chunk
+    monkeypatch.setattr(cluster, "chunk_size", lambda puzzles, threads: 2)  # dies mid-chunk
     out = tmp_path / "run"
     code = compare.run(["--file", str(puzzle_file(tmp_path, LINES[:3])), "--timeout", "1",
                         "--cluster", "local:2", "--out", str(out),
@@ -106,9 +106,20 @@ def test_hanging_and_crashing_backends_on_a_cluster(plugin_dir, monkeypatch, tmp
     assert messages[("test-crash:how=segv", "worker died (killed by SIGSEGV)")] == 3
 
 
-@pytest.mark.parametrize("cluster", ["local:0", "lcoal", "tcp://127.0.0.1"])
-def test_a_bad_cluster_is_one_line_and_exit_code_2(cluster, tmp_path, capsys):
-    assert compare.run(["--dataset", "hardest", "--backends", "norvig", "--cluster", cluster,
+def test_chunks_are_100_to_1000_puzzles_unless_the_run_is_small():
+    assert cluster.chunk_size(10_000_000, 400) == 782  # 32 chunks per thread
+    assert cluster.chunk_size(1_000_000, 400) == 100
+    assert cluster.chunk_size(100_000_000, 400) == 1000
+    assert cluster.chunk_size(10_000, 2) == 157
+    assert cluster.chunk_size(24, 2) == 3  # 4 chunks per thread
+    assert cluster.chunk_size(1, 8) == 1
+    jobs = list(enumerate("abcdefg"))
+    assert cluster.chunks(jobs, 3) == [jobs[:3], jobs[3:6], jobs[6:]]
+
+
+@pytest.mark.parametrize("address", ["local:0", "lcoal", "tcp://127.0.0.1"])
+def test_a_bad_cluster_is_one_line_and_exit_code_2(address, tmp_path, capsys):
+    assert compare.run(["--dataset", "hardest", "--backends", "norvig", "--cluster", address,
                         "--out", str(tmp_path / "run")]) == 2
     error = capsys.readouterr().err
     assert error.startswith("sudokulab: error: --cluster wants") and error.count("\n") == 1

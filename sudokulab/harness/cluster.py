@@ -37,8 +37,10 @@ from sudokulab.harness import runner
 from sudokulab.harness.runner import BackendFailed, Job, Options, Record
 from sudokulab.result import Result, Status
 
-CHUNK_MAX = 1000      # puzzles per task: past this, the tail of a run waits on one chunk
-CHUNKS_PER_THREAD = 32  # chunks per worker thread in a smaller run, so the load evens out
+CHUNK_MIN = 100       # puzzles per task at least (a task costs milliseconds), unless...
+SMALL_RUN = 4         # ...a run is so small that each worker thread would not get this many
+CHUNK_MAX = 1000      # puzzles per task at most: past this, the tail of a run waits on one
+CHUNKS_PER_THREAD = 32  # chunks per worker thread between those, so the load evens out
 IN_FLIGHT = 2         # chunks queued per worker thread: the next one waits on the worker
 CONNECT = 10.0        # seconds to reach a scheduler
 WORKERS = 60.0        # seconds to wait for a first worker of a new cluster
@@ -324,8 +326,10 @@ def has_bokeh() -> bool:
 
 
 def chunk_size(puzzles: int, threads: int) -> int:
-    """Puzzles per chunk: CHUNKS_PER_THREAD chunks per thread at least, CHUNK_MAX at most."""
-    return max(1, min(CHUNK_MAX, math.ceil(puzzles / (CHUNKS_PER_THREAD * threads))))
+    """Puzzles per chunk: CHUNKS_PER_THREAD chunks per thread, CHUNK_MIN to CHUNK_MAX
+    puzzles each, but SMALL_RUN chunks per thread in a run too small for that."""
+    size = min(CHUNK_MAX, max(CHUNK_MIN, math.ceil(puzzles / (CHUNKS_PER_THREAD * threads))))
+    return max(1, min(size, math.ceil(puzzles / (SMALL_RUN * threads))))
 
 
 def chunks(jobs: list[Job], size: int) -> list[list[Job]]:
