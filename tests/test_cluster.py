@@ -107,10 +107,10 @@ def test_hanging_and_crashing_backends_on_a_cluster(plugin_dir, monkeypatch, tmp
 
 
 def test_chunks_are_100_to_1000_puzzles_unless_the_run_is_small():
-    assert cluster.chunk_size(10_000_000, 400) == 782  # 32 chunks per thread
-    assert cluster.chunk_size(1_000_000, 400) == 100
-    assert cluster.chunk_size(100_000_000, 400) == 1000
-    assert cluster.chunk_size(10_000, 2) == 157
+    assert cluster.chunk_size(1_000_000, 400) == 157  # 16 chunks per thread
+    assert cluster.chunk_size(10_000_000, 400) == 1000
+    assert cluster.chunk_size(200_000, 400) == 100
+    assert cluster.chunk_size(10_000, 2) == 313
     assert cluster.chunk_size(24, 2) == 3  # 4 chunks per thread
     assert cluster.chunk_size(1, 8) == 1
     jobs = list(enumerate("abcdefg"))

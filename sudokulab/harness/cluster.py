@@ -40,8 +40,8 @@ from sudokulab.result import Result, Status
 CHUNK_MIN = 100       # puzzles per task at least (a task costs milliseconds), unless...
 SMALL_RUN = 4         # ...a run is so small that each worker thread would not get this many
 CHUNK_MAX = 1000      # puzzles per task at most: past this, the tail of a run waits on one
-CHUNKS_PER_THREAD = 32  # chunks per worker thread between those, so the load evens out
-IN_FLIGHT = 2         # chunks queued per worker thread: the next one waits on the worker
+CHUNKS_PER_THREAD = 16  # chunks per worker thread between those, so the load evens out
+IN_FLIGHT = 4         # chunks per worker thread in flight: the next ones wait on the worker
 CONNECT = 10.0        # seconds to reach a scheduler
 WORKERS = 60.0        # seconds to wait for a first worker of a new cluster
 CHECK = 1.0           # seconds between checks that the scheduler is still there
