@@ -21,6 +21,7 @@ import logging
 import math
 import multiprocessing
 import re
+import signal
 import sys
 import threading
 import uuid
@@ -70,19 +71,26 @@ class Engines(WorkerPlugin):
     name = PLUGIN
     idempotent = True  # a second run on the same cluster keeps the engines warm
 
+    def __init__(self, local: bool = False) -> None:
+        self.local = local
+
     async def setup(self, worker: distributed.Worker) -> None:
         """Allow engine processes, and declare a resource per backend this machine has."""
         # runner.py's engines are processes of their own, which multiprocessing forbids
         # under a daemonic process (as Dask starts its workers); the plugin ends them itself
         multiprocessing.current_process().daemon = False
+        if self.local:  # Ctrl-C reaches a LocalCluster's workers too: compare handles it
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         self.lock = threading.Lock()
+        self.closing = threading.Event()
         self.idle: dict[tuple[str, Options], list[runner.Worker]] = {}
         self.every: list[runner.Worker] = []
         here = await asyncio.to_thread(available_backends)
         await worker.set_resources(**{name: worker.state.nthreads for name in here})
 
     def teardown(self, worker: distributed.Worker) -> None:
-        """End every engine process."""
+        """End every engine process; a chunk running now stops rather than start another."""
+        self.closing.set()
         for engine in self.every:
             engine.release()
         for engine in self.every:
@@ -128,7 +136,7 @@ def solve_chunk(spec: str, options: Options, jobs: list[Job]) -> list[Record]:
     engines: Engines = distributed.get_worker().plugins[PLUGIN]
     engine = engines.take(spec, options)
     try:
-        records = drive(engine, spec, jobs)
+        records = drive(engine, spec, jobs, engines.closing)
     except BaseException:
         engines.drop(engine)
         raise
@@ -136,10 +144,14 @@ def solve_chunk(spec: str, options: Options, jobs: list[Job]) -> list[Record]:
     return records
 
 
-def drive(engine: runner.Worker, spec: str, jobs: Iterable[Job]) -> list[Record]:
-    """runner.run_backend's loop for one engine that outlives the chunk."""
+def drive(engine: runner.Worker, spec: str, jobs: Iterable[Job],
+          closing: threading.Event | None = None) -> list[Record]:
+    """runner.run_backend's loop for one engine that outlives the chunk; stops when the
+    Dask worker is `closing` (the chunk then fails, and is not recorded)."""
     queue, records, startup_failures = deque(jobs), [], 0
     while queue or engine.jobs:
+        if closing is not None and closing.is_set():
+            raise RuntimeError("the Dask worker is closing")
         while engine.ready and len(engine.jobs) < runner.PIPELINE and queue:
             job = queue.popleft()
             if not engine.send(job):
@@ -181,7 +193,7 @@ class Cluster:
         try:
             self._connect()
             self.client.wait_for_workers(1, timeout=WORKERS)
-            self.client.register_plugin(Engines(), name=PLUGIN)
+            self.client.register_plugin(Engines(local=self.local is not None), name=PLUGIN)
         except (OSError, asyncio.TimeoutError, distributed.TimeoutError) as error:
             self.close()
             raise ClusterError(f"cannot use the Dask cluster {self.address}: "
@@ -209,7 +221,7 @@ class Cluster:
         # the scheduler's web server runs with or without bokeh: a free port, never 8787
         self.local = distributed.LocalCluster(
             n_workers=self.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-            dashboard_address="127.0.0.1:0", scheduler_port=0)
+            dashboard_address="127.0.0.1:0", scheduler_port=0, silence_logs=logging.ERROR)
         self.client = distributed.Client(self.local, timeout=CONNECT)
 
     def close(self) -> None:
