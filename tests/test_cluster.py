@@ -82,6 +82,9 @@ def test_local_cluster_gives_the_local_runners_records_and_reports(local_run, tm
     code = compare.run(["--file", str(puzzle_file(tmp_path, LINES)), "--backends",
                         ",".join(BACKENDS), "--cluster", "local:2", "--out", str(out)])
     same_as_local(local_run, code, out)
+    # 5 chunks per backend, but an engine per worker, kept warm: 2 warm-up solves at most
+    warmed = Counter(r["backend"] for r in records(out) if r["warmup"] is not None)
+    assert set(warmed) == set(BACKENDS) and max(warmed.values()) <= 2
     printed = capsys.readouterr()
     assert "cluster local:2: scheduler tcp://127.0.0.1:" in printed.err
     assert "dashboard" in printed.err
