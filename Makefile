@@ -33,7 +33,10 @@ else
 	  || echo "WARNING: the Prolog backend is not installed (see above); the others work."
 endif
 
+# Byte-code compiled up front: where PYTHONDONTWRITEBYTECODE is set, every command would
+# otherwise compile sudokulab's modules again at each start.
 install: $(INSTALLED) prolog
+	$(BIN)/python -m compileall -q sudokulab
 
 demo: install
 	$(BIN)/sudokulab backends

@@ -9,6 +9,7 @@ tuned one, so that "k times faster than Norvig's solver" means something:
   (2) a unit left with one place for d: assign d there;
 - search tries the square with the fewest possibilities, on a dict copy per guess.
 9x9 only. `solve(line)` takes an 81-character line ('.' or '0' for a blank).
+Run as a script, `python bench/norvig_reference.py FILE` solves every line of a file.
 """
 
 from __future__ import annotations
@@ -100,3 +101,22 @@ def solve(line: str) -> str | None:
     if not values:
         return None
     return "".join(values[s] for s in SQUARES)
+
+
+def main(path: str) -> None:
+    """Solve every 81-character line of a file (.gz too); print each solution or 'none'."""
+    import gzip
+    import sys
+
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as lines:
+        for line in lines:
+            line = line.strip()
+            if len(line) == 81:
+                sys.stdout.write((solve(line) or "none") + "\n")
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1])

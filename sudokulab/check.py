@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache, reduce
+from itertools import compress
+from operator import or_
 
 from sudokulab import rules as R
 from sudokulab.puzzle import Puzzle
@@ -28,6 +31,21 @@ class Violation:
 def check(puzzle: Puzzle, grid: Sequence[int]) -> list[Violation]:
     """Every violation of the puzzle's rules by a filled grid; empty when it is a solution."""
     n = puzzle.size
+    if _houses_hold(puzzle, grid) and _givens_kept(puzzle, grid):
+        # Cells and houses are right: only the rules that are not houses can be broken.
+        others = [rule for rule in puzzle.rules if not _is_house_rule(rule)]
+        rows = [list(grid[r * n:(r + 1) * n]) for r in range(n)] if others else []
+        return [problem for rule in others for problem in _rule(rule, rows, n)]
+    return violations(puzzle, grid)
+
+
+def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[Violation]:
+    """Every violation, found the slow way: cell by cell, house by house, rule by rule.
+
+    `check` answers with this when its quick test fails, so the message is always precise;
+    tests compare the two.
+    """
+    n = puzzle.size
     if len(grid) != n * n:
         return [Violation("grid", f"has {len(grid)} cells, expected {n * n}")]
     rows = [list(grid[r * n:(r + 1) * n]) for r in range(n)]
@@ -37,6 +55,43 @@ def check(puzzle: Puzzle, grid: Sequence[int]) -> list[Violation]:
     for rule in puzzle.rules:
         problems += _rule(rule, rows, n)
     return problems
+
+
+def _houses_hold(puzzle: Puzzle, grid: Sequence[int]) -> bool:
+    """The quick test: every house holds every digit (so, with N cells, each exactly once)."""
+    n = puzzle.size
+    try:
+        if len(grid) != n * n or not 1 <= min(grid) <= max(grid) <= n:
+            return False
+        masks, full = _house_masks(puzzle.box, puzzle.rules)
+        return reduce(or_, map(tuple.__getitem__, masks, grid)) == full
+    except TypeError:  # a value that is no integer: the slow path names it
+        return False
+
+
+@lru_cache(maxsize=64)
+def _house_masks(box: tuple[int, int], rules: tuple) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """masks[cell][digit]: one bit for each house the cell is in, at that digit; all bits."""
+    probe = Puzzle((box[0], box[1]), (0,) * (box[0] * box[1]) ** 2, rules)
+    n = probe.size
+    houses = _houses(probe)
+    masks = [[0] * (n + 1) for _ in range(n * n)]
+    for k, (_, cells) in enumerate(houses):
+        for r, c in cells:
+            for digit in range(1, n + 1):
+                masks[r * n + c][digit] |= 1 << (k * n + digit - 1)
+    return tuple(map(tuple, masks)), (1 << (len(houses) * n)) - 1
+
+
+def _givens_kept(puzzle: Puzzle, grid: Sequence[int]) -> bool:
+    """Every given cell holds its given digit."""
+    givens = puzzle.givens
+    return list(compress(grid, givens)) == list(compress(givens, givens))
+
+
+def _is_house_rule(rule: R.Rule) -> bool:
+    """Rules whose whole meaning is extra houses (checked with the rows and columns)."""
+    return isinstance(rule, (R.Diagonal, R.Windoku, R.Jigsaw))
 
 
 def is_solution(puzzle: Puzzle, grid: Sequence[int]) -> bool:

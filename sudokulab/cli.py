@@ -1,84 +1,109 @@
 """The `sudokulab` command: solve, compare, list backends and datasets, export models.
 
-Exit codes (also in README and `sudokulab --help`):
-  0  solved (every puzzle has an answer with a solution)
-  1  no solution (at least one puzzle has none)
-  2  bad input (puzzle, file, option or backend name)
-  3  timeout (at least one puzzle ran out of time)
-  4  disagreement (compare: backends disagree, or a grid fails the checker)
-  5  engine failure (backend unavailable, unsupported rule, or an engine error)
+Exit codes: see sudokulab/errors.py (also in README and `sudokulab --help`).
+
+Start-up is part of the product: a user who scripts `sudokulab solve` over many puzzles
+pays it on every call. So this module imports nothing heavy at the top, each command
+imports what it uses, and only the options of the command being run are built.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+import time
 from collections.abc import Sequence
 
 from sudokulab import __version__
-from sudokulab import rules as R
-from sudokulab.puzzle import (
-    Puzzle,
+from sudokulab.errors import (
+    EXIT_CODES,
+    EXIT_DISAGREE,
+    EXIT_ENGINE,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_NONE,
+    EXIT_OK,
+    EXIT_TIMEOUT,
+    InputError,
     PuzzleError,
-    format_candidates,
-    format_grid,
-    format_line,
-    format_numbers,
-    format_rules,
-    parse,
-    parse_many,
-    read_puzzles,
-    to_json,
+    UsageError,
+    worst,
 )
-from sudokulab.result import Result, Status
 
-EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE = 0, 1, 2, 3, 4, 5
-EXIT_CODES = """exit codes:
-  0  solved            1  no solution        2  bad input
-  3  timeout           4  backends disagree or a grid fails the checker (compare)
-  5  engine failure (backend unavailable, rule unsupported, engine error)"""
-
-
-class UsageError(Exception):
-    """Bad command-line input that is not a puzzle: exit code 2."""
+__all__ = ["EXIT_DISAGREE", "EXIT_ENGINE", "EXIT_INPUT", "EXIT_NONE", "EXIT_OK",
+           "EXIT_TIMEOUT", "PuzzleError", "UsageError", "build_parser", "main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        return args.run(args)
-    except (PuzzleError, UsageError) as error:
+        args = build_parser(_command(argv)).parse_args(argv)
+        code = args.run(args)
+        sys.stdout.flush()
+        return code
+    except InputError as error:
         print(f"sudokulab: error: {error}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         print("sudokulab: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader went away (| head): not an error of ours
+        _detach_stdout()
         return EXIT_OK
+    except OSError as error:  # the output cannot be written (a full disk, say)
+        _detach_stdout()
+        print(f"sudokulab: error: cannot write the output: {error.strerror or error}",
+              file=sys.stderr)
+        return EXIT_INPUT
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
+def _detach_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand named in argv (the first word that is not an option), if any."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors as one line (and a --help hint) instead of a usage block."""
+
+    def error(self, message: str):
+        """Bad options: raise UsageError, which `main` prints as one line with exit 2."""
+        raise UsageError(f"{message} (see: {self.prog} --help)")
+
+
+def build_parser(command: str | None = "") -> argparse.ArgumentParser:
+    """The argument parser with every subcommand.
+
+    `command` names the one subcommand about to run: only its options are built (argparse
+    makes a help formatter for every option it adds), so a command never pays for another's
+    options or modules (compare's harness, say). The default "" builds them all.
+    """
+    parser = Parser(
         prog="sudokulab", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Solve Sudoku with independent paradigms (propagation and search, SAT, "
                     "SMT, CLP(FD)), check their answers against each other, compare them.",
         epilog=EXIT_CODES)
     parser.add_argument("--version", action="version", version=f"sudokulab {__version__}")
-    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
-    _solve_parser(commands)
-    _compare_parser(commands)
-    add = commands.add_parser
-    backends = add("backends", help="list the backends, whether each can run here, and why not")
-    backends.set_defaults(run=run_backends)
-    datasets = add("datasets", help="list the bundled puzzle sets")
-    datasets.set_defaults(run=run_datasets)
-    _show_parser(commands)
-    _export_parser(commands)
-    _model_parser(commands)
+    # prog given: argparse would otherwise build a help formatter (and import shutil) now.
+    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND",
+                                     parser_class=Parser, prog="sudokulab")
+    for name, (summary, options) in COMMANDS.items():
+        full = command in ("", name)
+        sub = commands.add_parser(name, help=summary, add_help=full, epilog=EXIT_CODES,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+        if full:
+            options(sub)
     return parser
 
 
@@ -109,55 +134,65 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
                        help="jigsaw: N*N region labels row by row, e.g. 'AAABBB...'")
 
 
-def _solve_parser(commands) -> None:
+SOLVE_FORMATS = """output formats:
+  pretty  a headline and each grid found, with box lines (the default)
+  line    one line per puzzle: the solution when there is exactly one known (unique, or
+          solved with --limit 1), the count with --count, otherwise the status word
+          (none, multiple, timeout, unsupported, error, invalid)
+  tsv     one line per puzzle after a header: number, status, count, milliseconds,
+          the grids printed (comma-separated lines), message
+  json    one JSON object per line (JSON Lines): puzzle, box, rules, backend, status,
+          count, exact, solutions, stats, times, message"""
+
+
+def _solve_options(p: argparse.ArgumentParser) -> None:
     """The `solve` subcommand."""
-    p = commands.add_parser(
-        "solve", help="solve puzzles with one backend",
-        description="Solve one puzzle or a file of puzzles with one backend.",
-        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.description = ("Solve one puzzle or a file of puzzles with one backend. Every grid a "
+                     "backend returns is checked by the independent checker before it is "
+                     "printed.")
+    p.epilog = f"{SOLVE_FORMATS}\n\n{EXIT_CODES}"
     _input_arguments(p)
     p.add_argument("--backend", "-b", default="norvig", metavar="NAME",
                    help="backend, optionally with options: norvig, sat, "
                         "sat:solver=glucose4, smt:model=int, prolog ... (default: norvig)")
-    p.add_argument("--limit", "-k", type=_positive_int, default=2, metavar="K",
+    p.add_argument("--limit", "-k", type=positive_int, default=2, metavar="K",
                    help="stop after K solutions (default 2: proves uniqueness; 1: first only)")
     p.add_argument("--count", action="store_true",
-                   help="count every solution (no limit)")
-    p.add_argument("--format", choices=("pretty", "line", "json"), default="pretty",
-                   help="output format (default: pretty)")
-    p.add_argument("--timeout", "-t", type=_positive_float, metavar="S",
-                   help="give up on a puzzle after S seconds")
+                   help="count every solution; prints the count, not the grids (see --grids)")
+    p.add_argument("--grids", type=count_int, default=0, metavar="K",
+                   help="with --count, also print the first K grids found (default 0)")
+    p.add_argument("--format", choices=("pretty", "line", "tsv", "json"), default="pretty",
+                   help="output format (default: pretty; see below)")
+    p.add_argument("--timeout", "-t", type=timeout_seconds, metavar="S",
+                   help="give up on a puzzle after S seconds (0 or inf: never); the backend "
+                        "then runs in a worker process that is stopped at the deadline")
     p.add_argument("--stats", action="store_true", help="show the engine's statistics")
     p.set_defaults(run=run_solve)
 
 
-def _compare_parser(commands) -> None:
+def _compare_options(p: argparse.ArgumentParser) -> None:
     """The `compare` subcommand, whose options belong to the harness."""
     from sudokulab.harness import compare
 
-    p = commands.add_parser(
-        "compare", help="run backends over a dataset, cross-check them, compare timings",
-        description="Run every backend (or those named) over a dataset, validate each answer "
-                    "with the independent checker, cross-check the backends and compare times.",
-        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.description = ("Run every backend (or those named) over a dataset, validate each answer "
+                     "with the independent checker, cross-check the backends and compare "
+                     "times.")
     compare.add_arguments(p)
     p.set_defaults(run=compare.main)
 
 
-def _show_parser(commands) -> None:
+def _show_options(p: argparse.ArgumentParser) -> None:
     """The `show` subcommand: parse and print a puzzle in another form."""
-    p = commands.add_parser("show", help="print a puzzle in another format, or its candidates")
     _input_arguments(p)
     p.add_argument("--format", choices=("pretty", "line", "numbers", "json", "candidates"),
                    default="pretty",
-                   help="candidates: each blank's digits not ruled out by the givens")
+                   help="candidates: each blank's digits not ruled out by the givens and the "
+                        "rules (units, chess moves, non-consecutive, parity, cage sums)")
     p.set_defaults(run=run_show)
 
 
-def _export_parser(commands) -> None:
+def _export_options(p: argparse.ArgumentParser) -> None:
     """The `export` subcommand: a solver-neutral model file."""
-    p = commands.add_parser(
-        "export", help="write the puzzle as DIMACS CNF or SMT-LIB 2 for external solvers")
     _input_arguments(p)
     p.add_argument("--to", choices=("dimacs", "smt2"), required=True, help="output format")
     p.add_argument("--encoding", default="extended",
@@ -169,34 +204,83 @@ def _export_parser(commands) -> None:
     p.set_defaults(run=run_export)
 
 
-def _model_parser(commands) -> None:
+def _model_options(p: argparse.ArgumentParser) -> None:
     """The `model` subcommand: the teaching view of what a backend builds."""
-    p = commands.add_parser("model", help="show what a backend builds for each rule")
     _input_arguments(p)
     p.add_argument("--backend", "-b", default="norvig", metavar="NAME")
     p.set_defaults(run=run_model)
 
 
-def _positive_int(text: str) -> int:
+def _backends_options(p: argparse.ArgumentParser) -> None:
+    """The `backends` subcommand takes no options."""
+    p.set_defaults(run=run_backends)
+
+
+def _datasets_options(p: argparse.ArgumentParser) -> None:
+    """The `datasets` subcommand takes no options."""
+    p.set_defaults(run=run_datasets)
+
+
+# Each command: its one-line summary, and the function that adds its options.
+COMMANDS = {
+    "solve": ("solve puzzles with one backend", _solve_options),
+    "compare": ("run backends over a dataset, cross-check them, compare timings",
+                _compare_options),
+    "backends": ("list the backends, whether each can run here, and why not",
+                 _backends_options),
+    "datasets": ("list the bundled puzzle sets", _datasets_options),
+    "show": ("print a puzzle in another format, or its candidates", _show_options),
+    "export": ("write the puzzle as DIMACS CNF or SMT-LIB 2 for external solvers",
+               _export_options),
+    "model": ("show what a backend builds for each rule", _model_options),
+}
+
+
+# --- option values ---------------------------------------------------------------------
+
+def positive_int(text: str) -> int:
     """argparse type: an integer >= 1."""
-    value = int(text)
+    value = _integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
 
 
-def _positive_float(text: str) -> float:
-    """argparse type: a number > 0."""
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
+def count_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    value = _integer(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
     return value
+
+
+def _integer(text: str) -> int:
+    """An integer, or an argparse error that names the text."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def timeout_seconds(text: str) -> float | None:
+    """argparse type: seconds > 0; 0 and inf mean no timeout (None)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if math.isnan(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (none) or more seconds, not {text}")
+    return None if value == 0 or math.isinf(value) else value
 
 
 # --- reading puzzles -------------------------------------------------------------------
 
-def read_input(args: argparse.Namespace) -> list[Puzzle]:
+def read_input(args: argparse.Namespace) -> list:
     """The puzzles named by PUZZLE, '-' or --file."""
+    from sudokulab.puzzle import parse_many, read_puzzles
+
     box = _box(args.box)
     rules = rules_from_args(args)
     if args.file and args.puzzle:
@@ -214,8 +298,10 @@ def read_input(args: argparse.Namespace) -> list[Puzzle]:
     return puzzles
 
 
-def rules_from_args(args: argparse.Namespace) -> tuple[R.Rule, ...]:
+def rules_from_args(args: argparse.Namespace) -> tuple:
     """The variant rules named by --rules, --rule, --cage, --even, --odd, --regions."""
+    from sudokulab import rules as R
+
     try:
         rules = [rule for text in args.rules for name in text.split(",") if name.strip()
                  for rule in R.named(name)]
@@ -230,17 +316,26 @@ def rules_from_args(args: argparse.Namespace) -> tuple[R.Rule, ...]:
     return tuple(dict.fromkeys(rules))  # a rule named twice counts once
 
 
-def _parse_argument(text: str, box: tuple[int, int] | None,
-                    rules: tuple[R.Rule, ...]) -> Puzzle:
+def _parse_argument(text: str, box: tuple[int, int] | None, rules: tuple):
     """A puzzle given on the command line, with a hint when it looks like a file name."""
+    from sudokulab.puzzle import parse
+
     try:
         return parse(text, box=box, rules=rules)
     except PuzzleError as error:
-        from pathlib import Path
-
-        if Path(text).exists():
+        if _is_file(text):
             raise PuzzleError(f"{error} (to read the file {text!r}, use --file)") from None
         raise
+
+
+def _is_file(text: str) -> bool:
+    """Whether text names an existing file (False for text no file name can be)."""
+    import os
+
+    try:
+        return os.path.isfile(text)
+    except (OSError, ValueError):  # too long for a file name, or a NUL byte in it
+        return False
 
 
 def _box(text: str | None) -> tuple[int, int] | None:
@@ -253,63 +348,176 @@ def _box(text: str | None) -> tuple[int, int] | None:
     return int(rows), int(cols)
 
 
-# --- commands --------------------------------------------------------------------------
-
-def run_solve(args: argparse.Namespace) -> int:
-    """Solve each puzzle with one backend and print the answers."""
+def _backend(spec: str):
+    """The backend a spec names; UsageError for an unknown name or option."""
     from sudokulab.backends import BackendError, make_backend
 
-    puzzles = read_input(args)
     try:
-        backend = make_backend(args.backend)
+        return make_backend(spec)
     except BackendError as error:
         raise UsageError(str(error)) from None
+
+
+# --- solve -----------------------------------------------------------------------------
+
+def run_solve(args: argparse.Namespace) -> int:
+    """Solve each puzzle with one backend, check every grid, print the answers."""
+    puzzles = read_input(args)
+    backend = _backend(args.backend)
     availability = backend.available()
     if not availability.ok:
         print(f"sudokulab: backend {backend.name} is not available: {availability.reason}"
               f"{'; ' + availability.fix if availability.fix else ''}", file=sys.stderr)
         return EXIT_ENGINE
+    out = Output(args, backend.label, numbered=len(puzzles) > 1)
     limit = None if args.count else args.limit
+    if args.timeout:
+        return worst(_isolated(backend.label, puzzles, limit, args.timeout, out))
     codes = []
-    for number, puzzle in enumerate(puzzles, 1):
-        result = backend.solve(puzzle, limit=limit, timeout=args.timeout)
-        print(render(puzzle, result, backend.label, args.format, args.stats,
-                     number if len(puzzles) > 1 else 0), flush=True)
-        codes.append(exit_code(result))
-    return max(codes, key=[EXIT_OK, EXIT_NONE, EXIT_TIMEOUT, EXIT_ENGINE].index)
+    try:
+        for number, puzzle in enumerate(puzzles, 1):
+            codes.append(out.write(number, puzzle, backend.solve(puzzle, limit=limit)))
+    except KeyboardInterrupt as interrupt:
+        partial = getattr(interrupt, "result", None)  # what the engine found before Ctrl-C
+        if partial is not None:
+            out.write(len(codes) + 1, puzzles[len(codes)], partial, interrupted=True)
+        raise
+    return worst(codes)
 
 
-def exit_code(result: Result) -> int:
-    """The exit code that a result stands for."""
-    return {Status.NONE: EXIT_NONE, Status.TIMEOUT: EXIT_TIMEOUT, Status.ERROR: EXIT_ENGINE,
-            Status.UNSUPPORTED: EXIT_ENGINE}.get(result.status, EXIT_OK)
+def _isolated(spec: str, puzzles: list, limit: int | None, timeout: float,
+              out: Output) -> list[int]:
+    """Solve in a worker process that is killed when it overruns; write answers in order."""
+    from sudokulab.harness.runner import BackendFailed, Options, run_backend
+    from sudokulab.result import Result, Status
+
+    waiting: dict = {}
+    codes: list[int] = []
+
+    def deliver(index: int, result) -> None:
+        """Keep each answer until every earlier one is written."""
+        waiting[index] = result
+        while len(codes) in waiting:
+            index = len(codes)
+            codes.append(out.write(index + 1, puzzles[index], waiting.pop(index)))
+
+    options = Options(limit=limit, timeout=timeout, warmup=False)
+    try:
+        run_backend(spec, list(enumerate(puzzles)), options, jobs=1,
+                    record=lambda record: deliver(record.index, record.result))
+    except BackendFailed as error:
+        failed = Result(Status.ERROR, message=f"the worker process failed: {error}")
+        for index in range(len(codes), len(puzzles)):
+            if index not in waiting:
+                deliver(index, failed)
+    return codes
 
 
 HEADLINES = {
-    Status.UNIQUE: "unique solution", Status.MULTIPLE: "several solutions",
-    Status.SOLVED: "solved (uniqueness not checked)", Status.NONE: "no solution",
-    Status.TIMEOUT: "timeout", Status.UNSUPPORTED: "unsupported", Status.ERROR: "error",
+    "unique": "unique solution", "multiple": "several solutions",
+    "solved": "solved (uniqueness not checked)", "none": "no solution", "timeout": "timeout",
+    "unsupported": "unsupported", "error": "error",
+    "interrupted": "interrupted (Ctrl-C), what was found so far",
 }
+CODES = {"none": EXIT_NONE, "timeout": EXIT_TIMEOUT, "error": EXIT_ENGINE,
+         "unsupported": EXIT_ENGINE}
 
 
-def render(puzzle: Puzzle, result: Result, label: str, fmt: str, stats: bool,
-           number: int = 0) -> str:
-    """One puzzle's answer in the chosen format."""
-    if fmt == "json":
-        return json.dumps({"puzzle": format_line(puzzle), "backend": label, **result.to_json()})
-    grids = [puzzle.with_values(s) for s in result.solutions]
-    if fmt == "line":
-        return "\n".join(format_line(g) for g in grids) or result.status.value
-    head = (f"{f'#{number} ' if number else ''}{HEADLINES[result.status]}: "
-            f"{result.count_text} solution(s) [{label}, {result.time * 1000:.1f} ms]")
-    parts = [head + (f" {result.message}" if result.message else "")]
-    if puzzle.rules:
-        parts.append(format_rules(puzzle))
-    if stats and result.stats:
-        parts.append("  " + ", ".join(f"{k}={v}" for k, v in result.stats.items()))
-    parts += [format_grid(g) + "\n" for g in grids]
-    return "\n".join(parts)
+class Output:
+    """Writes each puzzle's answer in the chosen format, after checking its grids."""
 
+    def __init__(self, args: argparse.Namespace, label: str, numbered: bool) -> None:
+        from sudokulab.check import check
+        from sudokulab.puzzle import line_of
+
+        self.check, self.line_of = check, line_of
+        self.format, self.stats, self.label = args.format, args.stats, label
+        self.counting, self.grids = args.count, args.grids
+        self.numbered = numbered
+        self.flushed = time.perf_counter()
+        if self.format == "tsv":
+            self.emit("puzzle\tstatus\tcount\tms\tgrids\tmessage")
+
+    def write(self, number: int, puzzle, result, interrupted: bool = False) -> int:
+        """Check and print one answer; its exit code."""
+        check = self.check
+        shown = result.solutions[:self.grids] if self.counting else result.solutions
+        for grid in result.solutions:  # every grid the backend returned, shown or not
+            problems = check(puzzle, grid)
+            if problems:
+                return self._invalid(number, puzzle, result, problems)
+        status = "interrupted" if interrupted else result.status.value
+        self.emit(self._render(number, puzzle, result, shown, status))
+        return CODES.get(result.status.value, EXIT_OK)
+
+    def _invalid(self, number: int, puzzle, result, problems) -> int:
+        """A backend answered with a grid that breaks the rules: say so, exit 4."""
+        why = f"{len(problems)} violation(s), first: {problems[0]}"
+        print(f"sudokulab: error: puzzle {number}: {self.label} returned a grid that fails "
+              f"the independent checker: {why}", file=sys.stderr)
+        from sudokulab.result import Result, Status
+
+        rejected = Result(Status.ERROR, message=f"invalid grid from {self.label}: {why}")
+        self.emit(self._render(number, puzzle, rejected, (), "invalid"))
+        return EXIT_DISAGREE
+
+    def _render(self, number: int, puzzle, result, shown, status: str) -> str:
+        """One answer in the chosen format."""
+        line_of = self.line_of
+        if self.format == "json":
+            return self._json(puzzle, result, shown, status)
+        if self.format == "tsv":
+            return "\t".join((str(number), status, result.count_text,
+                              f"{result.time * 1000:.3f}", ",".join(map(line_of, shown)),
+                              result.message.replace("\t", " ").replace("\n", " ")))
+        if self.format == "line":
+            if status in ("unique", "solved") and not self.counting:
+                return line_of(result.solutions[0])
+            return result.count_text if self.counting and result.status.is_answer else status
+        return self._pretty(number, puzzle, result, shown, status)
+
+    def _json(self, puzzle, result, shown, status: str) -> str:
+        """One JSON object: the puzzle with its rules, and the backend's answer."""
+        import json
+
+        from sudokulab import rules as R
+        from sudokulab.puzzle import line_of
+
+        data = {"puzzle": line_of(puzzle.givens), "box": list(puzzle.box),
+                "rules": [R.rule_to_json(rule) for rule in puzzle.rules],
+                "backend": self.label, **result.to_json()}
+        data["status"] = status
+        data["solutions"] = [list(grid) for grid in shown]
+        return json.dumps(data)
+
+    def _pretty(self, number: int, puzzle, result, shown, status: str) -> str:
+        """A headline, the rules, the statistics and each grid, boxed."""
+        from sudokulab.puzzle import format_grid, format_rules
+
+        headline = HEADLINES.get(status, status)
+        head = (f"{f'#{number} ' if self.numbered else ''}{headline}: "
+                f"{result.count_text} solution(s) [{self.label}, {result.time * 1000:.1f} ms]")
+        parts = [head + (f" {result.message}" if result.message else "")]
+        if puzzle.rules:
+            parts.append(format_rules(puzzle))
+        if self.stats and result.stats:
+            parts.append("  " + ", ".join(f"{k}={v}" for k, v in result.stats.items()))
+        parts += [format_grid(puzzle.with_values(grid)) + "\n" for grid in shown]
+        if len(shown) < len(result.solutions):
+            parts.append(f"({len(result.solutions) - len(shown)} more grid(s) not shown: "
+                         f"--grids K prints K)")
+        return "\n".join(parts)
+
+    def emit(self, text: str) -> None:
+        """Print, flushing at most ten times a second (so a long file streams cheaply)."""
+        sys.stdout.write(text + "\n")
+        now = time.perf_counter()
+        if now - self.flushed > 0.1:
+            sys.stdout.flush()
+            self.flushed = now
+
+
+# --- the other commands ----------------------------------------------------------------
 
 def run_backends(args: argparse.Namespace) -> int:
     """Print each backend, whether it can run here, its engine's version, or why not."""
@@ -341,26 +549,31 @@ def run_datasets(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     """Print each puzzle in the chosen format."""
-    for puzzle in read_input(args):
+    puzzles = read_input(args)
+    lossy = args.format in ("line", "numbers")
+    dropped = sorted({rule.name for puzzle in puzzles for rule in puzzle.rules}) if lossy else []
+    if dropped:
+        print(f"sudokulab: note: the {args.format} form cannot hold rules; not shown: "
+              f"{', '.join(dropped)} (--format json keeps them)", file=sys.stderr)
+    for puzzle in puzzles:
         print(_show(puzzle, args.format))
     return EXIT_OK
 
 
-def _show(puzzle: Puzzle, fmt: str) -> str:
+def _show(puzzle, fmt: str) -> str:
     """One puzzle in a format."""
-    if fmt == "candidates":
-        from sudokulab.geometry import geometry
+    from sudokulab import puzzle as P
 
-        peers = geometry(puzzle.box, puzzle.rules).peers
-        digits = range(1, puzzle.size + 1)
-        marks = [[d] if d else [c for c in digits if c not in {puzzle.givens[p] for p in
-                                                               peers[cell]}]
-                 for cell, d in enumerate(puzzle.givens)]
-        return format_candidates(puzzle, marks)
+    if fmt == "candidates":
+        from sudokulab.geometry import pencil_marks
+
+        marks = pencil_marks(puzzle)
+        head = f"{P.format_rules(puzzle)}\n" if puzzle.rules else ""
+        return head + P.format_candidates(puzzle, marks)
     if fmt == "pretty" and puzzle.rules:
-        return f"{format_rules(puzzle)}\n{format_grid(puzzle)}"
-    writers = {"pretty": format_grid, "line": format_line, "numbers": format_numbers,
-               "json": to_json}
+        return f"{P.format_rules(puzzle)}\n{P.format_grid(puzzle)}"
+    writers = {"pretty": P.format_grid, "line": P.format_line, "numbers": P.format_numbers,
+               "json": P.to_json}
     return writers[fmt](puzzle)
 
 
@@ -384,7 +597,7 @@ def run_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _exported(puzzle: Puzzle, args: argparse.Namespace) -> str:
+def _exported(puzzle, args: argparse.Namespace) -> str:
     """The DIMACS or SMT-LIB 2 text the options ask for."""
     if args.to == "dimacs":
         from sudokulab.encodings import cnf
@@ -405,16 +618,14 @@ def _choice(option: str, value: str, allowed: Sequence[str]) -> None:
 
 
 def run_model(args: argparse.Namespace) -> int:
-    """Print what a backend builds for each rule of each puzzle."""
-    from sudokulab.backends import BackendError, make_backend
-
-    try:
-        backend = make_backend(args.backend)
-    except BackendError as error:
-        raise UsageError(str(error)) from None
+    """Print what a backend builds for each rule of each puzzle; 5 if it cannot."""
+    backend = _backend(args.backend)
+    codes = []
     for puzzle in read_input(args):
-        print(backend.unsupported(puzzle) or backend.describe(puzzle))
-    return EXIT_OK
+        reason = backend.unsupported(puzzle)
+        print(reason or backend.describe(puzzle))
+        codes.append(EXIT_ENGINE if reason else EXIT_OK)
+    return worst(codes)
 
 
 if __name__ == "__main__":

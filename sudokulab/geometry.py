@@ -10,7 +10,8 @@ anti-king rule.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from itertools import compress
 
 from sudokulab import rules as R
 from sudokulab.puzzle import PuzzleError
@@ -46,6 +47,25 @@ class Geometry:
     def name(self, cell: int) -> str:
         """The r1c1 name of a cell index."""
         return R.cell_name(divmod(cell, self.n))
+
+    @cached_property
+    def unit_keys(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, a key per unit it lies in: the unit's index times (N + 1)."""
+        index = {unit: k * (self.n + 1) for k, unit in enumerate(self.units)}
+        return tuple(tuple(index[unit] for unit in units) for units in self.units_of)
+
+    def clash_free(self, values: tuple[int, ...]) -> bool:
+        """Whether no two filled cells that must differ hold the same digit (0 = blank)."""
+        # A digit seen twice in one unit gives one (unit, digit) key twice.
+        keys = [key + d for d, cell_keys in compress(zip(values, self.unit_keys), values)
+                for key in cell_keys]
+        if len(keys) != len(set(keys)):
+            return False
+        if not (self.moves or self.cages):
+            return True
+        peers = self.peers
+        return not any(d and values[peer] == d for cell, d in enumerate(values)
+                       for peer in peers[cell])
 
     def share_unit(self, a: int, b: int) -> bool:
         """Whether some unit holds both cells (so they differ without any pairwise rule)."""
@@ -171,3 +191,43 @@ def orthogonal_pairs(n: int) -> tuple[tuple[int, int], ...]:
     """Pairs of orthogonally adjacent cells (a < b): what non-consecutive constrains."""
     return tuple((r * n + c, r * n + c + 1) for r in range(n) for c in range(n - 1)) + \
         tuple((r * n + c, (r + 1) * n + c) for r in range(n - 1) for c in range(n))
+
+
+def pencil_marks(puzzle) -> list[list[int]]:
+    """Each cell's candidates: its given, or the digits the givens and rules leave open.
+
+    Peers (units, cages, chess moves) remove a given's digit; non-consecutive removes its
+    neighbours' digits from orthogonal cells; parity and cage sums keep only digits that
+    can still fit. Only what the givens show directly: no search, no deduction chains.
+    """
+    from itertools import combinations
+
+    n, givens = puzzle.size, puzzle.givens
+    geo = geometry(puzzle.box, puzzle.rules)
+    marks = [{d} if d else set(range(1, n + 1)) for d in givens]
+    for cell, d in enumerate(givens):
+        if d:
+            for peer in geo.peers[cell]:
+                if not givens[peer]:
+                    marks[peer].discard(d)
+    if any(isinstance(rule, R.NonConsecutive) for rule in puzzle.rules):
+        for a, b in orthogonal_pairs(n):
+            for x, y in ((a, b), (b, a)):
+                if givens[x] and not givens[y]:
+                    marks[y] -= {givens[x] - 1, givens[x] + 1}
+    for rule in puzzle.rules:
+        if isinstance(rule, R.Parity):
+            for cell in (_index(c, n) for c in rule.cells):
+                if not givens[cell]:
+                    marks[cell] = {d for d in marks[cell] if (d % 2 == 0) == rule.even}
+        elif isinstance(rule, R.Cage) and len(rule.cells) <= 9:
+            cells = [_index(c, n) for c in rule.cells]
+            placed = {givens[c] for c in cells if givens[c]}
+            fits = set()
+            for digits in combinations(range(1, n + 1), len(cells)):
+                if sum(digits) == rule.total and placed <= set(digits):
+                    fits.update(digits)
+            for cell in cells:
+                if not givens[cell]:
+                    marks[cell] &= fits - placed
+    return [sorted(m) for m in marks]

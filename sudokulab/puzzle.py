@@ -11,28 +11,28 @@ Parsing never guesses: anything wrong raises PuzzleError saying what and where.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 
 from sudokulab import rules as R
+from sudokulab.errors import PuzzleError
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANKS = ".0_-*"
 LAYOUT = set(" \t\r|+:") | set("│┃║┼╋╬")
 RULE_LINE = re.compile(r"^[\s\-+|=:─━═┼╋╬]*$")
 MIN_SIZE, MAX_SIZE = 4, 25
+MAX_TEXT = 1_000_000  # characters in one puzzle's text: far above any real puzzle, and
+                      # checked before anything is split, so a huge input fails at once
+BOM = "\ufeff"
 
 Grid = tuple[int, ...]
 
 
-class PuzzleError(ValueError):
-    """Bad puzzle input; the message says what is wrong and where."""
-
-
+@cache
 def box_shape(n: int) -> tuple[int, int]:
     """The squarest box (rows, cols) with rows * cols == n and rows <= cols."""
     if not MIN_SIZE <= n <= MAX_SIZE:
@@ -68,10 +68,20 @@ class Puzzle:
         if len(self.givens) != self.cells:
             raise PuzzleError(f"{len(self.givens)} cells given, a {self.size}x{self.size} "
                               f"puzzle has {self.cells}")
-        for i, digit in enumerate(self.givens):
-            if not 0 <= digit <= self.size:
-                raise PuzzleError(f"{_where(i, self.size)}: digit {digit} is out of range "
-                                  f"1-{self.size}")
+        if self.givens and not 0 <= min(self.givens) <= max(self.givens) <= self.size:
+            for i, digit in enumerate(self.givens):
+                if not 0 <= digit <= self.size:
+                    raise PuzzleError(f"{_where(i, self.size)}: digit {digit} is out of "
+                                      f"range 1-{self.size}")
+
+    @classmethod
+    def _checked(cls, box: tuple[int, int], givens: Grid, rules: tuple[R.Rule, ...]) -> Puzzle:
+        """A puzzle from values a reader has already checked: each is validated once."""
+        puzzle = object.__new__(cls)
+        object.__setattr__(puzzle, "box", box)
+        object.__setattr__(puzzle, "givens", givens)
+        object.__setattr__(puzzle, "rules", rules)
+        return puzzle
 
     @property
     def size(self) -> int:
@@ -116,13 +126,75 @@ def parse(text: str, *, box: tuple[int, int] | None = None,
           rules: Iterable[R.Rule] = ()) -> Puzzle:
     """One puzzle from a line, a grid, the number form or JSON."""
     stripped = text.strip()
+    puzzle = _read_line(stripped, box, rules)
+    if puzzle is not None:
+        return puzzle
+    stripped = stripped.lstrip(BOM).strip()
+    if len(stripped) > MAX_TEXT:
+        raise PuzzleError(f"input too long: {len(stripped):,} characters; one puzzle takes "
+                          f"at most {MAX_TEXT:,}")
     if stripped.startswith("{"):
         return from_json(stripped)
+    if stripped.startswith(("[", '"')):
+        _refuse_json(stripped)
     lines = [line for line in stripped.splitlines() if line.strip() and not RULE_LINE.match(line)]
     if not lines:
         raise PuzzleError("empty input: no puzzle found")
     tokens = _number_tokens(lines) if _is_number_form(lines) else _symbol_tokens(lines)
     return _from_tokens(tokens, box, tuple(rules))
+
+
+def _refuse_json(text: str) -> None:
+    """PuzzleError for JSON that is not an object; nothing for text that is not JSON."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return
+    raise PuzzleError(f"a JSON puzzle is an object with 'givens', not {_json_kind(data)}")
+
+
+def _json_kind(data: object) -> str:
+    """'a list', 'a string', ... for a decoded JSON value."""
+    kinds = {list: "a list", str: "a string", bool: "true or false", int: "a number",
+             float: "a number", dict: "an object"}
+    return "null" if data is None else kinds.get(type(data), type(data).__name__)
+
+
+def _read_line(line: str, box: tuple[int, int] | None, rules: Iterable[R.Rule]) -> Puzzle | None:
+    """The fast path: a well-formed line of N*N symbols read by one table look-up per cell.
+
+    None for anything else (layout, a wrong symbol, a clash, another form): the careful
+    parser then reads it again and says exactly what is wrong and where.
+    """
+    n = _LINE_SIZES.get(len(line))
+    if n is None or (box is not None and box[0] * box[1] != n):
+        return None
+    try:
+        givens = tuple(map(_alphabet(n).__getitem__, line))
+    except KeyError:
+        return None
+    box = box or box_shape(n)
+    rules = rules if isinstance(rules, tuple) else tuple(rules)
+    from sudokulab.geometry import geometry
+
+    if not geometry(box, rules).clash_free(givens):
+        return None
+    return Puzzle._checked(box, givens, rules)
+
+
+_LINE_SIZES = {n * n: n for n in range(MIN_SIZE, MAX_SIZE + 1)
+               if any(n % r == 0 for r in range(2, int(n**0.5) + 1))}
+
+
+@cache
+def _alphabet(n: int) -> dict[str, int]:
+    """Every character a line of an N x N puzzle may hold, with the digit it stands for."""
+    table = dict.fromkeys(BLANKS, 0)
+    for digit, char in enumerate(SYMBOLS[:n], 1):
+        table[char] = table[char.lower()] = digit
+    return table
 
 
 def _is_number_form(lines: list[str]) -> bool:
@@ -209,6 +281,8 @@ def check_givens(puzzle: Puzzle) -> None:
 
     geo = geometry(puzzle.box, puzzle.rules)
     g = puzzle.givens
+    if geo.clash_free(g):
+        return
     for cell, digit in enumerate(g):
         if not digit:
             continue
@@ -223,12 +297,14 @@ def parse_many(text: str, source: str = "<input>", box: tuple[int, int] | None =
     """Every puzzle in a text: one per line, or grids separated by blank lines; '#' comments."""
     rules = tuple(rules)
     puzzles = []
-    for block in _blocks(text):
-        lines = [line for _, line in block]
-        if _is_grid(lines):
-            puzzles.append(_parse_at("\n".join(lines), source, block[0][0], box, rules))
-        else:
-            puzzles.extend(_parse_at(line, source, number, box, rules) for number, line in block)
+    for block in _blocks(text.lstrip(BOM)):
+        if len(block) <= 2 * MAX_SIZE and _is_grid([line for _, line in block]):
+            lines = "\n".join(line for _, line in block)
+            puzzles.append(_parse_at(lines, source, block[0][0], box, rules))
+            continue
+        for number, line in block:  # one puzzle per line: most files, and the hot loop
+            puzzle = _read_line(line.strip(), box, rules)
+            puzzles.append(puzzle or _parse_at(line, source, number, box, rules))
     return puzzles
 
 
@@ -245,7 +321,7 @@ def _blocks(text: str) -> Iterable[list[tuple[int, str]]]:
     """Runs of (line number, line) without comments, split at blank lines."""
     block: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].rstrip()
+        line = raw.split("#", 1)[0].rstrip() if "#" in raw else raw.rstrip()
         if line.strip():
             block.append((number, line))
         elif block and not raw.lstrip().startswith("#"):
@@ -257,8 +333,10 @@ def _blocks(text: str) -> Iterable[list[tuple[int, str]]]:
 
 def _is_grid(block: list[str]) -> bool:
     """A block is one grid when its N row lines hold N*N cells between them."""
+    if len(block) < 2 or len(block) > 2 * MAX_SIZE:  # a grid has N rows (and rule lines)
+        return False
     rows = [line for line in block if not RULE_LINE.match(line)]
-    if len(rows) == 1:
+    if not 2 <= len(rows) <= MAX_SIZE:
         return False
     if _is_number_form(rows):
         count = sum(len([w for w in re.split(r"[\s,|;]+", r) if w]) for r in rows)
@@ -275,9 +353,9 @@ def read_puzzles(path: str | Path, box: tuple[int, int] | None = None,
         if path.suffix == ".gz":
             import gzip
 
-            text = gzip.decompress(path.read_bytes()).decode("utf-8")
+            text = gzip.decompress(path.read_bytes()).decode("utf-8-sig")
         else:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError, EOFError) as error:
         raise PuzzleError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") \
             from None
@@ -291,14 +369,22 @@ def read_puzzles(path: str | Path, box: tuple[int, int] | None = None,
 
 # --- writing ---------------------------------------------------------------------------
 
+MARKS = "." + SYMBOLS  # MARKS[d]: the symbol of digit d, '.' for a blank
+
+
 def symbol(digit: int) -> str:
     """The one-character symbol of a digit, '.' for a blank."""
-    return SYMBOLS[digit - 1] if digit else "."
+    return MARKS[digit]
+
+
+def line_of(values: Sequence[int]) -> str:
+    """One line of symbols for cell values in row-major order, '.' for blanks."""
+    return "".join(map(MARKS.__getitem__, values))
 
 
 def format_line(puzzle: Puzzle) -> str:
     """One line of N*N symbols, '.' for blanks."""
-    return "".join(symbol(d) for d in puzzle.givens)
+    return line_of(puzzle.givens)
 
 
 def format_numbers(puzzle: Puzzle) -> str:
@@ -322,6 +408,8 @@ def format_candidates(puzzle: Puzzle, candidates: Sequence[Iterable[int]]) -> st
 def _boxed(puzzle: Puzzle, texts: list[str]) -> str:
     """Lay out one text per cell in rows, with box separators."""
     (box_rows, box_cols), n = puzzle.box, puzzle.size
+    if any(isinstance(rule, R.Jigsaw) for rule in puzzle.rules):
+        box_rows = box_cols = n  # regions replace the boxes: no box lines to draw
     width = max(len(t) for t in texts)
     group = box_cols * width + box_cols - 1
     stacks = n // box_cols
@@ -380,17 +468,23 @@ def to_json(puzzle: Puzzle, **extra: object) -> str:
             "givens": [list(puzzle.givens[r * n:(r + 1) * n]) for r in range(n)],
             "rules": [R.rule_to_json(rule) for rule in puzzle.rules]}
     data.update(extra)
+    import json
+
     return json.dumps(data)
 
 
 def from_json(text: str) -> Puzzle:
     """A puzzle from its JSON form; PuzzleError naming the field that is wrong."""
+    import json
+
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise PuzzleError(f"bad JSON at line {error.lineno}, column {error.colno}: "
                           f"{error.msg}") from None
-    if not isinstance(data, dict) or "givens" not in data:
+    if not isinstance(data, dict):
+        raise PuzzleError(f"a JSON puzzle is an object with 'givens', not {_json_kind(data)}")
+    if "givens" not in data:
         raise PuzzleError("JSON puzzle needs an object with 'givens'")
     givens = data["givens"]
     if isinstance(givens, str):

@@ -1,10 +1,15 @@
-"""Shared fixtures: bundled datasets with their reference solutions."""
+"""Shared fixtures: bundled datasets with their reference solutions, and the backends
+that misbehave on purpose (sudokulab.harness.testing), registered as a plugin."""
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import pytest
 
 from sudokulab.harness import datasets
+from sudokulab.harness.testing import write_plugin
 
 
 @pytest.fixture(scope="session")
@@ -12,3 +17,22 @@ def top95():
     """The top95 puzzles with their reference solutions (from tdoku)."""
     return list(zip(datasets.load("top95"), datasets.solutions("top95")))
 
+
+def add_to_path(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    """Make a plugin folder visible here (sys.path) and in spawned workers (PYTHONPATH)."""
+    monkeypatch.syspath_prepend(str(folder))
+    paths = [str(folder), os.environ.get("PYTHONPATH", "")]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
+
+
+@pytest.fixture(scope="session")
+def plugin_dir(tmp_path_factory) -> Path:
+    """A folder registering the test backends."""
+    return write_plugin(tmp_path_factory.mktemp("plugins"))
+
+
+@pytest.fixture
+def test_backends(plugin_dir, monkeypatch) -> Path:
+    """The test backends, registered for this test and its workers."""
+    add_to_path(monkeypatch, plugin_dir)
+    return plugin_dir

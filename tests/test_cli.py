@@ -72,7 +72,7 @@ def test_standard_input(monkeypatch, capsys):
     (["solve", "." * 49], "wrong length: 49 cells"),
     (["solve", "5" + "." * 15], "'5' is not a digit of a 4x4 puzzle"),
     (["solve", LINE, "--backend", "nosuch"], "unknown backend 'nosuch'"),
-    (["solve", LINE, "--backend", "norvig:x=1"], "takes no option x"),
+    (["solve", LINE, "--backend", "norvig:x=1"], "norvig has no option x; it takes no options"),
     (["solve", "--file", "/nonexistent/p.txt"], "cannot read"),
     (["solve"], "no puzzle"),
     (["solve", LINE, "--box", "3y3"], "--box '3y3'"),
@@ -91,10 +91,20 @@ def test_no_traceback_from_the_installed_command():
     assert "Traceback" not in done.stderr and "wrong length: 3 cells" in done.stderr
 
 
-def test_argparse_errors_exit_2(capsys):
-    with pytest.raises(SystemExit) as exit_:
-        main(["solve", LINE, "--limit", "0"])
-    assert exit_.value.code == 2
+@pytest.mark.parametrize("argv, message", [
+    (["solve", LINE, "--limit", "0"], "argument --limit/-k: must be at least 1, not 0"),
+    (["solve", LINE, "--limit", "x"], "argument --limit/-k: 'x' is not a whole number"),
+    (["solve", LINE, "--timeout", "nan"], "must be 0 (none) or more seconds, not nan"),
+    (["solve", LINE, "--timeout", "-1"], "must be 0 (none) or more seconds"),
+    (["solve", LINE, "--format", "xml"], "argument --format: invalid choice: 'xml'"),
+    (["solve", LINE, "--nosuch"], "unrecognized arguments: --nosuch"),
+    (["nosuch"], "invalid choice: 'nosuch'"),
+])
+def test_argparse_errors_are_one_line_and_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("sudokulab: error: ") and message in err and "--help" in err
+    assert len(err.strip().splitlines()) == 1 and "_positive_int" not in err
 
 
 def test_backends_lists_every_backend(capsys):

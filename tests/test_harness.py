@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -18,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import add_to_path
 
 from sudokulab.backends import names
 from sudokulab.harness import compare, datasets, progress
@@ -26,26 +26,6 @@ from sudokulab.puzzle import format_line
 
 MANY = "1..............."  # a 4x4 puzzle with many solutions
 HARDEST = [format_line(p) for p in datasets.load("hardest")]
-
-
-def add_to_path(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
-    """Make a plugin folder visible here (sys.path) and in spawned workers (PYTHONPATH)."""
-    monkeypatch.syspath_prepend(str(folder))
-    paths = [str(folder), os.environ.get("PYTHONPATH", "")]
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
-
-
-@pytest.fixture(scope="session")
-def plugin_dir(tmp_path_factory) -> Path:
-    """A folder registering the test backends."""
-    return write_plugin(tmp_path_factory.mktemp("plugins"))
-
-
-@pytest.fixture
-def test_backends(plugin_dir, monkeypatch) -> Path:
-    """The test backends, registered for this test and its workers."""
-    add_to_path(monkeypatch, plugin_dir)
-    return plugin_dir
 
 
 def puzzle_file(folder: Path, lines: list[str]) -> Path:

@@ -8,9 +8,8 @@ when a backend is asked for, so a missing engine never breaks the others.
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import entry_points
 
-from sudokulab.backends.base import Availability, Backend
+from sudokulab.backends.base import Availability, Backend, unknown_options
 
 BUILTIN = {
     "norvig": "sudokulab.backends.norvig:NorvigBackend",
@@ -27,6 +26,8 @@ class BackendError(ValueError):
 
 def _plugins() -> dict[str, str]:
     """Third-party backends registered as entry points."""
+    from importlib.metadata import entry_points  # slow to import: only when asked
+
     return {ep.name: ep.value for ep in entry_points(group=PLUGIN_GROUP)}
 
 
@@ -79,6 +80,9 @@ def make_backend(spec: str) -> Backend:
     """A backend instance from a spec such as 'sat:solver=glucose4'."""
     name, options = parse_spec(spec)
     cls = backend_class(name)
+    unknown = set(options) - set(cls.option_names())
+    if unknown and not cls.takes_any_option():
+        raise BackendError(f"backend {spec.strip()!r}: {unknown_options(cls, unknown)}")
     try:
         backend = cls(**options)
     except (TypeError, ValueError) as error:

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
+import inspect
+import math
+import os
+import signal
+import threading
 import time
-import traceback
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING
 
 from sudokulab import rules as R
 from sudokulab.puzzle import Puzzle
-from sudokulab.result import Result, Status
+from sudokulab.result import Grid, Result, Status, verdict
+
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
 @dataclass(frozen=True)
@@ -23,10 +32,106 @@ class Availability:
     fix: str = ""
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) stopped a solve; `result` holds what was found before it.
+
+    A KeyboardInterrupt, so a caller that does not know it still stops. `result` is
+    a Result as a search cut short gives it: status TIMEOUT with `exact` False and
+    the grids found so far (SOLVED or MULTIPLE when the limit was reached anyway),
+    and a message that says it was interrupted.
+    """
+
+    def __init__(self, result: Result) -> None:
+        super().__init__(result.message)
+        self.result = result
+
+
+INTERRUPTED = "interrupted (Ctrl-C)"
+
+
+def interrupted(solutions: Sequence[Grid], limit: int | None, **times) -> Interrupted:
+    """The Interrupted exception of a search stopped after finding `solutions`."""
+    found = len(solutions)
+    return Interrupted(verdict(solutions, limit, complete=False,
+                               message=f"{INTERRUPTED}: {found} solution(s) found before it",
+                               **times))
+
+
+class CtrlC:
+    """Whether Ctrl-C came during a `ctrl_c` block (the block then stops its engine)."""
+
+    def __init__(self, stop: Callable[[], None]) -> None:
+        self.stop, self.pressed = stop, False
+
+
+class _Watcher:
+    """One thread per process that hears SIGINT through Python's wakeup fd.
+
+    Python runs a signal handler only between bytecodes of the main thread, so an
+    engine running native code (SWI-Prolog, Z3) would hear Ctrl-C only once it
+    returns. The C-level handler also writes the signal number to the wakeup fd
+    at once: this thread reads it and asks the engine to stop.
+    """
+
+    def __init__(self) -> None:
+        self.read, self.write = os.pipe()
+        os.set_blocking(self.write, False)  # set_wakeup_fd requires it
+        self.lock = threading.Lock()
+        self.current: CtrlC | None = None
+        threading.Thread(target=self.listen, daemon=True, name="sudokulab-ctrl-c").start()
+
+    def listen(self) -> None:
+        """Forever: on SIGINT, stop the block running now (if any)."""
+        while True:
+            if signal.SIGINT in os.read(self.read, 512):
+                with self.lock:
+                    if self.current is not None:
+                        self.current.pressed = True
+                        self.current.stop()
+
+
+_watcher: _Watcher | None = None
+
+
+@contextlib.contextmanager
+def ctrl_c(stop: Callable[[], None]) -> Iterator[CtrlC]:
+    """While the block runs, Ctrl-C calls `stop` (from another thread) and sets `pressed`
+    instead of raising KeyboardInterrupt; the caller then raises `interrupted(...)`.
+
+    Only where Ctrl-C would raise KeyboardInterrupt in the main thread; elsewhere (a
+    worker that ignores SIGINT, another thread) the block runs as it is.
+    """
+    global _watcher
+    state = CtrlC(stop)
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield state
+        return
+    if _watcher is None:
+        _watcher = _Watcher()
+
+    def note(signum, frame) -> None:
+        state.pressed = True
+
+    handler = signal.signal(signal.SIGINT, note)
+    wakeup = signal.set_wakeup_fd(_watcher.write, warn_on_full_buffer=False)
+    with _watcher.lock:
+        _watcher.current = state
+    try:
+        yield state
+    finally:
+        with _watcher.lock:
+            _watcher.current = None
+        signal.set_wakeup_fd(wakeup)
+        signal.signal(signal.SIGINT, handler)
+
+
 class Deadline:
-    """A point in time after which a search gives up; None means never."""
+    """A point in time after which a search gives up; None (or infinity) means never."""
 
     def __init__(self, timeout: float | None) -> None:
+        if timeout is not None and math.isinf(timeout):
+            timeout = None
         self.timeout = timeout
         self.at = None if timeout is None else time.perf_counter() + timeout
 
@@ -53,8 +158,20 @@ class Backend(ABC):
 
     def __init__(self, **options: str) -> None:
         if options:
-            raise ValueError(f"backend {self.name!r} takes no option "
-                             f"{', '.join(sorted(options))}")
+            raise ValueError(unknown_options(type(self), options))
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        """The options the constructor names (`name:key=value`), in its order."""
+        parameters = inspect.signature(cls.__init__).parameters.values()
+        return [p.name for p in parameters if p.name != "self"
+                and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+    @classmethod
+    def takes_any_option(cls) -> bool:
+        """Whether the constructor takes **options (and so judges unknown keys itself)."""
+        return any(p.kind == p.VAR_KEYWORD
+                   for p in inspect.signature(cls.__init__).parameters.values())
 
     @property
     def label(self) -> str:
@@ -81,16 +198,25 @@ class Backend(ABC):
         """Solve, finding up to `limit` solutions (None: all) within `timeout` seconds.
 
         Never raises for a puzzle: unsupported rules and engine failures come back
-        as a Result with status UNSUPPORTED or ERROR and a message.
+        as a Result with status UNSUPPORTED or ERROR and a message. An infinite
+        timeout is no timeout. Ctrl-C raises Interrupted, holding the solutions found.
         """
         if limit is not None and limit < 1:
             raise ValueError("limit must be at least 1 (or None to count all)")
-        reason = self.unsupported(puzzle)
+        if timeout is not None and not timeout >= 0:  # negative, or nan
+            raise ValueError(f"timeout must be 0 or more seconds, not {timeout}")
+        reason = self.unsupported(puzzle) if puzzle.rules else ""
         if reason:
             return Result(Status.UNSUPPORTED, message=reason)
         try:
             return self._solve(puzzle, limit, Deadline(timeout))
+        except Interrupted:
+            raise
+        except KeyboardInterrupt:  # a backend that keeps nothing: nothing was found
+            raise interrupted((), limit) from None
         except Exception as error:  # an engine failure is a result, not a crash
+            import traceback
+
             where = traceback.extract_tb(error.__traceback__)[-1]
             return Result(Status.ERROR, message=f"{type(error).__name__}: {error} "
                                                 f"({where.filename}:{where.lineno})")
@@ -102,6 +228,14 @@ class Backend(ABC):
     def describe(self, puzzle: Puzzle) -> str:
         """What this backend builds for the puzzle's rules (the teaching view)."""
         return f"{self.name}: no model description"
+
+
+def unknown_options(cls: type[Backend], options: Iterable[str]) -> str:
+    """'sat has no option foo; its options: solver, encoding, amo'."""
+    unknown = ", ".join(sorted(options))
+    valid = cls.option_names()
+    known = f"its options: {', '.join(valid)}" if valid else "it takes no options"
+    return f"{cls.name} has no option {unknown}; {known}"
 
 
 CLASSIC: tuple[type, ...] = ()

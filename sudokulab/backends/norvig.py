@@ -23,12 +23,11 @@ counts right. A classic puzzle never meets any of this.
 
 from __future__ import annotations
 
-import platform
 import time
 from functools import cache, lru_cache
 
 from sudokulab import rules as R
-from sudokulab.backends.base import Availability, Backend, Deadline
+from sudokulab.backends.base import Availability, Backend, Deadline, interrupted
 from sudokulab.geometry import Geometry, geometry, orthogonal_pairs
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
@@ -384,6 +383,8 @@ class NorvigBackend(Backend):
     @classmethod
     def available(cls) -> Availability:
         """Always available: it is plain Python."""
+        import platform
+
         return Availability(True, version=f"Python {platform.python_version()}")
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
@@ -403,8 +404,12 @@ class NorvigBackend(Backend):
                            build_time=built - started, solve_time=0.0)
         stats["assignments"] = len(given)
         built = time.perf_counter()
-        complete = self.search(b, values, places, given, hidden, solutions, limit, deadline,
-                               stats)
+        try:
+            complete = self.search(b, values, places, given, hidden, solutions, limit,
+                                   deadline, stats)
+        except KeyboardInterrupt:  # Ctrl-C: keep the solutions found so far
+            raise interrupted(solutions, limit, stats=stats, build_time=built - started,
+                              solve_time=time.perf_counter() - built) from None
         return verdict(solutions, limit, complete=complete, stats=stats,
                        build_time=built - started, solve_time=time.perf_counter() - built)
 

@@ -17,6 +17,7 @@ process imports janus only once that succeeded: `sudokulab backends` never abort
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import importlib.util
 import os
@@ -24,13 +25,21 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from sudokulab import rules as R
-from sudokulab.backends.base import ALL_RULES, Availability, Backend, Deadline
+from sudokulab.backends.base import (
+    ALL_RULES,
+    Availability,
+    Backend,
+    Deadline,
+    ctrl_c,
+    interrupted,
+)
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status, verdict
@@ -46,6 +55,11 @@ ORDERS = ("up", "down")
 BRANCHINGS = ("step", "enum", "bisect")
 
 GOAL = "sudoku:sudokulab_solve(Box, Givens, Rules, Options, Grids, Ended, Stats)"
+# Ctrl-C: another thread makes the solving thread throw `interrupted`, which sudoku.pl
+# catches, keeping the grids found so far (Ended = interrupted).
+INTERRUPT = "thread_signal(Thread, throw(interrupted))"
+# A signal sent as the query ended is still pending: it fires here, not in the next query.
+DRAIN = "catch(sleep(0), interrupted, true)"
 AUTO = "sudoku:sudokulab_auto(Rules, Strength, Selection)"
 
 FIX = ("run `make install` (it builds SWI-Prolog >= 9.1.12 into .local/swipl when the "
@@ -200,6 +214,18 @@ def janus():
     return janus_swi
 
 
+@lru_cache(maxsize=64)
+def prolog_thread(ident: int) -> str:
+    """The Prolog thread that janus runs this Python thread's queries on."""
+    return janus().query_once("thread_self(Me)")["Me"]
+
+
+def drain(prolog) -> None:
+    """Let an interrupt signalled too late to stop the query fire now, harmlessly."""
+    with contextlib.suppress(prolog.PrologError):  # it fired before the catch was set up
+        prolog.query_once(DRAIN)
+
+
 def rule_terms(puzzle: Puzzle) -> list[tuple]:
     """The puzzle's rules as sudoku.pl rule terms (tuples), cells numbered as in geometry."""
     geo = geometry(puzzle.box, puzzle.rules)
@@ -268,19 +294,28 @@ class PrologBackend(Backend):
         started = time.perf_counter()
         inputs = {"Box": puzzle.box, "Givens": list(puzzle.givens),
                   "Rules": rule_terms(puzzle), "Options": self.options(limit, deadline)}
+        thread = prolog_thread(threading.get_ident())
         try:
-            answer = prolog.query_once(GOAL, inputs)
+            with ctrl_c(lambda: prolog.query_once(INTERRUPT, {"Thread": thread})) as key:
+                answer = prolog.query_once(GOAL, inputs)
         except prolog.PrologError as error:
+            if key.pressed:
+                raise interrupted((), limit) from None
             return Result(Status.ERROR, message=f"Prolog: {error}",
                           solve_time=time.perf_counter() - started)
+        finally:
+            if key.pressed:
+                drain(prolog)
         elapsed = time.perf_counter() - started
         if not answer["truth"]:
             return Result(Status.ERROR, message="sudokulab_solve/7 failed", solve_time=elapsed)
         stats = dict(answer["Stats"])
         build = stats.pop("build_time")
         # the build is timed inside Prolog; the rest of the call, janus included, is solving
-        return verdict(answer["Grids"], limit, complete=answer["Ended"] == "search",
-                       stats=stats, build_time=build, solve_time=elapsed - build)
+        times = {"stats": stats, "build_time": build, "solve_time": elapsed - build}
+        if key.pressed:
+            raise interrupted(answer["Grids"], limit, **times)
+        return verdict(answer["Grids"], limit, complete=answer["Ended"] == "search", **times)
 
     def choices(self, puzzle: Puzzle) -> tuple[str, list[str]]:
         """The strength and labeling options sudoku.pl uses on this puzzle, `auto` resolved."""

@@ -35,7 +35,14 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from sudokulab import rules as R
-from sudokulab.backends.base import ALL_RULES, Availability, Backend, Deadline
+from sudokulab.backends.base import (
+    ALL_RULES,
+    Availability,
+    Backend,
+    Deadline,
+    ctrl_c,
+    interrupted,
+)
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
 
@@ -53,6 +60,7 @@ SLICE = 1000  # conflicts per slice: a 9x9 needs a few dozen, a slice takes mill
 # Solvers that take at-most-one constraints natively (CNFPlus atmost). CaDiCaL 1.9.5 has
 # an experimental native mode too, left out: on Sudoku it ran thousands of times slower.
 NATIVE_AMO = ("minicard", "gluecard3", "gluecard4")
+RELOAD_EVERY = 2000  # puzzles one solver answers before a fresh one takes over
 STATS = ("conflicts", "decisions", "propagations", "restarts")
 ENGINES = {
     "cadical103": "CaDiCaL 1.0.3", "cadical153": "CaDiCaL 1.5.3", "cadical195": "CaDiCaL 1.9.5",
@@ -123,6 +131,7 @@ class Engine:
         self.stop = capabilities(solver)
         self.native = formula.amo == "native"
         self.solver = None
+        self.broken = False
         self.load()
         LIVE.add(self)
         self.digit = digits(self.n)
@@ -134,9 +143,11 @@ class Engine:
 
         if self.solver is not None:
             self.solver.delete()
+        self.broken = False
         self.solver = Solver(name=self.name, bootstrap_with=self.formula.cnf, use_timer=True,
                              **({"native_card": True} if self.native else {}))
         self.top = self.formula.cnf.nv
+        self.solved = 0
 
     def close(self) -> None:
         """Free the native solver now."""
@@ -146,10 +157,25 @@ class Engine:
 
     def search(self, givens: list[int], blanks: list[int], limit: int | None,
                deadline: Deadline) -> tuple[list[tuple[int, ...]], bool, dict]:
-        """Up to `limit` solutions under the givens, whether the search ended, stats."""
+        """Up to `limit` solutions under the givens, whether the search ended, stats.
+
+        Ctrl-C raises Interrupted with the solutions found so far (PySAT's solve
+        hears SIGINT itself and raises KeyboardInterrupt).
+        """
+        if self.broken:
+            self.load()
+        solutions: list[tuple[int, ...]] = []
+        try:
+            return self._search(givens, blanks, limit, deadline, solutions)
+        except KeyboardInterrupt:
+            raise interrupted(solutions, limit) from None
+
+    def _search(self, givens: list[int], blanks: list[int], limit: int | None,
+                deadline: Deadline, solutions: list) -> tuple[list[tuple[int, ...]], bool,
+                                                              dict]:
+        """search() filling `solutions` as it goes."""
         solver, n = self.solver, self.n
         stats, clock = solver.accum_stats(), solver.time_accum()
-        solutions: list[tuple[int, ...]] = []
         assumptions, act, complete = givens, 0, True
         try:
             while True:
@@ -172,15 +198,22 @@ class Engine:
                 if deadline.passed():
                     complete = False
                     break
+        except KeyboardInterrupt:
+            # PySAT leaves a solve by longjmp on SIGINT: the solver is not to be trusted
+            self.broken = True
+            raise
         finally:
-            if act:
+            if act and not self.broken:
                 solver.add_clause([-act])  # retire this puzzle's blocking clauses for good
         after = solver.accum_stats()
         delta = {key: after.get(key, 0) - stats.get(key, 0) for key in STATS}
         delta["solver_time"] = solver.time_accum() - clock
-        # Retired activation literals stay in every model the solver returns: once they
-        # outnumber the cell variables, start afresh so models stay short.
-        if self.top - self.formula.cnf.nv > self.n ** 3:
+        # Start afresh when retired activation literals outnumber the cell variables (they
+        # stay in every model), and every RELOAD_EVERY puzzles: clauses learned under
+        # other puzzles' givens slow propagation down more than they help
+        # (results/frontdoor.md measures it).
+        self.solved += 1
+        if self.top - self.formula.cnf.nv > self.n ** 3 or self.solved >= RELOAD_EVERY:
             self.load()
         return solutions, complete, {**self.size, **delta}
 
@@ -217,12 +250,17 @@ class Engine:
         solver.conf_budget(-1)
         timer = threading.Timer(seconds, solver.interrupt)
         timer.start()
+        # expect_interrupt turns PySAT's own SIGINT handling off: Ctrl-C interrupts too
         try:
-            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            with ctrl_c(solver.interrupt) as key:
+                status = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
         finally:
             timer.cancel()
             timer.join()  # a callback already running must finish before the flag is cleared
             solver.clear_interrupt()
+        if key.pressed:
+            raise KeyboardInterrupt
+        return status
 
 
 LIVE: weakref.WeakSet[Engine] = weakref.WeakSet()

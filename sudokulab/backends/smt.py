@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from functools import lru_cache
 
-from sudokulab.backends.base import Availability, Backend, Deadline
+from sudokulab.backends.base import Availability, Backend, Deadline, ctrl_c, interrupted
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Grid, Result, verdict
@@ -57,6 +57,9 @@ class Engine:
         # Compacting a model's function graphs is of no use to models made of constants,
         # and cost 0.6 ms a puzzle in get_model (about a quarter of a 9x9 solve).
         self.solver.set("model.compact", False)
+        # Z3's own Ctrl-C handler would cancel a check and report it as an unknown
+        # ("canceled"), which reads as a timeout: SmtBackend._solve handles Ctrl-C instead.
+        self.solver.set("ctrl_c", False)
         self.solver.add(self.model.assertions())
         self.grid = self.model.grid_term()
         self.timeout = None
@@ -147,9 +150,16 @@ class SmtBackend(Backend):
         scope = Scope(warm.solver, warm.model.givens(puzzle), self.givens == "push")
         built = time.perf_counter()
         before = warm.counters()
-        with scope:
-            solutions, reason = search(warm, scope, puzzle, limit, deadline)
+        solutions: list[Grid] = []
+        with scope, ctrl_c(warm.solver.interrupt) as key:
+            try:
+                reason = search(warm, scope, puzzle, limit, deadline, solutions)
+            except KeyboardInterrupt:  # between two checks
+                key.pressed = True
         solved = time.perf_counter()
+        if key.pressed:
+            raise interrupted(solutions, limit, stats=per_puzzle(before, warm.counters()),
+                              build_time=built - started, solve_time=solved - built)
         return verdict(solutions, limit, complete=not reason,
                        stats=per_puzzle(before, warm.counters()),
                        build_time=built - started, solve_time=solved - built,
@@ -224,10 +234,10 @@ class Scope:
 
 
 def search(warm: Engine, scope: Scope, puzzle: Puzzle, limit: int | None,
-           deadline: Deadline) -> tuple[list[Grid], str]:
-    """Up to `limit` solutions, and why Z3 stopped early ('' when it did not)."""
+           deadline: Deadline, solutions: list[Grid]) -> str:
+    """Up to `limit` solutions into `solutions`, and why Z3 stopped early ('' when it
+    did not)."""
     blanks = [cell for cell, digit in enumerate(puzzle.givens) if not digit]
-    solutions: list[Grid] = []
     while limit is None or len(solutions) < limit:
         if solutions:  # the givens are fixed, so the blank cells tell solutions apart
             scope.block(warm.model.excluding(solutions[-1], blanks))
@@ -236,6 +246,6 @@ def search(warm: Engine, scope: Scope, puzzle: Puzzle, limit: int | None,
         if answer == z3.unsat:
             break
         if answer == z3.unknown:
-            return solutions, warm.solver.reason_unknown()
+            return warm.solver.reason_unknown()
         solutions.append(warm.read())
-    return solutions, ""
+    return ""

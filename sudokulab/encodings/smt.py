@@ -214,6 +214,7 @@ class BoolModel(CellModel):
 
     def declare(self) -> None:
         """cells[cell][d - 1] says the cell holds d."""
+        self.negations: dict[int, z3.BoolRef] = {}
         self.cells = [[z3.Bool(f"{self.cell_name(cell)}_{d}") for d in range(1, self.n + 1)]
                       for cell in self.geo.cells]
         if self.portable and self.geo.cages:
@@ -229,7 +230,21 @@ class BoolModel(CellModel):
         """At most one literal holds."""
         if not self.portable:
             return [z3.AtMost(*literals, 1)]
-        return [z3.Or(z3.Not(a), z3.Not(b)) for a, b in combinations(literals, 2)]
+        return [self.nand(a, b) for a, b in combinations(literals, 2)]
+
+    def nand(self, a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
+        """(or (not a) (not b)): built through Z3's C API, since a pairwise at-most-one of a
+        25x25 makes millions of them and z3.Or's argument coercion dominated the export."""
+        ctx = a.ctx
+        args = (z3.Ast * 2)(self.negation(a).as_ast(), self.negation(b).as_ast())
+        return z3.BoolRef(z3.Z3_mk_or(ctx.ref(), 2, args), ctx)
+
+    def negation(self, literal: z3.BoolRef) -> z3.BoolRef:
+        """not literal, made once per literal."""
+        key = literal.get_id()
+        if key not in self.negations:
+            self.negations[key] = z3.Not(literal)
+        return self.negations[key]
 
     def holds_one_digit(self, cell):
         return self.exactly_one(self.cells[cell])
@@ -239,11 +254,11 @@ class BoolModel(CellModel):
                                                                     for c in unit])]
 
     def differ(self, a, b):
-        return [z3.Or(z3.Not(x), z3.Not(y)) for x, y in zip(self.cells[a], self.cells[b])]
+        return [self.nand(x, y) for x, y in zip(self.cells[a], self.cells[b])]
 
     def not_consecutive(self, a, b):
         x, y = self.cells[a], self.cells[b]
-        return [z3.Or(z3.Not(p), z3.Not(q)) for d in range(self.n - 1)
+        return [self.nand(p, q) for d in range(self.n - 1)
                 for p, q in ((x[d], y[d + 1]), (x[d + 1], y[d]))]
 
     def cage(self, cells, total):

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from sudokulab.backends import BackendError, backend_class, make_backend, names, parse_spec
-from sudokulab.harness import datasets, plots, report
+from sudokulab.harness import datasets, report
 from sudokulab.harness.crosscheck import cross_check
 from sudokulab.harness.progress import Progress
 from sudokulab.harness.runlog import RunLog
@@ -192,6 +192,8 @@ def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int
             records: list[Record], skipped: dict[str, str], pair: list[str] | None,
             folder: Path, environment: dict) -> int:
     """Cross-check, write every report file, print the tables; the exit code."""
+    from sudokulab.harness import plots  # matplotlib: only when there is something to draw
+
     runs: dict[str, list[Record]] = {}
     for record in records:
         runs.setdefault(record.backend, []).append(record)

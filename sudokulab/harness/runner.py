@@ -250,7 +250,8 @@ def run_backend(spec: str, puzzles: Iterable[Job], options: Options, *, jobs: in
 def _wait(pool: list[Worker]) -> list:
     """Sleep until a worker says something, dies, or reaches its deadline; what is ready."""
     deadlines = [w.deadline for w in pool if w.deadline is not None and w.process.is_alive()]
-    timeout = max(0.0, min(deadlines) - time.perf_counter()) if deadlines else None
+    # Capped at an hour: poll() cannot wait for the years a huge --timeout asks for.
+    timeout = min(3600.0, max(0.0, min(deadlines) - time.perf_counter())) if deadlines else None
     waitables = [w.conn for w in pool if not w.conn.closed]
     waitables += [w.process.sentinel for w in pool if w.process.is_alive()]
     return wait(waitables, timeout) if waitables else []

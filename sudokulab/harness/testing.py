@@ -9,6 +9,8 @@ put that folder on sys.path (this process) and PYTHONPATH (the spawned workers).
                        valid grid when there are several, or claim `none`
 - test-hang            sleeps forever, ignoring its timeout
 - test-crash:how=H     ends its own process: `kill` (SIGKILL), `exit` (os._exit) or `segv`
+- test-partial:hold=H,found=K  finds K solutions (through norvig), then creates H.ready
+                       and waits while H exists; Ctrl-C then stops it with those K kept
 - test-count:log=F     solves correctly (through norvig) and appends each puzzle to file F;
                        with hold=H,after=N, once F holds more than N puzzles it waits while
                        file H exists (a run held midway, for a test to interrupt)
@@ -34,6 +36,7 @@ TEST_BACKENDS = {
     "test-hang": "HangBackend",
     "test-crash": "CrashBackend",
     "test-count": "CountingBackend",
+    "test-partial": "PartialBackend",
 }
 
 
@@ -162,3 +165,25 @@ class CountingBackend(TestBackend):
     def _asked(self) -> int:
         """How many puzzles the log holds."""
         return len(self.log.read_text().splitlines())
+
+
+class PartialBackend(TestBackend):
+    """Finds some solutions, then waits to be interrupted: a solve stopped midway on cue."""
+
+    name = "test-partial"
+
+    def __init__(self, hold: str, found: str = "3") -> None:
+        self.hold, self.found = Path(hold), int(found)
+        self.engine = make_backend("norvig")
+
+    def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        from sudokulab.backends.base import interrupted
+
+        solutions = self.engine.solve(puzzle, limit=self.found).solutions
+        Path(f"{self.hold}.ready").touch()
+        try:
+            while self.hold.exists():
+                time.sleep(0.01)
+        except KeyboardInterrupt:
+            raise interrupted(solutions, limit) from None
+        return Result(Status.ERROR, message="the hold file went away: no interrupt came")

@@ -305,7 +305,9 @@ sudoku_count(Box, Givens, Rules, Options, Count) :-
 %   Grids are the first solutions, up to limit(K) in Options (default 2,
 %   `infinite` for all), found within time_limit(Seconds) if given. Ended is
 %   `search` when the search ended by itself or at the limit, `time_limit` when
-%   the time ran out (Grids then holds what was found before). Stats is a list
+%   the time ran out, `interrupted` when another thread stopped it by
+%   thread_signal(T, throw(interrupted)) (as Python does on Ctrl-C); Grids then
+%   holds what was found before. Stats is a list
 %   of Key-Value: inferences, cpu_time, build_time (posting the constraints,
 %   with the propagation that follows) and labeling_time, in seconds.
 
@@ -321,7 +323,7 @@ sudoku_solutions(Box, Givens, Rules, Options, Grids, Ended, Stats) :-
                             nb_setarg(1, Built, Posted),
                             label(Rules, Options, Grid) )),
     catch(within(Seconds, findall(Found, found(Search, Grid, Found), Finds)),
-          time_limit_exceeded, Finds = [time_limit]),
+          Ball, stopped(Ball, Finds)),
     get_time(End),
     statistics(cputime, Cpu),
     statistics(inferences, Inferences),
@@ -333,16 +335,24 @@ sudoku_solutions(Box, Givens, Rules, Options, Grids, Ended, Stats) :-
     Stats = [inferences-Count, cpu_time-CpuTime,
              build_time-BuildTime, labeling_time-LabelingTime].
 
-%   Each solution as grid(G); a time limit met inside the search becomes a
-%   last `time_limit`, so the grids found before it are kept.
+%   Each solution as grid(G); a stop met inside the search (the time limit, an
+%   interrupt) becomes a last `time_limit` or `interrupted`, so the grids found
+%   before it are kept.
 found(Search, Grid, Found) :-
     catch(( call(Search), Found = grid(Grid) ),
-          time_limit_exceeded,
-          Found = time_limit).
+          Ball,
+          stopped(Ball, [Found])).
+
+%   A stop outside the search (while posting) leaves no grid; any other
+%   exception is an error, passed on.
+stopped(time_limit_exceeded, [time_limit]) :- !.
+stopped(interrupted, [interrupted]) :- !.
+stopped(Ball, _) :-
+    throw(Ball).
 
 ended(Finds, Grids, Ended) :-
-    (   append(Found, [time_limit], Finds)
-    ->  Ended = time_limit
+    (   append(Found, [Stop], Finds), Stop \= grid(_)
+    ->  Ended = Stop
     ;   Found = Finds, Ended = search
     ),
     maplist(arg(1), Found, Grids).
@@ -433,6 +443,7 @@ solve_and_print(Box, Options, Givens, Wall0-Cpu0, Wall-Cpu) :-
     format("~s ~w~n", [Line, Verdict]).
 
 verdict(_, _, time_limit, time_limit) :- !.
+verdict(_, _, interrupted, interrupted) :- !.
 verdict([], _, _, none) :- !.
 verdict([_], Limit, _, Verdict) :- !,
     (   Limit == 1 -> Verdict = solved ; Verdict = unique ).

@@ -1,0 +1,49 @@
+"""What can go wrong, as exceptions and exit codes: one home, imported by everything else.
+
+A command line tool is judged by its failures: every kind of bad input has one exception
+type here, the command turns it into one line on stderr and a documented exit code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+EXIT_OK = 0          # every puzzle has an answer with a solution
+EXIT_NONE = 1        # some puzzle has no solution: an answer, not an error
+EXIT_INPUT = 2       # bad input (puzzle, file, option, backend name) or unwritable output
+EXIT_TIMEOUT = 3     # some puzzle ran out of time
+EXIT_DISAGREE = 4    # backends disagree, or a grid fails the independent checker
+EXIT_ENGINE = 5      # backend unavailable, rule unsupported, or an engine error
+EXIT_INTERRUPTED = 130
+
+# When several puzzles end differently, the most serious outcome names the exit code.
+PRECEDENCE = (EXIT_DISAGREE, EXIT_ENGINE, EXIT_TIMEOUT, EXIT_NONE, EXIT_OK)
+
+EXIT_CODES = """exit codes (the first that applies, in this order: 4, 5, 3, 1, 0):
+  0  solved            1  no solution        2  bad input, or output that cannot be written
+  3  timeout           4  backends disagree, or a grid fails the independent checker
+  5  engine failure (backend unavailable, rule unsupported, engine error)
+  130  interrupted (Ctrl-C): what was found so far is printed"""
+
+
+class InputError(ValueError):
+    """Bad input of any kind: the message says what is wrong and where (exit code 2)."""
+
+
+class PuzzleError(InputError):
+    """Text or data that is not a valid puzzle."""
+
+
+class UsageError(InputError):
+    """A bad option, or a bad combination of options."""
+
+
+def worst(codes: Iterable[int]) -> int:
+    """The exit code of several outcomes: the first of PRECEDENCE among them."""
+    seen = set(codes)
+    return next((code for code in PRECEDENCE if code in seen), EXIT_OK)
+
+
+def unknown(kind: str, name: str, known: Iterable[str]) -> str:
+    """The message for a name that is not one of the known ones."""
+    return f"unknown {kind} {name!r}; known: {', '.join(known)}"
