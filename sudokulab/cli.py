@@ -42,8 +42,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = args.run(args)
         sys.stdout.flush()
         return code
-    except InputError as error:
-        print(f"sudokulab: error: {error}", file=sys.stderr)
+    except InputError as error:  # one line, whatever line breaks the input put in it
+        message = str(error).replace("\r", "\\r").replace("\n", "\\n")
+        print(f"sudokulab: error: {message}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         print("sudokulab: interrupted", file=sys.stderr)

@@ -17,6 +17,7 @@ import shlex
 import signal
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -109,6 +110,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="finish the interrupted run in --out (default: the latest in "
                              "runs/), solving only what runs.jsonl does not hold yet")
+    parser.add_argument("--cluster", metavar="C",
+                        help="run on Dask: local:N (a local cluster of N workers) or "
+                             "tcp://HOST:PORT (a running `dask scheduler`); see README")
     parser.epilog = EXIT_HELP
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
 
@@ -173,13 +177,16 @@ def compare(args: argparse.Namespace) -> int:
     if settings.sample and settings.sample > len(puzzles):
         print(f"sudokulab: warning: --sample {settings.sample} of {len(puzzles)} puzzles: "
               f"running all {len(puzzles)}", file=sys.stderr)
+    runner = _runner(getattr(args, "cluster", None))
     meta = _meta(folder, settings, engines)
     session = {"started": _now(), "command": _command(), "jobs": jobs, "backends": {}}
     meta["sessions"].append(session)
     _start(folder, meta)
     log = RunLog(folder)
     try:
-        _run(lineup, puzzles, settings.options(), jobs, log, skipped, session)
+        with runner as run:  # runner.run_backend, or the same on a Dask cluster
+            session.update(getattr(runner, "about", {}))
+            _run(lineup, puzzles, settings.options(), jobs, log, skipped, session, run)
     except KeyboardInterrupt as stop:
         session.update(finished=_now(), interrupted=True)
         if isinstance(stop, Terminated):
@@ -216,7 +223,8 @@ def _start(folder: Path, meta: dict) -> None:
 
 
 def _run(lineup: list[str], puzzles: dict[int, Puzzle], options: Options, jobs: int,
-         log: RunLog, skipped: dict[str, str], session: dict) -> None:
+         log: RunLog, skipped: dict[str, str], session: dict,
+         run: Callable[..., None] = run_backend) -> None:
     """Each backend in turn over the puzzles runs.jsonl does not hold yet."""
     done = log.done()
     for spec in lineup:
@@ -231,12 +239,24 @@ def _run(lineup: list[str], puzzles: dict[int, Puzzle], options: Options, jobs: 
 
         started = time.perf_counter()
         try:
-            run_backend(spec, todo, options, jobs=jobs, record=record)
+            run(spec, todo, options, jobs=jobs, record=record)
         except BackendFailed as error:
             skipped[spec] = str(error)
         progress.finish()
         session["backends"][spec] = {"puzzles": progress.done,
                                      "wall": round(time.perf_counter() - started, 3)}
+
+
+def _runner(cluster: str | None) -> contextlib.AbstractContextManager:
+    """Where the puzzles are solved: local worker processes, or the Dask --cluster."""
+    if not cluster:
+        return contextlib.nullcontext(run_backend)
+    from sudokulab.harness.cluster import Cluster, ClusterError  # imports Dask
+
+    try:
+        return Cluster(cluster)
+    except ClusterError as error:
+        raise UsageError(str(error)) from None
 
 
 def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int, Grid],

@@ -1,0 +1,306 @@
+"""Issue 21: compare on a Dask cluster against the local runner, and what a chunk costs.
+
+Targets (norvig over all of sudoku10k, limit 2, as compare runs it):
+1. scaling: `--cluster local:2` reaches at least 1.7x the throughput of `local:1`.
+2. overhead: the cluster path with 2 workers takes at most 10% more time than the local
+   runner with 2 workers (`--jobs 2`).
+Each figure is the wall time of one backend's run (run_backend, with runs.jsonl and the
+progress display as compare does it), engines started cold in both: the local runner
+spawns its workers, each Dask worker's plugin spawns its engine. Starting the
+LocalCluster itself (once per compare run, not per backend or puzzle) is shown apart.
+
+Per-chunk costs, for the paper plan in the README: the `test-noop` backend (answers at
+once) on `local:1` with chunks of 1, 100 and 1000 puzzles gives the fixed cost of a task
+and the cost per puzzle inside one; the bytes a chunk of 1000 puzzles sends and brings
+back; the client's time to append a chunk's 1000 records to runs.jsonl.
+
+Rounds alternate the order of the configurations; verdicts take the median of rounds.
+Run: .venv/bin/python bench/bench_cluster.py [--rounds N] [--out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime
+import io
+import os
+import pickle
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from provenance import machine_section
+from tabulate import tabulate
+
+from sudokulab.harness import cluster, datasets
+from sudokulab.harness.crosscheck import cross_check
+from sudokulab.harness.progress import Progress
+from sudokulab.harness.runlog import RunLog
+from sudokulab.harness.runner import Options, Record, cores, run_backend
+from sudokulab.harness.testing import write_plugin
+
+ROOT = Path(__file__).resolve().parent.parent
+DATASET = "sudoku10k"
+SCALING = 1.7
+OVERHEAD = 0.10
+OPTIONS = Options(limit=2, timeout=10.0)
+CHUNKS = (1, 100, 1000)
+NOOP_PUZZLES = {1: 300, 100: 3000, 1000: 10000}
+WHY = ('Why 1.7x is out of reach on this set and machine: norvig solves a sudoku10k puzzle in '
+       'about half a millisecond, and the harness spends about an eighth of a millisecond more '
+       'on it in another process (the pipe to the engine, the record). One worker thus already '
+       'keeps more than one process busy (its engine, and the process driving it, in parallel), '
+       'and two workers share the 2 cores among four or more busy processes. The local runner, '
+       "measured in the same rounds, scales no better ('local scaling'); on top1465, whose "
+       'puzzles take longer, it reaches 1.8x (results/harness.md).')
+
+
+def timed(run, spec: str, puzzles: list, folder: Path, **extra) -> tuple[float, list[Record]]:
+    """Wall seconds of one backend's run as compare does it (log and progress), records."""
+    elapsed, records, _ = stamped(run, spec, puzzles, folder, **extra)
+    return elapsed, records
+
+
+def stamped(run, spec: str, puzzles: list, folder: Path,
+            **extra) -> tuple[float, list[Record], list[float]]:
+    """timed(), and when each record came (seconds from the start)."""
+    log, records, stamps = RunLog(folder), [], []
+    progress = Progress(spec, len(puzzles), stream=io.StringIO())
+
+    def record(r: Record) -> None:
+        log.append(r)
+        progress.step()
+        records.append(r)
+        stamps.append(time.perf_counter() - started)
+
+    started = time.perf_counter()
+    run(spec, puzzles, OPTIONS, record=record, **extra)
+    elapsed = time.perf_counter() - started
+    log.close()
+    log.path.unlink()
+    assert len(records) == len(puzzles), "a puzzle went missing"
+    return elapsed, records, stamps
+
+
+def steady(stamps: list[float]) -> float:
+    """Puzzles per second after the first answers (a chunk's come at once) to the last."""
+    first = stamps.count(stamps[0]) if len(set(stamps)) > 1 else 0
+    return (len(stamps) - first) / (stamps[-1] - stamps[0])
+
+
+def local(puzzles: list, jobs: int, folder: Path) -> tuple[float, float, float]:
+    """The local runner with `jobs` workers: wall seconds, steady puzzles per second,
+    CPU seconds of its engines."""
+    cpu = _ended_children_cpu()
+    wall, records, stamps = stamped(run_backend, "norvig", puzzles, folder, jobs=jobs)
+    assert all(r.result.status.is_answer for r in records), "norvig failed a puzzle"
+    return wall, steady(stamps), _ended_children_cpu() - cpu
+
+
+def on_cluster(puzzles: list, workers: int,
+               folder: Path) -> tuple[float, float, float, float]:
+    """A fresh LocalCluster of `workers`: seconds to start it, then as local()."""
+    started = time.perf_counter()
+    with cluster.Cluster(f"local:{workers}") as run:
+        start = time.perf_counter() - started
+        wall, records, stamps = stamped(run, "norvig", puzzles, folder)
+        cpu = _engines_cpu()  # still running: the plugin keeps them warm
+    assert all(r.result.status.is_answer for r in records), "norvig failed a puzzle"
+    return start, wall, steady(stamps), cpu
+
+
+def _ended_children_cpu() -> float:
+    """CPU seconds of this process's ended (and waited for) children so far."""
+    times = os.times()
+    return times.children_user + times.children_system
+
+
+def _engines_cpu() -> float:
+    """CPU seconds of the grandchildren of this process: a LocalCluster's engines."""
+    import psutil  # a dependency of distributed
+
+    total = 0.0
+    for worker in psutil.Process().children():
+        for engine in worker.children():
+            with contextlib.suppress(psutil.Error):
+                times = engine.cpu_times()
+                total += times.user + times.system
+    return total
+
+
+def measure(rounds: int, puzzles: list, folder: Path) -> dict[str, list[float]]:
+    """Every timing figure, round by round."""
+    figures: dict[str, list[float]] = {key: [] for key in (
+        "local 1 s", "local 2 s", "cluster 1 s", "cluster 2 s", "cluster start s",
+        "local 1 /s", "local 2 /s", "cluster 1 /s", "cluster 2 /s",
+        "local 1 cores", "local 2 cores", "cluster 1 cores", "cluster 2 cores",
+        "scaling", "whole scaling", "local scaling", "overhead %")}
+    for k in range(rounds):
+        order = [("local", 1), ("local", 2), ("cluster", 1), ("cluster", 2)]
+        for kind, workers in order if k % 2 == 0 else reversed(order):
+            if kind == "local":
+                wall, rate, cpu = local(puzzles, workers, folder)
+            else:
+                start, wall, rate, cpu = on_cluster(puzzles, workers, folder)
+                if workers == 2:
+                    figures["cluster start s"].append(start)
+            figures[f"{kind} {workers} s"].append(wall)
+            figures[f"{kind} {workers} /s"].append(rate)
+            figures[f"{kind} {workers} cores"].append(cpu / wall)
+        figures["scaling"].append(figures["cluster 2 /s"][-1] / figures["cluster 1 /s"][-1])
+        figures["whole scaling"].append(figures["cluster 1 s"][-1] / figures["cluster 2 s"][-1])
+        figures["local scaling"].append(figures["local 2 /s"][-1] / figures["local 1 /s"][-1])
+        figures["overhead %"].append(
+            100 * (figures["cluster 2 s"][-1] / figures["local 2 s"][-1] - 1))
+        print(f"round {k + 1}: " + ", ".join(f"{key} {values[-1]:.3f}"
+                                              for key, values in figures.items()), flush=True)
+    return figures
+
+
+def chunk_costs(puzzles: list, folder: Path) -> list[dict]:
+    """ms per chunk and per puzzle of test-noop on local:1, chunk by chunk size."""
+    rows = []
+    with cluster.Cluster("local:1") as run:
+        timed(run, "test-noop", puzzles[:10], folder)  # the engine starts: not counted
+        for size in CHUNKS:
+            count = NOOP_PUZZLES[size]
+            wall, _ = timed(run, "test-noop", puzzles[:count], folder, chunk=size)
+            chunks = count // size
+            rows.append({"chunk (puzzles)": size, "chunks": chunks,
+                         "ms per chunk": round(1000 * wall / chunks, 3),
+                         "ms per puzzle": round(1000 * wall / count, 4)})
+    return rows
+
+
+def sizes(puzzles: list, folder: Path) -> dict[str, float]:
+    """Bytes out and back for a chunk of 1000, and the client's ms to log its records."""
+    chunk = puzzles[:1000]
+    sent = len(pickle.dumps(("norvig", OPTIONS, chunk)))
+    _, records = timed(run_backend, "norvig", chunk, folder, jobs=1)
+    back = len(pickle.dumps(records))
+    log = RunLog(folder)
+    started = time.perf_counter()
+    for r in records:
+        log.append(r)
+    logged = time.perf_counter() - started
+    log.close()
+    line = log.path.stat().st_size / len(records)
+    log.path.unlink()
+    references = dict(enumerate(datasets.solutions(DATASET)[:1000]))
+    started = time.perf_counter()
+    cross_check(dict(chunk), records, references, limit=OPTIONS.limit, timeout=OPTIONS.timeout)
+    checked = time.perf_counter() - started
+    return {"sent KB": sent / 1024, "back KB": back / 1024, "log ms": 1000 * logged,
+            "line bytes": line, "cross-check ms": 1000 * checked}
+
+
+def per_chunk_model(rows: list[dict]) -> tuple[float, float]:
+    """(fixed ms per task, ms per puzzle inside a task) from the 1 and 1000 chunk runs."""
+    one = next(r for r in rows if r["chunk (puzzles)"] == 1)
+    big = next(r for r in rows if r["chunk (puzzles)"] == 1000)
+    per_puzzle = (big["ms per chunk"] - one["ms per chunk"]) / 999
+    return one["ms per chunk"] - per_puzzle, per_puzzle
+
+
+def verdicts(figures: dict[str, list[float]]) -> list[dict]:
+    """One row per target: measured (median of rounds), needed, PASS or FAIL."""
+    scaling = statistics.median(figures["scaling"])
+    whole, beside = (statistics.median(figures[k]) for k in ("whole scaling", "local scaling"))
+    cores = {k: statistics.median(figures[f"{k} cores"]) for k in ("cluster 1", "cluster 2")}
+    overhead = statistics.median(figures["overhead %"])
+    walls = {k: statistics.median(v) for k, v in figures.items() if k.endswith(" s")}
+    return [
+        {"target": f"cluster throughput, local:2 over local:1 (norvig, {DATASET})",
+         "measured": f"{scaling:.2f}x (whole runs {whole:.2f}x; the engines got "
+                     f"{cores['cluster 1']:.2f} and {cores['cluster 2']:.2f} cores; "
+                     f"the local runner beside it: {beside:.2f}x)",
+         "needed": f">= {SCALING:g}x", "verdict": "PASS" if scaling >= SCALING else "FAIL"},
+        {"target": f"cluster path over the local runner, 2 workers each (norvig, {DATASET})",
+         "measured": f"{overhead:+.1f}% ({walls['cluster 2 s']:.2f} s against "
+                     f"{walls['local 2 s']:.2f} s; starting the LocalCluster: "
+                     f"{walls['cluster start s']:.2f} s more, once per run)",
+         "needed": f"<= {100 * OVERHEAD:g}%",
+         "verdict": "PASS" if overhead <= 100 * OVERHEAD else "FAIL"},
+    ]
+
+
+def report(figures: dict, rows: list[dict], chunk_rows: list[dict], size: dict,
+           load: tuple[float, float]) -> str:
+    """results/cluster.md."""
+    fixed, inside = per_chunk_model(chunk_rows)
+    rounds = [{"round": k + 1, **{key: round(values[k], 3) for key, values in figures.items()}}
+              for k in range(len(figures["scaling"]))]
+    return "\n".join([
+        "# compare on a Dask cluster (issue 21)", "",
+        f"Generated by `bench/bench_cluster.py` on {datetime.date.today().isoformat()}.", "",
+        tabulate(rows, headers="keys", tablefmt="github"), "",
+        f"norvig over all {len(datasets.load(DATASET)):,} puzzles of {DATASET} (limit 2, "
+        "timeout 10 s), each run appending to runs.jsonl and drawing progress as compare "
+        "does. 'local J s': the local runner with J workers; 'cluster W s': a fresh "
+        "`LocalCluster` of W one-thread workers, from the first chunk sent to the last "
+        "record (the engines start cold, as the local runner's do); '/s': puzzles per "
+        "second from the first answers (a chunk's come at once) to the last, as the "
+        "progress display counts, so that starting the engines is left out (the scaling "
+        "verdict; 'whole scaling' includes it); 'cluster start s': "
+        "starting that LocalCluster, once per compare run. Chunks are chosen as compare "
+        f"chooses them: {cluster.CHUNKS_PER_THREAD} per worker thread, at most "
+        f"{cluster.CHUNK_MAX} puzzles. Verdicts are medians of rounds; rounds alternate "
+        "the order. 'cores': the CPU time the engine processes got over the wall time. The "
+        "machine is shared: where other sessions keep its 2 cores busy, 2 workers get "
+        "little more CPU than 1 (see 'local 2 cores'), and neither the local runner nor "
+        "the cluster can scale there.", "",
+        WHY, "",
+        tabulate(rounds, headers="keys", tablefmt="github"), "",
+        "## What a chunk costs", "",
+        "`test-noop` (answers at once) on `local:1`, its engine already warm, with chunks "
+        "of a fixed size:", "",
+        tabulate(chunk_rows, headers="keys", tablefmt="github"), "",
+        f"So a task costs about {fixed:.1f} ms of its own (scheduling, sending, the "
+        f"client's bookkeeping) and each puzzle in it {inside:.3f} ms of harness time "
+        "(the pipe to the engine process, the record) besides the solve.", "",
+        f"A chunk of 1000 {DATASET} puzzles is {size['sent KB']:.0f} KB to send and its "
+        f"norvig records {size['back KB']:.0f} KB to bring back; the client appends those "
+        f"1000 records to runs.jsonl in {size['log ms']:.1f} ms "
+        f"({size['line bytes']:.0f} bytes a line), and cross-checks them (every grid "
+        f"through the independent checker, against the reference) in "
+        f"{size['cross-check ms']:.0f} ms.", "",
+        *machine_section(f"usable cores: {cores()}",
+                         f"load average (1 min) before and after: {load[0]:.2f}, "
+                         f"{load[1]:.2f}",
+                         measured=("sudokulab/harness", "bench/bench_cluster.py"))])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure, print the verdicts, write results/cluster.md; 0 when every target is met."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--out", type=Path, default=ROOT / "results" / "cluster.md")
+    args = parser.parse_args(argv)
+    plugins = write_plugin(tempfile.mkdtemp(prefix="sudokulab-bench-"))
+    sys.path.insert(0, str(plugins))  # test-noop, here and in the Dask workers
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(plugins), os.environ.get("PYTHONPATH", "")) if p)
+    puzzles = list(enumerate(datasets.load(DATASET)))
+    before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        figures = measure(args.rounds, puzzles, folder)
+        chunk_rows = chunk_costs(puzzles, folder)
+        size = sizes(puzzles, folder)
+    load = (before, os.getloadavg()[0])
+    rows = verdicts(figures)
+    print(tabulate(chunk_rows, headers="keys"))
+    print(", ".join(f"{k} {v:.1f}" for k, v in size.items()))
+    for row in rows:
+        print(f"{row['target']}: {row['measured']} (needed {row['needed']}): {row['verdict']}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(report(figures, rows, chunk_rows, size, load))
+    print(f"wrote {args.out}")
+    return 0 if all(row["verdict"] == "PASS" for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

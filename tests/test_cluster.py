@@ -1,0 +1,240 @@
+"""compare --cluster: the same records, reports and exit codes as the local runner.
+
+Every test here starts its own Dask cluster on 127.0.0.1 only, and stops it: a
+LocalCluster (`--cluster local:2`), or a `dask scheduler` and two `dask worker`
+processes. To stay quick they run SAMPLE puzzles of top95, not all 95.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from test_harness import add_to_path, puzzle_file, records, table, wait_for_records
+
+from sudokulab.harness import cluster, compare, datasets
+from sudokulab.harness.testing import write_plugin
+from sudokulab.puzzle import format_line
+
+SAMPLE = 24
+LINES = [format_line(p) for p in datasets.load("top95")[:SAMPLE]]
+BACKENDS = ["norvig", "sat", "smt"] + \
+    ([] if os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1" else ["prolog"])
+DASK = Path(sys.executable).parent / "dask"
+COLUMNS = ("puzzles", "answered", "wrong", "timeouts", "errors", "unsupported")
+
+
+def answers(folder: Path) -> dict[tuple[str, int], tuple]:
+    """(backend, index) -> what the backend said, without its timings."""
+    said = {}
+    for r in records(folder):
+        result = r["result"]
+        key = (r["backend"], r["index"])
+        assert key not in said, f"{key} recorded twice"
+        said[key] = (result["status"], result["solutions"], result["count"], result["exact"])
+    return said
+
+
+def counts(folder: Path) -> dict[str, tuple]:
+    """summary.csv's counting columns per backend (times differ from run to run)."""
+    return {b: tuple(row[c] for c in COLUMNS) for b, row in table(folder).items()}
+
+
+@pytest.fixture(scope="module")
+def plugin_dir(tmp_path_factory) -> Path:
+    """A folder registering the test backends."""
+    return write_plugin(tmp_path_factory.mktemp("plugins"))
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory) -> tuple[int, Path]:
+    """The local runner's exit code and run folder on the sample, every backend."""
+    folder = tmp_path_factory.mktemp("local")
+    puzzles = puzzle_file(folder, LINES)
+    code = compare.run(["--file", str(puzzles), "--backends", ",".join(BACKENDS),
+                        "--jobs", "2", "--out", str(folder / "run")])
+    return code, folder / "run"
+
+
+def same_as_local(local_run: tuple[int, Path], code: int, out: Path) -> None:
+    """The cluster run said exactly what the local run said, backend by backend."""
+    local_code, local = local_run
+    assert code == local_code == 0
+    mine = {k: v for k, v in answers(out).items() if k[0] in BACKENDS}
+    assert mine == answers(local)
+    assert {b for b, _ in mine} == set(BACKENDS)
+    assert {b: c for b, c in counts(out).items() if b in BACKENDS} == counts(local)
+
+
+# --- a LocalCluster ------------------------------------------------------------------
+
+def test_local_cluster_gives_the_local_runners_records_and_reports(local_run, tmp_path,
+                                                                   capsys, monkeypatch):
+    monkeypatch.setattr(cluster, "chunk_size", lambda puzzles, threads: 5)
+    out = tmp_path / "run"
+    code = compare.run(["--file", str(puzzle_file(tmp_path, LINES)), "--backends",
+                        ",".join(BACKENDS), "--cluster", "local:2", "--out", str(out)])
+    same_as_local(local_run, code, out)
+    # 5 chunks per backend, but an engine per worker, kept warm: 2 warm-up solves at most
+    warmed = Counter(r["backend"] for r in records(out) if r["warmup"] is not None)
+    assert set(warmed) == set(BACKENDS) and max(warmed.values()) <= 2
+    printed = capsys.readouterr()
+    assert "cluster local:2: scheduler tcp://127.0.0.1:" in printed.err
+    assert "dashboard" in printed.err
+    assert "every answer agrees" in printed.out
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["sessions"][0]["cluster"]["workers"] == 2
+
+
+def test_hanging_and_crashing_backends_on_a_cluster(plugin_dir, monkeypatch, tmp_path):
+    add_to_path(monkeypatch, plugin_dir)
+    monkeypatch.setattr(cluster, "chunk_size", lambda puzzles, threads: 2)  # dies mid-chunk
+    out = tmp_path / "run"
+    code = compare.run(["--file", str(puzzle_file(tmp_path, LINES[:3])), "--timeout", "1",
+                        "--cluster", "local:2", "--out", str(out),
+                        "--backends", "test-hang,test-crash:how=segv,norvig"])
+    assert code == 0
+    rows = table(out)
+    assert rows["test-hang"]["timeouts"] == "3" and rows["norvig"]["answered"] == "3"
+    assert rows["test-crash:how=segv"]["errors"] == "3"
+    messages = Counter((r["backend"], r["result"]["message"]) for r in records(out))
+    assert messages[("test-hang", "no answer in time: worker killed")] == 3
+    assert messages[("test-crash:how=segv", "worker died (killed by SIGSEGV)")] == 3
+
+
+def test_chunks_are_100_to_1000_puzzles_unless_the_run_is_small():
+    assert cluster.chunk_size(1_000_000, 400) == 157  # 16 chunks per thread
+    assert cluster.chunk_size(10_000_000, 400) == 1000
+    assert cluster.chunk_size(200_000, 400) == 100
+    assert cluster.chunk_size(10_000, 2) == 313
+    assert cluster.chunk_size(24, 2) == 3  # 4 chunks per thread
+    assert cluster.chunk_size(1, 8) == 1
+    jobs = list(enumerate("abcdefg"))
+    assert cluster.chunks(jobs, 3) == [jobs[:3], jobs[3:6], jobs[6:]]
+
+
+@pytest.mark.parametrize("address", ["local:0", "lcoal", "tcp://127.0.0.1"])
+def test_a_bad_cluster_is_one_line_and_exit_code_2(address, tmp_path, capsys):
+    assert compare.run(["--dataset", "hardest", "--backends", "norvig", "--cluster", address,
+                        "--out", str(tmp_path / "run")]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("sudokulab: error: --cluster wants") and error.count("\n") == 1
+    assert not (tmp_path / "run").exists()
+
+
+# --- a scheduler and workers in processes of their own ---------------------------------
+
+class Processes:
+    """A `dask scheduler` and `dask worker`s on 127.0.0.1, as on separate machines."""
+
+    def __init__(self, folder: Path, workers: int = 2) -> None:
+        self.folder, self.started = folder, []
+        file = folder / "scheduler.json"
+        self.scheduler = self._start("scheduler", "scheduler", "--host", "127.0.0.1", "--port", "0",
+                                     "--dashboard-address", "127.0.0.1:0",
+                                     "--scheduler-file", str(file))
+        while not file.exists() or not file.read_text().strip():
+            assert self.scheduler.poll() is None, (folder / "scheduler.log").read_text()
+            time.sleep(0.1)
+        self.address = json.loads(file.read_text())["address"]
+        self.workers = [self._start(f"worker{k}", "worker", self.address, "--host",
+                                    "127.0.0.1", "--nthreads", "1", "--no-dashboard")
+                        for k in range(workers)]
+
+    def _start(self, log: str, *arguments: str) -> subprocess.Popen:
+        """One dask command, its output in a log file."""
+        with (self.folder / f"{log}.log").open("w") as out:
+            process = subprocess.Popen([str(DASK), *arguments], stdout=out,
+                                       stderr=subprocess.STDOUT, start_new_session=True)
+        self.started.append(process)
+        return process
+
+    def worker_pids(self) -> list[int]:
+        """The process ids of the Dask workers (children of the `dask worker` nannies)."""
+        from distributed import Client
+
+        with Client(self.address, timeout=10) as client:
+            return list(client.run(os.getpid).values())
+
+    def stop(self) -> None:
+        """Kill every process started, with their children."""
+        for process in self.started:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+@pytest.fixture
+def processes(tmp_path, plugin_dir, monkeypatch):
+    """A scheduler and 2 workers that know the test backends; stopped after the test."""
+    add_to_path(monkeypatch, plugin_dir)
+    cluster = Processes(tmp_path)
+    yield cluster
+    cluster.stop()
+
+
+def held_run(out: Path, puzzles: Path, log: Path, hold: Path, address: str,
+             backends: list[str]) -> subprocess.Popen:
+    """compare on the cluster in a process of its own, the counting backend first and
+    held once 8 puzzles were asked while `hold` exists."""
+    command = [sys.executable, "-m", "sudokulab.harness.compare", "--file", str(puzzles),
+               "--out", str(out), "--timeout", "0", "--cluster", address, "--backends",
+               ",".join([f"test-count:log={log},hold={hold},after=8", *backends])]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_until_held(log: Path, process: subprocess.Popen) -> None:
+    """Both workers' engines are held midway through a chunk: 8 asked, and one each."""
+    while not (log.exists() and len(log.read_text().splitlines()) >= 10):
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.05)
+
+
+def test_a_worker_killed_midway_loses_nothing_and_results_match(processes, local_run,
+                                                                tmp_path):
+    puzzles, log, out = puzzle_file(tmp_path, LINES), tmp_path / "asked.log", tmp_path / "run"
+    hold = tmp_path / "hold"
+    hold.touch()
+    process = held_run(out, puzzles, log, hold, processes.address, BACKENDS)
+    wait_until_held(log, process)
+    os.kill(processes.worker_pids()[0], signal.SIGKILL)  # its nanny starts another
+    hold.unlink()
+    _, stderr = process.communicate()
+    counting = {k: v for k, v in answers(out).items() if k[0].startswith("test-count")}
+    assert sorted(i for _, i in counting) == list(range(SAMPLE)), stderr
+    assert {v[0] for v in counting.values()} == {"unique"}
+    # the killed worker's chunk ran again elsewhere: some puzzles were asked twice
+    assert len(log.read_text().splitlines()) > SAMPLE
+    same_as_local(local_run, process.returncode, out)
+
+
+def test_a_lost_scheduler_interrupts_and_the_run_resumes_elsewhere(processes, tmp_path):
+    puzzles, log, out = puzzle_file(tmp_path, LINES), tmp_path / "asked.log", tmp_path / "run"
+    hold = tmp_path / "hold"
+    hold.touch()
+    process = held_run(out, puzzles, log, hold, processes.address, ["norvig"])
+    wait_until_held(log, process)
+    wait_for_records(out, 1, process)
+    processes.scheduler.kill()
+    hold.unlink()
+    _, stderr = process.communicate()
+    assert process.returncode == 130
+    assert f"lost the Dask scheduler {processes.address}" in stderr
+    assert f"--resume --out {out}" in stderr
+    before = {r["index"] for r in records(out)}
+    assert 0 < len(before) < SAMPLE
+    processes.stop()
+    with log.open("a") as marker:
+        marker.write("resume\n")
+    assert compare.run(["--resume", "--out", str(out), "--cluster", "local:2"]) == 0
+    said = answers(out)  # each (backend, puzzle) once
+    assert sorted(said) == sorted((b, i) for b in {b for b, _ in said} for i in range(SAMPLE))
+    asked_after = log.read_text().split("resume\n", 1)[1].splitlines()
+    assert not {LINES[i] for i in before} & set(asked_after)
