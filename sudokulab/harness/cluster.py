@@ -6,7 +6,8 @@ engine is runner.py's own worker process, driven the same way (a hard deadline p
 puzzle, a hung engine killed and recorded as a timeout, a dead one recorded as an error,
 a fresh one started in its place), so a misbehaving engine never takes the Dask worker
 down. The plugin also declares a worker resource named after every backend available on
-that machine, and chunks ask for it: only workers with SWI-Prolog run `prolog`.
+that machine, and chunks ask for it: only workers with SWI-Prolog run `prolog`. A nanny
+plugin has the workers it restarts declare the same resources as they register.
 
 The client appends each chunk's records to runs.jsonl as the chunk finishes. A Dask
 worker lost midway has its chunk run again elsewhere by the scheduler; nothing of it was
@@ -31,7 +32,7 @@ from concurrent.futures import CancelledError
 from importlib.util import find_spec
 
 import distributed
-from distributed.diagnostics.plugin import WorkerPlugin
+from distributed.diagnostics.plugin import NannyPlugin, WorkerPlugin
 
 from sudokulab.backends import backend_class, names, parse_spec
 from sudokulab.harness import runner
@@ -49,6 +50,7 @@ CHECK = 1.0           # seconds between checks that the scheduler is still there
 LOCAL = re.compile(r"local(?::(\d+))?")
 REMOTE = re.compile(r"tcp://[^\s:/]+:\d+")
 PLUGIN = "sudokulab-engines"
+RESOURCES = "sudokulab-resources"
 
 
 class ClusterError(ValueError):
@@ -117,6 +119,23 @@ class Engines(WorkerPlugin):
         engine.kill()
         with self.lock:
             self.every.remove(engine)
+
+
+class Resources(NannyPlugin):
+    """On each nanny: the backend resources that a worker it (re)starts declares as it
+    registers. The scheduler hands waiting chunks to a worker when it registers, not
+    when it later adds resources, so a chunk left by workers that all died would wait
+    for ever on replacements that declared theirs only through Engines.setup."""
+
+    name = RESOURCES
+    idempotent = True
+
+    async def setup(self, nanny: distributed.Nanny) -> None:
+        """Add a resource per backend this machine has to what the nanny's workers declare."""
+        here = await asyncio.to_thread(available_backends)
+        nanny.resources = {**(nanny.resources or {}), **dict.fromkeys(here, nanny.nthreads)}
+        if nanny.process is not None:  # a restart reuses the first start's arguments
+            nanny.process.worker_kwargs["resources"] = nanny.resources
 
 
 def available_backends() -> list[str]:
@@ -193,6 +212,7 @@ class Cluster:
         try:
             self._connect()
             self.client.wait_for_workers(1, timeout=WORKERS)
+            self.client.register_plugin(Resources(), name=RESOURCES)
             self.client.register_plugin(Engines(local=self.local is not None), name=PLUGIN)
         except (OSError, asyncio.TimeoutError, distributed.TimeoutError) as error:
             self.close()
