@@ -83,10 +83,22 @@ class Matrix:
         return [c for c, rows in enumerate(self.column_rows) if rows & bit]
 
 
+@lru_cache(maxsize=256)
 def digit_sets(size: int, total: int, n: int) -> tuple[int, ...]:
     """Every set of `size` distinct digits 1..n adding up to `total`, as bitmasks."""
-    return tuple(sum(1 << (d - 1) for d in digits)
-                 for digits in combinations(range(1, n + 1), size) if sum(digits) == total)
+    def sets(low: int, size: int, total: int):
+        if not size:
+            if not total:
+                yield 0
+            return
+        largest_rest = (size - 1) * n - (size - 1) * (size - 2) // 2
+        for d in range(low, n + 1):
+            if d * size + size * (size - 1) // 2 > total:
+                break  # d and the next size - 1 digits already add up to too much
+            if total - d <= largest_rest:
+                for rest in sets(d + 1, size - 1, total - d):
+                    yield 1 << (d - 1) | rest
+    return tuple(sets(1, size, total))
 
 
 @lru_cache(maxsize=32)
@@ -341,7 +353,7 @@ class DlxBackend(Backend):
                  f"{len(m.column_rows)} primary columns (each covered exactly once)",
                  "  primary columns: " + ", ".join(f"{count} {kind}"
                                                    for kind, count in kinds.items()),
-                 f"  each row covers {' or '.join(map(str, sorted(per_row)))} primary columns: "
+                 f"  each row covers {words(sorted(per_row))} primary columns: "
                  "its cell and (unit, digit) for each unit of its cell"]
         for kind, count in m.secondary.items():
             lines.append(f"  secondary columns (at most once), {kind}: {count}, each covered "
@@ -353,7 +365,10 @@ class DlxBackend(Backend):
             lines.append(f"  cage sums: pruning after the forced rows of each node, "
                          f"{len(m.cages)} cage{'s' if len(m.cages) != 1 else ''}; a digit "
                          "stays only in a digit set of the cage's size and total that meets "
-                         "every cell and is covered by their candidates")
+                         "every cell and is covered by their candidates:")
+            for (cells, sets), cage in zip(m.cages, geo.cages):
+                lines.append(f"    {','.join(geo.name(cell) for cell in cells)}={cage.total}: "
+                             f"{len(sets)} digit set{'s' if len(sets) != 1 else ''}")
         givens = sum(1 for d in puzzle.givens if d)
         lines.append(f"  givens: {givens} rows chosen once before search (their columns "
                      "covered, every row sharing a column removed)")
@@ -366,6 +381,12 @@ class DlxBackend(Backend):
 KIND = {"row": "row-digit", "column": "column-digit", "box": "box-digit",
         "region": "region-digit", "main": "diagonal-digit", "anti-diagonal": "diagonal-digit",
         "window": "window-digit"}
+
+
+def words(numbers: list[int]) -> str:
+    """'4', '4 or 5', '4, 5 or 6'."""
+    text = ", ".join(map(str, numbers[:-1]))
+    return f"{text} or {numbers[-1]}" if text else str(numbers[-1])
 
 
 def grid_of(n: int, chosen: int) -> Grid:
