@@ -56,7 +56,7 @@ from sudokulab.geometry import Geometry, geometry, orthogonal_pairs
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Grid, Result, verdict
 
-CHECK_EVERY = 256  # nodes between two looks at the clock
+CHECK_EVERY = 32  # guesses between two looks at the clock
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ def digit_sets(size: int, total: int, n: int) -> tuple[int, ...]:
     return tuple(sets(1, size, total))
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)  # a 25x25 matrix holds some 30 MB of masks
 def matrix(geo: Geometry) -> Matrix:
     """Build the matrix of a geometry once: columns, the cover masks, parity, cages."""
     n = geo.n
