@@ -16,9 +16,9 @@ no longer be chosen), recurse, and undo. A column left with no row is a dead end
 with a single row forces it.
 
 Rules that are not "exactly once":
-- anti-knight, anti-king, and cage cells that share no unit ("these two cells differ"):
-  *secondary columns*, covered at most once: one column per pair of cells and digit,
-  covered by the two rows (a, d) and (b, d);
+- anti-knight, anti-king, and cage cells ("these two cells differ"), for the pairs of
+  cells that share no unit: *secondary columns*, covered at most once: one column per
+  pair of cells and digit, covered by the two rows (a, d) and (b, d);
 - non-consecutive: secondary columns too, one per orthogonal pair and pair of consecutive
   digits, covered by (a, d) and (b, d + 1);
 - parity: the rows of the wrong digits in the parity cells are removed before search;
@@ -139,7 +139,8 @@ def secondary_pairs(geo: Geometry) -> dict[str, list[tuple[int, int, int, int]]]
     """The secondary columns by kind, each as the two rows (a, da), (b, db) that cover it."""
     n = geo.n
     kinds: dict[str, list[tuple[int, int, int, int]]] = {}
-    moves = set(geo.moves)
+    # Two cells of one unit already differ: its (unit, digit) columns see to it.
+    moves = {pair for pair in geo.moves if not geo.share_unit(*pair)}
     if moves:
         kinds["chess move (cells differ)"] = [(a, d, b, d) for a, b in sorted(moves)
                                               for d in range(n)]
