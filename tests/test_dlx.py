@@ -191,3 +191,12 @@ def test_digit_sets_are_every_set_of_distinct_digits_with_the_total(n):
                     for digits in combinations(range(1, n + 1), size) if sum(digits) == total}
             got = dlx.digit_sets(size, total, n)
             assert len(got) == len(want) and set(got) == want
+
+
+def test_sudokulab_model_prints_the_matrix(capsys):
+    from sudokulab.cli import main
+
+    code = main(["model", "-b", "dlx", "--rules", "miracle", "." * 81])
+    out = capsys.readouterr().out
+    assert code == 0 and out.startswith("dlx: exact cover, 729 rows")
+    assert "chess move (cells differ): 1872" in out and "non-consecutive: 2304" in out
