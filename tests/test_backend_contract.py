@@ -12,7 +12,7 @@ from sudokulab.backends.base import Interrupted
 from sudokulab.harness import datasets
 from sudokulab.result import Status
 
-BACKENDS = ["norvig", "sat", "smt"] + \
+BACKENDS = ["norvig", "sat", "smt", "dlx"] + \
     ([] if os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1" else ["prolog"])
 
 
@@ -21,6 +21,7 @@ BACKENDS = ["norvig", "sat", "smt"] + \
     ("prolog:bar=2", "its options: strength, labeling, order, branching"),
     ("smt:model=int,zz=3", "its options: model, solver, givens"),
     ("norvig:x=1", "takes no option x: it has no options"),
+    ("dlx:x=1", "takes no option x: it has no options"),
 ])
 def test_an_unknown_option_is_named_with_the_valid_keys(spec, valid):
     with pytest.raises(BackendError) as error:

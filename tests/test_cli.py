@@ -110,7 +110,7 @@ def test_argparse_errors_are_one_line_and_exit_2(capsys, argv, message):
 def test_backends_lists_every_backend(capsys):
     code, out, _ = run(capsys, "backends")
     assert code == 0
-    for name in ("norvig", "sat", "smt", "prolog"):
+    for name in ("norvig", "sat", "smt", "prolog", "dlx"):
         assert any(line.startswith(name) for line in out.splitlines())
 
 

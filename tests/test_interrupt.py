@@ -1,7 +1,7 @@
 """Ctrl-C stops every backend mid-search and keeps the solutions found so far.
 
 Each case runs a count in a child process and sends it SIGINT from inside the search at
-a known point: after a few solutions (norvig, sat, smt: the function that reads each
+a known point: after a few solutions (norvig, dlx, sat, smt: the function that reads each
 solution is wrapped), or once the Prolog thread has done a million inferences (a
 watching thread reads them). The count has 39,168 solutions: it is far from done then.
 """
@@ -50,6 +50,9 @@ def press_ctrl_c_after(module, owner, attribute):
 if name == "norvig":
     import sudokulab.backends.norvig as m
     press_ctrl_c_after(m, m, "digits_of")
+elif name == "dlx":
+    import sudokulab.backends.dlx as m
+    press_ctrl_c_after(m, m, "grid_of")
 elif name == "sat":
     import sudokulab.backends.sat as m
     press_ctrl_c_after(m, m.Engine, "decode")
@@ -95,7 +98,7 @@ def count_interrupted(spec: str, after: int) -> tuple[int, dict, str]:
     return child.returncode, (json.loads(lines[-1]) if lines else {}), child.stderr
 
 
-@pytest.mark.parametrize("spec", ["norvig", "sat", "sat:solver=glucose4", "smt",
+@pytest.mark.parametrize("spec", ["norvig", "dlx", "sat", "sat:solver=glucose4", "smt",
                                   "smt:model=int"])
 def test_ctrl_c_while_counting_keeps_the_solutions_found(spec):
     code, result, stderr = count_interrupted(spec, AFTER)

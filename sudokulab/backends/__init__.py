@@ -16,6 +16,7 @@ BUILTIN = {
     "sat": "sudokulab.backends.sat:SatBackend",
     "smt": "sudokulab.backends.smt:SmtBackend",
     "prolog": "sudokulab.backends.prolog:PrologBackend",
+    "dlx": "sudokulab.backends.dlx:DlxBackend",
 }
 PLUGIN_GROUP = "sudokulab.backends"
 

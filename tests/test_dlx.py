@@ -1,0 +1,202 @@
+"""The dlx backend: facts about the exact cover matrix, answers equal to norvig's, limits,
+timeouts and Ctrl-C that keep what was found."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sudokulab import rules as R
+from sudokulab.backends import dlx, make_backend
+from sudokulab.backends.base import ALL_RULES, Interrupted
+from sudokulab.check import check
+from sudokulab.geometry import geometry
+from sudokulab.harness import datasets
+from sudokulab.puzzle import empty, from_json, parse
+from sudokulab.result import Status
+
+VARIANTS = json.loads((Path(__file__).parent / "data" / "variants.json").read_text())
+ROW = "123456" + "." * 30  # a 6x6 with its first row given: 39,168 solutions
+NO_PLACE = "12......" + "..3...4."  # r1c3 must be 3 or 4; column 3 already has both
+
+
+@pytest.fixture(scope="module")
+def backend():
+    return make_backend("dlx")
+
+
+def classic() -> dlx.Matrix:
+    return dlx.matrix(geometry((3, 3)))
+
+
+def test_the_classic_matrix_has_729_rows_and_324_primary_columns():
+    m = classic()
+    assert m.rows == 729 and len(m.column_rows) == 324
+    assert m.secondary == {} and m.parity == 0 and m.cages == ()
+
+
+def test_each_classic_row_covers_its_cell_and_three_unit_digit_columns():
+    m = classic()
+    assert all(len(m.columns_of(row)) == 4 for row in range(m.rows))
+    # r1c1 = 5: its cell, row 1 digit 5, column 1 digit 5, box 1 digit 5
+    names = [m.column_names[c] for c in m.columns_of(4)]
+    assert names == ["cell r1c1", "row 1 digit 5", "column 1 digit 5", "box 1 digit 5"]
+
+
+def test_each_column_has_n_rows_and_covering_a_row_removes_its_column_mates():
+    m = classic()
+    assert all(rows.bit_count() == 9 for rows in m.column_rows)
+    removed = m.everything ^ m.keep[0]  # r1c1 = 1
+    # itself, 8 other digits of r1c1, and 8 other cells of row 1, column 1, box 1 each
+    # minus the 4 cells box 1 shares with row 1 or column 1: 1 + 8 + 8 + 8 + 4
+    assert removed.bit_count() == 29
+
+
+def test_a_diagonal_adds_two_units_of_columns_and_the_centre_covers_six():
+    m = dlx.matrix(geometry((3, 3), (R.Diagonal(),)))
+    assert len(m.column_rows) == 324 + 2 * 9
+    centre = (4 * 9 + 4) * 9
+    assert len(m.columns_of(centre)) == 6 and len(m.columns_of(9)) == 4  # r5c5, r1c2
+
+
+def test_pairwise_rules_are_secondary_columns_of_two_rows():
+    m = dlx.matrix(geometry((3, 3), R.MIRACLE))
+    geo = geometry((3, 3), R.MIRACLE)
+    pairs = sum(not geo.share_unit(a, b) for a, b in geo.moves)
+    # knight: 224 pairs, 72 in a box; king: 272, 144 in a row or column, 72 in a box
+    assert len(geo.moves) == 496 and pairs == 496 - 72 - 144 - 72 == 208
+    assert m.secondary == {"chess move (cells differ)": pairs * 9,
+                           "non-consecutive": 144 * 2 * 8}
+    r1c1, r2c3, r1c2 = 0, 11, 1
+    assert not m.keep[r1c1 * 9 + 4] >> (r2c3 * 9 + 4) & 1  # a knight's move, same digit
+    assert m.keep[r1c1 * 9 + 4] >> (r2c3 * 9 + 5) & 1       # a knight's move, other digit
+    assert not m.keep[r1c1 * 9 + 4] >> (r1c2 * 9 + 5) & 1   # neighbours: 5 then 6
+
+
+def test_parity_removes_the_rows_of_the_wrong_digits():
+    m = dlx.matrix(geometry((3, 3), (R.Parity(((0, 0),), even=True),)))
+    assert m.parity == sum(1 << d for d in (0, 2, 4, 6, 8))  # r1c1 loses 1, 3, 5, 7, 9
+
+
+def test_top95_solutions_equal_the_bundled_ones(backend):
+    puzzles, solutions = datasets.load("top95"), datasets.solutions("top95")
+    for puzzle, solution in zip(puzzles, solutions, strict=True):
+        result = backend.solve(puzzle, limit=2)
+        assert result.status is Status.UNIQUE and result.solutions == (solution,)
+
+
+def test_the_empty_4x4_has_288_solutions(backend):
+    result = backend.solve(empty(4), limit=None)
+    assert (result.status, result.count, result.exact) == (Status.MULTIPLE, 288, True)
+    assert len(set(result.solutions)) == 288
+    assert all(check(empty(4), grid) == [] for grid in result.solutions)
+
+
+def test_limits_give_solved_unique_multiple_and_none(backend):
+    puzzle = datasets.load("top95")[0]
+    assert backend.solve(puzzle, limit=1).status is Status.SOLVED
+    assert (backend.solve(puzzle, limit=None).status,
+            backend.solve(puzzle, limit=None).count) == (Status.UNIQUE, 1)
+    several = backend.solve(empty(4), limit=3)
+    assert (several.status, several.count, several.exact) == (Status.MULTIPLE, 3, False)
+    none = backend.solve(parse(NO_PLACE), limit=2)
+    assert (none.status, none.count, none.solutions) == (Status.NONE, 0, ())
+    assert make_backend("norvig").solve(parse(NO_PLACE)).status is Status.NONE
+
+
+def test_a_given_of_the_wrong_parity_has_no_solution(backend):
+    puzzle = empty(4, (R.Parity(((0, 0),), even=True),)).with_values([1] + [0] * 15)
+    assert backend.solve(puzzle).status is Status.NONE
+
+
+def test_every_rule_is_supported():
+    assert set(make_backend("dlx").supported_rules) == set(ALL_RULES)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_variant_puzzles_agree_with_norvig(backend, name):
+    puzzle = from_json(json.dumps(VARIANTS[name]))
+    result = backend.solve(puzzle, limit=2)
+    reference = make_backend("norvig").solve(puzzle, limit=2)
+    assert result.status is Status.UNIQUE, result.message
+    assert result.solutions == reference.solutions
+    assert check(puzzle, result.solutions[0]) == []
+
+
+def test_a_cage_sum_is_kept_not_just_its_digits_differing(backend):
+    # r1c1 + r1c2 = 3 forces {1, 2}; 5 would be allowed if only distinctness were kept
+    puzzle = empty(4, (R.Cage(((0, 0), (0, 1)), 3),))
+    result = backend.solve(puzzle, limit=None)
+    assert result.count == make_backend("norvig").solve(puzzle, limit=None).count
+    assert result.count and all(sorted(grid[:2]) == [1, 2] for grid in result.solutions)
+
+
+def test_a_timeout_returns_the_grids_found_so_far(backend, monkeypatch):
+    monkeypatch.setattr(dlx, "CHECK_EVERY", 100)  # look at the clock after 100 guesses
+    puzzle = parse(ROW)
+    result = backend.solve(puzzle, limit=None, timeout=0)
+    assert (result.status, result.exact) == (Status.TIMEOUT, False)
+    assert 0 < result.count == len(result.solutions) < 39168
+    assert all(check(puzzle, grid) == [] for grid in result.solutions)
+
+
+def test_ctrl_c_keeps_the_solutions_found(backend, monkeypatch):
+    reading = dlx.grid_of
+    calls = [0]
+
+    def pressed_at_the_fifth(n, chosen):
+        calls[0] += 1
+        if calls[0] == 5:
+            raise KeyboardInterrupt
+        return reading(n, chosen)
+
+    monkeypatch.setattr(dlx, "grid_of", pressed_at_the_fifth)
+    puzzle = parse(ROW)
+    with pytest.raises(Interrupted) as stop:
+        backend.solve(puzzle, limit=None)
+    result = stop.value.result
+    assert (result.status, result.count, result.exact) == (Status.TIMEOUT, 4, False)
+    assert "interrupted" in result.message
+    assert all(check(puzzle, grid) == [] for grid in result.solutions)
+
+
+def test_statistics_name_the_matrix_and_the_search(backend):
+    stats = backend.solve(datasets.load("top95")[0]).stats
+    assert stats["rows"] == 729 and stats["columns"] == 324
+    assert stats["nodes"] >= stats["guesses"] >= 1 and stats["backtracks"] >= 0
+
+
+def test_describe_shows_columns_by_kind_and_the_rules_beyond_exact_cover(backend):
+    text = backend.describe(datasets.load("top95")[0])
+    assert "729 rows" in text and "324 primary columns" in text
+    assert "81 cell, 81 row-digit, 81 column-digit, 81 box-digit" in text
+    assert "each row covers 4 primary columns" in text and "givens: 17 rows" in text
+    miracle = backend.describe(empty(9, R.MIRACLE))
+    assert "secondary columns" in miracle and "non-consecutive: 2304" in miracle
+    killer = backend.describe(from_json(json.dumps(VARIANTS["killer"])))
+    assert "cage sums: pruning" in killer
+    parity = backend.describe(from_json(json.dumps(VARIANTS["parity"])))
+    assert "rows of wrong-parity digits removed before search" in parity
+
+
+@pytest.mark.parametrize("n", [4, 6, 9])
+def test_digit_sets_are_every_set_of_distinct_digits_with_the_total(n):
+    from itertools import combinations
+
+    for size in range(1, n + 1):
+        for total in range(n * size + 2):
+            want = {sum(1 << (d - 1) for d in digits)
+                    for digits in combinations(range(1, n + 1), size) if sum(digits) == total}
+            got = dlx.digit_sets(size, total, n)
+            assert len(got) == len(want) and set(got) == want
+
+
+def test_sudokulab_model_prints_the_matrix(capsys):
+    from sudokulab.cli import main
+
+    code = main(["model", "-b", "dlx", "--rules", "miracle", "." * 81])
+    out = capsys.readouterr().out
+    assert code == 0 and out.startswith("dlx: exact cover, 729 rows")
+    assert "chess move (cells differ): 1872" in out and "non-consecutive: 2304" in out
