@@ -66,7 +66,7 @@ def percentile(ordered: Sequence[float], q: float) -> float:
 
 
 # Sizes of a model or of memory, not work done: their mean says something, their sum nothing.
-SIZES = frozenset({"variables", "clauses", "memory_mb"})
+SIZES = frozenset({"variables", "clauses", "memory_mb", "columns", "secondary_columns", "rows"})
 
 
 def native(records: Sequence[Record]) -> dict[str, tuple[float | None, float]]:
