@@ -83,37 +83,45 @@ class Pass:
         return self.puzzles / self.wall
 
 
-def bare(program: str, options: list[str]):
+def bare(program: str, options: list[str], passes: int = 1):
     """A bare loop: ground `program` once, then per puzzle switch its givens on, solve
-    for the first answer set, read the grid, switch them off."""
+    for the first answer set, read the grid, switch them off; `passes` times over the
+    dataset on the same Control, the last pass timed."""
 
     def loop(puzzles, solutions) -> tuple[float, float, int]:
         control = clingo.Control(["--models=1", *options])
         control.add("base", [], program)
         control.ground([("base", [])])
-        num, atoms = clingo.Number, control.symbolic_atoms
-        given = {(r, c, d): atoms[clingo.Function("given", [num(r), num(c), num(d)])].literal
-                 for r in range(1, 10) for c in range(1, 10) for d in range(1, 10)}
-        place = {clingo.Function("x", [num(r), num(c), num(d)]): ((r - 1) * 9 + c - 1, d)
-                 for r in range(1, 10) for c in range(1, 10) for d in range(1, 10)}
-        wrong = 0
-        wall, cpu = time.perf_counter(), time.process_time()
-        for puzzle, solution in zip(puzzles, solutions):
-            literals = [given[i // 9 + 1, i % 9 + 1, d] for i, d in enumerate(puzzle.givens) if d]
-            for literal in literals:
-                control.assign_external(literal, True)
-            grid = [0] * 81
-            with control.solve(yield_=True) as handle:
-                for model in handle:
-                    for atom in model.symbols(shown=True):
-                        cell, digit = place[atom]
-                        grid[cell] = digit
-            for literal in literals:
-                control.assign_external(literal, False)
-            wrong += tuple(grid) != solution
-        return time.process_time() - cpu, time.perf_counter() - wall, wrong
+        for _ in range(passes):
+            timed = solve_all(control, puzzles, solutions)
+        return timed
 
     return loop
+
+
+def solve_all(control, puzzles, solutions) -> tuple[float, float, int]:
+    """One pass of a bare loop: CPU and wall seconds, wrong answers."""
+    num, atoms = clingo.Number, control.symbolic_atoms
+    given = {(r, c, d): atoms[clingo.Function("given", [num(r), num(c), num(d)])].literal
+             for r in range(1, 10) for c in range(1, 10) for d in range(1, 10)}
+    place = {clingo.Function("x", [num(r), num(c), num(d)]): ((r - 1) * 9 + c - 1, d)
+             for r in range(1, 10) for c in range(1, 10) for d in range(1, 10)}
+    wrong = 0
+    wall, cpu = time.perf_counter(), time.process_time()
+    for puzzle, solution in zip(puzzles, solutions):
+        literals = [given[i // 9 + 1, i % 9 + 1, d] for i, d in enumerate(puzzle.givens) if d]
+        for literal in literals:
+            control.assign_external(literal, True)
+        grid = [0] * 81
+        with control.solve(yield_=True) as handle:
+            for model in handle:
+                for atom in model.symbols(shown=True):
+                    cell, digit = place[atom]
+                    grid[cell] = digit
+        for literal in literals:
+            control.assign_external(literal, False)
+        wrong += tuple(grid) != solution
+    return time.process_time() - cpu, time.perf_counter() - wall, wrong
 
 
 def backend_loop(timeout: float | None):
@@ -135,6 +143,7 @@ def backend_loop(timeout: float | None):
 
 LOOPS = {
     "bare clingo loop, textbook encoding, default options": bare(TEXTBOOK, []),
+    "the same, its second pass over the dataset on the same Control": bare(TEXTBOOK, [], 2),
     "bare clingo loop, textbook encoding, --forget-on-step=lemmas":
         bare(TEXTBOOK, backend_module.OPTIONS),
     "bare clingo loop, sudoku.lp, default options": bare(SUDOKU_LP, []),
@@ -181,7 +190,7 @@ def main() -> int:
     """Measure, print, write results/asp.md; 0 when both targets are met."""
     puzzles, solutions = datasets.load(DATASET), datasets.solutions(DATASET)
     runs = measure(puzzles, solutions)
-    textbook, forgetting, lp_bare, backend, timed = runs
+    textbook, second, forgetting, lp_bare, backend, timed = runs
     unique = uniqueness(puzzles, solutions)
     seconds, count, status = miracle()
     ratio = backend.rate / textbook.rate
@@ -207,7 +216,7 @@ def main() -> int:
 def report(table: str, runs: list[Pass], unique: Pass, ratio: float, fast: bool,
            seconds: float, count: int, counted: bool) -> str:
     """results/asp.md: the targets, the loops side by side, what the figures say."""
-    textbook, forgetting, lp_bare, backend, timed = runs
+    textbook, second, forgetting, lp_bare, backend, timed = runs
     verdict = {True: "PASS", False: "FAIL"}
     lines = [
         "# asp backend: clingo on sudoku.lp against a bare clingo loop",
@@ -240,8 +249,10 @@ def report(table: str, runs: list[Pass], unique: Pass, ratio: float, fast: bool,
         "## What the figures say",
         "",
         f"- Learned nogoods: a Control that keeps what it learned from every puzzle slows "
-        f"down puzzle after puzzle (clasp keeps learned nogoods across solve calls of a "
-        f"multi-shot program). Forgetting them at each step (`--forget-on-step=lemmas`) "
+        f"down puzzle after puzzle (clasp keeps learned nogoods across the solve calls of a "
+        f"multi-shot program): the textbook loop's second pass over {DATASET} on the same "
+        f"Control solves {second.rate:.0f} puzzles/s against {textbook.rate:.0f} for its "
+        f"first. Forgetting them at each step (`--forget-on-step=lemmas`) "
         f"takes the same textbook loop from {textbook.rate:.0f} to "
         f"{forgetting.rate:.0f} puzzles/s ({forgetting.rate / textbook.rate:.1f}x): that "
         f"option is most of the backend's lead.",

@@ -46,6 +46,14 @@ def test_top95_gives_the_bundled_solutions():
         assert {"choices", "conflicts", "rules", "atoms"} <= set(result.stats)
 
 
+def test_the_statistics_read_lazily_are_clingos_public_ones(monkeypatch):
+    backend.solve(datasets.load("top95")[1])
+    warm = asp_backend.engine((3, 3), ())
+    lazy = warm.statistics()
+    monkeypatch.delattr(asp_backend, "_lib")  # as with a clingo whose internals differ
+    assert warm.statistics() == lazy and lazy["atoms"] > 729
+
+
 def test_the_empty_4x4_has_288_grids_and_they_are_norvigs():
     result = backend.solve(empty(4), limit=None)
     assert (result.status, result.count, result.exact) == (Status.MULTIPLE, 288, True)

@@ -8,8 +8,7 @@ Counting is clingo's own enumeration of answer sets (each answer set is a grid).
 
 Each solve forgets the nogoods learned in the steps before it (clasp's
 `--forget-on-step=lemmas`): kept, they pile up puzzle after puzzle and slow every later
-search (on top1465 a Control that kept them fell from about 490 to 290 puzzles/s on a
-second pass; results/asp.md has the figures).
+search (results/asp.md has the figures).
 
 Timeouts: with a deadline the search runs asynchronously and is cancelled when it passes,
 so clingo really stops; Ctrl-C interrupts clingo from the thread that hears it.
@@ -63,9 +62,7 @@ class Engine:
         self.control.add("base", [], program.program())
         self.control.add("base", [], "\n".join(program.rule_facts(box, rules)))
         self.control.add("base", [], EXTERNALS)
-        started = time.perf_counter()
         self.control.ground([("base", [])])
-        self.ground_time = time.perf_counter() - started
         self.models = None
         n, atoms = self.n, self.control.symbolic_atoms
         number = clingo.Number
@@ -111,8 +108,8 @@ def statistics_tree(control: clingo.Control) -> Mapping:
     """clingo's statistics tree, read lazily where clingo's internals allow it.
 
     The public `Control.statistics` turns the whole tree (hundreds of counters) into
-    dicts after every solve, which took as long as solving a 9x9 puzzle (0.4 ms); the
-    four counters wanted here are a few lookups in clingo's own tree.
+    dicts after every solve, which took about as long as solving a 9x9 puzzle; the four
+    counters wanted here are a few lookups in clingo's own tree.
     """
     try:
         stats = _c_call("clingo_statistics_t*", _lib.clingo_control_statistics, control._rep)
