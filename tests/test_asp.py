@@ -39,6 +39,13 @@ def test_available_names_clingo_version():
     assert ready.ok and ready.version.startswith("clingo 5.")
 
 
+def test_without_clingo_it_says_why_and_how_to_fix_it(monkeypatch):
+    monkeypatch.setattr(asp_backend, "clingo", None)
+    monkeypatch.setattr(asp_backend, "IMPORT_ERROR", "No module named 'clingo'", raising=False)
+    ready = backend.available()
+    assert not ready.ok and "clingo" in ready.reason and "make install" in ready.fix
+
+
 def test_top95_gives_the_bundled_solutions():
     for puzzle, solution in zip(datasets.load("top95"), datasets.solutions("top95")):
         result = backend.solve(puzzle)
