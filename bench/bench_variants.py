@@ -1,7 +1,7 @@
 """Variants issue: every backend counts the 72 Miracle grids, side by side, timed.
 
 The Miracle rules (anti-knight, anti-king, non-consecutive) admit exactly 72 grids on the
-empty 9x9. Each available backend (norvig, sat, smt, prolog, dlx) counts them all
+empty 9x9. Each available backend (norvig, sat, smt, prolog, dlx, asp) counts them all
 (limit=None), in a fresh process of its own, one after the other, with a hard cap of
 CAP seconds: a slow backend is killed and reported, it cannot hang the benchmark. Each
 count must be exactly 72, of distinct grids that the independent checker accepts.
@@ -38,7 +38,7 @@ from sudokulab import rules as R
 from sudokulab.puzzle import empty
 
 ROOT = Path(__file__).resolve().parent.parent
-BACKENDS = ("norvig", "sat", "smt", "prolog", "dlx")
+BACKENDS = ("norvig", "sat", "smt", "prolog", "dlx", "asp")
 GRIDS = 72
 TARGET = 60.0  # seconds, the slowest backend
 CAP = 120.0    # seconds a backend's process may live

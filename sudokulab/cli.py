@@ -195,7 +195,8 @@ def _show_options(p: argparse.ArgumentParser) -> None:
 def _export_options(p: argparse.ArgumentParser) -> None:
     """The `export` subcommand: a solver-neutral model file."""
     _input_arguments(p)
-    p.add_argument("--to", choices=("dimacs", "smt2"), required=True, help="output format")
+    p.add_argument("--to", choices=("dimacs", "smt2", "lp"), required=True,
+                   help="output format (lp: an answer set program for clingo)")
     p.add_argument("--encoding", default="extended",
                    help="CNF encoding (dimacs): minimal, efficient, extended, optimized")
     p.add_argument("--amo", default="pairwise",
@@ -231,7 +232,8 @@ COMMANDS = {
                  _backends_options),
     "datasets": ("list the bundled puzzle sets", _datasets_options),
     "show": ("print a puzzle in another format, or its candidates", _show_options),
-    "export": ("write the puzzle as DIMACS CNF or SMT-LIB 2 for external solvers",
+    "export": ("write the puzzle as DIMACS CNF, SMT-LIB 2 or an ASP program for external "
+               "solvers",
                _export_options),
     "model": ("show what a backend builds for each rule", _model_options),
 }
@@ -579,7 +581,7 @@ def _show(puzzle, fmt: str) -> str:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Write the DIMACS CNF or SMT-LIB 2 model of one puzzle."""
+    """Write the DIMACS CNF, SMT-LIB 2 or ASP model of one puzzle."""
     puzzles = read_input(args)
     if len(puzzles) != 1:
         raise UsageError(f"export takes one puzzle, the input has {len(puzzles)}")
@@ -599,7 +601,11 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def _exported(puzzle, args: argparse.Namespace) -> str:
-    """The DIMACS or SMT-LIB 2 text the options ask for."""
+    """The DIMACS, SMT-LIB 2 or ASP text the options ask for."""
+    if args.to == "lp":  # sudoku.lp and the puzzle's facts: clingo alone solves it
+        from sudokulab import asp
+
+        return asp.to_lp(puzzle)
     if args.to == "dimacs":
         from sudokulab.encodings import cnf
 

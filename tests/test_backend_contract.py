@@ -12,7 +12,7 @@ from sudokulab.backends.base import Interrupted
 from sudokulab.harness import datasets
 from sudokulab.result import Status
 
-BACKENDS = ["norvig", "sat", "smt", "dlx"] + \
+BACKENDS = ["norvig", "sat", "smt", "dlx", "asp"] + \
     ([] if os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1" else ["prolog"])
 
 

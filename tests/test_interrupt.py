@@ -2,7 +2,7 @@
 
 Each case runs a count in a child process and sends it SIGINT from inside the search at
 a known point: after a few solutions (norvig, dlx, sat, smt: the function that reads each
-solution is wrapped), or once the Prolog thread has done a million inferences (a
+solution is wrapped; asp too), or once the Prolog thread has done a million inferences (a
 watching thread reads them). The count has 39,168 solutions: it is far from done then.
 """
 
@@ -59,6 +59,9 @@ elif name == "sat":
 elif name == "smt":
     import sudokulab.backends.smt as m
     press_ctrl_c_after(m, m.Engine, "read")
+elif name == "asp":  # read runs in clingo's solving thread: the signal goes to the process
+    import sudokulab.backends.asp as m
+    press_ctrl_c_after(m, m.Engine, "read")
 else:  # prolog: a thread watches the solving thread's inferences
     from sudokulab.backends.prolog import janus
     prolog = janus()
@@ -99,7 +102,7 @@ def count_interrupted(spec: str, after: int) -> tuple[int, dict, str]:
 
 
 @pytest.mark.parametrize("spec", ["norvig", "dlx", "sat", "sat:solver=glucose4", "smt",
-                                  "smt:model=int"])
+                                  "smt:model=int", "asp"])
 def test_ctrl_c_while_counting_keeps_the_solutions_found(spec):
     code, result, stderr = count_interrupted(spec, AFTER)
     assert code == 130, stderr

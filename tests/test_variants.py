@@ -1,4 +1,4 @@
-"""One rule description, four engines: every backend compiles every rule, and they agree.
+"""One rule description, five engines: every backend compiles every rule, and they agree.
 
 Facts from the variants issue: the Miracle rules (anti-knight, anti-king,
 non-consecutive) admit exactly 72 grids; with any single given, exactly 8; with
@@ -21,7 +21,7 @@ from sudokulab.check import check
 from sudokulab.puzzle import empty, from_json
 from sudokulab.result import Status
 
-BACKENDS = ["norvig", "sat", "smt", "prolog", "dlx"]
+BACKENDS = ["norvig", "sat", "smt", "prolog", "dlx", "asp"]
 VARIANTS = json.loads((Path(__file__).parent / "data" / "variants.json").read_text())
 MIRACLE_GIVENS = [((0, 0), 1), ((4, 4), 5), ((8, 2), 7)]
 

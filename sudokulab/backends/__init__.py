@@ -17,6 +17,7 @@ BUILTIN = {
     "smt": "sudokulab.backends.smt:SmtBackend",
     "prolog": "sudokulab.backends.prolog:PrologBackend",
     "dlx": "sudokulab.backends.dlx:DlxBackend",
+    "asp": "sudokulab.backends.asp:AspBackend",
 }
 PLUGIN_GROUP = "sudokulab.backends"
 

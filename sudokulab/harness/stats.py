@@ -66,7 +66,8 @@ def percentile(ordered: Sequence[float], q: float) -> float:
 
 
 # Sizes of a model or of memory, not work done: their mean says something, their sum nothing.
-SIZES = frozenset({"variables", "clauses", "memory_mb", "columns", "secondary_columns", "rows"})
+SIZES = frozenset({"variables", "clauses", "memory_mb", "columns", "secondary_columns", "rows",
+                   "atoms", "rules"})
 
 
 def native(records: Sequence[Record]) -> dict[str, tuple[float | None, float]]:
