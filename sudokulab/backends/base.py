@@ -230,6 +230,13 @@ class Backend(ABC):
         return f"{self.name}: no model description"
 
 
+def plain_python() -> Availability:
+    """The availability of a backend written in plain Python: always, this Python's version."""
+    import platform
+
+    return Availability(True, version=f"Python {platform.python_version()}")
+
+
 def unknown_options(cls: type[Backend], options: Iterable[str]) -> str:
     """'sat has no option foo; its options: solver, encoding, amo'."""
     unknown = ", ".join(sorted(options))

@@ -51,7 +51,14 @@ from functools import lru_cache
 from itertools import combinations
 
 from sudokulab import rules as R
-from sudokulab.backends.base import Availability, Backend, Deadline, interrupted
+from sudokulab.backends.base import (
+    ALL_RULES,
+    Availability,
+    Backend,
+    Deadline,
+    interrupted,
+    plain_python,
+)
 from sudokulab.geometry import Geometry, geometry, orthogonal_pairs
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Grid, Result, verdict
@@ -207,15 +214,12 @@ class DlxBackend(Backend):
 
     name = "dlx"
     paradigm = "exact cover, Algorithm X (Python)"
-    supported_rules = (R.Diagonal, R.AntiKnight, R.AntiKing, R.NonConsecutive, R.Windoku,
-                       R.Jigsaw, R.Cage, R.Parity)
+    supported_rules = ALL_RULES
 
     @classmethod
     def available(cls) -> Availability:
         """Always available: it is plain Python."""
-        import platform
-
-        return Availability(True, version=f"Python {platform.python_version()}")
+        return plain_python()
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Choose the givens' rows, then search for up to `limit` exact covers."""

@@ -27,7 +27,14 @@ import time
 from functools import cache, lru_cache
 
 from sudokulab import rules as R
-from sudokulab.backends.base import Availability, Backend, Deadline, interrupted
+from sudokulab.backends.base import (
+    ALL_RULES,
+    Availability,
+    Backend,
+    Deadline,
+    interrupted,
+    plain_python,
+)
 from sudokulab.geometry import Geometry, geometry, orthogonal_pairs
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
@@ -377,15 +384,12 @@ class NorvigBackend(Backend):
 
     name = "norvig"
     paradigm = "propagation and search (Python)"
-    supported_rules = (R.Diagonal, R.AntiKnight, R.AntiKing, R.NonConsecutive, R.Windoku,
-                       R.Jigsaw, R.Cage, R.Parity)
+    supported_rules = ALL_RULES
 
     @classmethod
     def available(cls) -> Availability:
         """Always available: it is plain Python."""
-        import platform
-
-        return Availability(True, version=f"Python {platform.python_version()}")
+        return plain_python()
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Propagate the givens, then search depth-first for up to `limit` solutions."""
