@@ -23,7 +23,7 @@ from sudokulab.errors import PuzzleError
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANKS = ".0_-*"
 LAYOUT = set(" \t\r|+:") | set("│┃║┼╋╬")
-RULE_LINE = re.compile(r"^[\s\-+|=:─━═┼╋╬]*$")
+RULE_LINE = re.compile(r"^(?:[\s\-+|=:─━═┼╋╬]*|\s*\*[-=]+\*\s*)$")  # *---* frames: .ss
 MIN_SIZE, MAX_SIZE = 4, 25
 MAX_TEXT = 1_000_000  # characters in one puzzle's text: far above any real puzzle, and
                       # checked before anything is split, so a huge input fails at once
@@ -133,8 +133,12 @@ def parse(text: str, *, box: tuple[int, int] | None = None,
     if len(stripped) > MAX_TEXT:
         raise PuzzleError(f"input too long: {len(stripped):,} characters; one puzzle takes "
                           f"at most {MAX_TEXT:,}")
+    if _looks_like_link(stripped):
+        from sudokulab.formats.links import read_link
+
+        return _with_rules(read_link(stripped), tuple(rules))
     if stripped.startswith("{"):
-        return from_json(stripped)
+        return _with_rules(from_json(stripped), tuple(rules))
     if stripped.startswith(("[", '"')):
         _refuse_json(stripped)
     lines = [line for line in stripped.splitlines() if line.strip() and not RULE_LINE.match(line)]
@@ -142,6 +146,17 @@ def parse(text: str, *, box: tuple[int, int] | None = None,
         raise PuzzleError("empty input: no puzzle found")
     tokens = _number_tokens(lines) if _is_number_form(lines) else _symbol_tokens(lines)
     return _from_tokens(tokens, box, tuple(rules))
+
+
+def _looks_like_link(text: str) -> bool:
+    """Whether text may be an f-puzzles or SudokuPad link (checked without importing them)."""
+    head = text[:12].lower()
+    return ("/" in text[:48] and "." in text[:48]) or head.startswith(("scl", "ctc", "fpuz"))
+
+
+def _with_rules(puzzle: Puzzle, rules: tuple[R.Rule, ...]) -> Puzzle:
+    """A puzzle with rules added to its own (the command line's, say)."""
+    return puzzle.with_rules(dict.fromkeys(puzzle.rules + rules)) if rules else puzzle
 
 
 def _refuse_json(text: str) -> None:
@@ -377,24 +392,11 @@ def _is_grid(block: list[str]) -> bool:
 
 def read_puzzles(path: str | Path, box: tuple[int, int] | None = None,
                  rules: Iterable[R.Rule] = ()) -> list[Puzzle]:
-    """Every puzzle in a file (plain text, or .gz); PuzzleError if unreadable."""
-    path = Path(path)
-    try:
-        if path.suffix == ".gz":
-            import gzip
+    """Every puzzle in a file (any format of `sudokulab.formats.files`, plain or .gz);
+    PuzzleError if it is unreadable or at its first bad puzzle (with file and line)."""
+    from sudokulab.formats import files
 
-            text = gzip.decompress(path.read_bytes()).decode("utf-8-sig")
-        else:
-            text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError, EOFError) as error:
-        raise PuzzleError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") \
-            from None
-    if text.lstrip().startswith("{"):
-        try:
-            return [from_json(text)]
-        except PuzzleError as error:
-            raise PuzzleError(f"{path}: {error}") from None
-    return parse_many(text, str(path), box, rules)
+    return files.puzzles(files.read_file(path, box, rules))
 
 
 # --- writing ---------------------------------------------------------------------------

@@ -209,7 +209,7 @@ class Backend(ABC):
             raise ValueError(f"timeout must be 0 or more seconds, not {timeout}")
         clash = givens_clash(puzzle)
         if clash:  # well formed, and no solution: every backend says so alike
-            return Result(Status.NONE, message=f"no solution: {clash}")
+            return Result(Status.NONE, message=clash)
         reason = self.unsupported(puzzle) if puzzle.rules else ""
         if reason:
             return Result(Status.UNSUPPORTED, message=reason)
