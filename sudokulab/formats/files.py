@@ -197,6 +197,7 @@ def _with_rules(puzzle: Puzzle, rules: tuple[R.Rule, ...]) -> Puzzle:
 def _line_entries(text: str, source: str, box: tuple[int, int] | None,
                   rules: tuple[R.Rule, ...], fmt: str) -> Iterator[Entry]:
     """The puzzles of a text of lines and grids (every format but JSON arrays)."""
+    fast = fmt not in ("jsonl", "link", "hodoku")  # where a plain line is a puzzle
     for block in _blocks(text, fmt):
         lines = [line for _, line in block]
         if len(block) <= 2 * MAX_SIZE and fmt not in ("jsonl", "link", "hodoku", "forum") \
@@ -206,7 +207,7 @@ def _line_entries(text: str, source: str, box: tuple[int, int] | None,
                          lambda lines=lines: parse("\n".join(lines), box=box, rules=rules))
             continue
         for number, line in block:  # one puzzle per line: most files, and the hot loop
-            puzzle = _read_line(line.strip(), box, rules) if fmt != "jsonl" else None
+            puzzle = _read_line(line.strip(), box, rules) if fast else None
             if puzzle is not None:
                 yield Entry(source, number, puzzle)
             else:
@@ -291,7 +292,8 @@ def write(puzzles: Sequence[Puzzle], fmt: str) -> str:
         raise PuzzleError(f"an .sdk file holds one puzzle, not {len(puzzles)}")
     if fmt == "euler" and any(p.size > 9 for p in puzzles):
         raise PuzzleError("Project Euler's form writes one digit a cell: sizes up to 9")
-    return "".join(write_one(p, fmt, k) + "\n" for k, p in enumerate(puzzles, 1))
+    gap = "\n" if fmt in ("ss", "sdk") else ""  # grids of many lines: a blank line between
+    return gap.join(write_one(p, fmt, k) + "\n" for k, p in enumerate(puzzles, 1))
 
 
 def write_one(puzzle: Puzzle, fmt: str, number: int = 1) -> str:

@@ -63,7 +63,7 @@ def read_link(text: str) -> Puzzle:
 
 def _payload(link: str) -> tuple[str, str]:
     """('fpuzzles' or 'scl', the compressed payload) of a link or a bare prefixed payload."""
-    rest = re.sub(r"^[a-z]+://", "", link, flags=re.IGNORECASE)
+    rest = re.sub(r"^[a-z]+:/*", "", link, flags=re.IGNORECASE)  # "https:/" too
     host, _, path = rest.partition("/")
     if "f-puzzles.com" in host.lower():
         if "load=" in path:
