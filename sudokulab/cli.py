@@ -303,9 +303,11 @@ def timeout_seconds(text: str) -> float | None:
 
 def read_input(args: argparse.Namespace) -> list:
     """The puzzles named by PUZZLE, '-' or --file; PuzzleError at the first bad one."""
-    from sudokulab.formats.files import puzzles
-
-    return puzzles(read_entries(args))
+    entries = read_entries(args)
+    for entry in entries:
+        if entry.puzzle is None:
+            raise PuzzleError(entry.error)
+    return [entry.puzzle for entry in entries]
 
 
 def read_entries(args: argparse.Namespace) -> list:
@@ -313,19 +315,23 @@ def read_entries(args: argparse.Namespace) -> list:
 
     A single PUZZLE argument that is not a puzzle raises PuzzleError at once.
     """
-    from sudokulab.formats import files
-
     box = _box(args.box)
     rules = rules_from_args(args)
     fmt = getattr(args, "input_format", "auto")
     if args.file and args.puzzle:
         raise UsageError("give a PUZZLE or --file, not both")
+    if args.puzzle and args.puzzle != "-":  # one puzzle: no file reader to import
+        from types import SimpleNamespace
+
+        puzzle = _parse_argument(args.puzzle, box, rules, fmt)
+        return [SimpleNamespace(source="<argument>", line=1, puzzle=puzzle, error="",
+                                where="<argument>:1")]
+    from sudokulab.formats import files
+
     if args.file:
         entries = files.read_file(args.file, box, rules, fmt)
     elif args.puzzle == "-":
         entries = files.read_text(sys.stdin.read(), "<stdin>", box, rules, fmt)
-    elif args.puzzle:
-        entries = [files.Entry("<argument>", 1, _parse_argument(args.puzzle, box, rules, fmt))]
     else:
         raise UsageError("no puzzle: give PUZZLE, '-' for standard input, or --file F")
     if not entries:
