@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -123,10 +124,17 @@ def variant_puzzles() -> list[Puzzle]:
 def test_json_lines_and_a_json_array_hold_each_puzzles_own_rules(tmp_path):
     puzzles = variant_puzzles()[:4]
     assert len({p.rules for p in puzzles}) == 4
-    for name, fmt in (("p.jsonl", "jsonl"), ("p.json", "json"), ("p.txt", "jsonl")):
+    for name, fmt in (("p.jsonl", "jsonl"), ("p.json", "json"), ("p.txt", "jsonl"),
+                      ("lines.json", "jsonl")):
         path = tmp_path / name
         path.write_text(files.write(puzzles, fmt))
         assert read(str(path)) == puzzles
+
+
+def test_a_broken_line_of_json_lines_is_skipped_like_any_bad_puzzle():
+    text = f'{{"givens": "{EASY}"\n{{"givens": "{SOLUTION}"}}\n'
+    entries = files.read_text(text, "p.jsonl")
+    assert entries[0].error.startswith("p.jsonl:1: bad JSON") and entries[1].puzzle
 
 
 def test_solve_answers_every_puzzle_of_a_json_lines_file_under_its_rules(tmp_path):
@@ -206,9 +214,20 @@ def test_compare_skips_the_bad_puzzle_and_counts_the_clash_as_none(tmp_path, cap
 
 # --- clashing givens: a puzzle with no solution ---------------------------------------------
 
-@pytest.mark.parametrize("backend", ["norvig", "sat", "smt"])
+@pytest.fixture(scope="module", params=["norvig", "sat", "smt", "prolog"])
+def backend(request):
+    """Each backend; Prolog is skipped only on explicit request, never silently."""
+    if request.param == "prolog" and os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1":
+        pytest.skip("SUDOKULAB_SKIP_PROLOG=1")
+    engine = make_backend(request.param)
+    ready = engine.available()
+    if not ready.ok:
+        pytest.fail(f"backend {request.param} is not available: {ready.reason} ({ready.fix})")
+    return engine
+
+
 def test_every_backend_answers_none_for_clashing_givens_and_names_the_clash(backend):
-    result = make_backend(backend).solve(parse(CLASH))
+    result = backend.solve(parse(CLASH))
     assert result.status is Status.NONE and result.count == 0 and result.exact
     assert result.message == "givens repeat: 4 at r1c1 and r1c2 (row 1)"
 
@@ -235,6 +254,14 @@ def test_a_jigsaw_of_any_size_reads_and_solves(n, layout):
     norvig, sat = make_backend("norvig").solve(puzzle, limit=None), SAT.solve(puzzle, limit=None)
     assert norvig.count == sat.count > 1
     assert all(check(puzzle, grid) == [] for grid in sat.solutions)
+
+
+def test_every_backend_counts_a_5x5_jigsaw_alike(backend):
+    puzzle = parse("1" + "." * 15 + "2" + "." * 8, rules=[R.parse_regions(JIGSAW5)])
+    reference = make_backend("norvig").solve(puzzle, limit=None)
+    result = backend.solve(puzzle, limit=None)
+    assert result.count == reference.count == 66 and result.exact
+    assert set(result.solutions) == set(reference.solutions)
 
 
 def test_a_size_with_no_box_still_needs_regions():

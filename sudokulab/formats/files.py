@@ -97,9 +97,9 @@ def read_text(text: str, source: str = "<input>", box: tuple[int, int] | None = 
     rules = tuple(rules)
     text = text.lstrip(BOM)
     start = text.lstrip()[:1]
+    if fmt in ("auto", "json") and start == "{":  # one object, or JSON Lines
+        fmt = "json" if _one_object(text) else "jsonl"
     if fmt == "json" or (fmt == "auto" and start == "["):
-        return _json_entries(text, source, rules)
-    if fmt == "auto" and start == "{" and _one_object(text):
         return _json_entries(text, source, rules)
     return list(_line_entries(text, source, box, rules, fmt))
 
@@ -116,8 +116,10 @@ def _one_object(text: str) -> bool:
     """Whether the text is one JSON value (a pretty-printed object), not JSON Lines."""
     try:
         json.loads(text)
-    except json.JSONDecodeError as error:
-        return "Extra data" not in error.msg
+    except json.JSONDecodeError as error:  # several objects, or several lines of them
+        lines = [line for line in text.splitlines() if line.strip()]
+        return "Extra data" not in error.msg and not (
+            len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines))
     return True
 
 
