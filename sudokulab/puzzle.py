@@ -28,6 +28,8 @@ MIN_SIZE, MAX_SIZE = 4, 25
 MAX_TEXT = 1_000_000  # characters in one puzzle's text: far above any real puzzle, and
                       # checked before anything is split, so a huge input fails at once
 BOM = "\ufeff"
+LINK_STARTS = ("http:", "https:", "www.", "f-puzzles.", "sudokupad.", "beta.sudokupad.",
+               "app.crackingthecryptic.", "scl", "ctc", "fpuz")  # what a puzzle never starts with
 
 Grid = tuple[int, ...]
 
@@ -150,8 +152,7 @@ def parse(text: str, *, box: tuple[int, int] | None = None,
 
 def _looks_like_link(text: str) -> bool:
     """Whether text may be an f-puzzles or SudokuPad link (checked without importing them)."""
-    head = text[:12].lower()
-    return ("/" in text[:48] and "." in text[:48]) or head.startswith(("scl", "ctc", "fpuz"))
+    return text[:24].lower().startswith(LINK_STARTS)
 
 
 def _with_rules(puzzle: Puzzle, rules: tuple[R.Rule, ...]) -> Puzzle:

@@ -448,3 +448,19 @@ def test_writers_that_cannot_hold_a_puzzle_say_so():
         files.write([parse(EASY)] * 2, "sdk")
     with pytest.raises(PuzzleError, match="sizes up to 9"):
         files.write([parse("." * 256)], "euler")
+
+
+def test_show_writes_the_file_formats_and_says_which_drop_rules():
+    code, out, err = run("show", EASY, "--format", "euler")
+    assert code == 0 and out.splitlines()[:2] == ["Grid 01", "003020600"] and err == ""
+    code, out, err = run("show", EASY, "--format", "hodoku", "--rules", "diagonal")
+    assert code == 0 and out.strip() == f":0000:x:{EASY}:::"
+    assert "cannot hold rules; not shown: diagonal" in err
+    code, out, err = run("show", EASY, "--format", "fpuzzles", "--rules", "diagonal")
+    assert code == 0 and err == "" and links.read_link(out.strip()).rules == (R.Diagonal(),)
+
+
+def test_show_skips_a_bad_puzzle_of_a_file_too(tmp_path):
+    code, out, err = run("show", "--file", str(five(tmp_path)), "--format", "line")
+    assert code == 2 and out.splitlines() == [EASY, SOLUTION, CLASH, EASY]
+    assert f"{tmp_path / 'five.txt'}:4:" in err
