@@ -112,8 +112,8 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
     """PUZZLE | - | --file F, and the box shape."""
     parser.add_argument("puzzle", nargs="?", metavar="PUZZLE",
                         help="a puzzle: a line of N*N symbols ('.', '0', '_', '-' or '*' for "
-                             "blanks), a grid, numbers separated by commas, or JSON; "
-                             "'-' reads standard input")
+                             "blanks), a grid, numbers separated by commas, JSON, or an "
+                             "f-puzzles or SudokuPad link; '-' reads standard input")
     parser.add_argument("--file", "-f", metavar="F",
                         help="read puzzles from a file (one per line, grids, JSON Lines, a "
                              "JSON array, .sdk/.sdm/.ss, Project Euler, HoDoKu, forum lines, "
@@ -153,7 +153,7 @@ SOLVE_FORMATS = """output formats:
   pretty  a headline and each grid found, with box lines (the default)
   line    one line per puzzle: the solution when there is exactly one known (unique, or
           solved with --limit 1), the count with --count, otherwise the status word
-          (none, multiple, timeout, unsupported, error, invalid)
+          (none, multiple, timeout, unsupported, error, invalid, bad-input)
   tsv     one line per puzzle after a header: number, status, count, milliseconds,
           the grids printed (comma-separated lines), message
   json    one JSON object per line (JSON Lines): puzzle, box, rules, backend, status,
