@@ -19,10 +19,8 @@ A bad puzzle is an Entry with its file and line and the reason; the others are r
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from sudokulab import rules as R
@@ -52,19 +50,26 @@ SECTION = re.compile(r"^\s*\[[a-z]+\]\s*$", re.IGNORECASE)
 FORUM = re.compile(r"^\s*([^\s;]{16,625})\s*(?:;|\t|\s)\s*(\S.*)?$")
 
 
-@dataclass(frozen=True)
 class Entry:
-    """One puzzle read from a file (`puzzle`), or why the text there is none (`error`)."""
+    """One puzzle read from a file (`puzzle`), or why the text there is none (`error`).
 
-    source: str
-    line: int
-    puzzle: Puzzle | None = None
-    error: str = ""
+    A plain class with slots, not a dataclass: one is made per line of a file, and a
+    `solve --file` of one puzzle should not pay for more imports than it uses.
+    """
+
+    __slots__ = ("source", "line", "puzzle", "error")
+
+    def __init__(self, source: str, line: int, puzzle: Puzzle | None = None,
+                 error: str = "") -> None:
+        self.source, self.line, self.puzzle, self.error = source, line, puzzle, error
 
     @property
     def where(self) -> str:
         """'file:line'."""
         return f"{self.source}:{self.line}"
+
+    def __repr__(self) -> str:
+        return f"Entry({self.where}, {self.puzzle or self.error!r})"
 
 
 # --- reading ---------------------------------------------------------------------------
@@ -114,6 +119,8 @@ def puzzles(entries: Sequence[Entry]) -> list[Puzzle]:
 
 def _one_object(text: str) -> bool:
     """Whether the text is one JSON value (a pretty-printed object), not JSON Lines."""
+    import json
+
     try:
         json.loads(text)
     except json.JSONDecodeError as error:  # several objects, or several lines of them
@@ -125,6 +132,8 @@ def _one_object(text: str) -> bool:
 
 def _json_entries(text: str, source: str, rules: tuple[R.Rule, ...]) -> list[Entry]:
     """The puzzles of a JSON object or array, each with the line where it starts."""
+    import json
+
     decoder = json.JSONDecoder()
     at = _skip(text, 0)
     if text.startswith("{", at):
@@ -171,6 +180,8 @@ def _entry(source: str, line: int, read) -> Entry:
 
 def _json_puzzle(text: str, rules: tuple[R.Rule, ...]) -> Puzzle:
     """One puzzle from a JSON object's text: ours, solve's output, or f-puzzles' JSON."""
+    import json
+
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
@@ -180,6 +191,8 @@ def _json_puzzle(text: str, rules: tuple[R.Rule, ...]) -> Puzzle:
 
 def _object_puzzle(data: object, rules: tuple[R.Rule, ...]) -> Puzzle:
     """One puzzle from a decoded JSON value."""
+    import json
+
     if isinstance(data, str):
         return parse(data, rules=rules)  # a line or a link in a JSON array
     if isinstance(data, dict) and "grid" in data and "size" in data:
