@@ -106,7 +106,7 @@ def read_text(text: str, source: str = "<input>", box: tuple[int, int] | None = 
         fmt = "json" if _one_object(text) else "jsonl"
     if fmt == "json" or (fmt == "auto" and start == "["):
         return _json_entries(text, source, rules)
-    return list(_line_entries(text, source, box, rules, fmt))
+    return _line_entries(text, source, box, rules, fmt)
 
 
 def puzzles(entries: Sequence[Entry]) -> list[Puzzle]:
@@ -210,24 +210,26 @@ def _with_rules(puzzle: Puzzle, rules: tuple[R.Rule, ...]) -> Puzzle:
 
 
 def _line_entries(text: str, source: str, box: tuple[int, int] | None,
-                  rules: tuple[R.Rule, ...], fmt: str) -> Iterator[Entry]:
+                  rules: tuple[R.Rule, ...], fmt: str) -> list[Entry]:
     """The puzzles of a text of lines and grids (every format but JSON arrays)."""
+    entries: list[Entry] = []
+    add = entries.append
     fast = fmt not in ("jsonl", "link", "hodoku")  # where a plain line is a puzzle
+    grids = fmt not in ("jsonl", "link", "hodoku", "forum")
     for block in _blocks(text, fmt):
-        lines = [line for _, line in block]
-        if len(block) <= 2 * MAX_SIZE and fmt not in ("jsonl", "link", "hodoku", "forum") \
-                and _is_grid(lines):
-            number = block[0][0]
-            yield _entry(source, number,
-                         lambda lines=lines: parse("\n".join(lines), box=box, rules=rules))
-            continue
+        if grids and len(block) <= 2 * MAX_SIZE:
+            lines = [line for _, line in block]
+            if _is_grid(lines):
+                add(_entry(source, block[0][0],
+                           lambda lines=lines: parse("\n".join(lines), box=box, rules=rules)))
+                continue
         for number, line in block:  # one puzzle per line: most files, and the hot loop
             puzzle = _read_line(line.strip(), box, rules) if fast else None
             if puzzle is not None:
-                yield Entry(source, number, puzzle)
+                add(Entry(source, number, puzzle))
             else:
-                yield _entry(source, number,
-                             lambda line=line: _one_line(line, box, rules, fmt))
+                add(_entry(source, number, lambda line=line: _one_line(line, box, rules, fmt)))
+    return entries
 
 
 def _blocks(text: str, fmt: str) -> Iterator[list[tuple[int, str]]]:
@@ -240,11 +242,14 @@ def _blocks(text: str, fmt: str) -> Iterator[list[tuple[int, str]]]:
     skipping = False
     json_lines = fmt in ("jsonl", "json")
     for number, raw in enumerate(text.splitlines(), 1):
-        if json_lines or raw.lstrip().startswith("{"):
+        first = raw[:1]
+        if first in " \t":  # rare: look past the indent (the hot loop looks at one char)
+            first = raw.lstrip()[:1]
+        if json_lines or first == "{":
             line = raw.rstrip()  # JSON may hold '#' in its strings
         else:
             line = raw.split("#", 1)[0].rstrip() if "#" in raw else raw.rstrip()
-        if SECTION.match(line) or HEADER.match(line):
+        if first in "[Gg" and first and (SECTION.match(line) or HEADER.match(line)):
             if block:
                 yield block
             block = []
@@ -254,7 +259,7 @@ def _blocks(text: str, fmt: str) -> Iterator[list[tuple[int, str]]]:
             continue
         if line.strip():
             block.append((number, line))
-        elif block and not raw.lstrip().startswith("#"):
+        elif block and first != "#":
             yield block
             block = []
     if block:
