@@ -464,3 +464,27 @@ def test_show_skips_a_bad_puzzle_of_a_file_too(tmp_path):
     code, out, err = run("show", "--file", str(five(tmp_path)), "--format", "line")
     assert code == 2 and out.splitlines() == [EASY, SOLUTION, CLASH, EASY]
     assert f"{tmp_path / 'five.txt'}:4:" in err
+
+
+@pytest.mark.parametrize("form", [
+    "https://beta.sudokupad.app/fpuzzles{payload}",
+    "https://sudokupad.app/?puzzleid=fpuzzles{payload}&setting-nogrid=1",
+    "sudokupad.app/fpuz{payload}",
+    "fpuzzles{payload}",
+    "https://www.f-puzzles.com/?load={payload}&solve=true",
+])
+def test_the_forms_a_link_comes_in(form):
+    puzzle = parse(EASY, rules=[R.AntiKnight()])
+    payload = links.fpuzzles_link(puzzle).split("load=")[1]
+    assert links.read_link(form.format(payload=payload)) == puzzle
+    assert parse(form.format(payload=payload)) == puzzle  # where any puzzle is read
+
+
+def test_ctc_is_scl_by_another_name_and_no_regions_leave_a_latin_square():
+    import lzstring
+
+    compact = "{cells:[[{v:1},,,],[,,,],[,,,],[,,,{v:2}]]}"
+    payload = lzstring.LZString().compressToBase64(compact)
+    scl = links.read_link(f"https://sudokupad.app/scl{payload}")
+    assert links.read_link(f"https://sudokupad.app/ctc{payload}") == scl
+    assert scl.rules == (R.Jigsaw(tuple(tuple((r, c) for c in range(4)) for r in range(4))),)
