@@ -488,3 +488,10 @@ def test_ctc_is_scl_by_another_name_and_no_regions_leave_a_latin_square():
     scl = links.read_link(f"https://sudokupad.app/scl{payload}")
     assert links.read_link(f"https://sudokupad.app/ctc{payload}") == scl
     assert scl.rules == (R.Jigsaw(tuple(tuple((r, c) for c in range(4)) for r in range(4))),)
+
+
+def test_the_command_line_offers_every_reader_and_writer():
+    from sudokulab import cli
+
+    assert cli.INPUT_FORMATS == files.READERS
+    assert set(files.WRITERS) - {"json", "line"} <= set(cli.SHOW_FORMATS)
