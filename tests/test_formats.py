@@ -495,3 +495,12 @@ def test_the_command_line_offers_every_reader_and_writer():
 
     assert cli.INPUT_FORMATS == files.READERS
     assert set(files.WRITERS) - {"json", "line"} <= set(cli.SHOW_FORMATS)
+
+
+def test_a_7x7_jigsaw_is_solved_and_checked():
+    layout = "BAAAAAA" + "BABBBBB" + "".join(letter * 7 for letter in "CDEFG")  # r1c1 = r2c2
+    puzzle = parse("1" + "." * 48, rules=[R.parse_regions(layout)])
+    assert puzzle.box == (1, 7)
+    for engine in ("norvig", "sat", "smt"):
+        result = make_backend(engine).solve(puzzle, limit=1)
+        assert result.status is Status.SOLVED and check(puzzle, result.solutions[0]) == []
