@@ -504,3 +504,13 @@ def test_a_7x7_jigsaw_is_solved_and_checked():
     for engine in ("norvig", "sat", "smt"):
         result = make_backend(engine).solve(puzzle, limit=1)
         assert result.status is Status.SOLVED and check(puzzle, result.solutions[0]) == []
+
+
+def test_compare_runs_a_json_lines_file_of_variants_each_under_its_rules(tmp_path, capsys):
+    path = tmp_path / "variants.jsonl"
+    puzzles = variant_puzzles()
+    path.write_text(files.write(puzzles, "jsonl"))
+    out = tmp_path / "run"
+    assert compare.run(["--file", str(path), "--backends", "norvig,sat", "--jobs", "1",
+                        "--out", str(out)]) == 0
+    assert f"unique {len(puzzles)}; every answer agrees" in capsys.readouterr().out
