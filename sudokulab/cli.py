@@ -112,10 +112,19 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
     """PUZZLE | - | --file F, and the box shape."""
     parser.add_argument("puzzle", nargs="?", metavar="PUZZLE",
                         help="a puzzle: a line of N*N symbols ('.', '0', '_', '-' or '*' for "
-                             "blanks), a grid, numbers separated by commas, or JSON; "
-                             "'-' reads standard input")
+                             "blanks), a grid, numbers separated by commas, JSON, or an "
+                             "f-puzzles or SudokuPad link; '-' reads standard input")
     parser.add_argument("--file", "-f", metavar="F",
-                        help="read puzzles from a file (one per line, or grids; .gz works)")
+                        help="read puzzles from a file (one per line, grids, JSON Lines, a "
+                             "JSON array, .sdk/.sdm/.ss, Project Euler, HoDoKu, forum lines, "
+                             "links; .gz works)")
+    parser.add_argument("--input-format", default="auto", metavar="FMT",
+                        choices=INPUT_FORMATS,
+                        help=f"how to read the input: {', '.join(INPUT_FORMATS)} "
+                             f"(default auto: detected line by line)")
+    parser.add_argument("--strict", action="store_true",
+                        help="stop at the first bad puzzle of a file (by default each is "
+                             "reported with its file and line and skipped; exit code 2)")
     parser.add_argument("--box", metavar="RxC",
                         help="box shape when it is not the squarest one (e.g. 3x2)")
     rules = parser.add_argument_group("variant rules (added to every puzzle read)")
@@ -135,15 +144,25 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
                        help="jigsaw: N*N region labels row by row, e.g. 'AAABBB...'")
 
 
+INPUT_FORMATS = ("auto", "lines", "jsonl", "json", "sdk", "sdm", "ss", "euler", "hodoku",
+                 "forum", "link")  # sudokulab.formats.files.READERS (not imported here)
+SHOW_FORMATS = ("pretty", "line", "numbers", "json", "candidates", "jsonl", "sdk", "sdm", "ss",
+                "euler", "hodoku", "fpuzzles", "sudokupad")
+
 SOLVE_FORMATS = """output formats:
   pretty  a headline and each grid found, with box lines (the default)
   line    one line per puzzle: the solution when there is exactly one known (unique, or
           solved with --limit 1), the count with --count, otherwise the status word
-          (none, multiple, timeout, unsupported, error, invalid)
+          (none, multiple, timeout, unsupported, error, invalid, bad-input)
   tsv     one line per puzzle after a header: number, status, count, milliseconds,
           the grids printed (comma-separated lines), message
   json    one JSON object per line (JSON Lines): puzzle, box, rules, backend, status,
-          count, exact, solutions, stats, times, message"""
+          count, exact, solutions, stats, times, message
+  fpuzzles, sudokupad
+          one link per puzzle that opens it in the browser, its solution inside when
+          exactly one is known; otherwise the status word, as in line
+A bad puzzle in a file is reported on stderr with its file and line and skipped (status
+bad-input in line, tsv and json); --strict stops there instead. Exit code 2 then."""
 
 
 def _solve_options(p: argparse.ArgumentParser) -> None:
@@ -162,7 +181,8 @@ def _solve_options(p: argparse.ArgumentParser) -> None:
                    help="count every solution; prints the count, not the grids (see --grids)")
     p.add_argument("--grids", type=count_int, default=0, metavar="K",
                    help="with --count, also print the first K grids found (default 0)")
-    p.add_argument("--format", choices=("pretty", "line", "tsv", "json"), default="pretty",
+    p.add_argument("--format", choices=("pretty", "line", "tsv", "json", "fpuzzles", "sudokupad"),
+                   default="pretty",
                    help="output format (default: pretty; see below)")
     p.add_argument("--timeout", "-t", type=timeout_seconds, metavar="S",
                    help="give up on a puzzle after S seconds (0 or inf: never); the backend "
@@ -185,18 +205,22 @@ def _compare_options(p: argparse.ArgumentParser) -> None:
 def _show_options(p: argparse.ArgumentParser) -> None:
     """The `show` subcommand: parse and print a puzzle in another form."""
     _input_arguments(p)
-    p.add_argument("--format", choices=("pretty", "line", "numbers", "json", "candidates"),
-                   default="pretty",
+    p.add_argument("--format", choices=SHOW_FORMATS, default="pretty", metavar="FMT",
                    help="candidates: each blank's digits not ruled out by the givens and the "
-                        "rules (units, chess moves, non-consecutive, parity, cage sums)")
+                        "rules (units, chess moves, non-consecutive, parity, cage sums); "
+                        "also " + ", ".join(SHOW_FORMATS) + " (json and jsonl: one object "
+                        "a line; fpuzzles, sudokupad: a link; euler: Project Euler 96's form)")
     p.set_defaults(run=run_show)
 
 
 def _export_options(p: argparse.ArgumentParser) -> None:
     """The `export` subcommand: a solver-neutral model file."""
     _input_arguments(p)
-    p.add_argument("--to", choices=("dimacs", "smt2", "lp"), required=True,
-                   help="output format (lp: an answer set program for clingo)")
+    p.add_argument("--to", choices=("dimacs", "smt2", "lp", "fpuzzles", "sudokupad"),
+                   required=True,
+                   help="output format: a model (dimacs, smt2; lp: an answer set program "
+                        "for clingo) or a link that opens the puzzle in the browser "
+                        "(fpuzzles, sudokupad)")
     p.add_argument("--encoding", default="extended",
                    help="CNF encoding (dimacs): minimal, efficient, extended, optimized")
     p.add_argument("--amo", default="pairwise",
@@ -281,24 +305,41 @@ def timeout_seconds(text: str) -> float | None:
 # --- reading puzzles -------------------------------------------------------------------
 
 def read_input(args: argparse.Namespace) -> list:
-    """The puzzles named by PUZZLE, '-' or --file."""
-    from sudokulab.puzzle import parse_many, read_puzzles
+    """The puzzles named by PUZZLE, '-' or --file; PuzzleError at the first bad one."""
+    entries = read_entries(args)
+    for entry in entries:
+        if entry.puzzle is None:
+            raise PuzzleError(entry.error)
+    return [entry.puzzle for entry in entries]
 
+
+def read_entries(args: argparse.Namespace) -> list:
+    """Entries (a puzzle, or a bad one's error with file and line) of PUZZLE, '-' or --file.
+
+    A single PUZZLE argument that is not a puzzle raises PuzzleError at once.
+    """
     box = _box(args.box)
     rules = rules_from_args(args)
+    fmt = getattr(args, "input_format", "auto")
     if args.file and args.puzzle:
         raise UsageError("give a PUZZLE or --file, not both")
+    if args.puzzle and args.puzzle != "-":  # one puzzle: no file reader to import
+        from types import SimpleNamespace
+
+        puzzle = _parse_argument(args.puzzle, box, rules, fmt)
+        return [SimpleNamespace(source="<argument>", line=1, puzzle=puzzle, error="",
+                                where="<argument>:1")]
+    from sudokulab.formats import files
+
     if args.file:
-        puzzles = read_puzzles(args.file, box, rules)
+        entries = files.read_file(args.file, box, rules, fmt)
     elif args.puzzle == "-":
-        puzzles = parse_many(sys.stdin.read(), "<stdin>", box, rules)
-    elif args.puzzle:
-        puzzles = [_parse_argument(args.puzzle, box, rules)]
+        entries = files.read_text(sys.stdin.read(), "<stdin>", box, rules, fmt)
     else:
         raise UsageError("no puzzle: give PUZZLE, '-' for standard input, or --file F")
-    if not puzzles:
+    if not entries:
         raise UsageError("no puzzle found in the input")
-    return puzzles
+    return entries
 
 
 def rules_from_args(args: argparse.Namespace) -> tuple:
@@ -319,11 +360,15 @@ def rules_from_args(args: argparse.Namespace) -> tuple:
     return tuple(dict.fromkeys(rules))  # a rule named twice counts once
 
 
-def _parse_argument(text: str, box: tuple[int, int] | None, rules: tuple):
+def _parse_argument(text: str, box: tuple[int, int] | None, rules: tuple, fmt: str = "auto"):
     """A puzzle given on the command line, with a hint when it looks like a file name."""
     from sudokulab.puzzle import parse
 
     try:
+        if fmt not in ("auto", "lines"):
+            from sudokulab.formats import files
+
+            return files.puzzles(files.read_text(text, "<argument>", box, rules, fmt))[0]
         return parse(text, box=box, rules=rules)
     except PuzzleError as error:
         if _is_file(text):
@@ -365,30 +410,37 @@ def _backend(spec: str):
 
 def run_solve(args: argparse.Namespace) -> int:
     """Solve each puzzle with one backend, check every grid, print the answers."""
-    puzzles = read_input(args)
+    entries = read_entries(args)
     backend = _backend(args.backend)
     availability = backend.available()
     if not availability.ok:
         print(f"sudokulab: backend {backend.name} is not available: {availability.reason}"
               f"{'; ' + availability.fix if availability.fix else ''}", file=sys.stderr)
         return EXIT_ENGINE
-    out = Output(args, backend.label, numbered=len(puzzles) > 1)
+    out = Output(args, backend.label, numbered=len(entries) > 1)
     limit = None if args.count else args.limit
+    if args.strict:  # stop at the first bad puzzle, after answering those before it
+        first_bad = next((k for k, e in enumerate(entries) if e.puzzle is None), None)
+        entries = entries if first_bad is None else entries[:first_bad + 1]
     if args.timeout:
-        return worst(_isolated(backend.label, puzzles, limit, args.timeout, out))
+        return worst(_isolated(backend.label, entries, limit, args.timeout, out))
     codes = []
     try:
-        for number, puzzle in enumerate(puzzles, 1):
-            codes.append(out.write(number, puzzle, backend.solve(puzzle, limit=limit)))
+        for number, entry in enumerate(entries, 1):
+            if entry.puzzle is None:
+                codes.append(out.bad(number, entry))
+            else:
+                codes.append(out.write(number, entry.puzzle,
+                                       backend.solve(entry.puzzle, limit=limit)))
     except KeyboardInterrupt as interrupt:
         partial = getattr(interrupt, "result", None)  # what the engine found before Ctrl-C
         if partial is not None:
-            out.write(len(codes) + 1, puzzles[len(codes)], partial, interrupted=True)
+            out.write(len(codes) + 1, entries[len(codes)].puzzle, partial, interrupted=True)
         raise
     return worst(codes)
 
 
-def _isolated(spec: str, puzzles: list, limit: int | None, timeout: float,
+def _isolated(spec: str, entries: list, limit: int | None, timeout: float,
               out: Output) -> list[int]:
     """Solve in a worker process that is killed when it overruns; write answers in order."""
     from sudokulab.harness.runner import BackendFailed, Options, run_backend
@@ -397,21 +449,30 @@ def _isolated(spec: str, puzzles: list, limit: int | None, timeout: float,
     waiting: dict = {}
     codes: list[int] = []
 
-    def deliver(index: int, result) -> None:
-        """Keep each answer until every earlier one is written."""
-        waiting[index] = result
-        while len(codes) in waiting:
+    def deliver(index: int | None = None, result=None) -> None:
+        """Keep each answer until every earlier one is written (bad puzzles in their turn)."""
+        if index is not None:
+            waiting[index] = result
+        while len(codes) < len(entries):
             index = len(codes)
-            codes.append(out.write(index + 1, puzzles[index], waiting.pop(index)))
+            entry = entries[index]
+            if entry.puzzle is None:
+                codes.append(out.bad(index + 1, entry))
+            elif index in waiting:
+                codes.append(out.write(index + 1, entry.puzzle, waiting.pop(index)))
+            else:
+                return
 
     options = Options(limit=limit, timeout=timeout, warmup=False)
+    todo = [(k, e.puzzle) for k, e in enumerate(entries) if e.puzzle is not None]
+    deliver()
     try:
-        run_backend(spec, list(enumerate(puzzles)), options, jobs=1,
+        run_backend(spec, todo, options, jobs=1,
                     record=lambda record: deliver(record.index, record.result))
     except BackendFailed as error:
         failed = Result(Status.ERROR, message=f"the worker process failed: {error}")
-        for index in range(len(codes), len(puzzles)):
-            if index not in waiting:
+        for index, _ in todo:
+            if index >= len(codes) and index not in waiting:
                 deliver(index, failed)
     return codes
 
@@ -453,6 +514,21 @@ class Output:
         self.emit(self._render(number, puzzle, result, shown, status))
         return CODES.get(result.status.value, EXIT_OK)
 
+    def bad(self, number: int, entry) -> int:
+        """A puzzle of a file that is not one: say where and why, keep the numbering."""
+        print(f"sudokulab: error: {entry.error}", file=sys.stderr)
+        if self.format == "json":
+            import json
+
+            self.emit(json.dumps({"puzzle": None, "where": entry.where, "backend": self.label,
+                                  "status": "bad-input", "message": entry.error}))
+        elif self.format == "tsv":
+            self.emit("\t".join((str(number), "bad-input", "", "", "",
+                                 entry.error.replace("\t", " "))))
+        elif self.format != "pretty":
+            self.emit("bad-input")
+        return EXIT_INPUT
+
     def _invalid(self, number: int, puzzle, result, problems) -> int:
         """A backend answered with a grid that breaks the rules: say so, exit 4."""
         why = f"{len(problems)} violation(s), first: {problems[0]}"
@@ -473,9 +549,14 @@ class Output:
             return "\t".join((str(number), status, result.count_text,
                               f"{result.time * 1000:.3f}", ",".join(map(line_of, shown)),
                               result.message.replace("\t", " ").replace("\n", " ")))
-        if self.format == "line":
+        if self.format in ("line", "fpuzzles", "sudokupad"):
             if status in ("unique", "solved") and not self.counting:
-                return line_of(result.solutions[0])
+                if self.format == "line":
+                    return line_of(result.solutions[0])
+                from sudokulab.formats import links
+
+                link = links.fpuzzles_link if self.format == "fpuzzles" else links.sudokupad_link
+                return link(puzzle, result.solutions[0])
             return result.count_text if self.counting and result.status.is_answer else status
         return self._pretty(number, puzzle, result, shown, status)
 
@@ -551,22 +632,35 @@ def run_datasets(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    """Print each puzzle in the chosen format."""
-    puzzles = read_input(args)
-    lossy = args.format in ("line", "numbers")
+    """Print each puzzle in the chosen format; a bad one of a file is reported and skipped."""
+    entries = read_entries(args)
+    puzzles = [entry.puzzle for entry in entries if entry.puzzle is not None]
+    lossy = args.format not in ("pretty", "candidates", "json", "jsonl", "fpuzzles",
+                                "sudokupad")
     dropped = sorted({rule.name for puzzle in puzzles for rule in puzzle.rules}) if lossy else []
     if dropped:
         print(f"sudokulab: note: the {args.format} form cannot hold rules; not shown: "
               f"{', '.join(dropped)} (--format json keeps them)", file=sys.stderr)
-    for puzzle in puzzles:
-        print(_show(puzzle, args.format))
-    return EXIT_OK
+    code = EXIT_OK
+    for number, entry in enumerate(entries, 1):
+        if entry.puzzle is None:
+            print(f"sudokulab: error: {entry.error}", file=sys.stderr)
+            code = EXIT_INPUT
+            if args.strict:
+                break
+            continue
+        print(_show(entry.puzzle, args.format, number))
+    return code
 
 
-def _show(puzzle, fmt: str) -> str:
-    """One puzzle in a format."""
+def _show(puzzle, fmt: str, number: int = 1) -> str:
+    """One puzzle in a format (its number heads a Project Euler grid)."""
     from sudokulab import puzzle as P
 
+    if fmt not in ("pretty", "line", "numbers", "json", "candidates"):
+        from sudokulab.formats import files
+
+        return files.write_one(puzzle, fmt, number)
     if fmt == "candidates":
         from sudokulab.geometry import pencil_marks
 
@@ -601,11 +695,16 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def _exported(puzzle, args: argparse.Namespace) -> str:
-    """The DIMACS, SMT-LIB 2 or ASP text the options ask for."""
+    """The DIMACS, SMT-LIB 2 or ASP text, or the link, the options ask for."""
     if args.to == "lp":  # sudoku.lp and the puzzle's facts: clingo alone solves it
         from sudokulab import asp
 
         return asp.to_lp(puzzle)
+    if args.to in ("fpuzzles", "sudokupad"):
+        from sudokulab.formats import links
+
+        link = links.fpuzzles_link if args.to == "fpuzzles" else links.sudokupad_link
+        return link(puzzle) + "\n"
     if args.to == "dimacs":
         from sudokulab.encodings import cnf
 

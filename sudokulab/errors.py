@@ -16,11 +16,14 @@ EXIT_DISAGREE = 4    # backends disagree, or a grid fails the independent checke
 EXIT_ENGINE = 5      # backend unavailable, rule unsupported, or an engine error
 EXIT_INTERRUPTED = 130
 
-# When several puzzles end differently, the most serious outcome names the exit code.
-PRECEDENCE = (EXIT_DISAGREE, EXIT_ENGINE, EXIT_TIMEOUT, EXIT_NONE, EXIT_OK)
+# When several puzzles end differently, the most serious outcome names the exit code; a
+# bad puzzle skipped in a file (EXIT_INPUT) counts after wrong answers and engine failures.
+PRECEDENCE = (EXIT_DISAGREE, EXIT_ENGINE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_NONE, EXIT_OK)
 
-EXIT_CODES = """exit codes (the first that applies, in this order: 4, 5, 3, 1, 0):
-  0  solved            1  no solution        2  bad input, or output that cannot be written
+EXIT_CODES = """exit codes (the first that applies, in this order: 4, 5, 2, 3, 1, 0):
+  0  solved            1  no solution (also: givens that clash, the clash named)
+  2  bad input (a bad puzzle of a file is skipped, the others solved), or output that
+     cannot be written
   3  timeout           4  backends disagree, or a grid fails the independent checker
   5  engine failure (backend unavailable, rule unsupported, engine error)
   130  interrupted (Ctrl-C): what was found so far is printed"""

@@ -23,11 +23,13 @@ from sudokulab.errors import PuzzleError
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANKS = ".0_-*"
 LAYOUT = set(" \t\r|+:") | set("│┃║┼╋╬")
-RULE_LINE = re.compile(r"^[\s\-+|=:─━═┼╋╬]*$")
+RULE_LINE = re.compile(r"^(?:[\s\-+|=:─━═┼╋╬]*|\s*\*[-=]+\*\s*)$")  # *---* frames: .ss
 MIN_SIZE, MAX_SIZE = 4, 25
 MAX_TEXT = 1_000_000  # characters in one puzzle's text: far above any real puzzle, and
                       # checked before anything is split, so a huge input fails at once
 BOM = "\ufeff"
+LINK_STARTS = ("http:", "https:", "www.", "f-puzzles.", "sudokupad.", "beta.sudokupad.",
+               "app.crackingthecryptic.", "scl", "ctc", "fpuz")  # what a puzzle never starts with
 
 Grid = tuple[int, ...]
 
@@ -133,8 +135,12 @@ def parse(text: str, *, box: tuple[int, int] | None = None,
     if len(stripped) > MAX_TEXT:
         raise PuzzleError(f"input too long: {len(stripped):,} characters; one puzzle takes "
                           f"at most {MAX_TEXT:,}")
+    if _looks_like_link(stripped):
+        from sudokulab.formats.links import read_link
+
+        return _with_rules(read_link(stripped), tuple(rules))
     if stripped.startswith("{"):
-        return from_json(stripped)
+        return _with_rules(from_json(stripped), tuple(rules))
     if stripped.startswith(("[", '"')):
         _refuse_json(stripped)
     lines = [line for line in stripped.splitlines() if line.strip() and not RULE_LINE.match(line)]
@@ -142,6 +148,16 @@ def parse(text: str, *, box: tuple[int, int] | None = None,
         raise PuzzleError("empty input: no puzzle found")
     tokens = _number_tokens(lines) if _is_number_form(lines) else _symbol_tokens(lines)
     return _from_tokens(tokens, box, tuple(rules))
+
+
+def _looks_like_link(text: str) -> bool:
+    """Whether text may be an f-puzzles or SudokuPad link (checked without importing them)."""
+    return text[:24].lower().startswith(LINK_STARTS)
+
+
+def _with_rules(puzzle: Puzzle, rules: tuple[R.Rule, ...]) -> Puzzle:
+    """A puzzle with rules added to its own (the command line's, say)."""
+    return puzzle.with_rules(dict.fromkeys(puzzle.rules + rules)) if rules else puzzle
 
 
 def _refuse_json(text: str) -> None:
@@ -165,8 +181,9 @@ def _json_kind(data: object) -> str:
 def _read_line(line: str, box: tuple[int, int] | None, rules: Iterable[R.Rule]) -> Puzzle | None:
     """The fast path: a well-formed line of N*N symbols read by one table look-up per cell.
 
-    None for anything else (layout, a wrong symbol, a clash, another form): the careful
-    parser then reads it again and says exactly what is wrong and where.
+    None for anything else (layout, a wrong symbol, another form): the careful parser
+    then reads it again and says exactly what is wrong and where. Givens that clash are
+    read as they are: such a puzzle is well formed and has no solution (see `clash`).
     """
     n = _LINE_SIZES.get(len(line))
     if n is None or (box is not None and box[0] * box[1] != n):
@@ -177,10 +194,10 @@ def _read_line(line: str, box: tuple[int, int] | None, rules: Iterable[R.Rule]) 
         return None
     box = box or box_shape(n)
     rules = rules if isinstance(rules, tuple) else tuple(rules)
-    from sudokulab.geometry import geometry
+    if rules:
+        from sudokulab.geometry import geometry
 
-    if not geometry(box, rules).clash_free(givens):
-        return None
+        geometry(box, rules)  # the rules must fit the grid (cages, regions): checked once
     return Puzzle._checked(box, givens, rules)
 
 
@@ -230,6 +247,8 @@ def _from_tokens(tokens: list[tuple[str, str]], box: tuple[int, int] | None,
     """Build a Puzzle once the count of tokens tells the size."""
     count = len(tokens)
     n = round(count**0.5)
+    if box is None and n * n == count and any(isinstance(r, R.Jigsaw) for r in rules):
+        box = jigsaw_box(n)  # regions replace the boxes: any size from 4 to 25 will do
     if box is None:
         if n * n != count or n not in valid_sizes():
             sizes = ", ".join(str(s * s) for s in valid_sizes())
@@ -242,8 +261,23 @@ def _from_tokens(tokens: list[tuple[str, str]], box: tuple[int, int] | None,
     n = box[0] * box[1]
     givens = tuple(_digit(tok, i, n, where) for i, (tok, where) in enumerate(tokens))
     puzzle = Puzzle(box, givens, rules)
-    check_givens(puzzle)
+    if min(box) == 1 and any(isinstance(r, R.Windoku) for r in rules):
+        raise PuzzleError(f"windoku needs boxes, and a {n}x{n} grid has none")
+    from sudokulab.geometry import geometry
+
+    geometry(box, rules)  # the rules must fit the grid (cages, regions)
     return puzzle
+
+
+def jigsaw_box(n: int) -> tuple[int, int]:
+    """The box shape kept for a jigsaw of size N: the squarest, or 1 x N where none exists.
+
+    Regions replace the boxes, so the shape only matters for drawing; 1 x N lets a 5x5
+    or 7x7 jigsaw be a Puzzle like any other.
+    """
+    if not MIN_SIZE <= n <= MAX_SIZE:
+        raise PuzzleError(f"size {n}x{n} is out of range: sizes go from {MIN_SIZE} to {MAX_SIZE}")
+    return box_shape(n) if _has_box(n) else (1, n)
 
 
 def _digit(token: str, index: int, n: int, where: str) -> int:
@@ -275,21 +309,33 @@ def symbol_range(n: int) -> str:
     return f"1-{n}" if n <= 9 else f"1-9A-{SYMBOLS[n - 1]}"
 
 
-def check_givens(puzzle: Puzzle) -> None:
-    """PuzzleError if two givens repeat a digit where the rules forbid it."""
+def clash(puzzle: Puzzle) -> str:
+    """The first two givens that repeat a digit where the rules forbid it, or ''.
+
+    Such a puzzle is well formed and has no solution: the backends answer `none` with
+    this message (issue 18), while the checker refuses any grid that holds a clash.
+    """
     from sudokulab.geometry import geometry
 
     geo = geometry(puzzle.box, puzzle.rules)
     g = puzzle.givens
     if geo.clash_free(g):
-        return
+        return ""
     for cell, digit in enumerate(g):
         if not digit:
             continue
         for peer in geo.peers[cell]:
             if peer > cell and g[peer] == digit:
-                raise PuzzleError(f"givens repeat: {digit} at {geo.name(cell)} and "
-                                  f"{geo.name(peer)} ({geo.why_peers(cell, peer)})")
+                return (f"givens repeat: {digit} at {geo.name(cell)} and {geo.name(peer)} "
+                        f"({geo.why_peers(cell, peer)})")
+    return ""
+
+
+def check_givens(puzzle: Puzzle) -> None:
+    """PuzzleError if two givens repeat a digit where the rules forbid it."""
+    problem = clash(puzzle)
+    if problem:
+        raise PuzzleError(problem)
 
 
 def parse_many(text: str, source: str = "<input>", box: tuple[int, int] | None = None,
@@ -347,24 +393,11 @@ def _is_grid(block: list[str]) -> bool:
 
 def read_puzzles(path: str | Path, box: tuple[int, int] | None = None,
                  rules: Iterable[R.Rule] = ()) -> list[Puzzle]:
-    """Every puzzle in a file (plain text, or .gz); PuzzleError if unreadable."""
-    path = Path(path)
-    try:
-        if path.suffix == ".gz":
-            import gzip
+    """Every puzzle in a file (any format of `sudokulab.formats.files`, plain or .gz);
+    PuzzleError if it is unreadable or at its first bad puzzle (with file and line)."""
+    from sudokulab.formats import files
 
-            text = gzip.decompress(path.read_bytes()).decode("utf-8-sig")
-        else:
-            text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError, EOFError) as error:
-        raise PuzzleError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") \
-            from None
-    if text.lstrip().startswith("{"):
-        try:
-            return [from_json(text)]
-        except PuzzleError as error:
-            raise PuzzleError(f"{path}: {error}") from None
-    return parse_many(text, str(path), box, rules)
+    return files.puzzles(files.read_file(path, box, rules))
 
 
 # --- writing ---------------------------------------------------------------------------

@@ -48,7 +48,7 @@ def one_line_error(code: int, err: str, want: str = "") -> None:
 @pytest.mark.parametrize("command", [["solve"], ["show"], ["export", "--to", "dimacs"],
                                      ["model"]])
 @pytest.mark.parametrize("text", [
-    "11" + "." * 254,                                     # a 16x16 line with a clash
+    "11" + "." * 253,                                     # a 16x16 line one cell short
     '{"box": [3, 3], "givens": "' + EASY + '", "rules": [{"type": "diagonal"}], "x": ' + "1" * 300,
 ])
 def test_a_long_argument_that_does_not_parse_is_one_line(command, text):
@@ -110,10 +110,22 @@ ALPHABET = string.printable + "\ufeff│┼é\x00"
 def test_any_text_is_a_puzzle_or_one_line_and_exit_2(text):
     for argv in (["solve", text], ["show", text], ["solve", "-"]):
         code, _, err = run(*argv, stdin=text)
-        if code == 2:
+        if code == 2 and argv[1] == "-":  # issue 18: each bad puzzle of a file, one line
+            line_per_bad_puzzle(code, err, "<stdin>")
+        elif code == 2:
             one_line_error(code, err)
         else:
             assert code in (0, 1) and err == "", (argv, code, err)
+
+
+def line_per_bad_puzzle(code: int, err: str, source: str) -> None:
+    """Exit 2, and each line on stderr names a bad puzzle's file and line (or, for what is
+    not a file of puzzles at all, the one line of that error)."""
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert lines and "Traceback" not in err, err
+    assert all(line.startswith("sudokulab: error: ") for line in lines), err
+    assert len(lines) == 1 or all(f"{source}:" in line for line in lines), err
 
 
 @settings(max_examples=60, deadline=None,
@@ -124,7 +136,7 @@ def test_any_file_is_puzzles_or_one_line_and_exit_2(tmp_path, data):
     path.write_bytes(data)
     code, _, err = run("solve", "--file", str(path))
     if code == 2:
-        one_line_error(code, err)
+        line_per_bad_puzzle(code, err, str(path))
     else:
         assert code in (0, 1) and err == ""
 

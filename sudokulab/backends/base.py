@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from sudokulab import rules as R
 from sudokulab.puzzle import Puzzle
+from sudokulab.puzzle import clash as givens_clash
 from sudokulab.result import Grid, Result, Status, verdict
 
 if TYPE_CHECKING:
@@ -198,13 +199,17 @@ class Backend(ABC):
         """Solve, finding up to `limit` solutions (None: all) within `timeout` seconds.
 
         Never raises for a puzzle: unsupported rules and engine failures come back
-        as a Result with status UNSUPPORTED or ERROR and a message. An infinite
+        as a Result with status UNSUPPORTED or ERROR and a message; givens that clash
+        come back as NONE with the clash named, whatever the backend. An infinite
         timeout is no timeout. Ctrl-C raises Interrupted, holding the solutions found.
         """
         if limit is not None and limit < 1:
             raise ValueError("limit must be at least 1 (or None to count all)")
         if timeout is not None and not timeout >= 0:  # negative, or nan
             raise ValueError(f"timeout must be 0 or more seconds, not {timeout}")
+        clash = givens_clash(puzzle)
+        if clash:  # well formed, and no solution: every backend says so alike
+            return Result(Status.NONE, message=clash)
         reason = self.unsupported(puzzle) if puzzle.rules else ""
         if reason:
             return Result(Status.UNSUPPORTED, message=reason)

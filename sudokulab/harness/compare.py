@@ -28,7 +28,7 @@ from sudokulab.harness.progress import Progress
 from sudokulab.harness.runlog import RunLog
 from sudokulab.harness.runner import BackendFailed, Options, Record, cores, run_backend
 from sudokulab.harness.stats import figures
-from sudokulab.puzzle import Grid, Puzzle, PuzzleError, parse_many, read_puzzles
+from sudokulab.puzzle import Grid, Puzzle, PuzzleError, parse_many
 from sudokulab.result import Status
 
 EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE = 0, 1, 2, 3, 4, 5
@@ -36,7 +36,8 @@ EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM
 RUNS = Path("runs")
 CHOICES = ("backends", "limit", "timeout", "repeat", "seed")  # defaults: in Settings
 EXIT_HELP = """exit codes (the first that applies):
-  2  bad input: dataset, file, option, backend name, --out not a writable folder
+  2  bad input: dataset, file, option, backend name, --out not a writable folder (a bad
+     puzzle in --file is skipped and the run goes on: then 2 after 4 and 5 below)
   130  interrupted (Ctrl-C; 143 on SIGTERM): what is done is kept, --resume finishes it
   4  disagreement: a backend contradicts another or the reference, or a grid fails the
      checker
@@ -70,6 +71,7 @@ class Settings:
     sample: int | None = None
     seed: int = 0
     scatter: str | None = None
+    input_format: str = "auto"  # how --file is read (sudokulab.formats.files.READERS)
 
     @property
     def name(self) -> str:
@@ -87,7 +89,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--dataset", "-d", metavar="NAME",
                         help="a bundled dataset (see `sudokulab datasets`; default: top95)")
     source.add_argument("--file", "-f", metavar="F",
-                        help="a file of puzzles in any supported format (.gz works)")
+                        help="a file of puzzles in any supported format (.gz works), each "
+                             "with its own rules in JSON Lines or a JSON array")
+    parser.add_argument("--input-format", metavar="FMT",
+                        help="how to read --file: auto (the default), lines, jsonl, json, "
+                             "sdk, sdm, ss, euler, hodoku, forum, link")
+    parser.add_argument("--strict", action="store_true",
+                        help="refuse a file with a bad puzzle (by default each is reported "
+                             "with its file and line and skipped, and the exit code is 2)")
     parser.add_argument("--backends", "-b", metavar="LIST",
                         help="'all' (every available backend, the default) or a comma list "
                              "of backend specs, e.g. norvig,sat:solver=glucose4,smt")
@@ -163,7 +172,8 @@ def _sigterm_stops():
 def compare(args: argparse.Namespace) -> int:
     """Run, cross-check and report; raises PuzzleError, BackendError or UsageError."""
     folder, settings = _resumed(args) if args.resume else _fresh(args)
-    puzzles, references = select(settings)
+    skipped_input: list = []
+    puzzles, references = select(settings, skipped_input, strict=getattr(args, "strict", False))
     lineup, engines, skipped = _lineup(settings.backends)
     pair = _scatter_pair(settings.scatter, lineup)
     if not lineup:
@@ -203,8 +213,13 @@ def compare(args: argparse.Namespace) -> int:
     report.write_json(meta, folder / "meta.json")
     records = [r for r in log.read() if r.index in puzzles]
     explicit = settings.backends.strip() != "all"
-    return _report(settings, puzzles, references, records, skipped, pair, folder,
+    code = _report(settings, puzzles, references, records, skipped, pair, folder,
                    meta["environment"], explicit)
+    if skipped_input and code not in (EXIT_DISAGREE, EXIT_ENGINE):
+        print(f"sudokulab: {len(skipped_input)} bad puzzle(s) of {settings.file} skipped "
+              f"(listed above): exit code 2", file=sys.stderr)
+        return EXIT_INPUT
+    return code
 
 
 def _start(folder: Path, meta: dict) -> None:
@@ -320,7 +335,8 @@ def _fresh(args: argparse.Namespace) -> tuple[Path, Settings]:
     given = {k: getattr(args, k) for k in CHOICES if getattr(args, k) is not None}
     settings = Settings(dataset=args.dataset or (None if args.file else "top95"),
                         file=str(Path(args.file).resolve()) if args.file else None,
-                        sample=args.sample, scatter=args.scatter, **given)
+                        sample=args.sample, scatter=args.scatter,
+                        input_format=getattr(args, "input_format", None) or "auto", **given)
     if settings.timeout is not None and not settings.timeout >= 0:  # negative, or nan
         raise UsageError(f"--timeout {settings.timeout}: give seconds, 0 or more "
                          f"(0 or inf: no timeout)")
@@ -348,8 +364,8 @@ def _resumed(args: argparse.Namespace) -> tuple[Path, Settings]:
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise UsageError(f"cannot resume {folder}: no readable meta.json ({error})") from None
     settings.scatter = args.scatter or settings.scatter  # a choice of plot, free to change
-    changed = {k: getattr(args, k) for k in (*CHOICES, "sample", "dataset")
-               if getattr(args, k) is not None and getattr(args, k) != getattr(settings, k)}
+    changed = {k: getattr(args, k) for k in (*CHOICES, "sample", "dataset", "input_format")
+               if getattr(args, k, None) is not None and getattr(args, k) != getattr(settings, k)}
     if args.file and str(Path(args.file).resolve()) != settings.file:
         changed["file"] = args.file
     if changed:
@@ -393,13 +409,28 @@ def _meta(folder: Path, settings: Settings, engines: dict[str, str]) -> dict:
 
 # --- puzzles and backends --------------------------------------------------------------
 
-def select(settings: Settings) -> tuple[dict[int, Puzzle], dict[int, Grid]]:
-    """The puzzles of the run by their index in the source, and reference solutions."""
+def select(settings: Settings, skipped: list | None = None, strict: bool = False
+           ) -> tuple[dict[int, Puzzle], dict[int, Grid]]:
+    """The puzzles of the run by their index in the source, and reference solutions.
+
+    A bad puzzle of a --file is printed with its file and line and left out (appended to
+    `skipped`); with `strict`, it is a PuzzleError instead.
+    """
     if settings.file:
-        every = read_puzzles(settings.file)
-        if not every:
+        from sudokulab.formats import files
+
+        entries = files.read_file(settings.file, fmt=settings.input_format)
+        good = [k for k, entry in enumerate(entries) if entry.puzzle is not None]
+        for entry in entries:
+            if entry.puzzle is None:
+                if strict:
+                    raise PuzzleError(entry.error)
+                print(f"sudokulab: error: {entry.error} (skipped)", file=sys.stderr)
+                if skipped is not None:
+                    skipped.append(entry)
+        if not good:
             raise PuzzleError(f"{settings.file}: no puzzles in it")
-        return {i: every[i] for i in _drawn(len(every), settings)}, {}
+        return {good[i]: entries[good[i]].puzzle for i in _drawn(len(good), settings)}, {}
     # a bundled set holds one puzzle per line: draw the lines, then parse only those
     name = settings.dataset
     lines, answers = datasets.lines(name), datasets.solution_lines(name)

@@ -1,0 +1,456 @@
+"""f-puzzles and SudokuPad links: read the puzzle a link carries, and write links to ours.
+
+An f-puzzles link (`https://f-puzzles.com/?load=PAYLOAD`) carries its puzzle as JSON
+compressed by lz-string's `compressToBase64`. SudokuPad (`https://sudokupad.app/...`)
+reads that same payload after `fpuzzles` (or `fpuz`), and its own format after `scl`
+(or `ctc`): lz-string again, around JSON in SudokuPad's compact form (short keys,
+unquoted keys, single quotes, `t`/`f` for true/false, empty cells left out).
+
+Every constraint is mapped onto sudokulab's rules or refused by name: a puzzle is never
+read with a rule left out, since its answer would then be an answer to another puzzle.
+Chat programs and some browsers reduce a `//` in a link to `/`: the reader puts slashes
+back, trying the fewest first, until the payload decompresses.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from itertools import combinations
+from urllib.parse import unquote
+
+from sudokulab import rules as R
+from sudokulab.errors import PuzzleError
+from sudokulab.puzzle import MAX_SIZE, MIN_SIZE, Puzzle, jigsaw_box
+
+FPUZZLES = "https://f-puzzles.com/?load="
+SUDOKUPAD = "https://sudokupad.app/"
+HOSTS = ("f-puzzles.com", "sudokupad.app", "crackingthecryptic.com", "sudokupad.svencodes.com")
+PREFIXES = ("fpuzzles", "fpuz", "scl", "ctc")  # longest first where one starts another
+MAX_SLASH_TRIES = 200  # ways to put back slashes that lost their twin: a bound on work
+
+# f-puzzles keys that say nothing about the solution (metadata, the setter's solver options).
+FPUZZLES_INFO = {"size", "title", "author", "ruleset", "grid", "solution", "disabledlogic",
+                 "truecandidatesoptions", "successMessage", "highlightConflicts", "version",
+                 "activeConstraints"}
+FPUZZLES_FLAGS = {"antiknight": R.AntiKnight(), "antiking": R.AntiKing(),
+                  "nonconsecutive": R.NonConsecutive()}
+# SudokuPad's short keys (its PuzzleZipper), unzipped to the long ones.
+SCL_KEYS = {"c": "color", "ca": "cages", "ct": "center", "c1": "borderColor",
+            "c2": "backgroundColor", "ce": "cells", "cs": "cellSize", "a": "arrows",
+            "o": "overlays", "u": "underlays", "w": "width", "h": "height", "v": "value",
+            "vd": "videos", "l": "lines", "r": "rounded", "re": "regions", "fs": "fontSize",
+            "th": "thickness", "hl": "headLength", "wp": "wayPoints", "t": "title",
+            "te": "text", "d": "duration", "d2": "d"}
+SCL_INFO = {"id", "cells", "regions", "cages", "lines", "metadata", "metaData", "cellSize",
+            "settings", "title", "author", "rules", "solution", "videos"}
+
+
+def is_link(text: str) -> bool:
+    """Whether text looks like an f-puzzles or SudokuPad link (a cheap test, no decoding)."""
+    head = text[:80].lower()
+    return any(host in head for host in HOSTS) or (
+        head.startswith(PREFIXES) and len(text) > 40 and " " not in text.strip())
+
+
+def read_link(text: str) -> Puzzle:
+    """The puzzle an f-puzzles or SudokuPad link carries; PuzzleError saying why not."""
+    kind, payload = _payload(text.strip())
+    data = _decoded(payload, kind)
+    return from_fpuzzles(data) if kind == "fpuzzles" else from_scl(data)
+
+
+def _payload(link: str) -> tuple[str, str]:
+    """('fpuzzles' or 'scl', the compressed payload) of a link or a bare prefixed payload."""
+    rest = re.sub(r"^[a-z]+:/*", "", link, flags=re.IGNORECASE)  # "https:/" too
+    host, _, path = rest.partition("/")
+    if "f-puzzles.com" in host.lower():
+        if "load=" in path:
+            return "fpuzzles", path.split("load=", 1)[1].split("&", 1)[0]
+        raise PuzzleError("f-puzzles link without ?load=: a short link (?id=) needs the "
+                          "f-puzzles server; open it and copy the long link")
+    if not any(h in host.lower() for h in HOSTS):
+        path = link  # a bare payload: fpuzzles..., scl..., ctc...
+    if "puzzleid=" in path:
+        path = path.split("puzzleid=", 1)[1].split("&", 1)[0]
+    else:  # settings may follow in a query; a payload never holds '?'
+        path = re.sub(r"^sudoku/", "", path.split("?", 1)[0])
+    path = unquote(path)
+    for prefix in PREFIXES:
+        if path.startswith(prefix):
+            kind = "fpuzzles" if prefix.startswith("fpuz") else "scl"
+            return kind, path[len(prefix):]
+    if path.startswith("scf"):
+        raise PuzzleError("SudokuPad 'scf' links are not supported; share the puzzle as "
+                          "an f-puzzles or scl link")
+    raise PuzzleError(f"SudokuPad short link {path[:40]!r}: the puzzle is on SudokuPad's "
+                      f"server, not in the link; open it and share it as an scl or "
+                      f"f-puzzles link")
+
+
+def _decoded(payload: str, kind: str) -> dict:
+    """The JSON object a payload holds, putting back slashes that lost their twin."""
+    from lzstring import LZString
+
+    lz = LZString()
+    payload = unquote(payload).replace(" ", "+").strip()
+    slashes = [m.start() for m in re.finditer("/", payload)]
+    tries = 0
+    for doubled in range(len(slashes) + 1):
+        for chosen in combinations(slashes, doubled):
+            tries += 1
+            if tries > MAX_SLASH_TRIES:
+                break
+            fixed = _doubled_at(payload, chosen)
+            data = _json_of(_decompress(lz, fixed), kind)
+            if data is not None:
+                return data
+    site = "f-puzzles" if kind == "fpuzzles" else "SudokuPad"
+    raise PuzzleError(f"the link's payload is not a {site} puzzle (it does not decompress "
+                      f"to one; was the link cut short?)")
+
+
+def _doubled_at(text: str, positions: Iterable[int]) -> str:
+    """text with the '/' at each of the positions written twice."""
+    out, last = [], 0
+    for at in positions:
+        out.append(text[last:at + 1])
+        last = at
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _decompress(lz, payload: str) -> str | None:
+    """lz-string's decompressFromBase64, or None where the payload is not one."""
+    try:
+        return lz.decompressFromBase64(payload)
+    except (IndexError, KeyError, TypeError, ValueError):
+        return None
+
+
+def _json_of(text: str | None, kind: str) -> dict | None:
+    """The JSON object in decompressed text (SudokuPad's compact form unzipped), or None."""
+    if not text:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        if kind != "scl":
+            return None
+        try:
+            data = unzip_scl(text)
+        except ValueError:
+            return None
+    return data if isinstance(data, dict) else None
+
+
+# --- SudokuPad's compact JSON ----------------------------------------------------------
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def unzip_scl(text: str) -> dict:
+    """SudokuPad's compact JSON as plain JSON, its short keys made long; ValueError if not."""
+    if '"' not in text:  # single quotes stand for double ones; \' for a quote in a string
+        text = text.replace("\\'", "\0").replace("'", '"').replace("\0", "'")
+    strings = _STRING.findall(text)
+    body = _STRING.sub('"\x01"', text)
+    body = re.sub(r"([,{\[])([a-zA-Z0-9]+):", r'\1"\2":', body)
+    body = re.sub(r"([,{\[])(?=[,}\]])", r"\1_", body)
+    body = body.replace("{_}", "{}")
+    body = re.sub(r"([,{\[])_", r"\1{}", body)
+    body = re.sub(r":f(?=[,}\]])", ":false", body)
+    body = re.sub(r":t(?=[,}\]])", ":true", body)
+    body = re.sub(r":#0(?=[,}\]])", ':"#000000"', body)
+    body = re.sub(r":#F(?=[,}\]])", ':"#FFFFFF"', body)
+    body = re.sub(r":([0-9a-fA-F]{6})(?=[,}\]])", r':"#\1"', body)
+    pieces = body.split('"\x01"')
+    if len(pieces) != len(strings) + 1:
+        raise ValueError("unbalanced strings")
+    body = "".join(p + s for p, s in zip(pieces, strings)) + pieces[-1]
+    return _long_keys(json.loads(body))
+
+
+def _long_keys(value: object) -> object:
+    """A decoded value with SudokuPad's short keys replaced by the long ones."""
+    if isinstance(value, list):
+        return [_long_keys(v) for v in value]
+    if isinstance(value, dict):
+        return {SCL_KEYS.get(k, k): _long_keys(v) for k, v in value.items()}
+    return value
+
+
+# --- f-puzzles JSON --------------------------------------------------------------------
+
+def _rc(text: str, n: int) -> R.Cell:
+    """(row, col) from f-puzzles' 'R1C1'; PuzzleError if malformed or outside the grid."""
+    match = re.fullmatch(r"R(\d+)C(\d+)", str(text).strip(), flags=re.IGNORECASE)
+    if not match or not (1 <= int(match[1]) <= n and 1 <= int(match[2]) <= n):
+        raise PuzzleError(f"f-puzzles: {text!r} is not a cell of the {n}x{n} grid")
+    return int(match[1]) - 1, int(match[2]) - 1
+
+
+def _size(value: object) -> int:
+    """The grid size, checked."""
+    if not isinstance(value, int) or not MIN_SIZE <= value <= MAX_SIZE:
+        raise PuzzleError(f"size {value!r}: sudokulab reads sizes {MIN_SIZE} to {MAX_SIZE}")
+    return value
+
+
+def from_fpuzzles(data: dict) -> Puzzle:
+    """A Puzzle from f-puzzles' JSON; PuzzleError naming every constraint it cannot hold."""
+    n = _size(data.get("size", 9))
+    grid = data.get("grid")
+    if not (isinstance(grid, list) and len(grid) == n
+            and all(isinstance(row, list) and len(row) == n for row in grid)):
+        raise PuzzleError(f"f-puzzles: 'grid' must be {n} rows of {n} cells")
+    refused = sorted(key for key, value in data.items()
+                     if key not in FPUZZLES_INFO and key not in FPUZZLES_FLAGS
+                     and key not in ("diagonal+", "diagonal-", "killercage", "odd", "even",
+                                     "extraregion") and value not in (None, False, [], ""))
+    rules: list[R.Rule] = [rule for key, rule in FPUZZLES_FLAGS.items() if data.get(key)]
+    diagonals = [key for key in ("diagonal+", "diagonal-") if data.get(key)]
+    if len(diagonals) == 2:
+        rules.append(R.Diagonal())
+    elif diagonals:
+        refused.append(f"{diagonals[0]} (one diagonal alone)")
+    for cage in data.get("killercage") or []:
+        total = str(cage.get("value", "")).strip()
+        if not total.isdigit():
+            refused.append("killercage without a sum")
+            continue
+        rules.append(R.Cage(tuple(_rc(c, n) for c in cage.get("cells", [])), int(total)))
+    for key, even in (("even", True), ("odd", False)):
+        cells = tuple(_rc(part.get("cell"), n) for part in data.get(key) or [])
+        if cells:
+            rules.append(R.Parity(cells, even))
+    givens, labels = [], {}
+    for r, row in enumerate(grid):
+        for c, cell in enumerate(row):
+            cell = cell if isinstance(cell, dict) else {}
+            value = cell.get("value") if cell.get("given") else 0
+            if not isinstance(value, int) or not 0 <= value <= n:
+                raise PuzzleError(f"f-puzzles: r{r + 1}c{c + 1} holds {value!r}, not a digit "
+                                  f"1-{n}")
+            givens.append(value)
+            if "region" in cell:
+                if cell["region"] is None:
+                    refused.append("cells in no region")
+                labels[r, c] = cell["region"]
+    box, jigsaw = _regions_of(n, labels, _fpuzzles_default(n))
+    if jigsaw:
+        rules.append(jigsaw)
+    extra = [tuple(_rc(c, n) for c in part.get("cells", []))
+             for part in data.get("extraregion") or []]
+    if extra:
+        if box is not None and min(box) > 1 and _is_windoku(extra, box):
+            rules.append(R.Windoku())
+        else:
+            refused.append("extraregion")
+    if refused:
+        raise PuzzleError("f-puzzles puzzle: sudokulab cannot express "
+                          + ", ".join(dict.fromkeys(refused)))
+    return Puzzle(box, tuple(givens), tuple(dict.fromkeys(rules)))
+
+
+def _fpuzzles_default(n: int) -> tuple[int, int]:
+    """f-puzzles' default regions: height the largest divisor of N up to its square root."""
+    height = int(n**0.5)
+    while n % height:
+        height -= 1
+    return height, n // height
+
+
+def _regions_of(n: int, labels: dict, default: tuple[int, int]
+                ) -> tuple[tuple[int, int], R.Jigsaw | None]:
+    """The box shape and, when the regions are no boxes, the Jigsaw rule they make."""
+    h, w = default
+    groups: dict = {}
+    for r in range(n):
+        for c in range(n):
+            label = labels.get((r, c), (r // h) * h + c // w)
+            groups.setdefault(label, []).append((r, c))
+    regions = tuple(tuple(cells) for cells in groups.values())
+    shape = _box_of(regions, n)
+    if shape:
+        return shape, None
+    return jigsaw_box(n), R.Jigsaw(regions)
+
+
+def _box_of(regions: tuple[tuple[R.Cell, ...], ...], n: int) -> tuple[int, int] | None:
+    """The box shape whose boxes the regions are, if any (rows and cols both above 1)."""
+    found = {frozenset(region) for region in regions}
+    for rows in range(2, n):
+        if n % rows:
+            continue
+        cols = n // rows
+        boxes = {frozenset((top + r, left + c) for r in range(rows) for c in range(cols))
+                 for top in range(0, n, rows) for left in range(0, n, cols)}
+        if boxes == found:
+            return rows, cols
+    return None
+
+
+def _windows(box: tuple[int, int]) -> set[frozenset]:
+    """The windoku windows of a box shape, as sets of cells."""
+    rows, cols = box
+    n = rows * cols
+    return {frozenset((top + r, left + c) for r in range(rows) for c in range(cols))
+            for top in range(1, n - rows + 1, rows + 1)
+            for left in range(1, n - cols + 1, cols + 1)}
+
+
+def _is_windoku(extra: list[tuple[R.Cell, ...]], box: tuple[int, int]) -> bool:
+    """Whether the extra regions are exactly the windoku windows."""
+    return {frozenset(cells) for cells in extra} == _windows(box)
+
+
+def to_fpuzzles(puzzle: Puzzle, solution: Iterable[int] | None = None) -> dict:
+    """f-puzzles' JSON of a puzzle (its solution too, when given)."""
+    n = puzzle.size
+    name = lambda cell: f"R{cell[0] + 1}C{cell[1] + 1}"  # noqa: E731
+    grid = [[{"value": d, "given": True} if (d := puzzle.givens[r * n + c]) else {}
+             for c in range(n)] for r in range(n)]
+    jigsaw = next((rule for rule in puzzle.rules if isinstance(rule, R.Jigsaw)), None)
+    if jigsaw:
+        regions = jigsaw.regions
+    elif puzzle.box != _fpuzzles_default(n):
+        rows, cols = puzzle.box
+        regions = tuple(tuple((top + r, left + c) for r in range(rows) for c in range(cols))
+                        for top in range(0, n, rows) for left in range(0, n, cols))
+    else:
+        regions = ()
+    for k, region in enumerate(regions):
+        for r, c in region:
+            grid[r][c]["region"] = k
+    data: dict = {"size": n, "grid": grid}
+    for rule in puzzle.rules:
+        if isinstance(rule, R.Diagonal):
+            data["diagonal+"] = data["diagonal-"] = True
+        elif isinstance(rule, R.AntiKnight):
+            data["antiknight"] = True
+        elif isinstance(rule, R.AntiKing):
+            data["antiking"] = True
+        elif isinstance(rule, R.NonConsecutive):
+            data["nonconsecutive"] = True
+        elif isinstance(rule, R.Cage):
+            data.setdefault("killercage", []).append(
+                {"cells": [name(c) for c in rule.cells], "value": str(rule.total)})
+        elif isinstance(rule, R.Parity):
+            data.setdefault("even" if rule.even else "odd", []).extend(
+                {"cell": name(c)} for c in rule.cells)
+        elif isinstance(rule, R.Windoku):
+            data["extraregion"] = [{"cells": [name(c) for c in sorted(window)]}
+                                   for window in sorted(_windows(puzzle.box), key=min)]
+    if solution is not None:
+        data["solution"] = list(solution)
+    return data
+
+
+def _compressed(data: dict) -> str:
+    """lz-string's compressToBase64 of compact JSON."""
+    from lzstring import LZString
+
+    return LZString().compressToBase64(json.dumps(data, separators=(",", ":")))
+
+
+def fpuzzles_link(puzzle: Puzzle, solution: Iterable[int] | None = None) -> str:
+    """An f-puzzles link that opens the puzzle."""
+    return FPUZZLES + _compressed(to_fpuzzles(puzzle, solution))
+
+
+def sudokupad_link(puzzle: Puzzle, solution: Iterable[int] | None = None) -> str:
+    """A SudokuPad link that opens the puzzle (SudokuPad reads f-puzzles' payload)."""
+    return SUDOKUPAD + "fpuzzles" + _compressed(to_fpuzzles(puzzle, solution))
+
+
+# --- SudokuPad's own puzzle data -------------------------------------------------------
+
+def from_scl(data: dict) -> Puzzle:
+    """A Puzzle from SudokuPad's puzzle data; PuzzleError naming what it cannot hold.
+
+    SudokuPad draws most rules (lines, dots, arrows, shading) whose meaning only the rules
+    text gives: those are refused by name. Givens, regions, killer cages with a sum, the
+    two main diagonals and the anti-knight/anti-king flags f-puzzles leaves in its
+    metadata are read.
+    """
+    cells = data.get("cells")
+    if not (isinstance(cells, list) and cells and all(isinstance(r, list) for r in cells)):
+        raise PuzzleError("SudokuPad puzzle without 'cells'")
+    n = _size(len(cells))
+    if any(len(row) != n for row in cells):
+        raise PuzzleError(f"SudokuPad puzzle: the grid is not {n}x{n}")
+    givens = [_scl_digit(cell, r, c, n) for r, row in enumerate(cells)
+              for c, cell in enumerate(row)]
+    refused = [f"{key} ({len(value)})" if isinstance(value, list) else key
+               for key, value in data.items()
+               if key not in SCL_INFO and value not in (None, False, [], "", {})]
+    rules: list[R.Rule] = []
+    meta = {**_dict(data.get("metaData")), **_dict(data.get("metadata"))}
+    for key, rule in (("antiknight", R.AntiKnight()), ("antiking", R.AntiKing())):
+        if meta.get(key) not in (None, False, "false"):
+            rules.append(rule)
+    for cage in data.get("cages") or []:
+        cage_cells = cage.get("cells") if isinstance(cage, dict) else None
+        if not cage_cells:
+            continue  # metadata ("title: ...") kept as a cage without cells
+        total = str(cage.get("sum", cage.get("value", ""))).strip()
+        if not total.isdigit() or cage.get("unique") is False:
+            refused.append("cage without a sum" if not total.isdigit() else "cells in no region")
+            continue
+        rules.append(R.Cage(tuple(_scl_cell(rc, n) for rc in cage_cells), int(total)))
+    diagonals = {"main": False, "anti": False}
+    others = 0
+    for line in data.get("lines") or []:
+        ends = [tuple(p) for p in (line.get("wayPoints") or [])] if isinstance(line, dict) else []
+        if sorted(ends) == [(0, 0), (n, n)]:
+            diagonals["main"] = True
+        elif sorted(ends) == [(0, n), (n, 0)]:
+            diagonals["anti"] = True
+        else:
+            others += 1
+    if others:
+        refused.append(f"lines ({others})")
+    if all(diagonals.values()):
+        rules.append(R.Diagonal())
+    elif any(diagonals.values()):
+        refused.append("one diagonal alone")
+    regions = data.get("regions") or []
+    if regions:
+        labels = {_scl_cell(rc, n): k for k, region in enumerate(regions) for rc in region}
+        if len(labels) != n * n:
+            refused.append("cells in no region")
+        box, jigsaw = _regions_of(n, labels, (1, n))
+        if jigsaw:
+            rules.append(jigsaw)
+    else:  # no regions drawn: rows and columns only, a Latin square (rows as regions)
+        box, jigsaw = _regions_of(n, {}, (1, n))
+        rules.append(jigsaw)
+    if refused:
+        raise PuzzleError("SudokuPad puzzle: sudokulab cannot express "
+                          + ", ".join(dict.fromkeys(refused)))
+    return Puzzle(box, tuple(givens), tuple(dict.fromkeys(rules)))
+
+
+def _dict(value: object) -> dict:
+    """value if it is a dict, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def _scl_digit(cell: object, r: int, c: int, n: int) -> int:
+    """A cell's given digit (0 for none)."""
+    value = cell.get("value") if isinstance(cell, dict) else None
+    if value in (None, ""):
+        return 0
+    if str(value).isdigit() and 1 <= int(value) <= n:
+        return int(value)
+    raise PuzzleError(f"SudokuPad puzzle: r{r + 1}c{c + 1} holds {value!r}, not a digit 1-{n}")
+
+
+def _scl_cell(rc: object, n: int) -> R.Cell:
+    """(row, col) from SudokuPad's [r, c], checked."""
+    if (isinstance(rc, list) and len(rc) == 2 and all(isinstance(v, int) for v in rc)
+            and 0 <= rc[0] < n and 0 <= rc[1] < n):
+        return rc[0], rc[1]
+    raise PuzzleError(f"SudokuPad puzzle: {rc!r} is not a cell of the {n}x{n} grid")
