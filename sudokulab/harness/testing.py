@@ -180,8 +180,8 @@ class PartialBackend(TestBackend):
         from sudokulab.backends.base import interrupted
 
         solutions = self.engine.solve(puzzle, limit=self.found).solutions
-        Path(f"{self.hold}.ready").touch()
-        try:
+        try:  # ready only inside: a Ctrl-C right after the cue still finds the solutions kept
+            Path(f"{self.hold}.ready").touch()
             while self.hold.exists():
                 time.sleep(0.01)
         except KeyboardInterrupt:
