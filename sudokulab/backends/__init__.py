@@ -16,6 +16,7 @@ BUILTIN = {
     "sat": "sudokulab.backends.sat:SatBackend",
     "smt": "sudokulab.backends.smt:SmtBackend",
     "prolog": "sudokulab.backends.prolog:PrologBackend",
+    "cpsat": "sudokulab.backends.cpsat:CpsatBackend",
 }
 PLUGIN_GROUP = "sudokulab.backends"
 
