@@ -26,7 +26,7 @@ from tabulate import tabulate
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 TIMEOUT = "10"
-FULL = "norvig,sat,smt,prolog"  # the built-in backends, each over every puzzle of top1465
+FULL = "norvig,sat,smt,prolog,cpsat"  # the built-in backends, each over every puzzle of top1465
 SAMPLE, SEED = "200", "1465"
 RUNS = {
     "top95": ["--dataset", "top95"],
