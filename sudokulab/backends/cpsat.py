@@ -14,8 +14,10 @@ switched off too (SETTINGS). results/cpsat.md has the figures behind each choice
 Counting uses CP-SAT's own enumeration (`enumerate_all_solutions`) with a solution callback
 that stops the search at the limit. Enumeration needs a presolve that removes no solution:
 CP-SAT then sets `keep_all_feasible_solutions_in_presolve` itself, so `presolve=on`
-counts right too. With several workers a solution may be reported twice: the callback
-keeps each grid once.
+counts right too. The enumeration runs on one worker whatever `workers` says: with
+several, CP-SAT may report a solution twice, and (measured with OR-Tools 9.15 on the bool
+model) it sometimes ended a complete enumeration with FEASIBLE instead of OPTIMAL, which
+proves nothing. `workers` applies to finding a first solution (limit 1).
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ import time
 from functools import lru_cache
 
 from sudokulab.backends.base import (
-    ALL_RULES,
     Availability,
     Backend,
     Deadline,
@@ -101,7 +102,7 @@ if cp_model is not None:
         def __init__(self, read, limit: int | None) -> None:
             super().__init__()
             self.read, self.limit = read, limit
-            self.grids: dict[Grid, None] = {}  # ordered, and duplicates from workers drop
+            self.grids: dict[Grid, None] = {}  # in order found; a grid seen twice counts once
 
         def on_solution_callback(self) -> None:
             """Read the grid from the response's values; stop once `limit` are found."""
@@ -115,7 +116,7 @@ class CpsatBackend(Backend):
 
     name = "cpsat"
     paradigm = "constraint programming with clause learning (CP-SAT)"
-    supported_rules = ALL_RULES
+    supported_rules = encoding.RULES if encoding else ()  # what the models compile, no more
 
     def __init__(self, model: str = DEFAULT_MODEL, workers: str | int = 1,
                  presolve: str = "off", **options: str) -> None:
@@ -143,7 +144,7 @@ class CpsatBackend(Backend):
     def parameters(self, solver, limit: int | None, deadline: Deadline) -> None:
         """Set the solver's parameters for one search."""
         params = solver.parameters
-        params.num_workers = self.workers
+        params.num_workers = self.workers if limit == 1 else 1  # see the module docstring
         params.cp_model_presolve = self.presolve == "on"
         for key, value in SETTINGS.items():
             setattr(params, key, value)
@@ -218,8 +219,8 @@ class CpsatBackend(Backend):
         lines.append(f"  givens: {len(givens)}, each fixes the domain of {what}; the model is "
                      "built once per shape and rule set and reused, the domains restored "
                      "after each search")
-        lines.append("  counting: CP-SAT enumerates (enumerate_all_solutions), a solution "
-                     "callback stops it at the limit")
+        lines.append("  counting: CP-SAT enumerates (enumerate_all_solutions) on one worker, "
+                     "a solution callback stops it at the limit")
         return "\n".join(lines)
 
 
