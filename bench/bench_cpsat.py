@@ -261,8 +261,9 @@ def report(best, passes, fastest, wrong, counts, workers, one_worker, presolve,
         "",
         "`build ms`: the backend's model time per puzzle (fixing the givens on the reused "
         "model, or building the whole model); `solve ms`: the search, including CP-SAT's "
-        "set-up (for the bare loop: CP-SAT's own wall time). Branches and conflicts are "
-        "CP-SAT's counters per puzzle.",
+        "set-up (for the bare loop: CP-SAT's own wall time). Both are wall-clock "
+        "milliseconds, so the machine's load (above) inflates them; the rates and ratios "
+        "are CPU time. Branches and conflicts are CP-SAT's counters per puzzle.",
         "",
         tabulate(rows, headers, tablefmt="github"),
         "",
