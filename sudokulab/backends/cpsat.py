@@ -126,12 +126,12 @@ class CpsatBackend(Backend):
             if value not in choices:
                 raise ValueError(f"{option}={value!r}: choose one of {', '.join(choices)}")
         try:
-            workers = int(workers)
+            count = int(workers)
         except ValueError:
-            workers = 0
-        if workers < 1:
-            raise ValueError("workers must be a whole number of at least 1")
-        self.model, self.workers, self.presolve = model, workers, presolve
+            count = 0
+        if count < 1:
+            raise ValueError(f"workers={workers!r}: choose a whole number of at least 1")
+        self.model, self.workers, self.presolve = model, count, presolve
 
     @classmethod
     def available(cls) -> Availability:
