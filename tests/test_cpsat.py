@@ -8,6 +8,8 @@ from pathlib import Path
 
 import ortools
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sudokulab import rules as R
 from sudokulab.backends import BackendError, make_backend
@@ -124,6 +126,19 @@ def test_a_given_that_breaks_its_parity_has_no_solution(spec):
     result = make_backend(spec).solve(puzzle)
     assert (result.status, result.count) == (Status.NONE, 0)
     assert make_backend(spec).solve(puzzle.with_values([0] * 16), limit=None).count == 144
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(range(len(TOP95))), st.sets(st.integers(0, 80), max_size=60))
+def test_blanking_cells_of_a_solution_agrees_with_norvig(index, blanks):
+    solution = datasets.solutions("top95")[index]
+    puzzle = Puzzle((3, 3), tuple(0 if cell in blanks else d for cell, d in enumerate(solution)))
+    expected = make_backend("norvig").solve(puzzle)
+    for spec in SPECS:
+        result = make_backend(spec).solve(puzzle)
+        assert (result.status, result.count) == (expected.status, expected.count)
+        assert solution in result.solutions or result.status is Status.MULTIPLE
+        assert all(check(puzzle, grid) == [] for grid in result.solutions)
 
 
 @dataclass(frozen=True)
