@@ -38,7 +38,7 @@ from sudokulab import rules as R
 from sudokulab.puzzle import empty
 
 ROOT = Path(__file__).resolve().parent.parent
-BACKENDS = ("norvig", "sat", "smt", "prolog", "dlx", "asp")
+BACKENDS = ("norvig", "sat", "smt", "prolog", "dlx", "asp", "cpsat")
 GRIDS = 72
 TARGET = 60.0  # seconds, the slowest backend
 CAP = 120.0    # seconds a backend's process may live

@@ -26,7 +26,8 @@ from tabulate import tabulate
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 TIMEOUT = "10"
-FULL = "norvig,sat,smt,prolog,dlx,asp"  # the built-in backends, each over every puzzle of top1465
+# the built-in backends, each over every puzzle of top1465
+FULL = "norvig,sat,smt,prolog,dlx,asp,cpsat"
 SAMPLE, SEED = "200", "1465"
 RUNS = {
     "top95": ["--dataset", "top95"],

@@ -12,7 +12,7 @@ from sudokulab.backends.base import Interrupted
 from sudokulab.harness import datasets
 from sudokulab.result import Status
 
-BACKENDS = ["norvig", "sat", "smt", "dlx", "asp"] + \
+BACKENDS = ["norvig", "sat", "smt", "dlx", "asp", "cpsat"] + \
     ([] if os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1" else ["prolog"])
 
 
@@ -20,6 +20,7 @@ BACKENDS = ["norvig", "sat", "smt", "dlx", "asp"] + \
     ("sat:foo=1", "its options: solver, encoding, amo"),
     ("prolog:bar=2", "its options: strength, labeling, order, branching"),
     ("smt:model=int,zz=3", "its options: model, solver, givens"),
+    ("cpsat:model=int,zz=3", "its options: model, workers, presolve"),
     ("norvig:x=1", "takes no option x: it has no options"),
     ("dlx:x=1", "takes no option x: it has no options"),
 ])

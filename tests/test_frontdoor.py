@@ -20,7 +20,7 @@ from sudokulab.errors import PuzzleError
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
-HEAVY = ("matplotlib", "z3", "pysat", "janus_swi", "clingo", "tabulate",
+HEAVY = ("matplotlib", "z3", "pysat", "janus_swi", "clingo", "ortools", "tabulate",
          "sudokulab.harness.compare")
 
 

@@ -1,7 +1,7 @@
 """Ctrl-C stops every backend mid-search and keeps the solutions found so far.
 
 Each case runs a count in a child process and sends it SIGINT from inside the search at
-a known point: after a few solutions (norvig, dlx, sat, smt: the function that reads each
+a known point: after a few solutions (norvig, dlx, sat, smt, cpsat: the function that reads each
 solution is wrapped; asp too), or once the Prolog thread has done a million inferences (a
 watching thread reads them). The count has 39,168 solutions: it is far from done then.
 """
@@ -62,6 +62,9 @@ elif name == "smt":
 elif name == "asp":  # read runs in clingo's solving thread: the signal goes to the process
     import sudokulab.backends.asp as m
     press_ctrl_c_after(m, m.Engine, "read")
+elif name == "cpsat":
+    import sudokulab.backends.cpsat as m
+    press_ctrl_c_after(m, m.Collector, "on_solution_callback")
 else:  # prolog: a thread watches the solving thread's inferences
     from sudokulab.backends.prolog import janus
     prolog = janus()
@@ -102,7 +105,8 @@ def count_interrupted(spec: str, after: int) -> tuple[int, dict, str]:
 
 
 @pytest.mark.parametrize("spec", ["norvig", "dlx", "sat", "sat:solver=glucose4", "smt",
-                                  "smt:model=int", "asp"])
+                                  "smt:model=int", "asp", "cpsat",
+                                  "cpsat:model=int"])
 def test_ctrl_c_while_counting_keeps_the_solutions_found(spec):
     code, result, stderr = count_interrupted(spec, AFTER)
     assert code == 130, stderr

@@ -21,7 +21,7 @@ from sudokulab.check import check
 from sudokulab.puzzle import empty, from_json
 from sudokulab.result import Status
 
-BACKENDS = ["norvig", "sat", "smt", "prolog", "dlx", "asp"]
+BACKENDS = ["norvig", "sat", "smt", "prolog", "dlx", "asp", "cpsat"]
 VARIANTS = json.loads((Path(__file__).parent / "data" / "variants.json").read_text())
 MIRACLE_GIVENS = [((0, 0), 1), ((4, 4), 5), ((8, 2), 7)]
 

@@ -18,6 +18,7 @@ BUILTIN = {
     "prolog": "sudokulab.backends.prolog:PrologBackend",
     "dlx": "sudokulab.backends.dlx:DlxBackend",
     "asp": "sudokulab.backends.asp:AspBackend",
+    "cpsat": "sudokulab.backends.cpsat:CpsatBackend",
 }
 PLUGIN_GROUP = "sudokulab.backends"
 

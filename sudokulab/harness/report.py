@@ -20,7 +20,8 @@ from sudokulab.harness.runner import Record, cores
 from sudokulab.harness.stats import Figures
 from sudokulab.result import Status
 
-PACKAGES = ("sudokulab", "python-sat", "z3-solver", "janus-swi", "matplotlib", "tabulate")
+PACKAGES = ("sudokulab", "python-sat", "z3-solver", "janus-swi", "ortools", "matplotlib",
+            "tabulate")
 SHOWN = 10  # disagreements listed on the terminal; summary.md lists them all
 NATIVE_ALIGN = ("left", "left", "right", "right")
 NONE = "—"  # a figure that does not exist (the median time of no answers)

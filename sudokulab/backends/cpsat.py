@@ -1,0 +1,233 @@
+"""The cpsat backend: OR-Tools CP-SAT on a model of the puzzle (see sudokulab.encodings.cpsat).
+
+Each process keeps one model per (shape, rule set, model) and fixes the givens per puzzle:
+a given narrows its variable's domain to one value, and the domain goes back after the
+search. Building the 9x9 model in Python costs about as much as CP-SAT's whole search on a
+puzzle, so reusing it pays (results/cpsat.md measures both).
+
+CP-SAT is a portfolio of techniques tuned for large optimisation problems; on a 9x9 most of
+its time goes into set-up, not search. Its presolve alone solves nearly every puzzle
+(probing fixes every cell), but costs more than the search it saves, so `presolve=off` is
+the default; linear relaxations, symmetry detection, probing and SAT in-processing are
+switched off too (SETTINGS). results/cpsat.md has the figures behind each choice.
+
+Counting uses CP-SAT's own enumeration (`enumerate_all_solutions`) with a solution callback
+that stops the search at the limit. Enumeration needs a presolve that removes no solution:
+CP-SAT then sets `keep_all_feasible_solutions_in_presolve` itself, so `presolve=on`
+counts right too. The enumeration runs on one worker whatever `workers` says: with
+several, CP-SAT may report a solution twice, and (measured with OR-Tools 9.15 on the bool
+model) it sometimes ended a complete enumeration with FEASIBLE instead of OPTIMAL, which
+proves nothing. `workers` applies to finding a first solution (limit 1).
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+
+from sudokulab.backends.base import (
+    Availability,
+    Backend,
+    Deadline,
+    ctrl_c,
+    interrupted,
+)
+from sudokulab.geometry import geometry
+from sudokulab.puzzle import Puzzle
+from sudokulab.result import Grid, Result, verdict
+
+try:
+    from ortools import __version__ as ORTOOLS_VERSION
+    from ortools.sat.python import cp_model
+
+    from sudokulab.encodings import cpsat as encoding
+except ImportError as error:  # available() says why and how to fix it
+    cp_model = encoding = None
+    IMPORT_ERROR = str(error)
+
+DEFAULT_MODEL = "bool"
+MODELS = ("bool", "int")
+SWITCHES = ("off", "on")
+# CP-SAT parameters that cost more than they give on a Sudoku (see the module docstring).
+SETTINGS = {"linearization_level": 0, "symmetry_level": 0, "cp_model_probing_level": 0,
+            "use_sat_inprocessing": False}
+EXAMPLES = 2  # constraints shown per rule in the teaching view
+
+
+class Engine:
+    """One model of a shape and rule set and one solver, reused puzzle after puzzle."""
+
+    def __init__(self, box: tuple[int, int], rules: tuple, model: str) -> None:
+        self.model = encoding.build(geometry(box, rules), model)
+        self.variables = self.model.model.Proto().variables
+        self.solver = cp_model.CpSolver()
+
+    def fix(self, givens: list[tuple[int, int]]) -> list[tuple[int, list[int]]] | None:
+        """Narrow each given's variable to its value; the domains to restore, or None
+        (nothing changed) when a given is outside its variable's domain (a parity rule)."""
+        saved = [(index, list(self.variables[index].domain)) for index, _ in givens]
+        if not all(_contains(domain, value) for (_, domain), (_, value) in zip(saved, givens)):
+            return None
+        for index, value in givens:
+            _narrow(self.variables[index].domain, [value, value])
+        return saved
+
+    def restore(self, saved: list[tuple[int, list[int]]]) -> None:
+        """Give the variables back the domains `fix` narrowed."""
+        for index, domain in saved:
+            _narrow(self.variables[index].domain, domain)
+
+
+def _narrow(domain, bounds: list[int]) -> None:
+    """Replace a variable's domain in the model (OR-Tools' repeated field takes no slices)."""
+    domain.clear()
+    domain.extend(bounds)
+
+
+def _contains(domain: list[int], value: int) -> bool:
+    """Whether a CP-SAT domain [lo, hi, lo, hi, ...] holds the value."""
+    return any(lo <= value <= hi for lo, hi in zip(domain[::2], domain[1::2]))
+
+
+@lru_cache(maxsize=16)
+def engine(box: tuple[int, int], rules: tuple, model: str) -> Engine:
+    """The process's engine for a shape, rule set and model (built on first use)."""
+    return Engine(box, rules, model)
+
+
+if cp_model is not None:
+    class Collector(cp_model.CpSolverSolutionCallback):
+        """Keeps each grid CP-SAT reports, once, and stops the search at the limit."""
+
+        def __init__(self, read, limit: int | None) -> None:
+            super().__init__()
+            self.read, self.limit = read, limit
+            self.grids: dict[Grid, None] = {}  # in order found; a grid seen twice counts once
+
+        def on_solution_callback(self) -> None:
+            """Read the grid from the response's values; stop once `limit` are found."""
+            self.grids.setdefault(self.read(list(self.Response().solution)))
+            if self.limit is not None and len(self.grids) >= self.limit:
+                self.StopSearch()
+
+
+class CpsatBackend(Backend):
+    """OR-Tools CP-SAT on an integer (AllDifferent) or a Boolean (one-hot) model."""
+
+    name = "cpsat"
+    paradigm = "constraint programming with clause learning (CP-SAT)"
+    supported_rules = encoding.RULES if encoding else ()  # what the models compile, no more
+
+    def __init__(self, model: str = DEFAULT_MODEL, workers: str | int = 1,
+                 presolve: str = "off", **options: str) -> None:
+        super().__init__(**options)
+        for option, value, choices in (("model", model, MODELS),
+                                       ("presolve", presolve, SWITCHES)):
+            if value not in choices:
+                raise ValueError(f"{option}={value!r}: choose one of {', '.join(choices)}")
+        try:
+            count = int(workers)
+        except ValueError:
+            count = 0
+        if count < 1:
+            raise ValueError(f"workers={workers!r}: choose a whole number of at least 1")
+        self.model, self.workers, self.presolve = model, count, presolve
+
+    @classmethod
+    def available(cls) -> Availability:
+        """Available when OR-Tools imports."""
+        if cp_model is None:
+            return Availability(False, reason=f"cannot import ortools: {IMPORT_ERROR}",
+                                fix="pip install ortools (or `make install`)")
+        return Availability(True, version=f"OR-Tools CP-SAT {ORTOOLS_VERSION}")
+
+    def parameters(self, solver, limit: int | None, deadline: Deadline) -> None:
+        """Set the solver's parameters for one search."""
+        params = solver.parameters
+        params.num_workers = self.workers if limit == 1 else 1  # see the module docstring
+        params.cp_model_presolve = self.presolve == "on"
+        for key, value in SETTINGS.items():
+            setattr(params, key, value)
+        params.enumerate_all_solutions = limit != 1
+        # CP-SAT's own SIGINT handler would end the search as if it were done, unseen by
+        # Python: base.ctrl_c hears Ctrl-C instead and calls StopSearch.
+        params.catch_sigint_signal = False
+        left = deadline.left()
+        # CP-SAT's default limit is infinity; a deadline already behind us still asks it.
+        params.max_time_in_seconds = float("inf") if left is None else left
+
+    def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        """Fix the givens on the warm model, search, and put the domains back."""
+        started = time.perf_counter()
+        warm = engine(puzzle.box, puzzle.rules, self.model)
+        saved = warm.fix(warm.model.givens(puzzle.givens))
+        built = time.perf_counter()
+        if saved is None:  # a given that its own cell's parity forbids
+            return verdict([], limit, complete=True, build_time=built - started,
+                           message="a given breaks a parity rule")
+        solver = warm.solver
+        self.parameters(solver, limit, deadline)
+        collector = Collector(warm.model.read, limit) if limit != 1 else None
+        try:
+            with ctrl_c(solver.StopSearch) as key:
+                status = solver.Solve(warm.model.model, collector)
+        finally:
+            warm.restore(saved)
+        solved = time.perf_counter()
+        if status == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"CP-SAT found the model invalid: "
+                               f"{warm.model.model.Validate()}")
+        if collector is not None:
+            solutions = list(collector.grids)
+        elif status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            solutions = [warm.model.read(list(solver.ResponseProto().solution))]
+        else:
+            solutions = []
+        complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+        times = {"stats": statistics(solver), "build_time": built - started,
+                 "solve_time": solved - built}
+        if key.pressed:
+            raise interrupted(solutions, limit, **times)
+        return verdict(solutions, limit, complete=complete, **times,
+                       message="" if complete else f"CP-SAT stopped before the end: {status.name}")
+
+    def describe(self, puzzle: Puzzle) -> str:
+        """The model rule by rule: variables, constraints by kind, givens, CP-SAT's counts."""
+        if encoding is None:
+            return f"{self.name}: unavailable: {IMPORT_ERROR}"
+        if reason := self.unsupported(puzzle):
+            return reason
+        built = encoding.build(geometry(puzzle.box, puzzle.rules), self.model)
+        n, geo = puzzle.size, built.geo
+        size = built.size()
+        lines = [f"cpsat: OR-Tools CP-SAT, model '{self.model}', {self.workers} worker(s), "
+                 f"presolve {self.presolve}",
+                 f"  variables: {size['variables']:,}: {n * n} cells, each "
+                 f"{built.kind.format(n=n)}",
+                 f"  constraints: {size['constraints']:,} in CP-SAT's model, by rule:"]
+        for group, posted in built.groups.items():
+            kinds = sorted({kind for kind, _, _ in posted})
+            lines.append(f"    {group}: {len(posted)} x {' / '.join(kinds)}")
+            shown = posted if len(posted) <= EXAMPLES + 1 else posted[:EXAMPLES]
+            for kind, cells, detail in shown:
+                names = ", ".join(geo.name(c) for c in cells)
+                lines.append(f"      {kind}({names}){'  ' + detail if detail else ''}")
+            if len(shown) < len(posted):
+                lines.append(f"      ... and {len(posted) - len(shown)} more")
+        givens = built.givens(puzzle.givens)
+        what = "its integer to the digit" if self.model == "int" else "its literal to 1"
+        lines.append(f"  givens: {len(givens)}, each fixes the domain of {what}; the model is "
+                     "built once per shape and rule set and reused, the domains restored "
+                     "after each search")
+        lines.append("  counting: CP-SAT enumerates (enumerate_all_solutions) on one worker, "
+                     "a solution callback stops it at the limit")
+        return "\n".join(lines)
+
+
+def statistics(solver) -> dict[str, float]:
+    """CP-SAT's own counters of the last search."""
+    response = solver.ResponseProto()
+    return {"branches": response.num_branches, "conflicts": response.num_conflicts,
+            "propagations": response.num_binary_propagations
+            + response.num_integer_propagations,
+            "wall_time": response.wall_time, "deterministic_time": response.deterministic_time}

@@ -1,0 +1,263 @@
+"""CP-SAT models of a puzzle (OR-Tools), for the cpsat backend and its teaching view.
+
+Two ways to say what a cell holds, each compiling the same geometry:
+- `int`: one integer variable per cell in 1..N, `AddAllDifferent` per unit: the textbook
+  constraint-programming model, with CP-SAT's native constraints for the variants
+  (`!=` for chess moves, a difference outside -1..1 for non-consecutive neighbours, a
+  linear sum for a cage, a domain of even or odd digits for parity).
+- `bool`: one Boolean per (cell, digit), "r1c1_5" meaning row 1, column 1 holds 5; a cell
+  holds exactly one digit and a unit holds each digit exactly once (`AddExactlyOne`, which
+  CP-SAT's SAT core propagates natively), the variants as clauses, at-most-ones and a
+  weighted sum for cages.
+
+The givens are no part of a model: a model is built once per shape and rule set and
+reused, and the backend fixes the givens' variables per puzzle (see `givens`). This module
+builds models and never solves them: the backend owns the solver (OR-Tools ships the
+model and its solver in one package, so only this split keeps them apart).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from ortools.sat.python import cp_model
+from ortools.util.python import sorted_interval_list
+
+from sudokulab import rules as R
+from sudokulab.geometry import Geometry, orthogonal_pairs
+
+MODELS = ("bool", "int")
+RULES = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw, R.NonConsecutive,
+         R.Cage, R.Parity)  # every rule of sudokulab/rules.py, in both models
+
+UNIT_GROUPS = {"row": "rows", "column": "columns", "box": "boxes", "region": "jigsaw regions",
+               "main": "diagonals", "anti-diagonal": "diagonals", "window": "windows"}
+KNIGHT_STEPS = {(1, 2), (2, 1)}
+
+Constraint = tuple[str, tuple[int, ...], str]  # kind, cells, detail: for people, not CP-SAT
+
+
+class CellModel:
+    """A CpModel of a shape and rule set; what it posts is also noted, grouped by rule.
+
+    A subclass says how a cell holds a digit; this class walks the geometry.
+    """
+
+    name: ClassVar[str]
+    kind: ClassVar[str]  # what one cell is, for people ({n}: N)
+
+    def __init__(self, geo: Geometry) -> None:
+        self.geo, self.n = geo, geo.n
+        self.model = cp_model.CpModel()
+        self.groups: dict[str, list[Constraint]] = {}
+        self.declare()
+        self.compile()
+
+    def declare(self) -> None:
+        """Create the cell variables."""
+        raise NotImplementedError
+
+    def compile(self) -> None:
+        """Every constraint the geometry and rules call for, grouped by rule."""
+        geo = self.geo
+        self.cells_hold_one_digit()
+        for name, unit in zip(geo.unit_names, geo.units):
+            self.each_digit_once(UNIT_GROUPS[name.split()[0]], unit)
+        for a, b in geo.moves:
+            self.differ(self.move_rule(a, b), a, b)
+        for rule in geo.rules:
+            if isinstance(rule, R.NonConsecutive):
+                for a, b in orthogonal_pairs(self.n):
+                    self.not_consecutive(a, b)
+            elif isinstance(rule, R.Cage):
+                self.cage([geo.cell(*c) for c in rule.cells], rule.total)
+            elif isinstance(rule, R.Parity):
+                for cell in rule.cells:
+                    self.parity(geo.cell(*cell), rule.even)
+
+    def note(self, group: str, kind: str, cells: Sequence[int], detail: str = "") -> None:
+        """Record a constraint posted for a rule (for the teaching view)."""
+        self.groups.setdefault(group, []).append((kind, tuple(cells), detail))
+
+    def move_rule(self, a: int, b: int) -> str:
+        """Which chess rule makes two cells differ."""
+        (ra, ca), (rb, cb) = divmod(a, self.n), divmod(b, self.n)
+        return "anti-knight" if (abs(ra - rb), abs(ca - cb)) in KNIGHT_STEPS else "anti-king"
+
+    def digits(self, even: bool | None = None) -> list[int]:
+        """1..N, or only its even (odd) digits."""
+        return [d for d in range(1, self.n + 1) if even is None or (d % 2 == 0) == even]
+
+    # --- what each model says in its own terms -------------------------------------
+
+    def cells_hold_one_digit(self) -> None:
+        """Each cell holds exactly one digit of 1..N."""
+        raise NotImplementedError
+
+    def each_digit_once(self, group: str, unit: Sequence[int]) -> None:
+        """N cells hold every digit once."""
+        raise NotImplementedError
+
+    def differ(self, group: str, a: int, b: int) -> None:
+        """Two cells hold different digits."""
+        raise NotImplementedError
+
+    def not_consecutive(self, a: int, b: int) -> None:
+        """Two cells do not hold consecutive digits."""
+        raise NotImplementedError
+
+    def cage(self, cells: list[int], total: int) -> None:
+        """The digits of a cage differ and add up to `total`."""
+        raise NotImplementedError
+
+    def parity(self, cell: int, even: bool) -> None:
+        """A cell holds an even (or odd) digit."""
+        raise NotImplementedError
+
+    def given(self, cell: int, digit: int) -> int:
+        """The index of the variable a given fixes: the cell's integer, or its literal
+        for the digit."""
+        raise NotImplementedError
+
+    def given_value(self, digit: int) -> int:
+        """The value a given fixes its variable to."""
+        raise NotImplementedError
+
+    def read(self, values: Sequence[int]) -> tuple[int, ...]:
+        """The grid in a solution's values (CP-SAT's response lists every variable)."""
+        raise NotImplementedError
+
+    # --- givens and size --------------------------------------------------------------
+
+    def givens(self, grid: Sequence[int]) -> list[tuple[int, int]]:
+        """(variable index, value) for each given cell of a grid (0 = blank)."""
+        return [(self.given(cell, d), self.given_value(d)) for cell, d in enumerate(grid) if d]
+
+    def size(self) -> dict[str, int]:
+        """The model's size as CP-SAT counts it: variables and constraints."""
+        proto = self.model.Proto()
+        return {"variables": len(proto.variables), "constraints": len(proto.constraints)}
+
+
+class IntModel(CellModel):
+    """Integer cells in 1..N; a unit is AddAllDifferent (the textbook model)."""
+
+    name, kind = "int", "an integer variable in 1..{n}"
+
+    def declare(self) -> None:
+        """One IntVar per cell, named r1c1: variable index = cell index."""
+        self.cells = [self.model.NewIntVar(1, self.n, self.geo.name(cell))
+                      for cell in self.geo.cells]
+
+    def cells_hold_one_digit(self):
+        pass  # an integer in 1..N holds one digit by construction
+
+    def each_digit_once(self, group, unit):
+        self.model.AddAllDifferent([self.cells[c] for c in unit])
+        self.note(group, "AllDifferent", unit)
+
+    def differ(self, group, a, b):
+        self.model.Add(self.cells[a] != self.cells[b])
+        self.note(group, "!=", (a, b))
+
+    def not_consecutive(self, a, b):
+        # a - b outside -1..1, as one linear expression in a domain: no auxiliary
+        # variable (AddAbsEquality would need one per pair for |a - b|).
+        far = sorted_interval_list.Domain.FromIntervals([[1 - self.n, -2], [2, self.n - 1]])
+        self.model.AddLinearExpressionInDomain(self.cells[a] - self.cells[b], far)
+        self.note("non-consecutive", "LinearInDomain", (a, b), "a - b in [-(N-1),-2] u [2,N-1]")
+
+    def cage(self, cells, total):
+        xs = [self.cells[c] for c in cells]
+        self.model.AddAllDifferent(xs)
+        self.model.Add(sum(xs) == total)
+        self.note("cages", "AllDifferent", cells)
+        self.note("cages", "Sum", cells, f"== {total}")
+
+    def parity(self, cell, even):
+        digits = self.digits(even)
+        proto = self.model.Proto().variables[self.cells[cell].Index()]
+        proto.domain.clear()
+        for d in digits:  # a domain of single values: [2, 2, 4, 4, ...]
+            proto.domain.extend([d, d])
+        self.note("parity", "domain", (cell,), "{" + ",".join(map(str, digits)) + "}")
+
+    def given(self, cell, digit):
+        return cell
+
+    def given_value(self, digit):
+        return digit
+
+    def read(self, values):
+        return tuple(values[: self.n * self.n])
+
+
+class BoolModel(CellModel):
+    """One Boolean per (cell, digit); exactly-one constraints for cells and units."""
+
+    name, kind = "bool", "{n} Booleans, r1c1_d meaning 'holds d'"
+
+    def declare(self) -> None:
+        """cells[cell][d - 1] says the cell holds d: variable index = cell * N + d - 1."""
+        self.cells = [[self.model.NewBoolVar(f"{self.geo.name(cell)}_{d}")
+                       for d in range(1, self.n + 1)] for cell in self.geo.cells]
+
+    def cells_hold_one_digit(self):
+        for cell, literals in enumerate(self.cells):
+            self.model.AddExactlyOne(literals)
+            self.note("cells", "ExactlyOne", (cell,), "over its N digits")
+
+    def each_digit_once(self, group, unit):
+        for d in range(self.n):
+            self.model.AddExactlyOne([self.cells[c][d] for c in unit])
+        self.note(group, f"ExactlyOne x{self.n}", unit, "one per digit")
+
+    def differ(self, group, a, b):
+        for x, y in zip(self.cells[a], self.cells[b]):
+            self.model.AddBoolOr([x.Not(), y.Not()])
+        self.note(group, f"clauses x{self.n}", (a, b), "not (a_d and b_d)")
+
+    def not_consecutive(self, a, b):
+        x, y = self.cells[a], self.cells[b]
+        for d in range(self.n - 1):
+            self.model.AddBoolOr([x[d].Not(), y[d + 1].Not()])
+            self.model.AddBoolOr([x[d + 1].Not(), y[d].Not()])
+        self.note("non-consecutive", f"clauses x{2 * (self.n - 1)}", (a, b),
+                  "not (a_d and b_d+1), not (a_d+1 and b_d)")
+
+    def cage(self, cells, total):
+        for d in range(self.n):
+            self.model.AddAtMostOne([self.cells[c][d] for c in cells])
+        weighted = [(d + 1) * self.cells[c][d] for c in cells for d in range(self.n)]
+        self.model.Add(sum(weighted) == total)
+        self.note("cages", f"AtMostOne x{self.n}", cells, "one per digit")
+        self.note("cages", "Sum", cells, f"of d * cell_d == {total}")
+
+    def parity(self, cell, even):
+        wrong = self.digits(not even)
+        for d in wrong:  # the literal's domain becomes {0}
+            proto = self.model.Proto().variables[self.cells[cell][d - 1].Index()]
+            proto.domain.clear()
+            proto.domain.extend([0, 0])
+        self.note("parity", "domain", (cell,), f"{{0}} for digits {','.join(map(str, wrong))}")
+
+    def given(self, cell, digit):
+        return cell * self.n + digit - 1
+
+    def given_value(self, digit):
+        return 1
+
+    def read(self, values):
+        n = self.n
+        return tuple(values[cell * n: cell * n + n].index(1) + 1 for cell in self.geo.cells)
+
+
+KINDS: dict[str, type[CellModel]] = {m.name: m for m in (BoolModel, IntModel)}
+
+
+def build(geo: Geometry, model: str = "bool") -> CellModel:
+    """The CP-SAT model of a shape and rule set (givens not included)."""
+    if model not in KINDS:
+        raise ValueError(f"unknown CP-SAT model {model!r}; models: {', '.join(MODELS)}")
+    return KINDS[model](geo)
