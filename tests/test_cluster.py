@@ -20,6 +20,7 @@ import pytest
 from test_harness import add_to_path, puzzle_file, records, table, wait_for_records
 
 from sudokulab.harness import cluster, compare, datasets
+from sudokulab.harness.runner import Options
 from sudokulab.harness.testing import write_plugin
 from sudokulab.puzzle import format_line
 
@@ -118,6 +119,27 @@ def test_chunks_are_100_to_1000_puzzles_unless_the_run_is_small():
     assert cluster.chunk_size(1, 8) == 1
     jobs = list(enumerate("abcdefg"))
     assert cluster.chunks(jobs, 3) == [jobs[:3], jobs[3:6], jobs[6:]]
+
+
+def test_a_connection_closed_midway_is_a_lost_scheduler_not_an_output_error(capsys):
+    from distributed.comm.core import CommClosedError
+
+    class Closing(cluster.Cluster):
+        """A cluster whose scheduler connection closes as a chunk's result is fetched."""
+
+        def __init__(self) -> None:
+            self.address, self.client = "tcp://127.0.0.1:1", None
+
+        def threads(self, name: str) -> int:
+            return 1
+
+        def _run(self, *args) -> None:
+            raise CommClosedError("in <TCP (closed) ConnectionPool.gather>: Stream is closed")
+
+    with pytest.raises(cluster.ClusterLost):
+        Closing().run_backend("norvig", [(0, datasets.load("top95")[0])], Options(),
+                              record=lambda r: None)
+    assert "lost the Dask scheduler tcp://127.0.0.1:1" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("address", ["local:0", "lcoal", "tcp://127.0.0.1"])
@@ -227,7 +249,7 @@ def test_a_lost_scheduler_interrupts_and_the_run_resumes_elsewhere(processes, tm
     processes.scheduler.kill()
     hold.unlink()
     _, stderr = process.communicate()
-    assert process.returncode == 130
+    assert process.returncode == 130, stderr
     assert f"lost the Dask scheduler {processes.address}" in stderr
     assert f"--resume --out {out}" in stderr
     before = {r["index"] for r in records(out)}

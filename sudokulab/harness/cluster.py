@@ -294,27 +294,38 @@ class Cluster:
         todo = deque(chunks(puzzles, chunk or chunk_size(len(puzzles), threads)))
         pending: dict[distributed.Future, list[Job]] = {}
         try:
-            while todo or pending:
-                while todo and len(pending) < IN_FLIGHT * threads:
-                    self._submit(spec, options, todo.popleft(), name, pending)
-                try:
-                    done, _ = distributed.wait(list(pending), timeout=CHECK,
-                                               return_when="FIRST_COMPLETED")
-                except (TimeoutError, asyncio.TimeoutError, distributed.TimeoutError):
-                    self._check_scheduler()
-                    continue
-                except CancelledError:  # the scheduler is gone, and its tasks with it
-                    raise ClusterLost(f"lost the Dask scheduler {self.address}: its tasks "
-                                      f"were cancelled") from None
-                for future in done:
+            try:
+                self._run(spec, options, name, threads, todo, pending, record)
+            except OSError as error:  # a connection to the scheduler closed under us
+                raise ClusterLost(f"lost the Dask scheduler {self.address}: {error}") from None
+        except KeyboardInterrupt:  # keep what is finished and can still be fetched, then stop
+            try:
+                for future in [f for f in pending if f.status == "finished"]:
                     _take(future, pending.pop(future), spec, record)
-        except KeyboardInterrupt:  # keep what is finished, then stop
-            for future in [f for f in pending if f.status == "finished"]:
-                _take(future, pending.pop(future), spec, record)
+            except OSError:  # gone with the scheduler: not recorded, so run again on resume
+                pass
             raise
         finally:
             if pending and self.client is not None and self.client.status == "running":
                 self.client.cancel(list(pending))
+
+    def _run(self, spec: str, options: Options, name: str, threads: int, todo: deque,
+             pending: dict, record: Callable[[Record], None]) -> None:
+        """Keep IN_FLIGHT chunks per thread on the cluster; record each as it finishes."""
+        while todo or pending:
+            while todo and len(pending) < IN_FLIGHT * threads:
+                self._submit(spec, options, todo.popleft(), name, pending)
+            try:
+                done, _ = distributed.wait(list(pending), timeout=CHECK,
+                                           return_when="FIRST_COMPLETED")
+            except (TimeoutError, asyncio.TimeoutError, distributed.TimeoutError):
+                self._check_scheduler()
+                continue
+            except CancelledError:  # the scheduler is gone, and its tasks with it
+                raise ClusterLost(f"lost the Dask scheduler {self.address}: its tasks "
+                                  f"were cancelled") from None
+            for future in done:
+                _take(future, pending.pop(future), spec, record)
 
     def _submit(self, spec: str, options: Options, chunk: list[Job], name: str,
                 pending: dict) -> None:
