@@ -131,15 +131,18 @@ def _inside(inner: np.ndarray, outer: np.ndarray) -> bool:
                for x, y in inner)
 
 
-def verify(reading: Reading, backend: str = "norvig") -> Verdict:
-    """Solve the puzzle read; if it is not unique, find the cells that likely misread."""
+def verify(reading: Reading, backend="norvig") -> Verdict:
+    """Solve the puzzle read with a solver engine (a name or a Backend) and check its grid;
+    if the puzzle is not unique, find the cells that were likely misread."""
     from sudokulab.backends import make_backend
     from sudokulab.check import check
     from sudokulab.result import Status
 
-    solver = make_backend(backend)
+    solver = make_backend(backend) if isinstance(backend, str) else backend
     result = solver.solve(reading.puzzle, limit=2)
-    if result.status == Status.UNIQUE and not check(reading.puzzle, result.solutions[0]):
+    if result.status == Status.UNIQUE:
+        if check(reading.puzzle, result.solutions[0]):
+            return Verdict("invalid", None, (), solver.label)
         return Verdict("unique", result.solutions[0], (), solver.label)
     status = "multiple" if result.status == Status.MULTIPLE else "none"
     if result.status not in (Status.MULTIPLE, Status.NONE):
@@ -195,13 +198,18 @@ def write_pictures(reading: Reading, folder: str | Path) -> list[Path]:
     """Write the debug images as PNG files into a folder (made if needed)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, picture in reading.debug.items():
-        path = folder / f"{name}.png"
-        if not cv2.imwrite(str(path), picture):
-            raise OSError(f"cannot write {path}")
-        written.append(path)
+    written = [folder / f"{name}.png" for name in reading.debug]
+    for path, picture in zip(written, reading.debug.values()):
+        write_picture(picture, path)
     return written
+
+
+def write_picture(picture: np.ndarray, path: str | Path) -> None:
+    """Write an image file (its kind from its extension); OSError if it cannot be."""
+    ok, data = cv2.imencode(Path(path).suffix or ".png", picture)
+    if not ok:
+        raise OSError(f"{path}: cannot encode an image of that kind")
+    Path(path).write_bytes(data.tobytes())
 
 
 def overlay(image: np.ndarray, reading: Reading, solution: tuple[int, ...]) -> np.ndarray:

@@ -116,20 +116,31 @@ def _centre_text(draw: ImageDraw.ImageDraw, font: ImageFont.FreeTypeFont, text: 
 
 # --- photographing ---------------------------------------------------------------------
 
-def photograph(flat: np.ndarray, corners: np.ndarray, rng: random.Random
+def photograph(flat: np.ndarray, corners: np.ndarray, rng: random.Random, zoom: float = 1.0
                ) -> tuple[np.ndarray, np.ndarray]:
-    """A phone photo of a flat print: perspective, light, shadow, blur, noise, JPEG."""
+    """A phone photo of a flat print: perspective, light, shadow, blur, noise, JPEG.
+
+    The grid is kept whole in the picture; zoom scales the picture (a 16x16 needs more
+    pixels to be legible, as a person would move the phone closer)."""
     nprng = np.random.default_rng(rng.randrange(2**32))
-    width, height = rng.randint(820, 1000), rng.randint(900, 1150)
+    width, height = round(rng.randint(820, 1000) * zoom), round(rng.randint(900, 1150) * zoom)
     h, w = flat.shape
-    side = rng.uniform(0.6, 0.9) * min(width, height)
+    side = rng.uniform(0.65, 0.95) * min(width, height)
     angle = np.radians(rng.uniform(-20, 20))
-    centre = np.array([width / 2, height / 2]) + nprng.uniform(-0.06, 0.06, 2) * side
-    square = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2
-    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-    target = square @ turn.T + centre + nprng.uniform(-0.06, 0.06, (4, 2)) * side
+    shift = nprng.uniform(-0.06, 0.06, 2)
+    tilt = nprng.uniform(-0.06, 0.06, (4, 2))
     page = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    homography = cv2.getPerspectiveTransform(page, np.float32(target))
+    while True:  # smaller until the grid is inside the picture
+        centre = np.array([width / 2, height / 2]) + shift * side
+        square = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        target = square @ turn.T + centre + tilt * side
+        homography = cv2.getPerspectiveTransform(page, np.float32(target))
+        grid = cv2.perspectiveTransform(corners[None].astype(np.float32), homography)[0]
+        if (grid.min() > 10 and grid[:, 0].max() < width - 10
+                and grid[:, 1].max() < height - 10):
+            break
+        side *= 0.95
     tint = np.array([rng.uniform(0.85, 1.0), rng.uniform(0.93, 1.0), 1.0])
     paper = cv2.cvtColor(flat, cv2.COLOR_GRAY2BGR).astype(np.float32) * tint
     table = _table(height, width, nprng)
@@ -142,7 +153,6 @@ def photograph(flat: np.ndarray, corners: np.ndarray, rng: random.Random
     photo += nprng.normal(0, rng.uniform(1, 6), photo.shape)
     photo = np.clip(photo, 0, 255).astype(np.uint8)
     ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(35, 90)])
-    grid = cv2.perspectiveTransform(corners[None].astype(np.float32), homography)[0]
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), grid
 
 
@@ -176,7 +186,7 @@ def synthetic_photo(puzzle: Puzzle, font: Path, seed: int, *, screenshot: bool =
     flat, corners = print_flat(puzzle, font, rng, clean=screenshot)
     if screenshot:
         return Photo(cv2.cvtColor(flat, cv2.COLOR_GRAY2BGR), puzzle, corners, font.name)
-    image, grid = photograph(flat, corners, rng)
+    image, grid = photograph(flat, corners, rng, zoom=1.5 if puzzle.size > 9 else 1.0)
     return Photo(image, puzzle, grid, font.name)
 
 
