@@ -15,9 +15,9 @@ SIDE = 576          # the straightened grid, in pixels: 4, 6, 9 and 16 cells div
 DETECT = 1000       # photos are shrunk to at most this many pixels a side to find the grid
 SIZES = (16, 9, 6, 4)
 CANDIDATES = 8      # the largest outlines tried as the grid
-GAP = 15            # pixels: breaks in a faint line that are closed
-LINE = 0.4          # a line covers at least this much of the square's side
-BETWEEN = 0.8       # halfway between two lines, no run this long (digits in a column can
+GAP = 9             # pixels: breaks in a faint line that are closed
+LINE = 0.3          # a line covers at least this much of the square's side
+BETWEEN = 0.9       # halfway between two lines, no run this long (digits in a column can
                     # chain up through the lines they cross, but not this far)
 
 
@@ -98,7 +98,7 @@ def line_masks(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Ink is widened across a line (a line a pixel off straight stays one line) and closed
     along it (faint thin print breaks up), then only runs longer than any digit are kept."""
     side = ink.shape[0]
-    long = side // 4
+    long = side // 5  # shorter than a 16x16's box side: thin lines break at thick ones
     rows = cv2.dilate(ink, np.ones((3, 1), np.uint8))
     rows = cv2.morphologyEx(rows, cv2.MORPH_CLOSE, np.ones((1, GAP), np.uint8))
     cols = cv2.dilate(ink, np.ones((1, 3), np.uint8))
@@ -112,8 +112,8 @@ def size_and_lines(horizontal: np.ndarray, vertical: np.ndarray, size: int | Non
                    ) -> tuple[int, list[int], list[int]]:
     """The grid's size and where its lines are (rows, then columns, borders included).
 
-    The size is the largest of SIZES whose every line, borders included, is found with
-    no line halfway between two of them; or the size given, if its lines are there."""
+    The size is the largest of SIZES whose every inner line is found with no line
+    halfway between two of them; or the size given, if its lines are there."""
     across = horizontal.mean(axis=1) / 255  # how much of each row is line
     down = vertical.mean(axis=0) / 255
     for n in (size,) if size else SIZES:
@@ -125,11 +125,13 @@ def size_and_lines(horizontal: np.ndarray, vertical: np.ndarray, size: int | Non
 
 
 def _lines(profile: np.ndarray, n: int) -> list[int] | None:
-    """Where the n + 1 lines of a profile are; None unless each is there and none between."""
+    """Where the n + 1 lines of a profile are; None unless each inner one is there and no
+    line lies halfway between two. (The borders are the outline itself, which the warp may
+    cut a pixel or two into.)"""
     side = len(profile)
     reach = max(2, side // (n * 6))
-    found = []
-    for k in range(n + 1):
+    found = [0]
+    for k in range(1, n):
         expected = round(k * side / n)
         start = max(0, expected - reach)
         window = profile[start:expected + reach + 1]
@@ -137,8 +139,8 @@ def _lines(profile: np.ndarray, n: int) -> list[int] | None:
             return None
         peak = np.flatnonzero(window == window.max())
         found.append(start + int(peak.mean()))
+    found.append(side)
     halfway = [(a + b) // 2 for a, b in zip(found, found[1:])]
     if any(profile[max(0, h - 2):h + 3].max() > BETWEEN for h in halfway):
         return None
-    found[0], found[-1] = 0, side
     return found

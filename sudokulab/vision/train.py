@@ -28,7 +28,7 @@ from sudokulab.vision.cells import MARGIN, read_cell
 from sudokulab.vision.model import CLASSES, WEIGHTS, features
 
 SEED = 20
-SAMPLES = 40      # per font and symbol
+SAMPLES = 60      # per font and symbol
 HIDDEN = 192
 CELL_SIDES = (36, 48, 64, 96, 144)   # a 16x16, 12x12, 9x9, 6x6 and 4x4 cell of grid.SIDE
 
