@@ -16,7 +16,7 @@ DETECT = 1000       # photos are shrunk to at most this many pixels a side to fi
 SIZES = (16, 9, 6, 4)
 CANDIDATES = 8      # the largest outlines tried as the grid
 GAP = 9             # pixels: breaks in a faint line that are closed
-LINE = 0.3          # a line covers at least this much of the square's side
+LINE = 0.25         # a line covers at least this much of the square's side
 BETWEEN = 0.9       # halfway between two lines, no run this long (digits in a column can
                     # chain up through the lines they cross, but not this far)
 
@@ -50,20 +50,22 @@ def outlines(gray: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
     ink = threshold(small)
     closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(closed, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    # Hulls, not contours: a grid whose faint border breaks up has a contour that winds
+    # into the grid through the gaps, but its hull is still the grid's outline.
+    hulls = sorted((cv2.convexHull(c) for c in contours), key=cv2.contourArea, reverse=True)
     least = 0.03 * small.shape[0] * small.shape[1]
     quads = []
-    for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:CANDIDATES]:
-        if cv2.contourArea(contour) < least:
+    for hull in hulls[:CANDIDATES]:
+        if cv2.contourArea(hull) < least:
             break
-        quad = _quadrilateral(contour)
+        quad = _quadrilateral(hull)
         if quad is not None:
             quads.append(_ordered(quad) / scale)
     return quads, ink
 
 
-def _quadrilateral(contour: np.ndarray) -> np.ndarray | None:
-    """Four corners approximating a contour's convex hull, if it has four sides."""
-    hull = cv2.convexHull(contour)
+def _quadrilateral(hull: np.ndarray) -> np.ndarray | None:
+    """Four corners approximating a convex hull, if it has four sides."""
     perimeter = cv2.arcLength(hull, True)
     for epsilon in (0.02, 0.03, 0.05, 0.08):
         approx = cv2.approxPolyDP(hull, epsilon * perimeter, True)

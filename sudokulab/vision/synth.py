@@ -17,6 +17,16 @@ from PIL import Image, ImageDraw, ImageFont
 
 from sudokulab.puzzle import Puzzle, box_shape, symbol
 
+# How hard a photo is. "photo": a phone photo of a decent print. "newsprint": grey
+# newspaper with greyer ink, a smaller grid in the picture (fewer pixels a cell), more
+# blur and noise, harsher JPEG, darker shadow.
+STYLES = {
+    "photo": {"paper": (185, 245), "ink": (0, 70), "grid": (0.65, 0.95), "blur": (0.3, 1.4),
+              "noise": (1, 6), "jpeg": (35, 90), "gradient": 0.45},
+    "newsprint": {"paper": (165, 215), "ink": (40, 95), "grid": (0.45, 0.65),
+                  "blur": (0.8, 1.8), "noise": (3, 9), "jpeg": (25, 60), "gradient": 0.55},
+}
+
 
 @dataclass(frozen=True)
 class Photo:
@@ -68,16 +78,16 @@ def nine_by_nine(index: int) -> Puzzle:
 
 # --- printing --------------------------------------------------------------------------
 
-def print_flat(puzzle: Puzzle, font: Path, rng: random.Random, *, clean: bool = False
-               ) -> tuple[np.ndarray, np.ndarray]:
+def print_flat(puzzle: Puzzle, font: Path, rng: random.Random, *, clean: bool = False,
+               style: str = "photo") -> tuple[np.ndarray, np.ndarray]:
     """The puzzle printed flat in grey levels, and its grid's corners in that image."""
     n = puzzle.size
     rows, cols = puzzle.box
     cell = rng.randint(40, 52) if n > 9 else rng.randint(48, 72)
     margin = cell // 2 + rng.randint(0, cell)
     side = n * cell
-    paper = 255 if clean else rng.randint(185, 245)
-    ink = 0 if clean else rng.randint(0, 70)
+    paper = 255 if clean else rng.randint(*STYLES[style]["paper"])
+    ink = 0 if clean else rng.randint(*STYLES[style]["ink"])
     image = Image.new("L", (side + 2 * margin, side + 2 * margin), paper)
     draw = ImageDraw.Draw(image)
     thin = 1 if clean else rng.choice((1, 1, 2, 2, 3))
@@ -116,8 +126,8 @@ def _centre_text(draw: ImageDraw.ImageDraw, font: ImageFont.FreeTypeFont, text: 
 
 # --- photographing ---------------------------------------------------------------------
 
-def photograph(flat: np.ndarray, corners: np.ndarray, rng: random.Random, zoom: float = 1.0
-               ) -> tuple[np.ndarray, np.ndarray]:
+def photograph(flat: np.ndarray, corners: np.ndarray, rng: random.Random, zoom: float = 1.0,
+               style: str = "photo") -> tuple[np.ndarray, np.ndarray]:
     """A phone photo of a flat print: perspective, light, shadow, blur, noise, JPEG.
 
     The grid is kept whole in the picture; zoom scales the picture (a 16x16 needs more
@@ -125,7 +135,8 @@ def photograph(flat: np.ndarray, corners: np.ndarray, rng: random.Random, zoom: 
     nprng = np.random.default_rng(rng.randrange(2**32))
     width, height = round(rng.randint(820, 1000) * zoom), round(rng.randint(900, 1150) * zoom)
     h, w = flat.shape
-    side = rng.uniform(0.65, 0.95) * min(width, height)
+    ranges = STYLES[style]
+    side = rng.uniform(*ranges["grid"]) * min(width, height)
     angle = np.radians(rng.uniform(-20, 20))
     shift = nprng.uniform(-0.06, 0.06, 2)
     tilt = nprng.uniform(-0.06, 0.06, (4, 2))
@@ -147,12 +158,11 @@ def photograph(flat: np.ndarray, corners: np.ndarray, rng: random.Random, zoom: 
     photo = cv2.warpPerspective(paper, homography, (width, height), flags=cv2.INTER_LINEAR)
     cover = cv2.warpPerspective(np.ones((h, w), np.float32), homography, (width, height))
     photo = photo + table * (1 - cover[..., None])
-    photo *= _light(height, width, rng)[..., None]
-    sigma = rng.uniform(0.3, 1.4)
-    photo = cv2.GaussianBlur(photo, (0, 0), sigma)
-    photo += nprng.normal(0, rng.uniform(1, 6), photo.shape)
+    photo *= _light(height, width, rng, ranges["gradient"])[..., None]
+    photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(*ranges["blur"]))
+    photo += nprng.normal(0, rng.uniform(*ranges["noise"]), photo.shape)
     photo = np.clip(photo, 0, 255).astype(np.uint8)
-    ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(35, 90)])
+    ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(*ranges["jpeg"])])
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), grid
 
 
@@ -163,13 +173,13 @@ def _table(height: int, width: int, nprng: np.random.Generator) -> np.ndarray:
     return (colour + texture).astype(np.float32)
 
 
-def _light(height: int, width: int, rng: random.Random) -> np.ndarray:
+def _light(height: int, width: int, rng: random.Random, gradient: float) -> np.ndarray:
     """Uneven light: a gradient across the image, and sometimes a soft shadow."""
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     angle = rng.uniform(0, 2 * np.pi)
     ramp = (np.cos(angle) * xs / width + np.sin(angle) * ys / height)
     ramp = (ramp - ramp.min()) / (np.ptp(ramp) or 1)
-    light = 1.0 - rng.uniform(0.0, 0.45) * ramp
+    light = 1.0 - rng.uniform(0.0, gradient) * ramp
     if rng.random() < 0.5:
         angle = rng.uniform(0, 2 * np.pi)
         edge = (np.cos(angle) * (xs - width * rng.uniform(0.3, 0.7))
@@ -179,23 +189,25 @@ def _light(height: int, width: int, rng: random.Random) -> np.ndarray:
     return light
 
 
-def synthetic_photo(puzzle: Puzzle, font: Path, seed: int, *, screenshot: bool = False
-                    ) -> Photo:
+def synthetic_photo(puzzle: Puzzle, font: Path, seed: int, *, screenshot: bool = False,
+                    style: str = "photo") -> Photo:
     """A photo (or, with screenshot, a clean flat render) of a puzzle in a font."""
     rng = random.Random(seed)
-    flat, corners = print_flat(puzzle, font, rng, clean=screenshot)
+    flat, corners = print_flat(puzzle, font, rng, clean=screenshot, style=style)
     if screenshot:
         return Photo(cv2.cvtColor(flat, cv2.COLOR_GRAY2BGR), puzzle, corners, font.name)
-    image, grid = photograph(flat, corners, rng, zoom=1.5 if puzzle.size > 9 else 1.0)
+    image, grid = photograph(flat, corners, rng, 1.5 if puzzle.size > 9 else 1.0, style)
     return Photo(image, puzzle, grid, font.name)
 
 
-def photo_set(count: int, fonts: list[Path], seed: int, sizes=(9,)) -> list[Photo]:
+def photo_set(count: int, fonts: list[Path], seed: int, sizes=(9,), style: str = "photo"
+              ) -> list[Photo]:
     """count photos of puzzles of the given sizes (in turn), fonts in turn, from a seed."""
     rng = random.Random(seed)
     photos = []
     for k in range(count):
         n = sizes[k % len(sizes)]
         puzzle = nine_by_nine(rng.randrange(10**6)) if n == 9 else make_puzzle(n, rng)
-        photos.append(synthetic_photo(puzzle, fonts[k % len(fonts)], rng.randrange(2**31)))
+        photos.append(synthetic_photo(puzzle, fonts[k % len(fonts)], rng.randrange(2**31),
+                                      style=style))
     return photos
