@@ -39,16 +39,19 @@ def threshold(gray: np.ndarray, contrast: int = 7) -> np.ndarray:
                                  cv2.THRESH_BINARY_INV, block, contrast)
 
 
-def outlines(gray: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+def outlines(gray: np.ndarray, contrast: int = 7, close: int = 3
+             ) -> tuple[list[np.ndarray], np.ndarray]:
     """Four-sided outlines that may be the grid, largest first (corners ordered top-left,
     top-right, bottom-right, bottom-left), and the thresholded photo.
 
     The page's own edge or a frame around the grid can be larger than the grid: the
-    caller straightens each in turn and keeps the first whose lines make a grid."""
+    caller straightens each and keeps one whose lines make a grid. A higher contrast
+    keeps a faint grid apart from a noisy table it would otherwise touch; a wider
+    closing joins up a faint grid whose lines the threshold broke into dashes."""
     scale = min(1.0, DETECT / max(gray.shape))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    ink = threshold(small)
-    closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    ink = threshold(small, contrast)
+    closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((close, close), np.uint8))
     contours, _ = cv2.findContours(closed, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     # Hulls, not contours: a grid whose faint border breaks up has a contour that winds
     # into the grid through the gaps, but its hull is still the grid's outline.

@@ -20,6 +20,7 @@ from sudokulab.vision import grid as G
 from sudokulab.vision.model import CLASSES, load
 
 LOW = 0.9          # a cell read with less confidence than this is flagged
+OUTLINES = ((7, 3), (7, 7), (20, 3))  # (contrast, closing) tried in turn for the outline
 NESTED = 0.2       # a passing outline inside another, and this large, is the grid
 SUSPECTS = 24      # the least confident cells tried one by one when the read is not unique
 
@@ -100,15 +101,18 @@ def _find_grid(gray: np.ndarray, size: int | None):
     fall where a grid of another size has lines), so of two nested outlines that pass,
     the inner one wins unless it is much smaller (a 4x4 box inside a 16x16 grid passes
     as a 4x4 grid)."""
-    quads, ink = G.outlines(gray)
     found = []
-    for corners in quads:
-        square = G.warp(gray, corners)
-        lines = G.line_masks(G.threshold(square, contrast=4))
-        try:
-            found.append((corners, ink, square, lines, G.size_and_lines(*lines, size)))
-        except G.GridNotFound:
-            continue
+    for contrast, close in OUTLINES:
+        quads, ink = G.outlines(gray, contrast, close)
+        for corners in quads:
+            square = G.warp(gray, corners)
+            lines = G.line_masks(G.threshold(square, contrast=4))
+            try:
+                found.append((corners, ink, square, lines, G.size_and_lines(*lines, size)))
+            except G.GridNotFound:
+                continue
+        if any(f[4][0] > 4 for f in found):  # a page can pass for a 4x4: look further
+            break
     if not found:
         raise G.GridNotFound("no grid found in the image" + (
             " (no outline has a grid's lines)" if quads else " (no large four-sided outline)"))
