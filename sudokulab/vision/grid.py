@@ -16,7 +16,8 @@ DETECT = 1000       # photos are shrunk to at most this many pixels a side to fi
 SIZES = (16, 9, 6, 4)
 CANDIDATES = 8      # the largest outlines tried as the grid
 GAP = 9             # pixels: breaks in a faint line that are closed
-LINE = 0.25         # a line covers at least this much of the square's side
+LINE = 0.4          # a grid's lines cover this much of the square's side (the median)...
+WEAKEST = 0.12      # ...and each at least this much (a faint one, broken up)
 BETWEEN = 0.9       # halfway between two lines, no run this long (digits in a column can
                     # chain up through the lines they cross, but not this far)
 
@@ -130,21 +131,22 @@ def size_and_lines(horizontal: np.ndarray, vertical: np.ndarray, size: int | Non
 
 
 def _lines(profile: np.ndarray, n: int) -> list[int] | None:
-    """Where the n + 1 lines of a profile are; None unless each inner one is there and no
-    line lies halfway between two. (The borders are the outline itself, which the warp may
-    cut a pixel or two into.)"""
+    """Where the n + 1 lines of a profile are; None unless the inner ones are there (most
+    of them strong, none missing: a faint thin line breaks up) and no line lies halfway
+    between two. (The borders are the outline itself, which the warp may cut into.)"""
     side = len(profile)
     reach = max(2, side // (n * 6))
-    found = [0]
+    found, strengths = [0], []
     for k in range(1, n):
         expected = round(k * side / n)
         start = max(0, expected - reach)
         window = profile[start:expected + reach + 1]
-        if window.max() < LINE:
-            return None
+        strengths.append(float(window.max()))
         peak = np.flatnonzero(window == window.max())
         found.append(start + int(peak.mean()))
     found.append(side)
+    if min(strengths) < WEAKEST or np.median(strengths) < LINE:
+        return None
     halfway = [(a + b) // 2 for a, b in zip(found, found[1:])]
     if any(profile[max(0, h - 2):h + 3].max() > BETWEEN for h in halfway):
         return None
