@@ -8,12 +8,13 @@ BIN    := $(VENV)/bin
 SWIPL_PREFIX := $(CURDIR)/.local/swipl
 INSTALLED := $(VENV)/.installed
 
-.PHONY: help install prolog demo test lint bench clean
+.PHONY: help install prolog fonts model demo test lint bench clean
 
 help:
 	@echo "make demo    install everything, then compare every backend on the bundled top95"
 	@echo "make test    install everything, then run ruff and the tests"
 	@echo "make bench   run the speed targets side by side and regenerate results/"
+	@echo "make model   retrain the digit classifier of \`sudokulab read\` (sudokulab/vision/digits.npz)"
 	@echo "make clean   remove the virtual environment, the SWI-Prolog build and caches"
 	@echo "Set SUDOKULAB_SKIP_PROLOG=1 to skip provisioning and testing the Prolog backend."
 
@@ -33,9 +34,19 @@ else
 	  || echo "WARNING: the Prolog backend is not installed (see above); the others work."
 endif
 
+# The Debian fonts `sudokulab read` is trained on and tested with (apt-get update, then
+# install, when any is missing); without them the reader works but its tests cannot run.
+fonts:
+	@scripts/provision-fonts || echo "WARNING: fonts missing: the vision tests will fail (see above)."
+
+# The digit classifier, rebuilt from the fonts (deterministic: one thread, a fixed seed).
+model: $(INSTALLED) fonts
+	$(BIN)/pip install --quiet -e '.[model]'
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(BIN)/python -m sudokulab.vision.train
+
 # Byte-code compiled up front: where PYTHONDONTWRITEBYTECODE is set, every command would
 # otherwise compile sudokulab's modules again at each start.
-install: $(INSTALLED) prolog
+install: $(INSTALLED) prolog fonts
 	$(BIN)/python -m compileall -q sudokulab
 
 demo: install

@@ -247,6 +247,36 @@ def _datasets_options(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=run_datasets)
 
 
+def _read_options(p: argparse.ArgumentParser) -> None:
+    """The `read` subcommand: a puzzle from a photo (its code is in sudokulab/vision)."""
+    p.description = ("Read a puzzle from a photo or screenshot: find the grid, straighten it, "
+                     "read each cell. A solver engine then checks the puzzle read: one with "
+                     "no solution or several is reported with the cells likely misread.")
+    p.add_argument("image", metavar="IMAGE", help="a photo or screenshot (PNG, JPEG, ...)")
+    p.add_argument("--format", choices=("grid", "line", "json"), default="grid",
+                   help="grid (default), line, or json with a confidence per cell")
+    p.add_argument("--size", type=positive_int, metavar="N",
+                   help="the grid's size when it should not be guessed: 4, 6, 9 or 16")
+    p.add_argument("--box", metavar="RxC", help="box shape when not the squarest (e.g. 3x2)")
+    p.add_argument("--solve", action="store_true", help="print the solution too")
+    p.add_argument("--backend", "-b", default="norvig", metavar="NAME",
+                   help="the engine that checks (and with --solve solves) the puzzle read")
+    p.add_argument("--overlay", metavar="FILE",
+                   help="with --solve: write the photo with the solution in its blank cells")
+    p.add_argument("--debug", metavar="DIR",
+                   help="write the intermediate images (threshold, contour, warped grid, "
+                        "lines, cells) into DIR")
+    p.set_defaults(run=run_read)
+
+
+def run_read(args: argparse.Namespace) -> int:
+    """Read a puzzle from a photo (OpenCV is imported only now)."""
+    box, backend = _box(args.box), _backend(args.backend)
+    from sudokulab.vision import command
+
+    return command.run(args, box, backend)
+
+
 # Each command: its one-line summary, and the function that adds its options.
 COMMANDS = {
     "solve": ("solve puzzles with one backend", _solve_options),
@@ -260,6 +290,7 @@ COMMANDS = {
                "solvers",
                _export_options),
     "model": ("show what a backend builds for each rule", _model_options),
+    "read": ("read a puzzle from a photo or screenshot", _read_options),
 }
 
 
