@@ -27,6 +27,7 @@ from sudokulab.errors import (
     InputError,
     PuzzleError,
     UsageError,
+    error_line,
     worst,
 )
 
@@ -43,8 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
         return code
     except InputError as error:  # one line, whatever line breaks the input put in it
-        message = str(error).replace("\r", "\\r").replace("\n", "\\n")
-        print(f"sudokulab: error: {message}", file=sys.stderr)
+        print(error_line(error), file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         print("sudokulab: interrupted", file=sys.stderr)
@@ -547,7 +547,7 @@ class Output:
 
     def bad(self, number: int, entry) -> int:
         """A puzzle of a file that is not one: say where and why, keep the numbering."""
-        print(f"sudokulab: error: {entry.error}", file=sys.stderr)
+        print(error_line(entry.error), file=sys.stderr)
         if self.format == "json":
             import json
 
@@ -675,7 +675,7 @@ def run_show(args: argparse.Namespace) -> int:
     code = EXIT_OK
     for number, entry in enumerate(entries, 1):
         if entry.puzzle is None:
-            print(f"sudokulab: error: {entry.error}", file=sys.stderr)
+            print(error_line(entry.error), file=sys.stderr)
             code = EXIT_INPUT
             if args.strict:
                 break

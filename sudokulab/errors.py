@@ -50,3 +50,12 @@ def worst(codes: Iterable[int]) -> int:
 def unknown(kind: str, name: str, known: Iterable[str]) -> str:
     """The message for a name that is not one of the known ones."""
     return f"unknown {kind} {name!r}; known: {', '.join(known)}"
+
+
+# Every character str.splitlines() breaks a line at: an error stays one line for any reader.
+_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+def error_line(message: object) -> str:
+    """'sudokulab: error: MESSAGE', with any line break the input put in it escaped."""
+    return f"sudokulab: error: {str(message).translate(_LINE_BREAKS)}"

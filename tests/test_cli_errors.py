@@ -12,7 +12,7 @@ import sys
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sudokulab.cli import main
@@ -107,6 +107,7 @@ ALPHABET = string.printable + "\ufeff│┼é\x00"
                  | st.dictionaries(st.sampled_from(["box", "givens", "rules", "type", "x"]),
                                    inner, max_size=4)).map(json.dumps),
 ))
+@example("-\x0c")  # a form feed: a line break for splitlines(), so it is escaped too
 def test_any_text_is_a_puzzle_or_one_line_and_exit_2(text):
     for argv in (["solve", text], ["show", text], ["solve", "-"]):
         code, _, err = run(*argv, stdin=text)

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from sudokulab.backends import BackendError, backend_class, make_backend, names, parse_spec
+from sudokulab.errors import error_line
 from sudokulab.harness import datasets, report
 from sudokulab.harness.crosscheck import cross_check
 from sudokulab.harness.progress import Progress
@@ -139,7 +140,7 @@ def main(args: argparse.Namespace) -> int:
         with _sigterm_stops():
             return compare(args)
     except (PuzzleError, BackendError, UsageError) as error:
-        print(f"sudokulab: error: {error}", file=sys.stderr)
+        print(error_line(error), file=sys.stderr)
         return EXIT_INPUT
     except BrokenPipeError:  # the reader went away (`| head`): theirs to decide, not ours
         raise
@@ -425,7 +426,7 @@ def select(settings: Settings, skipped: list | None = None, strict: bool = False
             if entry.puzzle is None:
                 if strict:
                     raise PuzzleError(entry.error)
-                print(f"sudokulab: error: {entry.error} (skipped)", file=sys.stderr)
+                print(error_line(f"{entry.error} (skipped)"), file=sys.stderr)
                 if skipped is not None:
                     skipped.append(entry)
         if not good:
