@@ -1,0 +1,105 @@
+"""The human-style solver: every step of every path agrees with the solution an engine of
+another paradigm found, on bundled puzzles, variants and random candidate grids."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sudokulab.backends import make_backend
+from sudokulab.harness import datasets
+from sudokulab.human import solver
+from sudokulab.human.candidates import Candidates
+from sudokulab.puzzle import empty, from_json, parse
+
+VARIANTS = json.loads((Path(__file__).parent / "data" / "variants.json").read_text())
+
+
+def sample(name: str, count: int) -> list:
+    """Every k-th puzzle of a dataset with its reference solution (k spreads the sample)."""
+    puzzles, solutions = datasets.load(name), datasets.solutions(name)
+    step = max(1, len(puzzles) // count)
+    return list(zip(puzzles[::step], solutions[::step]))[:count]
+
+
+def assert_sound(puzzle, solution, **options):
+    """Solve with the human solver; every step must agree with the solution."""
+    path = solver.solve(puzzle, unique=True, **options)
+    assert solver.wrong_moves(path.steps, solution, puzzle.size) == []
+    for cell, d in enumerate(path.grid):
+        assert d in (0, solution[cell])
+    return path
+
+
+@pytest.mark.parametrize("name,count", [("easy50", 50), ("top95", 95), ("sudoku10k", 150),
+                                        ("top1465", 60), ("forum_hardest_1106", 15)])
+def test_every_step_of_every_path_agrees_with_the_solution(name, count):
+    for puzzle, solution in sample(name, count):
+        assert_sound(puzzle, solution)
+
+
+def test_every_technique_in_the_list_fired_on_the_verified_sample():
+    used = set()
+    for name, count in [("top95", 95), ("top1465", 60), ("sudoku10k", 100)]:
+        for puzzle, solution in sample(name, count):
+            used.update(assert_sound(puzzle, solution).counts())
+    missing = {t.name for t in solver.TECHNIQUES} - used - RARE
+    assert not missing, f"techniques never verified on a real path: {sorted(missing)}"
+
+
+# Techniques the bundled samples above may not reach; each has its own example test.
+RARE = {"Locked Triple", "Hidden Quadruple", "Naked Quadruple"}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_variant_paths_agree_with_norvig(name):
+    puzzle = from_json(json.dumps(VARIANTS[name]))
+    solution = make_backend("norvig").solve(puzzle, limit=2).solutions[0]
+    assert_sound(puzzle, solution)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(box=st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4)]), data=st.data())
+def test_steps_hold_for_any_grid_the_givens_come_from(box, data):
+    """Blank a random part of a full grid: without uniqueness techniques every step must
+    hold for every solution, so for the grid the givens came from."""
+    n = box[0] * box[1]
+    grid = full_grid(box)
+    relabel = data.draw(st.permutations(range(1, n + 1)))
+    grid = [relabel[d - 1] for d in grid]
+    keep = data.draw(st.lists(st.booleans(), min_size=n * n, max_size=n * n))
+    puzzle = empty(n).with_values([d if k else 0 for d, k in zip(grid, keep)])
+    path = solver.solve(puzzle, unique=False)
+    assert solver.wrong_moves(path.steps, tuple(grid), n) == []
+
+
+def full_grid(box):
+    """A full grid of a box shape, from norvig (another engine)."""
+    n = box[0] * box[1]
+    return list(make_backend("norvig").solve(empty(n) if box != (3, 4) else
+                                             parse("." * 144, box=box), limit=1).solutions[0])
+
+
+def test_a_blank_cell_starts_with_the_digits_its_peers_leave():
+    puzzle = datasets.load("top95")[0]
+    g = Candidates(puzzle)
+    for cell in range(81):
+        if puzzle.givens[cell]:
+            assert g.cands[cell] == 0
+        else:
+            seen = {puzzle.givens[p] for p in g.layout.peers[cell]}
+            assert {d for d in range(1, 10) if g.cands[cell] >> (d - 1) & 1} == \
+                set(range(1, 10)) - seen
+
+
+def test_upto_and_named_selection_keep_the_list_order():
+    upto = solver.select(upto="Hidden Single")
+    assert [t.name for t in upto] == ["Full House", "Naked Single", "Hidden Single"]
+    named = solver.select(names=["hidden single", "full house"])
+    assert [t.name for t in named] == ["Full House", "Hidden Single"]
+    with pytest.raises(solver.UnknownTechnique, match="known: Full House"):
+        solver.lookup("Guessing")
