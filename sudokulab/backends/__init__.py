@@ -16,6 +16,7 @@ BUILTIN = {
     "sat": "sudokulab.backends.sat:SatBackend",
     "smt": "sudokulab.backends.smt:SmtBackend",
     "prolog": "sudokulab.backends.prolog:PrologBackend",
+    "human": "sudokulab.backends.human:HumanBackend",
 }
 PLUGIN_GROUP = "sudokulab.backends"
 

@@ -89,6 +89,8 @@ class Path:
     steps: list[Step] = field(default_factory=list)
     grid: tuple[int, ...] = ()
     solved: bool = False
+    broken: bool = False    # the candidates show a contradiction (no solution)
+    stopped: bool = False   # `stop` said so before the end
 
     def counts(self) -> dict[str, int]:
         """Steps per technique, in the order first used."""
@@ -114,13 +116,18 @@ def next_step(g: Candidates, techniques: Iterable[Technique]) -> Step | None:
 
 
 def solve(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,
-          unique: bool = False, max_steps: int = 100_000) -> Path:
-    """The path the techniques take on a puzzle (uniqueness techniques only if `unique`)."""
+          unique: bool = False, stop: Callable[[], bool] | None = None) -> Path:
+    """The path the techniques take on a puzzle (uniqueness techniques only if `unique`);
+    `stop` is asked before each step whether to give up."""
     chosen = usable(puzzle, TECHNIQUES if techniques is None else techniques, unique)
     g = Candidates(puzzle)
     path = Path(puzzle)
-    while not g.solved() and len(path.steps) < max_steps:
+    while not g.solved():
         if g.broken():
+            path.broken = True
+            break
+        if stop is not None and stop():
+            path.stopped = True
             break
         step = next_step(g, chosen)
         if step is None:

@@ -26,6 +26,7 @@ class Step:
     links: tuple[tuple[Pair, Pair, bool], ...] = field(default=())  # (a, b, strong)
     notation: str = ""
     sentence: str = ""
+    length: int = 0     # links in a chain (0 for a pattern): longer chains rate higher
 
     def to_json(self, n: int) -> dict:
         """The JSON form: rows, columns and digits counted from 1."""
@@ -70,11 +71,12 @@ def changes_text(placements: Iterable[Pair], eliminations: Iterable[Pair], n: in
 
 def make(technique: str, n: int, what: str, *, placements: Iterable[Pair] = (),
          eliminations: Iterable[Pair] = (), cells: Iterable[int] = (),
-         units: Iterable[int] = (), links: Iterable = (), sentence: str = "") -> Step:
+         units: Iterable[int] = (), links: Iterable = (), sentence: str = "",
+         length: int = 0) -> Step:
     """A Step whose notation is `technique: what => changes`."""
     placements = tuple(dict.fromkeys(placements))
     eliminations = tuple(sorted(set(eliminations), key=lambda p: (p[1], p[0])))
     changes = changes_text(placements, eliminations, n)
     notation = f"{technique}: {what} => {changes}" if what else f"{technique}: {changes}"
     return Step(technique, placements, eliminations, tuple(dict.fromkeys(cells)),
-                tuple(dict.fromkeys(units)), tuple(links), notation, sentence)
+                tuple(dict.fromkeys(units)), tuple(links), notation, sentence, length)

@@ -42,7 +42,8 @@ def naked(g: Candidates, size: int, locked: bool = False) -> Iterator[Step]:
                 yield make(technique, n, f"{ds} in {cells_text(group, n)}",
                            eliminations=gone, cells=group, units=sorted(reach),
                            sentence=f"{cells_text(group, n)} can only hold {ds} between "
-                           f"them, so no other cell of {lay.unit_names[u]} can.")
+                           f"them, so no other cell of "
+                           f"{' or '.join(lay.unit_names[v] for v in sorted(reach))} can.")
 
 
 def hidden(g: Candidates, size: int) -> Iterator[Step]:

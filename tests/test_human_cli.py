@@ -1,0 +1,88 @@
+"""explain, hint, and the human backend beside search in compare."""
+
+from __future__ import annotations
+
+import json
+
+from sudokulab.backends import make_backend
+from sudokulab.cli import main
+from sudokulab.harness import datasets
+from sudokulab.result import Result, Status
+
+EASY = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
+STALLS = "..6.....5.......4......9.3..4....8....3...6.....7..2..1...5.....2..1.....3.....7."
+
+
+def run(capsys, *argv):
+    """(exit code, stdout, stderr)."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_explain_json_is_one_object_with_steps_counted_from_one(capsys):
+    code, out, _ = run(capsys, "explain", EASY, "--format", "json")
+    data = json.loads(out)
+    assert code == 0
+    assert set(data) == {"puzzle", "solved", "level", "score", "rating", "steps"}
+    assert data["puzzle"] == EASY.replace("0", ".") and data["solved"] is True
+    assert data["level"] in ("Easy", "Medium", "Hard", "Unfair", "Extreme")
+    grid = {}
+    for step in data["steps"]:
+        assert set(step) == {"technique", "placements", "eliminations", "text"}
+        for row, col, digit in step["placements"]:
+            assert 1 <= row <= 9 and 1 <= col <= 9
+            grid[(row, col)] = digit
+    blanks = EASY.count("0")
+    assert len(grid) == blanks  # every blank placed once
+
+
+def test_explain_verify_checks_every_step_against_norvig(capsys):
+    code, out, err = run(capsys, "explain", EASY, "--verify")
+    assert code == 0
+    assert "verified: all" in err
+    assert "1. " in out and "solved in" in out
+
+
+def test_explain_upto_stalls_and_says_so(capsys):
+    code, out, _ = run(capsys, "explain", STALLS, "--upto", "hidden single")
+    assert code == 0
+    assert "stalled after" in out
+
+
+def test_an_unknown_technique_is_one_line_and_exit_2(capsys):
+    code, _, err = run(capsys, "explain", EASY, "--techniques", "guessing")
+    assert code == 2
+    assert err.startswith("sudokulab: error: unknown technique 'guessing'")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_hint_is_the_easiest_step_only(capsys):
+    code, out, _ = run(capsys, "hint", STALLS, "--format", "json", "--uniqueness", "no")
+    step = json.loads(out)
+    assert code == 0
+    assert step["technique"] == "Locked Triple"  # no single is open in this puzzle
+    assert [1, 8, 1] in step["eliminations"]
+
+
+def test_the_human_backend_proves_unique_or_stalls_with_the_partial_grid():
+    backend = make_backend("human:upto=hidden single")
+    puzzle = datasets.load("top95")[3]
+    result = backend.solve(puzzle)
+    assert result.status is Status.STALLED and not result.status.is_answer
+    assert result.solutions == () and len(result.partial) == 81
+    solution = datasets.solutions("top95")[3]
+    assert all(d in (0, solution[c]) for c, d in enumerate(result.partial))
+    assert Result.from_json(result.to_json()).partial == result.partial
+    easy = make_backend("human").solve(datasets.load("easy50")[0])
+    assert easy.status is Status.UNIQUE and easy.stats["steps"] > 0
+
+
+def test_compare_with_a_stalling_human_backend_exits_0(tmp_path, capsys):
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("\n".join([EASY, STALLS]) + "\n")
+    code, out, _ = run(capsys, "compare", "--file", str(puzzles), "--backends",
+                       "norvig,human:upto=hidden single", "--jobs", "1",
+                       "--out", str(tmp_path / "out"))
+    assert code == 0, out
+    assert "stalled" in out and "every answer agrees" in out
