@@ -90,7 +90,7 @@ def bit(digit: int) -> int:
 class Candidates:
     """The values placed so far and the candidates left in each blank cell."""
 
-    __slots__ = ("puzzle", "layout", "n", "values", "cands")
+    __slots__ = ("puzzle", "layout", "n", "values", "cands", "_cache")
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
@@ -100,17 +100,29 @@ class Candidates:
         marks = pencil_marks(puzzle)
         self.cands = [0 if d else sum(bit(x) for x in m)
                       for d, m in zip(puzzle.givens, marks)]
+        self._cache: dict | None = None
 
     def copy(self) -> Candidates:
         """An independent copy (for forcing chains)."""
         other = object.__new__(Candidates)
         other.puzzle, other.layout, other.n = self.puzzle, self.layout, self.n
         other.values, other.cands = self.values[:], self.cands[:]
+        other._cache = None
         return other
+
+    def cached(self, key: str, make):
+        """A value derived from the current candidates, computed once until they change
+        (several techniques share one scan: fish places, rectangles)."""
+        if self._cache is None:
+            self._cache = {}
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
 
     def place(self, cell: int, digit: int) -> None:
         """Put a digit in a cell: its peers lose it (and neighbours lose d±1 under
         non-consecutive)."""
+        self._cache = None
         self.values[cell] = digit
         self.cands[cell] = 0
         off = ~bit(digit)
@@ -125,6 +137,7 @@ class Candidates:
 
     def eliminate(self, cell: int, digit: int) -> None:
         """Remove one candidate."""
+        self._cache = None
         self.cands[cell] &= ~bit(digit)
 
     def apply(self, step) -> None:

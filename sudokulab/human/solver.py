@@ -11,7 +11,18 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 
-from sudokulab.human import intersections, singles, subsets
+from sudokulab.human import (
+    chains,
+    coloring,
+    fish,
+    forcing,
+    intersections,
+    patterns,
+    singles,
+    subsets,
+    uniqueness,
+    wings,
+)
 from sudokulab.human.candidates import Candidates
 from sudokulab.human.step import Step
 from sudokulab.puzzle import Puzzle
@@ -50,6 +61,37 @@ def _techniques() -> list[Technique]:
         t("Hidden Triple", partial(subsets.hidden, size=3), 1),
         t("Naked Quadruple", partial(subsets.naked, size=4), 1),
         t("Hidden Quadruple", partial(subsets.hidden, size=4), 1),
+        t("X-Wing", partial(fish.fish, size=2), 2),
+        t("Swordfish", partial(fish.fish, size=3), 2),
+        t("Jellyfish", partial(fish.fish, size=4), 2),
+        t("Skyscraper", patterns.skyscraper, 3),
+        t("2-String Kite", patterns.kite, 3),
+        t("Turbot Fish", patterns.turbot, 3),
+        t("Empty Rectangle", patterns.empty_rectangle, 3),
+        t("XY-Wing", wings.xy_wing, 3),
+        t("XYZ-Wing", wings.xyz_wing, 3),
+        t("W-Wing", wings.w_wing, 3),
+        t("Simple Colors Trap", coloring.color_trap, 3),
+        t("Simple Colors Wrap", coloring.color_wrap, 3),
+        t("Uniqueness Test 1", uniqueness.ur_type1, 3, uniqueness=True, classic_only=True),
+        t("Uniqueness Test 2", uniqueness.ur_type2, 3, uniqueness=True, classic_only=True),
+        t("Uniqueness Test 3", uniqueness.ur_type3, 3, uniqueness=True, classic_only=True),
+        t("Uniqueness Test 4", uniqueness.ur_type4, 3, uniqueness=True, classic_only=True),
+        t("Bivalue Universal Grave + 1", uniqueness.bug_plus_one, 3, uniqueness=True,
+          classic_only=True),
+        t("Finned X-Wing", partial(fish.fish, size=2, kind="finned"), 4),
+        t("Sashimi X-Wing", partial(fish.fish, size=2, kind="sashimi"), 4),
+        t("Finned Swordfish", partial(fish.fish, size=3, kind="finned"), 4),
+        t("Sashimi Swordfish", partial(fish.fish, size=3, kind="sashimi"), 4),
+        t("Remote Pair", chains.remote_pair, 4),
+        t("X-Chain", chains.x_chain, 4),
+        t("XY-Chain", chains.xy_chain, 4),
+        t("AIC", chains.aic, 4),
+        t("Forcing Chain Contradiction", forcing.contradiction_chain, 5),
+        t("Forcing Chain Verity", forcing.verity_chain, 5),
+        t("Forcing Net Contradiction", forcing.net_contradiction, 5),
+        t("Forcing Net Verity", forcing.net_verity, 5),
+        t("Nested Forcing Net", forcing.nested, 5),
     ]
 
 

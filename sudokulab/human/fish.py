@@ -1,0 +1,130 @@
+"""Fish: X-Wing, Swordfish, Jellyfish, and their finned and sashimi forms.
+
+k base lines (rows, or columns) whose places for a digit lie in k cover lines (columns,
+or rows) hold the digit's k copies there, so the cover lines' other cells lose it. A fin
+is a place of a base line outside the cover lines: then only cells that also see every fin
+lose the digit (either a fin holds it, or the fish does). Sashimi: without its fins, a base
+line would have one place left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from sudokulab.human.candidates import Candidates
+from sudokulab.human.step import Step, make
+
+NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
+
+
+def fish(g: Candidates, size: int, kind: str = "") -> Iterator[Step]:
+    """Fish of a size; kind '' (basic), 'finned' or 'sashimi'."""
+    for d, rows_first, places in g.cached("fish", lambda: _places(g)):
+        yield from _fish_of(g, d, size, kind, places, rows_first)
+
+
+def _places(g: Candidates) -> list[tuple[int, bool, list[int]]]:
+    """(digit, rows first, places) where places[line] masks the cross positions of the digit
+    in each base line."""
+    cands, n = g.cands, g.n
+    out = []
+    for d in range(1, n + 1):
+        b = 1 << (d - 1)
+        for rows_first in (True, False):
+            places = [0] * n
+            for line in range(n):
+                for x in range(n):
+                    if cands[_cell(line, x, n, rows_first)] & b:
+                        places[line] |= 1 << x
+            out.append((d, rows_first, places))
+    return out
+
+
+def _cell(line: int, x: int, n: int, rows_first: bool) -> int:
+    """The cell of a base line at a cross position."""
+    return line * n + x if rows_first else x * n + line
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bit positions of a mask."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _fish_of(g, d, size, kind, places, rows_first) -> Iterator[Step]:
+    """The fish of one digit and orientation."""
+    lay, n = g.layout, g.n
+    count = [bin(m).count("1") for m in places]
+    most = size if not kind else size + 2
+    lines = [line for line in range(n) if places[line] and count[line] <= most
+             and (kind or count[line] >= 2)]
+    # classic boxes: a cover cell sees a fin only through the fin's box
+    stack = (lay.box[1] if rows_first else lay.box[0]) if lay.classic else 0
+    cross = [sum(1 << line for line in range(n) if places[line] >> x & 1) for x in range(n)]
+    for base in combinations(lines, size):
+        union = 0
+        for line in base:
+            union |= places[line]
+        width = bin(union).count("1")
+        if not kind:
+            if width != size:
+                continue
+            covers = [union]
+        elif size < width <= size + 2:
+            covers = [sum(1 << x for x in xs) for xs in combinations(_bits(union), size)]
+        else:
+            continue
+        base_mask = sum(1 << line for line in base)
+        for cover in covers:
+            if any(not places[line] & cover for line in base):
+                continue
+            if not kind:
+                gone = [(_cell(line, x, n, rows_first), d) for x in _bits(cover)
+                        for line in _bits(cross[x] & ~base_mask)]
+                if gone:
+                    yield _step(g, d, size, kind, base, _bits(cover), [], gone, rows_first)
+                continue
+            if stack and len({x // stack for x in _bits(union & ~cover)}) > 1:
+                continue  # fins in two box stacks: no cell of a cover line sees them all
+            sashimi = any(bin(places[line] & cover).count("1") == 1 for line in base)
+            if (kind == "sashimi") != sashimi:
+                continue
+            fins = [_cell(line, x, n, rows_first) for line in base
+                    for x in _bits(places[line] & ~cover)]
+            seen = lay.peers[fins[0]].intersection(*(lay.peers[f] for f in fins[1:]))
+            gone = [(_cell(line, x, n, rows_first), d) for x in _bits(cover)
+                    for line in _bits(cross[x] & ~base_mask)
+                    if _cell(line, x, n, rows_first) in seen]
+            if gone:
+                yield _step(g, d, size, kind, base, _bits(cover), fins, gone, rows_first)
+
+
+def _step(g, d, size, kind, base, cover, fins, gone, rows_first) -> Step:
+    """The Step of one fish."""
+    n = g.n
+    name = (f"{kind.capitalize()} " if kind else "") + NAMES[size]
+    b_letter, c_letter = ("r", "c") if rows_first else ("c", "r")
+    what = (f"{d} {','.join(f'{b_letter}{x + 1}' for x in base)} "
+            f"{','.join(f'{c_letter}{x + 1}' for x in cover)}")
+    if fins:
+        what += " " + ",".join(f"f{_name(f, n)}" for f in fins)
+    cells = [_cell(line, x, n, rows_first) for line in base for x in cover
+             if g.cands[_cell(line, x, n, rows_first)] & (1 << (d - 1))] + fins
+    lines = "rows" if rows_first else "columns"
+    others = "columns" if rows_first else "rows"
+    sentence = (f"In {lines} {', '.join(str(x + 1) for x in base)}, {d} can only go in "
+                f"{others} {', '.join(str(x + 1) for x in cover)}")
+    sentence += (", apart from the fin(s), so a cell of those " + others + " that also sees "
+                 "every fin cannot hold " + str(d) + "." if fins else
+                 f", so no other cell of those {others} can hold {d}.")
+    return make(name, n, what, eliminations=gone, cells=cells, sentence=sentence)
+
+
+def _name(cell: int, n: int) -> str:
+    """r1c1."""
+    return f"r{cell // n + 1}c{cell % n + 1}"
