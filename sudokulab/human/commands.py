@@ -179,6 +179,109 @@ def grade_options(p: argparse.ArgumentParser) -> None:
     """The `grade` subcommand."""
     from sudokulab.cli import _input_arguments
 
-    p.description = "Grade each puzzle (not yet implemented)."
+    p.description = ("Grade each puzzle as a human solver would: HoDoKu's level and score, "
+                     "an SE-like rating of the hardest step, the hardest technique and the "
+                     "steps per technique; then a table of the levels over the input.")
     _input_arguments(p)
-    p.set_defaults(run=lambda args: EXIT_OK)
+    add_technique_options(p)
+    p.add_argument("--format", choices=("line", "json", "csv"), default="line",
+                   help="line (default): number, level, score, rating, hardest technique; "
+                        "json: one object per puzzle per line; csv: a header and one row "
+                        "per puzzle (techniques as name:count;...)")
+    p.add_argument("--plot", metavar="PNG", help="write a histogram of the levels here")
+    p.set_defaults(run=run_grade)
+
+
+def run_grade(args: argparse.Namespace) -> int:
+    """Grade every puzzle; print one record each, then the summary table."""
+    if args.list:
+        print(listing())
+        return EXIT_OK
+    import csv
+
+    from sudokulab.cli import read_input
+    from sudokulab.harness.progress import Progress
+    from sudokulab.human import grading, solver
+    from sudokulab.puzzle import line_of
+
+    techniques = chosen(args)
+    puzzles = read_input(args)
+    progress = Progress("grade", len(puzzles)) if len(puzzles) >= 50 else None
+    writer = csv.writer(sys.stdout, lineterminator="\n") if args.format == "csv" else None
+    if writer:
+        writer.writerow(["puzzle", "givens", "solved", "level", "score", "rating", "hardest",
+                         "techniques"])
+    grades = []
+    for number, puzzle in enumerate(puzzles, 1):
+        path = solver.solve(puzzle, techniques, unique=is_unique(puzzle, args))
+        grade = grading.grade(path.steps, path.solved)
+        grades.append(grade)
+        counts = path.counts()
+        if args.format == "json":
+            print(json.dumps({"puzzle": line_of(puzzle.givens), "solved": path.solved,
+                              "level": grade.level, "score": grade.score,
+                              "rating": grade.rating, "hardest": grade.hardest,
+                              "techniques": counts}))
+        elif writer:
+            writer.writerow([number, line_of(puzzle.givens), path.solved, grade.level,
+                             grade.score, grade.rating, grade.hardest,
+                             ";".join(f"{k}:{v}" for k, v in counts.items())])
+        else:
+            state = "" if path.solved else "  (stalled)"
+            print(f"#{number}  {grade.level:<7} {grade.score:>6}  {grade.rating:4.1f}  "
+                  f"{grade.hardest}{state}")
+        if progress:
+            progress.step()
+    if progress:
+        progress.finish()
+    table = summary(grades)
+    print(table, file=sys.stdout if args.format == "line" else sys.stderr)
+    if args.plot:
+        histogram(grades, args.plot)
+    return EXIT_OK
+
+
+def summary(grades) -> str:
+    """A table: puzzles per level (stalled paths apart), with share and mean rating."""
+    from tabulate import tabulate
+
+    from sudokulab.human.grading import LEVELS
+
+    rows = []
+    total = len(grades) or 1
+    for level in LEVELS + ("stalled",):
+        chosen_ = [g for g in grades if (not g.solved if level == "stalled"
+                                        else g.solved and g.level == level)]
+        if chosen_:
+            rows.append((level, len(chosen_), f"{100 * len(chosen_) / total:.1f}%",
+                         f"{sum(g.rating for g in chosen_) / len(chosen_):.2f}",
+                         round(sum(g.score for g in chosen_) / len(chosen_))))
+    return tabulate(rows, headers=("level", "puzzles", "share", "mean rating", "mean score"),
+                    tablefmt="simple")
+
+
+def histogram(grades, path: str) -> None:
+    """A bar chart of puzzles per level, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sudokulab.human.grading import LEVELS
+
+    labels = list(LEVELS) + ["stalled"]
+    counts = [sum(1 for g in grades if g.solved and g.level == level) for level in LEVELS]
+    counts.append(sum(1 for g in grades if not g.solved))
+    figure, axes = plt.subplots(figsize=(6, 3.5))
+    axes.bar(labels, counts, color="#4a7ab5")
+    axes.set_ylabel("puzzles")
+    axes.set_title(f"HoDoKu levels of {len(grades)} puzzles")
+    for x, count in enumerate(counts):
+        axes.annotate(str(count), (x, count), ha="center", va="bottom", fontsize=8)
+    figure.tight_layout()
+    try:
+        figure.savefig(path)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+    finally:
+        plt.close(figure)
