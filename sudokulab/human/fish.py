@@ -10,6 +10,7 @@ line would have one place left.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations
 
 from sudokulab.human.candidates import Candidates
@@ -20,13 +21,13 @@ NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 
 def fish(g: Candidates, size: int, kind: str = "") -> Iterator[Step]:
     """Fish of a size; kind '' (basic), 'finned' or 'sashimi'."""
-    for d, rows_first, places in g.cached("fish", lambda: _places(g)):
-        yield from _fish_of(g, d, size, kind, places, rows_first)
+    for d, rows_first, places, cross in g.cached("fish", lambda: _places(g)):
+        yield from _fish_of(g, d, size, kind, places, cross, rows_first)
 
 
-def _places(g: Candidates) -> list[tuple[int, bool, list[int]]]:
-    """(digit, rows first, places) where places[line] masks the cross positions of the digit
-    in each base line."""
+def _places(g: Candidates) -> list[tuple[int, bool, list[int], list[int]]]:
+    """(digit, rows first, places, cross) where places[line] masks the cross positions of
+    the digit in each base line, and cross[x] the base lines at each cross position."""
     cands, n = g.cands, g.n
     out = []
     for d in range(1, n + 1):
@@ -37,7 +38,11 @@ def _places(g: Candidates) -> list[tuple[int, bool, list[int]]]:
                 for x in range(n):
                     if cands[_cell(line, x, n, rows_first)] & b:
                         places[line] |= 1 << x
-            out.append((d, rows_first, places))
+            cross = [0] * n
+            for line in range(n):
+                for x in _bits(places[line]):
+                    cross[x] |= 1 << line
+            out.append((d, rows_first, places, cross))
     return out
 
 
@@ -46,17 +51,18 @@ def _cell(line: int, x: int, n: int, rows_first: bool) -> int:
     return line * n + x if rows_first else x * n + line
 
 
-def _bits(mask: int) -> list[int]:
+@lru_cache(maxsize=1 << 16)
+def _bits(mask: int) -> tuple[int, ...]:
     """The set bit positions of a mask."""
     out = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
-    return out
+    return tuple(out)
 
 
-def _fish_of(g, d, size, kind, places, rows_first) -> Iterator[Step]:
+def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator[Step]:
     """The fish of one digit and orientation."""
     lay, n = g.layout, g.n
     count = [bin(m).count("1") for m in places]
@@ -65,17 +71,11 @@ def _fish_of(g, d, size, kind, places, rows_first) -> Iterator[Step]:
              and (kind or count[line] >= 2)]
     # classic boxes: a cover cell sees a fin only through the fin's box
     stack = (lay.box[1] if rows_first else lay.box[0]) if lay.classic else 0
-    cross = [sum(1 << line for line in range(n) if places[line] >> x & 1) for x in range(n)]
-    for base in combinations(lines, size):
-        union = 0
-        for line in base:
-            union |= places[line]
+    for base, union in _bases(lines, places, size, size + 2 if kind else size):
         width = bin(union).count("1")
         if not kind:
-            if width != size:
-                continue
             covers = [union]
-        elif size < width <= size + 2:
+        elif width > size:
             covers = [sum(1 << x for x in xs) for xs in combinations(_bits(union), size)]
         else:
             continue
@@ -102,6 +102,20 @@ def _fish_of(g, d, size, kind, places, rows_first) -> Iterator[Step]:
                     if _cell(line, x, n, rows_first) in seen]
             if gone:
                 yield _step(g, d, size, kind, base, _bits(cover), fins, gone, rows_first)
+
+
+def _bases(lines: list[int], places: list[int], size: int, widest: int,
+           start: int = 0, union: int = 0, chosen: tuple = ()) -> Iterator[tuple]:
+    """(base lines, union of their places) for every `size` lines whose places span at most
+    `widest` cross lines, pruned as soon as a partial choice spans more."""
+    if len(chosen) == size:
+        yield chosen, union
+        return
+    for k in range(start, len(lines) - (size - len(chosen)) + 1):
+        joined = union | places[lines[k]]
+        if bin(joined).count("1") <= widest:
+            yield from _bases(lines, places, size, widest, k + 1, joined,
+                              chosen + (lines[k],))
 
 
 def _step(g, d, size, kind, base, cover, fins, gone, rows_first) -> Step:

@@ -165,14 +165,12 @@ def solve(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,
     g = Candidates(puzzle)
     path = Path(puzzle)
     while not g.solved():
-        if g.broken():
-            path.broken = True
-            break
         if stop is not None and stop():
             path.stopped = True
             break
         step = next_step(g, chosen)
-        if step is None:
+        if step is None:  # stalled: a contradiction (no solution) or the techniques' end
+            path.broken = g.broken()
             break
         g.apply(step)
         path.steps.append(step)
