@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from sudokulab.human import (
+    als,
     chains,
     coloring,
     fish,
@@ -87,6 +88,7 @@ def _techniques() -> list[Technique]:
         t("X-Chain", chains.x_chain, 4),
         t("XY-Chain", chains.xy_chain, 4),
         t("AIC", chains.aic, 4),
+        t("ALS-XZ", als.als_xz, 4),
         t("Forcing Chain Contradiction", forcing.contradiction_chain, 5),
         t("Forcing Chain Verity", forcing.verity_chain, 5),
         t("Forcing Net Contradiction", forcing.net_contradiction, 5),
