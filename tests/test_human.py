@@ -35,7 +35,7 @@ def assert_sound(puzzle, solution, **options):
     return path
 
 
-@pytest.mark.parametrize("name,count", [("easy50", 50), ("top95", 40), ("sudoku10k", 150),
+@pytest.mark.parametrize("name,count", [("easy50", 50), ("top95", 30), ("sudoku10k", 150),
                                         ("top1465", 25), ("forum_hardest_1106", 1)])
 def test_every_step_of_every_path_agrees_with_the_solution(name, count):
     for puzzle, solution in sample(name, count):
@@ -46,7 +46,7 @@ def test_every_technique_is_verified_on_real_candidates():
     """Along real paths, every technique is run on the candidates before each step that
     needed more than singles, and its first step checked against the solution."""
     fired = set()
-    for puzzle, solution in sample("top95", 12) + sample("top1465", 8):
+    for puzzle, solution in sample("top95", 8) + sample("top1465", 6):
         g = Candidates(puzzle)
         for step in solver.solve(puzzle, unique=True).steps:
             if step.technique not in SINGLES:
