@@ -86,3 +86,41 @@ def test_compare_with_a_stalling_human_backend_exits_0(tmp_path, capsys):
                        "--out", str(tmp_path / "out"))
     assert code == 0, out
     assert "stalled" in out and "every answer agrees" in out
+
+
+def test_grade_prints_a_record_per_puzzle_a_table_and_a_histogram(tmp_path, capsys):
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("\n".join([EASY, STALLS]) + "\n")
+    plot = tmp_path / "levels.png"
+    code, out, _ = run(capsys, "grade", "--file", str(puzzles), "--plot", str(plot))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("#1  Easy") and lines[1].startswith("#2  ")
+    assert "level" in out and "share" in out  # the summary table
+    assert plot.stat().st_size > 1000
+
+
+def test_grade_json_and_csv_carry_the_steps_per_technique(tmp_path, capsys):
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(EASY + "\n")
+    code, out, _ = run(capsys, "grade", "--file", str(puzzles), "--format", "json")
+    record = json.loads(out.splitlines()[0])
+    assert code == 0 and record["level"] == "Easy" and record["solved"] is True
+    assert sum(record["techniques"].values()) == EASY.count("0")  # one step per blank
+    code, out, _ = run(capsys, "grade", "--file", str(puzzles), "--format", "csv")
+    header, row = out.splitlines()[:2]
+    assert header.startswith("puzzle,givens,solved,level,score,rating,hardest")
+    assert row.startswith("1,") and ",True,Easy," in row
+
+
+def test_explain_works_on_a_6x6_puzzle(capsys):
+    puzzle = "1.3....56......5.4.6...1.1.6.....3.2"  # 12 givens, unique (norvig says so)
+    code, out, err = run(capsys, "explain", puzzle, "--verify")
+    assert code == 0, err
+    assert "solved in 24 steps" in out and "verified: all 24 steps" in err
+
+
+def test_hint_on_a_full_grid_says_there_is_no_step(capsys):
+    full = "".join(map(str, datasets.solutions("easy50")[0]))
+    code, out, _ = run(capsys, "hint", full)
+    assert code == 0 and out.startswith("no step")
