@@ -169,3 +169,120 @@ def aic(g: Candidates) -> Iterator[Step]:
     """An alternating inference chain over every kind of link."""
     for chain, gone in search(g, "uc"):
         yield _step(g, "AIC", chain, gone)
+
+
+def _group_nodes(g: Candidates) -> list[tuple[frozenset[int], int]]:
+    """Every candidate as a node, and every group: the 2 or more places of a digit where a
+    box meets a row or a column."""
+    lay, cands, n = g.layout, g.cands, g.n
+    nodes = [(frozenset([c]), d) for c in lay.cells for d in range(1, n + 1)
+             if cands[c] >> (d - 1) & 1]
+    boxes = [u for u, kind in enumerate(lay.kinds) if kind == "box"]
+    lines = [u for u, kind in enumerate(lay.kinds) if kind in ("row", "col")]
+    seen = set()
+    for box in boxes:
+        for line in lines:
+            meet = set(lay.units[box]) & set(lay.units[line])
+            for d in range(1, n + 1):
+                cells = frozenset(c for c in meet if cands[c] >> (d - 1) & 1)
+                if len(cells) >= 2 and (cells, d) not in seen:
+                    seen.add((cells, d))
+                    nodes.append((cells, d))
+    return nodes
+
+
+def _grouped_graph(g: Candidates):
+    """Nodes, and strong and weak adjacency over their indexes."""
+    lay, cands, n = g.layout, g.cands, g.n
+    nodes = _group_nodes(g)
+    index = {node: k for k, node in enumerate(nodes)}
+    strong: dict[int, set[int]] = {}
+    weak: dict[int, set[int]] = {}
+    by_digit: dict[int, list[int]] = {}
+    for k, (_, d) in enumerate(nodes):
+        by_digit.setdefault(d, []).append(k)
+    for unit in lay.units:
+        members = set(unit)
+        for d in range(1, n + 1):
+            places = frozenset(c for c in unit if cands[c] >> (d - 1) & 1)
+            if len(places) < 2:
+                continue
+            inside = [k for k in by_digit.get(d, ()) if nodes[k][0] <= members]
+            for a in inside:
+                rest = places - nodes[a][0]
+                b = index.get((rest, d))
+                if rest and b is not None and b != a:
+                    strong.setdefault(a, set()).add(b)
+    for c in lay.cells:
+        ds = [d for d in range(1, n + 1) if cands[c] >> (d - 1) & 1]
+        singles = [index[(frozenset([c]), d)] for d in ds]
+        for a in singles:
+            weak.setdefault(a, set()).update(x for x in singles if x != a)
+        if len(singles) == 2:
+            strong.setdefault(singles[0], set()).add(singles[1])
+            strong.setdefault(singles[1], set()).add(singles[0])
+    for ks in by_digit.values():
+        for a in ks:
+            ca = nodes[a][0]
+            seen_by_all = lay.peers[next(iter(ca))].intersection(*(lay.peers[c] for c in ca))
+            for b in ks:
+                if b != a and nodes[b][0] <= seen_by_all:
+                    weak.setdefault(a, set()).add(b)
+    return nodes, strong, weak
+
+
+def _group_eliminations(g: Candidates, a, z) -> list[tuple[int, int]]:
+    """What 'node a or node z' removes."""
+    lay, cands = g.layout, g.cands
+    (ca, da), (cz, dz) = a, z
+    if len(ca) == 1 and len(cz) == 1:
+        n = g.n
+        return _eliminations(g, next(iter(ca)) * n + da - 1, next(iter(cz)) * n + dz - 1)
+    if da != dz or ca & cz:
+        return []
+    cells = ca | cz
+    seen = lay.peers[next(iter(cells))].intersection(*(lay.peers[c] for c in cells))
+    return [(c, da) for c in seen - cells if cands[c] >> (da - 1) & 1]
+
+
+def grouped_aic(g: Candidates) -> Iterator[Step]:
+    """An AIC whose nodes may be groups: a digit's places where a box meets a line."""
+    nodes, strong, weak = _grouped_graph(g)
+    found = []
+    for start in sorted(strong):
+        prev = {(start, False): None}
+        todo = deque([(start, False, 0)])
+        while todo:
+            node, on, links = todo.popleft()
+            if on and node != start and links >= 3:
+                gone = _group_eliminations(g, nodes[start], nodes[node])
+                if gone:
+                    chain = _unwind(prev, (node, True))
+                    if any(len(nodes[k][0]) > 1 for k in chain):
+                        found.append((links, chain, gone))
+                        break
+            if links >= MAX_LINKS:
+                continue
+            for nxt in sorted(weak.get(node, ()) if on else strong.get(node, ())):
+                state = (nxt, not on)
+                if state not in prev:
+                    prev[state] = (node, on)
+                    todo.append((nxt, not on, links + 1))
+    n = g.n
+    for _, chain, gone in sorted(found, key=lambda f: f[0]):
+        text = "".join(("" if k == 0 else "=" if k % 2 else "-")
+                       + f"({nodes[x][1]}){_cells(nodes[x][0], n)}"
+                       for k, x in enumerate(chain))
+        yield make("Grouped AIC", n, text, eliminations=gone,
+                   cells=sorted({c for x in chain for c in nodes[x][0]}),
+                   length=len(chain) - 1,
+                   sentence="If the chain's first node were false its last would be true "
+                   "(a group is true when one of its cells holds the digit): one of the two "
+                   "is, so what sees both is removed.")
+
+
+def _cells(cells: frozenset[int], n: int) -> str:
+    """A node's cells in HoDoKu's compact form."""
+    from sudokulab.human.step import cells_text
+
+    return cells_text(cells, n)

@@ -89,6 +89,7 @@ def _techniques() -> list[Technique]:
         t("XY-Chain", chains.xy_chain, 4),
         t("AIC", chains.aic, 4),
         t("ALS-XZ", als.als_xz, 4),
+        t("Grouped AIC", chains.grouped_aic, 4),
         t("Forcing Chain Contradiction", forcing.contradiction_chain, 5),
         t("Forcing Chain Verity", forcing.verity_chain, 5),
         t("Forcing Net Contradiction", forcing.net_contradiction, 5),
