@@ -124,3 +124,12 @@ def test_hint_on_a_full_grid_says_there_is_no_step(capsys):
     full = "".join(map(str, datasets.solutions("easy50")[0]))
     code, out, _ = run(capsys, "hint", full)
     assert code == 0 and out.startswith("no step")
+
+
+def test_the_human_backend_proves_there_is_no_solution():
+    from sudokulab.puzzle import parse
+
+    puzzle = parse("12345678." + "." * 8 + "9" + "." * 63)  # r1c9 needs the 9 of column 9
+    result = make_backend("human").solve(puzzle)
+    assert result.status is Status.NONE and result.count == 0 and result.exact
+    assert result.stats["steps"] == 0

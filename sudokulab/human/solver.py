@@ -171,6 +171,9 @@ def solve(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,
         if stop is not None and stop():
             path.stopped = True
             break
+        if any(not v and not c for v, c in zip(g.values, g.cands)):
+            path.broken = True  # a blank cell with no candidate: no solution
+            break
         step = next_step(g, chosen)
         if step is None:  # stalled: a contradiction (no solution) or the techniques' end
             path.broken = g.broken()
