@@ -16,21 +16,34 @@ from sudokulab.human.candidates import Candidates, digits
 from sudokulab.human.step import Step, make, name
 
 
-def propagate(g: Candidates, cell: int, digit: int, net: int = 0) -> Candidates | None:
-    """The grid after assuming cell=digit and applying singles (and, for a net, more);
-    None on a contradiction."""
+class Contradiction:
+    """What an assumption led to when it broke the grid: how many placements it took."""
+
+    def __init__(self, placed: int) -> None:
+        self.placed = placed
+
+
+def propagate(g: Candidates, cell: int, digit: int,
+              net: int = 0) -> Candidates | Contradiction:
+    """The grid after assuming cell=digit and applying singles (and, for a net, more), or a
+    Contradiction saying how many placements it took to break the grid."""
     h = g.copy()
     if not h.cands[cell] >> (digit - 1) & 1:
-        return None
+        return Contradiction(0)
     h.place(cell, digit)
     if not _singles(h):
-        return None
+        return Contradiction(placed(g, h))
     while net:
         if not _net_round(h, net):
-            return None if _broken(h) else h
+            return Contradiction(placed(g, h)) if _broken(h) else h
         if not _singles(h):
-            return None
+            return Contradiction(placed(g, h))
     return h
+
+
+def placed(g: Candidates, h: Candidates) -> int:
+    """How many cells h fills that g leaves blank: the length of the chain that led there."""
+    return sum(1 for a, b in zip(g.values, h.values) if b and not a)
 
 
 def _broken(h: Candidates) -> bool:
@@ -120,13 +133,13 @@ def contradiction_chain(g: Candidates, net: int = 0) -> Iterator[Step]:
     technique = _name(net, "Contradiction")
     for cell, results in _outcomes(g, net):
         for d, h in results.items():
-            if h is None:
+            if isinstance(h, Contradiction):
                 yield make(technique, n, f"{name(cell, n)}={d} leads to a contradiction",
                            eliminations=[(cell, d)], cells=[cell],
                            sentence=f"Putting {d} in {name(cell, n)} and following the "
                            f"{'singles' if not net else 'consequences'} leaves a cell or a "
                            f"unit with no place for a digit, so {name(cell, n)} is not {d}.",
-                           length=_length(g))
+                           length=h.placed)
 
 
 def verity_chain(g: Candidates, net: int = 0) -> Iterator[Step]:
@@ -134,7 +147,7 @@ def verity_chain(g: Candidates, net: int = 0) -> Iterator[Step]:
     n = g.n
     technique = _name(net, "Verity")
     for cell, results in _outcomes(g, net):
-        if any(h is None for h in results.values()) or len(results) < 2:
+        if any(isinstance(h, Contradiction) for h in results.values()) or len(results) < 2:
             continue
         grids = list(results.values())
         common = [c for c in g.layout.cells if not g.values[c] and c != cell
@@ -148,18 +161,13 @@ def verity_chain(g: Candidates, net: int = 0) -> Iterator[Step]:
                        f"{name(target, n)}={d}", placements=[(target, d)],
                        cells=[cell, target], sentence=f"Whichever of {options} "
                        f"{name(cell, n)} holds, {name(target, n)} ends up {d}, so it is {d}.",
-                       length=_length(g))
+                       length=max(placed(g, h) for h in grids))
 
 
 def _name(net: int, kind: str) -> str:
     """The technique name of a depth."""
     return {0: "Forcing Chain", 1: "Forcing Net", 2: "Nested Forcing Net"}[net] + \
         ("" if net == 2 else f" {kind}")
-
-
-def _length(g: Candidates) -> int:
-    """A chain length for the rating: the blank cells a propagation may cross."""
-    return sum(1 for v in g.values if not v) // 2
 
 
 def net_contradiction(g: Candidates) -> Iterator[Step]:

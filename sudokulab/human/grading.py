@@ -13,9 +13,14 @@ XYZ-Wing, 4.5 unique rectangle, 5.0 naked quad, 5.2 Jellyfish, 5.4 hidden quad, 
 6.5-6.6 X-cycles and turbot fish, 7.0 forcing chains (XY and AIC), 7.5 Nishio, 8.0-8.3
 region and cell forcing chains, 8.5-9.0 dynamic forcing chains, 9.5 and up nested ones;
 chains rate higher with length (+0.1 at each of the lengths 4, 6, 8, 12, 16, 24, 32, 48,
-64, ...). Explainer has no rule for some of HoDoKu's techniques (Skyscraper, W-Wing,
-Empty Rectangle, finned fish, ALS-XZ): they get the rating of the chain Explainer would
-use in their place, which makes this rating SE-*like*, not Explainer's own.
+64, ...). Here a chain's length is its links; a forcing chain's, the placements its
+assumption makes before the contradiction (or, for a verity, in its longest branch). A
+contradiction reached by singles is rated as Explainer's forcing chains by assumption (7.5,
+its Nishio level), a verity as its cell forcing chains (8.2), a forcing net as its dynamic
+forcing chains (8.5), a nested net 9.5. Explainer has no rule for some of HoDoKu's
+techniques (Skyscraper, W-Wing, Empty Rectangle, finned fish, ALS-XZ): they get the rating
+of the chain Explainer would use in their place, which makes this rating SE-*like*, not
+Explainer's own.
 """
 
 from __future__ import annotations
@@ -70,10 +75,10 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "AIC": ("Unfair", 280, 7.0),
     "Grouped AIC": ("Unfair", 300, 7.0),
     "ALS-XZ": ("Unfair", 300, 7.5),
-    "Forcing Chain Contradiction": ("Extreme", 500, 8.5),
-    "Forcing Chain Verity": ("Extreme", 500, 8.5),
-    "Forcing Net Contradiction": ("Extreme", 700, 9.0),
-    "Forcing Net Verity": ("Extreme", 700, 9.0),
+    "Forcing Chain Contradiction": ("Extreme", 500, 7.5),   # SE's forcing chains by
+    "Forcing Chain Verity": ("Extreme", 500, 8.2),          # assumption: 7.5 to 8.3
+    "Forcing Net Contradiction": ("Extreme", 700, 8.5),     # dynamic forcing chains
+    "Forcing Net Verity": ("Extreme", 700, 8.5),
     "Nested Forcing Net": ("Extreme", 700, 9.5),
 }
 
