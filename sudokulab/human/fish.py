@@ -21,8 +21,19 @@ NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 
 def fish(g: Candidates, size: int, kind: str = "") -> Iterator[Step]:
     """Fish of a size; kind '' (basic), 'finned' or 'sashimi'."""
+    if not kind:
+        for d, rows_first, places, cross in g.cached("fish", lambda: _places(g)):
+            yield from _fish_of(g, d, size, "", places, cross, rows_first)
+        return
+    # finned and sashimi fish come from one search: run it once per grid state
+    found = g.cached(f"finned {size}", lambda: list(_finned(g, size)))
+    yield from (step for k, step in found if k == kind)
+
+
+def _finned(g: Candidates, size: int) -> Iterator[tuple[str, Step]]:
+    """(kind, step) of every finned and sashimi fish of a size."""
     for d, rows_first, places, cross in g.cached("fish", lambda: _places(g)):
-        yield from _fish_of(g, d, size, kind, places, cross, rows_first)
+        yield from _fish_of(g, d, size, "any", places, cross, rows_first)
 
 
 def _places(g: Candidates) -> list[tuple[int, bool, list[int], list[int]]]:
@@ -62,8 +73,8 @@ def _bits(mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator[Step]:
-    """The fish of one digit and orientation."""
+def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
+    """The fish of one digit and orientation: steps, or (kind, step) when kind is "any"."""
     lay, n = g.layout, g.n
     count = [bin(m).count("1") for m in places]
     most = size if not kind else size + 2
@@ -76,7 +87,7 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator[Step]:
         if not kind:
             covers = [union]
         elif width > size:
-            covers = [sum(1 << x for x in xs) for xs in combinations(_bits(union), size)]
+            covers = _covers(union, size, stack, n)
         else:
             continue
         base_mask = sum(1 << line for line in base)
@@ -92,8 +103,6 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator[Step]:
             if stack and len({x // stack for x in _bits(union & ~cover)}) > 1:
                 continue  # fins in two box stacks: no cell of a cover line sees them all
             sashimi = any(bin(places[line] & cover).count("1") == 1 for line in base)
-            if (kind == "sashimi") != sashimi:
-                continue
             fins = [_cell(line, x, n, rows_first) for line in base
                     for x in _bits(places[line] & ~cover)]
             seen = lay.peers[fins[0]].intersection(*(lay.peers[f] for f in fins[1:]))
@@ -101,7 +110,26 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator[Step]:
                     for line in _bits(cross[x] & ~base_mask)
                     if _cell(line, x, n, rows_first) in seen]
             if gone:
-                yield _step(g, d, size, kind, base, _bits(cover), fins, gone, rows_first)
+                found = "sashimi" if sashimi else "finned"
+                yield found, _step(g, d, size, found, base, _bits(cover), fins, gone,
+                                   rows_first)
+
+
+def _covers(union: int, size: int, stack: int, n: int) -> list[int]:
+    """The cover sets of `size` positions out of `union` that leave the rest as fins; with
+    classic boxes only those whose fins share one box stack (else nothing sees them all)."""
+    if not stack:
+        return [sum(1 << x for x in xs) for xs in combinations(_bits(union), size)]
+    covers = set()
+    for first in range(0, n, stack):
+        band = ((1 << stack) - 1) << first
+        outside = union & ~band
+        free = size - bin(outside).count("1")
+        if free < 0:
+            continue
+        for xs in combinations(_bits(union & band), free):
+            covers.add(outside | sum(1 << x for x in xs))
+    return sorted(covers)
 
 
 def _bases(lines: list[int], places: list[int], size: int, widest: int,
