@@ -277,6 +277,27 @@ def run_read(args: argparse.Namespace) -> int:
     return command.run(args, box, backend)
 
 
+def _explain_options(p: argparse.ArgumentParser) -> None:
+    """The `explain` subcommand (sudokulab.human.commands)."""
+    from sudokulab.human import commands
+
+    commands.explain_options(p)
+
+
+def _hint_options(p: argparse.ArgumentParser) -> None:
+    """The `hint` subcommand (sudokulab.human.commands)."""
+    from sudokulab.human import commands
+
+    commands.hint_options(p)
+
+
+def _grade_options(p: argparse.ArgumentParser) -> None:
+    """The `grade` subcommand (sudokulab.human.commands)."""
+    from sudokulab.human import commands
+
+    commands.grade_options(p)
+
+
 # Each command: its one-line summary, and the function that adds its options.
 COMMANDS = {
     "solve": ("solve puzzles with one backend", _solve_options),
@@ -291,6 +312,9 @@ COMMANDS = {
                _export_options),
     "model": ("show what a backend builds for each rule", _model_options),
     "read": ("read a puzzle from a photo or screenshot", _read_options),
+    "explain": ("the numbered human-style steps that solve a puzzle", _explain_options),
+    "hint": ("the easiest next human-style step", _hint_options),
+    "grade": ("grade puzzles as HoDoKu and Sudoku Explainer would", _grade_options),
 }
 
 
@@ -512,6 +536,7 @@ HEADLINES = {
     "unique": "unique solution", "multiple": "several solutions",
     "solved": "solved (uniqueness not checked)", "none": "no solution", "timeout": "timeout",
     "unsupported": "unsupported", "error": "error",
+    "stalled": "stalled (the techniques found no further step; the grid so far)",
     "interrupted": "interrupted (Ctrl-C), what was found so far",
 }
 CODES = {"none": EXIT_NONE, "timeout": EXIT_TIMEOUT, "error": EXIT_ENGINE,
@@ -618,6 +643,8 @@ class Output:
         if self.stats and result.stats:
             parts.append("  " + ", ".join(f"{k}={v}" for k, v in result.stats.items()))
         parts += [format_grid(puzzle.with_values(grid)) + "\n" for grid in shown]
+        if result.partial:
+            parts.append(format_grid(puzzle.with_values(result.partial)) + "\n")
         if len(shown) < len(result.solutions):
             parts.append(f"({len(result.solutions) - len(shown)} more grid(s) not shown: "
                          f"--grids K prints K)")

@@ -19,6 +19,8 @@ class Status(str, Enum):
     TIMEOUT = "timeout"
     UNSUPPORTED = "unsupported"  # the backend cannot express a rule of this puzzle
     ERROR = "error"
+    STALLED = "stalled"          # a step-by-step solver's techniques stopped short: no verdict,
+    #                              no failure either (the partial grid is in Result.partial)
 
     @property
     def is_answer(self) -> bool:
@@ -38,6 +40,7 @@ class Result:
     build_time: float = 0.0
     solve_time: float = 0.0
     message: str = ""
+    partial: Grid = ()  # STALLED: the cells filled when the techniques stopped (0 = blank)
 
     @property
     def time(self) -> float:
@@ -54,14 +57,16 @@ class Result:
         return {"status": self.status.value, "count": self.count, "exact": self.exact,
                 "solutions": [list(s) for s in self.solutions], "stats": self.stats,
                 "build_time": self.build_time, "solve_time": self.solve_time,
-                "message": self.message}
+                "message": self.message,
+                **({"partial": list(self.partial)} if self.partial else {})}
 
     @classmethod
     def from_json(cls, data: dict) -> Result:
         """The inverse of to_json."""
         return cls(Status(data["status"]), tuple(tuple(s) for s in data["solutions"]),
                    data["count"], data["exact"], dict(data["stats"]), data["build_time"],
-                   data["solve_time"], data.get("message", ""))
+                   data["solve_time"], data.get("message", ""),
+                   tuple(data.get("partial", ())))
 
 
 def verdict(solutions: Sequence[Grid], limit: int | None, *, complete: bool,

@@ -19,6 +19,7 @@ BUILTIN = {
     "dlx": "sudokulab.backends.dlx:DlxBackend",
     "asp": "sudokulab.backends.asp:AspBackend",
     "cpsat": "sudokulab.backends.cpsat:CpsatBackend",
+    "human": "sudokulab.backends.human:HumanBackend",
 }
 PLUGIN_GROUP = "sudokulab.backends"
 

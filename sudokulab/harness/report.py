@@ -48,6 +48,7 @@ def timing_rows(report: Report) -> list[dict]:
     return [{"backend": f.backend, "puzzles": f.puzzles, "answered": f.answered,
              "wrong": report.check.wrong(f.backend), "timeouts": f.timeouts,
              "errors": f.errors, "unsupported": f.unsupported,
+             **({"stalled": f.stalled} if any(g.stalled for g in report.figures) else {}),
              "puzzles/s": None if f.rate is None else round(f.rate, 1),
              "median ms": _ms(f.median), "p90 ms": _ms(f.p90), "max ms": _ms(f.max),
              "build s": round(f.build, 3), "solve s": round(f.solve, 3),

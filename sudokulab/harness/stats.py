@@ -35,6 +35,7 @@ class Figures:
     solve: float
     warmup: float | None
     native: dict[str, tuple[float | None, float]] = field(default_factory=dict)  # total, mean
+    stalled: int = 0  # a step-by-step solver's techniques stopped short (not an error)
 
 
 def figures(backend: str, records: Sequence[Record]) -> Figures:
@@ -55,7 +56,7 @@ def figures(backend: str, records: Sequence[Record]) -> Figures:
         build=sum(r.result.build_time for r in records),
         solve=sum(r.result.solve_time for r in records),
         warmup=statistics.median(warmups) if warmups else None,
-        native=native(records))
+        native=native(records), stalled=statuses.count(Status.STALLED))
 
 
 def percentile(ordered: Sequence[float], q: float) -> float:

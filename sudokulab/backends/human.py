@@ -1,0 +1,78 @@
+"""Human-style solving as a backend: named techniques, one step at a time, no guessing.
+
+The answer is a proof when it comes: every step without a uniqueness technique holds in
+every solution, so a grid the steps fill is the only one (UNIQUE), and a contradiction
+they reach means there is none (NONE). When the enabled techniques find no further step,
+the status is STALLED with the partial grid: no verdict, and no failure either. Uniqueness
+techniques (Unique Rectangles, BUG+1) assume one solution; with `uniqueness=yes` a filled
+grid is only SOLVED, since the assumption is not proven here.
+"""
+
+from __future__ import annotations
+
+from sudokulab.backends.base import ALL_RULES, Availability, Backend, Deadline
+from sudokulab.puzzle import Puzzle
+from sudokulab.result import Result, Status, verdict
+
+YES, NO = ("yes", "true", "1", "on"), ("no", "false", "0", "off")
+
+
+class HumanBackend(Backend):
+    """The technique ladder of sudokulab.human, easiest step first."""
+
+    name = "human"
+    paradigm = "human-style techniques (no search)"
+    supported_rules = ALL_RULES  # rules it cannot reason about only make it stall earlier
+
+    def __init__(self, upto: str = "", uniqueness: str = "no") -> None:
+        from sudokulab.human import solver
+
+        if uniqueness.lower() not in YES + NO:
+            raise ValueError(f"uniqueness must be yes or no, not {uniqueness!r}")
+        self.unique = uniqueness.lower() in YES
+        try:
+            self.techniques = solver.select(upto=upto) if upto else solver.TECHNIQUES
+        except solver.UnknownTechnique as error:
+            raise ValueError(str(error)) from None
+
+    @classmethod
+    def available(cls) -> Availability:
+        """Plain Python: always available."""
+        from sudokulab import __version__
+
+        return Availability(True, version=f"sudokulab {__version__}")
+
+    def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        """Take steps until the grid is full, broken, or no technique applies."""
+        import time
+
+        from sudokulab.human import solver
+
+        start = time.perf_counter()
+        path = solver.solve(puzzle, self.techniques, unique=self.unique,
+                            stop=deadline.passed)
+        took = time.perf_counter() - start
+        stats: dict[str, float] = {"steps": len(path.steps)}
+        stats.update({f"steps: {name}": count for name, count in path.counts().items()})
+        assumed = any(t.uniqueness for t in self.techniques if t.name in path.counts())
+        if path.stopped:
+            return Result(Status.TIMEOUT, stats=stats, solve_time=took,
+                          message="timeout before the techniques finished")
+        if path.broken and not assumed:
+            return verdict((), limit, complete=True, stats=stats, solve_time=took,
+                           message="the steps reach a contradiction: no solution")
+        if path.solved:
+            if assumed:
+                return Result(Status.SOLVED, (path.grid,), 1, False, stats, solve_time=took,
+                              message="uniqueness techniques assumed one solution")
+            return verdict((path.grid,), limit, complete=True, stats=stats, solve_time=took)
+        return Result(Status.STALLED, stats=stats, solve_time=took, partial=path.grid,
+                      message=f"stalled after {len(path.steps)} steps: no enabled technique "
+                              f"applies")
+
+    def describe(self, puzzle: Puzzle) -> str:
+        """The techniques, in the order they are tried."""
+        from sudokulab.human import solver
+
+        chosen = solver.usable(puzzle, self.techniques, self.unique)
+        return "human: tries, in this order, " + ", ".join(t.name for t in chosen)

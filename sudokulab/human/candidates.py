@@ -1,0 +1,175 @@
+"""The pencil-mark grid: each blank cell's candidates as a bitmask over the puzzle's geometry.
+
+Bit d-1 of `cands[cell]` is set while digit d may still go in the cell; a filled cell has
+`values[cell]` set and no candidates. The units (rows, columns, boxes or jigsaw regions,
+diagonals, windows) come from `sudokulab.geometry`; so do peers, which also cover cages and
+chess moves. Non-consecutive is the one rule that is not a peer relation: placing d also
+removes d-1 and d+1 from the orthogonal neighbours.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sudokulab import rules as R
+from sudokulab.geometry import geometry, orthogonal_pairs, pencil_marks
+from sudokulab.puzzle import Puzzle
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What the techniques need of a geometry, laid out once per shape and rule set."""
+
+    n: int
+    box: tuple[int, int]
+    units: tuple[tuple[int, ...], ...]
+    unit_names: tuple[str, ...]
+    kinds: tuple[str, ...]                    # per unit: row, col, box or extra
+    units_of: tuple[tuple[int, ...], ...]     # per cell: the indexes of its units
+    peers: tuple[frozenset[int], ...]
+    rows: tuple[int, ...]                     # unit index of each row
+    cols: tuple[int, ...]                     # unit index of each column
+    box_of: tuple[int, ...]                   # per cell: its box (or region) unit, -1 if none
+    neighbours: tuple[tuple[int, ...], ...]   # orthogonal neighbours under non-consecutive
+    classic: bool                             # no variant rule: uniqueness patterns apply
+
+    @property
+    def cells(self) -> range:
+        """Every cell index."""
+        return range(self.n * self.n)
+
+    def sees(self, a: int, b: int) -> bool:
+        """Whether two different cells must hold different digits."""
+        return b in self.peers[a]
+
+
+def _kind(name: str) -> str:
+    """row, col, box or extra, from a unit's name."""
+    head = name.split()[0]
+    return {"row": "row", "column": "col", "box": "box", "region": "box"}.get(head, "extra")
+
+
+@lru_cache(maxsize=64)
+def layout(box: tuple[int, int], rules: tuple = ()) -> Layout:
+    """The layout of a box shape and rule set (cached)."""
+    geo = geometry(box, rules)
+    n = geo.n
+    kinds = tuple(_kind(name) for name in geo.unit_names)
+    index = {unit: k for k, unit in enumerate(geo.units)}
+    units_of = tuple(tuple(index[u] for u in units) for units in geo.units_of)
+    box_of = tuple(next((u for u in us if kinds[u] == "box"), -1) for us in units_of)
+    neighbours: list[list[int]] = [[] for _ in range(n * n)]
+    if any(isinstance(rule, R.NonConsecutive) for rule in rules):
+        for a, b in orthogonal_pairs(n):
+            neighbours[a].append(b)
+            neighbours[b].append(a)
+    return Layout(
+        n=n, box=box, units=geo.units, unit_names=geo.unit_names, kinds=kinds,
+        units_of=units_of, peers=tuple(frozenset(p) for p in geo.peers),
+        rows=tuple(k for k, kind in enumerate(kinds) if kind == "row"),
+        cols=tuple(k for k, kind in enumerate(kinds) if kind == "col"),
+        box_of=box_of, neighbours=tuple(tuple(x) for x in neighbours), classic=not rules)
+
+
+def digits(mask: int) -> list[int]:
+    """The digits of a candidate bitmask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length())
+        mask ^= low
+    return out
+
+
+def bit(digit: int) -> int:
+    """The bitmask of one digit."""
+    return 1 << (digit - 1)
+
+
+class Candidates:
+    """The values placed so far and the candidates left in each blank cell."""
+
+    __slots__ = ("puzzle", "layout", "n", "values", "cands", "_cache")
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.layout = layout(puzzle.box, puzzle.rules)
+        self.n = puzzle.size
+        self.values = list(puzzle.givens)
+        marks = pencil_marks(puzzle)
+        self.cands = [0 if d else sum(bit(x) for x in m)
+                      for d, m in zip(puzzle.givens, marks)]
+        self._cache: dict | None = None
+
+    def copy(self) -> Candidates:
+        """An independent copy (for forcing chains)."""
+        other = object.__new__(Candidates)
+        other.puzzle, other.layout, other.n = self.puzzle, self.layout, self.n
+        other.values, other.cands = self.values[:], self.cands[:]
+        other._cache = None
+        return other
+
+    def cached(self, key: str, make):
+        """A value derived from the current candidates, computed once until they change
+        (several techniques share one scan: fish places, rectangles)."""
+        if self._cache is None:
+            self._cache = {}
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    def place(self, cell: int, digit: int) -> None:
+        """Put a digit in a cell: its peers lose it (and neighbours lose d±1 under
+        non-consecutive)."""
+        self._cache = None
+        self.values[cell] = digit
+        self.cands[cell] = 0
+        off = ~bit(digit)
+        cands = self.cands
+        for peer in self.layout.peers[cell]:
+            cands[peer] &= off
+        if self.layout.neighbours[cell]:
+            near = ~((bit(digit - 1) if digit > 1 else 0) | (bit(digit + 1) if digit < self.n
+                                                             else 0))
+            for other in self.layout.neighbours[cell]:
+                cands[other] &= near
+
+    def eliminate(self, cell: int, digit: int) -> None:
+        """Remove one candidate."""
+        self._cache = None
+        self.cands[cell] &= ~bit(digit)
+
+    def apply(self, step) -> None:
+        """Make a step's placements and eliminations."""
+        for cell, digit in step.placements:
+            self.place(cell, digit)
+        for cell, digit in step.eliminations:
+            self.eliminate(cell, digit)
+
+    def solved(self) -> bool:
+        """Whether every cell holds a digit."""
+        return all(self.values)
+
+    def broken(self) -> bool:
+        """Whether a blank cell has no candidate or a unit has no place for a missing digit."""
+        values, cands = self.values, self.cands
+        if any(not v and not c for v, c in zip(values, cands)):
+            return True
+        full = (1 << self.n) - 1
+        for unit in self.layout.units:
+            seen = 0
+            for cell in unit:
+                seen |= cands[cell] | (bit(values[cell]) if values[cell] else 0)
+            if seen != full:
+                return True
+        return False
+
+    def places(self, unit: int, digit: int) -> list[int]:
+        """The cells of a unit where a digit is still a candidate."""
+        b = bit(digit)
+        return [c for c in self.layout.units[unit] if self.cands[c] & b]
+
+    def grid(self) -> tuple[int, ...]:
+        """The values placed (0 for blank)."""
+        return tuple(self.values)

@@ -1,0 +1,172 @@
+"""Fish: X-Wing, Swordfish, Jellyfish, and their finned and sashimi forms.
+
+k base lines (rows, or columns) whose places for a digit lie in k cover lines (columns,
+or rows) hold the digit's k copies there, so the cover lines' other cells lose it. A fin
+is a place of a base line outside the cover lines: then only cells that also see every fin
+lose the digit (either a fin holds it, or the fish does). Sashimi: without its fins, a base
+line would have one place left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from itertools import combinations
+
+from sudokulab.human.candidates import Candidates
+from sudokulab.human.step import Step, make
+
+NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
+
+
+def fish(g: Candidates, size: int, kind: str = "") -> Iterator[Step]:
+    """Fish of a size; kind '' (basic), 'finned' or 'sashimi'."""
+    if not kind:
+        for d, rows_first, places, cross in g.cached("fish", lambda: _places(g)):
+            yield from _fish_of(g, d, size, "", places, cross, rows_first)
+        return
+    # finned and sashimi fish come from one search: run it once per grid state
+    found = g.cached(f"finned {size}", lambda: list(_finned(g, size)))
+    yield from (step for k, step in found if k == kind)
+
+
+def _finned(g: Candidates, size: int) -> Iterator[tuple[str, Step]]:
+    """(kind, step) of every finned and sashimi fish of a size."""
+    for d, rows_first, places, cross in g.cached("fish", lambda: _places(g)):
+        yield from _fish_of(g, d, size, "any", places, cross, rows_first)
+
+
+def _places(g: Candidates) -> list[tuple[int, bool, list[int], list[int]]]:
+    """(digit, rows first, places, cross) where places[line] masks the cross positions of
+    the digit in each base line, and cross[x] the base lines at each cross position."""
+    cands, n = g.cands, g.n
+    out = []
+    for d in range(1, n + 1):
+        b = 1 << (d - 1)
+        for rows_first in (True, False):
+            places = [0] * n
+            for line in range(n):
+                for x in range(n):
+                    if cands[_cell(line, x, n, rows_first)] & b:
+                        places[line] |= 1 << x
+            cross = [0] * n
+            for line in range(n):
+                for x in _bits(places[line]):
+                    cross[x] |= 1 << line
+            out.append((d, rows_first, places, cross))
+    return out
+
+
+def _cell(line: int, x: int, n: int, rows_first: bool) -> int:
+    """The cell of a base line at a cross position."""
+    return line * n + x if rows_first else x * n + line
+
+
+@lru_cache(maxsize=1 << 16)
+def _bits(mask: int) -> tuple[int, ...]:
+    """The set bit positions of a mask."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
+
+
+def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
+    """The fish of one digit and orientation: steps, or (kind, step) when kind is "any"."""
+    lay, n = g.layout, g.n
+    count = [bin(m).count("1") for m in places]
+    most = size if not kind else size + 2
+    lines = [line for line in range(n) if places[line] and count[line] <= most
+             and (kind or count[line] >= 2)]
+    # classic boxes: a cover cell sees a fin only through the fin's box
+    stack = (lay.box[1] if rows_first else lay.box[0]) if lay.classic else 0
+    for base, union in _bases(lines, places, size, size + 2 if kind else size):
+        width = bin(union).count("1")
+        if not kind:
+            covers = [union]
+        elif width > size:
+            covers = _covers(union, size, stack, n)
+        else:
+            continue
+        base_mask = sum(1 << line for line in base)
+        for cover in covers:
+            if any(not places[line] & cover for line in base):
+                continue
+            if not kind:
+                gone = [(_cell(line, x, n, rows_first), d) for x in _bits(cover)
+                        for line in _bits(cross[x] & ~base_mask)]
+                if gone:
+                    yield _step(g, d, size, kind, base, _bits(cover), [], gone, rows_first)
+                continue
+            if stack and len({x // stack for x in _bits(union & ~cover)}) > 1:
+                continue  # fins in two box stacks: no cell of a cover line sees them all
+            sashimi = any(bin(places[line] & cover).count("1") == 1 for line in base)
+            fins = [_cell(line, x, n, rows_first) for line in base
+                    for x in _bits(places[line] & ~cover)]
+            seen = lay.peers[fins[0]].intersection(*(lay.peers[f] for f in fins[1:]))
+            gone = [(_cell(line, x, n, rows_first), d) for x in _bits(cover)
+                    for line in _bits(cross[x] & ~base_mask)
+                    if _cell(line, x, n, rows_first) in seen]
+            if gone:
+                found = "sashimi" if sashimi else "finned"
+                yield found, _step(g, d, size, found, base, _bits(cover), fins, gone,
+                                   rows_first)
+
+
+def _covers(union: int, size: int, stack: int, n: int) -> list[int]:
+    """The cover sets of `size` positions out of `union` that leave the rest as fins; with
+    classic boxes only those whose fins share one box stack (else nothing sees them all)."""
+    if not stack:
+        return [sum(1 << x for x in xs) for xs in combinations(_bits(union), size)]
+    covers = set()
+    for first in range(0, n, stack):
+        band = ((1 << stack) - 1) << first
+        outside = union & ~band
+        free = size - bin(outside).count("1")
+        if free < 0:
+            continue
+        for xs in combinations(_bits(union & band), free):
+            covers.add(outside | sum(1 << x for x in xs))
+    return sorted(covers)
+
+
+def _bases(lines: list[int], places: list[int], size: int, widest: int,
+           start: int = 0, union: int = 0, chosen: tuple = ()) -> Iterator[tuple]:
+    """(base lines, union of their places) for every `size` lines whose places span at most
+    `widest` cross lines, pruned as soon as a partial choice spans more."""
+    if len(chosen) == size:
+        yield chosen, union
+        return
+    for k in range(start, len(lines) - (size - len(chosen)) + 1):
+        joined = union | places[lines[k]]
+        if bin(joined).count("1") <= widest:
+            yield from _bases(lines, places, size, widest, k + 1, joined,
+                              chosen + (lines[k],))
+
+
+def _step(g, d, size, kind, base, cover, fins, gone, rows_first) -> Step:
+    """The Step of one fish."""
+    n = g.n
+    name = (f"{kind.capitalize()} " if kind else "") + NAMES[size]
+    b_letter, c_letter = ("r", "c") if rows_first else ("c", "r")
+    what = (f"{d} {','.join(f'{b_letter}{x + 1}' for x in base)} "
+            f"{','.join(f'{c_letter}{x + 1}' for x in cover)}")
+    if fins:
+        what += " " + ",".join(f"f{_name(f, n)}" for f in fins)
+    cells = [_cell(line, x, n, rows_first) for line in base for x in cover
+             if g.cands[_cell(line, x, n, rows_first)] & (1 << (d - 1))] + fins
+    lines = "rows" if rows_first else "columns"
+    others = "columns" if rows_first else "rows"
+    sentence = (f"In {lines} {', '.join(str(x + 1) for x in base)}, {d} can only go in "
+                f"{others} {', '.join(str(x + 1) for x in cover)}")
+    sentence += (", apart from the fin(s), so a cell of those " + others + " that also sees "
+                 "every fin cannot hold " + str(d) + "." if fins else
+                 f", so no other cell of those {others} can hold {d}.")
+    return make(name, n, what, eliminations=gone, cells=cells, sentence=sentence)
+
+
+def _name(cell: int, n: int) -> str:
+    """r1c1."""
+    return f"r{cell // n + 1}c{cell % n + 1}"

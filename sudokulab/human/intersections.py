@@ -1,0 +1,49 @@
+"""Intersections: locked candidates (pointing and claiming).
+
+A digit confined, inside one unit, to cells that also lie in a second unit must go in
+those cells, so the second unit's other cells lose it. Pointing starts from a box (or a
+region, window or diagonal), claiming from a row or a column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sudokulab.human.candidates import Candidates
+from sudokulab.human.singles import unit_short
+from sudokulab.human.step import Step, make
+
+
+def _locked(g: Candidates, pointing: bool) -> Iterator[Step]:
+    """Locked candidates starting from boxes (pointing) or from lines (claiming)."""
+    lay, cands, n = g.layout, g.cands, g.n
+    for u, unit in enumerate(lay.units):
+        if (lay.kinds[u] in ("row", "col")) == pointing:
+            continue
+        for d in range(1, n + 1):
+            b = 1 << (d - 1)
+            cells = [c for c in unit if cands[c] & b]
+            if len(cells) < 2:
+                continue
+            common = set(lay.units_of[cells[0]]).intersection(*(lay.units_of[c]
+                                                                 for c in cells[1:]))
+            for v in sorted(common - {u}):
+                gone = [(c, d) for c in lay.units[v] if cands[c] & b and c not in cells]
+                if gone:
+                    technique = ("Locked Candidates Type 1 (Pointing)" if pointing
+                                 else "Locked Candidates Type 2 (Claiming)")
+                    yield make(technique, n, f"{d} in {unit_short(lay, u)}",
+                               eliminations=gone, cells=cells, units=[u, v],
+                               sentence=f"In {lay.unit_names[u]}, {d} can only go in "
+                               f"{lay.unit_names[v]}, so the rest of {lay.unit_names[v]} "
+                               f"cannot hold {d}.")
+
+
+def pointing(g: Candidates) -> Iterator[Step]:
+    """Locked Candidates Type 1: a box's digit confined to one line."""
+    return _locked(g, True)
+
+
+def claiming(g: Candidates) -> Iterator[Step]:
+    """Locked Candidates Type 2: a line's digit confined to one box."""
+    return _locked(g, False)

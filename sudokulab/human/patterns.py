@@ -1,0 +1,144 @@
+"""Single-digit patterns: Skyscraper, 2-String Kite, Turbot Fish, Empty Rectangle.
+
+A strong link: a digit with exactly two places in a unit (one of them holds it). Two
+strong links whose inner ends see each other make a chain x = p - q = z: x or z holds the
+digit, so a cell that sees both loses it. Its shape names it: two parallel lines is a
+Skyscraper, a row and a column meeting in a box a 2-String Kite, anything else a Turbot Fish.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sudokulab.human.candidates import Candidates
+from sudokulab.human.step import Step, cells_text, make, name
+
+
+def strong_links(g: Candidates, d: int) -> list[tuple[int, int, int]]:
+    """(a, b, unit) for every unit where d has exactly two places, a < b, each pair once."""
+    b = 1 << (d - 1)
+    seen, out = set(), []
+    for u, unit in enumerate(g.layout.units):
+        cells = [c for c in unit if g.cands[c] & b]
+        if len(cells) == 2 and tuple(cells) not in seen:
+            seen.add(tuple(cells))
+            out.append((cells[0], cells[1], u))
+    return out
+
+
+def shape(g: Candidates, u1: int, u2: int, p: int, q: int) -> str:
+    """The pattern's name from the kinds of its two strong links and how p meets q."""
+    lay, n = g.layout, g.n
+    k1, k2 = lay.kinds[u1], lay.kinds[u2]
+    if k1 == k2 == "row" and p % n == q % n:
+        return "Skyscraper"
+    if k1 == k2 == "col" and p // n == q // n:
+        return "Skyscraper"
+    if {k1, k2} == {"row", "col"} and lay.box_of[p] == lay.box_of[q] != -1:
+        return "2-String Kite"
+    return "Turbot Fish"
+
+
+def single_digit(g: Candidates, wanted: str) -> Iterator[Step]:
+    """The Skyscrapers, 2-String Kites or Turbot Fish (as `wanted` says)."""
+    lay, cands, n = g.layout, g.cands, g.n
+    peers = lay.peers
+    for d in range(1, n + 1):
+        b = 1 << (d - 1)
+        links = strong_links(g, d)
+        for i, (a1, b1, u1) in enumerate(links):
+            for a2, b2, u2 in links[i + 1:]:
+                for x, p in ((a1, b1), (b1, a1)):
+                    for q, z in ((a2, b2), (b2, a2)):
+                        if len({x, p, q, z}) < 4 or q not in peers[p]:
+                            continue
+                        if shape(g, u1, u2, p, q) != wanted:
+                            continue
+                        gone = [(c, d) for c in peers[x] & peers[z]
+                                if cands[c] & b and c not in (p, q)]
+                        if gone:
+                            yield make(wanted, n, f"{d} in {name(x, n)},{name(z, n)} "
+                                       f"(connected by {name(p, n)},{name(q, n)})",
+                                       eliminations=gone, cells=[x, p, q, z], units=[u1, u2],
+                                       links=[((x, d), (p, d), True), ((p, d), (q, d), False),
+                                              ((q, d), (z, d), True)],
+                                       sentence=f"{d} is in {name(x, n)} or {name(p, n)}, and "
+                                       f"in {name(q, n)} or {name(z, n)}; {name(p, n)} and "
+                                       f"{name(q, n)} cannot both hold it, so {name(x, n)} or "
+                                       f"{name(z, n)} does: cells that see both lose {d}.",
+                                       length=3)
+
+
+def skyscraper(g: Candidates) -> Iterator[Step]:
+    """Two strong links in parallel lines, with bases in one cross line."""
+    return single_digit(g, "Skyscraper")
+
+
+def kite(g: Candidates) -> Iterator[Step]:
+    """A strong link in a row and one in a column, meeting in a box."""
+    return single_digit(g, "2-String Kite")
+
+
+def turbot(g: Candidates) -> Iterator[Step]:
+    """Any other strong - weak - strong chain of one digit."""
+    return single_digit(g, "Turbot Fish")
+
+
+def empty_rectangle(g: Candidates) -> Iterator[Step]:
+    """A box whose places for a digit lie in one row and one column of it (the cross), and a
+    strong link in a line that meets the cross's row (or column) outside the box."""
+    lay, cands, n = g.layout, g.cands, g.n
+    for d in range(1, n + 1):
+        b = 1 << (d - 1)
+        for u, unit in enumerate(lay.units):
+            if lay.kinds[u] != "box":
+                continue
+            cells = [c for c in unit if cands[c] & b]
+            if len(cells) < 2:
+                continue
+            rows = {c // n for c in unit}
+            cols = {c % n for c in unit}
+            for r in rows:
+                for c in cols:
+                    on_row = [x for x in cells if x // n == r]
+                    on_col = [x for x in cells if x % n == c]
+                    if set(on_row) | set(on_col) != set(cells):
+                        continue
+                    if not (set(on_row) - set(on_col)) or not (set(on_col) - set(on_row)):
+                        continue  # all in one line: locked candidates, not an ER
+                    yield from _er_links(g, d, b, u, cells, r, c, rows, cols)
+
+
+def _er_links(g, d, b, u, cells, r, c, rows, cols) -> Iterator[Step]:
+    """Empty rectangle eliminations through strong links in columns and rows."""
+    cands, n = g.cands, g.n
+    unit = set(g.layout.units[u])
+    for col in range(n):  # a strong link in a column, one end in row r
+        if col in cols:
+            continue
+        ends = [row for row in range(n) if cands[row * n + col] & b]
+        if len(ends) == 2 and r in ends:
+            other = ends[1] if ends[0] == r else ends[0]
+            target = other * n + c
+            if other not in rows and target not in unit and cands[target] & b:
+                yield _er_step(g, d, u, cells, [r * n + col, other * n + col], target)
+    for row in range(n):  # a strong link in a row, one end in column c
+        if row in rows:
+            continue
+        ends = [col for col in range(n) if cands[row * n + col] & b]
+        if len(ends) == 2 and c in ends:
+            other = ends[1] if ends[0] == c else ends[0]
+            target = r * n + other
+            if other not in cols and target not in unit and cands[target] & b:
+                yield _er_step(g, d, u, cells, [row * n + c, row * n + other], target)
+
+
+def _er_step(g, d, u, cells, link, target) -> Step:
+    """The Step of one empty rectangle."""
+    n = g.n
+    box = g.layout.unit_names[u].split()[-1]
+    return make("Empty Rectangle", n, f"{d} in b{box} ({cells_text(link, n)})",
+                eliminations=[(target, d)], cells=cells + link, units=[u],
+                sentence=f"In {g.layout.unit_names[u]}, {d} lies in one row or one column of "
+                f"the box; with the strong link {cells_text(link, n)} either way "
+                f"{name(target, n)} cannot hold {d}.", length=3)

@@ -1,0 +1,70 @@
+"""Singles: full house, naked single, hidden single."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sudokulab.human.candidates import Candidates, bit
+from sudokulab.human.step import Step, make, name
+
+
+def unit_short(layout, unit: int) -> str:
+    """HoDoKu's short unit name: r1, c1, b1 (or the unit's full name for extra units)."""
+    text = layout.unit_names[unit]
+    number = text.split()[-1]
+    short = {"row": "r", "col": "c", "box": "b"}.get(layout.kinds[unit])
+    return f"{short}{number}" if short and number.isdigit() else text
+
+
+def full_house(g: Candidates) -> Iterator[Step]:
+    """A unit with one blank cell left: it takes the missing digit."""
+    lay, values, cands, n = g.layout, g.values, g.cands, g.n
+    full = (1 << n) - 1
+    for u, unit in enumerate(lay.units):
+        blank = -1
+        seen = 0
+        for cell in unit:
+            if values[cell]:
+                seen |= bit(values[cell])
+            elif blank >= 0:
+                break
+            else:
+                blank = cell
+        else:
+            missing = full & ~seen
+            if blank >= 0 and missing & cands[blank] and not missing & (missing - 1):
+                d = missing.bit_length()
+                yield make("Full House", n, "", placements=[(blank, d)], cells=[blank],
+                           units=[u], sentence=f"{name(blank, n)} is the last blank cell of "
+                           f"{lay.unit_names[u]}, so it takes the missing {d}.")
+
+
+def naked_single(g: Candidates) -> Iterator[Step]:
+    """A cell with one candidate left."""
+    n = g.n
+    for cell, m in enumerate(g.cands):
+        if m and not m & (m - 1):
+            d = m.bit_length()
+            yield make("Naked Single", n, "", placements=[(cell, d)], cells=[cell],
+                       sentence=f"{name(cell, n)} can hold only {d}: every other digit is "
+                       f"already seen by a peer.")
+
+
+def hidden_single(g: Candidates) -> Iterator[Step]:
+    """A digit with one place left in a unit."""
+    lay, cands, n = g.layout, g.cands, g.n
+    for u, unit in enumerate(lay.units):
+        once = twice = 0
+        for cell in unit:
+            m = cands[cell]
+            twice |= once & m
+            once |= m
+        singles = once & ~twice
+        while singles:
+            low = singles & -singles
+            singles ^= low
+            cell = next(c for c in unit if cands[c] & low)
+            d = low.bit_length()
+            yield make("Hidden Single", n, "", placements=[(cell, d)], cells=[cell],
+                       units=[u], sentence=f"{d} has only one place left in "
+                       f"{lay.unit_names[u]}: {name(cell, n)}.")

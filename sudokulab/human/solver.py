@@ -1,0 +1,210 @@
+"""The ordered technique list, the solve loop, and paths.
+
+Each step takes the easiest technique that finds something on the current candidates
+(HoDoKu's order), applies it, and starts again from the top, until the grid is full or no
+enabled technique finds anything (the path stalls).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import partial
+
+from sudokulab.human import (
+    als,
+    chains,
+    coloring,
+    fish,
+    forcing,
+    intersections,
+    patterns,
+    singles,
+    subsets,
+    uniqueness,
+    wings,
+)
+from sudokulab.human.candidates import Candidates
+from sudokulab.human.step import Step
+from sudokulab.puzzle import Puzzle
+
+TIERS = ("singles", "intersections and subsets", "fish",
+         "wings, single-digit patterns, coloring, uniqueness", "chains and ALS",
+         "forcing chains")
+
+
+@dataclass(frozen=True)
+class Technique:
+    """A named technique: its finder, its tier (for coverage tables) and whether it assumes
+    the puzzle has one solution."""
+
+    name: str
+    find: Callable[[Candidates], Iterator[Step]]
+    tier: int
+    uniqueness: bool = False
+    classic_only: bool = False   # needs the classic rows, columns and boxes only
+
+
+def _techniques() -> list[Technique]:
+    """Every technique, easiest first."""
+    t = Technique
+    return [
+        t("Full House", singles.full_house, 0),
+        t("Naked Single", singles.naked_single, 0),
+        t("Hidden Single", singles.hidden_single, 0),
+        t("Locked Pair", partial(subsets.naked, size=2, locked=True), 1),
+        t("Locked Triple", partial(subsets.naked, size=3, locked=True), 1),
+        t("Locked Candidates Type 1 (Pointing)", intersections.pointing, 1),
+        t("Locked Candidates Type 2 (Claiming)", intersections.claiming, 1),
+        t("Naked Pair", partial(subsets.naked, size=2), 1),
+        t("Naked Triple", partial(subsets.naked, size=3), 1),
+        t("Hidden Pair", partial(subsets.hidden, size=2), 1),
+        t("Hidden Triple", partial(subsets.hidden, size=3), 1),
+        t("Naked Quadruple", partial(subsets.naked, size=4), 1),
+        t("Hidden Quadruple", partial(subsets.hidden, size=4), 1),
+        t("X-Wing", partial(fish.fish, size=2), 2),
+        t("Swordfish", partial(fish.fish, size=3), 2),
+        t("Jellyfish", partial(fish.fish, size=4), 2),
+        t("Skyscraper", patterns.skyscraper, 3),
+        t("2-String Kite", patterns.kite, 3),
+        t("Turbot Fish", patterns.turbot, 3),
+        t("Empty Rectangle", patterns.empty_rectangle, 3),
+        t("XY-Wing", wings.xy_wing, 3),
+        t("XYZ-Wing", wings.xyz_wing, 3),
+        t("W-Wing", wings.w_wing, 3),
+        t("Simple Colors Trap", coloring.color_trap, 3),
+        t("Simple Colors Wrap", coloring.color_wrap, 3),
+        t("Uniqueness Test 1", uniqueness.ur_type1, 3, uniqueness=True, classic_only=True),
+        t("Uniqueness Test 2", uniqueness.ur_type2, 3, uniqueness=True, classic_only=True),
+        t("Uniqueness Test 3", uniqueness.ur_type3, 3, uniqueness=True, classic_only=True),
+        t("Uniqueness Test 4", uniqueness.ur_type4, 3, uniqueness=True, classic_only=True),
+        t("Bivalue Universal Grave + 1", uniqueness.bug_plus_one, 3, uniqueness=True,
+          classic_only=True),
+        t("Finned X-Wing", partial(fish.fish, size=2, kind="finned"), 4),
+        t("Sashimi X-Wing", partial(fish.fish, size=2, kind="sashimi"), 4),
+        t("Finned Swordfish", partial(fish.fish, size=3, kind="finned"), 4),
+        t("Sashimi Swordfish", partial(fish.fish, size=3, kind="sashimi"), 4),
+        t("Remote Pair", chains.remote_pair, 4),
+        t("X-Chain", chains.x_chain, 4),
+        t("XY-Chain", chains.xy_chain, 4),
+        t("AIC", chains.aic, 4),
+        t("ALS-XZ", als.als_xz, 4),
+        t("Grouped AIC", chains.grouped_aic, 4),
+        t("Forcing Chain Contradiction", forcing.contradiction_chain, 5),
+        t("Forcing Chain Verity", forcing.verity_chain, 5),
+        t("Forcing Net Contradiction", forcing.net_contradiction, 5),
+        t("Forcing Net Verity", forcing.net_verity, 5),
+        t("Nested Forcing Net", forcing.nested, 5),
+    ]
+
+
+TECHNIQUES: tuple[Technique, ...] = tuple(_techniques())
+BY_NAME = {t.name.lower(): t for t in TECHNIQUES}
+
+
+class UnknownTechnique(ValueError):
+    """A technique name that is not in the list."""
+
+
+def lookup(name: str) -> Technique:
+    """A technique by name (case-insensitive); UnknownTechnique names the known ones."""
+    technique = BY_NAME.get(name.strip().lower())
+    if technique is None:
+        raise UnknownTechnique(f"unknown technique {name.strip()!r}; known: "
+                               f"{', '.join(t.name for t in TECHNIQUES)}")
+    return technique
+
+
+def select(names: Iterable[str] | None = None, upto: str | None = None) -> tuple[Technique, ...]:
+    """The techniques named, or all up to and including one, in the list's order."""
+    if names is not None:
+        chosen = {lookup(name).name for name in names}
+        return tuple(t for t in TECHNIQUES if t.name in chosen)
+    if upto is not None:
+        last = TECHNIQUES.index(lookup(upto))
+        return TECHNIQUES[: last + 1]
+    return TECHNIQUES
+
+
+@dataclass
+class Path:
+    """The steps taken on a puzzle, and where they left the grid."""
+
+    puzzle: Puzzle
+    steps: list[Step] = field(default_factory=list)
+    grid: tuple[int, ...] = ()
+    solved: bool = False
+    broken: bool = False    # the candidates show a contradiction (no solution)
+    stopped: bool = False   # `stop` said so before the end
+
+    def counts(self) -> dict[str, int]:
+        """Steps per technique, in the order first used."""
+        out: dict[str, int] = {}
+        for step in self.steps:
+            out[step.technique] = out.get(step.technique, 0) + 1
+        return out
+
+
+def usable(puzzle: Puzzle, techniques: Iterable[Technique], unique: bool) -> list[Technique]:
+    """The techniques that apply to the puzzle's rules (and uniqueness, when it is known)."""
+    return [t for t in techniques
+            if (unique or not t.uniqueness) and (not t.classic_only or not puzzle.rules)]
+
+
+def next_step(g: Candidates, techniques: Iterable[Technique]) -> Step | None:
+    """The first step the easiest technique finds, or None."""
+    for technique in techniques:
+        step = next(technique.find(g), None)
+        if step is not None:
+            return step
+    return None
+
+
+def solve(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,
+          unique: bool = False, stop: Callable[[], bool] | None = None) -> Path:
+    """The path the techniques take on a puzzle (uniqueness techniques only if `unique`);
+    `stop` is asked before each step whether to give up."""
+    chosen = usable(puzzle, TECHNIQUES if techniques is None else techniques, unique)
+    g = Candidates(puzzle)
+    path = Path(puzzle)
+    while not g.solved():
+        if stop is not None and stop():
+            path.stopped = True
+            break
+        if any(not v and not c for v, c in zip(g.values, g.cands)):
+            path.broken = True  # a blank cell with no candidate: no solution
+            break
+        step = next_step(g, chosen)
+        if step is None:  # stalled: a contradiction (no solution) or the techniques' end
+            path.broken = g.broken()
+            break
+        g.apply(step)
+        path.steps.append(step)
+    path.grid = g.grid()
+    path.solved = g.solved()
+    return path
+
+
+def hint(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,
+         unique: bool = False) -> Step | None:
+    """The easiest next step on a puzzle's pencil marks."""
+    chosen = usable(puzzle, TECHNIQUES if techniques is None else techniques, unique)
+    return next_step(Candidates(puzzle), chosen)
+
+
+def wrong_moves(steps: Iterable[Step], solution: tuple[int, ...], n: int) -> list[str]:
+    """What the steps got wrong against the solution: a placement that differs from it, or an
+    elimination of its digit. Empty when every step is sound."""
+    from sudokulab.human.step import name
+
+    problems = []
+    for number, step in enumerate(steps, 1):
+        for cell, d in step.placements:
+            if solution[cell] != d:
+                problems.append(f"step {number} ({step.technique}) places {d} in "
+                                f"{name(cell, n)}, the solution has {solution[cell]}")
+        for cell, d in step.eliminations:
+            if solution[cell] == d:
+                problems.append(f"step {number} ({step.technique}) removes {d} from "
+                                f"{name(cell, n)}, the solution's digit")
+    return problems

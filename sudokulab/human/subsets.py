@@ -1,0 +1,74 @@
+"""Subsets: naked and hidden pairs, triples and quadruples, and locked pairs and triples.
+
+k cells of a unit whose candidates together are k digits hold those digits (naked); k
+digits that together have k places in a unit fill those places (hidden).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from sudokulab.human.candidates import Candidates, digits
+from sudokulab.human.step import Step, cells_text, digits_text, make
+
+SIZE_NAMES = {2: "Pair", 3: "Triple", 4: "Quadruple"}
+
+
+def naked(g: Candidates, size: int, locked: bool = False) -> Iterator[Step]:
+    """Naked subsets of a size; locked ones lie in two units and clear both."""
+    lay, cands, n = g.layout, g.cands, g.n
+    technique = f"{'Locked' if locked else 'Naked'} {SIZE_NAMES[size]}"
+    for u, unit in enumerate(lay.units):
+        open_cells = [c for c in unit if cands[c]]
+        if len(open_cells) <= size:
+            continue
+        small = [c for c in open_cells if bin(cands[c]).count("1") <= size]
+        for group in combinations(small, size):
+            mask = 0
+            for c in group:
+                mask |= cands[c]
+            if bin(mask).count("1") != size:
+                continue
+            common = set(lay.units_of[group[0]]).intersection(*(lay.units_of[c]
+                                                                for c in group[1:]))
+            if locked and (len(common) < 2 or min(common) != u):
+                continue
+            reach = common if locked else {u}
+            gone = [(c, d) for v in sorted(reach) for c in lay.units[v]
+                    if c not in group and cands[c] & mask for d in digits(cands[c] & mask)]
+            if gone:
+                ds = digits_text(digits(mask))
+                yield make(technique, n, f"{ds} in {cells_text(group, n)}",
+                           eliminations=gone, cells=group, units=sorted(reach),
+                           sentence=f"{cells_text(group, n)} can only hold {ds} between "
+                           f"them, so no other cell of "
+                           f"{' or '.join(lay.unit_names[v] for v in sorted(reach))} can.")
+
+
+def hidden(g: Candidates, size: int) -> Iterator[Step]:
+    """Hidden subsets of a size."""
+    lay, cands, n = g.layout, g.cands, g.n
+    technique = f"Hidden {SIZE_NAMES[size]}"
+    for u, unit in enumerate(lay.units):
+        open_cells = [c for c in unit if cands[c]]
+        if len(open_cells) <= size:
+            continue
+        places = {}
+        for d in range(1, n + 1):
+            b = 1 << (d - 1)
+            where = [c for c in open_cells if cands[c] & b]
+            if 2 <= len(where) <= size:
+                places[d] = where
+        for group in combinations(sorted(places), size):
+            cells = sorted({c for d in group for c in places[d]})
+            if len(cells) != size:
+                continue
+            mask = sum(1 << (d - 1) for d in group)
+            gone = [(c, d) for c in cells for d in digits(cands[c] & ~mask)]
+            if gone:
+                ds = digits_text(group)
+                yield make(technique, n, f"{ds} in {cells_text(cells, n)}",
+                           eliminations=gone, cells=cells, units=[u],
+                           sentence=f"In {lay.unit_names[u]}, {ds} fit only in "
+                           f"{cells_text(cells, n)}, so those cells hold nothing else.")

@@ -1,0 +1,153 @@
+"""The human-style solver: every step of every path agrees with the solution an engine of
+another paradigm found, on bundled puzzles, variants and random candidate grids."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sudokulab.backends import make_backend
+from sudokulab.harness import datasets
+from sudokulab.human import solver
+from sudokulab.human.candidates import Candidates
+from sudokulab.puzzle import empty, from_json, parse
+
+VARIANTS = json.loads((Path(__file__).parent / "data" / "variants.json").read_text())
+
+
+def sample(name: str, count: int) -> list:
+    """Every k-th puzzle of a dataset with its reference solution (k spreads the sample)."""
+    puzzles, solutions = datasets.load(name), datasets.solutions(name)
+    step = max(1, len(puzzles) // count)
+    return list(zip(puzzles[::step], solutions[::step]))[:count]
+
+
+def assert_sound(puzzle, solution, **options):
+    """Solve with the human solver; every step must agree with the solution."""
+    path = solver.solve(puzzle, unique=True, **options)
+    assert solver.wrong_moves(path.steps, solution, puzzle.size) == []
+    for cell, d in enumerate(path.grid):
+        assert d in (0, solution[cell])
+    return path
+
+
+@pytest.mark.parametrize("name,count", [("easy50", 50), ("top95", 30), ("sudoku10k", 150),
+                                        ("top1465", 25), ("forum_hardest_1106", 1)])
+def test_every_step_of_every_path_agrees_with_the_solution(name, count):
+    for puzzle, solution in sample(name, count):
+        assert_sound(puzzle, solution)
+
+
+def test_every_technique_is_verified_on_real_candidates():
+    """Along real paths, every technique is run on the candidates before each step that
+    needed more than singles, and its first step checked against the solution."""
+    fired = set()
+    for puzzle, solution in sample("top95", 8) + sample("top1465", 6):
+        g = Candidates(puzzle)
+        for step in solver.solve(puzzle, unique=True).steps:
+            if step.technique not in SINGLES:
+                for technique in solver.usable(puzzle, CHEAP, unique=True):
+                    found = next(technique.find(g), None)
+                    if found is not None:
+                        assert found.technique == technique.name
+                        assert solver.wrong_moves([found], solution, 9) == []
+                        fired.add(technique.name)
+            g.apply(step)
+    missing = {t.name for t in CHEAP} - fired - RARE - SINGLES  # singles: on every path
+    assert not missing, f"techniques never verified on real candidates: {sorted(missing)}"
+
+
+SINGLES = {"Full House", "Naked Single", "Hidden Single"}
+CHEAP = tuple(t for t in solver.TECHNIQUES if t.tier < 5)
+# Techniques these samples do not reach; each has its own example test.
+RARE = {"Jellyfish", "Simple Colors Wrap", "Remote Pair", "Uniqueness Test 2",
+        "Bivalue Universal Grave + 1"}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_variant_paths_agree_with_norvig(name):
+    puzzle = from_json(json.dumps(VARIANTS[name]))
+    solution = make_backend("norvig").solve(puzzle, limit=2).solutions[0]
+    path = solver.solve(puzzle, CHEAP, unique=True)  # forcing chains: slow on sparse killers
+    assert solver.wrong_moves(path.steps, solution, 9) == []
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(box=st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4)]), data=st.data())
+def test_steps_hold_for_any_grid_the_givens_come_from(box, data):
+    """Blank a random part of a full grid: without uniqueness techniques every step must
+    hold for every solution, so for the grid the givens came from."""
+    n = box[0] * box[1]
+    grid = full_grid(box)
+    relabel = data.draw(st.permutations(range(1, n + 1)))
+    grid = [relabel[d - 1] for d in grid]
+    keep = data.draw(st.lists(st.booleans(), min_size=n * n, max_size=n * n))
+    puzzle = empty(n).with_values([d if k else 0 for d, k in zip(grid, keep)])
+    path = solver.solve(puzzle, CHEAP, unique=False)  # forcing chains: tested on paths
+    assert solver.wrong_moves(path.steps, tuple(grid), n) == []
+
+
+def full_grid(box):
+    """A full grid of a box shape, from norvig (another engine)."""
+    n = box[0] * box[1]
+    return list(make_backend("norvig").solve(empty(n) if box != (3, 4) else
+                                             parse("." * 144, box=box), limit=1).solutions[0])
+
+
+def test_a_blank_cell_starts_with_the_digits_its_peers_leave():
+    puzzle = datasets.load("top95")[0]
+    g = Candidates(puzzle)
+    for cell in range(81):
+        if puzzle.givens[cell]:
+            assert g.cands[cell] == 0
+        else:
+            seen = {puzzle.givens[p] for p in g.layout.peers[cell]}
+            assert {d for d in range(1, 10) if g.cands[cell] >> (d - 1) & 1} == \
+                set(range(1, 10)) - seen
+
+
+def test_upto_and_named_selection_keep_the_list_order():
+    upto = solver.select(upto="Hidden Single")
+    assert [t.name for t in upto] == ["Full House", "Naked Single", "Hidden Single"]
+    named = solver.select(names=["hidden single", "full house"])
+    assert [t.name for t in named] == ["Full House", "Hidden Single"]
+    with pytest.raises(solver.UnknownTechnique, match="known: Full House"):
+        solver.lookup("Guessing")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(sorted(VARIANTS)), data=st.data())
+def test_variant_steps_hold_for_the_grid_the_givens_come_from(name, data):
+    """A variant's solution with random cells blanked: every step (no uniqueness technique)
+    must hold for that solution, whatever the rule."""
+    puzzle = from_json(json.dumps(VARIANTS[name]))
+    solution = variant_solution(name)
+    keep = data.draw(st.lists(st.booleans(), min_size=81, max_size=81))
+    blanked = puzzle.with_values([d if k else 0 for d, k in zip(solution, keep)])
+    path = solver.solve(blanked, CHEAP, unique=False)
+    assert solver.wrong_moves(path.steps, solution, 9) == []
+
+
+_SOLUTIONS: dict = {}
+
+
+def variant_solution(name: str) -> tuple:
+    """The variant puzzle's solution, from norvig (cached)."""
+    if name not in _SOLUTIONS:
+        puzzle = from_json(json.dumps(VARIANTS[name]))
+        _SOLUTIONS[name] = make_backend("norvig").solve(puzzle, limit=2).solutions[0]
+    return _SOLUTIONS[name]
+
+
+def test_uniqueness_techniques_are_skipped_under_variant_rules():
+    puzzle = from_json(json.dumps(VARIANTS["diagonal"]))
+    chosen = solver.usable(puzzle, solver.TECHNIQUES, unique=True)
+    assert not any(t.uniqueness for t in chosen)
+    classic = solver.usable(datasets.load("top95")[0], solver.TECHNIQUES, unique=True)
+    assert any(t.uniqueness for t in classic)
+    assert not any(t.uniqueness for t in solver.usable(datasets.load("top95")[0],
+                                                      solver.TECHNIQUES, unique=False))

@@ -1,0 +1,135 @@
+"""explain, hint, and the human backend beside search in compare."""
+
+from __future__ import annotations
+
+import json
+
+from sudokulab.backends import make_backend
+from sudokulab.cli import main
+from sudokulab.harness import datasets
+from sudokulab.result import Result, Status
+
+EASY = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
+STALLS = "..6.....5.......4......9.3..4....8....3...6.....7..2..1...5.....2..1.....3.....7."
+
+
+def run(capsys, *argv):
+    """(exit code, stdout, stderr)."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_explain_json_is_one_object_with_steps_counted_from_one(capsys):
+    code, out, _ = run(capsys, "explain", EASY, "--format", "json")
+    data = json.loads(out)
+    assert code == 0
+    assert set(data) == {"puzzle", "solved", "level", "score", "rating", "steps"}
+    assert data["puzzle"] == EASY.replace("0", ".") and data["solved"] is True
+    assert data["level"] in ("Easy", "Medium", "Hard", "Unfair", "Extreme")
+    grid = {}
+    for step in data["steps"]:
+        assert set(step) == {"technique", "placements", "eliminations", "text"}
+        for row, col, digit in step["placements"]:
+            assert 1 <= row <= 9 and 1 <= col <= 9
+            grid[(row, col)] = digit
+    blanks = EASY.count("0")
+    assert len(grid) == blanks  # every blank placed once
+
+
+def test_explain_verify_checks_every_step_against_norvig(capsys):
+    code, out, err = run(capsys, "explain", EASY, "--verify")
+    assert code == 0
+    assert "verified: all" in err
+    assert "1. " in out and "solved in" in out
+
+
+def test_explain_upto_stalls_and_says_so(capsys):
+    code, out, _ = run(capsys, "explain", STALLS, "--upto", "hidden single")
+    assert code == 0
+    assert "stalled after" in out
+
+
+def test_an_unknown_technique_is_one_line_and_exit_2(capsys):
+    code, _, err = run(capsys, "explain", EASY, "--techniques", "guessing")
+    assert code == 2
+    assert err.startswith("sudokulab: error: unknown technique 'guessing'")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_hint_is_the_easiest_step_only(capsys):
+    code, out, _ = run(capsys, "hint", STALLS, "--format", "json", "--uniqueness", "no")
+    step = json.loads(out)
+    assert code == 0
+    assert step["technique"] == "Locked Triple"  # no single is open in this puzzle
+    assert [1, 8, 1] in step["eliminations"]
+
+
+def test_the_human_backend_proves_unique_or_stalls_with_the_partial_grid():
+    backend = make_backend("human:upto=hidden single")
+    puzzle = datasets.load("top95")[3]
+    result = backend.solve(puzzle)
+    assert result.status is Status.STALLED and not result.status.is_answer
+    assert result.solutions == () and len(result.partial) == 81
+    solution = datasets.solutions("top95")[3]
+    assert all(d in (0, solution[c]) for c, d in enumerate(result.partial))
+    assert Result.from_json(result.to_json()).partial == result.partial
+    easy = make_backend("human").solve(datasets.load("easy50")[0])
+    assert easy.status is Status.UNIQUE and easy.stats["steps"] > 0
+
+
+def test_compare_with_a_stalling_human_backend_exits_0(tmp_path, capsys):
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("\n".join([EASY, STALLS]) + "\n")
+    code, out, _ = run(capsys, "compare", "--file", str(puzzles), "--backends",
+                       "norvig,human:upto=hidden single", "--jobs", "1",
+                       "--out", str(tmp_path / "out"))
+    assert code == 0, out
+    assert "stalled" in out and "every answer agrees" in out
+
+
+def test_grade_prints_a_record_per_puzzle_a_table_and_a_histogram(tmp_path, capsys):
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("\n".join([EASY, STALLS]) + "\n")
+    plot = tmp_path / "levels.png"
+    code, out, _ = run(capsys, "grade", "--file", str(puzzles), "--plot", str(plot))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("#1  Easy") and lines[1].startswith("#2  ")
+    assert "level" in out and "share" in out  # the summary table
+    assert plot.stat().st_size > 1000
+
+
+def test_grade_json_and_csv_carry_the_steps_per_technique(tmp_path, capsys):
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(EASY + "\n")
+    code, out, _ = run(capsys, "grade", "--file", str(puzzles), "--format", "json")
+    record = json.loads(out.splitlines()[0])
+    assert code == 0 and record["level"] == "Easy" and record["solved"] is True
+    assert sum(record["techniques"].values()) == EASY.count("0")  # one step per blank
+    code, out, _ = run(capsys, "grade", "--file", str(puzzles), "--format", "csv")
+    header, row = out.splitlines()[:2]
+    assert header.startswith("puzzle,givens,solved,level,score,rating,hardest")
+    assert row.startswith("1,") and ",True,Easy," in row
+
+
+def test_explain_works_on_a_6x6_puzzle(capsys):
+    puzzle = "1.3....56......5.4.6...1.1.6.....3.2"  # 12 givens, unique (norvig says so)
+    code, out, err = run(capsys, "explain", puzzle, "--verify")
+    assert code == 0, err
+    assert "solved in 24 steps" in out and "verified: all 24 steps" in err
+
+
+def test_hint_on_a_full_grid_says_there_is_no_step(capsys):
+    full = "".join(map(str, datasets.solutions("easy50")[0]))
+    code, out, _ = run(capsys, "hint", full)
+    assert code == 0 and out.startswith("no step")
+
+
+def test_the_human_backend_proves_there_is_no_solution():
+    from sudokulab.puzzle import parse
+
+    puzzle = parse("12345678." + "." * 8 + "9" + "." * 63)  # r1c9 needs the 9 of column 9
+    result = make_backend("human").solve(puzzle)
+    assert result.status is Status.NONE and result.count == 0 and result.exact
+    assert result.stats["steps"] == 0

@@ -1,0 +1,64 @@
+"""Grading: HoDoKu's levels and scores, the SE-like rating, monotone on the technique order."""
+
+from __future__ import annotations
+
+import pytest
+
+from sudokulab.harness import datasets
+from sudokulab.human import grading, solver
+from sudokulab.human.grading import LEVELS, TABLE, grade
+from sudokulab.human.step import Step
+
+
+def steps(*names: str) -> list[Step]:
+    """Steps of the named techniques (only the technique matters to the score)."""
+    return [Step(name) for name in names]
+
+
+def test_every_technique_has_a_level_a_score_and_a_rating():
+    for technique in solver.TECHNIQUES:
+        level, score, rating = TABLE[technique.name]
+        assert level in LEVELS and score > 0 and 1.0 <= rating <= 10.0
+
+
+def test_tiers_never_decrease_along_the_technique_order():
+    tiers = [t.tier for t in solver.TECHNIQUES]
+    assert tiers == sorted(tiers)
+    assert {TABLE[t.name][0] for t in solver.TECHNIQUES if t.tier == 0} == {"Easy"}
+    assert {TABLE[t.name][0] for t in solver.TECHNIQUES if t.tier == 5} == {"Extreme"}
+
+
+def test_score_is_the_sum_and_the_level_rises_past_a_ceiling():
+    easy = grade(steps(*["Hidden Single"] * 57), True)
+    assert (easy.level, easy.score) == ("Easy", 798)
+    over = grade(steps(*["Hidden Single"] * 58), True)
+    assert (over.level, over.score) == ("Medium", 812)
+    hard = grade(steps("X-Wing", "Naked Single"), True)
+    assert (hard.level, hard.score, hard.hardest) == ("Hard", 144, "X-Wing")
+    assert grade(steps("Forcing Chain Contradiction"), True).level == "Extreme"
+
+
+def test_the_rating_is_the_hardest_steps_on_explainers_scale():
+    assert grade(steps("Full House"), True).rating == 1.0
+    assert grade(steps("Full House", "Naked Single"), True).rating == 2.3
+    assert grade(steps("Naked Pair", "X-Wing", "Hidden Pair"), True).rating == 3.4
+    box = Step("Hidden Single", sentence="7 has only one place left in box 4: r5c2.")
+    row = Step("Hidden Single", sentence="7 has only one place left in row 5: r5c2.")
+    assert grading.step_rating(box) == 1.2 and grading.step_rating(row) == 1.5
+    assert grading.step_rating(Step("X-Chain", length=3)) == 6.6
+    assert grading.step_rating(Step("X-Chain", length=9)) == 6.9  # past 4, 6 and 8 links
+
+
+@pytest.mark.parametrize("index", range(0, 95, 19))
+def test_techniques_up_to_the_hardest_used_give_the_same_path(index):
+    """The easiest-first order makes grading monotone: enabling only the techniques up to
+    the hardest one a path used gives the same path; one fewer tier makes it stall."""
+    puzzle = datasets.load("top95")[index]
+    full = solver.solve(puzzle, unique=True)
+    hardest = max(solver.TECHNIQUES.index(solver.lookup(name)) for name in full.counts())
+    upto = solver.solve(puzzle, solver.TECHNIQUES[: hardest + 1], unique=True)
+    assert [s.notation for s in upto.steps] == [s.notation for s in full.steps]
+    tier = solver.TECHNIQUES[hardest].tier
+    lower = solver.solve(puzzle, [t for t in solver.TECHNIQUES if t.tier < tier], unique=True)
+    assert not lower.solved
+    assert grade(lower.steps, False).rating <= grade(full.steps, True).rating
