@@ -7,6 +7,7 @@ import json
 from sudokulab.backends import make_backend
 from sudokulab.cli import main
 from sudokulab.harness import datasets
+from sudokulab.puzzle import format_line
 from sudokulab.result import Result, Status
 
 EASY = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
@@ -133,3 +134,16 @@ def test_the_human_backend_proves_there_is_no_solution():
     result = make_backend("human").solve(puzzle)
     assert result.status is Status.NONE and result.count == 0 and result.exact
     assert result.stats["steps"] == 0
+
+
+def test_grade_skips_a_bad_puzzle_naming_its_line_and_exits_2(tmp_path, capsys):
+    good = datasets.load("easy50")[0]
+    puzzles = tmp_path / "three.txt"
+    puzzles.write_text(f"{format_line(good)}\nabc\n{format_line(good)}\n")
+    code, out, err = run(capsys, "grade", "--file", str(puzzles))
+    assert code == 2
+    assert [line.split()[0] for line in out.splitlines() if line.startswith("#")] == ["#1", "#3"]
+    assert err.startswith(f"sudokulab: error: {puzzles}:2: ") and err.count("\n") == 1
+    code, out, _ = run(capsys, "grade", "--file", str(puzzles), "--strict")
+    assert code == 2 and [line.split()[0] for line in out.splitlines()
+                          if line.startswith("#")] == ["#1"]

@@ -199,20 +199,30 @@ def run_grade(args: argparse.Namespace) -> int:
         return EXIT_OK
     import csv
 
-    from sudokulab.cli import read_input
+    from sudokulab.cli import read_entries
+    from sudokulab.errors import EXIT_INPUT, error_line
     from sudokulab.harness.progress import Progress
     from sudokulab.human import grading, solver
     from sudokulab.puzzle import line_of
 
     techniques = chosen(args)
-    puzzles = read_input(args)
+    entries = read_entries(args)
+    bad = [entry for entry in entries if entry.puzzle is None]
+    if bad and args.strict:  # stop at the first bad puzzle, after grading those before it
+        entries = entries[:entries.index(bad[0]) + 1]
+        bad = bad[:1]
+    for entry in bad:  # each reported with its file and line, and skipped
+        print(error_line(entry.error), file=sys.stderr)
+    puzzles = [entry.puzzle for entry in entries if entry.puzzle is not None]
     progress = Progress("grade", len(puzzles)) if len(puzzles) >= 50 else None
     writer = csv.writer(sys.stdout, lineterminator="\n") if args.format == "csv" else None
     if writer:
         writer.writerow(["puzzle", "givens", "solved", "level", "score", "rating", "hardest",
                          "techniques"])
     grades = []
-    for number, puzzle in enumerate(puzzles, 1):
+    for number, puzzle in enumerate((entry.puzzle for entry in entries), 1):
+        if puzzle is None:  # numbered as read, so each row names its input puzzle
+            continue
         path = solver.solve(puzzle, techniques, unique=is_unique(puzzle, args))
         grade = grading.grade(path.steps, path.solved)
         grades.append(grade)
@@ -238,7 +248,7 @@ def run_grade(args: argparse.Namespace) -> int:
     print(table, file=sys.stdout if args.format == "line" else sys.stderr)
     if args.plot:
         histogram(grades, args.plot)
-    return EXIT_OK
+    return EXIT_INPUT if bad else EXIT_OK
 
 
 def summary(grades) -> str:
