@@ -138,7 +138,24 @@ async def _spec(app: FastAPI, spec: str) -> str:
     known = [b["name"] for b in await _backends(app)]
     if name not in known:
         raise UsageError(unknown("backend", name, known))
+    if ":" in spec:  # options: checked where the engine may be imported, not here
+        loop = asyncio.get_running_loop()
+        problem = await asyncio.wait_for(
+            loop.run_in_executor(app.state.helper, spec_problem, spec), HELPER_WAIT)
+        if problem:
+            raise UsageError(problem)
     return spec.strip()
+
+
+def spec_problem(spec: str) -> str:
+    """(in the helper) Why a backend spec's options are wrong, or ''."""
+    from sudokulab.backends import BackendError, make_backend
+
+    try:
+        make_backend(spec)
+    except BackendError as error:
+        return str(error)
+    return ""
 
 
 async def _bad_input(request: Request, error: InputError) -> JSONResponse:
@@ -160,7 +177,7 @@ def _one_line(text: str) -> str:
 
 
 class BodyLimit:
-    """ASGI middleware: a request body over MAX_BODY bytes gets 413 and is not read on."""
+    """ASGI middleware: a request body over MAX_BODY bytes gets 413 and is read no further."""
 
     def __init__(self, app) -> None:
         self.app = app
@@ -171,24 +188,25 @@ class BodyLimit:
         declared = dict(scope["headers"]).get(b"content-length", b"0")
         if not declared.isdigit() or int(declared) > MAX_BODY:
             return await _too_large(send)
-        seen = 0
-
-        async def limited():
-            nonlocal seen
+        body, more = b"", True
+        while more:  # read (at most MAX_BODY bytes) before the app sees any of it
             message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > MAX_BODY:  # a body streamed without a length
-                raise TooLarge
-            return message
+            if message["type"] != "http.request":
+                break
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > MAX_BODY:  # a body streamed without a length, or lying about it
+                return await _too_large(send)
+        replayed = False
 
-        try:
-            await self.app(scope, limited, send)
-        except TooLarge:
-            await _too_large(send)
+        async def replay():
+            nonlocal replayed
+            if replayed:
+                return await receive()  # what comes next: a disconnect
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
 
-
-class TooLarge(Exception):
-    """A streamed body ran past MAX_BODY."""
+        await self.app(scope, replay, send)
 
 
 async def _too_large(send) -> None:
