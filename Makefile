@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 SWIPL_PREFIX := $(CURDIR)/.local/swipl
 INSTALLED := $(VENV)/.installed
 
-.PHONY: help install prolog demo test lint bench clean
+.PHONY: help install prolog chromium demo test lint bench clean
 
 help:
 	@echo "make demo    install everything, then compare every backend on the bundled top95"
@@ -33,9 +33,15 @@ else
 	  || echo "WARNING: the Prolog backend is not installed (see above); the others work."
 endif
 
+# Debian's Chromium for the browser tests (Playwright drives it; nothing is downloaded).
+# When it cannot be installed the other tests still run and the browser tests fail, saying why.
+chromium:
+	@scripts/provision-chromium \
+	  || echo "WARNING: Chromium is not installed (see above); tests/test_web_browser.py will fail."
+
 # Byte-code compiled up front: where PYTHONDONTWRITEBYTECODE is set, every command would
 # otherwise compile sudokulab's modules again at each start.
-install: $(INSTALLED) prolog
+install: $(INSTALLED) prolog chromium
 	$(BIN)/python -m compileall -q sudokulab
 
 demo: install
