@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 SWIPL_PREFIX := $(CURDIR)/.local/swipl
 INSTALLED := $(VENV)/.installed
 
-.PHONY: help install prolog fonts model demo test lint bench clean
+.PHONY: help install prolog fonts chromium model demo test lint bench clean
 
 help:
 	@echo "make demo    install everything, then compare every backend on the bundled top95"
@@ -44,9 +44,15 @@ model: $(INSTALLED) fonts
 	$(BIN)/pip install --quiet -e '.[model]'
 	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(BIN)/python -m sudokulab.vision.train
 
+# Debian's Chromium for the browser tests (Playwright drives it; nothing is downloaded).
+# When it cannot be installed the other tests still run and the browser tests fail, saying why.
+chromium:
+	@scripts/provision-chromium \
+	  || echo "WARNING: Chromium is not installed (see above); tests/test_web_browser.py will fail."
+
 # Byte-code compiled up front: where PYTHONDONTWRITEBYTECODE is set, every command would
 # otherwise compile sudokulab's modules again at each start.
-install: $(INSTALLED) prolog fonts
+install: $(INSTALLED) prolog fonts chromium
 	$(BIN)/python -m compileall -q sudokulab
 
 demo: install

@@ -237,6 +237,17 @@ def _model_options(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=run_model)
 
 
+def _serve_options(p: argparse.ArgumentParser) -> None:
+    """The `serve` subcommand: the local web app."""
+    p.description = ("Serve the web page and its JSON API (/api, documented at /docs). "
+                     "Solves run in worker processes with a timeout.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+    p.set_defaults(run=run_serve)
+
+
 def _backends_options(p: argparse.ArgumentParser) -> None:
     """The `backends` subcommand takes no options."""
     p.set_defaults(run=run_backends)
@@ -315,6 +326,7 @@ COMMANDS = {
     "explain": ("the numbered human-style steps that solve a puzzle", _explain_options),
     "hint": ("the easiest next human-style step", _hint_options),
     "grade": ("grade puzzles as HoDoKu and Sudoku Explainer would", _grade_options),
+    "serve": ("the web page: play, solve and compare in the browser", _serve_options),
 }
 
 
@@ -325,6 +337,14 @@ def positive_int(text: str) -> int:
     value = _integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def port_number(text: str) -> int:
+    """argparse type: a TCP port, 0 (any free one) to 65535."""
+    value = _integer(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port from 0 to 65535, not {value}")
     return value
 
 
@@ -790,6 +810,31 @@ def run_model(args: argparse.Namespace) -> int:
         print(reason or backend.describe(puzzle))
         codes.append(EXIT_ENGINE if reason else EXIT_OK)
     return worst(codes)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve the page and the API until Ctrl-C."""
+    try:
+        import uvicorn
+
+        from sudokulab.web.app import create_app
+    except ImportError as error:
+        print(f"sudokulab: the web server needs fastapi and uvicorn ({error}); run "
+              f"`make install`", file=sys.stderr)
+        return EXIT_ENGINE
+    url = f"http://{args.host}:{args.port}/"
+    if args.open:
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, webbrowser.open, (url,)).start()
+    print(f"sudokulab: serving {url} (API docs at {url}docs); Ctrl-C stops", file=sys.stderr)
+    try:
+        uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning")
+    except OSError as error:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: "
+                         f"{error.strerror or error}") from None
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -1,0 +1,361 @@
+"""The web app of `sudokulab serve`: a JSON API under /api and a hand-written page.
+
+The event loop only parses, checks and answers: every solve runs in a harness worker
+process (see pool.py), and everything that imports an engine (availability, the teaching
+view) runs in a helper process, so the server stays small and a slow engine never holds
+up another request. A puzzle never gets a 500: bad input is a 400/422 with the command
+line's one-line message, an engine failure or timeout is a result.
+
+Routes still to come slot in beside these: POST /api/hint and /api/explain (the
+human-style solver's steps) and POST /api/generate (the generator).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import asynccontextmanager
+from importlib import resources
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+
+from sudokulab.errors import InputError
+from sudokulab.web.models import CompareRequest, ModelRequest, SolveRequest
+from sudokulab.web.pool import Pool
+
+MAX_BODY = 256 * 1024   # bytes in a request body
+MAX_PAGE = 100          # puzzles in one page of a dataset
+HELPER_WAIT = 60.0      # seconds for availability or a teaching view
+STATIC = resources.files("sudokulab.web") / "static"
+ANSWERS = ("unique", "multiple", "solved", "none")
+
+
+def create_app(pool: Pool | None = None) -> FastAPI:
+    """The app, with its own worker pool."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        app.state.pool = pool or Pool()
+        app.state.helper = ProcessPoolExecutor(1, mp_context=_spawn())
+        app.state.backends = None
+        try:
+            yield
+        finally:
+            app.state.pool.close()
+            app.state.helper.shutdown(wait=False, cancel_futures=True)
+
+    app = FastAPI(title="sudokulab", lifespan=lifespan,
+                  description="Solve, compare and play Sudoku with independent engines.")
+    app.add_middleware(BodyLimit)
+    app.add_exception_handler(InputError, _bad_input)
+    app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(str(STATIC / "index.html"))
+
+    @app.get("/api/backends")
+    async def backends(request: Request) -> list[dict]:
+        """Every backend: paradigm, whether it runs here (engine version) or why not."""
+        return await _backends(request.app)
+
+    @app.get("/api/datasets")
+    async def datasets_index() -> list[dict]:
+        """The bundled datasets with their sizes and provenance."""
+        return await asyncio.to_thread(_datasets)
+
+    @app.get("/api/datasets/{name}")
+    async def dataset_page(name: str, offset: int = Query(0, ge=0),
+                           count: int = Query(24, ge=1, le=MAX_PAGE)) -> dict:
+        """A page of a dataset's puzzles with their reference solutions."""
+        return await asyncio.to_thread(_dataset_page, name, offset, count)
+
+    @app.post("/api/puzzle")
+    async def read(body: ModelRequest) -> dict:
+        """The puzzle as the page draws it: box, givens, rules (cells named r1c1)."""
+        return puzzle_json(_parse(body.puzzle))
+
+    @app.post("/api/solve")
+    async def solve(body: SolveRequest, request: Request) -> dict:
+        """Solve with one backend in a worker; every grid checked before it is sent."""
+        puzzle = _parse(body.puzzle)
+        spec = await _spec(request.app, body.backend)
+        return await _solve(request.app, spec, puzzle, body.limit, body.timeout)
+
+    @app.post("/api/compare")
+    async def compare(body: CompareRequest, request: Request) -> StreamingResponse:
+        """Every available backend (or those named) at once, streamed as each finishes."""
+        puzzle = _parse(body.puzzle)
+        if body.backends:
+            specs = [await _spec(request.app, name) for name in body.backends]
+        else:
+            specs = [b["name"] for b in await _backends(request.app) if b["available"]]
+        events = _compare(request.app, specs, puzzle, body.limit, body.timeout)
+        return StreamingResponse(events, media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache"})
+
+    @app.post("/api/model")
+    async def model(body: ModelRequest, request: Request) -> dict:
+        """What a backend builds for this puzzle (the teaching view of `sudokulab model`)."""
+        puzzle = _parse(body.puzzle)
+        spec = await _spec(request.app, body.backend)
+        loop = asyncio.get_running_loop()
+        try:
+            text = await asyncio.wait_for(
+                loop.run_in_executor(request.app.state.helper, _describe, spec, puzzle),
+                HELPER_WAIT)
+        except Exception as error:  # an engine that cannot build its model: said, not a 500
+            return {"backend": spec, "ok": False, "text": f"{type(error).__name__}: {error}"}
+        return {"backend": spec, **text}
+
+    return app
+
+
+# --- reading the request ---------------------------------------------------------------
+
+def _parse(text: str):
+    """A Puzzle from any text the command line reads (PuzzleError: a 400)."""
+    from sudokulab.puzzle import parse
+
+    return parse(text)
+
+
+async def _spec(app: FastAPI, spec: str) -> str:
+    """A backend spec checked by name and options (UsageError: a 400)."""
+    from sudokulab.backends import BackendError, parse_spec
+    from sudokulab.errors import UsageError, unknown
+
+    try:
+        name, _ = parse_spec(spec)
+    except BackendError as error:
+        raise UsageError(str(error)) from None
+    known = [b["name"] for b in await _backends(app)]
+    if name not in known:
+        raise UsageError(unknown("backend", name, known))
+    if ":" in spec:  # options: checked where the engine may be imported, not here
+        loop = asyncio.get_running_loop()
+        problem = await asyncio.wait_for(
+            loop.run_in_executor(app.state.helper, spec_problem, spec), HELPER_WAIT)
+        if problem:
+            raise UsageError(problem)
+    return spec.strip()
+
+
+def spec_problem(spec: str) -> str:
+    """(in the helper) Why a backend spec's options are wrong, or ''."""
+    from sudokulab.backends import BackendError, make_backend
+
+    try:
+        make_backend(spec)
+    except BackendError as error:
+        return str(error)
+    return ""
+
+
+async def _bad_input(request: Request, error: InputError) -> JSONResponse:
+    """Bad input: the command line's one-line message."""
+    return JSONResponse({"error": _one_line(str(error))}, status_code=400)
+
+
+async def _invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+    """A body that breaks the API's types or bounds: one line naming the field."""
+    first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
+    where = ".".join(str(part) for part in first["loc"] if part != "body")
+    return JSONResponse({"error": f"{where}: {first['msg']}" if where else first["msg"]},
+                        status_code=422)
+
+
+def _one_line(text: str) -> str:
+    """One line, whatever line breaks the input put in the message (as the CLI does)."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over MAX_BODY bytes gets 413 and is read no further."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = dict(scope["headers"]).get(b"content-length", b"0")
+        if not declared.isdigit() or int(declared) > MAX_BODY:
+            return await _too_large(send)
+        body, more = b"", True
+        while more:  # read (at most MAX_BODY bytes) before the app sees any of it
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > MAX_BODY:  # a body streamed without a length, or lying about it
+                return await _too_large(send)
+        replayed = False
+
+        async def replay():
+            nonlocal replayed
+            if replayed:
+                return await receive()  # what comes next: a disconnect
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+async def _too_large(send) -> None:
+    """413 with the one-line message."""
+    body = json.dumps({"error": f"request body too large: at most {MAX_BODY:,} bytes"})
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": body.encode()})
+
+
+# --- answers ---------------------------------------------------------------------------
+
+def puzzle_json(puzzle) -> dict:
+    """A puzzle for the page: box, size, givens, rules, and its line."""
+    from sudokulab import rules as R
+    from sudokulab.puzzle import line_of
+
+    return {"box": list(puzzle.box), "size": puzzle.size, "givens": list(puzzle.givens),
+            "rules": [R.rule_to_json(rule) for rule in puzzle.rules],
+            "line": line_of(puzzle.givens)}
+
+
+async def _solve(app: FastAPI, spec: str, puzzle, limit: int, timeout: float) -> dict:
+    """One backend's checked answer, shaped like Result.to_json() plus the puzzle."""
+    started = time.perf_counter()
+    result, seconds = await app.state.pool.solve(spec, puzzle, limit, timeout)
+    return answer_json(spec, puzzle, result, seconds, time.perf_counter() - started)
+
+
+def answer_json(spec: str, puzzle, result, seconds: float, wall: float) -> dict:
+    """The answer with every grid checked: an invalid grid turns the status to 'invalid'."""
+    from sudokulab.check import check
+
+    data = {"backend": spec, "puzzle": puzzle_json(puzzle), **result.to_json(),
+            "time": seconds, "wall": wall, "valid": True, "violations": []}
+    for grid in result.solutions:
+        problems = check(puzzle, grid)
+        if problems:
+            data.update(status="invalid", valid=False,
+                        violations=[str(problem) for problem in problems[:10]],
+                        message=f"invalid grid from {spec}: {len(problems)} violation(s), "
+                                f"first: {problems[0]}")
+            break
+    return data
+
+
+async def _compare(app: FastAPI, specs: list[str], puzzle, limit: int, timeout: float):
+    """Server-sent events: start, one result per backend as it finishes, then agreement."""
+    yield _event("start", {"backends": specs, "puzzle": puzzle_json(puzzle)})
+    tasks = [asyncio.ensure_future(_solve(app, spec, puzzle, limit, timeout))
+             for spec in specs]
+    answers = []
+    try:
+        for finished in asyncio.as_completed(tasks):
+            answer = await finished
+            answers.append(answer)
+            yield _event("result", answer)
+        yield _event("done", agreement(answers))
+    finally:  # the client left: its solves stop (their workers are ended)
+        for task in tasks:
+            task.cancel()
+
+
+def agreement(answers: list[dict]) -> dict:
+    """Whether the backends that answered agree: same count claim, same grids.
+
+    Timeouts, errors and unsupported rules are not answers. An exact count (unique, none)
+    must equal the number of distinct valid grids found by all; an answer at its limit
+    ('multiple', or 'solved' with limit 1) says "at least", so it agrees with any larger
+    count; an invalid grid never agrees (as in harness/crosscheck.py).
+    """
+    claims = {a["backend"]: a for a in answers if a["status"] in ANSWERS + ("invalid",)}
+    invalid = sorted(b for b, a in claims.items() if a["status"] == "invalid")
+    grids = {tuple(g) for a in claims.values() if a["status"] != "invalid"
+             for g in a["solutions"]}
+    facts = len(grids)  # distinct valid grids, whoever found them: at least this many
+    wrong = sorted(set(invalid) | {b for b, a in claims.items()
+                                   if a["exact"] and a["count"] != facts})
+    return {"agree": not wrong and len(claims) > 0, "answered": sorted(claims),
+            "disagree": wrong, "grids": facts,
+            "others": sorted({a["backend"] for a in answers} - set(claims))}
+
+
+def _event(kind: str, data: dict) -> str:
+    """One server-sent event."""
+    return f"event: {kind}\ndata: {json.dumps(data)}\n\n"
+
+
+async def _backends(app: FastAPI) -> list[dict]:
+    """Availability of every backend, asked once of the helper process."""
+    if app.state.backends is None:
+        loop = asyncio.get_running_loop()
+        app.state.backends = await asyncio.wait_for(
+            loop.run_in_executor(app.state.helper, backends_table), HELPER_WAIT)
+    return app.state.backends
+
+
+def backends_table() -> list[dict]:
+    """(in the helper) Each backend's name, paradigm, rules, availability."""
+    from sudokulab.backends import backend_class, names
+
+    table = []
+    for name in names():
+        cls = backend_class(name)
+        try:
+            a = cls.available()
+            entry = {"available": a.ok, "version": a.version, "reason": a.reason,
+                     "fix": a.fix}
+        except Exception as error:  # a broken install must not hide the others
+            entry = {"available": False, "version": "", "fix": "",
+                     "reason": f"{type(error).__name__}: {error}"}
+        rules = sorted(getattr(rule, "name", str(rule)) for rule in cls.supported_rules)
+        table.append({"name": name, "paradigm": cls.paradigm, "rules": rules, **entry})
+    return table
+
+
+def _describe(spec: str, puzzle) -> dict:
+    """(in the helper) The backend's teaching view, or why it cannot model this puzzle."""
+    from sudokulab.backends import make_backend
+
+    backend = make_backend(spec)
+    reason = backend.unsupported(puzzle)
+    return {"ok": not reason, "text": reason or backend.describe(puzzle)}
+
+
+def _datasets() -> list[dict]:
+    """Name, puzzle count, what it is, origin."""
+    from sudokulab.harness import datasets
+
+    about = datasets._provenance()
+    return [{"name": name, "puzzles": len(datasets.lines(name)),
+             "about": about.get(name, ("", ""))[0], "origin": about.get(name, ("", ""))[1]}
+            for name in datasets.names()]
+
+
+def _dataset_page(name: str, offset: int, count: int) -> dict:
+    """Puzzles offset..offset+count of a dataset, each with its reference solution."""
+    from sudokulab.harness import datasets
+
+    lines = datasets.lines(name)  # PuzzleError naming the known ones: a 400
+    solutions = datasets.solution_lines(name)
+    page = range(offset, min(offset + count, len(lines)))
+    return {"name": name, "total": len(lines), "offset": offset,
+            "puzzles": [{"index": k, "puzzle": lines[k], "solution": solutions[k]}
+                        for k in page]}
+
+
+def _spawn():
+    """Spawned helper processes (engines' native threads do not survive fork)."""
+    import multiprocessing
+
+    return multiprocessing.get_context("spawn")

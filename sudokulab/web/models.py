@@ -1,0 +1,42 @@
+"""The JSON API's request bodies: typed, bounded, documented on FastAPI's /docs page."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+DEFAULT_TIMEOUT = 10.0   # seconds a solve may take when the request does not say
+MAX_TIMEOUT = 60.0       # and at most, whatever it says: every solve is bounded
+MAX_LIMIT = 100          # grids one answer may carry
+MAX_TEXT = 100_000       # characters of puzzle text (a long SudokuPad link fits)
+
+
+class PuzzleText(BaseModel):
+    """A puzzle in any form the command line reads."""
+
+    puzzle: str = Field(max_length=MAX_TEXT, description="a line, a grid, numbers, JSON, "
+                        "or an f-puzzles / SudokuPad link")
+
+
+class SolveRequest(PuzzleText):
+    """POST /api/solve."""
+
+    backend: str = Field("norvig", max_length=200, description="a backend spec, "
+                         "e.g. norvig, sat:solver=glucose4")
+    limit: int = Field(2, ge=1, le=MAX_LIMIT, description="stop after K solutions "
+                       "(2 proves uniqueness)")
+    timeout: float = Field(DEFAULT_TIMEOUT, gt=0, le=MAX_TIMEOUT,
+                           description="seconds; the worker is killed past it")
+
+
+class CompareRequest(PuzzleText):
+    """POST /api/compare: every available backend, or those named."""
+
+    backends: list[str] | None = Field(None, max_length=20)
+    limit: int = Field(2, ge=1, le=MAX_LIMIT)
+    timeout: float = Field(DEFAULT_TIMEOUT, gt=0, le=MAX_TIMEOUT)
+
+
+class ModelRequest(PuzzleText):
+    """POST /api/model: the teaching view of one backend for one puzzle."""
+
+    backend: str = Field("norvig", max_length=200)

@@ -1,0 +1,181 @@
+"""Warm worker processes for the web server, awaited on the event loop without blocking it.
+
+Each solve runs in a harness worker (sudokulab.harness.runner.Worker: a spawned process
+that builds its engine once and keeps it warm). The server never solves itself: it sends
+the puzzle down the worker's pipe and awaits the pipe becoming readable, with a hard
+deadline (the solve's timeout plus the harness's grace). A worker that overruns is killed
+and the solve answered TIMEOUT; one that dies is answered ERROR. Either way the request
+gets a Result, and the next request gets a fresh worker.
+
+Workers are keyed by (backend spec, limit, timeout), since a harness worker applies the
+options it was started with. At most PER_KEY workers per key and MAX_PROCESSES in all:
+an idle worker of another key is ended to make room, and a request waits its turn (in
+order) when every worker is busy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import OrderedDict
+
+from sudokulab.harness.runner import STARTUP, Options, Worker, grace
+from sudokulab.puzzle import Puzzle
+from sudokulab.result import Result, Status
+
+PER_KEY = 2            # workers per (backend, limit, timeout): a solve and a compare at once
+MAX_PROCESSES = 16     # worker processes in all (each engine holds its own memory)
+STARTUP_WAIT = min(STARTUP, 60.0)  # seconds a request waits for a new worker's engine
+
+Key = tuple[str, int | None, float]
+
+
+class Pool:
+    """Worker processes by key: idle ones kept warm, busy ones bounded."""
+
+    def __init__(self, max_processes: int = MAX_PROCESSES, per_key: int = PER_KEY) -> None:
+        self.max_processes, self.per_key = max_processes, per_key
+        self.idle: OrderedDict[Worker, Key] = OrderedDict()  # least recently used first
+        self.live: dict[Key, int] = {}
+        self.changed: asyncio.Condition | None = None
+        self.ending: set[asyncio.Future] = set()
+
+    @property
+    def size(self) -> int:
+        """Worker processes alive or starting."""
+        return sum(self.live.values())
+
+    async def solve(self, spec: str, puzzle: Puzzle, limit: int | None,
+                    timeout: float) -> tuple[Result, float]:
+        """The Result of one solve in a worker, and the seconds the worker took for it."""
+        key = (spec, limit, timeout)
+        worker = await self._acquire(key)
+        healthy = False
+        try:
+            if not worker.ready:
+                failure = await self._ready(worker)
+                if failure is not None:
+                    return failure, 0.0
+            answer = await self._answer(worker, puzzle, Options(limit, timeout, warmup=False))
+            healthy = answer[0] is not None
+            return answer[1], answer[2]
+        finally:  # a cancelled request (the client left) must not leave a busy worker
+            await self._release(worker, key, healthy)
+
+    async def _ready(self, worker: Worker) -> Result | None:
+        """Wait for a new worker's engine; a Result saying why when it cannot start."""
+        message = await _receive(worker, STARTUP_WAIT)
+        if message is None:
+            return Result(Status.ERROR, message="the worker did not start in time")
+        if isinstance(message, str):
+            return Result(Status.ERROR, message=message)
+        if message[0] == "failed":
+            return Result(Status.ERROR, message=f"the worker failed: {message[1]}")
+        worker.ready = True
+        return None
+
+    async def _answer(self, worker: Worker, puzzle: Puzzle,
+                      options: Options) -> tuple[object, Result, float]:
+        """Send the puzzle and await the answer: (message or None, Result, seconds)."""
+        started = time.perf_counter()
+        if not worker.send((0, puzzle)):
+            return None, Result(Status.ERROR, message="worker died before the puzzle"), 0.0
+        message = await _receive(worker, options.timeout + grace(options.timeout))
+        elapsed = time.perf_counter() - started
+        if message is None:
+            return None, Result(Status.TIMEOUT, message="no answer in time: worker killed"), \
+                elapsed
+        if isinstance(message, str):
+            return None, Result(Status.ERROR, message=message), elapsed
+        worker.answered()
+        _, _, result, seconds, _, _ = message
+        return message, result, seconds
+
+    async def _acquire(self, key: Key) -> Worker:
+        """An idle worker of this key, or a new one when there is room; waits otherwise."""
+        if self.changed is None:
+            self.changed = asyncio.Condition()
+        async with self.changed:
+            while True:
+                for worker, its_key in self.idle.items():
+                    if its_key == key:
+                        del self.idle[worker]
+                        return worker
+                if self.live.get(key, 0) < self.per_key:
+                    if self.size >= self.max_processes:
+                        self._evict(key)
+                    if self.size < self.max_processes:
+                        self.live[key] = self.live.get(key, 0) + 1
+                        break
+                await self.changed.wait()
+        try:  # spawning forks and writes the start data: kept off the event loop
+            return await asyncio.to_thread(Worker, key[0], Options(key[1], key[2],
+                                                                   warmup=False))
+        except BaseException:
+            await self._forget(key)
+            raise
+
+    def _evict(self, key: Key) -> None:
+        """End the least recently used idle worker of another key, if there is one."""
+        for worker, its_key in self.idle.items():
+            if its_key != key:
+                del self.idle[worker]
+                self.live[its_key] -= 1
+                ending = asyncio.ensure_future(asyncio.to_thread(_end, worker))
+                self.ending.add(ending)  # kept until done: a bare task may be collected
+                ending.add_done_callback(self.ending.discard)
+                return
+
+    async def _release(self, worker: Worker, key: Key, healthy: bool) -> None:
+        """Keep a healthy worker warm; end any other."""
+        if not healthy:
+            await asyncio.to_thread(_end, worker)
+            await self._forget(key)
+            return
+        assert self.changed is not None
+        async with self.changed:
+            self.idle[worker] = key
+            self.changed.notify_all()
+
+    async def _forget(self, key: Key) -> None:
+        """One worker of this key fewer."""
+        assert self.changed is not None
+        async with self.changed:
+            self.live[key] -= 1
+            self.changed.notify_all()
+
+    def close(self) -> None:
+        """End every idle worker (busy ones end with their requests)."""
+        for worker in list(self.idle):
+            _end(worker)
+        self.idle.clear()
+        self.live.clear()
+
+
+async def _receive(worker: Worker, seconds: float) -> object:
+    """The worker's next message; None when it is overdue (it is then killed), or text
+    saying how it died."""
+    loop = asyncio.get_running_loop()
+    readable = asyncio.Event()
+    fd = worker.conn.fileno()
+    loop.add_reader(fd, readable.set)
+    try:
+        await asyncio.wait_for(readable.wait(), seconds)
+    except asyncio.TimeoutError:
+        await asyncio.to_thread(worker.kill)
+        return None
+    finally:
+        loop.remove_reader(fd)
+    try:
+        return worker.conn.recv()
+    except (EOFError, OSError):
+        await asyncio.to_thread(worker.process.join, 1.0)
+        return f"worker died (exit code {worker.process.exitcode})"
+
+
+def _end(worker: Worker) -> None:
+    """Ask a worker to stop and make sure it does."""
+    worker.release()
+    with contextlib.suppress(Exception):
+        worker.stop()
