@@ -47,7 +47,8 @@ def create_app(pool: Pool | None = None) -> FastAPI:
             yield
         finally:
             app.state.pool.close()
-            app.state.helper.shutdown(wait=False, cancel_futures=True)
+            # wait: a helper told to stop before it exits would be left waiting on its queue
+            app.state.helper.shutdown(wait=True, cancel_futures=True)
 
     app = FastAPI(title="sudokulab", lifespan=lifespan,
                   description="Solve, compare and play Sudoku with independent engines.")
