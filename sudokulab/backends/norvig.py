@@ -24,6 +24,7 @@ counts right. A classic puzzle never meets any of this.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from sudokulab import rules as R
@@ -35,6 +36,7 @@ from sudokulab.backends.base import (
     interrupted,
     plain_python,
 )
+from sudokulab.cages import all_cages, implied_cages
 from sudokulab.geometry import Geometry, geometry, orthogonal_pairs
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
@@ -46,7 +48,14 @@ PLACED = 1 << 16  # a count for a digit already placed in the unit: no decrement
 
 
 class Contradiction(Exception):
-    """A cell lost its last candidate, or a unit lost every place for a digit."""
+    """A cell lost its last candidate, or a unit lost every place for a digit.
+
+    `cells` are where it happened (the cell, the unit or the cage): the search weighs them.
+    """
+
+    def __init__(self, cells: Sequence[int] = ()) -> None:
+        super().__init__()
+        self.cells = cells
 
 
 class Board:
@@ -92,6 +101,10 @@ class Board:
             places += [count + blanks for count in counts]
         return values, places, given, [k for k, left in enumerate(places) if left < 2]
 
+    def no_place(self, k: int) -> Contradiction:
+        """The Contradiction of place count k fallen to zero: it happened in k's unit."""
+        return Contradiction(self.units[k // self.n])
+
     def assign(self, values: Values, places: Places, cell: int, bit: int,
                hidden: list[int]) -> None:
         """Put a digit in a cell: each other candidate loses this place in the cell's units."""
@@ -106,7 +119,7 @@ class Board:
                 places[k] = left
                 if left < 2:
                     if not left:
-                        raise Contradiction  # the digit has no place left in this unit
+                        raise self.no_place(k)  # the digit has no place left in this unit
                     hidden.append(k)
 
     def propagate(self, values: Values, places: Places, solved: list[int],
@@ -138,7 +151,7 @@ class Board:
                     if values[peer] & bit:
                         candidates = values[peer] ^ bit
                         if not candidates:
-                            raise Contradiction  # the peer lost its last candidate
+                            raise Contradiction((peer,))  # the peer lost its last candidate
                         values[peer] = candidates
                         eliminations += 1
                         if not candidates & (candidates - 1):
@@ -149,7 +162,7 @@ class Board:
                             places[k] = left
                             if left < 2:
                                 if not left:
-                                    raise Contradiction  # no place left in a unit
+                                    raise self.no_place(k)  # no place left in a unit
                                 hidden.append(k)
         finally:
             tally[1] += eliminations
@@ -166,7 +179,7 @@ class Board:
                 if left != 1:
                     if left:
                         continue  # placed since its count fell to one
-                    raise Contradiction  # no place at all (only the givens do this)
+                    raise self.no_place(k)  # no place at all (only the givens do this)
                 unit, d = divmod(k, n)
                 bit = 1 << d
                 for cell in units[unit]:
@@ -241,10 +254,11 @@ class RuleBoard(Board):
             self.bans[bit] = (bit >> 1 | bit << 1) & self.full  # holds d: d-1, d+1 go
             if self.consecutive_pairs and d + 2 < n:
                 self.bans[bit | bit << 2] = bit << 1  # d or d+2: d+1 goes
-        # cages: each cage's cells with the digit sets that fill it
+        # cages, drawn and implied (the rule of 45): each cage's cells with the digit
+        # sets that fill it
         self.cages = tuple((tuple(geo.cell(*c) for c in cage.cells),
                             digit_sets(len(cage.cells), cage.total, n))
-                           for cage in geo.cages)
+                           for cage in all_cages(geo))
         self.filters = [rule_filter for rule_filter, wanted in
                         ((self.separate_consecutive, self.adjacent),
                          (self.add_up_cages, self.cages)) if wanted]
@@ -262,7 +276,7 @@ class RuleBoard(Board):
             return 0
         candidates = values[cell] ^ bits
         if not candidates:
-            raise Contradiction  # the rule took the cell's last candidate
+            raise Contradiction((cell,))  # the rule took the cell's last candidate
         values[cell] = candidates
         if not candidates & (candidates - 1):
             solved.append(cell)
@@ -277,7 +291,7 @@ class RuleBoard(Board):
                 places[k] = left
                 if left < 2:
                     if not left:
-                        raise Contradiction  # the digit has no place left in this unit
+                        raise self.no_place(k)  # the digit has no place left in this unit
                     hidden.append(k)
         return removed
 
@@ -342,7 +356,7 @@ class RuleBoard(Board):
                     if covered == digits:
                         fitting |= digits
             if not fitting:
-                raise Contradiction  # no digit set can fill the cage any more
+                raise Contradiction(cells)  # no digit set can fill the cage any more
             unfit = ~fitting & full
             for cell in cells:
                 if values[cell] & unfit:
@@ -371,6 +385,22 @@ def fewest_candidates(values: Values) -> int:
                 best, best_count = cell, count
                 if count == 2:
                     break
+    return best
+
+
+def most_conflicts(values: Values, weight: list[int]) -> int:
+    """The unsolved cell with the fewest candidates per conflict weight, or -1 when solved.
+
+    A cell's weight is 1 plus the dead ends met in it, its units and its cages so far
+    (dom/wdeg in the constraint programming literature); with no dead end yet it is
+    `fewest_candidates`.
+    """
+    best, best_count, best_weight = -1, 99, 1
+    for cell, candidates in enumerate(values):
+        if candidates & (candidates - 1):
+            count = candidates.bit_count()
+            if count * best_weight < best_count * weight[cell]:
+                best, best_count, best_weight = cell, count, weight[cell]
     return best
 
 
@@ -428,6 +458,7 @@ class NorvigBackend(Backend):
         """
         tally = [0, 0]  # assignments, eliminations: counted by propagate
         nodes = guesses = backtracks = 0
+        weight = [1] * len(values)  # 1 + the dead ends met in each cell's units and cages
         stack: list[tuple[Values, Places, int, int]] = []
         at = deadline.at
         clock = time.perf_counter
@@ -439,11 +470,14 @@ class NorvigBackend(Backend):
                     if cell >= 0:
                         b.assign(values, places, cell, bit, hidden)
                     b.propagate(values, places, solved, hidden, tally)
-                except Contradiction:
+                except Contradiction as dead_end:
                     backtracks += 1
+                    for dead in dead_end.cells:
+                        weight[dead] += 1
                 else:
                     nodes += 1
-                    choice = fewest_candidates(values)
+                    choice = (most_conflicts(values, weight) if backtracks
+                              else fewest_candidates(values))
                     if choice >= 0:
                         stack.append((values, places, choice, values[choice]))
                     else:
@@ -511,9 +545,11 @@ class NorvigBackend(Backend):
                          f"cage{'s' if len(b.cages) != 1 else ''}; a digit stays only in a "
                          "digit set of the cage's size and total that meets every cell and "
                          "is covered by their candidates:")
-            for (cells, sets), cage in zip(b.cages, geo.cages):
+            implied = set(implied_cages(geo))
+            for (cells, sets), cage in zip(b.cages, all_cages(geo)):
                 names = ",".join(geo.name(cell) for cell in cells)
-                lines.append(f"    {names}={cage.total}: {len(cells)} cells, "
+                how = " (implied: the rule of 45)" if cage in implied else ""
+                lines.append(f"    {names}={cage.total}{how}: {len(cells)} cells, "
                              f"{len(sets)} digit set{'s' if len(sets) != 1 else ''}")
         if b.parity:
             for even in (True, False):
