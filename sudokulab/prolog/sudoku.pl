@@ -52,6 +52,7 @@
 :- use_module(library(clpfd)).
 :- use_module(library(apply)).
 :- use_module(library(lists)).
+:- use_module(library(ordsets)).
 :- use_module(library(pairs)).
 :- use_module(library(option)).
 :- use_module(library(aggregate)).
@@ -80,8 +81,10 @@
 %   Strength says how strongly "all different" propagates (see below): auto
 %   (chosen from the rules), hybrid, all_distinct or all_different.
 
-sudoku(Box, Cells, Rules, Strength0) :-
-    maplist(must_be_rule, Rules),
+sudoku(Box, Cells, Rules0, Strength0) :-
+    maplist(must_be_rule, Rules0),
+    implied_cages(Box, Rules0, Implied),
+    append(Rules0, Implied, Rules),
     strength(Strength0, Rules, Strength),
     size(Box, N),
     rows(N, Cells, Rows),
@@ -148,13 +151,52 @@ rule_holds(_, _, Rows, non_consecutive) :-
     transpose(Rows, Columns),
     maplist(not_consecutive, Rows),
     maplist(not_consecutive, Columns).
-rule_holds(Strength, Cells, _, cage(Indices, Sum)) :-
+rule_holds(Strength, Cells, Rows, cage(Indices, Sum)) :-
     cells_at(Cells, Indices, Cage),
     digits_differ(Strength, Cage),
-    sum(Cage, #=, Sum).
+    sum(Cage, #=, Sum),
+    length(Rows, N),
+    cage_digit_sets(N, Cage, Sum).
 rule_holds(_, Cells, _, parity(Indices, Parity)) :-
     cells_at(Cells, Indices, Cage),
     maplist(has_parity(Parity), Cage).
+
+%!  implied_cages(+Box, +Rules, -Implied)
+%
+%   The rule of 45: every unit's digits add up to 1+2+...+N (45 in a 9x9), so
+%   the cells of a unit outside the cages that lie wholly inside it hold
+%   distinct digits adding up to what those cages leave: one more cage, drawn
+%   nowhere (killer players call them innies). Where cages overlap, a cage is
+%   taken away only if it is apart from those taken before. A unit with no
+%   cage inside or none left over implies nothing, nor does a repeat of a
+%   drawn cage.
+
+implied_cages(Box, Rules, Implied) :-
+    findall(Sorted-Sum, ( member(cage(Indices, Sum), Rules),
+                          sort(Indices, Sorted) ), Cages),
+    size(Box, N),
+    Whole is N * (N + 1) // 2,
+    Last is N * N - 1,
+    numlist(0, Last, Indices),
+    rows(N, Indices, Rows),
+    units(Box, Rows, Indices, Rules, Units),
+    convlist(unit_rest(Whole, Cages), Units, Implied0),
+    sort(Implied0, Implied).
+
+unit_rest(Whole, Cages, Unit0, cage(Rest, Sum)) :-
+    Cages \== [],
+    sort(Unit0, Unit),
+    foldl(take_inside, Cages, Unit-Whole, Rest-Sum),
+    Rest \== Unit,
+    Rest \== [],
+    \+ memberchk(Rest-_, Cages).
+
+take_inside(Cage-Total, Rest0-Sum0, Rest-Sum) :-
+    (   ord_subset(Cage, Rest0)
+    ->  ord_subtract(Rest0, Cage, Rest),
+        Sum is Sum0 - Total
+    ;   Rest-Sum = Rest0-Sum0
+    ).
 
 cells_differ(Cells, A-B) :-
     cell_at(Cells, A, X),
@@ -166,6 +208,76 @@ not_consecutive([_]).
 not_consecutive([X, Y|Line]) :-
     abs(X - Y) #\= 1,
     not_consecutive([Y|Line]).
+
+%   A cage's digits are one of the digit sets that fill it: Size distinct
+%   digits of 1..N adding up to Sum (a 2-cell 4 is {1,3}, a 3-cell 23 is
+%   {6,8,9}). sum/3 alone reasons on bounds only, and all_distinct does not
+%   know the total: together they miss that a 3-cell 23 holds 8 wherever it
+%   holds 6. So each cell first keeps only the digits of some fitting set;
+%   then a small cage, whose sets have at most 720 orderings (fillings), is
+%   one table (tuples_in/2 over its cells): what a cell can hold is exactly
+%   what some filling allows. A bigger cage's digit set becomes a 0/1 vector
+%   Used (Used[d] is 1 when a cell holds d), restricted to the fitting sets
+%   by tuples_in/2 and linked to the cells, so a digit in no fitting set
+%   left leaves every cell, and a digit in all of them goes to its one place.
+
+cage_digit_sets(N, Cage, Sum) :-
+    length(Cage, Size),
+    findall(Set, digit_set(N, 1, Size, Sum, Set), Sets),
+    append(Sets, Fitting0),
+    sort(Fitting0, Fitting),
+    list_to_fdset(Fitting, Digits),
+    maplist(in_digits(Digits), Cage),
+    (   fillings(Sets, Size, Fillings)
+    ->  tuples_in([Cage], Fillings)
+    ;   numlist(1, N, All),
+        maplist(used_vector(All), Sets, Vectors),
+        length(Used, N),
+        tuples_in([Used], Vectors),
+        maplist(digit_used(Cage), All, Used)
+    ).
+
+in_digits(Digits, Cell) :-
+    Cell in_set Digits.
+
+%   Digits Low..N, Size of them ascending, adding up to Sum.
+digit_set(_, _, 0, 0, []) :- !.
+digit_set(N, Low, Size, Sum, [D|Set]) :-
+    Size > 0,
+    Rest is Size - 1,
+    between(Low, N, D),
+    Left is Sum - D,
+    Left >= Rest * (D + 1) + Rest * (Rest - 1) // 2,   % the smallest rest fits under
+    Left =< Rest * N - Rest * (Rest - 1) // 2,         % and the largest rest reaches
+    Next is D + 1,
+    digit_set(N, Next, Rest, Left, Set).
+
+%   Every ordering of every set, when there are at most 720 of them.
+fillings(Sets, Size, Fillings) :-
+    length(Sets, Count),
+    factorial(Size, Orderings),
+    Count * Orderings =< 720,
+    findall(Filling, ( member(Set, Sets), permutation(Set, Filling) ), Fillings).
+
+factorial(0, 1) :- !.
+factorial(K, F) :-
+    K1 is K - 1,
+    factorial(K1, F1),
+    F is K * F1.
+
+used_vector(Digits, Set, Vector) :-
+    maplist(in_set(Set), Digits, Vector).
+
+in_set(Set, Digit, Bit) :-
+    (   memberchk(Digit, Set) -> Bit = 1 ; Bit = 0 ).
+
+%   Used is how many cells of the cage hold Digit (0 or 1: they differ).
+digit_used(Cage, Digit, Used) :-
+    maplist(holds(Digit), Cage, Bits),
+    sum(Bits, #=, Used).
+
+holds(Digit, Cell, Bit) :-
+    Bit #<==> (Cell #= Digit).
 
 has_parity(even, X) :- X mod 2 #= 0.
 has_parity(odd, X)  :- X mod 2 #= 1.
