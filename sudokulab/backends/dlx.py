@@ -59,6 +59,7 @@ from sudokulab.backends.base import (
     interrupted,
     plain_python,
 )
+from sudokulab.cages import all_cages, implied_cages
 from sudokulab.geometry import Geometry, geometry, orthogonal_pairs
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Grid, Result, verdict
@@ -138,7 +139,7 @@ def matrix(geo: Geometry) -> Matrix:
                   keep=tuple(everything ^ rows for rows in conflicts), secondary=secondary,
                   parity=parity_rows(geo), cages=tuple(
                       (tuple(geo.cell(*c) for c in cage.cells),
-                       digit_sets(len(cage.cells), cage.total, n)) for cage in geo.cages),
+                       digit_sets(len(cage.cells), cage.total, n)) for cage in all_cages(geo)),
                   everything=everything)
 
 
@@ -371,9 +372,11 @@ class DlxBackend(Backend):
                          f"{len(m.cages)} cage{'s' if len(m.cages) != 1 else ''}; a digit "
                          "stays only in a digit set of the cage's size and total that meets "
                          "every cell and is covered by their candidates:")
-            for (cells, sets), cage in zip(m.cages, geo.cages):
-                lines.append(f"    {','.join(geo.name(cell) for cell in cells)}={cage.total}: "
-                             f"{len(sets)} digit set{'s' if len(sets) != 1 else ''}")
+            implied = set(implied_cages(geo))
+            for (cells, sets), cage in zip(m.cages, all_cages(geo)):
+                how = " (implied: the rule of 45)" if cage in implied else ""
+                lines.append(f"    {','.join(geo.name(cell) for cell in cells)}={cage.total}"
+                             f"{how}: {len(sets)} digit set{'s' if len(sets) != 1 else ''}")
         givens = sum(1 for d in puzzle.givens if d)
         lines.append(f"  givens: {givens} rows chosen once before search (their columns "
                      "covered, every row sharing a column removed)")
