@@ -4,6 +4,13 @@ The essay's two rules, applied until nothing changes:
 1. a cell with one candidate left (a naked single): eliminate that digit from its peers;
 2. a unit with one place left for a digit (a hidden single): put the digit there.
 Then search: pick the cell with the fewest candidates, try each, propagate, backtrack.
+Once a guess has met a dead end, the pick weighs conflicts too (dom/wdeg): each dead end
+adds one to the weight of the cells where it happened (the cell that lost its last
+candidate, the unit that lost a digit's last place, the cage with no digit set left), and
+the search guesses in the cell with the fewest candidates per weight. Without it, a
+puzzle with no solution can send the search through millions of guesses elsewhere, each
+proving the same small contradiction again (`.....5.8....6.1.43...`, the kind Norvig's
+essay reports needing 188 s: over 2 million nodes without an answer, about 1,500 with).
 
 Candidates are bitmasks (bit d-1 set when digit d is possible), so copying a grid for a
 guess is one list copy and most tests are a single `&`. Beside them the search keeps,
@@ -522,6 +529,11 @@ class NorvigBackend(Backend):
             lines.append(f"  extra peers from chess moves: {len(geo.moves)} pairs")
         if isinstance(b, RuleBoard):
             lines += self.describe_rules(geo, b)
+        lines.append("  search: depth first, guessing in the cell with the fewest candidates; "
+                     "after the first dead end, the fewest candidates per conflict weight "
+                     "(1 + the dead ends met so far in the cell, its units and its cages), so "
+                     "the search returns to where it keeps failing instead of re-proving "
+                     "one contradiction under every guess elsewhere")
         return "\n".join(lines)
 
     @staticmethod
