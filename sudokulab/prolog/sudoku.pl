@@ -393,7 +393,23 @@ post(Box, Givens, Rules, Options, Cells) :-
 label(Rules, Options, Cells) :-
     option(labeling(Labeling0), Options, [auto]),
     maplist(labeling_option(Rules), Labeling0, Labeling),
-    labeling(Labeling, Cells).
+    caged_first(Rules, Cells, Caged, Free),
+    labeling(Labeling, Caged),
+    labeling(Labeling, Free).
+
+%   The cells of the drawn cages, then the others. In a grid that cages only
+%   in part, first-fail alone may label free cells early, and then search the
+%   caged ones again under every choice made there; a free cell left to the
+%   end is a plain Sudoku's cell, filled by propagation.
+caged_first(Rules, Cells, Caged, Free) :-
+    findall(Index, ( member(cage(Indices, _), Rules), member(Index, Indices) ), Found),
+    sort(Found, Sorted),
+    cells_at(Cells, Sorted, Caged),
+    length(Cells, Count),
+    Last is Count - 1,
+    numlist(0, Last, All),
+    ord_subtract(All, Sorted, Others),
+    cells_at(Cells, Others, Free).
 
 %   `auto` in the labeling options is ff or ffc, as auto_choices/3 says.
 labeling_option(Rules, auto, Selection) :- !,
