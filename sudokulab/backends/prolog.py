@@ -343,4 +343,10 @@ class PrologBackend(Backend):
             what = f"{len(args[0])} cells" if args and name != "differ" else ""
             what = f"{len(args[0])} pairs" if name == "differ" else what
             lines.append(f"  {name}({what})" if what else f"  {name}")
+        if geo.cages:
+            lines.append("  cages: each cell keeps the digits of the sets that fill its cage; "
+                         "a cage of at most 720 fillings is a tuples_in/2 table, a bigger one "
+                         "a 0/1 vector of its digits restricted to those sets; implied_cages/3 "
+                         "adds each unit's cells outside its cages as one more cage (the rule "
+                         "of 45); the caged cells are labeled first")
         return "\n".join(lines)
