@@ -16,9 +16,10 @@ from sudokulab.backends import BackendError, make_backend
 from sudokulab.backends import cpsat as cpsat_backend
 from sudokulab.check import check
 from sudokulab.encodings import cpsat
+from sudokulab.formats.text import from_json, parse
 from sudokulab.geometry import geometry
 from sudokulab.harness import datasets
-from sudokulab.puzzle import Puzzle, empty, from_json, parse
+from sudokulab.puzzle import Puzzle, empty
 from sudokulab.result import Status
 
 TOP95 = datasets.load("top95")

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sudokulab import rules as R
 from sudokulab.puzzle import Puzzle
 from sudokulab.puzzle import clash as givens_clash
 from sudokulab.result import Grid, Result, Status, verdict
@@ -250,7 +249,3 @@ def unknown_options(cls: type[Backend], options: Iterable[str]) -> str:
         return f"{cls.name} takes no option {unknown}: it has no options"
     return f"{cls.name} has no option {unknown}; its options: {', '.join(valid)}"
 
-
-CLASSIC: tuple[type, ...] = ()
-ALL_RULES: tuple[type, ...] = (R.Diagonal, R.AntiKnight, R.AntiKing, R.NonConsecutive,
-                               R.Windoku, R.Jigsaw, R.Cage, R.Parity)

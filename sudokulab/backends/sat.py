@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING
 
 from sudokulab import rules as R
 from sudokulab.backends.base import (
-    ALL_RULES,
     Availability,
     Backend,
     Deadline,
@@ -194,7 +193,7 @@ class Engine:
                     act = self.top
                     assumptions = givens + [act]
                 # Block this solution on the blank cells (the givens are assumed anyway).
-                solver.add_clause([-act] + [-(cell * n + grid[cell]) for cell in blanks])
+                solver.add_clause([-act] + [-cnf.var(n, cell, grid[cell]) for cell in blanks])
                 if deadline.passed():
                     complete = False
                     break
@@ -285,7 +284,7 @@ class SatBackend(Backend):
 
     name = "sat"
     paradigm = "SAT: CNF + CDCL solver (PySAT)"
-    supported_rules = ALL_RULES  # cnf.py compiles every rule, cages by digit sets
+    supported_rules = cnf.RULES  # cnf.py compiles every rule, cages by digit sets
 
     # amo: pairwise measured fastest with CaDiCaL on top1465 (results/sat.md): Sudoku's
     # at-most-one groups have only N literals, too few for auxiliary variables to pay off.

@@ -22,14 +22,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from sudokulab.backends import BackendError, backend_class, make_backend, names, parse_spec
-from sudokulab.errors import error_line
+from sudokulab.errors import PuzzleError, error_line
+from sudokulab.formats.text import parse_many
 from sudokulab.harness import datasets, report
 from sudokulab.harness.crosscheck import cross_check
 from sudokulab.harness.progress import Progress
 from sudokulab.harness.runlog import RunLog
 from sudokulab.harness.runner import BackendFailed, Options, Record, cores, run_backend
 from sudokulab.harness.stats import figures
-from sudokulab.puzzle import Grid, Puzzle, PuzzleError, parse_many
+from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Status
 
 EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE = 0, 1, 2, 3, 4, 5
