@@ -27,7 +27,11 @@ from sudokulab.errors import (
     InputError,
     PuzzleError,
     UsageError,
+    count_int,
     error_line,
+    port_number,
+    positive_int,
+    timeout_seconds,
     worst,
 )
 
@@ -331,51 +335,6 @@ COMMANDS = {
 
 
 # --- option values ---------------------------------------------------------------------
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    value = _integer(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def port_number(text: str) -> int:
-    """argparse type: a TCP port, 0 (any free one) to 65535."""
-    value = _integer(text)
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"must be a port from 0 to 65535, not {value}")
-    return value
-
-
-def count_int(text: str) -> int:
-    """argparse type: an integer >= 0."""
-    value = _integer(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
-
-
-def _integer(text: str) -> int:
-    """An integer, or an argparse error that names the text."""
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-
-
-def timeout_seconds(text: str) -> float | None:
-    """argparse type: seconds > 0; 0 and inf mean no timeout (None)."""
-    import math
-
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if math.isnan(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 (none) or more seconds, not {text}")
-    return None if value == 0 or math.isinf(value) else value
-
 
 # --- reading puzzles -------------------------------------------------------------------
 

@@ -148,7 +148,9 @@ def _check_each(box: tuple[int, int], rules: Sequence[R.Rule]) -> None:
     """Check every rule against the grid, in the order the readers always did."""
     n = box[0] * box[1]
     for k, rule in enumerate(rules, 1):
-        if not isinstance(rule, R.RULE_TYPES):
+        # A rule of a type sudokulab does not know (a plugin's, say) is data all the same:
+        # a backend that cannot express it answers UNSUPPORTED. It needs a name.
+        if not isinstance(getattr(rule, "name", None), str):
             raise PuzzleError(f"rule {k}: {rule!r} is not a rule")
     if min(box) == 1 and any(isinstance(r, R.Windoku) for r in rules):
         raise PuzzleError(f"windoku needs boxes, and a {n}x{n} grid has none")

@@ -39,6 +39,7 @@ from sudokulab.backends.base import (
     ctrl_c,
     interrupted,
 )
+from sudokulab.errors import unknown
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status, verdict
@@ -253,7 +254,7 @@ def rule_terms(puzzle: Puzzle) -> list[tuple]:
 def _choose(option: str, value: str, allowed: tuple[str, ...]) -> str:
     """The value if allowed, else ValueError listing the choices."""
     if value not in allowed:
-        raise ValueError(f"unknown {option} {value!r}; known: {', '.join(allowed)}")
+        raise ValueError(unknown(option, value, allowed))
     return value
 
 

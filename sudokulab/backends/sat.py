@@ -42,6 +42,7 @@ from sudokulab.backends.base import (
     ctrl_c,
     interrupted,
 )
+from sudokulab.errors import unknown
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
 
@@ -294,9 +295,9 @@ class SatBackend(Backend):
         if cnf is None:
             raise ValueError(f"the sat backend needs PySAT ({MISSING}): {FIX}")
         if encoding not in cnf.ENCODINGS:
-            raise ValueError(f"unknown encoding {encoding!r}; known: {', '.join(cnf.ENCODINGS)}")
+            raise ValueError(unknown("encoding", encoding, cnf.ENCODINGS))
         if amo not in cnf.AMO_ENCODINGS:
-            raise ValueError(f"unknown amo {amo!r}; known: {', '.join(cnf.AMO_ENCODINGS)}")
+            raise ValueError(unknown("amo", amo, cnf.AMO_ENCODINGS))
         self.stop = capabilities(solver)
         if amo == "native" and solver not in NATIVE_AMO:
             raise ValueError(f"amo=native needs a solver with cardinality constraints: "

@@ -58,6 +58,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, CNFPlus, IDPool
 
 from sudokulab import rules as R
+from sudokulab.errors import unknown
 from sudokulab.geometry import Geometry, geometry
 from sudokulab.puzzle import Puzzle
 
@@ -127,10 +128,9 @@ class Builder:
 
     def __init__(self, n: int, encoding: str, amo: str) -> None:
         if encoding not in ENCODINGS:
-            raise ValueError(f"unknown encoding {encoding!r}; known: {', '.join(ENCODINGS)}")
+            raise ValueError(unknown("encoding", encoding, ENCODINGS))
         if amo not in AMO_ENCODINGS:
-            raise ValueError(f"unknown at-most-one encoding {amo!r}; known: "
-                             f"{', '.join(AMO_ENCODINGS)}")
+            raise ValueError(unknown("at-most-one encoding", amo, AMO_ENCODINGS))
         self.n = n
         self.pool = IDPool(start_from=n ** 3 + 1)
         self.cnf = CNFPlus() if amo == "native" else CNF()

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from sudokulab import rules as R
-from sudokulab.errors import PuzzleError
+from sudokulab.errors import PuzzleError, unknown
 from sudokulab.formats.text import (
     BOM,
     format_line,
@@ -97,7 +97,7 @@ def read_text(text: str, source: str = "<input>", box: tuple[int, int] | None = 
               rules: Iterable[R.Rule] = (), fmt: str = "auto") -> list[Entry]:
     """Every puzzle in a text, as Entries (a bad one holds its error, with file and line)."""
     if fmt not in READERS:
-        raise PuzzleError(f"unknown input format {fmt!r}; known: {', '.join(READERS)}")
+        raise PuzzleError(unknown("input format", fmt, READERS))
     rules = tuple(rules)
     text = text.lstrip(BOM)
     start = text.lstrip()[:1]
@@ -306,7 +306,7 @@ def hodoku_givens(line: str) -> str:
 def write(puzzles: Sequence[Puzzle], fmt: str) -> str:
     """The text of a file holding the puzzles in a format (rules only in KEEPS_RULES)."""
     if fmt not in WRITERS:
-        raise PuzzleError(f"unknown output format {fmt!r}; known: {', '.join(WRITERS)}")
+        raise PuzzleError(unknown("output format", fmt, WRITERS))
     if fmt == "json":
         return "[\n" + ",\n".join(to_json(p) for p in puzzles) + "\n]\n"
     if fmt == "sdk" and len(puzzles) != 1:
