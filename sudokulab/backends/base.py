@@ -147,14 +147,18 @@ class Deadline:
 class Backend(ABC):
     """A solving paradigm: builds its own model of a puzzle and searches it.
 
-    Subclasses set `name`, `paradigm` and `supported_rules`, and implement
-    `available` and `_solve`. Options (solver name, encoding, ...) are keyword
-    arguments of the constructor, given on the command line as `name:key=value,...`.
+    Subclasses set `name`, `paradigm` and `supported_rules` (and `complete` when they
+    are no complete search), and implement `available` and `_solve`. Options (solver
+    name, encoding, ...) are keyword arguments of the constructor, given on the command
+    line as `name:key=value,...`. tests/test_contract.py holds every backend to this.
     """
 
     name: ClassVar[str] = ""
     paradigm: ClassVar[str] = ""
     supported_rules: ClassVar[tuple[type, ...]] = ()
+    # A complete search finds every solution and proves there is none; a backend that is
+    # not (human-style steps) may answer STALLED, no verdict, where a search would go on.
+    complete: ClassVar[bool] = True
 
     def __init__(self, **options: str) -> None:
         if options:

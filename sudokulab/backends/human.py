@@ -24,6 +24,7 @@ class HumanBackend(Backend):
     name = "human"
     paradigm = "human-style techniques (no search)"
     supported_rules = R.RULE_TYPES  # rules it cannot reason about only make it stall earlier
+    complete = False  # no guessing: it stalls where its techniques find no step
 
     def __init__(self, upto: str = "", uniqueness: str = "no") -> None:
         from sudokulab.human import solver
