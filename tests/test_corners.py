@@ -18,8 +18,9 @@ from sudokulab import rules as R
 from sudokulab.backends import make_backend
 from sudokulab.cages import all_cages, implied_cages
 from sudokulab.check import check
+from sudokulab.formats.text import from_json, parse
 from sudokulab.geometry import geometry
-from sudokulab.puzzle import empty, from_json, parse
+from sudokulab.puzzle import empty
 from sudokulab.result import Status
 
 KILLERS = Path(__file__).parent / "data" / "killers.jsonl"

@@ -18,7 +18,8 @@ import sys
 from pathlib import Path
 
 from sudokulab import rules as R
-from sudokulab.puzzle import empty, to_json
+from sudokulab.formats.text import to_json
+from sudokulab.puzzle import empty
 
 OUT = Path(__file__).resolve().parents[2] / "tests" / "data" / "killers.jsonl"
 # rows of the CSV (from 0) where prolog timed out at 3 s, books 90-92, every third kept
