@@ -28,7 +28,7 @@ def almost_locked_sets(g: Candidates) -> list[tuple[frozenset[int], int]]:
                 mask = 0
                 for c in group:
                     mask |= cands[c]
-                if bin(mask).count("1") == size + 1:
+                if mask.bit_count() == size + 1:
                     seen.setdefault(frozenset(group), mask)
     return list(seen.items())
 

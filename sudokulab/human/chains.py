@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 
-from sudokulab.human.candidates import Candidates
+from sudokulab.human.candidates import Candidates, per_digit
 from sudokulab.human.step import Step, make
 
 MAX_LINKS = 20  # longer chains are left to forcing chains
@@ -39,7 +39,7 @@ def _graph(g: Candidates, kinds: str, digit: int | None = None):
     if "c" in kinds:
         for c in lay.cells:
             m = cands[c]
-            if bin(m).count("1") == 2:
+            if m.bit_count() == 2:
                 x, y = (m & -m).bit_length(), (m & (m - 1)).bit_length()
                 if digit is None or digit in (x, y):
                     a, z = c * n + x - 1, c * n + y - 1
@@ -139,11 +139,13 @@ def _step(g: Candidates, technique: str, chain: list[int], gone) -> Step:
                 f"is, so what sees both is removed.")
 
 
-def x_chain(g: Candidates) -> Iterator[Step]:
+def _x_chain(g: Candidates, d: int) -> Iterator[Step]:
     """A chain of one digit's strong and weak links."""
-    for d in range(1, g.n + 1):
-        for chain, gone in search(g, "u", d):
-            yield _step(g, "X-Chain", chain, gone)
+    for chain, gone in search(g, "u", d):
+        yield _step(g, "X-Chain", chain, gone)
+
+
+x_chain = per_digit(_x_chain)
 
 
 def _same_pair(g: Candidates, chain: list[int]) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from operator import or_
 
 from sudokulab.human import (
     als,
@@ -171,7 +172,7 @@ def solve(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,
         if stop is not None and stop():
             path.stopped = True
             break
-        if any(not v and not c for v, c in zip(g.values, g.cands)):
+        if not all(map(or_, g.values, g.cands)):
             path.broken = True  # a blank cell with no candidate: no solution
             break
         step = next_step(g, chosen)

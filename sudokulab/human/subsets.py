@@ -23,12 +23,12 @@ def naked(g: Candidates, size: int, locked: bool = False) -> Iterator[Step]:
         open_cells = [c for c in unit if cands[c]]
         if len(open_cells) <= size:
             continue
-        small = [c for c in open_cells if bin(cands[c]).count("1") <= size]
+        small = [c for c in open_cells if cands[c].bit_count() <= size]
         for group in combinations(small, size):
             mask = 0
             for c in group:
                 mask |= cands[c]
-            if bin(mask).count("1") != size:
+            if mask.bit_count() != size:
                 continue
             common = set(lay.units_of[group[0]]).intersection(*(lay.units_of[c]
                                                                 for c in group[1:]))

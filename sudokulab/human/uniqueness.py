@@ -67,7 +67,7 @@ def ur_type2(g: Candidates) -> Iterator[Step]:
         if len(extra) != 2 or cands[extra[0]] != cands[extra[1]]:
             continue
         more = cands[extra[0]] & ~pair
-        if bin(more).count("1") != 1:
+        if more.bit_count() != 1:
             continue
         z = more.bit_length()
         gone = [(c, z) for c in lay.peers[extra[0]] & lay.peers[extra[1]] if cands[c] & more]
@@ -95,7 +95,7 @@ def ur_type3(g: Candidates) -> Iterator[Step]:
                     mask = more
                     for c in group:
                         mask |= cands[c]
-                    if bin(mask).count("1") != size + 1:
+                    if mask.bit_count() != size + 1:
                         continue
                     gone = [(c, d) for c in others if c not in group
                             for d in digits(cands[c] & mask)]
@@ -134,7 +134,7 @@ def bug_plus_one(g: Candidates) -> Iterator[Step]:
     """Every blank cell has two candidates but one, which has three: the digit that would
     otherwise appear three times in its units goes there (else a deadly BUG remains)."""
     lay, cands, n = g.layout, g.cands, g.n
-    counts = [bin(m).count("1") for m in cands]
+    counts = [m.bit_count() for m in cands]
     odd = [c for c in lay.cells if counts[c] > 2]
     if len(odd) != 1 or counts[odd[0]] != 3 or any(k == 1 for k in counts):
         return
