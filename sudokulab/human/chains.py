@@ -19,10 +19,11 @@ from sudokulab.human.step import Step, make
 MAX_LINKS = 20  # longer chains are left to forcing chains
 
 
-def _graph(g: Candidates, kinds: str, digit: int | None = None):
+def _graph(g: Candidates, kinds: str, digit: int | None = None, only: int = -1):
     """(strong, weak) adjacency over nodes cell*n + d-1; kinds 'u' (units, bilocal), 'c'
-    (cells, bivalue)."""
-    lay, cands, n = g.layout, g.cands, g.n
+    (cells, bivalue); only the cells of the bitmask `only`."""
+    lay, n = g.layout, g.n
+    cands = g.cands if only == -1 else [m if only >> c & 1 else 0 for c, m in enumerate(g.cands)]
     strong: dict[int, list[int]] = {}
     weak: dict[int, list[int]] = {}
     wanted = range(1, n + 1) if digit is None else (digit,)
@@ -76,23 +77,29 @@ def _eliminations(g: Candidates, a: int, z: int) -> list[tuple[int, int]]:
     return gone
 
 
-def search(g: Candidates, kinds: str, digit: int | None = None,
-           accept=None) -> Iterator[tuple[list[int], list[tuple[int, int]]]]:
-    """(chain nodes from A to Z, eliminations) for each start's shortest useful chain, the
-    shortest first."""
-    strong, weak = _graph(g, kinds, digit)
+def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
+           only: int = -1) -> Iterator[tuple[list[int], list[tuple[int, int]]]]:
+    """(chain nodes from A to Z, eliminations): the shortest useful chain (the first start's,
+    on a tie), then shorter ones of earlier starts. A start's search stops at the length of
+    the shortest chain found so far: nothing it finds there would come first. `only` limits
+    the chain to a set of cells (a bitmask)."""
+    strong, weak = _graph(g, kinds, digit, only)
     found = []
+    best = MAX_LINKS + 1
     for start in sorted(strong):
         prev = {(start, False): None}
         todo = deque([(start, False, 0)])
         while todo:
             node, on, links = todo.popleft()
+            if links >= best:
+                break
             if on and node != start and links >= 3:
                 gone = _eliminations(g, start, node)
                 if gone:
                     chain = _unwind(prev, (node, True))
                     if accept is None or accept(chain):
                         found.append((links, chain, gone))
+                        best = links
                         break
             if links >= MAX_LINKS:
                 continue
@@ -155,10 +162,20 @@ def _same_pair(g: Candidates, chain: list[int]) -> bool:
 
 
 def remote_pair(g: Candidates) -> Iterator[Step]:
-    """An XY-Chain through cells that all hold the same two digits."""
-    for chain, gone in search(g, "c", accept=lambda ch: _same_pair(g, ch)):
-        if len(chain) >= 8:  # four cells or more
-            yield _step(g, "Remote Pair", chain, gone)
+    """An XY-Chain through four cells or more that all hold the same two digits."""
+    pairs: dict[int, int] = {}   # each pair of digits: the bivalue cells holding it
+    for c, m in enumerate(g.cands):
+        if m.bit_count() == 2:
+            pairs[m] = pairs.get(m, 0) | 1 << c
+    only = 0
+    for cells in pairs.values():
+        if cells.bit_count() >= 4:
+            only |= cells
+    if not only:
+        return
+    for chain, gone in search(g, "c", accept=lambda ch: len(ch) >= 8 and _same_pair(g, ch),
+                              only=only):
+        yield _step(g, "Remote Pair", chain, gone)
 
 
 def xy_chain(g: Candidates) -> Iterator[Step]:
@@ -251,17 +268,21 @@ def grouped_aic(g: Candidates) -> Iterator[Step]:
     """An AIC whose nodes may be groups: a digit's places where a box meets a line."""
     nodes, strong, weak = _grouped_graph(g)
     found = []
+    best = MAX_LINKS + 1   # as in `search`: a start's search stops at the shortest so far
     for start in sorted(strong):
         prev = {(start, False): None}
         todo = deque([(start, False, 0)])
         while todo:
             node, on, links = todo.popleft()
+            if links >= best:
+                break
             if on and node != start and links >= 3:
                 gone = _group_eliminations(g, nodes[start], nodes[node])
                 if gone:
                     chain = _unwind(prev, (node, True))
                     if any(len(nodes[k][0]) > 1 for k in chain):
                         found.append((links, chain, gone))
+                        best = links
                         break
             if links >= MAX_LINKS:
                 continue

@@ -23,15 +23,17 @@ def rectangles(g: Candidates) -> list[tuple[list[int], int]]:
 
 
 def _rectangles(g: Candidates) -> Iterator[tuple[list[int], int]]:
-    """The rectangles, as found."""
+    """The rectangles, as found: two rows, then two columns where both rows' cells share two
+    candidates or more."""
     lay, cands, n = g.layout, g.cands, g.n
     for r1, r2 in combinations(range(n), 2):
-        for c1, c2 in combinations(range(n), 2):
+        shared = [(c, cands[r1 * n + c] & cands[r2 * n + c]) for c in range(n)]
+        shared = [(c, m) for c, m in shared if m.bit_count() >= 2]
+        for (c1, m1), (c2, m2) in combinations(shared, 2):
             cells = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2]
-            if not all(cands[c] for c in cells) or len({lay.box_of[c] for c in cells}) != 2:
+            if len({lay.box_of[c] for c in cells}) != 2:
                 continue
-            common = cands[cells[0]] & cands[cells[1]] & cands[cells[2]] & cands[cells[3]]
-            for a, b in combinations(digits(common), 2):
+            for a, b in combinations(digits(m1 & m2), 2):
                 yield cells, (1 << (a - 1)) | (1 << (b - 1))
 
 
