@@ -36,6 +36,7 @@ class Layout:
     classic: bool                             # no variant rule: uniqueness patterns apply
     unit_masks: tuple[int, ...]               # per unit: its cells as a bitmask over cells
     peer_masks: tuple[int, ...]               # per cell: its peers as a bitmask over cells
+    crossing: tuple[tuple[int, ...], ...]     # per unit: the other units sharing 2+ cells
     # what single-digit finders found, by (finder, arguments, digit, the digit's places)
     memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
@@ -76,6 +77,9 @@ def layout(box: tuple[int, int], rules: tuple = ()) -> Layout:
         cols=tuple(k for k, kind in enumerate(kinds) if kind == "col"),
         box_of=box_of, neighbours=tuple(tuple(x) for x in neighbours), classic=not rules,
         unit_masks=tuple(_mask(unit) for unit in geo.units),
+        crossing=tuple(tuple(v for v, other in enumerate(geo.units)
+                             if v != u and len(set(unit) & set(other)) >= 2)
+                       for u, unit in enumerate(geo.units)),
         peer_masks=tuple(_mask(p) for p in geo.peers))
 
 
