@@ -91,6 +91,14 @@ def _mask(cells) -> int:
     return out
 
 
+def _union(masks) -> int:
+    """The bits of several masks."""
+    out = 0
+    for mask in masks:
+        out |= mask
+    return out
+
+
 def cells_of(mask: int) -> list[int]:
     """The cells of a cell bitmask, ascending."""
     out = []
@@ -125,11 +133,19 @@ class Candidates:
         self.puzzle = puzzle
         self.layout = layout(puzzle.box, puzzle.rules)
         self.n = puzzle.size
-        self.values = list(puzzle.givens)
-        marks = pencil_marks(puzzle)
-        self.cands = [0 if d else sum(bit(x) for x in m)
-                      for d, m in zip(puzzle.givens, marks)]
-        values = self.values
+        self.values = values = list(puzzle.givens)
+        if puzzle.rules:
+            marks = pencil_marks(puzzle)
+            self.cands = [0 if d else sum(bit(x) for x in m) for d, m in zip(values, marks)]
+        else:  # classic: a cell's candidates are the digits its units lack
+            lay, full = self.layout, (1 << self.n) - 1
+            placed = [0] * len(lay.units)
+            for u, unit in enumerate(lay.units):
+                for c in unit:
+                    if values[c]:
+                        placed[u] |= bit(values[c])
+            self.cands = [0 if values[c] else full & ~_union(placed[u] for u in lay.units_of[c])
+                          for c in lay.cells]
         self.blanks = [sum(1 for c in unit if not values[c]) for unit in self.layout.units]
         self._cache: dict | None = None
 

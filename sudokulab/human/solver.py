@@ -179,11 +179,20 @@ def solve(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,
         if step is None:  # stalled: a contradiction (no solution) or the techniques' end
             path.broken = g.broken()
             break
+        if not changes(g, step):  # a finder's bug: applying it would loop forever
+            raise RuntimeError(f"{step.technique} found a step that changes nothing: "
+                               f"{step.notation}")
         g.apply(step)
         path.steps.append(step)
     path.grid = g.grid()
     path.solved = g.solved()
     return path
+
+
+def changes(g: Candidates, step: Step) -> bool:
+    """Whether a step places a digit in a blank cell or removes a candidate still there."""
+    return (any(not g.values[cell] for cell, _ in step.placements)
+            or any(g.cands[cell] >> (d - 1) & 1 for cell, d in step.eliminations))
 
 
 def hint(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,
