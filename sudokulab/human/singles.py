@@ -50,8 +50,10 @@ def naked_single(g: Candidates) -> Iterator[Step]:
 
 def hidden_single(g: Candidates) -> Iterator[Step]:
     """A digit with one place left in a unit."""
-    lay, cands, n = g.layout, g.cands, g.n
+    lay, cands, n, blanks = g.layout, g.cands, g.n, g.blanks
     for u, unit in enumerate(lay.units):
+        if not blanks[u]:
+            continue
         once = twice = 0
         for cell in unit:
             m = cands[cell]
