@@ -95,16 +95,17 @@ def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
     found = []
     best = MAX_LINKS + 1
     for start in sorted(strong):
-        prev = {(start, False): None}
-        todo = deque([(start, False, 0)])
+        prev = {start * 2: -1}   # state node*2 + on (reached by a strong link): where from
+        todo = deque([(start * 2, 0)])
         while todo:
-            node, on, links = todo.popleft()
+            state, links = todo.popleft()
             if links >= best:
                 break
+            node, on = state >> 1, state & 1
             if on and node != start and links >= 3:
                 gone = _eliminations(g, start, node)
                 if gone:
-                    chain = _unwind(prev, (node, True))
+                    chain = _unwind_states(prev, state)
                     if accept is None or accept(chain):
                         found.append((links, chain, gone))
                         best = links
@@ -112,12 +113,21 @@ def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
             if links >= MAX_LINKS:
                 continue
             for nxt in (weak(node) if on else strong.get(node, ())):
-                state = (nxt, not on)
-                if state not in prev:
-                    prev[state] = (node, on)
-                    todo.append((nxt, not on, links + 1))
+                after = nxt * 2 + 1 - on
+                if after not in prev:
+                    prev[after] = state
+                    todo.append((after, links + 1))
     for _, chain, gone in sorted(found, key=lambda f: f[0]):
         yield chain, gone
+
+
+def _unwind_states(prev: dict[int, int], state: int) -> list[int]:
+    """The nodes of the chain ending at a state node*2 + on."""
+    out = []
+    while state >= 0:
+        out.append(state >> 1)
+        state = prev[state]
+    return out[::-1]
 
 
 def _unwind(prev, state) -> list[int]:

@@ -17,13 +17,14 @@ SIZE_NAMES = {2: "Pair", 3: "Triple", 4: "Quadruple"}
 
 def naked(g: Candidates, size: int, locked: bool = False) -> Iterator[Step]:
     """Naked subsets of a size; locked ones lie in two units and clear both."""
-    lay, cands, n = g.layout, g.cands, g.n
+    lay, cands, n, blanks = g.layout, g.cands, g.n, g.blanks
     technique = f"{'Locked' if locked else 'Naked'} {SIZE_NAMES[size]}"
     for u, unit in enumerate(lay.units):
-        open_cells = [c for c in unit if cands[c]]
-        if len(open_cells) <= size:
+        if blanks[u] <= size:
             continue
-        small = [c for c in open_cells if cands[c].bit_count() <= size]
+        small = [c for c in unit if cands[c] and cands[c].bit_count() <= size]
+        if len(small) < size:
+            continue
         for group in combinations(small, size):
             mask = 0
             for c in group:
