@@ -130,15 +130,6 @@ def _unwind_states(prev: dict[int, int], state: int) -> list[int]:
     return out[::-1]
 
 
-def _unwind(prev, state) -> list[int]:
-    """The nodes of the chain ending at a state."""
-    out = []
-    while state is not None:
-        out.append(state[0])
-        state = prev[state]
-    return out[::-1]
-
-
 def eureka(chain: list[int], n: int) -> str:
     """(4)r1c2=(4)r1c8-(4)r5c8=(4)r6c9: the chain in Eureka notation."""
     parts = []
@@ -301,28 +292,30 @@ def grouped_aic(g: Candidates) -> Iterator[Step]:
     nodes, strong, weak = _grouped_graph(g)
     found = []
     best = MAX_LINKS + 1   # as in `search`: a start's search stops at the shortest so far
+    strong_links = {a: sorted(bs) for a, bs in strong.items()}
     for start in sorted(strong):
-        prev = {(start, False): None}
-        todo = deque([(start, False, 0)])
+        prev = {start * 2: -1}   # as in `search`: states node*2 + on
+        todo = deque([(start * 2, 0)])
         while todo:
-            node, on, links = todo.popleft()
+            state, links = todo.popleft()
             if links >= best:
                 break
+            node, on = state >> 1, state & 1
             if on and node != start and links >= 3:
                 gone = _group_eliminations(g, nodes[start], nodes[node])
                 if gone:
-                    chain = _unwind(prev, (node, True))
+                    chain = _unwind_states(prev, state)
                     if any(nodes[k][0].bit_count() > 1 for k in chain):
                         found.append((links, chain, gone))
                         best = links
                         break
             if links >= MAX_LINKS:
                 continue
-            for nxt in (weak(node) if on else sorted(strong.get(node, ()))):
-                state = (nxt, not on)
-                if state not in prev:
-                    prev[state] = (node, on)
-                    todo.append((nxt, not on, links + 1))
+            for nxt in (weak(node) if on else strong_links.get(node, ())):
+                after = nxt * 2 + 1 - on
+                if after not in prev:
+                    prev[after] = state
+                    todo.append((after, links + 1))
     n = g.n
     for _, chain, gone in sorted(found, key=lambda f: f[0]):
         text = "".join(("" if k == 0 else "=" if k % 2 else "-")
