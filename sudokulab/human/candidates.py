@@ -260,4 +260,4 @@ def per_digit(find: Callable[..., Iterator]) -> Callable[..., Iterator]:
     return every_digit
 
 
-MEMO_SIZE = 1 << 17  # entries per layout before the memo starts afresh
+MEMO_SIZE = 1 << 15  # entries per layout (a few MB) before the memo starts afresh

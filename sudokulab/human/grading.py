@@ -69,7 +69,7 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "Empty Rectangle": ("Hard", 120, 6.6),
     "XY-Wing": ("Hard", 160, 4.2),
     "XYZ-Wing": ("Hard", 180, 4.4),
-    "W-Wing": ("Hard", 150, 6.6),
+    "W-Wing": ("Hard", 150, 7.0),
     "Simple Colors Trap": ("Hard", 150, 6.6),
     "Simple Colors Wrap": ("Hard", 150, 6.5),
     "Uniqueness Test 1": ("Hard", 100, 4.5),
