@@ -25,7 +25,9 @@ of every digit, which is what Explainer's dynamic forcing chains do (8.5; a veri
 dynamic cell or region forcing chain); a forcing net also uses locked candidates and pairs
 (its dynamic chains "+", 9.0); a nested net uses forcing chains inside (9.5). Explainer has no
 rule for some of HoDoKu's techniques: single-digit patterns, finned fish and colors are its
-X-chains (6.6); W-Wing its forcing chains; ALS-XZ and grouped AIC need several candidates at
+X-chains (6.6), a W-Wing (two bivalue cells joined through one strong link) rates with its
+Y-chains (6.6; as its forcing chains, 7.0, it ranked worse against Explainer's ratings on the
+puzzles the table was revised against); ALS-XZ and grouped AIC need several candidates at
 one node, which only its region and cell forcing chains (8.2) express. So the rating is
 SE-*like*, not Explainer's own: its path is HoDoKu's technique order, and Explainer knows
 techniques we lack (aligned pair exclusion, unique loops, BUG types 2-4).
@@ -69,7 +71,7 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "Empty Rectangle": ("Hard", 120, 6.6),
     "XY-Wing": ("Hard", 160, 4.2),
     "XYZ-Wing": ("Hard", 180, 4.4),
-    "W-Wing": ("Hard", 150, 7.0),
+    "W-Wing": ("Hard", 150, 6.6),
     "Simple Colors Trap": ("Hard", 150, 6.6),
     "Simple Colors Wrap": ("Hard", 150, 6.5),
     "Uniqueness Test 1": ("Hard", 100, 4.5),
