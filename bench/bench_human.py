@@ -109,7 +109,7 @@ def spearman(a: list[float], b: list[float]) -> float:
 
 def se_comparison(path: Path = SE_RATED) -> dict:
     """Our SE-like rating against Explainer's own on a file of SE-rated puzzles."""
-    from sudokulab.puzzle import parse
+    from sudokulab.formats.text import parse
 
     ours, theirs, unsolved = [], [], 0
     for line in path.read_text(encoding="utf-8").split("\n"):
