@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sudokulab.check import check
 from sudokulab.cli import main
 from sudokulab.formats import links
-from sudokulab.puzzle import parse
+from sudokulab.puzzle import line_of, parse
 from sudokulab.web.app import MAX_BODY, agreement, create_app
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
@@ -268,3 +268,130 @@ def test_model_shows_what_a_backend_builds(client):
                                              "backend": "norvig"}).json()
     assert norvig["ok"] and norvig["text"]
     assert client.post("/api/model", json={"puzzle": EASY, "backend": "x"}).status_code == 400
+
+
+# --- learn: hints and explanations from the human-style solver -----------------------------
+
+def cli_json(capsys, *argv: str):
+    """What `sudokulab ARGV --format json` prints for one puzzle."""
+    assert main([*argv, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def replay(start: list[list[int]], steps: list[dict], givens: list[int]) -> tuple:
+    """The grid and candidates after the steps, applied as the page applies them."""
+    n = int(len(givens) ** 0.5)
+    values, marks = list(givens), [set(digits) for digits in start]
+    for step in steps:
+        for r, c, d in step["placements"]:
+            values[(r - 1) * n + c - 1] = d
+            marks[(r - 1) * n + c - 1].clear()
+        for r, c, d in step["removed"]:
+            marks[(r - 1) * n + c - 1].discard(d)
+    return values, marks
+
+
+def test_techniques_are_listed_easiest_first(client):
+    table = client.get("/api/techniques").json()
+    assert table[0]["name"] == "Full House" and table[0]["level"] == "Easy"
+    assert [t["name"] for t in table if t["uniqueness"]][0] == "Uniqueness Test 1"
+
+
+def test_hint_is_the_clis_step_with_what_to_highlight(client, capsys):
+    answer = client.post("/api/hint", json={"puzzle": EASY}).json()
+    assert answer["status"] == "step" and answer["verified"] is True
+    step = answer["step"]
+    assert {k: step[k] for k in ("technique", "placements", "eliminations", "text")} == \
+        cli_json(capsys, "hint", EASY)
+    assert step["sentence"] and step["text"] == answer["message"]
+    (r, c, d), = step["placements"]
+    assert [r, c] in step["cells"] and SOLUTION[(r - 1) * 9 + c - 1] == d
+    # the placement takes d from every peer that had it, and nothing else
+    peers = {(rr, cc) for rr in range(1, 10) for cc in range(1, 10) if (rr, cc) != (r, c)
+             and (rr == r or cc == c or (rr - 1) // 3 == (r - 1) // 3 and (cc - 1) // 3 ==
+                  (c - 1) // 3) and d in answer["candidates"][(rr - 1) * 9 + cc - 1]}
+    assert peers and sorted(step["removed"]) == sorted([rr, cc, d] for rr, cc in peers)
+    assert answer["candidates"][(r - 1) * 9 + c - 1] == [d]  # a naked single
+
+
+def test_hint_with_eliminations_names_its_units_and_cells(client, top95):
+    answer = client.post("/api/hint", json={"puzzle": line_of(top95[53][0].givens)}).json()
+    step = answer["step"]
+    assert step["technique"] == "Locked Candidates Type 1 (Pointing)"
+    assert step["eliminations"] and not step["placements"]
+    assert sorted(step["removed"]) == sorted(step["eliminations"])
+    box = next(u for u in step["units"] if u["name"].startswith("box"))
+    assert all(cell in box["cells"] for cell in step["cells"])
+    for r, c, d in step["eliminations"]:
+        assert d in answer["candidates"][(r - 1) * 9 + c - 1]
+        assert top95[53][1][(r - 1) * 9 + c - 1] != d  # never the solution's digit
+
+
+def test_explain_is_the_clis_path_and_replays_to_the_solution(client, capsys, top95):
+    puzzle, solution = top95[0]
+    line = line_of(puzzle.givens)
+    answer = client.post("/api/explain", json={"puzzle": line}).json()
+    cli = cli_json(capsys, "explain", line)
+    assert answer["status"] == "solved" and answer["verified"] is True
+    assert {k: answer[k] for k in ("solved", "level", "score", "rating")} == \
+        {k: cli[k] for k in ("solved", "level", "score", "rating")}
+    keys = ("technique", "placements", "eliminations", "text")
+    assert [{k: s[k] for k in keys} for s in answer["steps"]] == cli["steps"]
+    values, marks = replay(answer["candidates"], answer["steps"], list(puzzle.givens))
+    assert values == list(solution) and check(puzzle, values) == []
+    assert not any(marks)
+
+
+def test_explain_stalls_with_fewer_techniques(client, top95):
+    line = line_of(top95[0][0].givens)
+    answer = client.post("/api/explain", json={"puzzle": line, "upto": "Hidden Single"}).json()
+    assert answer["status"] == "stalled" and not answer["solved"]
+    assert {s["technique"] for s in answer["steps"]} <= {"Full House", "Naked Single",
+                                                         "Hidden Single"}
+    only = client.post("/api/hint", json={"puzzle": EASY, "techniques": ["hidden single"]})
+    assert only.json()["step"]["technique"] == "Hidden Single"
+
+
+def test_hint_on_a_wrong_entry_says_there_is_no_solution(client):
+    wrong = "7" + EASY[1:]  # r1c1 is 4 in the solution; 7 clashes with no given
+    answer = client.post("/api/hint", json={"puzzle": wrong}).json()
+    assert answer["status"] == "broken" and answer["step"] is None
+    full = client.post("/api/hint", json={"puzzle": "".join(map(str, SOLUTION))}).json()
+    assert full["status"] == "full" and full["step"] is None
+
+
+@pytest.mark.parametrize("route", ["hint", "explain"])
+def test_learn_bad_input_is_a_400_with_the_clis_message(client, capsys, route):
+    for text in ("123", "line one\nline two"):
+        answer = client.post(f"/api/{route}", json={"puzzle": text})
+        assert answer.status_code == 400
+        assert answer.json()["error"] == cli_error(capsys, route, text)
+    unknown = client.post(f"/api/{route}", json={"puzzle": EASY, "techniques": ["nosuch"]})
+    assert unknown.status_code == 400
+    assert unknown.json()["error"] == cli_error(capsys, route, EASY, "--techniques", "nosuch")
+    both = client.post(f"/api/{route}", json={"puzzle": EASY, "techniques": ["x"], "upto": "y"})
+    assert both.status_code == 400 and "\n" not in both.json()["error"]
+    for body, field in (({"puzzle": EASY, "uniqueness": "maybe"}, "uniqueness"),
+                        ({"puzzle": EASY, "timeout": 1000}, "timeout")):
+        bad = client.post(f"/api/{route}", json=body)
+        assert bad.status_code == 422 and bad.json()["error"].startswith(f"{field}: ")
+
+
+def test_a_long_explanation_is_stopped_at_its_timeout_and_others_go_on(client):
+    slow = {}
+
+    def ask() -> None:  # the empty grid: every technique searches it long and finds nothing
+        slow["answer"] = client.post("/api/explain", json={"puzzle": "." * 81,
+                                                           "timeout": 2}).json()
+
+    waiting = threading.Thread(target=ask)
+    waiting.start()
+    try:
+        quick = client.post("/api/puzzle", json={"puzzle": EASY})
+        assert quick.status_code == 200
+        assert "answer" not in slow  # the explanation was still under way meanwhile
+    finally:
+        waiting.join()
+    assert slow["answer"]["status"] == "timeout" and slow["answer"]["steps"] == []
+    again = client.post("/api/hint", json={"puzzle": EASY}).json()
+    assert again["status"] == "step"

@@ -6,8 +6,8 @@ view) runs in a helper process, so the server stays small and a slow engine neve
 up another request. A puzzle never gets a 500: bad input is a 400/422 with the command
 line's one-line message, an engine failure or timeout is a result.
 
-Routes still to come slot in beside these: POST /api/hint and /api/explain (the
-human-style solver's steps) and POST /api/generate (the generator).
+The human-style solver's hints and explanations (learn.py) run in helper processes of
+their own (tutor.py), bounded the same way.
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
-from sudokulab.errors import InputError
-from sudokulab.web.models import CompareRequest, ModelRequest, SolveRequest
+from sudokulab.errors import InputError, UsageError
+from sudokulab.web.models import CompareRequest, LearnRequest, ModelRequest, SolveRequest
 from sudokulab.web.pool import Pool
+from sudokulab.web.tutor import Tutor
 
 MAX_BODY = 256 * 1024   # bytes in a request body
 MAX_PAGE = 100          # puzzles in one page of a dataset
@@ -41,12 +42,14 @@ def create_app(pool: Pool | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         app.state.pool = pool or Pool()
+        app.state.tutor = Tutor()
         app.state.helper = ProcessPoolExecutor(1, mp_context=_spawn())
         app.state.backends = None
         try:
             yield
         finally:
             app.state.pool.close()
+            app.state.tutor.close()
             # wait: a helper told to stop before it exits would be left waiting on its queue
             app.state.helper.shutdown(wait=True, cancel_futures=True)
 
@@ -115,7 +118,34 @@ def create_app(pool: Pool | None = None) -> FastAPI:
             return {"backend": spec, "ok": False, "text": f"{type(error).__name__}: {error}"}
         return {"backend": spec, **text}
 
+    @app.get("/api/techniques")
+    async def techniques() -> list[dict]:
+        """The human-style techniques, easiest first (names for `techniques` and `upto`)."""
+        return await asyncio.to_thread(learn_techniques)
+
+    @app.post("/api/hint")
+    async def hint(body: LearnRequest, request: Request) -> dict:
+        """The easiest next step (the human-style solver), with what to highlight."""
+        return await _learn(request.app, "hint", body)
+
+    @app.post("/api/explain")
+    async def explain(body: LearnRequest, request: Request) -> dict:
+        """Every step to the end, easiest technique first, with the grade."""
+        return await _learn(request.app, "explain", body)
+
     return app
+
+
+async def _learn(app: FastAPI, task: str, body: LearnRequest) -> dict:
+    """A hint or an explanation from a helper process; the puzzle as the page draws it."""
+    puzzle = _parse(body.puzzle)
+    if body.techniques is not None and body.upto is not None:
+        raise UsageError("techniques and upto exclude each other: give one")
+    answer = await app.state.tutor.run(task, body.timeout, puzzle=puzzle,
+                                       techniques=body.techniques, upto=body.upto,
+                                       uniqueness=body.uniqueness)
+    empty = {"step": None} if task == "hint" else {"steps": []}  # for a timeout or an error
+    return {"puzzle": puzzle_json(puzzle), **empty, "candidates": [], **answer}
 
 
 # --- reading the request ---------------------------------------------------------------
@@ -331,6 +361,15 @@ def _describe(spec: str, puzzle) -> dict:
     backend = make_backend(spec)
     reason = backend.unsupported(puzzle)
     return {"ok": not reason, "text": reason or backend.describe(puzzle)}
+
+
+def learn_techniques() -> list[dict]:
+    """Each technique's name, tier, HoDoKu level and score, SE-like rating."""
+    from sudokulab.human import grading, solver
+
+    return [{"name": t.name, "tier": solver.TIERS[t.tier], "level": grading.TABLE[t.name][0],
+             "score": grading.TABLE[t.name][1], "rating": grading.TABLE[t.name][2],
+             "uniqueness": t.uniqueness} for t in solver.TECHNIQUES]
 
 
 def _datasets() -> list[dict]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 DEFAULT_TIMEOUT = 10.0   # seconds a solve may take when the request does not say
@@ -40,3 +42,18 @@ class ModelRequest(PuzzleText):
     """POST /api/model: the teaching view of one backend for one puzzle."""
 
     backend: str = Field("norvig", max_length=200)
+
+
+class LearnRequest(PuzzleText):
+    """POST /api/hint and /api/explain: the human-style solver's steps."""
+
+    techniques: list[str] | None = Field(None, max_length=100, description="only these "
+                                         "techniques (names as `sudokulab explain --list` "
+                                         "gives them)")
+    upto: str | None = Field(None, max_length=200, description="every technique up to and "
+                             "including this one")
+    uniqueness: Literal["auto", "yes", "no"] = Field("auto", description="uniqueness "
+                                                     "techniques: auto uses them when the "
+                                                     "norvig backend proves one solution")
+    timeout: float = Field(DEFAULT_TIMEOUT, gt=0, le=MAX_TIMEOUT,
+                           description="seconds; the helper is stopped past it")
