@@ -192,7 +192,8 @@ function conflicts() {
 
 function render() {
   const p = state.puzzle, n = p.size, bad = conflicts(), sel = state.selected;
-  const peers = new Set(state.units.filter((u) => u.includes(sel)).flat());
+  // in learn mode the step's units are highlighted, not the selected cell's
+  const peers = new Set(state.learn ? [] : state.units.filter((u) => u.includes(sel)).flat());
   const selValue = value(sel);
   for (const cell of $("grid").children) {
     const i = Number(cell.dataset.index), v = value(i);
