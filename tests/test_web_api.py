@@ -4,15 +4,18 @@ the command line words it, engine failures and timeouts as results, never a 500.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 
 import pytest
+from conftest import add_to_path
 from fastapi.testclient import TestClient
 
 from sudokulab.check import check
 from sudokulab.cli import main
 from sudokulab.formats import links
 from sudokulab.puzzle import line_of, parse
+from sudokulab.web import learn
 from sudokulab.web.app import MAX_BODY, agreement, create_app
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
@@ -395,3 +398,35 @@ def test_a_long_explanation_is_stopped_at_its_timeout_and_others_go_on(client):
     assert slow["answer"]["status"] == "timeout" and slow["answer"]["steps"] == []
     again = client.post("/api/hint", json={"puzzle": EASY}).json()
     assert again["status"] == "step"
+
+
+# --- generate --------------------------------------------------------------------------------
+
+def test_without_the_generator_the_task_says_unavailable(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sudokulab.generate", None)  # as if not installed
+    kind, message = learn.run("generate", {"level": "easy", "seed": 1})
+    assert kind == "unavailable" and message.startswith("the generator is not available")
+
+
+def test_generate_unavailable_is_a_503_with_one_line(tmp_path, monkeypatch):
+    # the server's helper processes start without sudokulab.generate (sitecustomize runs
+    # first in every new interpreter on the path): the route says so, and nothing else breaks
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\nsys.modules['sudokulab.generate'] = None\n")
+    add_to_path(monkeypatch, tmp_path)
+    with TestClient(create_app()) as fresh:
+        answer = fresh.post("/api/generate", json={"level": "easy"})
+        assert answer.status_code == 503
+        message = answer.json()["error"]
+        assert message.startswith("the generator is not available here: ")
+        assert "\n" not in message
+        assert fresh.post("/api/hint", json={"puzzle": EASY}).json()["status"] == "step"
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"level": "nosuch"}, "level"), ({"box": [9, 9]}, "box.0"), ({"box": [3]}, "box.1"),
+    ({"seed": -1}, "seed"), ({"timeout": 1000}, "timeout"), ({"rules": ["x"] * 11}, "rules"),
+])
+def test_generate_body_out_of_bounds_is_a_422(client, body, field):
+    answer = client.post("/api/generate", json=body)
+    assert answer.status_code == 422 and answer.json()["error"].startswith(f"{field}: ")

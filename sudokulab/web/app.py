@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import time
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
@@ -25,7 +26,14 @@ from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
 from sudokulab.errors import InputError, UsageError
-from sudokulab.web.models import CompareRequest, LearnRequest, ModelRequest, SolveRequest
+from sudokulab.web.learn import Unavailable
+from sudokulab.web.models import (
+    CompareRequest,
+    GenerateRequest,
+    LearnRequest,
+    ModelRequest,
+    SolveRequest,
+)
 from sudokulab.web.pool import Pool
 from sudokulab.web.tutor import Tutor
 
@@ -58,6 +66,7 @@ def create_app(pool: Pool | None = None) -> FastAPI:
     app.add_middleware(BodyLimit)
     app.add_exception_handler(InputError, _bad_input)
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(Unavailable, _unavailable)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -133,6 +142,20 @@ def create_app(pool: Pool | None = None) -> FastAPI:
         """Every step to the end, easiest technique first, with the grade."""
         return await _learn(request.app, "explain", body)
 
+    @app.post("/api/generate")
+    async def generate(body: GenerateRequest, request: Request) -> dict:
+        """A new puzzle (of a level, if asked), proved unique by two engines, graded."""
+        seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
+        answer = await request.app.state.tutor.run(
+            "generate", body.timeout, box=body.box, rules=tuple(body.rules),
+            level=body.level, symmetry=body.symmetry, seed=seed)
+        if answer["status"] == "timeout":
+            answer["message"] = (f"no puzzle{' of level ' + body.level if body.level else ''}"
+                                 f" in {body.timeout:g} s: try again, or another level")
+        if "puzzle" in answer:
+            answer["puzzle"] = puzzle_json(answer["puzzle"])
+        return {"seed": seed, "puzzle": None, **answer}
+
     return app
 
 
@@ -192,6 +215,11 @@ def spec_problem(spec: str) -> str:
 async def _bad_input(request: Request, error: InputError) -> JSONResponse:
     """Bad input: the command line's one-line message."""
     return JSONResponse({"error": _one_line(str(error))}, status_code=400)
+
+
+async def _unavailable(request: Request, error: Unavailable) -> JSONResponse:
+    """What the route needs is not installed here: 503 with one line saying so."""
+    return JSONResponse({"error": _one_line(str(error))}, status_code=503)
 
 
 async def _invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:

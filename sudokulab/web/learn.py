@@ -1,4 +1,5 @@
-"""The page's learn mode: hints and explanations from the human-style solver, as JSON.
+"""The page's learn mode: hints and explanations from the human-style solver, and new
+puzzles from the generator, as JSON.
 
 These run in a helper process (tutor.py), never on the server's event loop. A step is
 `Step.to_json` (what `sudokulab explain --format json` prints: rows, columns and digits
@@ -7,6 +8,9 @@ pattern's cells, its units with their cells, its chain links, and `removed`, eve
 candidate the step takes away (its eliminations and what its placements take from their
 peers), so that the page can replay the steps on its pencil marks. Every answer is checked
 against the solution the norvig backend finds (another paradigm): `verified`.
+
+The generator (`sudokulab.generate`) is imported only when a puzzle is asked for: without
+it the server still runs, and /api/generate says why it cannot (503).
 """
 
 from __future__ import annotations
@@ -21,12 +25,18 @@ from sudokulab.result import Status
 Cell = list[int]  # [row, col] counted from 1
 
 
+class Unavailable(Exception):
+    """What a task needs is not installed here (an HTTP 503)."""
+
+
 def run(task: str, arguments: dict) -> tuple[str, object]:
-    """(in the helper) ('ok', answer), ('usage', message) or ('error', message)."""
+    """(in the helper) ('ok', answer), or ('usage' | 'unavailable' | 'error', message)."""
     try:
         return "ok", TASKS[task](**arguments)
     except UsageError as error:
         return "usage", str(error)
+    except Unavailable as error:
+        return "unavailable", str(error)
     except Exception as error:  # a bug must reach the page as a message, not a dead helper
         return "error", f"{type(error).__name__}: {error}"
 
@@ -158,9 +168,43 @@ def hint(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | None =
             **verification([step], answer, puzzle.size)}
 
 
+def generated(box: tuple[int, int] = (3, 3), rules: tuple[str, ...] = (),
+              level: str | None = None, symmetry: str = "none", seed: int = 0,
+              seconds: float = 30.0) -> dict:
+    """One new puzzle (of a level, if asked), graded, its solution checked independently."""
+    try:
+        from sudokulab.generate import generate
+    except ImportError as error:
+        raise Unavailable(f"the generator is not available here: {error}") from None
+    from sudokulab.check import check
+    from sudokulab.human import grading, solver
+
+    made = next(generate(tuple(box), tuple(rules), count=1, seed=seed, symmetry=symmetry,
+                         level=level))
+    problems = check(made.puzzle, made.solution)
+    if problems:  # the generator proved it; a broken grid here is a bug, said as such
+        return {"status": "error", "message": f"the generated solution fails the checker: "
+                                              f"{problems[0]}"}
+    grade = made.level, made.score, made.rating
+    if made.level is None:  # not asked for a level: graded here, as `sudokulab grade` does
+        path = solver.solve(made.puzzle, unique=True)
+        g = grading.grade(path.steps, path.solved)
+        grade = (g.level if path.solved else None), g.score, g.rating
+    level_, score, rating = grade
+    return {"status": "generated", "puzzle": made.puzzle, "solution": list(made.solution),
+            "clues": sum(1 for d in made.puzzle.givens if d), "seed": made.seed,
+            "symmetry": made.symmetry, "minimal": made.minimal,
+            "provers": list(made.provers), "level": level_ and level_.lower(),
+            "score": score, "rating": rating,
+            "message": f"{level_.lower() if level_ else 'ungraded'}, "
+                       f"{sum(1 for d in made.puzzle.givens if d)} givens, seed {made.seed}; "
+                       f"unique by {' and '.join(made.provers)}"}
+
+
 def past(deadline: float) -> Callable[[], bool]:
     """Whether the monotonic clock is past a deadline."""
     return lambda: time.monotonic() > deadline
 
 
-TASKS: dict[str, Callable[..., dict]] = {"explain": explain, "hint": hint}
+TASKS: dict[str, Callable[..., dict]] = {"explain": explain, "hint": hint,
+                                         "generate": generated}

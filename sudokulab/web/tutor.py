@@ -17,6 +17,7 @@ from multiprocessing.connection import Connection
 
 from sudokulab.errors import UsageError
 from sudokulab.harness.runner import CONTEXT, STARTUP, grace
+from sudokulab.web.learn import Unavailable
 from sudokulab.web.pool import _receive
 
 MAX_PROCESSES = 2   # helper processes in all: the work is pure Python, one core each
@@ -60,7 +61,8 @@ class Tutor:
 
     async def run(self, task: str, timeout: float, **arguments) -> dict:
         """The task's answer (a dict); {'status': 'timeout' | 'error', 'message'} when it
-        overruns or its process dies; UsageError (a 400) for options the task refuses."""
+        overruns or its process dies; UsageError (a 400) for options the task refuses,
+        Unavailable (a 503) when what it needs is not installed."""
         helper = await self._acquire()
         healthy = False
         try:
@@ -84,6 +86,8 @@ class Tutor:
             kind, value = message
             if kind == "usage":
                 raise UsageError(value)
+            if kind == "unavailable":
+                raise Unavailable(value)
             if kind == "error":
                 return {"status": "error", "message": value}
             return value

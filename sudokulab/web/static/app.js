@@ -575,6 +575,29 @@ function applyHint() {
   render();
 }
 
+// --- new puzzles from the generator ------------------------------------------------------
+
+async function generate() {
+  // A new puzzle of the size chosen under the grid, the level and rules chosen here.
+  const n = Number($("size").value), box = { 4: [2, 2], 6: [2, 3], 9: [3, 3], 16: [4, 4] }[n];
+  const body = { box, rules: $("gen-rules").value ? [$("gen-rules").value] : [],
+    symmetry: $("gen-symmetric").checked ? "rotational" : "none" };
+  if ($("gen-level").value) body.level = $("gen-level").value;
+  const status = $("gen-status");
+  status.textContent = "generating…"; delete status.dataset.status;
+  try {
+    const answer = await api("/api/generate", body);
+    if (answer.status !== "generated") throw new Error(answer.message);
+    setPuzzle(answer.puzzle, answer.solution);
+    status.textContent = `new puzzle: ${answer.message}`;
+    status.dataset.status = "generated";
+    status.dataset.seed = answer.seed;
+  } catch (error) {
+    status.textContent = error.message;
+    status.dataset.status = "failed";
+  }
+}
+
 // --- datasets and gallery --------------------------------------------------------------
 
 const gallery = { name: "", offset: 0, count: 12, total: 0 };
@@ -623,6 +646,7 @@ async function start() {
   $("show-model").addEventListener("click", () => showModel($("backend").value));
   $("compare").addEventListener("click", compare);
   $("hint").addEventListener("click", () => learn("hint"));
+  $("generate").addEventListener("click", generate);
   $("explain").addEventListener("click", () => learn("explain"));
   $("learn-prev").addEventListener("click", () => position(state.learn.k - 1));
   $("learn-next").addEventListener("click", () => position(state.learn.k + 1));
