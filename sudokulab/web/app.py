@@ -133,14 +133,15 @@ def create_app(pool: Pool | None = None) -> FastAPI:
         return await asyncio.to_thread(learn_techniques)
 
     @app.post("/api/hint")
-    async def hint(body: LearnRequest, request: Request) -> dict:
+    async def hint(body: LearnRequest, request: Request) -> JSONResponse:
         """The easiest next step (the human-style solver), with what to highlight."""
-        return await _learn(request.app, "hint", body)
+        # plain JSON types already: sent as they are, without FastAPI's walk through them
+        return JSONResponse(await _learn(request.app, "hint", body))
 
     @app.post("/api/explain")
-    async def explain(body: LearnRequest, request: Request) -> dict:
+    async def explain(body: LearnRequest, request: Request) -> JSONResponse:
         """Every step to the end, easiest technique first, with the grade."""
-        return await _learn(request.app, "explain", body)
+        return JSONResponse(await _learn(request.app, "explain", body))
 
     @app.post("/api/generate")
     async def generate(body: GenerateRequest, request: Request) -> dict:
