@@ -12,7 +12,7 @@ from sudokulab.backends import make_backend
 from sudokulab.check import check
 from sudokulab.cli import main
 from sudokulab.errors import UsageError
-from sudokulab.generate import Generated, ProofError, generate
+from sudokulab.generate import Generated, ProofError, generate, maker
 from sudokulab.generate import engine as working
 from sudokulab.generate.grids import neighbours
 from sudokulab.human import grading, solver
@@ -28,7 +28,10 @@ def assert_unique(made: Generated) -> None:
     assert result.status.value == "unique", made.puzzle
     assert result.solutions[0] == made.solution
     assert check(made.puzzle, made.solution) == []
-    assert made.provers == ("sat", "norvig")
+    slow = made.puzzle.size > 9 or any(
+        isinstance(rule, (R.AntiKnight, R.AntiKing, R.NonConsecutive))
+        for rule in made.puzzle.rules)
+    assert made.provers == ("sat", "asp" if slow else "norvig")
 
 
 def assert_minimal(made: Generated) -> None:
@@ -188,12 +191,19 @@ def test_jobs_give_the_same_output_as_one_job(tmp_path, capsys):
     assert len([line for line in one.read_text().splitlines() if line[:1] != "#"]) == 4
 
 
-def test_a_wrong_uniqueness_answer_is_caught_and_the_puzzle_not_written(
-        monkeypatch, tmp_path, capsys):
+@pytest.mark.parametrize("rules, prover", [((), "norvig"), (("miracle",), "asp"),
+                                           (("jigsaw",), "dlx")])
+def test_a_wrong_uniqueness_answer_is_caught_by_the_second_engine(monkeypatch, rules, prover):
     # The planted bug: the working engine claims every removal keeps the puzzle unique.
     monkeypatch.setattr(working.Engine, "unique_without", lambda self, *args: True)
-    with pytest.raises(ProofError, match="norvig does not confirm"):
-        next(generate(seed=1))
+    monkeypatch.setattr(maker, "_forced", lambda *args: False)
+    options = {} if prover != "dlx" else {"prover": "dlx"}
+    with pytest.raises(ProofError, match=f"{prover} does not confirm"):
+        next(generate((3, 3), rules, seed=1, **options))
+
+
+def test_a_wrong_uniqueness_answer_is_not_written(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(working.Engine, "unique_without", lambda self, *args: True)
     out = tmp_path / "bad.txt"
     assert main(["generate", "--count", "3", "--out", str(out)]) == 4
     assert "does not confirm" in capsys.readouterr().err
@@ -201,8 +211,6 @@ def test_a_wrong_uniqueness_answer_is_caught_and_the_puzzle_not_written(
 
 
 def test_an_interrupted_run_keeps_what_it_made(monkeypatch, tmp_path, capsys):
-    from sudokulab.generate import maker
-
     real = maker.make
 
     def make(request, seed):
@@ -235,6 +243,7 @@ def test_grade_compare_and_solve_read_the_output_with_its_header(tmp_path, capsy
     records = [json.loads(line) for line in killer.read_text().splitlines() if line[0] == "{"]
     assert solved == [record["solution"] for record in records]
     assert all(record["provers"] == ["sat", "norvig"] for record in records)
+    assert all(record["rules"][0]["type"] == "cage" for record in records)
     assert main(["compare", "--file", str(grids), "--backends", "norvig,sat", "--jobs", "1",
                  "--out", str(tmp_path / "run")]) == 0
     assert "unique 2" in capsys.readouterr().out
@@ -278,4 +287,5 @@ def test_to_json_is_a_puzzle_the_readers_take_back():
 
     assert from_json(json.dumps(data)) == made.puzzle
     assert data["seed"] == 6 and data["provers"] == ["sat", "norvig"]
+    assert data["solution"] == "".join(map(str, made.solution))
     assert data["level"] is not None and data["clues"] == made.clues

@@ -9,8 +9,8 @@ A puzzle is made in three steps, all driven by one random.Random(seed):
 3. filters: a number of givens, minimality, a level or rating from the human-style
    grader; a puzzle that misses them is dropped and the next try starts from a new grid.
 Every puzzle that passes is proved unique again by a second engine of another paradigm
-(norvig by default) and its solution checked by the independent checker before it is
-handed out; a disagreement raises ProofError: a bug, never a puzzle.
+(norvig, or asp where norvig is slow) and its solution checked by the independent checker
+before it is handed out; a disagreement raises ProofError: a bug, never a puzzle.
 
 Puzzle k of a run with seed S (counted from 0) is the first puzzle of seed S + k, so a
 puzzle's own `seed` reproduces it alone: the uniqueness answers are facts, not choices
@@ -28,7 +28,11 @@ from sudokulab.puzzle import Puzzle
 
 LEVELS = ("easy", "medium", "hard", "unfair", "extreme")  # HoDoKu's, as grading.LEVELS
 RANDOM_RULES = ("jigsaw", "killer", "parity")  # drawn afresh for every puzzle
-PROVERS = ("norvig", "dlx")
+# Second engines, of other paradigms than SAT. `auto`: norvig (hand-written propagation
+# and search) up to 9x9 with rules that only add units, cages or marks; asp (clingo, answer
+# set programming) for 16x16 and up and for chess-move and non-consecutive rules, where
+# norvig's Python search takes longer than making the puzzle (results/generate.md).
+PROVERS = ("auto", "norvig", "dlx", "asp", "cpsat")
 DEFAULT_TRIES = 20_000
 # Fewest givens a unique classic puzzle can have, where it is known: 17 for 9x9
 # (McGuire, Tugemann and Civario, 2012, by exhaustive search); 4 for 4x4 (small enough to
@@ -103,7 +107,7 @@ def generate(box: tuple[int, int] = (3, 3), rules: Iterable[R.Rule | str] = (), 
              count: int = 1, seed: int = 0, symmetry: str = "none", minimal: bool = False,
              givens: int | None = None, max_givens: int | None = None,
              level: str | None = None, rating: tuple[float, float] | None = None,
-             grade: bool = False, prover: str = "norvig", tries: int = DEFAULT_TRIES,
+             grade: bool = False, prover: str = "auto", tries: int = DEFAULT_TRIES,
              jobs: int = 1) -> Iterator[Generated]:
     """Generate `count` puzzles, one after another (with `jobs` > 1, in worker processes,
     in the same order and the same puzzles as with one).
@@ -163,7 +167,7 @@ def make_request(box: tuple[int, int] = (3, 3), rules: Iterable[R.Rule | str] = 
                  symmetry: str = "none", minimal: bool = False, givens: int | None = None,
                  max_givens: int | None = None, level: str | None = None,
                  rating: tuple[float, float] | None = None, grade: bool = False,
-                 prover: str = "norvig", tries: int = DEFAULT_TRIES) -> Request:
+                 prover: str = "auto", tries: int = DEFAULT_TRIES) -> Request:
     """The checked request; UsageError naming the option that is impossible or clashes."""
     from sudokulab.errors import InputError
     from sudokulab.generate.symmetry import SYMMETRIES, orbits

@@ -63,9 +63,10 @@ def options(p: argparse.ArgumentParser) -> None:
                         "it is made, so an interrupted run keeps what it made")
     p.add_argument("--jobs", "-j", type=positive_int, default=1, metavar="J",
                    help="worker processes (default 1); the output is the same as with 1")
-    p.add_argument("--prover", choices=PROVERS, default="norvig",
-                   help="the second engine that proves each puzzle unique again "
-                        "(default norvig)")
+    p.add_argument("--prover", choices=PROVERS, default="auto",
+                   help="the second engine that proves each puzzle unique again: norvig, "
+                        "dlx, asp, cpsat; auto (the default): norvig up to 9x9, asp for "
+                        "16x16 and up and for chess-move and non-consecutive rules")
     p.add_argument("--tries", type=positive_int, default=DEFAULT_TRIES, metavar="T",
                    help=f"grids drawn per puzzle before giving up on the filters (default "
                         f"{DEFAULT_TRIES:,})")
@@ -150,7 +151,8 @@ def header(args: argparse.Namespace, rules: list[str]) -> str:
         + (f", rating {args.rating[0]}..{args.rating[1]}" if args.rating else ""),
         f"seed {args.seed}: puzzle k (from 0) is the first of seed {args.seed} + k",
         f"unique: proved by sat (PySAT CaDiCaL, the working engine) and again by "
-        f"{args.prover}; solutions checked by sudokulab.check",
+        f"{'norvig or asp' if args.prover == 'auto' else args.prover} (each JSON record "
+        f"names its provers); solutions checked by sudokulab.check",
     ]
     simple = [name for name in rules if name.lower() not in LINE_SAFE]
     if simple and args.format != "json":

@@ -11,6 +11,7 @@ from sudokulab.generate import Generated, ProofError, Request
 from sudokulab.generate.engine import Engine, engine
 from sudokulab.generate.grids import random_cages, random_grid, random_parity, random_regions
 from sudokulab.generate.symmetry import orbits
+from sudokulab.geometry import geometry
 from sudokulab.puzzle import Puzzle
 
 STATS = {"tries": 0, "calls": 0}  # what the last make() cost: read by the bench
@@ -45,7 +46,7 @@ def make(request: Request, seed: int) -> Generated:
         if found is None:
             continue
         puzzle, minimal, grade = found
-        provers = prove(puzzle, solution, request.prover)
+        provers = prove(puzzle, solution, second_name(request.prover, puzzle))
         STATS["tries"] = attempt
         return Generated(puzzle, solution, seed, request.symmetry, minimal, provers,
                          *grade, tries=attempt)
@@ -64,16 +65,30 @@ def remove_givens(work: Engine, solution: tuple[int, ...], request: Request,
     stop = request.givens or 0
     groups = list(orbits(request.symmetry, n))
     rng.shuffle(groups)
+    peers = geometry(work.box, work.rules).peers
     for group in groups:
         if left - len(group) < stop:
             continue
-        if work.unique_without(_literals(givens, n, group), solution, group):
+        if _forced(givens, group, peers, n) or \
+                work.unique_without(_literals(givens, n, group), solution, group):
             for cell in group:
                 givens[cell] = 0
             left -= len(group)
             if left == stop and stop:
                 break
     return tuple(givens)
+
+
+def _forced(givens: list[int], group: tuple[int, ...], peers, n: int) -> bool:
+    """Whether the givens outside the group leave each of its cells one digit (a naked
+    single): then blanking it keeps the puzzle unique, and no SAT call is needed."""
+    inside = set(group)
+    for cell in group:
+        seen = {givens[peer] for peer in peers[cell] if peer not in inside}
+        seen.discard(0)
+        if len(seen) < n - 1:
+            return False
+    return True
 
 
 def _literals(givens: list[int], n: int, without=()) -> list[int]:
@@ -125,6 +140,25 @@ def grade_of(puzzle: Puzzle) -> tuple[str | None, int | None, float | None]:
         return None, None, None
     grade = grading.grade(path.steps, True)
     return grade.level, grade.score, grade.rating
+
+
+PAIRWISE = (R.AntiKnight, R.AntiKing, R.NonConsecutive)  # rules norvig searches slowly
+
+
+def second_name(prover: str, puzzle: Puzzle) -> str:
+    """The second engine `auto` stands for on this puzzle (see generate.PROVERS)."""
+    if prover != "auto":
+        return prover
+    slow = puzzle.size > 9 or any(isinstance(rule, PAIRWISE) for rule in puzzle.rules)
+    return "asp" if slow and _asp_available() else "norvig"
+
+
+@cache
+def _asp_available() -> bool:
+    """Whether clingo loads here."""
+    from sudokulab.backends import backend_class
+
+    return backend_class("asp").available().ok
 
 
 @cache
