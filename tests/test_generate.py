@@ -289,3 +289,14 @@ def test_to_json_is_a_puzzle_the_readers_take_back():
     assert data["seed"] == 6 and data["provers"] == ["sat", "norvig"]
     assert data["solution"] == "".join(map(str, made.solution))
     assert data["level"] is not None and data["clues"] == made.clues
+
+
+def test_importing_the_generator_loads_no_solver():
+    import subprocess
+    import sys
+
+    code = ("import sys, sudokulab.generate, sudokulab.generate.maker; "
+            "print(sorted(m for m in ('pysat', 'clingo', 'ortools', 'z3') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
