@@ -158,7 +158,7 @@ def test_givens_exactly_and_at_most():
     assert all(one.clues <= 23 for one in generate(count=2, seed=3, max_givens=23))
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "unfair", "extreme"])
 def test_a_level_asked_is_the_level_the_grader_gives(level):
     made = next(generate(seed=9, level=level))
     path = solver.solve(made.puzzle, unique=True)
@@ -300,3 +300,15 @@ def test_importing_the_generator_loads_no_solver():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_random_rules_with_a_symmetry_and_a_level():
+    made = next(generate((3, 3), ["killer"], seed=4, symmetry="rotational", grade=True))
+    given = made.puzzle.givens
+    assert all(bool(given[i]) == bool(given[80 - i]) for i in range(81))
+    assert_unique(made)
+    jigsaw = next(generate((2, 3), ["jigsaw", "parity"], seed=4, minimal=True,
+                           symmetry="diagonal"))
+    assert jigsaw.minimal
+    assert_unique(jigsaw)
+    assert_minimal(jigsaw)

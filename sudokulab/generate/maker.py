@@ -14,44 +14,62 @@ from sudokulab.generate.symmetry import orbits
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import Puzzle
 
-STATS = {"tries": 0, "calls": 0}  # what the last make() cost: read by the bench
+PASSES_PER_GRID = 4  # removal orders tried on one grid before drawing another
 
 
 def make(request: Request, seed: int) -> Generated:
-    """The puzzle of a seed: the first try whose puzzle passes every filter, proved twice."""
+    """The puzzle of a seed: the first try whose puzzle passes every filter, proved twice.
+
+    A try is one removal pass in a new random order; a grid serves PASSES_PER_GRID tries
+    (filling it costs about as much as a pass) before another is drawn."""
     rng = random.Random(seed)
-    n, box = request.n, request.box
-    for attempt in range(1, request.tries + 1):
-        rules = request.rules
-        if "jigsaw" in request.random_rules:
-            rules += (random_regions(n, rng),)
-        grid_engine = engine(box, rules)
-        solution = random_grid(grid_engine, rng)
-        if solution is None:
-            if "jigsaw" in request.random_rules:
-                continue  # these regions admit no grid: draw others
-            raise UsageError(f"no {n}x{n} grid satisfies the rules "
-                             f"({', '.join(rule.name for rule in rules)})")
-        extra: tuple[R.Rule, ...] = ()
-        if "killer" in request.random_rules:
-            extra += random_cages(solution, n, rng)
-        if "parity" in request.random_rules:
-            extra += random_parity(solution, n, rng)
-        work = Engine(box, rules + extra) if extra else grid_engine
-        work.next_puzzle()
-        givens = remove_givens(work, solution, request, rng)
-        if extra:
-            work.close()
-        found = _passes(request, Puzzle(box, givens, rules + extra), solution, work)
-        if found is None:
+    tries = 0
+    while tries < request.tries:
+        drawn = draw(request, rng)
+        if drawn is None:  # random jigsaw regions that admit no grid
+            tries += 1
             continue
-        puzzle, minimal, grade = found
-        provers = prove(puzzle, solution, second_name(request.prover, puzzle))
-        STATS["tries"] = attempt
-        return Generated(puzzle, solution, seed, request.symmetry, minimal, provers,
-                         *grade, tries=attempt)
+        solution, rules, work, owned = drawn
+        try:
+            for _ in range(min(PASSES_PER_GRID, request.tries - tries)):
+                tries += 1
+                work.next_puzzle()
+                givens = remove_givens(work, solution, request, rng)
+                found = _passes(request, Puzzle(request.box, givens, rules), solution, work)
+                if found is not None:
+                    puzzle, minimal, grade = found
+                    provers = prove(puzzle, solution, second_name(request.prover, puzzle))
+                    return Generated(puzzle, solution, seed, request.symmetry, minimal,
+                                     provers, *grade, tries=tries)
+        finally:
+            if owned:
+                work.close()
     raise UsageError(f"no puzzle met the options in {request.tries} tries from seed {seed} "
                      f"(more with --tries, or ask for less)")
+
+
+def draw(request: Request, rng: random.Random):
+    """A random grid with its rules (random ones drawn), the engine that knows them, and
+    whether that engine is this grid's own; None when random regions admit no grid."""
+    n, box = request.n, request.box
+    rules = request.rules
+    if "jigsaw" in request.random_rules:
+        rules += (random_regions(n, rng),)
+    grid_engine = engine(box, rules)
+    solution = random_grid(grid_engine, rng)
+    if solution is None:
+        if "jigsaw" in request.random_rules:
+            return None
+        raise UsageError(f"no {n}x{n} grid satisfies the rules "
+                         f"({', '.join(rule.name for rule in rules)})")
+    extra: tuple[R.Rule, ...] = ()
+    if "killer" in request.random_rules:
+        extra += random_cages(solution, n, rng)
+    if "parity" in request.random_rules:
+        extra += random_parity(solution, n, rng)
+    if not extra:
+        return solution, rules, grid_engine, False
+    return solution, rules + extra, Engine(box, rules + extra), True
 
 
 def remove_givens(work: Engine, solution: tuple[int, ...], request: Request,
