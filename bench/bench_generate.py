@@ -228,9 +228,10 @@ def report(cases, ok, level_rows, sym_rows, made, clues, grades, plot: Path) -> 
         "(Without symmetry the removal pass itself proves minimality, so the minimality "
         "check costs nothing there.)", "",
         "## Levels: generate, grade, keep or retry", "",
-        "Each try draws a new grid and removes givens down to a minimal puzzle; the "
-        "human-style grader (sudokulab.human.grading, HoDoKu's levels) grades it and the "
-        "generator keeps it only at the asked level.", "",
+        "Each try removes givens in a new random order down to a minimal puzzle (a grid "
+        "serves four tries before another is drawn); the human-style grader "
+        "(sudokulab.human.grading, HoDoKu's levels) grades it and the generator keeps it "
+        "only at the asked level.", "",
         tabulate([[r["level"], r["puzzles"], f"{r['mean tries']:.1f}", r["max tries"],
                    f"{r['s per puzzle']:.2f}", f"{100 * r['grading']:.0f}%"]
                   for r in level_rows],
@@ -242,7 +243,7 @@ def report(cases, ok, level_rows, sym_rows, made, clues, grades, plot: Path) -> 
         "## Symmetric puzzles", "",
         "With a symmetry the pass removes whole groups of cells, so the result need not be "
         "minimal (qqwing's symmetric output usually is not). `--minimal` then drops those "
-        "and draws another grid:", "",
+        "and tries again:", "",
         tabulate([[r["symmetry"], f"{100 * r['minimal share']:.0f}%", f"{r['givens']:.1f}",
                    f"{r['tries']:.1f}", f"{r['rate']:.1f}/s", f"{r['minimal givens']:.1f}"]
                   for r in sym_rows],

@@ -7,7 +7,8 @@ A puzzle is made in three steps, all driven by one random.Random(seed):
 2. givens removed in a random order of the symmetry's orbits while the puzzle stays
    unique, asked of the working engine (PySAT, incremental, `engine.py`);
 3. filters: a number of givens, minimality, a level or rating from the human-style
-   grader; a puzzle that misses them is dropped and the next try starts from a new grid.
+   grader; a puzzle that misses them is dropped and the next try removes givens in
+   another order (a grid serves four tries, then another is drawn).
 Every puzzle that passes is proved unique again by a second engine of another paradigm
 (norvig, or asp where norvig is slow) and its solution checked by the independent checker
 before it is handed out; a disagreement raises ProofError: a bug, never a puzzle.
