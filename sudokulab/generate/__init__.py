@@ -21,7 +21,7 @@ of a solver, so the output depends on the seed and the options only.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from sudokulab import rules as R
 from sudokulab.errors import UsageError
@@ -96,7 +96,6 @@ class Request:
     grade: bool
     prover: str
     tries: int
-    fields: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def n(self) -> int:

@@ -68,8 +68,8 @@ def options(p: argparse.ArgumentParser) -> None:
                         "dlx, asp, cpsat; auto (the default): norvig up to 9x9, asp for "
                         "16x16 and up and for chess-move and non-consecutive rules")
     p.add_argument("--tries", type=positive_int, default=DEFAULT_TRIES, metavar="T",
-                   help=f"grids drawn per puzzle before giving up on the filters (default "
-                        f"{DEFAULT_TRIES:,})")
+                   help=f"tries (removal passes) per puzzle before giving up on the "
+                        f"filters (default {DEFAULT_TRIES:,})")
     p.set_defaults(run=run)
 
 
