@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sudokulab import rules as R
 from sudokulab.backends import make_backend
@@ -122,11 +124,11 @@ SYMMETRIC = {
 def test_symmetric_puzzles_are_symmetric(symmetry):
     move = SYMMETRIC[symmetry]
     made = next(generate(symmetry=symmetry, seed=5))
-    given = made.puzzle.givens
+    shown = made.puzzle.givens
     for r in range(9):
         for c in range(9):
             r2, c2 = move(r, c)
-            assert bool(given[r * 9 + c]) == bool(given[r2 * 9 + c2])
+            assert bool(shown[r * 9 + c]) == bool(shown[r2 * 9 + c2])
     assert_unique(made)
 
 
@@ -134,8 +136,8 @@ def test_symmetric_and_minimal_together():
     made = next(generate(symmetry="rotational", minimal=True, seed=1))
     assert made.minimal
     assert_minimal(made)
-    given = made.puzzle.givens
-    assert all(bool(given[i]) == bool(given[80 - i]) for i in range(81))
+    shown = made.puzzle.givens
+    assert all(bool(shown[i]) == bool(shown[80 - i]) for i in range(81))
 
 
 def test_a_symmetric_puzzle_that_is_not_minimal_says_so():
@@ -304,11 +306,31 @@ def test_importing_the_generator_loads_no_solver():
 
 def test_random_rules_with_a_symmetry_and_a_level():
     made = next(generate((3, 3), ["killer"], seed=4, symmetry="rotational", grade=True))
-    given = made.puzzle.givens
-    assert all(bool(given[i]) == bool(given[80 - i]) for i in range(81))
+    shown = made.puzzle.givens
+    assert all(bool(shown[i]) == bool(shown[80 - i]) for i in range(81))
     assert_unique(made)
     jigsaw = next(generate((2, 3), ["jigsaw", "parity"], seed=4, minimal=True,
                            symmetry="diagonal"))
     assert jigsaw.minimal
     assert_unique(jigsaw)
     assert_minimal(jigsaw)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**9), box=st.sampled_from([(2, 2), (2, 3)]),
+       symmetry=st.sampled_from(["none", "rotational", "diagonal", "mirror", "quarter"]))
+def test_any_seed_gives_a_unique_symmetric_puzzle_whose_minimal_flag_is_true(
+        seed, box, symmetry):
+    made = next(generate(box, seed=seed, symmetry=symmetry))
+    n = box[0] * box[1]
+    shown = made.puzzle.givens
+    move = {"none": lambda r, c: (r, c), "rotational": lambda r, c: (n - 1 - r, n - 1 - c),
+            "diagonal": lambda r, c: (c, r), "mirror": lambda r, c: (r, n - 1 - c),
+            "quarter": lambda r, c: (c, n - 1 - r)}[symmetry]
+    assert all(bool(shown[r * n + c]) == bool(shown[move(r, c)[0] * n + move(r, c)[1]])
+               for r in range(n) for c in range(n))
+    assert_unique(made)
+    removable = [k for k, d in enumerate(shown) if d and NORVIG.solve(
+        made.puzzle.with_values(shown[:k] + (0,) + shown[k + 1:]), limit=2).status.value
+        == "unique"]
+    assert made.minimal == (not removable)
