@@ -334,3 +334,10 @@ def test_any_seed_gives_a_unique_symmetric_puzzle_whose_minimal_flag_is_true(
         made.puzzle.with_values(shown[:k] + (0,) + shown[k + 1:]), limit=2).status.value
         == "unique"]
     assert made.minimal == (not removable)
+
+
+def test_a_long_run_reports_its_progress_on_stderr(capsys):
+    assert main(["generate", "--box", "2x2", "--count", "20"]) == 0
+    out, err = capsys.readouterr()
+    assert len([line for line in out.splitlines() if line[:1] != "#"]) == 20
+    assert "generate: 20/20" in err
