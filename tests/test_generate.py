@@ -234,11 +234,16 @@ def test_grade_compare_and_solve_read_the_output_with_its_header(tmp_path, capsy
     assert main(["generate", "--count", "2", "--format", "json", "--rules", "killer",
                  "--out", str(killer)]) == 0
     assert lines.read_text().startswith("# sudokulab ")
-    assert "with --rules diagonal" in lines.read_text()
+    assert "with --rules diagonal;" in lines.read_text()
+    tall = tmp_path / "tall.txt"
+    assert main(["generate", "--box", "3x2", "--count", "2", "--out", str(tall)]) == 0
+    assert "with --box 3x2;" in tall.read_text()
     capsys.readouterr()
     assert main(["grade", "--file", str(lines), "--rules", "diagonal", "--format", "json"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 3
     assert main(["solve", "--file", str(grids), "--format", "line"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+    assert main(["solve", "--file", str(tall), "--box", "3x2", "--format", "line"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 2
     assert main(["solve", "--file", str(killer), "--format", "line"]) == 0
     solved = capsys.readouterr().out.splitlines()

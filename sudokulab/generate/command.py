@@ -154,10 +154,14 @@ def header(args: argparse.Namespace, rules: list[str]) -> str:
         f"{'norvig or asp' if args.prover == 'auto' else args.prover} (each JSON record "
         f"names its provers); solutions checked by sudokulab.check",
     ]
+    from sudokulab.puzzle import box_shape
+
     simple = [name for name in rules if name.lower() not in LINE_SAFE]
-    if simple and args.format != "json":
-        lines.append(f"these lines drop the rules: solve and grade read them with --rules "
-                     f"{','.join(simple)}; --format json keeps them for every reader")
+    needs = ([f"--box {rows}x{cols}"] if (rows, cols) != box_shape(n) else []) + \
+        ([f"--rules {','.join(simple)}"] if simple else [])
+    if needs and args.format != "json":
+        lines.append(f"this format drops the box shape and rules: solve and grade read it "
+                     f"with {' '.join(needs)}; --format json keeps them for every reader")
     return "".join(f"# {line}\n" for line in lines)
 
 
