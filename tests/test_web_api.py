@@ -430,3 +430,54 @@ def test_generate_unavailable_is_a_503_with_one_line(tmp_path, monkeypatch):
 def test_generate_body_out_of_bounds_is_a_422(client, body, field):
     answer = client.post("/api/generate", json=body)
     assert answer.status_code == 422 and answer.json()["error"].startswith(f"{field}: ")
+
+
+def test_generate_a_puzzle_of_a_level_proved_and_checked(client):
+    answer = client.post("/api/generate", json={"level": "easy", "seed": 5}).json()
+    assert answer["status"] == "generated" and answer["level"] == "easy"
+    assert answer["seed"] == 5 and len(answer["provers"]) == 2
+    puzzle = parse(answer["puzzle"]["line"])
+    assert answer["clues"] == sum(1 for d in puzzle.givens if d)
+    assert check(puzzle, answer["solution"]) == []
+    solved = client.post("/api/solve", json={"puzzle": answer["puzzle"]["line"]}).json()
+    assert solved["status"] == "unique" and solved["solutions"] == [answer["solution"]]
+    graded = client.post("/api/explain", json={"puzzle": answer["puzzle"]["line"]}).json()
+    assert graded["level"].lower() == "easy"
+    again = client.post("/api/generate", json={"level": "easy", "seed": 5}).json()
+    assert again["puzzle"] == answer["puzzle"]  # a seed reproduces its puzzle
+
+
+def test_generate_with_a_shape_rules_and_symmetry(client):
+    answer = client.post("/api/generate", json={"box": [2, 3], "rules": ["diagonal"],
+                                                "symmetry": "rotational", "seed": 2}).json()
+    assert answer["status"] == "generated" and answer["symmetry"] == "rotational"
+    drawn = answer["puzzle"]
+    assert drawn["box"] == [2, 3] and drawn["rules"] == [{"type": "diagonal"}]
+    givens = drawn["givens"]
+    assert all(bool(givens[k]) == bool(givens[35 - k]) for k in range(36))
+    assert check(parse(json.dumps({"box": [2, 3], "givens": [givens[r * 6:r * 6 + 6]
+                                                             for r in range(6)],
+                                   "rules": drawn["rules"]})), answer["solution"]) == []
+    unseeded = client.post("/api/generate", json={"box": [2, 2]}).json()
+    assert unseeded["status"] == "generated" and isinstance(unseeded["seed"], int)
+
+
+def test_generate_options_the_generator_refuses_are_a_400_with_its_message(client):
+    from sudokulab.errors import UsageError
+    from sudokulab.generate import generate
+
+    for body, options in (({"symmetry": "nosuch"}, {"symmetry": "nosuch"}),
+                          ({"rules": ["bogus"]}, {"rules": ("bogus",)})):
+        with pytest.raises(UsageError) as refused:
+            generate(**options)
+        answer = client.post("/api/generate", json=body)
+        assert answer.status_code == 400 and answer.json()["error"] == str(refused.value)
+
+
+def test_a_slow_generation_is_stopped_at_its_timeout(client):
+    # a 25x25 puzzle takes the generator minutes: the helper is stopped, the answer says so
+    answer = client.post("/api/generate", json={"box": [5, 5], "timeout": 0.5}).json()
+    assert answer["status"] == "timeout" and answer["puzzle"] is None
+    assert answer["message"].startswith("no puzzle in 0.5 s")
+    assert client.post("/api/generate", json={"box": [2, 2], "seed": 1}).json()["status"] \
+        == "generated"

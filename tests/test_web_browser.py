@@ -338,6 +338,25 @@ def solver_steps(puzzle) -> list:
     return solver.solve(puzzle, unique=True).steps
 
 
+def test_a_new_puzzle_of_a_level(page, server):
+    page.select_option("#size", "9")
+    page.select_option("#gen-level", "easy")
+    page.click("#generate")
+    page.wait_for_selector("#gen-status[data-status='generated']", timeout=120_000)
+    seed = int(page.get_attribute("#gen-status", "data-seed"))
+    same = post(server, "/api/generate", {"level": "easy", "seed": seed,
+                                          "symmetry": "rotational"})
+    assert grid_text(page) == same["puzzle"]["line"]
+    assert page.text_content("#gen-status").startswith("new puzzle: easy, ")
+    # the page knows the solution: a wrong digit in an empty cell is found by check
+    blank = grid_text(page).index(".")
+    wrong = next(d for d in range(1, 10) if d != same["solution"][blank])
+    page.click(f"#grid .cell[data-index='{blank}']")
+    page.keyboard.press(str(wrong))
+    page.click("#check")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('wrong')")
+
+
 def test_screenshot_for_the_readme(page, tmp_path):
     paste(page, json.dumps(VARIANTS["killer"]))
     page.click("#compare")
