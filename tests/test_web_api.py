@@ -14,7 +14,8 @@ from fastapi.testclient import TestClient
 from sudokulab.check import check
 from sudokulab.cli import main
 from sudokulab.formats import links
-from sudokulab.puzzle import line_of, parse
+from sudokulab.formats.text import parse
+from sudokulab.puzzle import line_of
 from sudokulab.web import learn
 from sudokulab.web.app import MAX_BODY, agreement, create_app
 

@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from sudokulab.check import check
+from sudokulab.formats.text import parse
 from sudokulab.human.candidates import Candidates, digits
-from sudokulab.puzzle import line_of, parse
+from sudokulab.puzzle import line_of
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent

@@ -67,7 +67,8 @@ class Generated:
 
     def to_json(self) -> dict:
         """The puzzle in the JSON puzzle form (box, givens, rules), with how it was made."""
-        from sudokulab.puzzle import format_line, line_of
+        from sudokulab.formats.text import format_line
+        from sudokulab.puzzle import line_of
 
         n = self.puzzle.size
         givens = self.puzzle.givens

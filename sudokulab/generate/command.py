@@ -183,7 +183,7 @@ def command(args: argparse.Namespace) -> str:
 
 def render(made, fmt: str, number: int) -> str:
     """One puzzle in the output format."""
-    from sudokulab.puzzle import format_grid, format_line
+    from sudokulab.formats.text import format_grid, format_line
 
     if fmt == "json":
         return json.dumps(made.to_json()) + "\n"

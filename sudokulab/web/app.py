@@ -176,7 +176,7 @@ async def _learn(app: FastAPI, task: str, body: LearnRequest) -> dict:
 
 def _parse(text: str):
     """A Puzzle from any text the command line reads (PuzzleError: a 400)."""
-    from sudokulab.puzzle import parse
+    from sudokulab.formats.text import parse
 
     return parse(text)
 
