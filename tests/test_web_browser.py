@@ -358,11 +358,15 @@ def test_a_new_puzzle_of_a_level(page, server):
     page.wait_for_function("document.querySelector('#message').textContent.includes('wrong')")
 
 
-def test_screenshot_for_the_readme(page, tmp_path):
-    paste(page, json.dumps(VARIANTS["killer"]))
+def test_screenshot_for_the_readme(page, tmp_path, top95):
+    paste(page, line_of(top95[7][0].givens))
     page.click("#compare")
     page.wait_for_selector("#agreement[data-agree]", timeout=120_000)
-    page.click("#grid .cell[data-index='40']")
+    page.click("#explain")  # learn mode, on the path's first chain (an AIC, its links drawn)
+    page.wait_for_selector("#learn[data-status='solved']")
+    while "AIC" not in page.text_content("#learn-notation"):
+        page.click("#learn-next")
+    assert page.locator("#learn-overlay line").count() > 0
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     shot = ROOT / "docs" / "screenshot.png" if WRITE_DOCS else tmp_path / "screenshot.png"
     shot.parent.mkdir(exist_ok=True)
