@@ -6,8 +6,8 @@ view) runs in a helper process, so the server stays small and a slow engine neve
 up another request. A puzzle never gets a 500: bad input is a 400/422 with the command
 line's one-line message, an engine failure or timeout is a result.
 
-The human-style solver's hints and explanations (learn.py) run in helper processes of
-their own (tutor.py), bounded the same way.
+The human-style solver's hints and explanations and the generator's new puzzles
+(learn.py) run in helper processes of their own (tutor.py), bounded the same way.
 """
 
 from __future__ import annotations
