@@ -14,11 +14,11 @@ from sudokulab.backends import make_backend
 from sudokulab.check import check
 from sudokulab.cli import main
 from sudokulab.errors import UsageError
+from sudokulab.formats.text import parse
 from sudokulab.generate import Generated, ProofError, generate, maker
 from sudokulab.generate import engine as working
 from sudokulab.generate.grids import neighbours
 from sudokulab.human import grading, solver
-from sudokulab.puzzle import parse
 
 DLX = make_backend("dlx")  # neither the working engine (sat) nor the default prover (norvig)
 NORVIG = make_backend("norvig")
@@ -290,7 +290,7 @@ def test_the_api_raises_usage_errors():
 def test_to_json_is_a_puzzle_the_readers_take_back():
     made = next(generate((2, 3), ["diagonal"], seed=6, grade=True))
     data = made.to_json()
-    from sudokulab.puzzle import from_json
+    from sudokulab.formats.text import from_json
 
     assert from_json(json.dumps(data)) == made.puzzle
     assert data["seed"] == 6 and data["provers"] == ["sat", "norvig"]
