@@ -67,7 +67,6 @@ class Generated:
 
     def to_json(self) -> dict:
         """The puzzle in the JSON puzzle form (box, givens, rules), with how it was made."""
-        from sudokulab.formats.text import format_line
         from sudokulab.puzzle import line_of
 
         n = self.puzzle.size
@@ -75,7 +74,7 @@ class Generated:
         return {"box": list(self.puzzle.box),
                 "givens": [list(givens[r * n:(r + 1) * n]) for r in range(n)],
                 "rules": [R.rule_to_json(rule) for rule in self.puzzle.rules],
-                "puzzle": format_line(self.puzzle), "solution": line_of(self.solution),
+                "puzzle": line_of(givens), "solution": line_of(self.solution),
                 "clues": self.clues, "seed": self.seed, "symmetry": self.symmetry,
                 "minimal": self.minimal, "provers": list(self.provers), "level": self.level,
                 "score": self.score, "rating": self.rating, "tries": self.tries}
@@ -172,7 +171,7 @@ def make_request(box: tuple[int, int] = (3, 3), rules: Iterable[R.Rule | str] = 
     """The checked request; UsageError naming the option that is impossible or clashes."""
     from sudokulab.errors import InputError
     from sudokulab.generate.symmetry import SYMMETRIES, orbits
-    from sudokulab.geometry import geometry
+    from sudokulab.puzzle import check_rules
 
     box = _box(box)
     fixed, randoms = _rules(rules)
@@ -202,7 +201,7 @@ def make_request(box: tuple[int, int] = (3, 3), rules: Iterable[R.Rule | str] = 
     if not isinstance(tries, int) or tries < 1:
         raise UsageError(f"tries must be 1 or more, not {tries!r}")
     try:
-        geometry(box, fixed)  # rules that name cells outside the grid, regions that do not tile
+        check_rules(box, fixed)  # cells outside the grid, regions that do not tile, ...
     except InputError as error:
         raise UsageError(str(error)) from None
     target = givens if givens is not None else max_givens

@@ -14,7 +14,7 @@ LINE_SAFE = ("jigsaw", "killer", "parity")  # random rules a line of digits cann
 
 def options(p: argparse.ArgumentParser) -> None:
     """The options of `generate`."""
-    from sudokulab.cli import count_int, positive_int
+    from sudokulab.errors import count_int, positive_int
     from sudokulab.generate import DEFAULT_TRIES, LEVELS, PROVERS, RANDOM_RULES
     from sudokulab.generate.symmetry import SYMMETRIES
 
