@@ -18,6 +18,79 @@ from sudokulab.puzzle import PuzzleError
 
 
 @dataclass(frozen=True)
+class Relation:
+    """Two cells whose digits a rule relates; `kind` names how (see `related`)."""
+
+    rule: str
+    kind: str
+    a: int
+    b: int
+    param: int = 0
+
+
+@dataclass(frozen=True)
+class Sum:
+    """Cells whose digits (repeats allowed) add up to `total`, or, when `circle` is a cell,
+    to that cell's digit (an arrow)."""
+
+    rule: str
+    cells: tuple[int, ...]
+    total: int = 0
+    circle: int = -1
+
+
+RELATIONS = {
+    "less": "a < b",
+    "equal": "a = b",
+    "white": "|a - b| = 1",
+    "black": "a = 2b or b = 2a",
+    "no-dot": "|a - b| != 1 and a != 2b and b != 2a",
+    "x": "a + b = 10",
+    "v": "a + b = 5",
+    "no-xv": "a + b != 5 and a + b != 10",
+    "far": "|a - b| >= k",
+    "near": "|a - b| <= k",
+}
+
+
+def related(kind: str, param: int, x: int, y: int) -> bool:
+    """Whether digits x and y satisfy a relation (`RELATIONS` says each in words)."""
+    if kind == "less":
+        return x < y
+    if kind == "equal":
+        return x == y
+    if kind == "white":
+        return abs(x - y) == 1
+    if kind == "black":
+        return x == 2 * y or y == 2 * x
+    if kind == "no-dot":
+        return abs(x - y) != 1 and x != 2 * y and y != 2 * x
+    if kind == "x":
+        return x + y == 10
+    if kind == "v":
+        return x + y == 5
+    if kind == "no-xv":
+        return x + y not in (5, 10)
+    if kind == "far":
+        return abs(x - y) >= param
+    if kind == "near":
+        return abs(x - y) <= param
+    raise ValueError(f"unknown relation {kind!r}")
+
+
+def relation_text(rel: Relation) -> str:
+    """A relation in words, with its parameter: '|a - b| >= 5'."""
+    return RELATIONS[rel.kind].replace("k", str(rel.param))
+
+
+@lru_cache(maxsize=256)
+def forbidden_pairs(kind: str, param: int, n: int) -> tuple[tuple[int, int], ...]:
+    """The digit pairs (x, y) of 1..n that a relation rules out."""
+    return tuple((x, y) for x in range(1, n + 1) for y in range(1, n + 1)
+                 if not related(kind, param, x, y))
+
+
+@dataclass(frozen=True)
 class Geometry:
     """The derived structure of a box shape under a rule set."""
 
@@ -29,6 +102,9 @@ class Geometry:
     peers: tuple[tuple[int, ...], ...]
     moves: tuple[tuple[int, int], ...] = field(default=())
     cages: tuple[R.Cage, ...] = field(default=())
+    relations: tuple[Relation, ...] = field(default=())
+    groups: tuple[tuple[str, tuple[int, ...]], ...] = field(default=())  # (rule, cells) differ
+    sums: tuple[Sum, ...] = field(default=())
 
     @property
     def n(self) -> int:
@@ -61,7 +137,7 @@ class Geometry:
                 for key in cell_keys]
         if len(keys) != len(set(keys)):
             return False
-        if not (self.moves or self.cages):
+        if not (self.moves or self.cages or self.groups):
             return True
         peers = self.peers
         return not any(d and values[peer] == d for cell, d in enumerate(values)
@@ -80,6 +156,9 @@ class Geometry:
             cells = {self.cell(*c) for c in cage.cells}
             if a in cells and b in cells:
                 return f"cage of {cage.total}"
+        for rule, cells in self.groups:
+            if a in cells and b in cells:
+                return rule
         return "a chess move apart"
 
 
@@ -93,9 +172,19 @@ def geometry(box: tuple[int, int], rules: tuple[R.Rule, ...] = ()) -> Geometry:
     cages = tuple(rule for rule in rules if isinstance(rule, R.Cage))
     for cage in cages:
         _check_cells(cage.cells, n, f"cage of {cage.total}")
+    for rule in rules:
+        problem = R.rule_problem(rule, n)
+        if problem:
+            raise PuzzleError(f"{rule.name}: {problem}")
+    relations, groups, sums = _lines(n, rules)
+    units += tuple(cells for _, cells in groups if len(cells) == n)
+    named += [(f"extra region {k + 1}", cells)
+              for k, cells in enumerate(c for _, c in groups if len(c) == n)]
+    groups = tuple((rule, cells) for rule, cells in groups if len(cells) < n)
     units_of = tuple(tuple(u for u in units if cell in u) for cell in range(n * n))
     peers = [set() for _ in range(n * n)]
-    for group in list(units) + [[_index(c, n) for c in cage.cells] for cage in cages]:
+    for group in list(units) + [[_index(c, n) for c in cage.cells] for cage in cages] \
+            + [cells for _, cells in groups]:
         for cell in group:
             peers[cell].update(group)
     for a, b in moves:
@@ -105,8 +194,49 @@ def geometry(box: tuple[int, int], rules: tuple[R.Rule, ...] = ()) -> Geometry:
         box=box, rules=rules, units=units, unit_names=tuple(name for name, _ in named),
         units_of=units_of,
         peers=tuple(tuple(sorted(p - {cell})) for cell, p in enumerate(peers)),
-        moves=moves, cages=cages,
+        moves=moves, cages=cages, relations=relations, groups=groups, sums=sums,
     )
+
+
+def _lines(n: int, rules: tuple[R.Rule, ...]) -> tuple[tuple, tuple, tuple]:
+    """The pair relations, groups of cells that differ, and sums of the line and dot rules."""
+    relations: list[Relation] = []
+    groups: list[tuple[str, tuple[int, ...]]] = []
+    sums: list[Sum] = []
+    for rule in rules:
+        cells = tuple(_index(c, n) for c in getattr(rule, "cells", ()))
+        name = rule.name
+        if isinstance(rule, R.Thermometer):
+            relations += [Relation(name, "less", a, b) for a, b in zip(cells, cells[1:])]
+        elif isinstance(rule, R.Whispers):
+            relations += [Relation(name, "far", a, b, (n + 1) // 2)
+                          for a, b in zip(cells, cells[1:])]
+        elif isinstance(rule, R.Palindrome):
+            relations += [Relation(name, "equal", a, b)
+                          for a, b in zip(cells[:len(cells) // 2], reversed(cells))]
+        elif isinstance(rule, R.Renban):
+            groups.append((name, cells))
+            relations += [Relation(name, "near", a, b, len(cells) - 1)
+                          for k, a in enumerate(cells) for b in cells[k + 1:]]
+        elif isinstance(rule, (R.SumlessCage, R.ExtraRegion)):
+            groups.append((name, cells))
+        elif isinstance(rule, R.Arrow):
+            sums.append(Sum(name, cells[1:], circle=cells[0]))
+        elif isinstance(rule, R.LittleKiller):
+            sums.append(Sum(name, cells, total=rule.total))
+        elif isinstance(rule, (R.Kropki, R.XV)):
+            first, second = ("white", "black") if isinstance(rule, R.Kropki) else ("x", "v")
+            marked = set()
+            for kind in (first, second):
+                for a, b in getattr(rule, kind):
+                    pair = tuple(sorted((_index(a, n), _index(b, n))))
+                    marked.add(pair)
+                    relations.append(Relation(name, kind, *pair))
+            if rule.negative:
+                kind = "no-dot" if isinstance(rule, R.Kropki) else "no-xv"
+                relations += [Relation(name, kind, a, b) for a, b in orthogonal_pairs(n)
+                              if (a, b) not in marked]
+    return tuple(relations), tuple(groups), tuple(sums)
 
 
 def _index(cell: R.Cell, n: int) -> int:
@@ -151,7 +281,7 @@ def _regions(jigsaw: R.Jigsaw, n: int) -> list:
 
 
 def _rule_units(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list:
-    """The extra units of diagonal and windoku rules."""
+    """The extra units of diagonal, windoku and disjoint-groups rules."""
     rows, cols = box
     n = rows * cols
     units = []
@@ -159,6 +289,16 @@ def _rule_units(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list:
         if isinstance(rule, R.Diagonal):
             units.append(("main diagonal", tuple(i * n + i for i in range(n))))
             units.append(("anti-diagonal", tuple(i * n + n - 1 - i for i in range(n))))
+        elif isinstance(rule, R.MainDiagonal):
+            units.append(("main diagonal", tuple(i * n + i for i in range(n))))
+        elif isinstance(rule, R.AntiDiagonal):
+            units.append(("anti-diagonal", tuple(i * n + n - 1 - i for i in range(n))))
+        elif isinstance(rule, R.DisjointGroups):
+            for r in range(rows):
+                for c in range(cols):
+                    units.append((f"disjoint group r{r + 1}c{c + 1}",
+                                  tuple((top + r) * n + left + c for top in range(0, n, rows)
+                                        for left in range(0, n, cols))))
         elif isinstance(rule, R.Windoku):
             tops = range(1, n - rows + 1, rows + 1)
             lefts = range(1, n - cols + 1, cols + 1)

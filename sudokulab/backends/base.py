@@ -254,3 +254,8 @@ def unknown_options(cls: type[Backend], options: Iterable[str]) -> str:
 CLASSIC: tuple[type, ...] = ()
 ALL_RULES: tuple[type, ...] = (R.Diagonal, R.AntiKnight, R.AntiKing, R.NonConsecutive,
                                R.Windoku, R.Jigsaw, R.Cage, R.Parity)
+# The line, dot and region rules of issue 19: each engine lists those it compiles.
+UNIT_RULES: tuple[type, ...] = (R.MainDiagonal, R.AntiDiagonal, R.DisjointGroups)
+NEW_RULES: tuple[type, ...] = UNIT_RULES + (
+    R.Thermometer, R.Arrow, R.Kropki, R.XV, R.SumlessCage, R.ExtraRegion, R.Renban,
+    R.Whispers, R.Palindrome, R.LittleKiller)

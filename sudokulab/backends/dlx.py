@@ -53,6 +53,7 @@ from itertools import combinations
 from sudokulab import rules as R
 from sudokulab.backends.base import (
     ALL_RULES,
+    UNIT_RULES,
     Availability,
     Backend,
     Deadline,
@@ -214,7 +215,7 @@ class DlxBackend(Backend):
 
     name = "dlx"
     paradigm = "exact cover, Algorithm X (Python)"
-    supported_rules = ALL_RULES
+    supported_rules = ALL_RULES + UNIT_RULES  # extra units are more primary columns
 
     @classmethod
     def available(cls) -> Availability:
@@ -385,7 +386,7 @@ class DlxBackend(Backend):
 
 KIND = {"row": "row-digit", "column": "column-digit", "box": "box-digit",
         "region": "region-digit", "main": "diagonal-digit", "anti-diagonal": "diagonal-digit",
-        "window": "window-digit"}
+        "window": "window-digit", "disjoint": "disjoint-group-digit"}
 
 
 def words(numbers: list[int]) -> str:

@@ -34,6 +34,7 @@ from pathlib import Path
 from sudokulab import rules as R
 from sudokulab.backends.base import (
     ALL_RULES,
+    NEW_RULES,
     Availability,
     Backend,
     Deadline,
@@ -247,6 +248,11 @@ def rule_terms(puzzle: Puzzle) -> list[tuple]:
         elif isinstance(rule, R.Parity):
             terms.append(("parity", [geo.cell(*c) for c in rule.cells],
                           "even" if rule.even else "odd"))
+    terms += [("relation", rel.kind.replace("-", "_"), rel.a, rel.b, rel.param)
+              for rel in geo.relations]
+    terms += [("distinct", list(cells)) for _, cells in geo.groups]
+    terms += [("sum", list(total.cells), total.total) if total.circle < 0 else
+              ("arrow", total.circle, list(total.cells)) for total in geo.sums]
     return terms
 
 
@@ -262,7 +268,7 @@ class PrologBackend(Backend):
 
     name = "prolog"
     paradigm = "constraint logic programming: CLP(FD) in SWI-Prolog (janus)"
-    supported_rules = ALL_RULES
+    supported_rules = ALL_RULES + NEW_RULES
 
     def __init__(self, strength: str = "auto", labeling: str = "auto", order: str = "up",
                  branching: str = "step") -> None:
@@ -339,8 +345,26 @@ class PrologBackend(Backend):
         lines = [f"prolog: {PROGRAM.name}: sudoku({rows}-{cols}, Cells, Rules, {strength}), "
                  f"labeling([{', '.join(labeling)}], Cells){auto}",
                  f"  {len(geo.units)} units of {geo.n} cells hold distinct digits"]
+        new = ("relation", "distinct", "sum", "arrow")  # shown below, by the rule they come from
+        extra = iter(geo.unit_names[3 * geo.n:])
         for name, *args in rule_terms(puzzle):
+            if name == "unit":
+                lines.append(f"  unit({len(args[0])} cells): {next(extra)}")
+                continue
+            if name in new:
+                continue
             what = f"{len(args[0])} cells" if args and name != "differ" else ""
             what = f"{len(args[0])} pairs" if name == "differ" else what
             lines.append(f"  {name}({what})" if what else f"  {name}")
+        relations: dict[tuple[str, str], int] = {}
+        for rel in geo.relations:
+            key = (rel.rule, rel.kind.replace("-", "_"))
+            relations[key] = relations.get(key, 0) + 1
+        lines += [f"  {rule}: relation({kind}, A, B, K) x{count}, related/4 posts a CLP(FD) "
+                  "constraint" for (rule, kind), count in relations.items()]
+        lines += [f"  {rule}: distinct({len(cells)} cells)" for rule, cells in geo.groups]
+        lines += [f"  {total.rule}: " + (f"sum({len(total.cells)} cells, {total.total})"
+                                         if total.circle < 0 else
+                                         f"arrow({geo.name(total.circle)}, "
+                                         f"{len(total.cells)} cells)") for total in geo.sums]
         return "\n".join(lines)

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 from sudokulab import rules as R
 from sudokulab.backends.base import (
     ALL_RULES,
+    NEW_RULES,
     Availability,
     Backend,
     Deadline,
@@ -285,7 +286,7 @@ class SatBackend(Backend):
 
     name = "sat"
     paradigm = "SAT: CNF + CDCL solver (PySAT)"
-    supported_rules = ALL_RULES  # cnf.py compiles every rule, cages by digit sets
+    supported_rules = ALL_RULES + NEW_RULES  # cnf.py compiles every rule, cages by digit sets
 
     # amo: pairwise measured fastest with CaDiCaL on top1465 (results/sat.md): Sudoku's
     # at-most-one groups have only N literals, too few for auxiliary variables to pay off.

@@ -58,7 +58,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, CNFPlus, IDPool
 
 from sudokulab import rules as R
-from sudokulab.geometry import Geometry, geometry, orthogonal_pairs
+from sudokulab.geometry import Geometry, Sum, forbidden_pairs, geometry, orthogonal_pairs
 from sudokulab.puzzle import Puzzle
 
 ENCODINGS = ("minimal", "efficient", "extended", "optimized")
@@ -66,11 +66,15 @@ AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "totalizer", "mt
                  "kmtotalizer", "sortnetwrk", "cardnetwrk", "native")
 REUSABLE = ("minimal", "efficient", "extended")  # independent of the givens
 COMPILED_RULES = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw,
-                  R.NonConsecutive, R.Parity, R.Cage)  # every rule there is
+                  R.NonConsecutive, R.Parity, R.Cage,
+                  R.MainDiagonal, R.AntiDiagonal, R.DisjointGroups, R.Thermometer, R.Arrow,
+                  R.Kropki, R.XV, R.SumlessCage, R.ExtraRegion, R.Renban, R.Whispers,
+                  R.Palindrome, R.LittleKiller)  # every rule there is
 
 # The part of the rules a unit belongs to, from the first word of its geometry name.
 UNIT_PARTS = {"row": "row", "column": "column", "box": "box", "region": "jigsaw",
-              "main": "diagonal", "anti-diagonal": "diagonal", "window": "windoku"}
+              "main": "diagonal", "anti-diagonal": "diagonal", "window": "windoku",
+              "disjoint": "disjoint-groups", "extra": "extra-region"}
 
 
 class UnsupportedRule(ValueError):
@@ -215,6 +219,7 @@ def base(box: tuple[int, int], rules: tuple[R.Rule, ...] = (), encoding: str = "
         build.add(move_part(n, a, b), ([-(a * n + d), -(b * n + d)] for d in digits))
     _rule_clauses(build, geo, lambda lit: True)
     _cage_clauses(build, geo, lambda lit: True)
+    _line_clauses(build, geo, lambda lit: True)
     return build.formula
 
 
@@ -264,6 +269,70 @@ def _cage_clauses(build: Builder, geo: Geometry, kept,
                     build.at_most_one("cage", [c * n + d for c in blanks if kept(c * n + d)])
 
 
+def _line_clauses(build: Builder, geo: Geometry, kept,
+                  givens: Sequence[int] | None = None) -> None:
+    """Pair relations, groups that differ and sums (the line and dot rules), over the cell
+    variables `kept` accepts; given cells count as decided."""
+    n = geo.n
+    for rel in geo.relations:
+        build.add(rel.rule, ([-(rel.a * n + x), -(rel.b * n + y)]
+                             for x, y in forbidden_pairs(rel.kind, rel.param, n)
+                             if kept(rel.a * n + x) and kept(rel.b * n + y)))
+    for rule, cells in geo.groups:
+        if not all(geo.share_unit(a, b) for a, b in combinations(cells, 2)):
+            for d in range(1, n + 1):
+                build.at_most_one(rule, [c * n + d for c in cells if kept(c * n + d)])
+    for total in geo.sums:
+        _sum_clauses(build, geo, total, kept, givens)
+
+
+def _sum_clauses(build: Builder, geo: Geometry, total: Sum, kept,
+                 givens: Sequence[int] | None) -> None:
+    """A sum by its partial totals: an auxiliary p(k, v) says "the first k cells may add up
+    to v". p(k-1, v) and x(cell k, d) imply p(k, v + d); a last partial total that the
+    target (the given total, or the circle's digit) does not allow is false. Only the true
+    digits' path is forced, so a grid whose total misses the target has no model."""
+    n = geo.n
+    target = total.total if total.circle < 0 else n
+    states: dict[int, int | None] = {0: None}  # a total reached -> its variable (None: true)
+
+    def options(cell: int) -> list[tuple[int, int | None]]:
+        if givens and givens[cell]:
+            return [(givens[cell], None)]
+        return [(d, cell * n + d) for d in range(1, n + 1) if kept(cell * n + d)]
+
+    for k, cell in enumerate(total.cells):
+        reached: dict[int, int | None] = {}
+        clauses = []
+        for v, state in states.items():
+            for d, lit in options(cell):
+                premise = [-x for x in (state, lit) if x is not None]
+                if v + d > target:
+                    clauses.append(premise)
+                    continue
+                if v + d not in reached:
+                    reached[v + d] = build.pool.id(("sum", total, k, v + d))
+                clauses.append(premise + [reached[v + d]])
+        build.cnf.nv = max(build.cnf.nv, build.pool.top)
+        build.add(total.rule, clauses)
+        states = reached
+    ends = []
+    for v, state in states.items():
+        if total.circle < 0:
+            if v != total.total:
+                ends.append([-state])
+        elif givens and givens[total.circle]:
+            if v != givens[total.circle]:
+                ends.append([-state])
+        elif kept(total.circle * n + v):
+            ends.append([-state, total.circle * n + v])
+        else:
+            ends.append([-state])
+    if not states:
+        ends.append([])
+    build.add(total.rule, ends)
+
+
 @lru_cache(maxsize=1024)
 def digit_sets(size: int, total: int, n: int) -> tuple[tuple[int, ...], ...]:
     """Every set of `size` distinct digits from 1..n adding up to `total`, ascending."""
@@ -311,6 +380,7 @@ def optimized(puzzle: Puzzle, amo: str = "pairwise") -> Formula:
                                        if a * n + d in candidates and b * n + d in candidates))
     _rule_clauses(build, geo, candidates.__contains__)
     _cage_clauses(build, geo, candidates.__contains__, givens)
+    _line_clauses(build, geo, candidates.__contains__, givens)
     build.formula.candidates = candidates
     build.formula.fixed = tuple(givens)
     return build.formula
@@ -333,6 +403,12 @@ def _ruled_out(geo: Geometry, givens: Sequence[int]) -> set[int]:
         elif isinstance(rule, R.Parity):
             false.update(cell * n + d for cell in _parity_cells(rule, n)
                          for d in _wrong_parity(rule, n))
+    for rel in geo.relations:
+        for x, y in forbidden_pairs(rel.kind, rel.param, n):
+            if givens[rel.a] == x:
+                false.add(rel.b * n + y)
+            if givens[rel.b] == y:
+                false.add(rel.a * n + x)
     return false
 
 

@@ -25,14 +25,24 @@ from ortools.sat.python import cp_model
 from ortools.util.python import sorted_interval_list
 
 from sudokulab import rules as R
-from sudokulab.geometry import Geometry, orthogonal_pairs
+from sudokulab.geometry import (
+    Geometry,
+    Relation,
+    Sum,
+    forbidden_pairs,
+    orthogonal_pairs,
+    relation_text,
+)
 
 MODELS = ("bool", "int")
 RULES = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw, R.NonConsecutive,
-         R.Cage, R.Parity)  # every rule of sudokulab/rules.py, in both models
+         R.Cage, R.Parity, R.MainDiagonal, R.AntiDiagonal, R.DisjointGroups, R.Thermometer,
+         R.Arrow, R.Kropki, R.XV, R.SumlessCage, R.ExtraRegion, R.Renban, R.Whispers,
+         R.Palindrome, R.LittleKiller)  # every rule of sudokulab/rules.py, in both models
 
 UNIT_GROUPS = {"row": "rows", "column": "columns", "box": "boxes", "region": "jigsaw regions",
-               "main": "diagonals", "anti-diagonal": "diagonals", "window": "windows"}
+               "main": "diagonals", "anti-diagonal": "diagonals", "window": "windows",
+               "disjoint": "disjoint groups", "extra": "extra regions"}
 KNIGHT_STEPS = {(1, 2), (2, 1)}
 
 Constraint = tuple[str, tuple[int, ...], str]  # kind, cells, detail: for people, not CP-SAT
@@ -75,6 +85,12 @@ class CellModel:
             elif isinstance(rule, R.Parity):
                 for cell in rule.cells:
                     self.parity(geo.cell(*cell), rule.even)
+        for rel in geo.relations:
+            self.relate(rel)
+        for name, cells in geo.groups:
+            self.all_differ(name, list(cells))
+        for total in geo.sums:
+            self.add_up(total)
 
     def note(self, group: str, kind: str, cells: Sequence[int], detail: str = "") -> None:
         """Record a constraint posted for a rule (for the teaching view)."""
@@ -113,6 +129,18 @@ class CellModel:
 
     def parity(self, cell: int, even: bool) -> None:
         """A cell holds an even (or odd) digit."""
+        raise NotImplementedError
+
+    def relate(self, rel: Relation) -> None:
+        """Two cells' digits satisfy a pair relation (a thermometer step, a dot, ...)."""
+        raise NotImplementedError
+
+    def all_differ(self, group: str, cells: list[int]) -> None:
+        """Some cells hold different digits (a cage without sum, a region, a renban)."""
+        raise NotImplementedError
+
+    def add_up(self, total: Sum) -> None:
+        """Cells add up to a total, or to the digit of a circle cell (an arrow)."""
         raise NotImplementedError
 
     def given(self, cell: int, digit: int) -> int:
@@ -183,6 +211,24 @@ class IntModel(CellModel):
             proto.domain.extend([d, d])
         self.note("parity", "domain", (cell,), "{" + ",".join(map(str, digits)) + "}")
 
+    def relate(self, rel):
+        n = self.n
+        allowed = [(x, y) for x in range(1, n + 1) for y in range(1, n + 1)
+                   if (x, y) not in set(forbidden_pairs(rel.kind, rel.param, n))]
+        self.model.AddAllowedAssignments([self.cells[rel.a], self.cells[rel.b]], allowed)
+        self.note(rel.rule, "AllowedAssignments", (rel.a, rel.b),
+                  f"{rel.kind}: {relation_text(rel)}")
+
+    def all_differ(self, group, cells):
+        self.model.AddAllDifferent([self.cells[c] for c in cells])
+        self.note(group, "AllDifferent", cells)
+
+    def add_up(self, total):
+        target = self.cells[total.circle] if total.circle >= 0 else total.total
+        self.model.Add(sum(self.cells[c] for c in total.cells) == target)
+        self.note(total.rule, "Sum", total.cells,
+                  f"== {self.geo.name(total.circle) if total.circle >= 0 else total.total}")
+
     def given(self, cell, digit):
         return cell
 
@@ -241,6 +287,29 @@ class BoolModel(CellModel):
             proto.domain.clear()
             proto.domain.extend([0, 0])
         self.note("parity", "domain", (cell,), f"{{0}} for digits {','.join(map(str, wrong))}")
+
+    def relate(self, rel):
+        x, y = self.cells[rel.a], self.cells[rel.b]
+        pairs = forbidden_pairs(rel.kind, rel.param, self.n)
+        for d, e in pairs:
+            self.model.AddBoolOr([x[d - 1].Not(), y[e - 1].Not()])
+        self.note(rel.rule, f"clauses x{len(pairs)}", (rel.a, rel.b),
+                  f"not (a_d and b_e) where not {relation_text(rel)}")
+
+    def all_differ(self, group, cells):
+        for d in range(self.n):
+            self.model.AddAtMostOne([self.cells[c][d] for c in cells])
+        self.note(group, f"AtMostOne x{self.n}", cells, "one per digit")
+
+    def add_up(self, total):
+        weighted = [(d + 1) * self.cells[c][d] for c in total.cells for d in range(self.n)]
+        if total.circle >= 0:
+            circle = [(d + 1) * self.cells[total.circle][d] for d in range(self.n)]
+            self.model.Add(sum(weighted) == sum(circle))
+        else:
+            self.model.Add(sum(weighted) == total.total)
+        target = self.geo.name(total.circle) if total.circle >= 0 else total.total
+        self.note(total.rule, "Sum", total.cells, f"of d * cell_d == {target}")
 
     def given(self, cell, digit):
         return cell * self.n + digit - 1

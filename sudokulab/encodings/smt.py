@@ -24,13 +24,17 @@ from typing import ClassVar
 import z3
 
 from sudokulab import rules as R
-from sudokulab.geometry import Geometry, geometry, orthogonal_pairs
+from sudokulab.geometry import Geometry, Relation, Sum, forbidden_pairs, geometry, orthogonal_pairs
 from sudokulab.puzzle import Puzzle
 
 MODELS = ("bool", "bitvec", "int")
 
 UNIT_GROUPS = {"row": "rows", "column": "columns", "box": "boxes", "region": "jigsaw regions",
-               "main": "diagonals", "anti-diagonal": "diagonals", "window": "windows"}
+               "main": "diagonals", "anti-diagonal": "diagonals", "window": "windows",
+               "disjoint": "disjoint groups", "extra": "extra regions"}
+LINE_RULES = (R.MainDiagonal, R.AntiDiagonal, R.DisjointGroups, R.Thermometer, R.Arrow,
+              R.Kropki, R.XV, R.SumlessCage, R.ExtraRegion, R.Renban, R.Whispers,
+              R.Palindrome, R.LittleKiller)
 KNIGHT_STEPS = {(1, 2), (2, 1)}
 
 
@@ -76,6 +80,12 @@ class CellModel:
             elif isinstance(rule, R.Parity):
                 for cell in rule.cells:
                     self.add("parity", self.parity(geo.cell(*cell), rule.even))
+        for rel in geo.relations:
+            self.add(rel.rule, self.relate(rel))
+        for name, cells in geo.groups:
+            self.add(name, self.all_differ(list(cells)))
+        for total in geo.sums:
+            self.add(total.rule, self.add_up(total))
 
     def add(self, group: str, assertions: list[z3.BoolRef]) -> None:
         """File assertions under the rule they come from."""
@@ -122,6 +132,18 @@ class CellModel:
 
     def is_digit(self, cell: int, digit: int) -> z3.BoolRef:
         """The assertion 'cell holds digit' (a given, or a literal of a blocking clause)."""
+        raise NotImplementedError
+
+    def relate(self, rel: Relation) -> list[z3.BoolRef]:
+        """Two cells' digits satisfy a pair relation (a thermometer step, a dot, ...)."""
+        raise NotImplementedError
+
+    def all_differ(self, cells: list[int]) -> list[z3.BoolRef]:
+        """Some cells hold different digits (a cage without sum, a region, a renban)."""
+        raise NotImplementedError
+
+    def add_up(self, total: Sum) -> list[z3.BoolRef]:
+        """Cells add up to a total, or to the digit of a circle cell (an arrow)."""
         raise NotImplementedError
 
     def digit_term(self, cell: int) -> z3.BitVecRef:
@@ -172,7 +194,7 @@ class IntModel(CellModel):
 
     name, logic, kind = "int", "QF_LIA", "an integer in 1..N"
     rules = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw, R.NonConsecutive,
-             R.Cage, R.Parity)
+             R.Cage, R.Parity) + LINE_RULES
 
     def declare(self) -> None:
         """One Int per cell, named r1c1."""
@@ -202,6 +224,28 @@ class IntModel(CellModel):
     def is_digit(self, cell, digit):
         return self.cells[cell] == digit
 
+    def relate(self, rel):
+        x, y, k = self.cells[rel.a], self.cells[rel.b], rel.param
+        return [{
+            "less": lambda: x < y,
+            "equal": lambda: x == y,
+            "white": lambda: z3.Or(x - y == 1, y - x == 1),
+            "black": lambda: z3.Or(x == 2 * y, y == 2 * x),
+            "no-dot": lambda: z3.And(x - y != 1, y - x != 1, x != 2 * y, y != 2 * x),
+            "x": lambda: x + y == 10,
+            "v": lambda: x + y == 5,
+            "no-xv": lambda: z3.And(x + y != 5, x + y != 10),
+            "far": lambda: z3.Or(x - y >= k, y - x >= k),
+            "near": lambda: z3.And(x - y <= k, y - x <= k),
+        }[rel.kind]()]
+
+    def all_differ(self, cells):
+        return [z3.Distinct([self.cells[c] for c in cells])]
+
+    def add_up(self, total):
+        target = self.cells[total.circle] if total.circle >= 0 else total.total
+        return [z3.Sum([self.cells[c] for c in total.cells]) == target]
+
     def digit_term(self, cell):
         return z3.Int2BV(self.cells[cell], self.width)
 
@@ -217,7 +261,7 @@ class BoolModel(CellModel):
         self.negations: dict[int, z3.BoolRef] = {}
         self.cells = [[z3.Bool(f"{self.cell_name(cell)}_{d}") for d in range(1, self.n + 1)]
                       for cell in self.geo.cells]
-        if self.portable and self.geo.cages:
+        if self.portable and (self.geo.cages or self.geo.sums):
             self.logic = "QF_LIA"  # a portable cage sum counts with integers
 
     def exactly_one(self, literals: list[z3.BoolRef]) -> list[z3.BoolRef]:
@@ -275,6 +319,28 @@ class BoolModel(CellModel):
     def is_digit(self, cell, digit):
         return self.cells[cell][digit - 1]
 
+    def relate(self, rel):
+        x, y = self.cells[rel.a], self.cells[rel.b]
+        return [self.nand(x[d - 1], y[e - 1])
+                for d, e in forbidden_pairs(rel.kind, rel.param, self.n)]
+
+    def all_differ(self, cells):
+        return [a for d in range(self.n) for a in self.at_most_one([self.cells[c][d]
+                                                                    for c in cells])]
+
+    def add_up(self, total):
+        # An arrow: the shaft's digits plus (not circle_d) * d for every d add up to
+        # 1 + ... + N, since the circle's own digit is the one term left out.
+        terms = [(self.cells[c][d], d + 1) for c in total.cells for d in range(self.n)]
+        target = total.total
+        if total.circle >= 0:
+            terms += [(self.negation(lit), d) for d, lit in
+                      enumerate(self.cells[total.circle], 1)]
+            target = self.n * (self.n + 1) // 2
+        if self.portable:
+            return [z3.Sum([z3.If(lit, w, 0) for lit, w in terms]) == target]
+        return [z3.PbEq(terms, target)]
+
     def digit_term(self, cell):
         return self.first_digit(self.cells[cell])
 
@@ -285,7 +351,7 @@ class BitVecModel(CellModel):
     name, logic, kind = "bitvec", "QF_BV", "an N-bit vector with one bit set, bit d-1 for d"
     # A cage sum would have to turn masks back into numbers: the int and bool models say it.
     rules = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw, R.NonConsecutive,
-             R.Parity)
+             R.Parity, R.MainDiagonal, R.AntiDiagonal, R.DisjointGroups)
 
     def declare(self) -> None:
         """One N-bit vector per cell, named r1c1."""
