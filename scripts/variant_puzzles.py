@@ -200,6 +200,16 @@ def little_killers(rng, grid, count):
     return tuple(found)
 
 
+def sandwiches(rng, grid, count):
+    """Sandwich sums of random rows and columns, read off the grid."""
+    found = []
+    for column, index in rng.sample([(c, i) for c in (False, True) for i in range(N)], count):
+        line = [grid[k][index] if column else grid[index][k] for k in range(N)]
+        a, b = sorted((line.index(1), line.index(N)))
+        found.append(R.Sandwich(column, index, sum(line[a + 1:b])))
+    return tuple(found)
+
+
 def palindromes(rng, grid, count):
     """Palindrome lines of 3 to 5 cells the grid reads the same both ways."""
     return lines(rng, grid, R.Palindrome, count, (3, 4, 5), lambda v: True,
@@ -236,12 +246,15 @@ def make(name: str, seed: int) -> Puzzle:
         "kropki-negative": lambda: (dots(grid, "white", "black", True),),
         "xv": lambda: (dots(grid, "x", "v", False),),
         "xv-negative": lambda: (dots(grid, "x", "v", True),),
+        "consecutive-marks": lambda: (R.ConsecutiveMarks(dots(grid, "white", "black",
+                                                              False).white),),
         "cage-without-sum": lambda: groups(rng, grid, R.SumlessCage, 12, (2, 3, 4)),
         "extra-region": lambda: groups(rng, grid, R.ExtraRegion, 2, (N,)),
         "renban": lambda: lines(rng, grid, R.Renban, 5, (3, 4, 5), run_of_digits, is_run),
         "whispers": lambda: lines(rng, grid, R.Whispers, 5, (4, 5, 6), whispering),
         "palindrome": lambda: palindromes(rng, grid, 5),
         "little-killer": lambda: little_killers(rng, grid, 5),
+        "sandwich": lambda: sandwiches(rng, grid, 8),
     }
     made = (fixed[name],) if name in fixed else rules[name]()
     return thin(rng, grid, made)
@@ -249,7 +262,8 @@ def make(name: str, seed: int) -> Puzzle:
 
 NAMES = ["thermometer", "arrow", "kropki", "kropki-negative", "xv", "xv-negative",
          "main-diagonal", "anti-diagonal", "cage-without-sum", "extra-region",
-         "disjoint-groups", "renban", "whispers", "palindrome", "little-killer"]
+         "disjoint-groups", "renban", "whispers", "palindrome", "little-killer",
+         "consecutive-marks", "sandwich"]
 
 
 def main(names: list[str]) -> None:

@@ -188,6 +188,17 @@ def _rule(rule: R.Rule, rows: list[list[int]], n: int) -> list[Violation]:
                 for r, c in rule.cells if rows[r][c] % 2 != want]
     if isinstance(rule, (R.Kropki, R.XV)):
         return _marks(rule, rows, n)
+    if isinstance(rule, R.ConsecutiveMarks):
+        return _consecutive_marks(rule, rows, n)
+    if isinstance(rule, R.Sandwich):
+        line = [rows[k][rule.index] if rule.column else rows[rule.index][k] for k in range(n)]
+        if 1 not in line or n not in line:
+            return []  # the houses report the missing digit
+        a, b = sorted((line.index(1), line.index(n)))
+        if sum(line[a + 1:b]) == rule.total:
+            return []
+        where = f"sandwich {'column' if rule.column else 'row'} {rule.index + 1}"
+        return [Violation(where, f"between 1 and {n}: {line[a + 1:b]}, not {rule.total}")]
     if hasattr(rule, "cells"):
         return _line(rule, [rows[r][c] for r, c in rule.cells], n)
     return []
@@ -218,6 +229,23 @@ def _line(rule, values: list[int], n: int) -> list[Violation]:
         problems.append(Violation(where, f"repeats a digit: {values}"))
     if isinstance(rule, R.Renban) and max(values) - min(values) != len(values) - 1:
         problems.append(Violation(where, f"is not a run of consecutive digits: {values}"))
+    return problems
+
+
+def _consecutive_marks(rule, rows: list[list[int]], n: int) -> list[Violation]:
+    """Marked neighbours consecutive, every other pair of orthogonal neighbours not."""
+    marked = {frozenset(pair) for pair in rule.pairs}
+    problems = []
+    for r in range(n):
+        for c in range(n):
+            for r2, c2 in ((r + 1, c), (r, c + 1)):
+                if r2 < n and c2 < n:
+                    a, b = rows[r][c], rows[r2][c2]
+                    mark = frozenset(((r, c), (r2, c2))) in marked
+                    if mark != (abs(a - b) == 1):
+                        problems.append(Violation(
+                            f"{rule.name} {_name(r, c)}-{_name(r2, c2)}",
+                            f"{'marked' if mark else 'no mark'}, but holds {a} and {b}"))
     return problems
 
 

@@ -152,6 +152,12 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
     rules.add_argument("--kropki", metavar="MARKS",
                        help="dots: 'w:r1c1-r1c2,b:r2c1-r2c2' (white consecutive, black ratio "
                             "2); add ',negative' when no dot means neither")
+    rules.add_argument("--sandwich", metavar="LINE=SUM", action="append", default=[],
+                       help="digits between the 1 and the N of a row or column add up to "
+                            "SUM, e.g. 'r3=10' or 'c5=0' (repeatable)")
+    rules.add_argument("--consecutive", metavar="PAIRS",
+                       help="consecutive marks 'r1c1-r1c2,r3c3-r4c3'; every other pair of "
+                            "orthogonal neighbours is not consecutive")
     rules.add_argument("--xv", metavar="MARKS",
                        help="marks: 'x:r1c1-r1c2,v:r2c1-r2c2' (sum 10, sum 5); add "
                             "',negative' when no mark means neither")
@@ -447,6 +453,9 @@ def rules_from_args(args: argparse.Namespace) -> tuple:
         rules += [R.parse_little_killer(text) for text in args.little_killer]
         rules += [R.parse_marks(kind, text) for kind, text in
                   (("kropki", args.kropki), ("xv", args.xv)) if text]
+        if args.consecutive:
+            rules.append(R.parse_pairs(args.consecutive))
+        rules += [R.parse_sandwich(text) for text in args.sandwich]
     except ValueError as error:
         raise UsageError(str(error)) from None
     return tuple(dict.fromkeys(rules))  # a rule named twice counts once

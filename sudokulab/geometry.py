@@ -45,6 +45,7 @@ RELATIONS = {
     "white": "|a - b| = 1",
     "black": "a = 2b or b = 2a",
     "no-dot": "|a - b| != 1 and a != 2b and b != 2a",
+    "apart": "|a - b| != 1",
     "x": "a + b = 10",
     "v": "a + b = 5",
     "no-xv": "a + b != 5 and a + b != 10",
@@ -65,6 +66,8 @@ def related(kind: str, param: int, x: int, y: int) -> bool:
         return x == 2 * y or y == 2 * x
     if kind == "no-dot":
         return abs(x - y) != 1 and x != 2 * y and y != 2 * x
+    if kind == "apart":
+        return abs(x - y) != 1
     if kind == "x":
         return x + y == 10
     if kind == "v":
@@ -105,6 +108,7 @@ class Geometry:
     relations: tuple[Relation, ...] = field(default=())
     groups: tuple[tuple[str, tuple[int, ...]], ...] = field(default=())  # (rule, cells) differ
     sums: tuple[Sum, ...] = field(default=())
+    sandwiches: tuple[tuple[tuple[int, ...], int], ...] = field(default=())  # (line, total)
 
     @property
     def n(self) -> int:
@@ -195,6 +199,8 @@ def geometry(box: tuple[int, int], rules: tuple[R.Rule, ...] = ()) -> Geometry:
         units_of=units_of,
         peers=tuple(tuple(sorted(p - {cell})) for cell, p in enumerate(peers)),
         moves=moves, cages=cages, relations=relations, groups=groups, sums=sums,
+        sandwiches=tuple((tuple(_index(c, n) for c in rule.line(n)), rule.total)
+                         for rule in rules if isinstance(rule, R.Sandwich)),
     )
 
 
@@ -224,6 +230,10 @@ def _lines(n: int, rules: tuple[R.Rule, ...]) -> tuple[tuple, tuple, tuple]:
             sums.append(Sum(name, cells[1:], circle=cells[0]))
         elif isinstance(rule, R.LittleKiller):
             sums.append(Sum(name, cells, total=rule.total))
+        elif isinstance(rule, R.ConsecutiveMarks):
+            marked = {tuple(sorted((_index(a, n), _index(b, n)))) for a, b in rule.pairs}
+            relations += [Relation(name, "white" if pair in marked else "apart", *pair)
+                          for pair in orthogonal_pairs(n)]
         elif isinstance(rule, (R.Kropki, R.XV)):
             first, second = ("white", "black") if isinstance(rule, R.Kropki) else ("x", "v")
             marked = set()

@@ -464,7 +464,7 @@ def format_rules(puzzle: Puzzle) -> str:
     """
     n = puzzle.size
     parts = []
-    drawn = (R.Jigsaw, R.Cage, R.Parity, R.LittleKiller, *R.LINES, *R.DOTS)
+    drawn = (R.Jigsaw, R.Cage, R.Parity, R.LittleKiller, R.Sandwich, *R.LINES, *R.DOTS)
     names = [rule.name for rule in puzzle.rules if not isinstance(rule, drawn)]
     if names:
         parts.append("rules: " + ", ".join(names))
@@ -497,6 +497,10 @@ def format_rules(puzzle: Puzzle) -> str:
     for rule in puzzle.rules:
         if isinstance(rule, R.DOTS):
             parts.append(_format_dots(puzzle, rule))
+    sandwiches = [rule for rule in puzzle.rules if isinstance(rule, R.Sandwich)]
+    if sandwiches:
+        parts.append("sandwiches (between 1 and N): " + ", ".join(
+            f"{'column' if s.column else 'row'} {s.index + 1} = {s.total}" for s in sandwiches))
     return "\n".join(parts)
 
 
@@ -529,6 +533,8 @@ def _format_dots(puzzle: Puzzle, rule) -> str:
     n = puzzle.size
     kropki = isinstance(rule, R.Kropki)
     kinds = (("white", "o"), ("black", "*")) if kropki else (("x", "X"), ("v", "V"))
+    if isinstance(rule, R.ConsecutiveMarks):
+        kinds = (("pairs", "o"),)
     between: dict[frozenset, str] = {}
     for kind, mark in kinds:
         for a, b in getattr(rule, kind):
@@ -545,7 +551,9 @@ def _format_dots(puzzle: Puzzle, rule) -> str:
             rows.append(" ".join(between.get(frozenset(((r, c), (r + 1, c))), " ")
                                  for c in range(n)).rstrip())
     title = "kropki (o consecutive, * ratio 2)" if kropki else "xv (X sum 10, V sum 5)"
-    if rule.negative:
+    if isinstance(rule, R.ConsecutiveMarks):
+        title = "consecutive marks (o), no mark means not consecutive"
+    elif rule.negative:
         title += ", no mark means neither"
     return f"{title}:\n" + "\n".join(rows)
 

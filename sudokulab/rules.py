@@ -137,6 +137,31 @@ class XV:
 
 
 @dataclass(frozen=True)
+class ConsecutiveMarks:
+    """Marked orthogonal neighbours hold consecutive digits; every other pair of orthogonal
+    neighbours does not (the positive form of non-consecutive)."""
+
+    pairs: tuple[Pair, ...] = ()
+    name = "consecutive-marks"
+
+
+@dataclass(frozen=True)
+class Sandwich:
+    """In a row (or a column), the digits between the 1 and the N add up to `total`.
+
+    `index` counts from 0; a total of 0 says the 1 and the N are neighbours."""
+
+    column: bool
+    index: int
+    total: int
+    name = "sandwich"
+
+    def line(self, n: int) -> tuple[Cell, ...]:
+        """The cells of its row or column on an N x N grid, in order."""
+        return tuple((k, self.index) if self.column else (self.index, k) for k in range(n))
+
+
+@dataclass(frozen=True)
 class SumlessCage:
     """A killer cage without its sum: its digits differ."""
 
@@ -188,10 +213,11 @@ class LittleKiller:
 
 Rule = (Diagonal | AntiKnight | AntiKing | NonConsecutive | Windoku | Jigsaw | Cage | Parity
         | MainDiagonal | AntiDiagonal | DisjointGroups | Thermometer | Arrow | Kropki | XV
-        | SumlessCage | ExtraRegion | Renban | Whispers | Palindrome | LittleKiller)
+        | SumlessCage | ExtraRegion | Renban | Whispers | Palindrome | LittleKiller
+        | ConsecutiveMarks | Sandwich)
 
 LINES = (Thermometer, Arrow, SumlessCage, ExtraRegion, Renban, Whispers, Palindrome)
-DOTS = (Kropki, XV)
+DOTS = (Kropki, XV, ConsecutiveMarks)
 
 MIRACLE: tuple[Rule, ...] = (AntiKnight(), AntiKing(), NonConsecutive())
 
@@ -235,14 +261,18 @@ def rule_to_json(rule: Rule) -> dict:
     elif isinstance(rule, LittleKiller):
         data["cells"] = [cell_name(c) for c in rule.cells]
         data["total"] = rule.total
+    elif isinstance(rule, Sandwich):
+        data["column" if rule.column else "row"] = rule.index + 1
+        data["total"] = rule.total
     elif isinstance(rule, DOTS):
         for field in _DOT_FIELDS[type(rule)]:
             data[field] = [[cell_name(a), cell_name(b)] for a, b in getattr(rule, field)]
-        data["negative"] = rule.negative
+        if not isinstance(rule, ConsecutiveMarks):
+            data["negative"] = rule.negative
     return data
 
 
-_DOT_FIELDS = {Kropki: ("white", "black"), XV: ("x", "v")}
+_DOT_FIELDS = {Kropki: ("white", "black"), XV: ("x", "v"), ConsecutiveMarks: ("pairs",)}
 _LINE_TYPES = {kind.name: kind for kind in LINES}
 
 
@@ -280,6 +310,15 @@ def rule_from_json(data: object, index: int = 1) -> Rule:
             rule_type = Kropki if kind == "kropki" else XV
             return rule_type(*(_pairs(data.get(f, [])) for f in _DOT_FIELDS[rule_type]),
                              negative=bool(data.get("negative", False)))
+        if kind == "sandwich":
+            if ("row" in data) == ("column" in data):
+                raise ValueError("a sandwich needs a 'row' or a 'column' (counted from 1)")
+            index = int(data["column"] if "column" in data else data["row"])
+            if index < 1:
+                raise ValueError(f"sandwich: no row or column {index}")
+            return Sandwich("column" in data, index - 1, int(data["total"]))
+        if kind == "consecutive-marks":
+            return ConsecutiveMarks(_pairs(data.get("pairs", [])))
         if kind == "cage":
             return Cage(tuple(parse_cell(c) for c in data["cells"]), int(data["total"]))
         if kind == "parity":
@@ -293,7 +332,8 @@ def rule_from_json(data: object, index: int = 1) -> Rule:
 def rule_problem(rule: Rule, n: int) -> str:
     """What is wrong with a rule's cells on an N x N grid ('' when nothing is)."""
     cells = [c for pair in getattr(rule, "white", ()) + getattr(rule, "black", ())
-             + getattr(rule, "x", ()) + getattr(rule, "v", ()) for c in pair]
+             + getattr(rule, "x", ()) + getattr(rule, "v", ()) + getattr(rule, "pairs", ())
+             for c in pair]
     cells += list(getattr(rule, "cells", ()))
     for row, col in cells:
         if not (0 <= row < n and 0 <= col < n):
@@ -306,7 +346,13 @@ def rule_problem(rule: Rule, n: int) -> str:
         if len(set(pairs)) != len(pairs):
             return "two marks between the same cells"
         return ""
-    if not hasattr(rule, "cells"):
+    if isinstance(rule, Sandwich):
+        if not 0 <= rule.index < n:
+            return f"{'column' if rule.column else 'row'} {rule.index + 1} is outside the grid"
+        if not 0 <= rule.total <= n * (n + 1) // 2 - 1 - n:
+            return f"no digits between 1 and {n} add up to {rule.total}"
+        return ""
+    if not isinstance(rule, LINES + (LittleKiller,)):
         return ""
     if len(set(rule.cells)) != len(rule.cells):
         return "a cell is listed twice"
@@ -376,6 +422,25 @@ def parse_marks(kind: str, text: str) -> Kropki | XV:
                              f"{next(iter(letters))}:r1c1-r1c2, or 'negative'")
         marks[letters[letter.strip().lower()]].append((parse_cell(a), parse_cell(b)))
     return rule_type(*(tuple(pairs) for pairs in marks.values()), negative=negative)
+
+
+def parse_sandwich(text: str) -> Sandwich:
+    """A sandwich sum from 'r3=10' (row 3) or 'c5=0' (column 5)."""
+    match = re.fullmatch(r"\s*([rRcC])(\d+)\s*=\s*(\d+)\s*", text)
+    if not match or int(match[2]) < 1:
+        raise ValueError(f"sandwich {text!r}: expected r3=10 or c5=0")
+    return Sandwich(match[1].lower() == "c", int(match[2]) - 1, int(match[3]))
+
+
+def parse_pairs(text: str) -> ConsecutiveMarks:
+    """Consecutive marks from 'r1c1-r1c2,r3c3-r4c3'."""
+    pairs = []
+    for item in (part.strip() for part in text.split(",") if part.strip()):
+        a, dash, b = item.partition("-")
+        if not dash:
+            raise ValueError(f"mark {item!r}: expected CELL-CELL, like r1c1-r1c2")
+        pairs.append((parse_cell(a), parse_cell(b)))
+    return ConsecutiveMarks(tuple(pairs))
 
 
 def parse_cells(text: str) -> tuple[Cell, ...]:

@@ -93,6 +93,8 @@ CASES = {
     "whispers": [R.Whispers(((0, 0), (1, 1), (2, 1)))],
     "palindrome": [R.Palindrome(((0, 0), (1, 2), (2, 1)))],
     "little-killer": [R.LittleKiller(((1, 0), (2, 1), (3, 2)), 7)],
+    "consecutive-marks": [R.ConsecutiveMarks(WHITE)],
+    "sandwich": [R.Sandwich(False, 2, 2), R.Sandwich(True, 3, 3)],
 }
 
 
@@ -132,8 +134,13 @@ def test_counts_on_4x4_match_brute_force(engine, name):
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_a_given_narrows_the_count_as_brute_force_does(engine, name):
+@pytest.mark.parametrize("spec", ["norvig", "sat:encoding=optimized", "smt:model=int",
+                                  "cpsat", "prolog"])
+def test_a_given_narrows_the_count_as_brute_force_does(spec, name):
     """With one given (so the optimized CNF and givens-as-assumptions paths run)."""
+    if spec == "prolog" and os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1":
+        pytest.skip("SUDOKULAB_SKIP_PROLOG=1")
+    engine = make_backend(spec)
     puzzle = empty(4, CASES[name])
     some = sorted(brute_force(puzzle))[0]
     values = [0] * 16
@@ -213,6 +220,8 @@ def test_malformed_rules_are_named(data, message):
     (R.XV(x=(((0, 0), (0, 1)),), v=(((0, 1), (0, 0)),)), "two marks"),
     (R.Renban(tuple((0, c) for c in range(4)) + ((1, 0),)), "cannot all differ"),
     (R.LittleKiller(((0, 0), (1, 1), (2, 1)), 6), "not one diagonal line"),
+    (R.Sandwich(False, 4, 0), "row 5 is outside the grid"),
+    (R.Sandwich(True, 0, 6), "no digits between 1 and 4 add up to 6"),
 ])
 def test_rule_cells_are_validated(rule, message):
     with pytest.raises(PuzzleError, match=message):
@@ -238,6 +247,9 @@ GRID = GRIDS[0]  # 1 2 3 4 / 3 4 1 2 / 2 1 4 3 / 4 3 2 1
     (R.Whispers(((0, 0), (0, 1))), "whispers r1c1-r1c2", "closer than 2"),
     (R.Palindrome(((0, 0), (0, 1))), "palindrome r1c1-r1c2", "read the same"),
     (R.LittleKiller(((0, 0), (1, 1)), 6), "little-killer r1c1-r2c2", "adds up to 5, not 6"),
+    (R.ConsecutiveMarks((((0, 0), (1, 0)),)), "consecutive-marks r1c1-r2c1",
+     "marked, but holds 1 and 3"),
+    (R.Sandwich(True, 0, 3), "sandwich column 1", "between 1 and 4: [3, 2], not 3"),
 ])
 def test_the_checker_names_each_broken_rule(rule, where, what):
     problems = check(empty(4, (rule,)), GRID)
@@ -293,7 +305,8 @@ def test_variants_file_holds_a_puzzle_for_every_new_rule():
     assert {rule.name for rule in (
         R.Thermometer(()), R.Arrow(()), R.Kropki(), R.XV(), R.MainDiagonal(),
         R.AntiDiagonal(), R.DisjointGroups(), R.SumlessCage(()), R.ExtraRegion(()),
-        R.Renban(()), R.Whispers(()), R.Palindrome(()), R.LittleKiller((), 0))} <= kinds
+        R.Renban(()), R.Whispers(()), R.Palindrome(()), R.LittleKiller((), 0),
+        R.ConsecutiveMarks(), R.Sandwich(False, 0, 0))} <= kinds
     negative = [p for p in data.values() for rule in p["rules"] if rule.get("negative")]
     assert len(negative) == 2  # Kropki and XV, each with "no mark means neither"
 
@@ -324,6 +337,7 @@ def test_fpuzzles_keys_become_rules():
         arrow=[{"cells": ["R4C4"], "lines": [["R4C4", "R3C3"], ["R4C4", "R4C3"]]}],
         difference=[{"cells": ["R2C1", "R2C2"]}], ratio=[{"cells": ["R3C1", "R3C2"]}],
         xv=[{"cells": ["R4C1", "R4C2"], "value": "V"}], negative=["xv"],
+        sandwichsum=[{"cell": "R0C2", "value": "0"}, {"cell": "R3C0", "value": "5"}],
         killercage=[{"cells": ["R1C4", "R2C4"]}], littlekillersum=[
             {"cell": "R0C2", "direction": "DR", "value": "7"}],
         **{"diagonal+": True}))
@@ -333,15 +347,26 @@ def test_fpuzzles_keys_become_rules():
         R.Arrow(((3, 3), (2, 2))), R.Arrow(((3, 3), (3, 2))),
         R.Kropki(white=(((1, 0), (1, 1)),), black=(((2, 0), (2, 1)),)),
         R.XV(v=(((3, 0), (3, 1)),), negative=True),
+        R.Sandwich(True, 1, 0), R.Sandwich(False, 2, 5),
         R.LittleKiller(((0, 2), (1, 3)), 7))
+
+
+def test_fpuzzles_difference_dots_with_negative_difference_are_consecutive_marks():
+    from sudokulab.formats.links import from_fpuzzles
+
+    puzzle = from_fpuzzles(fpuzzles(difference=[{"cells": ["R1C1", "R1C2"]}],
+                                    negative=["difference"]))
+    assert puzzle.rules == (R.ConsecutiveMarks((((0, 0), (0, 1)),)),)
 
 
 @pytest.mark.parametrize("keys, refused", [
     ({"ratio": [{"cells": ["R1C1", "R1C2"], "value": "3"}]}, "ratio of value '3'"),
     ({"negative": ["ratio"]}, "negative ratio alone"),
+    ({"negative": ["difference"], "ratio": [{"cells": ["R1C1", "R1C2"]}]},
+     "negative difference alone"),
     ({"arrow": [{"cells": ["R1C1", "R1C2"], "lines": [["R1C2", "R2C3"]]}]},
      "arrow with a circle of several cells"),
-    ({"sandwichsum": [{"cell": "R0C1", "value": "5"}]}, "sandwichsum"),
+    ({"sandwichsum": [{"cell": "R1C1", "value": "5"}]}, "sandwichsum without a sum or out"),
 ])
 def test_fpuzzles_constraints_still_out_of_reach_are_refused_by_name(keys, refused):
     from sudokulab.formats.links import from_fpuzzles
@@ -396,6 +421,20 @@ def cli(capsys, *argv):
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def test_sandwiches_on_the_command_line(capsys):
+    code, out, _ = cli(capsys, "solve", "." * 16, "--sandwich", "r3=2", "--sandwich", "c4=3",
+                       "--count", "--format", "json")
+    assert code == 0 and json.loads(out)["count"] == len(brute_force(empty(4, CASES["sandwich"])))
+
+
+def test_consecutive_marks_on_the_command_line(capsys):
+    pairs = ",".join(f"{R.cell_name(a)}-{R.cell_name(b)}" for a, b in WHITE)
+    code, out, _ = cli(capsys, "solve", "." * 16, "--consecutive", pairs, "--count",
+                       "--format", "json")
+    expected = brute_force(empty(4, CASES["consecutive-marks"]))
+    assert code == 0 and json.loads(out)["count"] == len(expected) > 0
 
 
 def test_rule_flags_on_the_command_line(capsys):

@@ -258,4 +258,4 @@ ALL_RULES: tuple[type, ...] = (R.Diagonal, R.AntiKnight, R.AntiKing, R.NonConsec
 UNIT_RULES: tuple[type, ...] = (R.MainDiagonal, R.AntiDiagonal, R.DisjointGroups)
 NEW_RULES: tuple[type, ...] = UNIT_RULES + (
     R.Thermometer, R.Arrow, R.Kropki, R.XV, R.SumlessCage, R.ExtraRegion, R.Renban,
-    R.Whispers, R.Palindrome, R.LittleKiller)
+    R.Whispers, R.Palindrome, R.LittleKiller, R.ConsecutiveMarks, R.Sandwich)

@@ -267,11 +267,13 @@ class RuleBoard(Board):
         self.unions: dict[int, int] = {}  # (table, candidates) -> what a partner may hold
         # sums (arrows, little killers): cells, the circle cell (-1: none), the total
         self.sums = tuple((s.cells, s.circle, s.total) for s in geo.sums)
+        self.sandwiches = geo.sandwiches
         self.filters = [rule_filter for rule_filter, wanted in
                         ((self.separate_consecutive, self.adjacent),
                          (self.add_up_cages, self.cages),
                          (self.relate_pairs, self.relations),
-                         (self.add_up_sums, self.sums)) if wanted]
+                         (self.add_up_sums, self.sums),
+                         (self.fill_sandwiches, self.sandwiches)) if wanted]
 
     def remove(self, values: Values, places: Places, cell: int, bits: int,
                solved: list[int], hidden: list[int]) -> int:
@@ -426,6 +428,48 @@ class RuleBoard(Board):
         return removed
 
 
+    def fill_sandwiches(self, values: Values, places: Places, solved: list[int],
+                        hidden: list[int]) -> int:
+        """Sandwich: for each place of the 1 and the N the candidates allow, whether the
+        cells between can add up to the total; a digit stays if some such place keeps it."""
+        n, full, remove = self.n, self.full, self.remove
+        low, high = 1, 1 << (n - 1)
+        middle = full & ~low & ~high
+        removed = 0
+        for line, total in self.sandwiches:
+            keep = [0] * n
+            for i in range(n):
+                if not values[line[i]] & low:
+                    continue
+                for j in range(n):
+                    if j == i or not values[line[j]] & high:
+                        continue
+                    a, b = min(i, j), max(i, j)
+                    inner = [values[cell] & middle for cell in line[a + 1:b]]
+                    before = [1]
+                    for candidates in inner:
+                        before.append(add_digits(before[-1], candidates))
+                    if not before[-1] >> total & 1:
+                        continue  # the cells between cannot add up to the total
+                    after = [1]
+                    for candidates in reversed(inner):
+                        after.append(add_digits(after[-1], candidates))
+                    after.reverse()
+                    keep[i] |= low
+                    keep[j] |= high
+                    for k, candidates in enumerate(inner):
+                        others = add_totals(before[k], after[k + 1])
+                        for d in range(2, n):
+                            if candidates >> (d - 1) & 1 and (others << d) >> total & 1:
+                                keep[a + 1 + k] |= 1 << (d - 1)
+                    for k in list(range(a)) + list(range(b + 1, n)):
+                        keep[k] |= values[line[k]] & middle
+            for k, cell in enumerate(line):
+                if values[cell] & ~keep[k]:
+                    removed += remove(values, places, cell, ~keep[k] & full, solved, hidden)
+        return removed
+
+
 def add_digits(totals: int, candidates: int) -> int:
     """The totals reachable by adding one of the candidates to one of `totals` (bit sets)."""
     reach = 0
@@ -449,7 +493,8 @@ def add_totals(a: int, b: int) -> int:
 
 
 NEEDS_RULE_BOARD = (R.NonConsecutive, R.Cage, R.Parity, R.Thermometer, R.Arrow, R.Kropki,
-                    R.XV, R.Renban, R.Whispers, R.Palindrome, R.LittleKiller)
+                    R.XV, R.Renban, R.Whispers, R.Palindrome, R.LittleKiller,
+                    R.ConsecutiveMarks, R.Sandwich)
 
 
 @lru_cache(maxsize=32)
@@ -624,6 +669,10 @@ class NorvigBackend(Backend):
         for (rule, kind, text), count in kinds.items():
             lines.append(f"  {rule}: {count} pair{'s' if count != 1 else ''} '{kind}' "
                          f"({text}), arc consistency after each fixpoint")
+        for line, total in geo.sandwiches:
+            lines.append(f"  sandwich: {geo.name(line[0])}..{geo.name(line[-1])} = {total}: "
+                         "each place of the 1 and the N is tried; the cells between keep the "
+                         "digits that can reach the total")
         for total in geo.sums:
             target = geo.name(total.circle) if total.circle >= 0 else str(total.total)
             lines.append(f"  {total.rule}: {'+'.join(geo.name(c) for c in total.cells)} = "

@@ -253,6 +253,7 @@ def rule_terms(puzzle: Puzzle) -> list[tuple]:
     terms += [("distinct", list(cells)) for _, cells in geo.groups]
     terms += [("sum", list(total.cells), total.total) if total.circle < 0 else
               ("arrow", total.circle, list(total.cells)) for total in geo.sums]
+    terms += [("sandwich", list(line), total) for line, total in geo.sandwiches]
     return terms
 
 
@@ -345,7 +346,11 @@ class PrologBackend(Backend):
         lines = [f"prolog: {PROGRAM.name}: sudoku({rows}-{cols}, Cells, Rules, {strength}), "
                  f"labeling([{', '.join(labeling)}], Cells){auto}",
                  f"  {len(geo.units)} units of {geo.n} cells hold distinct digits"]
-        new = ("relation", "distinct", "sum", "arrow")  # shown below, by the rule they come from
+        new = ("relation", "distinct", "sum", "arrow")
+        lines += [f"  sandwich: sandwich({geo.name(line[0])}..{geo.name(line[-1])}, {total}): "
+                  "element/3 finds the 1 and the N, each cell between counts (reified)"
+                  for line, total in geo.sandwiches]
+        new += ("sandwich",)  # shown below, by the rule they come from
         extra = iter(geo.unit_names[3 * geo.n:])
         for name, *args in rule_terms(puzzle):
             if name == "unit":

@@ -69,7 +69,8 @@ COMPILED_RULES = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw,
                   R.NonConsecutive, R.Parity, R.Cage,
                   R.MainDiagonal, R.AntiDiagonal, R.DisjointGroups, R.Thermometer, R.Arrow,
                   R.Kropki, R.XV, R.SumlessCage, R.ExtraRegion, R.Renban, R.Whispers,
-                  R.Palindrome, R.LittleKiller)  # every rule there is
+                  R.Palindrome, R.LittleKiller, R.ConsecutiveMarks,
+                  R.Sandwich)  # every rule there is
 
 # The part of the rules a unit belongs to, from the first word of its geometry name.
 UNIT_PARTS = {"row": "row", "column": "column", "box": "box", "region": "jigsaw",
@@ -284,6 +285,75 @@ def _line_clauses(build: Builder, geo: Geometry, kept,
                 build.at_most_one(rule, [c * n + d for c in cells if kept(c * n + d)])
     for total in geo.sums:
         _sum_clauses(build, geo, total, kept, givens)
+    for line, total in geo.sandwiches:
+        _sandwich_clauses(build, n, line, total, kept, givens)
+
+
+def _sandwich_clauses(build: Builder, n: int, line: tuple[int, ...], total: int, kept,
+                      givens: Sequence[int] | None) -> None:
+    """A sandwich sum. An end is a cell holding 1 or N; left(k) says an end lies before cell
+    k, right(k) one after it, and between(k) = left(k) and right(k). Partial sums q(k, v),
+    "the digits between, up to cell k, add up to v" (v up to the total), follow cell by
+    cell both ways, and q(last, total) must hold. Literals here are variables, True or
+    False (decided by the givens), and `clause` simplifies them away."""
+    pool, size = build.pool, len(line)
+    clauses: list[list[int]] = []
+
+    def clause(*lits) -> None:
+        if True not in lits:
+            clauses.append([lit for lit in lits if lit is not False])
+
+    def neg(lit):
+        return -lit if isinstance(lit, int) and not isinstance(lit, bool) else not lit
+
+    def x(k: int, d: int):
+        cell = line[k]
+        if givens and givens[cell]:
+            return givens[cell] == d
+        return cell * n + d if kept(cell * n + d) else False
+
+    key = ("sandwich", line, total)
+    left = {0: False}
+    for k in range(1, size):  # left(k) <-> left(k-1) or an end at k-1
+        left[k] = pool.id(key + ("left", k))
+        sources = [left[k - 1], x(k - 1, 1), x(k - 1, n)]
+        clause(-left[k], *sources)
+        for source in sources:
+            clause(neg(source), left[k])
+    right = {size - 1: False}
+    for k in range(size - 2, -1, -1):
+        right[k] = pool.id(key + ("right", k))
+        sources = [right[k + 1], x(k + 1, 1), x(k + 1, n)]
+        clause(-right[k], *sources)
+        for source in sources:
+            clause(neg(source), right[k])
+    between = {0: False, size - 1: False}
+    for k in range(1, size - 1):
+        b = between[k] = pool.id(key + ("between", k))
+        clause(-b, left[k])
+        clause(-b, right[k])
+        clause(b, -left[k], -right[k])
+        clause(-b, neg(x(k, 1)))
+        clause(-b, neg(x(k, n)))
+    q = {(k, v): pool.id(key + ("sum", k, v)) for k in range(size) for v in range(total + 1)}
+
+    def earlier(k: int, v: int):
+        if k == 0:
+            return v == 0
+        return q.get((k - 1, v), False)
+
+    for k in range(size):
+        b = between[k]
+        for v in range(total + 1):
+            now = q[k, v]
+            clause(-now, b, earlier(k, v))  # not between: the sum carries over
+            clause(neg(earlier(k, v)), b, now)
+            for d in range(2, n):  # between and holding d: the sum grows by d
+                clause(-now, neg(b), neg(x(k, d)), earlier(k, v - d) if v >= d else False)
+                clause(neg(earlier(k, v)), neg(b), neg(x(k, d)), q.get((k, v + d), False))
+    clause(q[size - 1, total])
+    build.cnf.nv = max(build.cnf.nv, pool.top)
+    build.add("sandwich", clauses)
 
 
 def _sum_clauses(build: Builder, geo: Geometry, total: Sum, kept,

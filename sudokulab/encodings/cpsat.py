@@ -38,7 +38,8 @@ MODELS = ("bool", "int")
 RULES = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw, R.NonConsecutive,
          R.Cage, R.Parity, R.MainDiagonal, R.AntiDiagonal, R.DisjointGroups, R.Thermometer,
          R.Arrow, R.Kropki, R.XV, R.SumlessCage, R.ExtraRegion, R.Renban, R.Whispers,
-         R.Palindrome, R.LittleKiller)  # every rule of sudokulab/rules.py, in both models
+         R.Palindrome, R.LittleKiller, R.ConsecutiveMarks,
+         R.Sandwich)  # every rule of sudokulab/rules.py, in both models
 
 UNIT_GROUPS = {"row": "rows", "column": "columns", "box": "boxes", "region": "jigsaw regions",
                "main": "diagonals", "anti-diagonal": "diagonals", "window": "windows",
@@ -61,6 +62,7 @@ class CellModel:
         self.geo, self.n = geo, geo.n
         self.model = cp_model.CpModel()
         self.groups: dict[str, list[Constraint]] = {}
+        self.literals: dict[tuple[int, int], cp_model.IntVar] = {}  # int model: x == d
         self.declare()
         self.compile()
 
@@ -91,6 +93,8 @@ class CellModel:
             self.all_differ(name, list(cells))
         for total in geo.sums:
             self.add_up(total)
+        for line, total in geo.sandwiches:
+            self.sandwich(line, total)
 
     def note(self, group: str, kind: str, cells: Sequence[int], detail: str = "") -> None:
         """Record a constraint posted for a rule (for the teaching view)."""
@@ -142,6 +146,40 @@ class CellModel:
     def add_up(self, total: Sum) -> None:
         """Cells add up to a total, or to the digit of a circle cell (an arrow)."""
         raise NotImplementedError
+
+    def value(self, cell: int):
+        """The digit of a cell as a linear expression."""
+        raise NotImplementedError
+
+    def holds(self, cell: int, digit: int):
+        """A literal true when the cell holds the digit."""
+        raise NotImplementedError
+
+    def sandwich(self, line: tuple[int, ...], total: int) -> None:
+        """The digits between the 1 and the N add up to `total`: the places of 1 and N, their
+        minimum and maximum, and per cell a literal 'between' that lets its digit count."""
+        m, size = self.model, len(line)
+        one, top = m.NewIntVar(0, size - 1, ""), m.NewIntVar(0, size - 1, "")
+        m.Add(one == sum(k * self.holds(c, 1) for k, c in enumerate(line)))
+        m.Add(top == sum(k * self.holds(c, self.n) for k, c in enumerate(line)))
+        low, high = m.NewIntVar(0, size - 1, ""), m.NewIntVar(0, size - 1, "")
+        m.AddMinEquality(low, [one, top])
+        m.AddMaxEquality(high, [one, top])
+        terms = []
+        for k, cell in enumerate(line):
+            after, before, inside = (m.NewBoolVar("") for _ in range(3))
+            m.Add(low < k).OnlyEnforceIf(after)
+            m.Add(low >= k).OnlyEnforceIf(after.Not())
+            m.Add(high > k).OnlyEnforceIf(before)
+            m.Add(high <= k).OnlyEnforceIf(before.Not())
+            m.AddBoolAnd([after, before]).OnlyEnforceIf(inside)
+            m.AddBoolOr([after.Not(), before.Not()]).OnlyEnforceIf(inside.Not())
+            term = m.NewIntVar(0, self.n, "")
+            m.Add(term == self.value(cell)).OnlyEnforceIf(inside)
+            m.Add(term == 0).OnlyEnforceIf(inside.Not())
+            terms.append(term)
+        m.Add(sum(terms) == total)
+        self.note("sandwich", "Sum", line, f"of the digits between 1 and N == {total}")
 
     def given(self, cell: int, digit: int) -> int:
         """The index of the variable a given fixes: the cell's integer, or its literal
@@ -229,6 +267,17 @@ class IntModel(CellModel):
         self.note(total.rule, "Sum", total.cells,
                   f"== {self.geo.name(total.circle) if total.circle >= 0 else total.total}")
 
+    def value(self, cell):
+        return self.cells[cell]
+
+    def holds(self, cell, digit):
+        key = (cell, digit)
+        if key not in self.literals:
+            lit = self.literals[key] = self.model.NewBoolVar("")
+            self.model.Add(self.cells[cell] == digit).OnlyEnforceIf(lit)
+            self.model.Add(self.cells[cell] != digit).OnlyEnforceIf(lit.Not())
+        return self.literals[key]
+
     def given(self, cell, digit):
         return cell
 
@@ -310,6 +359,12 @@ class BoolModel(CellModel):
             self.model.Add(sum(weighted) == total.total)
         target = self.geo.name(total.circle) if total.circle >= 0 else total.total
         self.note(total.rule, "Sum", total.cells, f"of d * cell_d == {target}")
+
+    def value(self, cell):
+        return sum((d + 1) * lit for d, lit in enumerate(self.cells[cell]))
+
+    def holds(self, cell, digit):
+        return self.cells[cell][digit - 1]
 
     def given(self, cell, digit):
         return cell * self.n + digit - 1

@@ -34,7 +34,7 @@ UNIT_GROUPS = {"row": "rows", "column": "columns", "box": "boxes", "region": "ji
                "disjoint": "disjoint groups", "extra": "extra regions"}
 LINE_RULES = (R.MainDiagonal, R.AntiDiagonal, R.DisjointGroups, R.Thermometer, R.Arrow,
               R.Kropki, R.XV, R.SumlessCage, R.ExtraRegion, R.Renban, R.Whispers,
-              R.Palindrome, R.LittleKiller)
+              R.Palindrome, R.LittleKiller, R.ConsecutiveMarks, R.Sandwich)
 KNIGHT_STEPS = {(1, 2), (2, 1)}
 
 
@@ -86,6 +86,8 @@ class CellModel:
             self.add(name, self.all_differ(list(cells)))
         for total in geo.sums:
             self.add(total.rule, self.add_up(total))
+        for line, total in geo.sandwiches:
+            self.add("sandwich", self.sandwich(line, total))
 
     def add(self, group: str, assertions: list[z3.BoolRef]) -> None:
         """File assertions under the rule they come from."""
@@ -145,6 +147,19 @@ class CellModel:
     def add_up(self, total: Sum) -> list[z3.BoolRef]:
         """Cells add up to a total, or to the digit of a circle cell (an arrow)."""
         raise NotImplementedError
+
+    def value(self, cell: int) -> z3.ArithRef:
+        """The digit of a cell as an integer term."""
+        raise NotImplementedError
+
+    def sandwich(self, line: tuple[int, ...], total: int) -> list[z3.BoolRef]:
+        """The digits between the 1 and the N of a line add up to `total`: the two places
+        as integer terms, each cell's digit counted when its place lies between them."""
+        one = z3.Sum([z3.If(self.is_digit(c, 1), k, 0) for k, c in enumerate(line)])
+        top = z3.Sum([z3.If(self.is_digit(c, self.n), k, 0) for k, c in enumerate(line)])
+        inside = [z3.Or(z3.And(one < k, k < top), z3.And(top < k, k < one))
+                  for k in range(len(line))]
+        return [z3.Sum([z3.If(b, self.value(c), 0) for b, c in zip(inside, line)]) == total]
 
     def digit_term(self, cell: int) -> z3.BitVecRef:
         """The digit of a cell as a bit-vector of `width` bits, for reading a solution."""
@@ -232,6 +247,7 @@ class IntModel(CellModel):
             "white": lambda: z3.Or(x - y == 1, y - x == 1),
             "black": lambda: z3.Or(x == 2 * y, y == 2 * x),
             "no-dot": lambda: z3.And(x - y != 1, y - x != 1, x != 2 * y, y != 2 * x),
+            "apart": lambda: z3.And(x - y != 1, y - x != 1),
             "x": lambda: x + y == 10,
             "v": lambda: x + y == 5,
             "no-xv": lambda: z3.And(x + y != 5, x + y != 10),
@@ -245,6 +261,9 @@ class IntModel(CellModel):
     def add_up(self, total):
         target = self.cells[total.circle] if total.circle >= 0 else total.total
         return [z3.Sum([self.cells[c] for c in total.cells]) == target]
+
+    def value(self, cell):
+        return self.cells[cell]
 
     def digit_term(self, cell):
         return z3.Int2BV(self.cells[cell], self.width)
@@ -261,7 +280,7 @@ class BoolModel(CellModel):
         self.negations: dict[int, z3.BoolRef] = {}
         self.cells = [[z3.Bool(f"{self.cell_name(cell)}_{d}") for d in range(1, self.n + 1)]
                       for cell in self.geo.cells]
-        if self.portable and (self.geo.cages or self.geo.sums):
+        if self.portable and (self.geo.cages or self.geo.sums or self.geo.sandwiches):
             self.logic = "QF_LIA"  # a portable cage sum counts with integers
 
     def exactly_one(self, literals: list[z3.BoolRef]) -> list[z3.BoolRef]:
@@ -340,6 +359,9 @@ class BoolModel(CellModel):
         if self.portable:
             return [z3.Sum([z3.If(lit, w, 0) for lit, w in terms]) == target]
         return [z3.PbEq(terms, target)]
+
+    def value(self, cell):
+        return z3.Sum([z3.If(lit, d, 0) for d, lit in enumerate(self.cells[cell], 1)])
 
     def digit_term(self, cell):
         return self.first_digit(self.cells[cell])

@@ -213,7 +213,8 @@ def from_fpuzzles(data: dict) -> Puzzle:
                      if key not in FPUZZLES_INFO and key not in FPUZZLES_FLAGS
                      and key not in ("diagonal+", "diagonal-", "killercage", "odd", "even",
                                      "extraregion", "arrow", "ratio", "difference", "xv",
-                                     "negative", "littlekillersum", *FPUZZLES_LINES)
+                                     "negative", "littlekillersum", "sandwichsum",
+                                     *FPUZZLES_LINES)
                      and value not in (None, False, [], ""))
     rules: list[R.Rule] = [rule for key, rule in FPUZZLES_FLAGS.items() if data.get(key)]
     diagonals = [key for key in ("diagonal+", "diagonal-") if data.get(key)]
@@ -291,7 +292,9 @@ def _fpuzzles_lines(data: dict, n: int, refused: list[str]) -> list[R.Rule]:
             elif key != "xv" or given not in ("X", "V"):
                 refused.append(f"{key} of value {given!r}")
     kropki = {"ratio", "difference"} & negative
-    if len(kropki) == 1:
+    if kropki == {"difference"} and not dots.get("black"):  # the rest non-consecutive
+        rules.append(R.ConsecutiveMarks(tuple(dots.get("white", ()))))
+    elif len(kropki) == 1:
         refused.append(f"negative {kropki.pop()} alone")
     elif kropki or dots.get("white") or dots.get("black"):
         rules.append(R.Kropki(tuple(dots.get("white", ())), tuple(dots.get("black", ())),
@@ -299,6 +302,15 @@ def _fpuzzles_lines(data: dict, n: int, refused: list[str]) -> list[R.Rule]:
     if "xv" in negative or dots.get("x") or dots.get("v"):
         rules.append(R.XV(tuple(dots.get("x", ())), tuple(dots.get("v", ())),
                           negative="xv" in negative))
+    for part in data.get("sandwichsum") or []:  # the clue sits outside the grid
+        match = re.fullmatch(r"R(\d+)C(\d+)", str(part.get("cell")), re.IGNORECASE)
+        total = str(part.get("value", "")).strip()
+        row, col = (int(match[1]), int(match[2])) if match else (-1, -1)
+        if not total.isdigit() or (row in (0, n + 1)) == (col in (0, n + 1)):
+            refused.append("sandwichsum without a sum or outside the grid's edge")
+            continue
+        column = row in (0, n + 1)
+        rules.append(R.Sandwich(column, (col if column else row) - 1, int(total)))
     for part in data.get("littlekillersum") or []:
         total = str(part.get("value", "")).strip()
         if not total.isdigit():
@@ -438,6 +450,13 @@ def _to_fpuzzles_lines(rule: R.Rule, data: dict, name) -> None:
         data.setdefault("littlekillersum", []).append(
             {"cell": f"R{first[0] - step[0] + 1}C{first[1] - step[1] + 1}", "cells": cells,
              "direction": direction, "value": str(rule.total)})
+    elif isinstance(rule, R.Sandwich):
+        cell = f"R0C{rule.index + 1}" if rule.column else f"R{rule.index + 1}C0"
+        data.setdefault("sandwichsum", []).append({"cell": cell, "value": str(rule.total)})
+    elif isinstance(rule, R.ConsecutiveMarks):
+        data.setdefault("difference", []).extend({"cells": [name(a), name(b)], "value": "1"}
+                                                 for a, b in rule.pairs)
+        data.setdefault("negative", []).append("difference")
     elif isinstance(rule, (R.Kropki, R.XV)):
         kropki = isinstance(rule, R.Kropki)
         marks = (("difference", rule.white, "1"), ("ratio", rule.black, "2")) if kropki else \

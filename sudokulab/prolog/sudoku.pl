@@ -81,6 +81,8 @@
 %     - distinct(Cells):   these cells differ (a cage without sum, a region, renban)
 %     - sum(Cells, Sum):   these cells add up to Sum, repeats allowed (little killer)
 %     - arrow(Circle, Cells): these cells add up to the digit in cell Circle
+%     - sandwich(Cells, Sum): along these cells (a row or a column), the digits
+%                          between the 1 and the N add up to Sum
 %
 %   Strength says how strongly "all different" propagates (see below): auto
 %   (chosen from the rules), hybrid, all_distinct or all_different.
@@ -176,12 +178,29 @@ rule_holds(_, Cells, _, arrow(Circle, Indices)) :-
     cells_at(Cells, Indices, Shaft),
     sum(Shaft, #=, Total).
 
+rule_holds(_, Cells, _, sandwich(Indices, Sum)) :-
+    cells_at(Cells, Indices, Line),
+    length(Line, N),
+    element(One, Line, 1),
+    element(Top, Line, N),
+    Low #= min(One, Top),
+    High #= max(One, Top),
+    foldl(between_digit(Low, High), Line, Terms, 1, _),
+    sum(Terms, #=, Sum).
+
+%   The K-th digit of a line counts in a sandwich when K lies between Low and High.
+between_digit(Low, High, X, Term, K, K1) :-
+    Inside #<==> (K #> Low #/\ K #< High),
+    Term #= Inside * X,
+    K1 is K + 1.
+
 %   related(Kind, K, X, Y): how a line or a dot relates two digits.
 related(less, _, X, Y)    :- X #< Y.                  % thermometer: up from the bulb
 related(equal, _, X, Y)   :- X #= Y.                  % palindrome: mirrored cells
 related(white, _, X, Y)   :- abs(X - Y) #= 1.         % kropki white dot: consecutive
 related(black, _, X, Y)   :- X #= 2 * Y #\/ Y #= 2 * X. % kropki black dot: ratio 2
 related(no_dot, _, X, Y)  :- abs(X - Y) #\= 1, X #\= 2 * Y, Y #\= 2 * X.
+related(apart, _, X, Y)   :- abs(X - Y) #\= 1.         % no consecutive mark
 related(x, _, X, Y)       :- X + Y #= 10.
 related(v, _, X, Y)       :- X + Y #= 5.
 related(no_xv, _, X, Y)   :- X + Y #\= 5, X + Y #\= 10.
@@ -217,6 +236,7 @@ rule(relation(_, _, _, _)).
 rule(distinct(_)).
 rule(sum(_, _)).
 rule(arrow(_, _)).
+rule(sandwich(_, _)).
 
 
                  /*******************************
