@@ -18,7 +18,7 @@ from sudokulab.puzzle import PuzzleError
 
 
 @dataclass(frozen=True)
-class Relation:
+class DigitRelation:
     """Two cells whose digits a rule relates; `kind` names how (see `related`)."""
 
     rule: str
@@ -81,7 +81,7 @@ def related(kind: str, param: int, x: int, y: int) -> bool:
     raise ValueError(f"unknown relation {kind!r}")
 
 
-def relation_text(rel: Relation) -> str:
+def relation_text(rel: DigitRelation) -> str:
     """A relation in words, with its parameter: '|a - b| >= 5'."""
     return RELATIONS[rel.kind].replace("k", str(rel.param))
 
@@ -105,7 +105,7 @@ class Geometry:
     peers: tuple[tuple[int, ...], ...]
     moves: tuple[tuple[int, int], ...] = field(default=())
     cages: tuple[R.Cage, ...] = field(default=())
-    relations: tuple[Relation, ...] = field(default=())
+    digit_relations: tuple[DigitRelation, ...] = field(default=())
     groups: tuple[tuple[str, tuple[int, ...]], ...] = field(default=())  # (rule, cells) differ
     sums: tuple[Sum, ...] = field(default=())
     sandwiches: tuple[tuple[tuple[int, ...], int], ...] = field(default=())  # (line, total)
@@ -198,7 +198,7 @@ def geometry(box: tuple[int, int], rules: tuple[R.Rule, ...] = ()) -> Geometry:
         box=box, rules=rules, units=units, unit_names=tuple(name for name, _ in named),
         units_of=units_of,
         peers=tuple(tuple(sorted(p - {cell})) for cell, p in enumerate(peers)),
-        moves=moves, cages=cages, relations=relations, groups=groups, sums=sums,
+        moves=moves, cages=cages, digit_relations=relations, groups=groups, sums=sums,
         sandwiches=tuple((tuple(_index(c, n) for c in rule.line(n)), rule.total)
                          for rule in rules if isinstance(rule, R.Sandwich)),
     )
@@ -206,23 +206,23 @@ def geometry(box: tuple[int, int], rules: tuple[R.Rule, ...] = ()) -> Geometry:
 
 def _lines(n: int, rules: tuple[R.Rule, ...]) -> tuple[tuple, tuple, tuple]:
     """The pair relations, groups of cells that differ, and sums of the line and dot rules."""
-    relations: list[Relation] = []
+    relations: list[DigitRelation] = []
     groups: list[tuple[str, tuple[int, ...]]] = []
     sums: list[Sum] = []
     for rule in rules:
         cells = tuple(_index(c, n) for c in getattr(rule, "cells", ()))
         name = rule.name
         if isinstance(rule, R.Thermometer):
-            relations += [Relation(name, "less", a, b) for a, b in zip(cells, cells[1:])]
+            relations += [DigitRelation(name, "less", a, b) for a, b in zip(cells, cells[1:])]
         elif isinstance(rule, R.Whispers):
-            relations += [Relation(name, "far", a, b, (n + 1) // 2)
+            relations += [DigitRelation(name, "far", a, b, (n + 1) // 2)
                           for a, b in zip(cells, cells[1:])]
         elif isinstance(rule, R.Palindrome):
-            relations += [Relation(name, "equal", a, b)
+            relations += [DigitRelation(name, "equal", a, b)
                           for a, b in zip(cells[:len(cells) // 2], reversed(cells))]
         elif isinstance(rule, R.Renban):
             groups.append((name, cells))
-            relations += [Relation(name, "near", a, b, len(cells) - 1)
+            relations += [DigitRelation(name, "near", a, b, len(cells) - 1)
                           for k, a in enumerate(cells) for b in cells[k + 1:]]
         elif isinstance(rule, (R.SumlessCage, R.ExtraRegion)):
             groups.append((name, cells))
@@ -232,7 +232,7 @@ def _lines(n: int, rules: tuple[R.Rule, ...]) -> tuple[tuple, tuple, tuple]:
             sums.append(Sum(name, cells, total=rule.total))
         elif isinstance(rule, R.ConsecutiveMarks):
             marked = {tuple(sorted((_index(a, n), _index(b, n)))) for a, b in rule.pairs}
-            relations += [Relation(name, "white" if pair in marked else "apart", *pair)
+            relations += [DigitRelation(name, "white" if pair in marked else "apart", *pair)
                           for pair in orthogonal_pairs(n)]
         elif isinstance(rule, (R.Kropki, R.XV)):
             first, second = ("white", "black") if isinstance(rule, R.Kropki) else ("x", "v")
@@ -241,10 +241,10 @@ def _lines(n: int, rules: tuple[R.Rule, ...]) -> tuple[tuple, tuple, tuple]:
                 for a, b in getattr(rule, kind):
                     pair = tuple(sorted((_index(a, n), _index(b, n))))
                     marked.add(pair)
-                    relations.append(Relation(name, kind, *pair))
+                    relations.append(DigitRelation(name, kind, *pair))
             if rule.negative:
                 kind = "no-dot" if isinstance(rule, R.Kropki) else "no-xv"
-                relations += [Relation(name, kind, a, b) for a, b in orthogonal_pairs(n)
+                relations += [DigitRelation(name, kind, a, b) for a, b in orthogonal_pairs(n)
                               if (a, b) not in marked]
     return tuple(relations), tuple(groups), tuple(sums)
 

@@ -251,7 +251,7 @@ class RuleBoard(Board):
         tables: dict[tuple, int] = {}
         self.supports: list[tuple[int, ...]] = []
         self.relations: list[tuple[int, int, int, int]] = []
-        for rel in geo.relations:
+        for rel in geo.digit_relations:
             ways = []
             for forward in (True, False):
                 key = (rel.kind, rel.param, forward)
@@ -663,7 +663,7 @@ class NorvigBackend(Backend):
                 lines.append(f"    {names}={cage.total}: {len(cells)} cells, "
                              f"{len(sets)} digit set{'s' if len(sets) != 1 else ''}")
         kinds: dict[tuple[str, str, str], int] = {}
-        for rel in geo.relations:
+        for rel in geo.digit_relations:
             key = (rel.rule, rel.kind, relation_text(rel))
             kinds[key] = kinds.get(key, 0) + 1
         for (rule, kind, text), count in kinds.items():

@@ -249,7 +249,7 @@ def rule_terms(puzzle: Puzzle) -> list[tuple]:
             terms.append(("parity", [geo.cell(*c) for c in rule.cells],
                           "even" if rule.even else "odd"))
     terms += [("relation", rel.kind.replace("-", "_"), rel.a, rel.b, rel.param)
-              for rel in geo.relations]
+              for rel in geo.digit_relations]
     terms += [("distinct", list(cells)) for _, cells in geo.groups]
     terms += [("sum", list(total.cells), total.total) if total.circle < 0 else
               ("arrow", total.circle, list(total.cells)) for total in geo.sums]
@@ -362,7 +362,7 @@ class PrologBackend(Backend):
             what = f"{len(args[0])} pairs" if name == "differ" else what
             lines.append(f"  {name}({what})" if what else f"  {name}")
         relations: dict[tuple[str, str], int] = {}
-        for rel in geo.relations:
+        for rel in geo.digit_relations:
             key = (rel.rule, rel.kind.replace("-", "_"))
             relations[key] = relations.get(key, 0) + 1
         lines += [f"  {rule}: relation({kind}, A, B, K) x{count}, related/4 posts a CLP(FD) "

@@ -275,7 +275,7 @@ def _line_clauses(build: Builder, geo: Geometry, kept,
     """Pair relations, groups that differ and sums (the line and dot rules), over the cell
     variables `kept` accepts; given cells count as decided."""
     n = geo.n
-    for rel in geo.relations:
+    for rel in geo.digit_relations:
         build.add(rel.rule, ([-(rel.a * n + x), -(rel.b * n + y)]
                              for x, y in forbidden_pairs(rel.kind, rel.param, n)
                              if kept(rel.a * n + x) and kept(rel.b * n + y)))
@@ -473,7 +473,7 @@ def _ruled_out(geo: Geometry, givens: Sequence[int]) -> set[int]:
         elif isinstance(rule, R.Parity):
             false.update(cell * n + d for cell in _parity_cells(rule, n)
                          for d in _wrong_parity(rule, n))
-    for rel in geo.relations:
+    for rel in geo.digit_relations:
         for x, y in forbidden_pairs(rel.kind, rel.param, n):
             if givens[rel.a] == x:
                 false.add(rel.b * n + y)

@@ -26,8 +26,8 @@ from ortools.util.python import sorted_interval_list
 
 from sudokulab import rules as R
 from sudokulab.geometry import (
+    DigitRelation,
     Geometry,
-    Relation,
     Sum,
     forbidden_pairs,
     orthogonal_pairs,
@@ -87,7 +87,7 @@ class CellModel:
             elif isinstance(rule, R.Parity):
                 for cell in rule.cells:
                     self.parity(geo.cell(*cell), rule.even)
-        for rel in geo.relations:
+        for rel in geo.digit_relations:
             self.relate(rel)
         for name, cells in geo.groups:
             self.all_differ(name, list(cells))
@@ -135,7 +135,7 @@ class CellModel:
         """A cell holds an even (or odd) digit."""
         raise NotImplementedError
 
-    def relate(self, rel: Relation) -> None:
+    def relate(self, rel: DigitRelation) -> None:
         """Two cells' digits satisfy a pair relation (a thermometer step, a dot, ...)."""
         raise NotImplementedError
 

@@ -24,7 +24,14 @@ from typing import ClassVar
 import z3
 
 from sudokulab import rules as R
-from sudokulab.geometry import Geometry, Relation, Sum, forbidden_pairs, geometry, orthogonal_pairs
+from sudokulab.geometry import (
+    DigitRelation,
+    Geometry,
+    Sum,
+    forbidden_pairs,
+    geometry,
+    orthogonal_pairs,
+)
 from sudokulab.puzzle import Puzzle
 
 MODELS = ("bool", "bitvec", "int")
@@ -80,7 +87,7 @@ class CellModel:
             elif isinstance(rule, R.Parity):
                 for cell in rule.cells:
                     self.add("parity", self.parity(geo.cell(*cell), rule.even))
-        for rel in geo.relations:
+        for rel in geo.digit_relations:
             self.add(rel.rule, self.relate(rel))
         for name, cells in geo.groups:
             self.add(name, self.all_differ(list(cells)))
@@ -136,7 +143,7 @@ class CellModel:
         """The assertion 'cell holds digit' (a given, or a literal of a blocking clause)."""
         raise NotImplementedError
 
-    def relate(self, rel: Relation) -> list[z3.BoolRef]:
+    def relate(self, rel: DigitRelation) -> list[z3.BoolRef]:
         """Two cells' digits satisfy a pair relation (a thermometer step, a dot, ...)."""
         raise NotImplementedError
 
