@@ -21,7 +21,8 @@ from pathlib import Path
 
 from sudokulab import rules as R
 from sudokulab.backends import make_backend
-from sudokulab.puzzle import Puzzle, empty, from_json, to_json
+from sudokulab.formats.text import from_json, to_json
+from sudokulab.puzzle import Puzzle, empty
 from sudokulab.result import Status
 
 N = 9

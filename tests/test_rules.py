@@ -16,8 +16,10 @@ import pytest
 from sudokulab import rules as R
 from sudokulab.backends import make_backend
 from sudokulab.check import check
+from sudokulab.errors import PuzzleError
+from sudokulab.formats.text import format_rules, from_json, to_json
 from sudokulab.geometry import geometry
-from sudokulab.puzzle import PuzzleError, empty, from_json, to_json
+from sudokulab.puzzle import empty
 from sudokulab.result import Status
 
 ENGINES = ["norvig", "sat", "sat:encoding=optimized", "smt", "smt:model=int", "cpsat",
@@ -394,7 +396,7 @@ def test_a_real_arrow_puzzle_has_the_setters_solution():
 # --- pretty output draws the lines and the dots --------------------------------------------
 
 def test_pretty_output_draws_lines_with_a_legend():
-    from sudokulab.puzzle import format_rules
+
 
     text = format_rules(empty(4, (R.Thermometer(((0, 0), (0, 1))), R.Renban(((3, 3), (3, 2))),
                                   R.AntiDiagonal())))
@@ -404,7 +406,7 @@ def test_pretty_output_draws_lines_with_a_legend():
 
 
 def test_pretty_output_draws_dots_between_cells():
-    from sudokulab.puzzle import format_rules
+
 
     rule = R.Kropki(white=(((0, 0), (0, 1)),), black=(((0, 0), (1, 0)),), negative=True)
     text = format_rules(empty(4, (rule,)))

@@ -148,14 +148,18 @@ class Deadline:
 class Backend(ABC):
     """A solving paradigm: builds its own model of a puzzle and searches it.
 
-    Subclasses set `name`, `paradigm` and `supported_rules`, and implement
-    `available` and `_solve`. Options (solver name, encoding, ...) are keyword
-    arguments of the constructor, given on the command line as `name:key=value,...`.
+    Subclasses set `name`, `paradigm` and `supported_rules` (and `complete` when they
+    are no complete search), and implement `available` and `_solve`. Options (solver
+    name, encoding, ...) are keyword arguments of the constructor, given on the command
+    line as `name:key=value,...`. tests/test_contract.py holds every backend to this.
     """
 
     name: ClassVar[str] = ""
     paradigm: ClassVar[str] = ""
     supported_rules: ClassVar[tuple[type, ...]] = ()
+    # A complete search finds every solution and proves there is none; a backend that is
+    # not (human-style steps) may answer STALLED, no verdict, where a search would go on.
+    complete: ClassVar[bool] = True
 
     def __init__(self, **options: str) -> None:
         if options:
@@ -251,11 +255,8 @@ def unknown_options(cls: type[Backend], options: Iterable[str]) -> str:
     return f"{cls.name} has no option {unknown}; its options: {', '.join(valid)}"
 
 
-CLASSIC: tuple[type, ...] = ()
-ALL_RULES: tuple[type, ...] = (R.Diagonal, R.AntiKnight, R.AntiKing, R.NonConsecutive,
-                               R.Windoku, R.Jigsaw, R.Cage, R.Parity)
-# The line, dot and region rules of issue 19: each engine lists those it compiles.
+# The rules before the line, dot and region rules of issue 19: what asp and human compile
+# (they answer UNSUPPORTED to the others); dlx adds the rules that only add units.
+FIRST_RULES: tuple[type, ...] = (R.Diagonal, R.AntiKnight, R.AntiKing, R.NonConsecutive,
+                                 R.Windoku, R.Jigsaw, R.Cage, R.Parity)
 UNIT_RULES: tuple[type, ...] = (R.MainDiagonal, R.AntiDiagonal, R.DisjointGroups)
-NEW_RULES: tuple[type, ...] = UNIT_RULES + (
-    R.Thermometer, R.Arrow, R.Kropki, R.XV, R.SumlessCage, R.ExtraRegion, R.Renban,
-    R.Whispers, R.Palindrome, R.LittleKiller, R.ConsecutiveMarks, R.Sandwich)

@@ -25,24 +25,20 @@ import z3
 
 from sudokulab import rules as R
 from sudokulab.geometry import (
+    UNIT_GROUPS,
     DigitRelation,
     Geometry,
     Sum,
     forbidden_pairs,
     geometry,
-    orthogonal_pairs,
 )
 from sudokulab.puzzle import Puzzle
 
 MODELS = ("bool", "bitvec", "int")
 
-UNIT_GROUPS = {"row": "rows", "column": "columns", "box": "boxes", "region": "jigsaw regions",
-               "main": "diagonals", "anti-diagonal": "diagonals", "window": "windows",
-               "disjoint": "disjoint groups", "extra": "extra regions"}
-LINE_RULES = (R.MainDiagonal, R.AntiDiagonal, R.DisjointGroups, R.Thermometer, R.Arrow,
-              R.Kropki, R.XV, R.SumlessCage, R.ExtraRegion, R.Renban, R.Whispers,
-              R.Palindrome, R.LittleKiller, R.ConsecutiveMarks, R.Sandwich)
-KNIGHT_STEPS = {(1, 2), (2, 1)}
+# The line, dot and sum rules of issue 19: the int and bool models compile them.
+LINE_RULES = (R.Thermometer, R.Arrow, R.Kropki, R.XV, R.SumlessCage, R.ExtraRegion, R.Renban,
+              R.Whispers, R.Palindrome, R.LittleKiller, R.ConsecutiveMarks, R.Sandwich)
 
 
 class CellModel:
@@ -74,16 +70,15 @@ class CellModel:
         geo = self.geo
         for cell in geo.cells:
             self.add("cells", self.holds_one_digit(cell))
-        for name, unit in zip(geo.unit_names, geo.units):
-            self.add(UNIT_GROUPS[name.split()[0]], self.each_digit_once(unit))
-        for a, b in geo.moves:
-            self.add(self.move_rule(a, b), self.differ(a, b))
+        for unit in geo.units:
+            self.add(UNIT_GROUPS[unit.kind], self.each_digit_once(unit))
+        for relation in geo.relations:
+            relate = self.differ if relation.differ else self.not_consecutive
+            for a, b in relation.pairs:
+                self.add(relation.rule.name, relate(a, b))
         for rule in geo.rules:
-            if isinstance(rule, R.NonConsecutive):
-                for a, b in orthogonal_pairs(self.n):
-                    self.add(rule.name, self.not_consecutive(a, b))
-            elif isinstance(rule, R.Cage):
-                self.add("cages", self.cage([geo.cell(*c) for c in rule.cells], rule.total))
+            if isinstance(rule, R.Cage):
+                self.add("cages", self.cage(geo.indices(rule.cells), rule.total))
             elif isinstance(rule, R.Parity):
                 for cell in rule.cells:
                     self.add("parity", self.parity(geo.cell(*cell), rule.even))
@@ -99,11 +94,6 @@ class CellModel:
     def add(self, group: str, assertions: list[z3.BoolRef]) -> None:
         """File assertions under the rule they come from."""
         self.groups.setdefault(group, []).extend(assertions)
-
-    def move_rule(self, a: int, b: int) -> str:
-        """Which chess rule makes two cells differ."""
-        (ra, ca), (rb, cb) = divmod(a, self.n), divmod(b, self.n)
-        return "anti-knight" if (abs(ra - rb), abs(ca - cb)) in KNIGHT_STEPS else "anti-king"
 
     def assertions(self) -> list[z3.BoolRef]:
         """Every assertion, group after group."""
@@ -215,8 +205,7 @@ class IntModel(CellModel):
     """Integer cells in 1..N; a unit is Distinct (the textbook model)."""
 
     name, logic, kind = "int", "QF_LIA", "an integer in 1..N"
-    rules = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw, R.NonConsecutive,
-             R.Cage, R.Parity) + LINE_RULES
+    rules = R.RULE_TYPES  # every rule there is
 
     def declare(self) -> None:
         """One Int per cell, named r1c1."""
@@ -379,8 +368,8 @@ class BitVecModel(CellModel):
 
     name, logic, kind = "bitvec", "QF_BV", "an N-bit vector with one bit set, bit d-1 for d"
     # A cage sum would have to turn masks back into numbers: the int and bool models say it.
-    rules = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw, R.NonConsecutive,
-             R.Parity, R.MainDiagonal, R.AntiDiagonal, R.DisjointGroups)
+    # sums: see cage(); the line rules: the int and bool models
+    rules = tuple(kind for kind in R.RULE_TYPES if kind is not R.Cage and kind not in LINE_RULES)
 
     def declare(self) -> None:
         """One N-bit vector per cell, named r1c1."""
