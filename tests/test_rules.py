@@ -18,7 +18,6 @@ from sudokulab.backends import make_backend
 from sudokulab.check import check
 from sudokulab.errors import PuzzleError
 from sudokulab.formats.text import format_rules, from_json, to_json
-from sudokulab.geometry import geometry
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
 
@@ -227,7 +226,7 @@ def test_malformed_rules_are_named(data, message):
 ])
 def test_rule_cells_are_validated(rule, message):
     with pytest.raises(PuzzleError, match=message):
-        geometry((2, 2), (rule,))
+        empty(4, (rule,))
 
 
 # --- the independent checker names each broken rule -----------------------------------

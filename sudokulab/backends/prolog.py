@@ -351,7 +351,8 @@ class PrologBackend(Backend):
                   "element/3 finds the 1 and the N, each cell between counts (reified)"
                   for line, total in geo.sandwiches]
         new += ("sandwich",)  # shown below, by the rule they come from
-        extra = iter(geo.unit_names[3 * geo.n:])
+        extra = iter([unit.name for unit in geo.units
+                      if unit.rule is not None and unit.kind != "region"])
         for name, *args in rule_terms(puzzle):
             if name == "unit":
                 lines.append(f"  unit({len(args[0])} cells): {next(extra)}")
