@@ -290,7 +290,7 @@ def test_model_shows_each_rule(engine, name):
     assert SHOWN_AS.get(rule, rule) in text or rule.replace("-", " ") in text
 
 
-@pytest.mark.parametrize("backend", ["norvig", "sat", "smt:model=int", "cpsat:model=int"])
+@pytest.mark.parametrize("backend", ["norvig", "sat", "smt", "cpsat:model=int"])
 def test_whispers_on_9x9_keep_neighbours_five_apart(backend):
     line = R.Whispers(((0, 0), (0, 1)))
     result = make_backend(backend).solve(empty(9, (line,)).with_values([5] + [0] * 80))
