@@ -91,7 +91,8 @@ def _givens_kept(puzzle: Puzzle, grid: Sequence[int]) -> bool:
 
 def _is_house_rule(rule: R.Rule) -> bool:
     """Rules whose whole meaning is extra houses (checked with the rows and columns)."""
-    return isinstance(rule, (R.Diagonal, R.Windoku, R.Jigsaw))
+    return isinstance(rule, (R.Diagonal, R.Windoku, R.Jigsaw, R.MainDiagonal, R.AntiDiagonal,
+                             R.DisjointGroups))
 
 
 def is_solution(puzzle: Puzzle, grid: Sequence[int]) -> bool:
@@ -133,6 +134,14 @@ def _houses(puzzle: Puzzle) -> list[tuple[str, list[tuple[int, int]]]]:
         if isinstance(rule, R.Diagonal):
             houses.append(("main diagonal", [(i, i) for i in range(n)]))
             houses.append(("anti-diagonal", [(i, n - 1 - i) for i in range(n)]))
+        if isinstance(rule, R.MainDiagonal):
+            houses.append(("main diagonal", [(i, i) for i in range(n)]))
+        if isinstance(rule, R.AntiDiagonal):
+            houses.append(("anti-diagonal", [(i, n - 1 - i) for i in range(n)]))
+        if isinstance(rule, R.DisjointGroups):
+            houses += [(f"disjoint group r{r + 1}c{c + 1}",
+                        [(top + r, left + c) for top in range(0, n, br)
+                         for left in range(0, n, bc)]) for r in range(br) for c in range(bc)]
         if isinstance(rule, R.Windoku):
             for top in range(1, n - br + 1, br + 1):
                 for left in range(1, n - bc + 1, bc + 1):
@@ -177,7 +186,95 @@ def _rule(rule: R.Rule, rows: list[list[int]], n: int) -> list[Violation]:
         return [Violation(_name(r, c), f"holds {rows[r][c]}, must be "
                                        f"{'even' if rule.even else 'odd'}")
                 for r, c in rule.cells if rows[r][c] % 2 != want]
+    if isinstance(rule, (R.Kropki, R.XV)):
+        return _marks(rule, rows, n)
+    if isinstance(rule, R.ConsecutiveMarks):
+        return _consecutive_marks(rule, rows, n)
+    if isinstance(rule, R.Sandwich):
+        line = [rows[k][rule.index] if rule.column else rows[rule.index][k] for k in range(n)]
+        if 1 not in line or n not in line:
+            return []  # the houses report the missing digit
+        a, b = sorted((line.index(1), line.index(n)))
+        if sum(line[a + 1:b]) == rule.total:
+            return []
+        where = f"sandwich {'column' if rule.column else 'row'} {rule.index + 1}"
+        return [Violation(where, f"between 1 and {n}: {line[a + 1:b]}, not {rule.total}")]
+    if hasattr(rule, "cells"):
+        return _line(rule, [rows[r][c] for r, c in rule.cells], n)
     return []
+
+
+def _line(rule, values: list[int], n: int) -> list[Violation]:
+    """The violations of a rule along its cells (a line, a region, an arrow)."""
+    where = f"{rule.name} {'-'.join(_name(r, c) for r, c in rule.cells)}"
+    if isinstance(rule, R.Thermometer):
+        ok = all(a < b for a, b in zip(values, values[1:]))
+        return [] if ok else [Violation(where, f"does not increase from the bulb: {values}")]
+    if isinstance(rule, R.Arrow):
+        ok = sum(values[1:]) == values[0]
+        return [] if ok else [Violation(where, f"shaft adds up to {sum(values[1:])}, "
+                                               f"circle holds {values[0]}")]
+    if isinstance(rule, R.LittleKiller):
+        ok = sum(values) == rule.total
+        return [] if ok else [Violation(where, f"adds up to {sum(values)}, not {rule.total}")]
+    if isinstance(rule, R.Whispers):
+        gap = (n + 1) // 2
+        ok = all(abs(a - b) >= gap for a, b in zip(values, values[1:]))
+        return [] if ok else [Violation(where, f"neighbours closer than {gap}: {values}")]
+    if isinstance(rule, R.Palindrome):
+        ok = values == values[::-1]
+        return [] if ok else [Violation(where, f"does not read the same backwards: {values}")]
+    problems = []
+    if len(set(values)) != len(values):
+        problems.append(Violation(where, f"repeats a digit: {values}"))
+    if isinstance(rule, R.Renban) and max(values) - min(values) != len(values) - 1:
+        problems.append(Violation(where, f"is not a run of consecutive digits: {values}"))
+    return problems
+
+
+def _consecutive_marks(rule, rows: list[list[int]], n: int) -> list[Violation]:
+    """Marked neighbours consecutive, every other pair of orthogonal neighbours not."""
+    marked = {frozenset(pair) for pair in rule.pairs}
+    problems = []
+    for r in range(n):
+        for c in range(n):
+            for r2, c2 in ((r + 1, c), (r, c + 1)):
+                if r2 < n and c2 < n:
+                    a, b = rows[r][c], rows[r2][c2]
+                    mark = frozenset(((r, c), (r2, c2))) in marked
+                    if mark != (abs(a - b) == 1):
+                        problems.append(Violation(
+                            f"{rule.name} {_name(r, c)}-{_name(r2, c2)}",
+                            f"{'marked' if mark else 'no mark'}, but holds {a} and {b}"))
+    return problems
+
+
+def _marks(rule, rows: list[list[int]], n: int) -> list[Violation]:
+    """Kropki dots or XV marks, and with `negative` the pairs of neighbours without one."""
+    kropki = isinstance(rule, R.Kropki)
+    tests = {"white": lambda a, b: abs(a - b) == 1, "black": lambda a, b: a in (2 * b, b / 2),
+             "x": lambda a, b: a + b == 10, "v": lambda a, b: a + b == 5}
+    problems, marked = [], set()
+    for kind in ("white", "black") if kropki else ("x", "v"):
+        for (r1, c1), (r2, c2) in getattr(rule, kind):
+            marked.add(frozenset(((r1, c1), (r2, c2))))
+            a, b = rows[r1][c1], rows[r2][c2]
+            if not tests[kind](a, b):
+                problems.append(Violation(f"{rule.name} {kind} {_name(r1, c1)}-{_name(r2, c2)}",
+                                          f"does not hold for {a} and {b}"))
+    if rule.negative:
+        kinds = ("white", "black") if kropki else ("x", "v")
+        for r in range(n):
+            for c in range(n):
+                for r2, c2 in ((r + 1, c), (r, c + 1)):
+                    if r2 < n and c2 < n and frozenset(((r, c), (r2, c2))) not in marked:
+                        a, b = rows[r][c], rows[r2][c2]
+                        hit = [k for k in kinds if tests[k](a, b)]
+                        if hit:
+                            problems.append(Violation(
+                                f"{rule.name} {_name(r, c)}-{_name(r2, c2)}",
+                                f"no mark, but {a} and {b} would take a {hit[0]} one"))
+    return problems
 
 
 def _pairs(name, rows, n, steps, broken, what) -> list[Violation]:

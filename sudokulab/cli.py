@@ -134,7 +134,8 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
     rules = parser.add_argument_group("variant rules (added to every puzzle read)")
     rules.add_argument("--rules", metavar="LIST", action="append", default=[],
                        help="comma list of: diagonal, anti-knight, anti-king, "
-                            "non-consecutive, windoku, miracle (= anti-knight, anti-king, "
+                            "non-consecutive, windoku, main-diagonal, anti-diagonal, "
+                            "disjoint-groups, miracle (= anti-knight, anti-king, "
                             "non-consecutive)")
     rules.add_argument("--rule", metavar="NAME", action="append", default=[],
                        help="one rule by name (repeatable)")
@@ -146,6 +147,24 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
                        help="cells that hold odd digits")
     rules.add_argument("--regions", metavar="LAYOUT",
                        help="jigsaw: N*N region labels row by row, e.g. 'AAABBB...'")
+    rules.add_argument("--line", metavar="KIND:CELLS", action="append", default=[],
+                       help="thermometer, arrow, renban, whispers, palindrome, "
+                            "cage-without-sum or extra-region along cells, e.g. "
+                            "'thermometer:r1c1,r1c2,r1c3' (bulb or circle first; repeatable)")
+    rules.add_argument("--little-killer", metavar="CELLS=SUM", action="append", default=[],
+                       help="a diagonal sum, e.g. 'r1c2,r2c3,r3c4=15' (repeatable)")
+    rules.add_argument("--kropki", metavar="MARKS",
+                       help="dots: 'w:r1c1-r1c2,b:r2c1-r2c2' (white consecutive, black ratio "
+                            "2); add ',negative' when no dot means neither")
+    rules.add_argument("--sandwich", metavar="LINE=SUM", action="append", default=[],
+                       help="digits between the 1 and the N of a row or column add up to "
+                            "SUM, e.g. 'r3=10' or 'c5=0' (repeatable)")
+    rules.add_argument("--consecutive", metavar="PAIRS",
+                       help="consecutive marks 'r1c1-r1c2,r3c3-r4c3'; every other pair of "
+                            "orthogonal neighbours is not consecutive")
+    rules.add_argument("--xv", metavar="MARKS",
+                       help="marks: 'x:r1c1-r1c2,v:r2c1-r2c2' (sum 10, sum 5); add "
+                            "',negative' when no mark means neither")
 
 
 INPUT_FORMATS = ("auto", "lines", "jsonl", "json", "sdk", "sdm", "ss", "euler", "hodoku",
@@ -398,6 +417,13 @@ def rules_from_args(args: argparse.Namespace) -> tuple:
         rules += [R.Parity(R.parse_cells(text), False) for text in args.odd]
         if args.regions:
             rules.append(R.parse_regions(args.regions))
+        rules += [R.parse_line(text) for text in args.line]
+        rules += [R.parse_little_killer(text) for text in args.little_killer]
+        rules += [R.parse_marks(kind, text) for kind, text in
+                  (("kropki", args.kropki), ("xv", args.xv)) if text]
+        if args.consecutive:
+            rules.append(R.parse_pairs(args.consecutive))
+        rules += [R.parse_sandwich(text) for text in args.sandwich]
     except ValueError as error:
         raise UsageError(str(error)) from None
     return tuple(dict.fromkeys(rules))  # a rule named twice counts once

@@ -24,7 +24,8 @@ Pair = tuple[int, int]
 class Unit(tuple):
     """N cells that hold every digit once, knowing what they are.
 
-    `kind` is 'row', 'column', 'box', 'region', 'diagonal' or 'window'; `rule` is the
+    `kind` is 'row', 'column', 'box', 'region', 'diagonal', 'window', 'disjoint group' or
+    'extra region' (an extra region of N cells); `rule` is the
     variant rule that adds the unit (None for rows, columns and boxes); `name` is how a
     reader calls it ('row 3', 'box 5', 'main diagonal', 'window r2c2').
     """
@@ -46,7 +47,8 @@ class Unit(tuple):
 
 # How people call the units of each kind, together (the groups of a model's teaching view).
 UNIT_GROUPS = {"row": "rows", "column": "columns", "box": "boxes", "region": "jigsaw regions",
-               "diagonal": "diagonals", "window": "windows"}
+               "diagonal": "diagonals", "window": "windows",
+               "disjoint group": "disjoint groups", "extra region": "extra regions"}
 
 # What each pairwise rule relates: the steps from a cell to the cells it constrains.
 STEPS: dict[type, tuple[Pair, ...]] = {
@@ -74,6 +76,82 @@ class Relation:
 
 
 @dataclass(frozen=True)
+class DigitRelation:
+    """Two cells whose digits a rule relates; `kind` names how (see `related`)."""
+
+    rule: str
+    kind: str
+    a: int
+    b: int
+    param: int = 0
+
+
+@dataclass(frozen=True)
+class Sum:
+    """Cells whose digits (repeats allowed) add up to `total`, or, when `circle` is a cell,
+    to that cell's digit (an arrow)."""
+
+    rule: str
+    cells: tuple[int, ...]
+    total: int = 0
+    circle: int = -1
+
+
+RELATIONS = {
+    "less": "a < b",
+    "equal": "a = b",
+    "white": "|a - b| = 1",
+    "black": "a = 2b or b = 2a",
+    "no-dot": "|a - b| != 1 and a != 2b and b != 2a",
+    "apart": "|a - b| != 1",
+    "x": "a + b = 10",
+    "v": "a + b = 5",
+    "no-xv": "a + b != 5 and a + b != 10",
+    "far": "|a - b| >= k",
+    "near": "|a - b| <= k",
+}
+
+
+def related(kind: str, param: int, x: int, y: int) -> bool:
+    """Whether digits x and y satisfy a relation (`RELATIONS` says each in words)."""
+    if kind == "less":
+        return x < y
+    if kind == "equal":
+        return x == y
+    if kind == "white":
+        return abs(x - y) == 1
+    if kind == "black":
+        return x == 2 * y or y == 2 * x
+    if kind == "no-dot":
+        return abs(x - y) != 1 and x != 2 * y and y != 2 * x
+    if kind == "apart":
+        return abs(x - y) != 1
+    if kind == "x":
+        return x + y == 10
+    if kind == "v":
+        return x + y == 5
+    if kind == "no-xv":
+        return x + y not in (5, 10)
+    if kind == "far":
+        return abs(x - y) >= param
+    if kind == "near":
+        return abs(x - y) <= param
+    raise ValueError(f"unknown relation {kind!r}")
+
+
+def relation_text(rel: DigitRelation) -> str:
+    """A relation in words, with its parameter: '|a - b| >= 5'."""
+    return RELATIONS[rel.kind].replace("k", str(rel.param))
+
+
+@lru_cache(maxsize=256)
+def forbidden_pairs(kind: str, param: int, n: int) -> tuple[tuple[int, int], ...]:
+    """The digit pairs (x, y) of 1..n that a relation rules out."""
+    return tuple((x, y) for x in range(1, n + 1) for y in range(1, n + 1)
+                 if not related(kind, param, x, y))
+
+
+@dataclass(frozen=True)
 class Geometry:
     """The derived structure of a box shape under a rule set."""
 
@@ -84,6 +162,10 @@ class Geometry:
     peers: tuple[tuple[int, ...], ...]
     relations: tuple[Relation, ...] = field(default=())
     cages: tuple[R.Cage, ...] = field(default=())
+    digit_relations: tuple[DigitRelation, ...] = field(default=())
+    groups: tuple[tuple[str, tuple[int, ...]], ...] = field(default=())  # (rule, cells) differ
+    sums: tuple[Sum, ...] = field(default=())
+    sandwiches: tuple[tuple[tuple[int, ...], int], ...] = field(default=())  # (line, total)
 
     @property
     def n(self) -> int:
@@ -132,7 +214,7 @@ class Geometry:
                 for key in cell_keys]
         if len(keys) != len(set(keys)):
             return False
-        if not (self.moves or self.cages):
+        if not (self.moves or self.cages or self.groups):
             return True
         peers = self.peers
         return not any(d and values[peer] == d for cell, d in enumerate(values)
@@ -151,6 +233,9 @@ class Geometry:
             cells = self.indices(cage.cells)
             if a in cells and b in cells:
                 return f"cage of {cage.total}"
+        for rule, cells in self.groups:
+            if a in cells and b in cells:
+                return rule
         return "a chess move apart"
 
 
@@ -162,9 +247,15 @@ def geometry(box: tuple[int, int], rules: tuple[R.Rule, ...] = ()) -> Geometry:
     relations = tuple(Relation(rule, _pairs(n, STEPS[type(rule)]))
                       for rule in dict.fromkeys(rules) if type(rule) in STEPS)
     cages = tuple(rule for rule in rules if isinstance(rule, R.Cage))
+    digit_relations, groups, sums = _lines(n, rules)
+    whole = [(rule, cells) for rule, cells in groups if len(cells) == n]
+    units += tuple(Unit(cells, "extra region", f"extra region {k + 1}", rule)
+                   for k, (rule, cells) in enumerate(whole))
+    groups = tuple((rule.name, cells) for rule, cells in groups if len(cells) < n)
     units_of = tuple(tuple(u for u in units if cell in u) for cell in range(n * n))
     peers = [set() for _ in range(n * n)]
-    for group in list(units) + [[r * n + c for r, c in cage.cells] for cage in cages]:
+    for group in list(units) + [[r * n + c for r, c in cage.cells] for cage in cages] \
+            + [cells for _, cells in groups]:
         for cell in group:
             peers[cell].update(group)
     for relation in relations:
@@ -175,8 +266,66 @@ def geometry(box: tuple[int, int], rules: tuple[R.Rule, ...] = ()) -> Geometry:
     return Geometry(
         box=box, rules=rules, units=units, units_of=units_of,
         peers=tuple(tuple(sorted(p - {cell})) for cell, p in enumerate(peers)),
-        relations=relations, cages=cages,
+        relations=relations, cages=cages, digit_relations=digit_relations, groups=groups,
+        sums=sums, sandwiches=tuple((tuple(_index(c, n) for c in rule.line(n)), rule.total)
+                                    for rule in rules if isinstance(rule, R.Sandwich)),
     )
+
+
+def orthogonal_pairs(n: int) -> tuple[Pair, ...]:
+    """Pairs of orthogonally adjacent cells (a < b)."""
+    return _pairs(n, R.ORTHOGONAL_MOVES)
+
+
+def _lines(n: int, rules: tuple[R.Rule, ...]) -> tuple[tuple, tuple, tuple]:
+    """The pair relations, groups of cells that differ (with their rule), and sums of the
+    line and dot rules."""
+    relations: list[DigitRelation] = []
+    groups: list[tuple[R.Rule, tuple[int, ...]]] = []
+    sums: list[Sum] = []
+    for rule in rules:
+        cells = tuple(_index(c, n) for c in getattr(rule, "cells", ()))
+        name = rule.name
+        if isinstance(rule, R.Thermometer):
+            relations += [DigitRelation(name, "less", a, b) for a, b in zip(cells, cells[1:])]
+        elif isinstance(rule, R.Whispers):
+            relations += [DigitRelation(name, "far", a, b, (n + 1) // 2)
+                          for a, b in zip(cells, cells[1:])]
+        elif isinstance(rule, R.Palindrome):
+            relations += [DigitRelation(name, "equal", a, b)
+                          for a, b in zip(cells[:len(cells) // 2], reversed(cells))]
+        elif isinstance(rule, R.Renban):
+            groups.append((rule, cells))
+            relations += [DigitRelation(name, "near", a, b, len(cells) - 1)
+                          for k, a in enumerate(cells) for b in cells[k + 1:]]
+        elif isinstance(rule, (R.SumlessCage, R.ExtraRegion)):
+            groups.append((rule, cells))
+        elif isinstance(rule, R.Arrow):
+            sums.append(Sum(name, cells[1:], circle=cells[0]))
+        elif isinstance(rule, R.LittleKiller):
+            sums.append(Sum(name, cells, total=rule.total))
+        elif isinstance(rule, R.ConsecutiveMarks):
+            marked = {tuple(sorted((_index(a, n), _index(b, n)))) for a, b in rule.pairs}
+            relations += [DigitRelation(name, "white" if pair in marked else "apart", *pair)
+                          for pair in orthogonal_pairs(n)]
+        elif isinstance(rule, (R.Kropki, R.XV)):
+            first, second = ("white", "black") if isinstance(rule, R.Kropki) else ("x", "v")
+            marked = set()
+            for kind in (first, second):
+                for a, b in getattr(rule, kind):
+                    pair = tuple(sorted((_index(a, n), _index(b, n))))
+                    marked.add(pair)
+                    relations.append(DigitRelation(name, kind, *pair))
+            if rule.negative:
+                kind = "no-dot" if isinstance(rule, R.Kropki) else "no-xv"
+                relations += [DigitRelation(name, kind, a, b) for a, b in orthogonal_pairs(n)
+                              if (a, b) not in marked]
+    return tuple(relations), tuple(groups), tuple(sums)
+
+
+def _index(cell: R.Cell, n: int) -> int:
+    """Row-major index of a (row, col) cell."""
+    return cell[0] * n + cell[1]
 
 
 def _classic_units(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list[Unit]:
@@ -199,7 +348,7 @@ def _classic_units(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list[Unit
 
 
 def _rule_units(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list[Unit]:
-    """The extra units of diagonal and windoku rules."""
+    """The extra units of diagonal, windoku and disjoint-groups rules."""
     rows, cols = box
     n = rows * cols
     units = []
@@ -209,6 +358,18 @@ def _rule_units(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list[Unit]:
                               rule))
             units.append(Unit(tuple(i * n + n - 1 - i for i in range(n)), "diagonal",
                               "anti-diagonal", rule))
+        elif isinstance(rule, R.MainDiagonal):
+            units.append(Unit(tuple(i * n + i for i in range(n)), "diagonal", "main diagonal",
+                              rule))
+        elif isinstance(rule, R.AntiDiagonal):
+            units.append(Unit(tuple(i * n + n - 1 - i for i in range(n)), "diagonal",
+                              "anti-diagonal", rule))
+        elif isinstance(rule, R.DisjointGroups):
+            for r in range(rows):
+                for c in range(cols):
+                    units.append(Unit(tuple((top + r) * n + left + c for top in range(0, n, rows)
+                                            for left in range(0, n, cols)),
+                                      "disjoint group", f"disjoint group r{r + 1}c{c + 1}", rule))
         elif isinstance(rule, R.Windoku):
             for top in range(1, n - rows + 1, rows + 1):
                 for left in range(1, n - cols + 1, cols + 1):

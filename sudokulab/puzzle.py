@@ -166,6 +166,10 @@ def _check_each(box: tuple[int, int], rules: Sequence[R.Rule]) -> None:
             _check_cells(rule.cells, n, f"cage of {rule.total}")
         elif isinstance(rule, R.Parity):
             _check_cells(rule.cells, n, "even cells" if rule.even else "odd cells")
+        else:  # the line, dot and region rules
+            problem = R.rule_problem(rule, n)
+            if problem:
+                raise PuzzleError(f"{rule.name}: {problem}")
 
 
 def _check_cells(cells: tuple[R.Cell, ...], n: int, what: str) -> None:

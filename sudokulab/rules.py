@@ -77,7 +77,150 @@ class Parity:
     name = "parity"
 
 
-Rule = Diagonal | AntiKnight | AntiKing | NonConsecutive | Windoku | Jigsaw | Cage | Parity
+Pair = tuple[Cell, Cell]
+
+
+@dataclass(frozen=True)
+class MainDiagonal:
+    """The main diagonal alone (r1c1 to rNcN) holds every digit once."""
+
+    name = "main-diagonal"
+
+
+@dataclass(frozen=True)
+class AntiDiagonal:
+    """The anti-diagonal alone (r1cN to rNc1) holds every digit once."""
+
+    name = "anti-diagonal"
+
+
+@dataclass(frozen=True)
+class DisjointGroups:
+    """Cells at the same place in their boxes hold different digits (N extra units)."""
+
+    name = "disjoint-groups"
+
+
+@dataclass(frozen=True)
+class Thermometer:
+    """Digits strictly increase along the cells, from the bulb (the first cell)."""
+
+    cells: tuple[Cell, ...]
+    name = "thermometer"
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """The digits on the shaft (cells[1:]) add up to the digit in the circle (cells[0])."""
+
+    cells: tuple[Cell, ...]
+    name = "arrow"
+
+
+@dataclass(frozen=True)
+class Kropki:
+    """White dots join consecutive digits, black dots digits of ratio 2; with `negative`,
+    orthogonal neighbours with no dot are neither consecutive nor of ratio 2."""
+
+    white: tuple[Pair, ...] = ()
+    black: tuple[Pair, ...] = ()
+    negative: bool = False
+    name = "kropki"
+
+
+@dataclass(frozen=True)
+class XV:
+    """An X joins digits adding up to 10, a V digits adding up to 5; with `negative`,
+    orthogonal neighbours with no mark add up to neither."""
+
+    x: tuple[Pair, ...] = ()
+    v: tuple[Pair, ...] = ()
+    negative: bool = False
+    name = "xv"
+
+
+@dataclass(frozen=True)
+class ConsecutiveMarks:
+    """Marked orthogonal neighbours hold consecutive digits; every other pair of orthogonal
+    neighbours does not (the positive form of non-consecutive)."""
+
+    pairs: tuple[Pair, ...] = ()
+    name = "consecutive-marks"
+
+
+@dataclass(frozen=True)
+class Sandwich:
+    """In a row (or a column), the digits between the 1 and the N add up to `total`.
+
+    `index` counts from 0; a total of 0 says the 1 and the N are neighbours."""
+
+    column: bool
+    index: int
+    total: int
+    name = "sandwich"
+
+    def line(self, n: int) -> tuple[Cell, ...]:
+        """The cells of its row or column on an N x N grid, in order."""
+        return tuple((k, self.index) if self.column else (self.index, k) for k in range(n))
+
+
+@dataclass(frozen=True)
+class SumlessCage:
+    """A killer cage without its sum: its digits differ."""
+
+    cells: tuple[Cell, ...]
+    name = "cage-without-sum"
+
+
+@dataclass(frozen=True)
+class ExtraRegion:
+    """An extra region: its digits differ (with N cells, it holds every digit once)."""
+
+    cells: tuple[Cell, ...]
+    name = "extra-region"
+
+
+@dataclass(frozen=True)
+class Renban:
+    """The line's digits differ and form a run of consecutive digits, in any order."""
+
+    cells: tuple[Cell, ...]
+    name = "renban"
+
+
+@dataclass(frozen=True)
+class Whispers:
+    """German whispers: neighbours on the line differ by at least half of N, rounded up
+    (5 on a 9x9)."""
+
+    cells: tuple[Cell, ...]
+    name = "whispers"
+
+
+@dataclass(frozen=True)
+class Palindrome:
+    """The line reads the same from both ends."""
+
+    cells: tuple[Cell, ...]
+    name = "palindrome"
+
+
+@dataclass(frozen=True)
+class LittleKiller:
+    """The digits on a diagonal line of cells add up to `total` (digits may repeat)."""
+
+    cells: tuple[Cell, ...]
+    total: int
+    name = "little-killer"
+
+
+Rule = (Diagonal | AntiKnight | AntiKing | NonConsecutive | Windoku | Jigsaw | Cage | Parity
+        | MainDiagonal | AntiDiagonal | DisjointGroups | Thermometer | Arrow | Kropki | XV
+        | SumlessCage | ExtraRegion | Renban | Whispers | Palindrome | LittleKiller
+        | ConsecutiveMarks | Sandwich)
+
+LINES = (Thermometer, Arrow, SumlessCage, ExtraRegion, Renban, Whispers, Palindrome)
+DOTS = (Kropki, XV, ConsecutiveMarks)
 
 # Every rule type, read off the union above: the one list that JSON, the command line,
 # the backends' `supported_rules` and the tests derive from.
@@ -118,7 +261,36 @@ def rule_to_json(rule: Rule) -> dict:
     elif isinstance(rule, Parity):
         data["cells"] = [cell_name(c) for c in rule.cells]
         data["even"] = rule.even
+    elif isinstance(rule, LINES):
+        data["cells"] = [cell_name(c) for c in rule.cells]
+    elif isinstance(rule, LittleKiller):
+        data["cells"] = [cell_name(c) for c in rule.cells]
+        data["total"] = rule.total
+    elif isinstance(rule, Sandwich):
+        data["column" if rule.column else "row"] = rule.index + 1
+        data["total"] = rule.total
+    elif isinstance(rule, DOTS):
+        for field in _DOT_FIELDS[type(rule)]:
+            data[field] = [[cell_name(a), cell_name(b)] for a, b in getattr(rule, field)]
+        if not isinstance(rule, ConsecutiveMarks):
+            data["negative"] = rule.negative
     return data
+
+
+_DOT_FIELDS = {Kropki: ("white", "black"), XV: ("x", "v"), ConsecutiveMarks: ("pairs",)}
+_LINE_TYPES = {kind.name: kind for kind in LINES}
+
+
+def _pairs(data: object) -> tuple[Pair, ...]:
+    """Pairs of cells from [["r1c1", "r1c2"], ...]."""
+    if not isinstance(data, list):
+        raise ValueError("dots need a list of cell pairs")
+    pairs = []
+    for pair in data:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise ValueError(f"{pair!r} is not a pair of cells like [\"r1c1\", \"r1c2\"]")
+        pairs.append((parse_cell(pair[0]), parse_cell(pair[1])))
+    return tuple(pairs)
 
 
 def rule_from_json(data: object, index: int = 1) -> Rule:
@@ -132,6 +304,24 @@ def rule_from_json(data: object, index: int = 1) -> Rule:
         if kind == "jigsaw":
             return Jigsaw(tuple(tuple(parse_cell(c) for c in region)
                                 for region in data["regions"]))
+        if kind in _LINE_TYPES:
+            return _LINE_TYPES[kind](tuple(parse_cell(c) for c in data["cells"]))
+        if kind == "little-killer":
+            return LittleKiller(tuple(parse_cell(c) for c in data["cells"]),
+                                int(data["total"]))
+        if kind in ("kropki", "xv"):
+            rule_type = Kropki if kind == "kropki" else XV
+            return rule_type(*(_pairs(data.get(f, [])) for f in _DOT_FIELDS[rule_type]),
+                             negative=bool(data.get("negative", False)))
+        if kind == "sandwich":
+            if ("row" in data) == ("column" in data):
+                raise ValueError("a sandwich needs a 'row' or a 'column' (counted from 1)")
+            index = int(data["column"] if "column" in data else data["row"])
+            if index < 1:
+                raise ValueError(f"sandwich: no row or column {index}")
+            return Sandwich("column" in data, index - 1, int(data["total"]))
+        if kind == "consecutive-marks":
+            return ConsecutiveMarks(_pairs(data.get("pairs", [])))
         if kind == "cage":
             return Cage(tuple(parse_cell(c) for c in data["cells"]), int(data["total"]))
         if kind == "parity":
@@ -140,6 +330,44 @@ def rule_from_json(data: object, index: int = 1) -> Rule:
     except (KeyError, TypeError, ValueError) as error:
         detail = f"missing {error}" if isinstance(error, KeyError) else str(error)
         raise PuzzleError(f"rule {index}: {detail}") from None
+
+
+def rule_problem(rule: Rule, n: int) -> str:
+    """What is wrong with a rule's cells on an N x N grid ('' when nothing is)."""
+    cells = [c for pair in getattr(rule, "white", ()) + getattr(rule, "black", ())
+             + getattr(rule, "x", ()) + getattr(rule, "v", ()) + getattr(rule, "pairs", ())
+             for c in pair]
+    cells += list(getattr(rule, "cells", ()))
+    for row, col in cells:
+        if not (0 <= row < n and 0 <= col < n):
+            return f"cell {cell_name((row, col))} is outside the {n}x{n} grid"
+    if isinstance(rule, DOTS):
+        pairs = [tuple(sorted(p)) for f in _DOT_FIELDS[type(rule)] for p in getattr(rule, f)]
+        for a, b in pairs:
+            if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+                return f"{cell_name(a)} and {cell_name(b)} are not orthogonal neighbours"
+        if len(set(pairs)) != len(pairs):
+            return "two marks between the same cells"
+        return ""
+    if isinstance(rule, Sandwich):
+        if not 0 <= rule.index < n:
+            return f"{'column' if rule.column else 'row'} {rule.index + 1} is outside the grid"
+        if not 0 <= rule.total <= n * (n + 1) // 2 - 1 - n:
+            return f"no digits between 1 and {n} add up to {rule.total}"
+        return ""
+    if not isinstance(rule, LINES + (LittleKiller,)):
+        return ""
+    if len(set(rule.cells)) != len(rule.cells):
+        return "a cell is listed twice"
+    if isinstance(rule, (Thermometer, Arrow, Palindrome, Whispers)) and len(rule.cells) < 2:
+        return "needs at least two cells"
+    if isinstance(rule, (Renban, SumlessCage, ExtraRegion)) and len(rule.cells) > n:
+        return f"more than {n} cells cannot all differ"
+    if isinstance(rule, LittleKiller):
+        steps = {(b[0] - a[0], b[1] - a[1]) for a, b in zip(rule.cells, rule.cells[1:])}
+        if len(steps) > 1 or not steps <= {(1, 1), (1, -1), (-1, 1), (-1, -1)}:
+            return "its cells are not one diagonal line"
+    return ""
 
 
 def named(name: str) -> tuple[Rule, ...]:
@@ -158,6 +386,63 @@ def parse_cage(text: str) -> Cage:
     if not eq or not total.strip().isdigit():
         raise ValueError(f"cage {text!r}: expected cells=total, like r1c1,r1c2=10")
     return Cage(tuple(parse_cell(c) for c in cells.split(",")), int(total))
+
+
+def parse_line(text: str) -> Rule:
+    """A line, arrow or region from 'thermometer:r1c1,r1c2' (the bulb or circle first)."""
+    kind, colon, cells = text.partition(":")
+    if not colon or kind.strip() not in _LINE_TYPES:
+        raise ValueError(f"line {text!r}: expected KIND:CELLS, KIND one of "
+                         f"{', '.join(_LINE_TYPES)}")
+    return _LINE_TYPES[kind.strip()](parse_cells(cells))
+
+
+def parse_little_killer(text: str) -> LittleKiller:
+    """A little killer from 'r1c2,r2c3,r3c4=15' (the diagonal's cells, then its sum)."""
+    cells, eq, total = text.partition("=")
+    if not eq or not total.strip().isdigit():
+        raise ValueError(f"little killer {text!r}: expected cells=total, like r1c2,r2c3=9")
+    return LittleKiller(parse_cells(cells), int(total))
+
+
+def parse_marks(kind: str, text: str) -> Kropki | XV:
+    """Kropki dots ('w:r1c1-r1c2,b:r2c1-r2c2') or XV marks ('x:...,v:...'); a last item
+    'negative' says that no mark means neither."""
+    rule_type = Kropki if kind == "kropki" else XV
+    letters = {"w": "white", "b": "black"} if rule_type is Kropki else {"x": "x", "v": "v"}
+    marks: dict[str, list[Pair]] = {name: [] for name in letters.values()}
+    negative = False
+    for item in (part.strip() for part in text.split(",") if part.strip()):
+        if item == "negative":
+            negative = True
+            continue
+        letter, colon, pair = item.partition(":")
+        a, dash, b = pair.partition("-")
+        if not colon or not dash or letter.strip().lower() not in letters:
+            raise ValueError(f"{kind} mark {item!r}: expected "
+                             f"{'|'.join(letters)}:CELL-CELL, like "
+                             f"{next(iter(letters))}:r1c1-r1c2, or 'negative'")
+        marks[letters[letter.strip().lower()]].append((parse_cell(a), parse_cell(b)))
+    return rule_type(*(tuple(pairs) for pairs in marks.values()), negative=negative)
+
+
+def parse_sandwich(text: str) -> Sandwich:
+    """A sandwich sum from 'r3=10' (row 3) or 'c5=0' (column 5)."""
+    match = re.fullmatch(r"\s*([rRcC])(\d+)\s*=\s*(\d+)\s*", text)
+    if not match or int(match[2]) < 1:
+        raise ValueError(f"sandwich {text!r}: expected r3=10 or c5=0")
+    return Sandwich(match[1].lower() == "c", int(match[2]) - 1, int(match[3]))
+
+
+def parse_pairs(text: str) -> ConsecutiveMarks:
+    """Consecutive marks from 'r1c1-r1c2,r3c3-r4c3'."""
+    pairs = []
+    for item in (part.strip() for part in text.split(",") if part.strip()):
+        a, dash, b = item.partition("-")
+        if not dash:
+            raise ValueError(f"mark {item!r}: expected CELL-CELL, like r1c1-r1c2")
+        pairs.append((parse_cell(a), parse_cell(b)))
+    return ConsecutiveMarks(tuple(pairs))
 
 
 def parse_cells(text: str) -> tuple[Cell, ...]:

@@ -16,6 +16,7 @@ from sudokulab import asp
 from sudokulab import rules as R
 from sudokulab.backends import asp as asp_backend
 from sudokulab.backends import make_backend
+from sudokulab.backends.base import FIRST_RULES
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.check import check
 from sudokulab.formats.text import format_line, from_json, to_json
@@ -184,6 +185,9 @@ def models(output: str) -> int:
 
 
 VARIANTS = json.loads((Path(__file__).parent / "data" / "variants.json").read_text())
+# the rules sudoku.lp states (the line and dot rules are refused by name: test_rules.py)
+VARIANTS = {name: data for name, data in VARIANTS.items()
+            if all(rule["type"] in {r.name for r in FIRST_RULES} for rule in data["rules"])}
 
 
 @pytest.mark.parametrize("name", ["top95", "miracle", *sorted(VARIANTS)])

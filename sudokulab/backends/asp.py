@@ -21,8 +21,8 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 
 from sudokulab import asp as program
-from sudokulab import rules as R
 from sudokulab.backends.base import (
+    FIRST_RULES,
     Availability,
     Backend,
     Deadline,
@@ -128,7 +128,7 @@ class AspBackend(Backend):
 
     name = "asp"
     paradigm = "answer set programming (clingo)"
-    supported_rules = R.RULE_TYPES
+    supported_rules = FIRST_RULES  # the line, dot and region rules are not in sudoku.lp
 
     @classmethod
     def available(cls) -> Availability:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sudokulab import rules as R
 from sudokulab.puzzle import Puzzle
 from sudokulab.puzzle import clash as givens_clash
 from sudokulab.result import Grid, Result, Status, verdict
@@ -253,3 +254,9 @@ def unknown_options(cls: type[Backend], options: Iterable[str]) -> str:
         return f"{cls.name} takes no option {unknown}: it has no options"
     return f"{cls.name} has no option {unknown}; its options: {', '.join(valid)}"
 
+
+# The rules before the line, dot and region rules of issue 19: what asp and human compile
+# (they answer UNSUPPORTED to the others); dlx adds the rules that only add units.
+FIRST_RULES: tuple[type, ...] = (R.Diagonal, R.AntiKnight, R.AntiKing, R.NonConsecutive,
+                                 R.Windoku, R.Jigsaw, R.Cage, R.Parity)
+UNIT_RULES: tuple[type, ...] = (R.MainDiagonal, R.AntiDiagonal, R.DisjointGroups)

@@ -52,6 +52,8 @@ from itertools import combinations
 
 from sudokulab import rules as R
 from sudokulab.backends.base import (
+    FIRST_RULES,
+    UNIT_RULES,
     Availability,
     Backend,
     Deadline,
@@ -214,7 +216,7 @@ class DlxBackend(Backend):
 
     name = "dlx"
     paradigm = "exact cover, Algorithm X (Python)"
-    supported_rules = R.RULE_TYPES
+    supported_rules = FIRST_RULES + UNIT_RULES  # extra units are more primary columns
 
     @classmethod
     def available(cls) -> Availability:

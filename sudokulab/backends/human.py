@@ -10,8 +10,7 @@ grid is only SOLVED, since the assumption is not proven here.
 
 from __future__ import annotations
 
-from sudokulab import rules as R
-from sudokulab.backends.base import Availability, Backend, Deadline
+from sudokulab.backends.base import FIRST_RULES, Availability, Backend, Deadline
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status, verdict
 
@@ -23,7 +22,7 @@ class HumanBackend(Backend):
 
     name = "human"
     paradigm = "human-style techniques (no search)"
-    supported_rules = R.RULE_TYPES  # rules it cannot reason about only make it stall earlier
+    supported_rules = FIRST_RULES  # the line, dot and region rules are beyond its techniques
     complete = False  # no guessing: it stalls where its techniques find no step
 
     def __init__(self, upto: str = "", uniqueness: str = "no") -> None:

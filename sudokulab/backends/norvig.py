@@ -43,7 +43,7 @@ from sudokulab.backends.base import (
     plain_python,
 )
 from sudokulab.cages import all_cages, implied_cages
-from sudokulab.geometry import Geometry, geometry
+from sudokulab.geometry import Geometry, geometry, related, relation_text
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
 
@@ -265,9 +265,34 @@ class RuleBoard(Board):
         self.cages = tuple((tuple(geo.indices(cage.cells)),
                             digit_sets(len(cage.cells), cage.total, n))
                            for cage in all_cages(geo))
+        # pair relations (thermometers, dots, whispers, ...): per relation, the digits a
+        # partner may hold for each digit of the cell, as masks, both ways
+        tables: dict[tuple, int] = {}
+        self.supports: list[tuple[int, ...]] = []
+        self.relations: list[tuple[int, int, int, int]] = []
+        for rel in geo.digit_relations:
+            ways = []
+            for forward in (True, False):
+                key = (rel.kind, rel.param, forward)
+                if key not in tables:
+                    tables[key] = len(self.supports)
+                    self.supports.append(tuple(
+                        sum(1 << (y - 1) for y in range(1, n + 1)
+                            if (related(rel.kind, rel.param, x, y) if forward
+                                else related(rel.kind, rel.param, y, x)))
+                        for x in range(1, n + 1)))
+                ways.append(tables[key])
+            self.relations.append((rel.a, rel.b, ways[0], ways[1]))
+        self.unions: dict[int, int] = {}  # (table, candidates) -> what a partner may hold
+        # sums (arrows, little killers): cells, the circle cell (-1: none), the total
+        self.sums = tuple((s.cells, s.circle, s.total) for s in geo.sums)
+        self.sandwiches = geo.sandwiches
         self.filters = [rule_filter for rule_filter, wanted in
                         ((self.separate_consecutive, self.adjacent),
-                         (self.add_up_cages, self.cages)) if wanted]
+                         (self.add_up_cages, self.cages),
+                         (self.relate_pairs, self.relations),
+                         (self.add_up_sums, self.sums),
+                         (self.fill_sandwiches, self.sandwiches)) if wanted]
 
     def remove(self, values: Values, places: Places, cell: int, bits: int,
                solved: list[int], hidden: list[int]) -> int:
@@ -370,7 +395,125 @@ class RuleBoard(Board):
         return removed
 
 
-NEEDS_RULE_BOARD = (R.NonConsecutive, R.Cage, R.Parity)
+    def relate_pairs(self, values: Values, places: Places, solved: list[int],
+                     hidden: list[int]) -> int:
+        """Pair relations: a digit stays in a cell only if its partner has a candidate that
+        the relation allows with it (arc consistency, both ways)."""
+        supports, unions, remove, full = self.supports, self.unions, self.remove, self.full
+        removed = 0
+        for a, b, forward, backward in self.relations:
+            for x, y, table in ((a, b, forward), (b, a, backward)):
+                key = table << 32 | values[x]
+                allowed = unions.get(key)
+                if allowed is None:
+                    allowed = 0
+                    for d, mask in enumerate(supports[table]):
+                        if values[x] >> d & 1:
+                            allowed |= mask
+                    unions[key] = allowed
+                if values[y] & ~allowed:
+                    removed += remove(values, places, y, ~allowed & full, solved, hidden)
+        return removed
+
+    def add_up_sums(self, values: Values, places: Places, solved: list[int],
+                    hidden: list[int]) -> int:
+        """Sums: a digit stays in a cell only if the other cells' candidates can complete
+        a total the circle (or the given total) allows. Sums are sets of totals as bits."""
+        full, remove = self.full, self.remove
+        removed = 0
+        for cells, circle, total in self.sums:
+            before = [1]  # the totals the cells before each cell can reach
+            for cell in cells:
+                before.append(add_digits(before[-1], values[cell]))
+            after = [1]
+            for cell in reversed(cells):
+                after.append(add_digits(after[-1], values[cell]))
+            after.reverse()
+            if circle >= 0:
+                keep = (before[-1] >> 1) & full  # circle digit d: bit d of the totals
+                if values[circle] & ~keep:
+                    removed += remove(values, places, circle, ~keep & full, solved, hidden)
+                targets = values[circle] << 1
+            else:
+                targets = 1 << total
+            for k, cell in enumerate(cells):
+                others = add_totals(before[k], after[k + 1])
+                unfit = 0
+                for d in range(1, self.n + 1):
+                    if values[cell] >> (d - 1) & 1 and not (others << d) & targets:
+                        unfit |= 1 << (d - 1)
+                if unfit:
+                    removed += remove(values, places, cell, unfit, solved, hidden)
+        return removed
+
+
+    def fill_sandwiches(self, values: Values, places: Places, solved: list[int],
+                        hidden: list[int]) -> int:
+        """Sandwich: for each place of the 1 and the N the candidates allow, whether the
+        cells between can add up to the total; a digit stays if some such place keeps it."""
+        n, full, remove = self.n, self.full, self.remove
+        low, high = 1, 1 << (n - 1)
+        middle = full & ~low & ~high
+        removed = 0
+        for line, total in self.sandwiches:
+            keep = [0] * n
+            for i in range(n):
+                if not values[line[i]] & low:
+                    continue
+                for j in range(n):
+                    if j == i or not values[line[j]] & high:
+                        continue
+                    a, b = min(i, j), max(i, j)
+                    inner = [values[cell] & middle for cell in line[a + 1:b]]
+                    before = [1]
+                    for candidates in inner:
+                        before.append(add_digits(before[-1], candidates))
+                    if not before[-1] >> total & 1:
+                        continue  # the cells between cannot add up to the total
+                    after = [1]
+                    for candidates in reversed(inner):
+                        after.append(add_digits(after[-1], candidates))
+                    after.reverse()
+                    keep[i] |= low
+                    keep[j] |= high
+                    for k, candidates in enumerate(inner):
+                        others = add_totals(before[k], after[k + 1])
+                        for d in range(2, n):
+                            if candidates >> (d - 1) & 1 and (others << d) >> total & 1:
+                                keep[a + 1 + k] |= 1 << (d - 1)
+                    for k in list(range(a)) + list(range(b + 1, n)):
+                        keep[k] |= values[line[k]] & middle
+            for k, cell in enumerate(line):
+                if values[cell] & ~keep[k]:
+                    removed += remove(values, places, cell, ~keep[k] & full, solved, hidden)
+        return removed
+
+
+def add_digits(totals: int, candidates: int) -> int:
+    """The totals reachable by adding one of the candidates to one of `totals` (bit sets)."""
+    reach = 0
+    d = 1
+    while candidates:
+        if candidates & 1:
+            reach |= totals << d
+        candidates >>= 1
+        d += 1
+    return reach
+
+
+def add_totals(a: int, b: int) -> int:
+    """Every total of one from `a` plus one from `b` (bit sets)."""
+    reach = 0
+    while a:
+        low = a & -a
+        reach |= b << (low.bit_length() - 1)
+        a ^= low
+    return reach
+
+
+NEEDS_RULE_BOARD = (R.NonConsecutive, R.Cage, R.Parity, R.Thermometer, R.Arrow, R.Kropki,
+                    R.XV, R.Renban, R.Whispers, R.Palindrome, R.LittleKiller,
+                    R.ConsecutiveMarks, R.Sandwich)
 
 
 @lru_cache(maxsize=32)
@@ -525,6 +668,9 @@ class NorvigBackend(Backend):
             lines.append(f"  extra units: {', '.join(extra)}")
         if geo.moves:
             lines.append(f"  extra peers from chess moves: {len(geo.moves)} pairs")
+        for rule, cells in geo.groups:
+            lines.append(f"  {rule}: {','.join(geo.name(c) for c in cells)} differ "
+                         "(extra peers)")
         if isinstance(b, RuleBoard):
             lines += self.describe_rules(geo, b)
         lines.append("  search: depth first, guessing in the cell with the fewest candidates; "
@@ -561,6 +707,22 @@ class NorvigBackend(Backend):
                 how = " (implied: the rule of 45)" if cage in implied else ""
                 lines.append(f"    {names}={cage.total}{how}: {len(cells)} cells, "
                              f"{len(sets)} digit set{'s' if len(sets) != 1 else ''}")
+        kinds: dict[tuple[str, str, str], int] = {}
+        for rel in geo.digit_relations:
+            key = (rel.rule, rel.kind, relation_text(rel))
+            kinds[key] = kinds.get(key, 0) + 1
+        for (rule, kind, text), count in kinds.items():
+            lines.append(f"  {rule}: {count} pair{'s' if count != 1 else ''} '{kind}' "
+                         f"({text}), arc consistency after each fixpoint")
+        for line, total in geo.sandwiches:
+            lines.append(f"  sandwich: {geo.name(line[0])}..{geo.name(line[-1])} = {total}: "
+                         "each place of the 1 and the N is tried; the cells between keep the "
+                         "digits that can reach the total")
+        for total in geo.sums:
+            target = geo.name(total.circle) if total.circle >= 0 else str(total.total)
+            lines.append(f"  {total.rule}: {'+'.join(geo.name(c) for c in total.cells)} = "
+                         f"{target}: a digit stays if the totals the other cells' candidates "
+                         "reach (bit sets) can still meet it")
         if b.parity:
             for even in (True, False):
                 cells = [cell for cell, mask in b.parity.items()

@@ -248,6 +248,12 @@ def rule_terms(puzzle: Puzzle) -> list[tuple]:
         elif isinstance(rule, R.Parity):
             terms.append(("parity", geo.indices(rule.cells),
                           "even" if rule.even else "odd"))
+    terms += [("relation", rel.kind.replace("-", "_"), rel.a, rel.b, rel.param)
+              for rel in geo.digit_relations]
+    terms += [("distinct", list(cells)) for _, cells in geo.groups]
+    terms += [("sum", list(total.cells), total.total) if total.circle < 0 else
+              ("arrow", total.circle, list(total.cells)) for total in geo.sums]
+    terms += [("sandwich", list(line), total) for line, total in geo.sandwiches]
     return terms
 
 
@@ -340,7 +346,19 @@ class PrologBackend(Backend):
         lines = [f"prolog: {PROGRAM.name}: sudoku({rows}-{cols}, Cells, Rules, {strength}), "
                  f"labeling([{', '.join(labeling)}], Cells){auto}",
                  f"  {len(geo.units)} units of {geo.n} cells hold distinct digits"]
+        new = ("relation", "distinct", "sum", "arrow")
+        lines += [f"  sandwich: sandwich({geo.name(line[0])}..{geo.name(line[-1])}, {total}): "
+                  "element/3 finds the 1 and the N, each cell between counts (reified)"
+                  for line, total in geo.sandwiches]
+        new += ("sandwich",)  # shown below, by the rule they come from
+        extra = iter([unit.name for unit in geo.units
+                      if unit.rule is not None and unit.kind != "region"])
         for name, *args in rule_terms(puzzle):
+            if name == "unit":
+                lines.append(f"  unit({len(args[0])} cells): {next(extra)}")
+                continue
+            if name in new:
+                continue
             what = f"{len(args[0])} cells" if args and name != "differ" else ""
             what = f"{len(args[0])} pairs" if name == "differ" else what
             lines.append(f"  {name}({what})" if what else f"  {name}")
@@ -350,4 +368,15 @@ class PrologBackend(Backend):
                          "a 0/1 vector of its digits restricted to those sets; implied_cages/3 "
                          "adds each unit's cells outside its cages as one more cage (the rule "
                          "of 45); the caged cells are labeled first")
+        relations: dict[tuple[str, str], int] = {}
+        for rel in geo.digit_relations:
+            key = (rel.rule, rel.kind.replace("-", "_"))
+            relations[key] = relations.get(key, 0) + 1
+        lines += [f"  {rule}: relation({kind}, A, B, K) x{count}, related/4 posts a CLP(FD) "
+                  "constraint" for (rule, kind), count in relations.items()]
+        lines += [f"  {rule}: distinct({len(cells)} cells)" for rule, cells in geo.groups]
+        lines += [f"  {total.rule}: " + (f"sum({len(total.cells)} cells, {total.total})"
+                                         if total.circle < 0 else
+                                         f"arrow({geo.name(total.circle)}, "
+                                         f"{len(total.cells)} cells)") for total in geo.sums]
         return "\n".join(lines)

@@ -59,7 +59,7 @@ from pysat.formula import CNF, CNFPlus, IDPool
 
 from sudokulab import rules as R
 from sudokulab.errors import unknown
-from sudokulab.geometry import Geometry, geometry
+from sudokulab.geometry import Geometry, Sum, forbidden_pairs, geometry
 from sudokulab.puzzle import Puzzle
 
 ENCODINGS = ("minimal", "efficient", "extended", "optimized")
@@ -199,6 +199,7 @@ def base(box: tuple[int, int], rules: tuple[R.Rule, ...] = (), encoding: str = "
             build.at_most_one(unit.part, lits)
     _rule_clauses(build, geo, lambda lit: True)
     _cage_clauses(build, geo, lambda lit: True)
+    _line_clauses(build, geo, lambda lit: True)
     return build.formula
 
 
@@ -255,6 +256,139 @@ def _cage_clauses(build: Builder, geo: Geometry, kept,
                                                if kept(var(n, c, d))])
 
 
+def _line_clauses(build: Builder, geo: Geometry, kept,
+                  givens: Sequence[int] | None = None) -> None:
+    """Pair relations, groups that differ and sums (the line and dot rules), over the cell
+    variables `kept` accepts; given cells count as decided."""
+    n = geo.n
+    for rel in geo.digit_relations:
+        build.add(rel.rule, ([-(rel.a * n + x), -(rel.b * n + y)]
+                             for x, y in forbidden_pairs(rel.kind, rel.param, n)
+                             if kept(rel.a * n + x) and kept(rel.b * n + y)))
+    for rule, cells in geo.groups:
+        if not all(geo.share_unit(a, b) for a, b in combinations(cells, 2)):
+            for d in range(1, n + 1):
+                build.at_most_one(rule, [c * n + d for c in cells if kept(c * n + d)])
+    for total in geo.sums:
+        _sum_clauses(build, geo, total, kept, givens)
+    for line, total in geo.sandwiches:
+        _sandwich_clauses(build, n, line, total, kept, givens)
+
+
+def _sandwich_clauses(build: Builder, n: int, line: tuple[int, ...], total: int, kept,
+                      givens: Sequence[int] | None) -> None:
+    """A sandwich sum. An end is a cell holding 1 or N; left(k) says an end lies before cell
+    k, right(k) one after it, and between(k) = left(k) and right(k). Partial sums q(k, v),
+    "the digits between, up to cell k, add up to v" (v up to the total), follow cell by
+    cell both ways, and q(last, total) must hold. Literals here are variables, True or
+    False (decided by the givens), and `clause` simplifies them away."""
+    pool, size = build.pool, len(line)
+    clauses: list[list[int]] = []
+
+    def clause(*lits) -> None:
+        if True not in lits:
+            clauses.append([lit for lit in lits if lit is not False])
+
+    def neg(lit):
+        return -lit if isinstance(lit, int) and not isinstance(lit, bool) else not lit
+
+    def x(k: int, d: int):
+        cell = line[k]
+        if givens and givens[cell]:
+            return givens[cell] == d
+        return cell * n + d if kept(cell * n + d) else False
+
+    key = ("sandwich", line, total)
+    left = {0: False}
+    for k in range(1, size):  # left(k) <-> left(k-1) or an end at k-1
+        left[k] = pool.id(key + ("left", k))
+        sources = [left[k - 1], x(k - 1, 1), x(k - 1, n)]
+        clause(-left[k], *sources)
+        for source in sources:
+            clause(neg(source), left[k])
+    right = {size - 1: False}
+    for k in range(size - 2, -1, -1):
+        right[k] = pool.id(key + ("right", k))
+        sources = [right[k + 1], x(k + 1, 1), x(k + 1, n)]
+        clause(-right[k], *sources)
+        for source in sources:
+            clause(neg(source), right[k])
+    between = {0: False, size - 1: False}
+    for k in range(1, size - 1):
+        b = between[k] = pool.id(key + ("between", k))
+        clause(-b, left[k])
+        clause(-b, right[k])
+        clause(b, -left[k], -right[k])
+        clause(-b, neg(x(k, 1)))
+        clause(-b, neg(x(k, n)))
+    q = {(k, v): pool.id(key + ("sum", k, v)) for k in range(size) for v in range(total + 1)}
+
+    def earlier(k: int, v: int):
+        if k == 0:
+            return v == 0
+        return q.get((k - 1, v), False)
+
+    for k in range(size):
+        b = between[k]
+        for v in range(total + 1):
+            now = q[k, v]
+            clause(-now, b, earlier(k, v))  # not between: the sum carries over
+            clause(neg(earlier(k, v)), b, now)
+            for d in range(2, n):  # between and holding d: the sum grows by d
+                clause(-now, neg(b), neg(x(k, d)), earlier(k, v - d) if v >= d else False)
+                clause(neg(earlier(k, v)), neg(b), neg(x(k, d)), q.get((k, v + d), False))
+    clause(q[size - 1, total])
+    build.cnf.nv = max(build.cnf.nv, pool.top)
+    build.add("sandwich", clauses)
+
+
+def _sum_clauses(build: Builder, geo: Geometry, total: Sum, kept,
+                 givens: Sequence[int] | None) -> None:
+    """A sum by its partial totals: an auxiliary p(k, v) says "the first k cells may add up
+    to v". p(k-1, v) and x(cell k, d) imply p(k, v + d); a last partial total that the
+    target (the given total, or the circle's digit) does not allow is false. Only the true
+    digits' path is forced, so a grid whose total misses the target has no model."""
+    n = geo.n
+    target = total.total if total.circle < 0 else n
+    states: dict[int, int | None] = {0: None}  # a total reached -> its variable (None: true)
+
+    def options(cell: int) -> list[tuple[int, int | None]]:
+        if givens and givens[cell]:
+            return [(givens[cell], None)]
+        return [(d, cell * n + d) for d in range(1, n + 1) if kept(cell * n + d)]
+
+    for k, cell in enumerate(total.cells):
+        reached: dict[int, int | None] = {}
+        clauses = []
+        for v, state in states.items():
+            for d, lit in options(cell):
+                premise = [-x for x in (state, lit) if x is not None]
+                if v + d > target:
+                    clauses.append(premise)
+                    continue
+                if v + d not in reached:
+                    reached[v + d] = build.pool.id(("sum", total, k, v + d))
+                clauses.append(premise + [reached[v + d]])
+        build.cnf.nv = max(build.cnf.nv, build.pool.top)
+        build.add(total.rule, clauses)
+        states = reached
+    ends = []
+    for v, state in states.items():
+        if total.circle < 0:
+            if v != total.total:
+                ends.append([-state])
+        elif givens and givens[total.circle]:
+            if v != givens[total.circle]:
+                ends.append([-state])
+        elif kept(total.circle * n + v):
+            ends.append([-state, total.circle * n + v])
+        else:
+            ends.append([-state])
+    if not states:
+        ends.append([])
+    build.add(total.rule, ends)
+
+
 @lru_cache(maxsize=1024)
 def digit_sets(size: int, total: int, n: int) -> tuple[tuple[int, ...], ...]:
     """Every set of `size` distinct digits from 1..n adding up to `total`, ascending."""
@@ -294,6 +428,7 @@ def optimized(puzzle: Puzzle, amo: str = "pairwise") -> Formula:
                 build.at_most_one(unit.part, lits)
     _rule_clauses(build, geo, candidates.__contains__)
     _cage_clauses(build, geo, candidates.__contains__, givens)
+    _line_clauses(build, geo, candidates.__contains__, givens)
     build.formula.candidates = candidates
     build.formula.fixed = tuple(givens)
     return build.formula
@@ -315,6 +450,12 @@ def _ruled_out(geo: Geometry, givens: Sequence[int]) -> set[int]:
         if isinstance(rule, R.Parity):
             false.update(var(n, cell, d) for cell in geo.indices(rule.cells)
                          for d in _wrong_parity(rule, n))
+    for rel in geo.digit_relations:
+        for x, y in forbidden_pairs(rel.kind, rel.param, n):
+            if givens[rel.a] == x:
+                false.add(rel.b * n + y)
+            if givens[rel.b] == y:
+                false.add(rel.a * n + x)
     return false
 
 

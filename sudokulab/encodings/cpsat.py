@@ -26,7 +26,14 @@ from ortools.util.python import sorted_interval_list
 
 from sudokulab import rules as R
 from sudokulab.cages import implied_cages
-from sudokulab.geometry import UNIT_GROUPS, Geometry
+from sudokulab.geometry import (
+    UNIT_GROUPS,
+    DigitRelation,
+    Geometry,
+    Sum,
+    forbidden_pairs,
+    relation_text,
+)
 
 MODELS = ("bool", "int")
 RULES = R.RULE_TYPES  # every rule there is, in both models
@@ -47,6 +54,7 @@ class CellModel:
         self.geo, self.n = geo, geo.n
         self.model = cp_model.CpModel()
         self.groups: dict[str, list[Constraint]] = {}
+        self.literals: dict[tuple[int, int], cp_model.IntVar] = {}  # int model: x == d
         self.declare()
         self.compile()
 
@@ -76,6 +84,14 @@ class CellModel:
         # 45 (sudokulab/cages.py); CP-SAT's conflicts on hard killers fell 4-fold.
         for cage in implied_cages(geo) if geo.cages else ():
             self.cage(geo.indices(cage.cells), cage.total, "implied cages")
+        for rel in geo.digit_relations:
+            self.relate(rel)
+        for name, cells in geo.groups:
+            self.all_differ(name, list(cells))
+        for total in geo.sums:
+            self.add_up(total)
+        for line, total in geo.sandwiches:
+            self.sandwich(line, total)
 
     def note(self, group: str, kind: str, cells: Sequence[int], detail: str = "") -> None:
         """Record a constraint posted for a rule (for the teaching view)."""
@@ -110,6 +126,52 @@ class CellModel:
     def parity(self, cell: int, even: bool) -> None:
         """A cell holds an even (or odd) digit."""
         raise NotImplementedError
+
+    def relate(self, rel: DigitRelation) -> None:
+        """Two cells' digits satisfy a pair relation (a thermometer step, a dot, ...)."""
+        raise NotImplementedError
+
+    def all_differ(self, group: str, cells: list[int]) -> None:
+        """Some cells hold different digits (a cage without sum, a region, a renban)."""
+        raise NotImplementedError
+
+    def add_up(self, total: Sum) -> None:
+        """Cells add up to a total, or to the digit of a circle cell (an arrow)."""
+        raise NotImplementedError
+
+    def value(self, cell: int):
+        """The digit of a cell as a linear expression."""
+        raise NotImplementedError
+
+    def holds(self, cell: int, digit: int):
+        """A literal true when the cell holds the digit."""
+        raise NotImplementedError
+
+    def sandwich(self, line: tuple[int, ...], total: int) -> None:
+        """The digits between the 1 and the N add up to `total`: the places of 1 and N, their
+        minimum and maximum, and per cell a literal 'between' that lets its digit count."""
+        m, size = self.model, len(line)
+        one, top = m.NewIntVar(0, size - 1, ""), m.NewIntVar(0, size - 1, "")
+        m.Add(one == sum(k * self.holds(c, 1) for k, c in enumerate(line)))
+        m.Add(top == sum(k * self.holds(c, self.n) for k, c in enumerate(line)))
+        low, high = m.NewIntVar(0, size - 1, ""), m.NewIntVar(0, size - 1, "")
+        m.AddMinEquality(low, [one, top])
+        m.AddMaxEquality(high, [one, top])
+        terms = []
+        for k, cell in enumerate(line):
+            after, before, inside = (m.NewBoolVar("") for _ in range(3))
+            m.Add(low < k).OnlyEnforceIf(after)
+            m.Add(low >= k).OnlyEnforceIf(after.Not())
+            m.Add(high > k).OnlyEnforceIf(before)
+            m.Add(high <= k).OnlyEnforceIf(before.Not())
+            m.AddBoolAnd([after, before]).OnlyEnforceIf(inside)
+            m.AddBoolOr([after.Not(), before.Not()]).OnlyEnforceIf(inside.Not())
+            term = m.NewIntVar(0, self.n, "")
+            m.Add(term == self.value(cell)).OnlyEnforceIf(inside)
+            m.Add(term == 0).OnlyEnforceIf(inside.Not())
+            terms.append(term)
+        m.Add(sum(terms) == total)
+        self.note("sandwich", "Sum", line, f"of the digits between 1 and N == {total}")
 
     def given(self, cell: int, digit: int) -> int:
         """The index of the variable a given fixes: the cell's integer, or its literal
@@ -179,6 +241,35 @@ class IntModel(CellModel):
             proto.domain.extend([d, d])
         self.note("parity", "domain", (cell,), "{" + ",".join(map(str, digits)) + "}")
 
+    def relate(self, rel):
+        n = self.n
+        allowed = [(x, y) for x in range(1, n + 1) for y in range(1, n + 1)
+                   if (x, y) not in set(forbidden_pairs(rel.kind, rel.param, n))]
+        self.model.AddAllowedAssignments([self.cells[rel.a], self.cells[rel.b]], allowed)
+        self.note(rel.rule, "AllowedAssignments", (rel.a, rel.b),
+                  f"{rel.kind}: {relation_text(rel)}")
+
+    def all_differ(self, group, cells):
+        self.model.AddAllDifferent([self.cells[c] for c in cells])
+        self.note(group, "AllDifferent", cells)
+
+    def add_up(self, total):
+        target = self.cells[total.circle] if total.circle >= 0 else total.total
+        self.model.Add(sum(self.cells[c] for c in total.cells) == target)
+        self.note(total.rule, "Sum", total.cells,
+                  f"== {self.geo.name(total.circle) if total.circle >= 0 else total.total}")
+
+    def value(self, cell):
+        return self.cells[cell]
+
+    def holds(self, cell, digit):
+        key = (cell, digit)
+        if key not in self.literals:
+            lit = self.literals[key] = self.model.NewBoolVar("")
+            self.model.Add(self.cells[cell] == digit).OnlyEnforceIf(lit)
+            self.model.Add(self.cells[cell] != digit).OnlyEnforceIf(lit.Not())
+        return self.literals[key]
+
     def given(self, cell, digit):
         return cell
 
@@ -237,6 +328,35 @@ class BoolModel(CellModel):
             proto.domain.clear()
             proto.domain.extend([0, 0])
         self.note("parity", "domain", (cell,), f"{{0}} for digits {','.join(map(str, wrong))}")
+
+    def relate(self, rel):
+        x, y = self.cells[rel.a], self.cells[rel.b]
+        pairs = forbidden_pairs(rel.kind, rel.param, self.n)
+        for d, e in pairs:
+            self.model.AddBoolOr([x[d - 1].Not(), y[e - 1].Not()])
+        self.note(rel.rule, f"clauses x{len(pairs)}", (rel.a, rel.b),
+                  f"not (a_d and b_e) where not {relation_text(rel)}")
+
+    def all_differ(self, group, cells):
+        for d in range(self.n):
+            self.model.AddAtMostOne([self.cells[c][d] for c in cells])
+        self.note(group, f"AtMostOne x{self.n}", cells, "one per digit")
+
+    def add_up(self, total):
+        weighted = [(d + 1) * self.cells[c][d] for c in total.cells for d in range(self.n)]
+        if total.circle >= 0:
+            circle = [(d + 1) * self.cells[total.circle][d] for d in range(self.n)]
+            self.model.Add(sum(weighted) == sum(circle))
+        else:
+            self.model.Add(sum(weighted) == total.total)
+        target = self.geo.name(total.circle) if total.circle >= 0 else total.total
+        self.note(total.rule, "Sum", total.cells, f"of d * cell_d == {target}")
+
+    def value(self, cell):
+        return sum((d + 1) * lit for d, lit in enumerate(self.cells[cell]))
+
+    def holds(self, cell, digit):
+        return self.cells[cell][digit - 1]
 
     def given(self, cell, digit):
         return cell * self.n + digit - 1

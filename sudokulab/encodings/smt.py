@@ -27,11 +27,21 @@ import z3
 
 from sudokulab import rules as R
 from sudokulab.cages import implied_cages
-from sudokulab.geometry import UNIT_GROUPS, Geometry, geometry
+from sudokulab.geometry import (
+    UNIT_GROUPS,
+    DigitRelation,
+    Geometry,
+    Sum,
+    forbidden_pairs,
+    geometry,
+)
 from sudokulab.puzzle import Puzzle
 
 MODELS = ("bool", "bitvec", "int")
 
+# The line, dot and sum rules of issue 19: the int and bool models compile them.
+LINE_RULES = (R.Thermometer, R.Arrow, R.Kropki, R.XV, R.SumlessCage, R.ExtraRegion, R.Renban,
+              R.Whispers, R.Palindrome, R.LittleKiller, R.ConsecutiveMarks, R.Sandwich)
 
 
 class CellModel:
@@ -80,6 +90,14 @@ class CellModel:
         for cage in implied_cages(geo) if geo.cages else ():
             self.add("implied cages (rule of 45)",
                      self.cage(geo.indices(cage.cells), cage.total))
+        for rel in geo.digit_relations:
+            self.add(rel.rule, self.relate(rel))
+        for name, cells in geo.groups:
+            self.add(name, self.all_differ(list(cells)))
+        for total in geo.sums:
+            self.add(total.rule, self.add_up(total))
+        for line, total in geo.sandwiches:
+            self.add("sandwich", self.sandwich(line, total))
 
     def add(self, group: str, assertions: list[z3.BoolRef]) -> None:
         """File assertions under the rule they come from."""
@@ -122,6 +140,31 @@ class CellModel:
     def is_digit(self, cell: int, digit: int) -> z3.BoolRef:
         """The assertion 'cell holds digit' (a given, or a literal of a blocking clause)."""
         raise NotImplementedError
+
+    def relate(self, rel: DigitRelation) -> list[z3.BoolRef]:
+        """Two cells' digits satisfy a pair relation (a thermometer step, a dot, ...)."""
+        raise NotImplementedError
+
+    def all_differ(self, cells: list[int]) -> list[z3.BoolRef]:
+        """Some cells hold different digits (a cage without sum, a region, a renban)."""
+        raise NotImplementedError
+
+    def add_up(self, total: Sum) -> list[z3.BoolRef]:
+        """Cells add up to a total, or to the digit of a circle cell (an arrow)."""
+        raise NotImplementedError
+
+    def value(self, cell: int) -> z3.ArithRef:
+        """The digit of a cell as an integer term."""
+        raise NotImplementedError
+
+    def sandwich(self, line: tuple[int, ...], total: int) -> list[z3.BoolRef]:
+        """The digits between the 1 and the N of a line add up to `total`: the two places
+        as integer terms, each cell's digit counted when its place lies between them."""
+        one = z3.Sum([z3.If(self.is_digit(c, 1), k, 0) for k, c in enumerate(line)])
+        top = z3.Sum([z3.If(self.is_digit(c, self.n), k, 0) for k, c in enumerate(line)])
+        inside = [z3.Or(z3.And(one < k, k < top), z3.And(top < k, k < one))
+                  for k in range(len(line))]
+        return [z3.Sum([z3.If(b, self.value(c), 0) for b, c in zip(inside, line)]) == total]
 
     def digit_term(self, cell: int) -> z3.BitVecRef:
         """The digit of a cell as a bit-vector of `width` bits, for reading a solution."""
@@ -200,6 +243,32 @@ class IntModel(CellModel):
     def is_digit(self, cell, digit):
         return self.cells[cell] == digit
 
+    def relate(self, rel):
+        x, y, k = self.cells[rel.a], self.cells[rel.b], rel.param
+        return [{
+            "less": lambda: x < y,
+            "equal": lambda: x == y,
+            "white": lambda: z3.Or(x - y == 1, y - x == 1),
+            "black": lambda: z3.Or(x == 2 * y, y == 2 * x),
+            "no-dot": lambda: z3.And(x - y != 1, y - x != 1, x != 2 * y, y != 2 * x),
+            "apart": lambda: z3.And(x - y != 1, y - x != 1),
+            "x": lambda: x + y == 10,
+            "v": lambda: x + y == 5,
+            "no-xv": lambda: z3.And(x + y != 5, x + y != 10),
+            "far": lambda: z3.Or(x - y >= k, y - x >= k),
+            "near": lambda: z3.And(x - y <= k, y - x <= k),
+        }[rel.kind]()]
+
+    def all_differ(self, cells):
+        return [z3.Distinct([self.cells[c] for c in cells])]
+
+    def add_up(self, total):
+        target = self.cells[total.circle] if total.circle >= 0 else total.total
+        return [z3.Sum([self.cells[c] for c in total.cells]) == target]
+
+    def value(self, cell):
+        return self.cells[cell]
+
     def digit_term(self, cell):
         return z3.Int2BV(self.cells[cell], self.width)
 
@@ -217,6 +286,8 @@ class BoolModel(CellModel):
         self.selectors: list[z3.BoolRef] = []
         self.cells = [[z3.Bool(f"{self.cell_name(cell)}_{d}") for d in range(1, self.n + 1)]
                       for cell in self.geo.cells]
+        if self.portable and (self.geo.sums or self.geo.sandwiches):
+            self.logic = "QF_LIA"  # a portable cage sum counts with integers
 
     def exactly_one(self, literals: list[z3.BoolRef]) -> list[z3.BoolRef]:
         """One literal holds: a PbEq for Z3, pairwise clauses in portable SMT-LIB."""
@@ -298,6 +369,31 @@ class BoolModel(CellModel):
     def is_digit(self, cell, digit):
         return self.cells[cell][digit - 1]
 
+    def relate(self, rel):
+        x, y = self.cells[rel.a], self.cells[rel.b]
+        return [self.nand(x[d - 1], y[e - 1])
+                for d, e in forbidden_pairs(rel.kind, rel.param, self.n)]
+
+    def all_differ(self, cells):
+        return [a for d in range(self.n) for a in self.at_most_one([self.cells[c][d]
+                                                                    for c in cells])]
+
+    def add_up(self, total):
+        # An arrow: the shaft's digits plus (not circle_d) * d for every d add up to
+        # 1 + ... + N, since the circle's own digit is the one term left out.
+        terms = [(self.cells[c][d], d + 1) for c in total.cells for d in range(self.n)]
+        target = total.total
+        if total.circle >= 0:
+            terms += [(self.negation(lit), d) for d, lit in
+                      enumerate(self.cells[total.circle], 1)]
+            target = self.n * (self.n + 1) // 2
+        if self.portable:
+            return [z3.Sum([z3.If(lit, w, 0) for lit, w in terms]) == target]
+        return [z3.PbEq(terms, target)]
+
+    def value(self, cell):
+        return z3.Sum([z3.If(lit, d, 0) for d, lit in enumerate(self.cells[cell], 1)])
+
     def digit_term(self, cell):
         return self.first_digit(self.cells[cell])
 
@@ -307,7 +403,8 @@ class BitVecModel(CellModel):
 
     name, logic, kind = "bitvec", "QF_BV", "an N-bit vector with one bit set, bit d-1 for d"
     # A cage sum would have to turn masks back into numbers: the int and bool models say it.
-    rules = tuple(kind for kind in R.RULE_TYPES if kind is not R.Cage)  # sums: see cage()
+    # sums: see cage(); the line rules: the int and bool models
+    rules = tuple(kind for kind in R.RULE_TYPES if kind is not R.Cage and kind not in LINE_RULES)
 
     def declare(self) -> None:
         """One N-bit vector per cell, named r1c1."""

@@ -35,7 +35,11 @@ FPUZZLES_INFO = {"size", "title", "author", "ruleset", "grid", "solution", "disa
                  "truecandidatesoptions", "successMessage", "highlightConflicts", "version",
                  "activeConstraints"}
 FPUZZLES_FLAGS = {"antiknight": R.AntiKnight(), "antiking": R.AntiKing(),
-                  "nonconsecutive": R.NonConsecutive()}
+                  "nonconsecutive": R.NonConsecutive(), "disjointgroups": R.DisjointGroups()}
+# f-puzzles' lines, one rule per line drawn (the first cell of a thermometer is its bulb).
+FPUZZLES_LINES = {"thermometer": R.Thermometer, "renban": R.Renban, "whispers": R.Whispers,
+                  "palindrome": R.Palindrome}
+FPUZZLES_DIRECTIONS = {"DR": (1, 1), "DL": (1, -1), "UR": (-1, 1), "UL": (-1, -1)}
 # SudokuPad's short keys (its PuzzleZipper), unzipped to the long ones.
 SCL_KEYS = {"c": "color", "ca": "cages", "ct": "center", "c1": "borderColor",
             "c2": "backgroundColor", "ce": "cells", "cs": "cellSize", "a": "arrows",
@@ -208,19 +212,26 @@ def from_fpuzzles(data: dict) -> Puzzle:
     refused = sorted(key for key, value in data.items()
                      if key not in FPUZZLES_INFO and key not in FPUZZLES_FLAGS
                      and key not in ("diagonal+", "diagonal-", "killercage", "odd", "even",
-                                     "extraregion") and value not in (None, False, [], ""))
+                                     "extraregion", "arrow", "ratio", "difference", "xv",
+                                     "negative", "littlekillersum", "sandwichsum",
+                                     *FPUZZLES_LINES)
+                     and value not in (None, False, [], ""))
     rules: list[R.Rule] = [rule for key, rule in FPUZZLES_FLAGS.items() if data.get(key)]
     diagonals = [key for key in ("diagonal+", "diagonal-") if data.get(key)]
     if len(diagonals) == 2:
         rules.append(R.Diagonal())
-    elif diagonals:
-        refused.append(f"{diagonals[0]} (one diagonal alone)")
+    elif diagonals:  # diagonal+ rises from r9c1 to r1c9: the anti-diagonal
+        rules.append(R.AntiDiagonal() if diagonals[0] == "diagonal+" else R.MainDiagonal())
     for cage in data.get("killercage") or []:
         total = str(cage.get("value", "")).strip()
-        if not total.isdigit():
-            refused.append("killercage without a sum")
-            continue
-        rules.append(R.Cage(tuple(_rc(c, n) for c in cage.get("cells", [])), int(total)))
+        cells = tuple(_rc(c, n) for c in cage.get("cells", []))
+        if not total:
+            rules.append(R.SumlessCage(cells))
+        elif not total.isdigit():
+            refused.append(f"killercage of sum {total!r}")
+        else:
+            rules.append(R.Cage(cells, int(total)))
+    rules += _fpuzzles_lines(data, n, refused)
     for key, even in (("even", True), ("odd", False)):
         cells = tuple(_rc(part.get("cell"), n) for part in data.get(key) or [])
         if cells:
@@ -247,11 +258,77 @@ def from_fpuzzles(data: dict) -> Puzzle:
         if box is not None and min(box) > 1 and _is_windoku(extra, box):
             rules.append(R.Windoku())
         else:
-            refused.append("extraregion")
+            rules += [R.ExtraRegion(cells) for cells in extra]
     if refused:
         raise PuzzleError("f-puzzles puzzle: sudokulab cannot express "
                           + ", ".join(dict.fromkeys(refused)))
     return Puzzle(box, tuple(givens), tuple(dict.fromkeys(rules)))
+
+
+def _fpuzzles_lines(data: dict, n: int, refused: list[str]) -> list[R.Rule]:
+    """The line, arrow, dot and little-killer rules of f-puzzles' JSON; what cannot be
+    expressed goes to `refused`."""
+    rules: list[R.Rule] = []
+    for key, kind in FPUZZLES_LINES.items():
+        rules += [kind(tuple(_rc(c, n) for c in line))
+                  for part in data.get(key) or [] for line in part.get("lines", [])]
+    for part in data.get("arrow") or []:
+        circle = [_rc(c, n) for c in part.get("cells", [])]
+        if len(circle) != 1:
+            refused.append("arrow with a circle of several cells")
+            continue
+        for line in part.get("lines", []):  # each line from the circle is an arrow
+            shaft = tuple(cell for cell in (_rc(c, n) for c in line) if cell != circle[0])
+            rules.append(R.Arrow((circle[0],) + shaft))
+    negative = set(data.get("negative") or [])
+    dots: dict[str, list] = {}
+    for key, value, mark in (("difference", "1", "white"), ("ratio", "2", "black"),
+                             ("xv", "X", "x"), ("xv", "V", "v")):
+        for part in data.get(key) or []:
+            given = str(part.get("value") or ("" if key == "xv" else value)).upper()
+            pair = tuple(_rc(c, n) for c in part.get("cells", []))
+            if given == value:
+                dots.setdefault(mark, []).append(pair)
+            elif key != "xv" or given not in ("X", "V"):
+                refused.append(f"{key} of value {given!r}")
+    kropki = {"ratio", "difference"} & negative
+    if kropki == {"difference"} and not dots.get("black"):  # the rest non-consecutive
+        rules.append(R.ConsecutiveMarks(tuple(dots.get("white", ()))))
+    elif len(kropki) == 1:
+        refused.append(f"negative {kropki.pop()} alone")
+    elif kropki or dots.get("white") or dots.get("black"):
+        rules.append(R.Kropki(tuple(dots.get("white", ())), tuple(dots.get("black", ())),
+                              negative=bool(kropki)))
+    if "xv" in negative or dots.get("x") or dots.get("v"):
+        rules.append(R.XV(tuple(dots.get("x", ())), tuple(dots.get("v", ())),
+                          negative="xv" in negative))
+    for part in data.get("sandwichsum") or []:  # the clue sits outside the grid
+        match = re.fullmatch(r"R(\d+)C(\d+)", str(part.get("cell")), re.IGNORECASE)
+        total = str(part.get("value", "")).strip()
+        row, col = (int(match[1]), int(match[2])) if match else (-1, -1)
+        if not total.isdigit() or (row in (0, n + 1)) == (col in (0, n + 1)):
+            refused.append("sandwichsum without a sum or outside the grid's edge")
+            continue
+        column = row in (0, n + 1)
+        rules.append(R.Sandwich(column, (col if column else row) - 1, int(total)))
+    for part in data.get("littlekillersum") or []:
+        total = str(part.get("value", "")).strip()
+        if not total.isdigit():
+            refused.append("littlekillersum without a sum")
+            continue
+        cells = tuple(_rc(c, n) for c in part.get("cells") or [])
+        if not cells:  # only the clue outside the grid and its direction
+            match = re.fullmatch(r"R(\d+)C(\d+)", str(part.get("cell")), re.IGNORECASE)
+            step = FPUZZLES_DIRECTIONS.get(str(part.get("direction")).upper())
+            if not match or not step:
+                refused.append("littlekillersum without its cells")
+                continue
+            r, c = int(match[1]) - 1 + step[0], int(match[2]) - 1 + step[1]
+            while 0 <= r < n and 0 <= c < n:
+                cells += ((r, c),)
+                r, c = r + step[0], c + step[1]
+        rules.append(R.LittleKiller(cells, int(total)))
+    return rules
 
 
 def _fpuzzles_default(n: int) -> tuple[int, int]:
@@ -343,9 +420,53 @@ def to_fpuzzles(puzzle: Puzzle, solution: Iterable[int] | None = None) -> dict:
         elif isinstance(rule, R.Windoku):
             data["extraregion"] = [{"cells": [name(c) for c in sorted(window)]}
                                    for window in sorted(_windows(puzzle.box), key=min)]
+        else:
+            _to_fpuzzles_lines(rule, data, name)
     if solution is not None:
         data["solution"] = list(solution)
     return data
+
+
+def _to_fpuzzles_lines(rule: R.Rule, data: dict, name) -> None:
+    """The f-puzzles JSON of a line, arrow, dot, region or little-killer rule, into data."""
+    cells = [name(c) for c in getattr(rule, "cells", ())]
+    kind = next((key for key, kind in FPUZZLES_LINES.items() if isinstance(rule, kind)), None)
+    if kind:
+        data.setdefault(kind, []).append({"lines": [cells]})
+    elif isinstance(rule, (R.MainDiagonal, R.AntiDiagonal)):
+        data["diagonal-" if isinstance(rule, R.MainDiagonal) else "diagonal+"] = True
+    elif isinstance(rule, R.DisjointGroups):
+        data["disjointgroups"] = True
+    elif isinstance(rule, R.Arrow):
+        data.setdefault("arrow", []).append({"cells": cells[:1], "lines": [cells]})
+    elif isinstance(rule, R.SumlessCage):
+        data.setdefault("killercage", []).append({"cells": cells})
+    elif isinstance(rule, R.ExtraRegion):
+        data.setdefault("extraregion", []).append({"cells": cells})
+    elif isinstance(rule, R.LittleKiller):
+        first, second = rule.cells[0], rule.cells[1] if len(rule.cells) > 1 else None
+        step = (second[0] - first[0], second[1] - first[1]) if second else (1, 1)
+        direction = next(k for k, v in FPUZZLES_DIRECTIONS.items() if v == step)
+        data.setdefault("littlekillersum", []).append(
+            {"cell": f"R{first[0] - step[0] + 1}C{first[1] - step[1] + 1}", "cells": cells,
+             "direction": direction, "value": str(rule.total)})
+    elif isinstance(rule, R.Sandwich):
+        cell = f"R0C{rule.index + 1}" if rule.column else f"R{rule.index + 1}C0"
+        data.setdefault("sandwichsum", []).append({"cell": cell, "value": str(rule.total)})
+    elif isinstance(rule, R.ConsecutiveMarks):
+        data.setdefault("difference", []).extend({"cells": [name(a), name(b)], "value": "1"}
+                                                 for a, b in rule.pairs)
+        data.setdefault("negative", []).append("difference")
+    elif isinstance(rule, (R.Kropki, R.XV)):
+        kropki = isinstance(rule, R.Kropki)
+        marks = (("difference", rule.white, "1"), ("ratio", rule.black, "2")) if kropki else \
+            (("xv", rule.x, "X"), ("xv", rule.v, "V"))
+        for key, pairs, value in marks:
+            data.setdefault(key, []).extend({"cells": [name(a), name(b)], "value": value}
+                                            for a, b in pairs)
+        if rule.negative:
+            data.setdefault("negative", []).extend(["ratio", "difference"] if kropki
+                                                   else ["xv"])
 
 
 def _compressed(data: dict) -> str:

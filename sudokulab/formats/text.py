@@ -307,8 +307,8 @@ def format_rules(puzzle: Puzzle) -> str:
     """
     n = puzzle.size
     parts = []
-    names = [rule.name for rule in puzzle.rules
-             if not isinstance(rule, (R.Jigsaw, R.Cage, R.Parity))]
+    drawn = (R.Jigsaw, R.Cage, R.Parity, R.LittleKiller, R.Sandwich, *R.LINES, *R.DOTS)
+    names = [rule.name for rule in puzzle.rules if not isinstance(rule, drawn)]
     if names:
         parts.append("rules: " + ", ".join(names))
     for rule in puzzle.rules:
@@ -334,7 +334,71 @@ def format_rules(puzzle: Puzzle) -> str:
                            for k, cage in enumerate(cages))
         title = "cages (letter) and parity (e even, o odd)" if parity else "cages"
         parts.append(f"{title}:{' ' + legend if legend else ''}\n" + _boxed(puzzle, marks))
+    lines = [rule for rule in puzzle.rules if isinstance(rule, (*R.LINES, R.LittleKiller))]
+    if lines:
+        parts.append(_format_lines(puzzle, lines))
+    for rule in puzzle.rules:
+        if isinstance(rule, R.DOTS):
+            parts.append(_format_dots(puzzle, rule))
+    sandwiches = [rule for rule in puzzle.rules if isinstance(rule, R.Sandwich)]
+    if sandwiches:
+        parts.append("sandwiches (between 1 and N): " + ", ".join(
+            f"{'column' if s.column else 'row'} {s.index + 1} = {s.total}" for s in sandwiches))
     return "\n".join(parts)
+
+
+LINE_HEADS = {"thermometer": "bulb", "arrow": "circle"}
+
+
+def _format_lines(puzzle: Puzzle, lines: list) -> str:
+    """Lines, arrows, regions and little-killer diagonals, a letter each; the first cell of
+    a thermometer (its bulb) and of an arrow (its circle) in capitals."""
+    n = puzzle.size
+    marks = ["."] * (n * n)
+    labels = "abcdefghijklmnopqrstuvwxyz"
+    legend = []
+    for k, rule in enumerate(lines):
+        label = labels[k % len(labels)]
+        for i, (row, col) in enumerate(rule.cells):
+            head = i == 0 and rule.name in LINE_HEADS
+            marks[row * n + col] = label.upper() if head else label
+        what = rule.name
+        if rule.name in LINE_HEADS:
+            what += f" ({label.upper()} {LINE_HEADS[rule.name]})"
+        if isinstance(rule, R.LittleKiller):
+            what += f" = {rule.total}"
+        legend.append(f"{label} {what}")
+    return "lines: " + ", ".join(legend) + "\n" + _boxed(puzzle, marks)
+
+
+def _format_dots(puzzle: Puzzle, rule) -> str:
+    """Kropki dots (o white, * black) or XV marks between the cells they join."""
+    n = puzzle.size
+    kropki = isinstance(rule, R.Kropki)
+    kinds = (("white", "o"), ("black", "*")) if kropki else (("x", "X"), ("v", "V"))
+    if isinstance(rule, R.ConsecutiveMarks):
+        kinds = (("pairs", "o"),)
+    between: dict[frozenset, str] = {}
+    for kind, mark in kinds:
+        for a, b in getattr(rule, kind):
+            between[frozenset((a, b))] = mark
+    rows = []
+    for r in range(n):
+        line = ""
+        for c in range(n):
+            line += symbol(puzzle.givens[r * n + c]) if puzzle.givens[r * n + c] else "."
+            if c < n - 1:
+                line += between.get(frozenset(((r, c), (r, c + 1))), " ")
+        rows.append(line.rstrip())
+        if r < n - 1:
+            rows.append(" ".join(between.get(frozenset(((r, c), (r + 1, c))), " ")
+                                 for c in range(n)).rstrip())
+    title = "kropki (o consecutive, * ratio 2)" if kropki else "xv (X sum 10, V sum 5)"
+    if isinstance(rule, R.ConsecutiveMarks):
+        title = "consecutive marks (o), no mark means not consecutive"
+    elif rule.negative:
+        title += ", no mark means neither"
+    return f"{title}:\n" + "\n".join(rows)
 
 
 def to_json(puzzle: Puzzle, **extra: object) -> str:
