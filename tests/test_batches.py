@@ -19,7 +19,7 @@ import pytest
 
 from sudokulab.harness import runner
 from sudokulab.harness.runner import Feed, Options, Record, run_backend
-from sudokulab.puzzle import Puzzle, format_line, parse
+from sudokulab.puzzle import Puzzle, empty, format_line
 from sudokulab.result import Result, Status
 
 SAMPLE = 24  # puzzles of top95 in the tests that trap one; the trap is puzzle TRAP
@@ -87,7 +87,7 @@ def answer(seconds: float) -> tuple:
 
 
 def test_batches_are_sized_by_the_engines_time_per_puzzle():
-    nine = parse("." * 81)
+    nine = empty(9)
     feed = Feed([(k, nine) for k in range(1000)], workers=2)
     assert feed.size() == 1  # nothing measured yet
     feed.learn([answer(0.5)])
@@ -102,7 +102,7 @@ def test_batches_are_sized_by_the_engines_time_per_puzzle():
     tail = Feed([(k, nine) for k in range(10)], workers=2)
     tail.learn([answer(1e-7)])
     assert tail.size() == 3  # 10 puzzles left: 2 batches in flight for each of 2 workers
-    big = Feed([(k, parse("." * 625)) for k in range(1000)])
+    big = Feed([(k, empty(25)) for k in range(1000)])
     big.learn([answer(1e-7)])
     assert big.size() == runner.BATCH_CELLS // 625
 
