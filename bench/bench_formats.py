@@ -24,7 +24,7 @@ from pathlib import Path
 from provenance import machine_section
 
 from sudokulab.formats import files, links
-from sudokulab.puzzle import parse
+from sudokulab.formats.text import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "sudokulab" / "data"

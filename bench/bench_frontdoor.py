@@ -80,7 +80,8 @@ def parse_rate(rounds: int) -> tuple[float, int]:
     moved from parse() to the solve; it is measured here all the same.)"""
     import gzip
 
-    from sudokulab.puzzle import clash, parse
+    from sudokulab.formats.text import parse
+    from sudokulab.puzzle import clash
 
     lines = []
     for name in ("17_clue", "top1465"):
@@ -114,7 +115,7 @@ def reload_effect() -> dict[str, float]:
 
     from sudokulab.backends.sat import RELOAD_EVERY
     from sudokulab.encodings import cnf
-    from sudokulab.puzzle import read_puzzles
+    from sudokulab.formats.files import read_puzzles
 
     puzzles = read_puzzles(DATA / "17_clue.txt.gz")
     assumptions = [cnf.givens_literals(p) for p in puzzles]

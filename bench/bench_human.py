@@ -104,7 +104,7 @@ def spearman(a: list[float], b: list[float]) -> float:
 
 def se_comparison() -> dict:
     """Our SE-like rating against Explainer's own on the SE-rated puzzles."""
-    from sudokulab.puzzle import parse
+    from sudokulab.formats.text import parse
 
     ours, theirs, unsolved = [], [], 0
     for line in SE_RATED.read_text(encoding="utf-8").split("\n"):

@@ -27,8 +27,8 @@ from provenance import machine_section
 from tabulate import tabulate
 
 from sudokulab.backends.norvig import NorvigBackend
+from sudokulab.formats.text import format_line
 from sudokulab.harness import datasets
-from sudokulab.puzzle import format_line
 from sudokulab.result import Status
 
 HERE = Path(__file__).resolve().parent

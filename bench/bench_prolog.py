@@ -36,8 +36,9 @@ from tabulate import tabulate
 
 from sudokulab.backends import make_backend
 from sudokulab.backends import prolog as P
+from sudokulab.formats.text import format_line
 from sudokulab.harness import datasets
-from sudokulab.puzzle import Puzzle, format_line
+from sudokulab.puzzle import Puzzle
 from sudokulab.result import Status
 
 ROOT = Path(__file__).resolve().parent.parent

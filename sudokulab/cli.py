@@ -27,7 +27,11 @@ from sudokulab.errors import (
     InputError,
     PuzzleError,
     UsageError,
+    count_int,
     error_line,
+    port_number,
+    positive_int,
+    timeout_seconds,
     worst,
 )
 
@@ -332,51 +336,6 @@ COMMANDS = {
 
 # --- option values ---------------------------------------------------------------------
 
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    value = _integer(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def port_number(text: str) -> int:
-    """argparse type: a TCP port, 0 (any free one) to 65535."""
-    value = _integer(text)
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"must be a port from 0 to 65535, not {value}")
-    return value
-
-
-def count_int(text: str) -> int:
-    """argparse type: an integer >= 0."""
-    value = _integer(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
-
-
-def _integer(text: str) -> int:
-    """An integer, or an argparse error that names the text."""
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-
-
-def timeout_seconds(text: str) -> float | None:
-    """argparse type: seconds > 0; 0 and inf mean no timeout (None)."""
-    import math
-
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if math.isnan(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 (none) or more seconds, not {text}")
-    return None if value == 0 or math.isinf(value) else value
-
-
 # --- reading puzzles -------------------------------------------------------------------
 
 def read_input(args: argparse.Namespace) -> list:
@@ -437,7 +396,7 @@ def rules_from_args(args: argparse.Namespace) -> tuple:
 
 def _parse_argument(text: str, box: tuple[int, int] | None, rules: tuple, fmt: str = "auto"):
     """A puzzle given on the command line, with a hint when it looks like a file name."""
-    from sudokulab.puzzle import parse
+    from sudokulab.formats.text import parse
 
     try:
         if fmt not in ("auto", "lines"):
@@ -652,7 +611,7 @@ class Output:
 
     def _pretty(self, number: int, puzzle, result, shown, status: str) -> str:
         """A headline, the rules, the statistics and each grid, boxed."""
-        from sudokulab.puzzle import format_grid, format_rules
+        from sudokulab.formats.text import format_grid, format_rules
 
         headline = HEADLINES.get(status, status)
         head = (f"{f'#{number} ' if self.numbered else ''}{headline}: "
@@ -733,7 +692,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 def _show(puzzle, fmt: str, number: int = 1) -> str:
     """One puzzle in a format (its number heads a Project Euler grid)."""
-    from sudokulab import puzzle as P
+    from sudokulab.formats import text
 
     if fmt not in ("pretty", "line", "numbers", "json", "candidates"):
         from sudokulab.formats import files
@@ -743,12 +702,12 @@ def _show(puzzle, fmt: str, number: int = 1) -> str:
         from sudokulab.geometry import pencil_marks
 
         marks = pencil_marks(puzzle)
-        head = f"{P.format_rules(puzzle)}\n" if puzzle.rules else ""
-        return head + P.format_candidates(puzzle, marks)
+        head = f"{text.format_rules(puzzle)}\n" if puzzle.rules else ""
+        return head + text.format_candidates(puzzle, marks)
     if fmt == "pretty" and puzzle.rules:
-        return f"{P.format_rules(puzzle)}\n{P.format_grid(puzzle)}"
-    writers = {"pretty": P.format_grid, "line": P.format_line, "numbers": P.format_numbers,
-               "json": P.to_json}
+        return f"{text.format_rules(puzzle)}\n{text.format_grid(puzzle)}"
+    writers = {"pretty": text.format_grid, "line": text.format_line, "numbers": text.format_numbers,
+               "json": text.to_json}
     return writers[fmt](puzzle)
 
 

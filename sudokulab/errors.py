@@ -1,11 +1,13 @@
 """What can go wrong, as exceptions and exit codes: one home, imported by everything else.
 
 A command line tool is judged by its failures: every kind of bad input has one exception
-type here, the command turns it into one line on stderr and a documented exit code.
+type here, the command turns it into one line on stderr and a documented exit code. The
+option values every command takes (counts, seconds, ports) are checked here too, once.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 EXIT_OK = 0          # every puzzle has an answer with a solution
@@ -59,3 +61,60 @@ _LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u
 def error_line(message: object) -> str:
     """'sudokulab: error: MESSAGE', with any line break the input put in it escaped."""
     return f"sudokulab: error: {str(message).translate(_LINE_BREAKS)}"
+
+
+# --- option values: argparse types, shared by every command ---------------------------
+
+def _refuse(message: str) -> Exception:
+    """argparse's error for a bad option value (argparse prints its message as it is)."""
+    import argparse  # only a command parsing options calls this, and it has argparse
+
+    return argparse.ArgumentTypeError(message)
+
+
+def whole_number(text: str) -> int:
+    """argparse type: an integer."""
+    try:
+        return int(text)
+    except ValueError:
+        raise _refuse(f"{text!r} is not a whole number") from None
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = whole_number(text)
+    if value < 1:
+        raise _refuse(f"must be at least 1, not {value}")
+    return value
+
+
+def count_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    value = whole_number(text)
+    if value < 0:
+        raise _refuse(f"must be 0 or more, not {value}")
+    return value
+
+
+def port_number(text: str) -> int:
+    """argparse type: a TCP port, 0 (any free one) to 65535."""
+    value = whole_number(text)
+    if not 0 <= value <= 65535:
+        raise _refuse(f"must be a port from 0 to 65535, not {value}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """argparse type: a number of seconds, any float (a caller may check it later)."""
+    try:
+        return float(text)
+    except ValueError:
+        raise _refuse(f"{text!r} is not a number of seconds") from None
+
+
+def timeout_seconds(text: str) -> float | None:
+    """argparse type: seconds >= 0; 0 and inf mean no timeout (None)."""
+    value = seconds(text)
+    if math.isnan(value) or value < 0:
+        raise _refuse(f"must be 0 (none) or more seconds, not {text}")
+    return None if value == 0 or math.isinf(value) else value

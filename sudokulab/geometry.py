@@ -2,19 +2,75 @@
 
 Cells are numbered row-major from 0: cell = row * N + col. A *unit* is a group of N
 cells that holds every digit exactly once (row, column, box, and the diagonals,
-windows or jigsaw regions a rule adds). Two cells are *peers* when the rules make
-them differ: they share a unit, a cage, or a chess move of an anti-knight or
-anti-king rule.
+windows or jigsaw regions a rule adds); each unit says what it is. A *relation* is a
+rule between two cells (a knight's or king's move apart, orthogonal neighbours),
+given as the pairs of cells it relates, with its rule. Two cells are *peers* when the
+rules make them differ: they share a unit or a cage, or a chess-move rule relates them.
+
+The geometry trusts its box and rules: a `Puzzle` checks them when it is made.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from itertools import compress
+from itertools import combinations, compress
 
 from sudokulab import rules as R
-from sudokulab.puzzle import PuzzleError
+
+Pair = tuple[int, int]
+
+
+class Unit(tuple):
+    """N cells that hold every digit once, knowing what they are.
+
+    `kind` is 'row', 'column', 'box', 'region', 'diagonal' or 'window'; `rule` is the
+    variant rule that adds the unit (None for rows, columns and boxes); `name` is how a
+    reader calls it ('row 3', 'box 5', 'main diagonal', 'window r2c2').
+    """
+
+    kind: str
+    name: str
+    rule: R.Rule | None
+
+    def __new__(cls, cells=(), kind: str = "", name: str = "", rule: R.Rule | None = None):
+        unit = super().__new__(cls, cells)
+        unit.kind, unit.name, unit.rule = kind, name, rule
+        return unit
+
+    @property
+    def part(self) -> str:
+        """The part of the rules it belongs to: 'row', 'column', 'box' or its rule's name."""
+        return self.rule.name if self.rule is not None else self.kind
+
+
+# How people call the units of each kind, together (the groups of a model's teaching view).
+UNIT_GROUPS = {"row": "rows", "column": "columns", "box": "boxes", "region": "jigsaw regions",
+               "diagonal": "diagonals", "window": "windows"}
+
+# What each pairwise rule relates: the steps from a cell to the cells it constrains.
+STEPS: dict[type, tuple[Pair, ...]] = {
+    R.AntiKnight: R.KNIGHT_MOVES,
+    R.AntiKing: R.KING_MOVES,
+    R.NonConsecutive: R.ORTHOGONAL_MOVES,
+}
+
+
+@dataclass(frozen=True)
+class Relation:
+    """The pairs of cells (a < b) a pairwise rule relates, with the rule.
+
+    `differ`: the two cells hold different digits (the chess-move rules); otherwise
+    they hold digits that are not consecutive (non-consecutive).
+    """
+
+    rule: R.Rule
+    pairs: tuple[Pair, ...]
+
+    @property
+    def differ(self) -> bool:
+        """Whether the rule says 'different digits' (else 'not consecutive digits')."""
+        return not isinstance(self.rule, R.NonConsecutive)
 
 
 @dataclass(frozen=True)
@@ -23,11 +79,10 @@ class Geometry:
 
     box: tuple[int, int]
     rules: tuple[R.Rule, ...]
-    units: tuple[tuple[int, ...], ...]
-    unit_names: tuple[str, ...]
-    units_of: tuple[tuple[tuple[int, ...], ...], ...]
+    units: tuple[Unit, ...]
+    units_of: tuple[tuple[Unit, ...], ...]
     peers: tuple[tuple[int, ...], ...]
-    moves: tuple[tuple[int, int], ...] = field(default=())
+    relations: tuple[Relation, ...] = field(default=())
     cages: tuple[R.Cage, ...] = field(default=())
 
     @property
@@ -48,11 +103,27 @@ class Geometry:
         """The r1c1 name of a cell index."""
         return R.cell_name(divmod(cell, self.n))
 
+    def indices(self, cells: tuple[R.Cell, ...]) -> list[int]:
+        """The indices of (row, col) cells, as a rule lists them."""
+        n = self.n
+        return [row * n + col for row, col in cells]
+
+    @cached_property
+    def moves(self) -> tuple[Pair, ...]:
+        """Every pair of cells a chess-move rule makes differ (a < b)."""
+        return tuple(sorted({pair for relation in self.relations if relation.differ
+                             for pair in relation.pairs}))
+
+    def pairs(self, kind: type) -> tuple[Pair, ...]:
+        """The pairs a rule type relates, or none when the rules do not hold it."""
+        return next((relation.pairs for relation in self.relations
+                     if isinstance(relation.rule, kind)), ())
+
     @cached_property
     def unit_keys(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, a key per unit it lies in: the unit's index times (N + 1)."""
-        index = {unit: k * (self.n + 1) for k, unit in enumerate(self.units)}
-        return tuple(tuple(index[unit] for unit in units) for units in self.units_of)
+        index = {id(unit): k * (self.n + 1) for k, unit in enumerate(self.units)}
+        return tuple(tuple(index[id(unit)] for unit in units) for units in self.units_of)
 
     def clash_free(self, values: tuple[int, ...]) -> bool:
         """Whether no two filled cells that must differ hold the same digit (0 = blank)."""
@@ -73,11 +144,11 @@ class Geometry:
 
     def why_peers(self, a: int, b: int) -> str:
         """The first unit or rule that makes two cells differ."""
-        for unit, name in zip(self.units, self.unit_names):
+        for unit in self.units:
             if a in unit and b in unit:
-                return name
+                return unit.name
         for cage in self.cages:
-            cells = {self.cell(*c) for c in cage.cells}
+            cells = self.indices(cage.cells)
             if a in cells and b in cells:
                 return f"cage of {cage.total}"
         return "a chess move apart"
@@ -87,96 +158,68 @@ class Geometry:
 def geometry(box: tuple[int, int], rules: tuple[R.Rule, ...] = ()) -> Geometry:
     """The geometry of a box shape and rule set (cached: backends share it)."""
     n = box[0] * box[1]
-    named = _classic_units(box, rules) + _rule_units(box, rules)
-    units = tuple(unit for _, unit in named)
-    moves = _moves(n, rules)
+    units = tuple(_classic_units(box, rules) + _rule_units(box, rules))
+    relations = tuple(Relation(rule, _pairs(n, STEPS[type(rule)]))
+                      for rule in dict.fromkeys(rules) if type(rule) in STEPS)
     cages = tuple(rule for rule in rules if isinstance(rule, R.Cage))
-    for cage in cages:
-        _check_cells(cage.cells, n, f"cage of {cage.total}")
     units_of = tuple(tuple(u for u in units if cell in u) for cell in range(n * n))
     peers = [set() for _ in range(n * n)]
-    for group in list(units) + [[_index(c, n) for c in cage.cells] for cage in cages]:
+    for group in list(units) + [[r * n + c for r, c in cage.cells] for cage in cages]:
         for cell in group:
             peers[cell].update(group)
-    for a, b in moves:
-        peers[a].add(b)
-        peers[b].add(a)
+    for relation in relations:
+        if relation.differ:
+            for a, b in relation.pairs:
+                peers[a].add(b)
+                peers[b].add(a)
     return Geometry(
-        box=box, rules=rules, units=units, unit_names=tuple(name for name, _ in named),
-        units_of=units_of,
+        box=box, rules=rules, units=units, units_of=units_of,
         peers=tuple(tuple(sorted(p - {cell})) for cell, p in enumerate(peers)),
-        moves=moves, cages=cages,
+        relations=relations, cages=cages,
     )
 
 
-def _index(cell: R.Cell, n: int) -> int:
-    """Row-major index of a (row, col) cell."""
-    return cell[0] * n + cell[1]
-
-
-def _check_cells(cells: tuple[R.Cell, ...], n: int, what: str) -> None:
-    """PuzzleError if a rule names a cell outside the grid or names one twice."""
-    for row, col in cells:
-        if not (0 <= row < n and 0 <= col < n):
-            raise PuzzleError(f"{what}: cell {R.cell_name((row, col))} is outside the "
-                              f"{n}x{n} grid")
-    if len(set(cells)) != len(cells):
-        raise PuzzleError(f"{what}: a cell is listed twice")
-
-
-def _classic_units(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list:
+def _classic_units(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list[Unit]:
     """Rows, columns and boxes (or jigsaw regions in place of boxes)."""
     rows, cols = box
     n = rows * cols
-    units = [(f"row {r + 1}", tuple(r * n + c for c in range(n))) for r in range(n)]
-    units += [(f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)]
-    jigsaws = [rule for rule in rules if isinstance(rule, R.Jigsaw)]
-    if jigsaws:
-        return units + _regions(jigsaws[0], n)
+    units = [Unit(tuple(r * n + c for c in range(n)), "row", f"row {r + 1}") for r in range(n)]
+    units += [Unit(tuple(r * n + c for r in range(n)), "column", f"column {c + 1}")
+              for c in range(n)]
+    jigsaw = next((rule for rule in rules if isinstance(rule, R.Jigsaw)), None)
+    if jigsaw is not None:
+        return units + [Unit(tuple(sorted(r * n + c for r, c in region)), "region",
+                             f"region {k + 1}", jigsaw)
+                        for k, region in enumerate(jigsaw.regions)]
     for b in range(n):
         top, left = (b // rows) * rows, (b % rows) * cols
-        units.append((f"box {b + 1}", tuple((top + r) * n + left + c
-                                            for r in range(rows) for c in range(cols))))
+        units.append(Unit(tuple((top + r) * n + left + c for r in range(rows) for c in range(cols)),
+                          "box", f"box {b + 1}"))
     return units
 
 
-def _regions(jigsaw: R.Jigsaw, n: int) -> list:
-    """Jigsaw regions as units, after checking they tile the grid."""
-    if len(jigsaw.regions) != n or any(len(region) != n for region in jigsaw.regions):
-        raise PuzzleError(f"jigsaw: needs {n} regions of {n} cells each")
-    seen = [c for region in jigsaw.regions for c in region]
-    _check_cells(tuple(seen), n, "jigsaw")
-    return [(f"region {k + 1}", tuple(sorted(_index(c, n) for c in region)))
-            for k, region in enumerate(jigsaw.regions)]
-
-
-def _rule_units(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list:
+def _rule_units(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list[Unit]:
     """The extra units of diagonal and windoku rules."""
     rows, cols = box
     n = rows * cols
     units = []
     for rule in rules:
         if isinstance(rule, R.Diagonal):
-            units.append(("main diagonal", tuple(i * n + i for i in range(n))))
-            units.append(("anti-diagonal", tuple(i * n + n - 1 - i for i in range(n))))
+            units.append(Unit(tuple(i * n + i for i in range(n)), "diagonal", "main diagonal",
+                              rule))
+            units.append(Unit(tuple(i * n + n - 1 - i for i in range(n)), "diagonal",
+                              "anti-diagonal", rule))
         elif isinstance(rule, R.Windoku):
-            tops = range(1, n - rows + 1, rows + 1)
-            lefts = range(1, n - cols + 1, cols + 1)
-            for top in tops:
-                for left in lefts:
-                    units.append((f"window r{top + 1}c{left + 1}",
-                                  tuple((top + r) * n + left + c
-                                        for r in range(rows) for c in range(cols))))
+            for top in range(1, n - rows + 1, rows + 1):
+                for left in range(1, n - cols + 1, cols + 1):
+                    units.append(Unit(tuple((top + r) * n + left + c
+                                            for r in range(rows) for c in range(cols)),
+                                      "window", f"window r{top + 1}c{left + 1}", rule))
     return units
 
 
-def _moves(n: int, rules: tuple[R.Rule, ...]) -> tuple[tuple[int, int], ...]:
-    """Pairs of cells (a < b) a knight's or king's move apart, as the rules ask."""
-    steps: list[tuple[int, int]] = []
-    if any(isinstance(rule, R.AntiKnight) for rule in rules):
-        steps += R.KNIGHT_MOVES
-    if any(isinstance(rule, R.AntiKing) for rule in rules):
-        steps += R.KING_MOVES
+def _pairs(n: int, steps: tuple[Pair, ...]) -> tuple[Pair, ...]:
+    """Pairs of cells (a < b) one of the steps apart, sorted."""
     pairs = set()
     for r in range(n):
         for c in range(n):
@@ -187,12 +230,6 @@ def _moves(n: int, rules: tuple[R.Rule, ...]) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(pairs))
 
 
-def orthogonal_pairs(n: int) -> tuple[tuple[int, int], ...]:
-    """Pairs of orthogonally adjacent cells (a < b): what non-consecutive constrains."""
-    return tuple((r * n + c, r * n + c + 1) for r in range(n) for c in range(n - 1)) + \
-        tuple((r * n + c, (r + 1) * n + c) for r in range(n - 1) for c in range(n))
-
-
 def pencil_marks(puzzle) -> list[list[int]]:
     """Each cell's candidates: its given, or the digits the givens and rules leave open.
 
@@ -200,8 +237,6 @@ def pencil_marks(puzzle) -> list[list[int]]:
     neighbours' digits from orthogonal cells; parity and cage sums keep only digits that
     can still fit. Only what the givens show directly: no search, no deduction chains.
     """
-    from itertools import combinations
-
     n, givens = puzzle.size, puzzle.givens
     geo = geometry(puzzle.box, puzzle.rules)
     marks = [{d} if d else set(range(1, n + 1)) for d in givens]
@@ -210,18 +245,17 @@ def pencil_marks(puzzle) -> list[list[int]]:
             for peer in geo.peers[cell]:
                 if not givens[peer]:
                     marks[peer].discard(d)
-    if any(isinstance(rule, R.NonConsecutive) for rule in puzzle.rules):
-        for a, b in orthogonal_pairs(n):
-            for x, y in ((a, b), (b, a)):
-                if givens[x] and not givens[y]:
-                    marks[y] -= {givens[x] - 1, givens[x] + 1}
+    for a, b in geo.pairs(R.NonConsecutive):
+        for x, y in ((a, b), (b, a)):
+            if givens[x] and not givens[y]:
+                marks[y] -= {givens[x] - 1, givens[x] + 1}
     for rule in puzzle.rules:
         if isinstance(rule, R.Parity):
-            for cell in (_index(c, n) for c in rule.cells):
+            for cell in geo.indices(rule.cells):
                 if not givens[cell]:
                     marks[cell] = {d for d in marks[cell] if (d % 2 == 0) == rule.even}
         elif isinstance(rule, R.Cage) and len(rule.cells) <= 9:
-            cells = [_index(c, n) for c in rule.cells]
+            cells = geo.indices(rule.cells)
             placed = {givens[c] for c in cells if givens[c]}
             fits = set()
             for digits in combinations(range(1, n + 1), len(cells)):

@@ -1,35 +1,24 @@
-"""The Puzzle value, and reading and writing puzzles in the usual text forms.
+"""The Puzzle value and its invariants; the symbols that name digits.
 
-Forms read (see README "Puzzle formats"):
-- a line of N*N symbols, or a grid of N lines, with `.`, `0`, `_`, `-` or `*` for a blank;
-  spaces, `|`, `+` and lines made only of `-`, `+`, `|`, `=` are layout and ignored;
-- symbols are `1`-`9` then `A`-`Z` (so a 16x16 uses 1-9A-G and a 25x25 1-9A-P);
-- a number form for any size: integers separated by commas or spaces, 0 for a blank;
-- JSON: {"box": [rows, cols], "givens": [[...], ...], "rules": [...]}.
-Parsing never guesses: anything wrong raises PuzzleError saying what and where.
+A Puzzle is checked when it is made, whoever makes it (a reader, a backend, a library
+user): its box makes a grid of 4x4 to 25x25, its givens fit the grid, and every rule's
+cells, regions and sums fit it too. Bad values raise PuzzleError saying what and where.
+Reading and writing the text forms is `sudokulab.formats.text`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
-from pathlib import Path
+from functools import cache, cached_property, lru_cache
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError
+from sudokulab.geometry import geometry
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-BLANKS = ".0_-*"
-LAYOUT = set(" \t\r|+:") | set("│┃║┼╋╬")
-RULE_LINE = re.compile(r"^(?:[\s\-+|=:─━═┼╋╬]*|\s*\*[-=]+\*\s*)$")  # *---* frames: .ss
+MARKS = "." + SYMBOLS  # MARKS[d]: the symbol of digit d, '.' for a blank
 MIN_SIZE, MAX_SIZE = 4, 25
-MAX_TEXT = 1_000_000  # characters in one puzzle's text: far above any real puzzle, and
-                      # checked before anything is split, so a huge input fails at once
-BOM = "\ufeff"
-LINK_STARTS = ("http:", "https:", "www.", "f-puzzles.", "sudokupad.", "beta.sudokupad.",
-               "app.crackingthecryptic.", "scl", "ctc", "fpuz")  # what a puzzle never starts with
 
 Grid = tuple[int, ...]
 
@@ -55,6 +44,17 @@ def valid_sizes() -> list[int]:
     return [n for n in range(MIN_SIZE, MAX_SIZE + 1) if _has_box(n)]
 
 
+def jigsaw_box(n: int) -> tuple[int, int]:
+    """The box shape kept for a jigsaw of size N: the squarest, or 1 x N where none exists.
+
+    Regions replace the boxes, so the shape only matters for drawing; 1 x N lets a 5x5
+    or 7x7 jigsaw be a Puzzle like any other.
+    """
+    if not MIN_SIZE <= n <= MAX_SIZE:
+        raise PuzzleError(f"size {n}x{n} is out of range: sizes go from {MIN_SIZE} to {MAX_SIZE}")
+    return box_shape(n) if _has_box(n) else (1, n)
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """An immutable puzzle: box shape, givens in row-major order (0 = blank), rules."""
@@ -73,12 +73,17 @@ class Puzzle:
         if self.givens and not 0 <= min(self.givens) <= max(self.givens) <= self.size:
             for i, digit in enumerate(self.givens):
                 if not 0 <= digit <= self.size:
-                    raise PuzzleError(f"{_where(i, self.size)}: digit {digit} is out of "
+                    raise PuzzleError(f"{row_column(i, self.size)}: digit {digit} is out of "
                                       f"range 1-{self.size}")
+        if self.rules:
+            check_rules(self.box, self.rules)
 
     @classmethod
     def _checked(cls, box: tuple[int, int], givens: Grid, rules: tuple[R.Rule, ...]) -> Puzzle:
-        """A puzzle from values a reader has already checked: each is validated once."""
+        """A puzzle from a box and givens a reader has already checked (the fast path of
+        reading a line); its rules are checked here all the same."""
+        if rules:
+            check_rules(box, rules)
         puzzle = object.__new__(cls)
         object.__setattr__(puzzle, "box", box)
         object.__setattr__(puzzle, "givens", givens)
@@ -109,7 +114,7 @@ class Puzzle:
         return Puzzle(self.box, self.givens, tuple(rules))
 
     def __str__(self) -> str:
-        return format_line(self)
+        return line_of(self.givens)
 
 
 def empty(n: int = 9, rules: Iterable[R.Rule] = ()) -> Puzzle:
@@ -117,196 +122,64 @@ def empty(n: int = 9, rules: Iterable[R.Rule] = ()) -> Puzzle:
     return Puzzle(box_shape(n), (0,) * (n * n), tuple(rules))
 
 
-def _where(index: int, n: int) -> str:
+def row_column(index: int, n: int) -> str:
     """'row R, column C' for a cell index, counted from 1."""
     return f"row {index // n + 1}, column {index % n + 1}"
 
 
-# --- reading ---------------------------------------------------------------------------
+# --- the rules' invariants -------------------------------------------------------------
 
-def parse(text: str, *, box: tuple[int, int] | None = None,
-          rules: Iterable[R.Rule] = ()) -> Puzzle:
-    """One puzzle from a line, a grid, the number form or JSON."""
-    stripped = text.strip()
-    puzzle = _read_line(stripped, box, rules)
-    if puzzle is not None:
-        return puzzle
-    stripped = stripped.lstrip(BOM).strip()
-    if len(stripped) > MAX_TEXT:
-        raise PuzzleError(f"input too long: {len(stripped):,} characters; one puzzle takes "
-                          f"at most {MAX_TEXT:,}")
-    if _looks_like_link(stripped):
-        from sudokulab.formats.links import read_link
-
-        return _with_rules(read_link(stripped), tuple(rules))
-    if stripped.startswith("{"):
-        return _with_rules(from_json(stripped), tuple(rules))
-    if stripped.startswith(("[", '"')):
-        _refuse_json(stripped)
-    lines = [line for line in stripped.splitlines() if line.strip() and not RULE_LINE.match(line)]
-    if not lines:
-        raise PuzzleError("empty input: no puzzle found")
-    tokens = _number_tokens(lines) if _is_number_form(lines) else _symbol_tokens(lines)
-    return _from_tokens(tokens, box, tuple(rules))
-
-
-def _looks_like_link(text: str) -> bool:
-    """Whether text may be an f-puzzles or SudokuPad link (checked without importing them)."""
-    return text[:24].lower().startswith(LINK_STARTS)
-
-
-def _with_rules(puzzle: Puzzle, rules: tuple[R.Rule, ...]) -> Puzzle:
-    """A puzzle with rules added to its own (the command line's, say)."""
-    return puzzle.with_rules(dict.fromkeys(puzzle.rules + rules)) if rules else puzzle
-
-
-def _refuse_json(text: str) -> None:
-    """PuzzleError for JSON that is not an object; nothing for text that is not JSON."""
-    import json
-
+def check_rules(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> None:
+    """PuzzleError if a rule does not fit the grid: cells outside it or listed twice,
+    regions that do not tile it, a sum that is not a whole number, windows without boxes."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        return
-    raise PuzzleError(f"a JSON puzzle is an object with 'givens', not {_json_kind(data)}")
+        _check_rules(box, rules)  # a rule set is checked once, then remembered
+    except TypeError:  # unhashable: not rules as this module makes them
+        _check_each(box, rules)
 
 
-def _json_kind(data: object) -> str:
-    """'a list', 'a string', ... for a decoded JSON value."""
-    kinds = {list: "a list", str: "a string", bool: "true or false", int: "a number",
-             float: "a number", dict: "an object"}
-    return "null" if data is None else kinds.get(type(data), type(data).__name__)
+@lru_cache(maxsize=256)
+def _check_rules(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> None:
+    """check_rules for hashable rules, cached."""
+    _check_each(box, rules)
 
 
-def _read_line(line: str, box: tuple[int, int] | None, rules: Iterable[R.Rule]) -> Puzzle | None:
-    """The fast path: a well-formed line of N*N symbols read by one table look-up per cell.
-
-    None for anything else (layout, a wrong symbol, another form): the careful parser
-    then reads it again and says exactly what is wrong and where. Givens that clash are
-    read as they are: such a puzzle is well formed and has no solution (see `clash`).
-    """
-    n = _LINE_SIZES.get(len(line))
-    if n is None or (box is not None and box[0] * box[1] != n):
-        return None
-    try:
-        givens = tuple(map(_alphabet(n).__getitem__, line))
-    except KeyError:
-        return None
-    box = box or box_shape(n)
-    rules = rules if isinstance(rules, tuple) else tuple(rules)
-    if rules:
-        from sudokulab.geometry import geometry
-
-        geometry(box, rules)  # the rules must fit the grid (cages, regions): checked once
-    return Puzzle._checked(box, givens, rules)
-
-
-_LINE_SIZES = {n * n: n for n in range(MIN_SIZE, MAX_SIZE + 1)
-               if any(n % r == 0 for r in range(2, int(n**0.5) + 1))}
-
-
-@cache
-def _alphabet(n: int) -> dict[str, int]:
-    """Every character a line of an N x N puzzle may hold, with the digit it stands for."""
-    table = dict.fromkeys(BLANKS, 0)
-    for digit, char in enumerate(SYMBOLS[:n], 1):
-        table[char] = table[char.lower()] = digit
-    return table
-
-
-def _is_number_form(lines: list[str]) -> bool:
-    """Commas mean the number form; so do multi-digit words when the words fill a grid."""
-    if any("," in line for line in lines):
-        return True
-    words = [w for line in lines for w in re.split(r"[\s|;]+", line) if w]
-    return any(len(w) > 1 and w.isdigit() for w in words) and \
-        any(len(words) == n * n for n in valid_sizes())
-
-
-def _symbol_tokens(lines: list[str]) -> list[tuple[str, str]]:
-    """(symbol, where-in-text) for every cell symbol, layout dropped."""
-    tokens = []
-    for row, line in enumerate(lines, 1):
-        for col, char in enumerate(line, 1):
-            if char not in LAYOUT:
-                tokens.append((char, f"line {row}, column {col}"))
-    return tokens
-
-
-def _number_tokens(lines: list[str]) -> list[tuple[str, str]]:
-    """(number, where-in-text) for every cell of the comma/space separated form."""
-    tokens = []
-    for row, line in enumerate(lines, 1):
-        for col, word in enumerate(w for w in re.split(r"[\s,|;]+", line) if w):
-            tokens.append(("#" + word, f"line {row}, item {col + 1}"))
-    return tokens
-
-
-def _from_tokens(tokens: list[tuple[str, str]], box: tuple[int, int] | None,
-                 rules: tuple[R.Rule, ...]) -> Puzzle:
-    """Build a Puzzle once the count of tokens tells the size."""
-    count = len(tokens)
-    n = round(count**0.5)
-    if box is None and n * n == count and any(isinstance(r, R.Jigsaw) for r in rules):
-        box = jigsaw_box(n)  # regions replace the boxes: any size from 4 to 25 will do
-    if box is None:
-        if n * n != count or n not in valid_sizes():
-            sizes = ", ".join(str(s * s) for s in valid_sizes())
-            raise PuzzleError(f"wrong length: {count} cells; an N x N puzzle has one of "
-                              f"{sizes}")
-        box = box_shape(n)
-    elif count != (box[0] * box[1]) ** 2:
-        raise PuzzleError(f"wrong length: {count} cells; a {box[0]}x{box[1]}-box puzzle has "
-                          f"{(box[0] * box[1]) ** 2}")
+def _check_each(box: tuple[int, int], rules: Sequence[R.Rule]) -> None:
+    """Check every rule against the grid, in the order the readers always did."""
     n = box[0] * box[1]
-    givens = tuple(_digit(tok, i, n, where) for i, (tok, where) in enumerate(tokens))
-    puzzle = Puzzle(box, givens, rules)
+    for k, rule in enumerate(rules, 1):
+        # A rule of a type sudokulab does not know (a plugin's, say) is data all the same:
+        # a backend that cannot express it answers UNSUPPORTED. It needs a name.
+        if not isinstance(getattr(rule, "name", None), str):
+            raise PuzzleError(f"rule {k}: {rule!r} is not a rule")
     if min(box) == 1 and any(isinstance(r, R.Windoku) for r in rules):
         raise PuzzleError(f"windoku needs boxes, and a {n}x{n} grid has none")
-    from sudokulab.geometry import geometry
-
-    geometry(box, rules)  # the rules must fit the grid (cages, regions)
-    return puzzle
-
-
-def jigsaw_box(n: int) -> tuple[int, int]:
-    """The box shape kept for a jigsaw of size N: the squarest, or 1 x N where none exists.
-
-    Regions replace the boxes, so the shape only matters for drawing; 1 x N lets a 5x5
-    or 7x7 jigsaw be a Puzzle like any other.
-    """
-    if not MIN_SIZE <= n <= MAX_SIZE:
-        raise PuzzleError(f"size {n}x{n} is out of range: sizes go from {MIN_SIZE} to {MAX_SIZE}")
-    return box_shape(n) if _has_box(n) else (1, n)
+    jigsaw = next((rule for rule in rules if isinstance(rule, R.Jigsaw)), None)
+    if jigsaw is not None:
+        if len(jigsaw.regions) != n or any(len(region) != n for region in jigsaw.regions):
+            raise PuzzleError(f"jigsaw: needs {n} regions of {n} cells each")
+        _check_cells(tuple(c for region in jigsaw.regions for c in region), n, "jigsaw")
+    for rule in rules:
+        if isinstance(rule, R.Cage):
+            if not isinstance(rule.total, int) or isinstance(rule.total, bool):
+                raise PuzzleError(f"cage of {rule.total!r}: the sum must be a whole number")
+            _check_cells(rule.cells, n, f"cage of {rule.total}")
+        elif isinstance(rule, R.Parity):
+            _check_cells(rule.cells, n, "even cells" if rule.even else "odd cells")
 
 
-def _digit(token: str, index: int, n: int, where: str) -> int:
-    """The digit a token stands for, 0 for a blank; PuzzleError naming the cell if none."""
-    cell = _where(index, n)
-    if token.startswith("#"):
-        word = token[1:]
-        if word in BLANKS:
-            return 0
-        if not word.isdigit():
-            raise PuzzleError(f"{cell} ({where}): {word!r} is not a number or blank mark")
-        value = int(word)
-        if value > n:
-            raise PuzzleError(f"{cell} ({where}): {value} is too large for a {n}x{n} puzzle")
-        return value
-    if token in BLANKS:
-        return 0
-    value = SYMBOLS.find(token.upper()) + 1
-    if not value:
-        raise PuzzleError(f"{cell} ({where}): {token!r} is not a digit or blank mark")
-    if value > n:
-        raise PuzzleError(f"{cell} ({where}): {token!r} is not a digit of a {n}x{n} puzzle "
-                          f"(digits {symbol_range(n)})")
-    return value
-
-
-def symbol_range(n: int) -> str:
-    """The symbols of an N x N puzzle, as in '1-9A-G'."""
-    return f"1-{n}" if n <= 9 else f"1-9A-{SYMBOLS[n - 1]}"
+def _check_cells(cells: tuple[R.Cell, ...], n: int, what: str) -> None:
+    """PuzzleError if a rule names a cell outside the grid or names one twice."""
+    for cell in cells:
+        if not (isinstance(cell, tuple) and len(cell) == 2
+                and all(isinstance(i, int) for i in cell)):
+            raise PuzzleError(f"{what}: {cell!r} is not a (row, column) cell")
+        row, col = cell
+        if not (0 <= row < n and 0 <= col < n):
+            raise PuzzleError(f"{what}: cell {R.cell_name((row, col))} is outside the "
+                              f"{n}x{n} grid")
+    if len(set(cells)) != len(cells):
+        raise PuzzleError(f"{what}: a cell is listed twice")
 
 
 def clash(puzzle: Puzzle) -> str:
@@ -315,8 +188,6 @@ def clash(puzzle: Puzzle) -> str:
     Such a puzzle is well formed and has no solution: the backends answer `none` with
     this message (issue 18), while the checker refuses any grid that holds a clash.
     """
-    from sudokulab.geometry import geometry
-
     geo = geometry(puzzle.box, puzzle.rules)
     g = puzzle.givens
     if geo.clash_free(g):
@@ -338,72 +209,7 @@ def check_givens(puzzle: Puzzle) -> None:
         raise PuzzleError(problem)
 
 
-def parse_many(text: str, source: str = "<input>", box: tuple[int, int] | None = None,
-               rules: Iterable[R.Rule] = ()) -> list[Puzzle]:
-    """Every puzzle in a text: one per line, or grids separated by blank lines; '#' comments."""
-    rules = tuple(rules)
-    puzzles = []
-    for block in _blocks(text.lstrip(BOM)):
-        if len(block) <= 2 * MAX_SIZE and _is_grid([line for _, line in block]):
-            lines = "\n".join(line for _, line in block)
-            puzzles.append(_parse_at(lines, source, block[0][0], box, rules))
-            continue
-        for number, line in block:  # one puzzle per line: most files, and the hot loop
-            puzzle = _read_line(line.strip(), box, rules)
-            puzzles.append(puzzle or _parse_at(line, source, number, box, rules))
-    return puzzles
-
-
-def _parse_at(text: str, source: str, number: int, box: tuple[int, int] | None = None,
-              rules: tuple[R.Rule, ...] = ()) -> Puzzle:
-    """Parse one puzzle, prefixing any error with file and line."""
-    try:
-        return parse(text, box=box, rules=rules)
-    except PuzzleError as error:
-        raise PuzzleError(f"{source}:{number}: {error}") from None
-
-
-def _blocks(text: str) -> Iterable[list[tuple[int, str]]]:
-    """Runs of (line number, line) without comments, split at blank lines."""
-    block: list[tuple[int, str]] = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].rstrip() if "#" in raw else raw.rstrip()
-        if line.strip():
-            block.append((number, line))
-        elif block and not raw.lstrip().startswith("#"):
-            yield block
-            block = []
-    if block:
-        yield block
-
-
-def _is_grid(block: list[str]) -> bool:
-    """A block is one grid when its N row lines hold N*N cells between them."""
-    if len(block) < 2 or len(block) > 2 * MAX_SIZE:  # a grid has N rows (and rule lines)
-        return False
-    rows = [line for line in block if not RULE_LINE.match(line)]
-    if not 2 <= len(rows) <= MAX_SIZE:
-        return False
-    if _is_number_form(rows):
-        count = sum(len([w for w in re.split(r"[\s,|;]+", r) if w]) for r in rows)
-    else:
-        count = sum(1 for r in rows for ch in r if ch not in LAYOUT)
-    return count == len(rows) ** 2
-
-
-def read_puzzles(path: str | Path, box: tuple[int, int] | None = None,
-                 rules: Iterable[R.Rule] = ()) -> list[Puzzle]:
-    """Every puzzle in a file (any format of `sudokulab.formats.files`, plain or .gz);
-    PuzzleError if it is unreadable or at its first bad puzzle (with file and line)."""
-    from sudokulab.formats import files
-
-    return files.puzzles(files.read_file(path, box, rules))
-
-
-# --- writing ---------------------------------------------------------------------------
-
-MARKS = "." + SYMBOLS  # MARKS[d]: the symbol of digit d, '.' for a blank
-
+# --- the symbols of digits -------------------------------------------------------------
 
 def symbol(digit: int) -> str:
     """The one-character symbol of a digit, '.' for a blank."""
@@ -415,125 +221,6 @@ def line_of(values: Sequence[int]) -> str:
     return "".join(map(MARKS.__getitem__, values))
 
 
-def format_line(puzzle: Puzzle) -> str:
-    """One line of N*N symbols, '.' for blanks."""
-    return line_of(puzzle.givens)
-
-
-def format_numbers(puzzle: Puzzle) -> str:
-    """The number form: one line per row, numbers separated by commas, 0 for blanks."""
-    n = puzzle.size
-    return "\n".join(",".join(str(d) for d in puzzle.givens[r * n:(r + 1) * n])
-                     for r in range(n))
-
-
-def format_grid(puzzle: Puzzle) -> str:
-    """A pretty grid with lines between the boxes, as in Norvig's essay."""
-    return _boxed(puzzle, [symbol(d) for d in puzzle.givens])
-
-
-def format_candidates(puzzle: Puzzle, candidates: Sequence[Iterable[int]]) -> str:
-    """Pencil marks: each cell lists its candidate digits, columns aligned."""
-    texts = ["".join(symbol(d) for d in sorted(c)) or "!" for c in candidates]
-    return _boxed(puzzle, texts)
-
-
-def _boxed(puzzle: Puzzle, texts: list[str]) -> str:
-    """Lay out one text per cell in rows, with box separators."""
-    (box_rows, box_cols), n = puzzle.box, puzzle.size
-    if any(isinstance(rule, R.Jigsaw) for rule in puzzle.rules):
-        box_rows = box_cols = n  # regions replace the boxes: no box lines to draw
-    width = max(len(t) for t in texts)
-    group = box_cols * width + box_cols - 1
-    stacks = n // box_cols
-    rule = "+".join("-" * (group + (1 if k in (0, stacks - 1) else 2)) for k in range(stacks))
-    lines = []
-    for r in range(n):
-        if r and r % box_rows == 0:
-            lines.append(rule)
-        groups = [" ".join(t.ljust(width) for t in texts[r * n + c:r * n + c + box_cols])
-                  for c in range(0, n, box_cols)]
-        lines.append(" | ".join(groups).rstrip())
-    return "\n".join(lines)
-
-
-def format_rules(puzzle: Puzzle) -> str:
-    """The rules drawn on the grid: jigsaw regions and cages by letter, parity as e/o.
-
-    Empty for a classic puzzle; rules that need no drawing are listed by name.
-    """
-    n = puzzle.size
-    parts = []
-    names = [rule.name for rule in puzzle.rules
-             if not isinstance(rule, (R.Jigsaw, R.Cage, R.Parity))]
-    if names:
-        parts.append("rules: " + ", ".join(names))
-    for rule in puzzle.rules:
-        if isinstance(rule, R.Jigsaw):
-            marks = ["?"] * (n * n)
-            for label, region in zip(SYMBOLS[9:] + SYMBOLS[:9], rule.regions):
-                for row, col in region:
-                    marks[row * n + col] = label
-            parts.append("regions:\n" + _boxed(puzzle, marks))
-    cages = [rule for rule in puzzle.rules if isinstance(rule, R.Cage)]
-    parity = [rule for rule in puzzle.rules if isinstance(rule, R.Parity)]
-    if cages or parity:
-        marks = ["."] * (n * n)
-        labels = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-        for k, cage in enumerate(cages):
-            for row, col in cage.cells:
-                marks[row * n + col] = labels[k % len(labels)]
-        for rule in parity:
-            for row, col in rule.cells:
-                cell = row * n + col
-                marks[cell] = marks[cell].strip(".") + ("e" if rule.even else "o")
-        legend = ", ".join(f"{labels[k % len(labels)]}={cage.total}"
-                           for k, cage in enumerate(cages))
-        title = "cages (letter) and parity (e even, o odd)" if parity else "cages"
-        parts.append(f"{title}:{' ' + legend if legend else ''}\n" + _boxed(puzzle, marks))
-    return "\n".join(parts)
-
-
-def to_json(puzzle: Puzzle, **extra: object) -> str:
-    """The JSON form: box, givens as rows of numbers, rules."""
-    n = puzzle.size
-    data = {"box": list(puzzle.box),
-            "givens": [list(puzzle.givens[r * n:(r + 1) * n]) for r in range(n)],
-            "rules": [R.rule_to_json(rule) for rule in puzzle.rules]}
-    data.update(extra)
-    import json
-
-    return json.dumps(data)
-
-
-def from_json(text: str) -> Puzzle:
-    """A puzzle from its JSON form; PuzzleError naming the field that is wrong."""
-    import json
-
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise PuzzleError(f"bad JSON at line {error.lineno}, column {error.colno}: "
-                          f"{error.msg}") from None
-    if not isinstance(data, dict):
-        raise PuzzleError(f"a JSON puzzle is an object with 'givens', not {_json_kind(data)}")
-    if "givens" not in data:
-        raise PuzzleError("JSON puzzle needs an object with 'givens'")
-    givens = data["givens"]
-    if isinstance(givens, str):
-        givens_text = givens
-    elif isinstance(givens, list) and all(isinstance(row, list) for row in givens):
-        givens_text = "\n".join(",".join(str(v) for v in row) for row in givens)
-    else:
-        raise PuzzleError("JSON 'givens' must be a string or a list of rows of numbers")
-    box = data.get("box")
-    if box is not None and not (isinstance(box, list) and len(box) == 2
-                                and all(isinstance(b, int) for b in box)):
-        raise PuzzleError("JSON 'box' must be [rows, cols]")
-    raw_rules = data.get("rules", [])
-    if not isinstance(raw_rules, list):
-        raise PuzzleError("JSON 'rules' must be a list")
-    rules = tuple(R.rule_from_json(rule, k) for k, rule in enumerate(raw_rules, 1))
-    tokens = (_number_tokens(givens_text.splitlines()) if not isinstance(givens, str)
-              else _symbol_tokens([givens_text]))
-    return _from_tokens(tokens, tuple(box) if box else None, rules)
+def symbol_range(n: int) -> str:
+    """The symbols of an N x N puzzle, as in '1-9A-G'."""
+    return f"1-{n}" if n <= 9 else f"1-9A-{SYMBOLS[n - 1]}"

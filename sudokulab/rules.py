@@ -8,7 +8,10 @@ every puzzle and are not listed here.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import get_args
+
+from sudokulab.errors import PuzzleError, unknown
 
 Cell = tuple[int, int]
 
@@ -76,12 +79,15 @@ class Parity:
 
 Rule = Diagonal | AntiKnight | AntiKing | NonConsecutive | Windoku | Jigsaw | Cage | Parity
 
+# Every rule type, read off the union above: the one list that JSON, the command line,
+# the backends' `supported_rules` and the tests derive from.
+RULE_TYPES: tuple[type, ...] = get_args(Rule)
+BY_NAME: dict[str, type] = {kind.name: kind for kind in RULE_TYPES}
+
 MIRACLE: tuple[Rule, ...] = (AntiKnight(), AntiKing(), NonConsecutive())
 
-SIMPLE_RULES: dict[str, Rule] = {
-    rule.name: rule
-    for rule in (Diagonal(), AntiKnight(), AntiKing(), NonConsecutive(), Windoku())
-}
+# The rules without parameters, one value each, by name.
+SIMPLE_RULES: dict[str, Rule] = {kind.name: kind() for kind in RULE_TYPES if not fields(kind)}
 
 KNIGHT_MOVES = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 KING_MOVES = ((1, 1), (1, 0), (1, -1), (0, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1))
@@ -116,9 +122,7 @@ def rule_to_json(rule: Rule) -> dict:
 
 
 def rule_from_json(data: object, index: int = 1) -> Rule:
-    """A rule from its JSON object; ValueError naming the rule (by position) if malformed."""
-    from sudokulab.puzzle import PuzzleError
-
+    """A rule from its JSON object; PuzzleError naming the rule (by position) if malformed."""
     try:
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
             raise ValueError("needs an object with a 'type'")
@@ -132,7 +136,7 @@ def rule_from_json(data: object, index: int = 1) -> Rule:
             return Cage(tuple(parse_cell(c) for c in data["cells"]), int(data["total"]))
         if kind == "parity":
             return Parity(tuple(parse_cell(c) for c in data["cells"]), bool(data["even"]))
-        raise ValueError(f"unknown type {kind!r}")
+        raise ValueError(unknown("type", kind, BY_NAME))
     except (KeyError, TypeError, ValueError) as error:
         detail = f"missing {error}" if isinstance(error, KeyError) else str(error)
         raise PuzzleError(f"rule {index}: {detail}") from None
@@ -145,8 +149,7 @@ def named(name: str) -> tuple[Rule, ...]:
         return MIRACLE
     if key in SIMPLE_RULES:
         return (SIMPLE_RULES[key],)
-    known = ", ".join([*SIMPLE_RULES, "miracle"])
-    raise ValueError(f"unknown rule {name!r}; known: {known}")
+    raise ValueError(unknown("rule", name, [*SIMPLE_RULES, "miracle"]))
 
 
 def parse_cage(text: str) -> Cage:

@@ -18,9 +18,10 @@ from sudokulab.backends import asp as asp_backend
 from sudokulab.backends import make_backend
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.check import check
+from sudokulab.formats.text import format_line, from_json, to_json
 from sudokulab.geometry import geometry
 from sudokulab.harness import datasets
-from sudokulab.puzzle import Puzzle, empty, format_line, from_json, to_json
+from sudokulab.puzzle import Puzzle, empty
 from sudokulab.result import Status
 
 ROOT = Path(asp_backend.__file__).resolve().parents[2]

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from sudokulab.formats.text import format_line
 from sudokulab.harness import runner
 from sudokulab.harness.runner import Feed, Options, Record, run_backend
-from sudokulab.puzzle import Puzzle, empty, format_line
+from sudokulab.puzzle import Puzzle, empty
 from sudokulab.result import Result, Status
 
 SAMPLE = 24  # puzzles of top95 in the tests that trap one; the trap is puzzle TRAP

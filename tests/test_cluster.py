@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 from test_harness import add_to_path, puzzle_file, records, table, wait_for_records
 
+from sudokulab.formats.text import format_line
 from sudokulab.harness import cluster, compare, datasets
 from sudokulab.harness.runner import Options
 from sudokulab.harness.testing import write_plugin
-from sudokulab.puzzle import format_line
 
 SAMPLE = 24
 LINES = [format_line(p) for p in datasets.load("top95")[:SAMPLE]]

@@ -34,11 +34,11 @@ def test_parts_of_the_extended_encoding():
 
 
 def test_variable_numbering():
-    assert cnf.var(9, 0, 0, 1) == 1
-    assert cnf.var(9, 0, 1, 1) == 10
-    assert cnf.var(9, 1, 0, 1) == 82
-    assert cnf.var(9, 8, 8, 9) == 729
-    assert cnf.var(16, 15, 15, 16) == 16 ** 3
+    assert cnf.var(9, 0, 1) == 1
+    assert cnf.var(9, 1, 1) == 10    # r1c2
+    assert cnf.var(9, 9, 1) == 82    # r2c1
+    assert cnf.var(9, 80, 9) == 729  # r9c9
+    assert cnf.var(16, 255, 16) == 16 ** 3
     cells = {lit for clause in cnf.encode(empty(9)).cnf.clauses for lit in map(abs, clause)}
     assert cells == set(range(1, 730))
 

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from sudokulab.formats.text import format_line
 from sudokulab.harness import compare, datasets, plots, report
 from sudokulab.harness.crosscheck import CrossCheck
 from sudokulab.harness.runner import Record, cores
 from sudokulab.harness.stats import figures
 from sudokulab.harness.testing import write_plugin
-from sudokulab.puzzle import format_line
 from sudokulab.result import Result, Status
 
 NO_SOLUTION = "12....3....3...."  # a 4x4 whose givens parse but leave no solution

@@ -21,8 +21,9 @@ from sudokulab.check import check
 from sudokulab.cli import main
 from sudokulab.errors import PuzzleError
 from sudokulab.formats import files, links
+from sudokulab.formats.text import format_line, parse
 from sudokulab.harness import compare, datasets
-from sudokulab.puzzle import Puzzle, box_shape, format_line, parse
+from sudokulab.puzzle import Puzzle, box_shape
 from sudokulab.result import Status
 
 DATA = Path(__file__).parent / "data" / "formats"
@@ -391,7 +392,7 @@ def test_a_result_opens_in_the_browser_with_its_solution():
 
 
 def test_reading_a_plain_line_imports_no_link_or_file_reader():
-    probe = (f"from sudokulab.puzzle import parse; parse({EASY!r}); import sys; "
+    probe = (f"from sudokulab.formats.text import parse; parse({EASY!r}); import sys; "
              f"print('sudokulab.formats.links' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           check=True)

@@ -17,6 +17,7 @@ from sudokulab.backends import make_backend
 from sudokulab.check import check, violations
 from sudokulab.cli import main
 from sudokulab.errors import PuzzleError
+from sudokulab.formats import files, text
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
@@ -51,50 +52,50 @@ def test_compare_still_builds_its_options():
 def careful(line: str) -> P.Puzzle:
     """The careful parser on the same text (spaces are layout, so it cannot take the
     fast path)."""
-    return P.parse(" ".join(line))
+    return text.parse(" ".join(line))
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_fast_reader_and_careful_parser_agree(data):
     n = data.draw(st.sampled_from([4, 6, 9, 16]))
-    alphabet = P.BLANKS + P.SYMBOLS[:n] + P.SYMBOLS[:n].lower() + "x?"
+    alphabet = text.BLANKS + P.SYMBOLS[:n] + P.SYMBOLS[:n].lower() + "x?"
     line = "".join(data.draw(st.lists(st.sampled_from(alphabet), min_size=n * n,
                                       max_size=n * n)))
     try:
         expected = careful(line)
     except PuzzleError as error:
         with pytest.raises(PuzzleError) as fast_error:
-            P.parse(line)
+            text.parse(line)
         # The same message, but for the column, which the spaces moved.
         assert str(fast_error.value).split(" (line")[0] == str(error).split(" (line")[0]
     else:
-        assert P.parse(line) == expected
+        assert text.parse(line) == expected
 
 
 def test_a_clash_read_by_the_fast_reader_is_the_careful_parsers_puzzle_and_named():
     line = EASY[:18] + "9" + EASY[19:]
-    assert P.parse(line) == careful(line)
-    assert P.clash(P.parse(line)) == "givens repeat: 9 at r2c1 and r3c1 (column 1)"
+    assert text.parse(line) == careful(line)
+    assert P.clash(text.parse(line)) == "givens repeat: 9 at r2c1 and r3c1 (column 1)"
 
 
 def test_a_file_of_lines_reads_as_before(tmp_path):
     lines = [EASY, SOLUTION, "." * 16]
     path = tmp_path / "p.txt"
     path.write_text("# a comment\n" + "\n".join(lines) + "\n\n" + "\n".join(lines) + "\n")
-    assert [P.format_line(p) for p in P.read_puzzles(path)] == [EASY, SOLUTION, "." * 16] * 2
+    assert [text.format_line(p) for p in files.read_puzzles(path)] == [EASY, SOLUTION, "." * 16] * 2
 
 
 def test_a_bad_line_in_a_file_is_named_by_file_and_line(tmp_path):
     path = tmp_path / "p.txt"
     path.write_text(f"{EASY}\n{EASY[:-1]}x\n")
     with pytest.raises(PuzzleError, match=r"p.txt:2: row 9, column 9 .*'x' is not a digit"):
-        P.read_puzzles(path)
+        files.read_puzzles(path)
 
 
 def test_line_of_writes_what_format_line_did():
     assert P.line_of(tuple(int(c) for c in SOLUTION)) == SOLUTION
-    assert P.format_line(P.parse(EASY)) == EASY
+    assert text.format_line(text.parse(EASY)) == EASY
     assert P.line_of((0, 10, 16, 25)) == ".AGP"
 
 
@@ -103,7 +104,7 @@ def test_line_of_writes_what_format_line_did():
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_quick_check_and_slow_check_agree(data):
-    puzzle = P.parse(EASY)
+    puzzle = text.parse(EASY)
     grid = [int(c) for c in SOLUTION]
     for _ in range(data.draw(st.integers(0, 3))):
         cell = data.draw(st.integers(0, 80))
@@ -115,7 +116,7 @@ def test_quick_check_and_slow_check_agree(data):
 
 
 def test_quick_check_catches_what_a_permuted_digit_would_hide():
-    puzzle = P.parse("." * 81)
+    puzzle = text.parse("." * 81)
     grid = [int(c) for c in SOLUTION]
     grid[0], grid[1] = grid[1], grid[0]  # row 1 still holds every digit; columns do not
     assert [str(v) for v in check(puzzle, tuple(grid))][:1] == ["column 1: 8 at r1c1 and r8c1"]
@@ -158,8 +159,8 @@ def test_sat_answers_stay_right_across_solver_reloads(monkeypatch):
     backend = make_backend("sat")
     rng = random.Random(11)
     for k in range(10):
-        result = backend.solve(P.parse(EASY), limit=1 + k % 2)
+        result = backend.solve(text.parse(EASY), limit=1 + k % 2)
         assert result.solutions[0] == tuple(int(c) for c in SOLUTION)
-        empty = backend.solve(P.parse("." * 16), limit=None)
+        empty = backend.solve(text.parse("." * 16), limit=None)
         assert empty.count == 288 and len(set(empty.solutions)) == 288
-        assert not check(P.parse("." * 16), rng.choice(empty.solutions))
+        assert not check(text.parse("." * 16), rng.choice(empty.solutions))

@@ -3,7 +3,7 @@
 import pytest
 
 from sudokulab import rules as R
-from sudokulab.geometry import geometry, orthogonal_pairs
+from sudokulab.geometry import geometry
 
 
 @pytest.mark.parametrize("box, units, peers", [
@@ -36,14 +36,14 @@ def test_nine_by_nine_cell_c2_as_in_the_essay():
 def test_six_by_six_boxes_are_two_rows_by_three_columns():
     geo = geometry((2, 3))
     box1 = geo.units[12]
-    assert geo.unit_names[12] == "box 1"
+    assert (box1.kind, box1.name, box1.rule) == ("box", "box 1", None)
     assert box1 == (0, 1, 2, 6, 7, 8)
 
 
 def test_every_cell_is_in_one_box_and_boxes_tile_the_grid():
     for box in ((2, 3), (3, 2), (3, 4), (4, 3), (5, 5)):
         geo = geometry(box)
-        boxes = [u for u, name in zip(geo.units, geo.unit_names) if name.startswith("box")]
+        boxes = [unit for unit in geo.units if unit.kind == "box"]
         assert sorted(c for b in boxes for c in b) == list(geo.cells)
 
 
@@ -60,7 +60,37 @@ def test_rules_add_units_and_peers():
     classic = geometry((3, 3))
     assert king.peers[king.cell(4, 4)] == classic.peers[classic.cell(4, 4)]  # all in the box
     assert set(king.peers[2]) - set(classic.peers[2]) == {king.cell(1, 3)}  # r1c3 sees r2c4
-    assert len(orthogonal_pairs(9)) == 2 * 9 * 8
+    assert len(geometry((3, 3), (R.NonConsecutive(),)).pairs(R.NonConsecutive)) == 2 * 9 * 8
+
+
+def test_each_unit_says_what_it_is_and_which_rule_adds_it():
+    rules = (R.Diagonal(), R.Windoku())
+    geo = geometry((3, 3), rules)
+    kinds = [unit.kind for unit in geo.units]
+    assert kinds == ["row"] * 9 + ["column"] * 9 + ["box"] * 9 + ["diagonal"] * 2 + \
+        ["window"] * 4
+    assert [unit.part for unit in geo.units[27:]] == ["diagonal"] * 2 + ["windoku"] * 4
+    assert geo.units[27].name == "main diagonal" and geo.units[29].name == "window r2c2"
+    regions = R.parse_regions("".join("ABCD"[(r // 2) * 2 + c // 2] for r in range(4)
+                                      for c in range(4)))
+    jigsaw = geometry((2, 2), (regions,))
+    assert [unit.kind for unit in jigsaw.units[8:]] == ["region"] * 4
+    assert {unit.rule for unit in jigsaw.units[8:]} == {regions}
+
+
+def test_each_pairwise_relation_carries_its_rule():
+    geo = geometry((3, 3), R.MIRACLE)
+    knight, king, consecutive = geo.relations
+    assert [r.rule for r in geo.relations] == list(R.MIRACLE)
+    assert knight.differ and king.differ and not consecutive.differ
+    steps = {(abs(a // 9 - b // 9), abs(a % 9 - b % 9)) for a, b in knight.pairs}
+    assert steps == {(1, 2), (2, 1)}
+    steps = {(abs(a // 9 - b // 9), abs(a % 9 - b % 9)) for a, b in king.pairs}
+    assert steps == {(0, 1), (1, 0), (1, 1)}
+    assert len(knight.pairs) == 2 * (8 * 7 + 7 * 8) and len(king.pairs) == 2 * 72 + 2 * 64
+    assert geo.moves == tuple(sorted(knight.pairs + king.pairs))
+    assert geo.pairs(R.NonConsecutive) == consecutive.pairs and len(consecutive.pairs) == 144
+    assert geometry((3, 3)).pairs(R.NonConsecutive) == ()
 
 
 def test_geometry_is_shared():

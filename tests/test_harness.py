@@ -20,9 +20,9 @@ import pytest
 from conftest import add_to_path
 
 from sudokulab.backends import names
+from sudokulab.formats.text import format_line
 from sudokulab.harness import compare, datasets, progress
 from sudokulab.harness.testing import write_plugin
-from sudokulab.puzzle import format_line
 
 MANY = "1..............."  # a 4x4 puzzle with many solutions
 HARDEST = [format_line(p) for p in datasets.load("hardest")]

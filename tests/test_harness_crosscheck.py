@@ -7,11 +7,11 @@ import warnings
 import pytest
 
 from sudokulab.backends import make_backend
+from sudokulab.formats.text import parse
 from sudokulab.harness import plots
 from sudokulab.harness.crosscheck import answer_text, cross_check, judge, reproduce
 from sudokulab.harness.runner import Record
 from sudokulab.harness.stats import figures, percentile
-from sudokulab.puzzle import parse
 from sudokulab.result import Result, Status
 from sudokulab.rules import Diagonal
 

@@ -11,10 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sudokulab.backends import make_backend
+from sudokulab.formats.text import from_json, parse
 from sudokulab.harness import datasets
 from sudokulab.human import solver
 from sudokulab.human.candidates import Candidates
-from sudokulab.puzzle import empty, from_json, parse
+from sudokulab.puzzle import empty
 
 VARIANTS = json.loads((Path(__file__).parent / "data" / "variants.json").read_text())
 

@@ -6,8 +6,8 @@ import json
 
 from sudokulab.backends import make_backend
 from sudokulab.cli import main
+from sudokulab.formats.text import format_line
 from sudokulab.harness import datasets
-from sudokulab.puzzle import format_line
 from sudokulab.result import Result, Status
 
 EASY = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
@@ -128,7 +128,7 @@ def test_hint_on_a_full_grid_says_there_is_no_step(capsys):
 
 
 def test_the_human_backend_proves_there_is_no_solution():
-    from sudokulab.puzzle import parse
+    from sudokulab.formats.text import parse
 
     puzzle = parse("12345678." + "." * 8 + "9" + "." * 63)  # r1c9 needs the 9 of column 9
     result = make_backend("human").solve(puzzle)

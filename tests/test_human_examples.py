@@ -14,9 +14,9 @@ from __future__ import annotations
 import pytest
 
 from sudokulab.backends import make_backend
+from sudokulab.formats.text import parse
 from sudokulab.human import solver
 from sudokulab.human.candidates import Candidates
-from sudokulab.puzzle import parse
 
 EXAMPLES = [
     ('Full House',

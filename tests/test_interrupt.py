@@ -17,7 +17,7 @@ import sys
 import pytest
 
 from sudokulab.check import is_solution
-from sudokulab.puzzle import parse
+from sudokulab.formats.text import parse
 
 ROW = "123456" + "." * 30  # a 6x6 with its first row given: 28,200,960 / 720 solutions
 AFTER = 5  # solutions found before Ctrl-C
@@ -26,7 +26,7 @@ CHILD = r'''
 import json, os, signal, sys, threading, time
 from sudokulab.backends import make_backend
 from sudokulab.backends.base import Interrupted
-from sudokulab.puzzle import parse
+from sudokulab.formats.text import parse
 
 spec, line = sys.argv[1], sys.argv[2]
 name = spec.split(":")[0]

@@ -4,8 +4,9 @@ import pytest
 
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.check import check
+from sudokulab.formats.text import parse
 from sudokulab.harness import datasets
-from sudokulab.puzzle import empty, parse
+from sudokulab.puzzle import empty
 from sudokulab.result import Status
 
 norvig = NorvigBackend()

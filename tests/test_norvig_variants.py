@@ -13,9 +13,10 @@ import pytest
 from sudokulab import rules as R
 from sudokulab.backends.norvig import Board, NorvigBackend, RuleBoard, board, digit_sets
 from sudokulab.check import check
+from sudokulab.formats.text import parse
 from sudokulab.geometry import geometry
 from sudokulab.harness import datasets
-from sudokulab.puzzle import empty, parse
+from sudokulab.puzzle import empty
 from sudokulab.result import Status
 
 norvig = NorvigBackend()

@@ -16,9 +16,10 @@ from sudokulab.backends import BackendError, make_backend
 from sudokulab.backends import prolog as P
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.check import check
+from sudokulab.formats.text import format_line, parse
 from sudokulab.geometry import geometry
 from sudokulab.harness import datasets
-from sudokulab.puzzle import empty, format_line, parse
+from sudokulab.puzzle import empty
 from sudokulab.result import Status
 
 if os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1":

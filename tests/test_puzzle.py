@@ -9,11 +9,9 @@ from hypothesis import strategies as st
 
 from sudokulab import rules as R
 from sudokulab.backends.norvig import NorvigBackend
-from sudokulab.puzzle import (
-    Puzzle,
-    PuzzleError,
-    box_shape,
-    empty,
+from sudokulab.errors import PuzzleError
+from sudokulab.formats.files import read_puzzles
+from sudokulab.formats.text import (
     format_candidates,
     format_grid,
     format_line,
@@ -21,10 +19,9 @@ from sudokulab.puzzle import (
     from_json,
     parse,
     parse_many,
-    read_puzzles,
     to_json,
-    valid_sizes,
 )
+from sudokulab.puzzle import Puzzle, box_shape, empty, valid_sizes
 
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 ESSAY_GRID = """
@@ -187,3 +184,48 @@ def test_the_json_form_follows_the_bundled_schema():
             jsonschema.validate(bad, schema)
         with pytest.raises(PuzzleError):
             from_json(json.dumps(bad))
+
+
+# --- the Puzzle owns its invariants, whoever makes it -----------------------------------
+
+BAD_RULES = [
+    ((R.Cage(((9, 9), (0, 0)), 5),), "cage of 5: cell r10c10 is outside the 9x9 grid"),
+    ((R.Cage(((0, 0), (0, 0)), 5),), "cage of 5: a cell is listed twice"),
+    ((R.Cage(((0, 0), (0, 1)), "5"),), "cage of '5': the sum must be a whole number"),
+    ((R.Parity(((0, 9),), True),), "even cells: cell r1c10 is outside the 9x9 grid"),
+    ((R.Jigsaw((((0, 0),),)),), "jigsaw: needs 9 regions of 9 cells each"),
+    ((R.Jigsaw(tuple(tuple((0, c) for c in range(9)) for _ in range(9))),),
+     "jigsaw: a cell is listed twice"),
+    (("diagonal",), "rule 1: 'diagonal' is not a rule"),
+]
+
+
+@pytest.mark.parametrize("rules, message", BAD_RULES)
+def test_a_puzzle_made_in_python_checks_its_rules_as_the_readers_do(rules, message):
+    with pytest.raises(PuzzleError) as made:
+        Puzzle((3, 3), (0,) * 81, rules)
+    assert str(made.value) == message
+    with pytest.raises(PuzzleError) as emptied:
+        empty(9, rules)
+    assert str(emptied.value) == message
+    if all(isinstance(rule, R.RULE_TYPES) for rule in rules) and \
+            isinstance(getattr(rules[0], "total", 0), int):
+        text = json.dumps({"givens": LINE, "rules": [R.rule_to_json(r) for r in rules]})
+        with pytest.raises(PuzzleError) as read:
+            parse(text)
+        assert str(read.value) == message  # the reader gives the very same line
+        with pytest.raises(PuzzleError) as fast:
+            parse(LINE, rules=rules)  # the fast line reader, too
+        assert str(fast.value) == message
+
+
+def test_windows_need_boxes_whoever_makes_the_puzzle():
+    with pytest.raises(PuzzleError, match="windoku needs boxes, and a 5x5 grid has none"):
+        Puzzle((1, 5), (0,) * 25, (R.Windoku(),))
+
+
+def test_no_backend_sees_a_rule_that_does_not_fit_the_grid():
+    good = empty(9, (R.Cage(((0, 0), (0, 1)), 5),))
+    with pytest.raises(PuzzleError):
+        good.with_rules((R.Cage(((9, 9), (0, 0)), 5),))
+    assert NorvigBackend().solve(good, limit=1).status.name == "SOLVED"

@@ -13,8 +13,9 @@ from sudokulab.backends import smt as smt_backend
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.check import check
 from sudokulab.encodings import smt
+from sudokulab.formats.text import parse
 from sudokulab.harness import datasets
-from sudokulab.puzzle import Puzzle, empty, parse
+from sudokulab.puzzle import Puzzle, empty
 from sudokulab.result import Status
 
 TOP95 = datasets.load("top95")

@@ -18,7 +18,8 @@ import pytest
 from sudokulab import rules as R
 from sudokulab.backends import make_backend
 from sudokulab.check import check
-from sudokulab.puzzle import empty, from_json
+from sudokulab.formats.text import from_json
+from sudokulab.puzzle import empty
 from sudokulab.result import Status
 
 BACKENDS = ["norvig", "sat", "smt", "prolog", "dlx", "asp", "cpsat"]

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sudokulab.check import check
 from sudokulab.cli import main
 from sudokulab.formats import links
-from sudokulab.puzzle import parse
+from sudokulab.formats.text import parse
 from sudokulab.web.app import MAX_BODY, agreement, create_app
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."

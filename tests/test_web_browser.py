@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from sudokulab.check import check
-from sudokulab.puzzle import parse
+from sudokulab.formats.text import parse
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent

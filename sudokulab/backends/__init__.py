@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 
 from sudokulab.backends.base import Availability, Backend, unknown_options
+from sudokulab.errors import unknown
 
 BUILTIN = {
     "norvig": "sudokulab.backends.norvig:NorvigBackend",
@@ -44,7 +45,7 @@ def backend_class(name: str) -> type[Backend]:
     """The class registered under a name (importing its module now)."""
     target = BUILTIN.get(name) or _plugins().get(name)
     if target is None:
-        raise BackendError(f"unknown backend {name!r}; known: {', '.join(names())}")
+        raise BackendError(unknown("backend", name, names()))
     module, _, attr = target.partition(":")
     try:
         return getattr(importlib.import_module(module), attr)

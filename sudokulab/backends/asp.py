@@ -21,15 +21,14 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 
 from sudokulab import asp as program
+from sudokulab import rules as R
 from sudokulab.backends.base import (
-    ALL_RULES,
     Availability,
     Backend,
     Deadline,
     ctrl_c,
     interrupted,
 )
-from sudokulab.geometry import geometry
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Grid, Result, verdict
 
@@ -129,7 +128,7 @@ class AspBackend(Backend):
 
     name = "asp"
     paradigm = "answer set programming (clingo)"
-    supported_rules = ALL_RULES
+    supported_rules = R.RULE_TYPES
 
     @classmethod
     def available(cls) -> Availability:
@@ -142,7 +141,6 @@ class AspBackend(Backend):
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Switch the givens on, enumerate up to `limit` answer sets, switch them off."""
         started = time.perf_counter()
-        geometry(puzzle.box, puzzle.rules)  # a malformed rule is an error, as elsewhere
         warm = engine(puzzle.box, puzzle.rules)
         control = warm.control
         warm.set_models(limit)

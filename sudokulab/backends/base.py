@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sudokulab import rules as R
 from sudokulab.puzzle import Puzzle
 from sudokulab.puzzle import clash as givens_clash
 from sudokulab.result import Grid, Result, Status, verdict
@@ -148,14 +147,18 @@ class Deadline:
 class Backend(ABC):
     """A solving paradigm: builds its own model of a puzzle and searches it.
 
-    Subclasses set `name`, `paradigm` and `supported_rules`, and implement
-    `available` and `_solve`. Options (solver name, encoding, ...) are keyword
-    arguments of the constructor, given on the command line as `name:key=value,...`.
+    Subclasses set `name`, `paradigm` and `supported_rules` (and `complete` when they
+    are no complete search), and implement `available` and `_solve`. Options (solver
+    name, encoding, ...) are keyword arguments of the constructor, given on the command
+    line as `name:key=value,...`. tests/test_contract.py holds every backend to this.
     """
 
     name: ClassVar[str] = ""
     paradigm: ClassVar[str] = ""
     supported_rules: ClassVar[tuple[type, ...]] = ()
+    # A complete search finds every solution and proves there is none; a backend that is
+    # not (human-style steps) may answer STALLED, no verdict, where a search would go on.
+    complete: ClassVar[bool] = True
 
     def __init__(self, **options: str) -> None:
         if options:
@@ -250,7 +253,3 @@ def unknown_options(cls: type[Backend], options: Iterable[str]) -> str:
         return f"{cls.name} takes no option {unknown}: it has no options"
     return f"{cls.name} has no option {unknown}; its options: {', '.join(valid)}"
 
-
-CLASSIC: tuple[type, ...] = ()
-ALL_RULES: tuple[type, ...] = (R.Diagonal, R.AntiKnight, R.AntiKing, R.NonConsecutive,
-                               R.Windoku, R.Jigsaw, R.Cage, R.Parity)

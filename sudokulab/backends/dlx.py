@@ -52,14 +52,13 @@ from itertools import combinations
 
 from sudokulab import rules as R
 from sudokulab.backends.base import (
-    ALL_RULES,
     Availability,
     Backend,
     Deadline,
     interrupted,
     plain_python,
 )
-from sudokulab.geometry import Geometry, geometry, orthogonal_pairs
+from sudokulab.geometry import Geometry, geometry
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Grid, Result, verdict
 
@@ -116,10 +115,10 @@ def matrix(geo: Geometry) -> Matrix:
     full = (1 << n) - 1
     column_rows = [full << (cell * n) for cell in geo.cells]
     names = [f"cell {geo.name(cell)}" for cell in geo.cells]
-    for unit, unit_name in zip(geo.units, geo.unit_names):
+    for unit in geo.units:
         for d in range(n):
             column_rows.append(sum(1 << (cell * n + d) for cell in unit))
-            names.append(f"{unit_name} digit {d + 1}")
+            names.append(f"{unit.name} digit {d + 1}")
     # A row's conflicts: every row of every primary column it covers (itself included).
     conflicts = [column_rows[cell] for cell in geo.cells for _ in range(n)]
     for rows in column_rows[n * n:]:
@@ -137,7 +136,7 @@ def matrix(geo: Geometry) -> Matrix:
     return Matrix(n=n, column_rows=tuple(column_rows), column_names=tuple(names),
                   keep=tuple(everything ^ rows for rows in conflicts), secondary=secondary,
                   parity=parity_rows(geo), cages=tuple(
-                      (tuple(geo.cell(*c) for c in cage.cells),
+                      (tuple(geo.indices(cage.cells)),
                        digit_sets(len(cage.cells), cage.total, n)) for cage in geo.cages),
                   everything=everything)
 
@@ -152,13 +151,13 @@ def secondary_pairs(geo: Geometry) -> dict[str, list[tuple[int, int, int, int]]]
         kinds["chess move (cells differ)"] = [(a, d, b, d) for a, b in sorted(moves)
                                               for d in range(n)]
     caged = {(min(a, b), max(a, b)) for cage in geo.cages
-             for a, b in combinations([geo.cell(*c) for c in cage.cells], 2)}
+             for a, b in combinations(geo.indices(cage.cells), 2)}
     caged = {pair for pair in caged - moves if not geo.share_unit(*pair)}
     if caged:
         kinds["cage (cells differ)"] = [(a, d, b, d) for a, b in sorted(caged)
                                         for d in range(n)]
-    if any(isinstance(rule, R.NonConsecutive) for rule in geo.rules):
-        kinds["non-consecutive"] = [(a, da, b, db) for a, b in orthogonal_pairs(n)
+    if geo.pairs(R.NonConsecutive):
+        kinds["non-consecutive"] = [(a, da, b, db) for a, b in geo.pairs(R.NonConsecutive)
                                     for d in range(n - 1)
                                     for da, db in ((d, d + 1), (d + 1, d))]
     return kinds
@@ -169,7 +168,7 @@ def parity_rows(geo: Geometry) -> int:
     n, rows = geo.n, 0
     for rule in geo.rules:
         if isinstance(rule, R.Parity):
-            for cell in (geo.cell(*c) for c in rule.cells):
+            for cell in geo.indices(rule.cells):
                 for d in range(1 if rule.even else 2, n + 1, 2):  # the digits it may not hold
                     rows |= 1 << (cell * n + d - 1)
     return rows
@@ -214,7 +213,7 @@ class DlxBackend(Backend):
 
     name = "dlx"
     paradigm = "exact cover, Algorithm X (Python)"
-    supported_rules = ALL_RULES
+    supported_rules = R.RULE_TYPES
 
     @classmethod
     def available(cls) -> Availability:
@@ -350,8 +349,8 @@ class DlxBackend(Backend):
         m = matrix(geo)
         n = geo.n
         kinds: dict[str, int] = {"cell": n * n}
-        for unit_name in geo.unit_names:
-            kind = KIND.get(unit_name.split()[0], unit_name)
+        for unit in geo.units:
+            kind = f"{unit.kind}-digit"
             kinds[kind] = kinds.get(kind, 0) + n
         per_row = {len(geo.units_of[cell]) + 1 for cell in geo.cells}
         lines = [f"dlx: exact cover, {m.rows} rows (cell, digit) x "
@@ -381,11 +380,6 @@ class DlxBackend(Backend):
                      "rows; forced rows (a column with one row) chosen at once; rows as "
                      "bitsets, so covering a row is one AND and undoing is free")
         return "\n".join(lines)
-
-
-KIND = {"row": "row-digit", "column": "column-digit", "box": "box-digit",
-        "region": "region-digit", "main": "diagonal-digit", "anti-diagonal": "diagonal-digit",
-        "window": "window-digit"}
 
 
 def words(numbers: list[int]) -> str:

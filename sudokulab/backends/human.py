@@ -10,7 +10,8 @@ grid is only SOLVED, since the assumption is not proven here.
 
 from __future__ import annotations
 
-from sudokulab.backends.base import ALL_RULES, Availability, Backend, Deadline
+from sudokulab import rules as R
+from sudokulab.backends.base import Availability, Backend, Deadline
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status, verdict
 
@@ -22,7 +23,8 @@ class HumanBackend(Backend):
 
     name = "human"
     paradigm = "human-style techniques (no search)"
-    supported_rules = ALL_RULES  # rules it cannot reason about only make it stall earlier
+    supported_rules = R.RULE_TYPES  # rules it cannot reason about only make it stall earlier
+    complete = False  # no guessing: it stalls where its techniques find no step
 
     def __init__(self, upto: str = "", uniqueness: str = "no") -> None:
         from sudokulab.human import solver

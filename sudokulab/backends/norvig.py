@@ -28,14 +28,13 @@ from functools import cache, lru_cache
 
 from sudokulab import rules as R
 from sudokulab.backends.base import (
-    ALL_RULES,
     Availability,
     Backend,
     Deadline,
     interrupted,
     plain_python,
 )
-from sudokulab.geometry import Geometry, geometry, orthogonal_pairs
+from sudokulab.geometry import Geometry, geometry
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
 
@@ -228,9 +227,9 @@ class RuleBoard(Board):
                         parity_mask(n, rule.even)
         # non-consecutive: each cell with its orthogonal neighbours
         self.adjacent: tuple[tuple[int, tuple[int, ...]], ...] = ()
-        if any(isinstance(rule, R.NonConsecutive) for rule in rules):
+        if geo.pairs(R.NonConsecutive):
             neighbours: list[list[int]] = [[] for _ in geo.cells]
-            for a, b in orthogonal_pairs(n):
+            for a, b in geo.pairs(R.NonConsecutive):
                 neighbours[a].append(b)
                 neighbours[b].append(a)
             self.adjacent = tuple((cell, tuple(near)) for cell, near in enumerate(neighbours))
@@ -242,7 +241,7 @@ class RuleBoard(Board):
             if self.consecutive_pairs and d + 2 < n:
                 self.bans[bit | bit << 2] = bit << 1  # d or d+2: d+1 goes
         # cages: each cage's cells with the digit sets that fill it
-        self.cages = tuple((tuple(geo.cell(*c) for c in cage.cells),
+        self.cages = tuple((tuple(geo.indices(cage.cells)),
                             digit_sets(len(cage.cells), cage.total, n))
                            for cage in geo.cages)
         self.filters = [rule_filter for rule_filter, wanted in
@@ -384,7 +383,7 @@ class NorvigBackend(Backend):
 
     name = "norvig"
     paradigm = "propagation and search (Python)"
-    supported_rules = ALL_RULES
+    supported_rules = R.RULE_TYPES
 
     @classmethod
     def available(cls) -> Availability:
@@ -480,8 +479,7 @@ class NorvigBackend(Backend):
         degrees = sorted({len(p) for p in geo.peers})
         lines = [f"norvig: {len(geo.units)} units of {geo.n} cells, "
                  f"peers per cell: {', '.join(map(str, degrees))}"]
-        extra = [name for name in geo.unit_names
-                 if name.split()[0] not in ("row", "column", "box")]
+        extra = [unit.name for unit in geo.units if unit.rule is not None]
         if extra:
             lines.append(f"  extra units: {', '.join(extra)}")
         if geo.moves:
@@ -501,7 +499,7 @@ class NorvigBackend(Backend):
             lines.append(f"  extra peers from cages (cells differ): {len(cage_pairs)} pairs "
                          "not already in a unit")
         if b.adjacent:
-            pairs = len(orthogonal_pairs(geo.n))
+            pairs = len(geo.pairs(R.NonConsecutive))
             also = "; a cell with just d-1 and d+1 takes d" if b.consecutive_pairs else ""
             lines.append(f"  non-consecutive: adjacency propagation over {pairs} orthogonal "
                          "pairs, after each fixpoint: a cell holding d takes d-1 and d+1 "

@@ -33,13 +33,13 @@ from pathlib import Path
 
 from sudokulab import rules as R
 from sudokulab.backends.base import (
-    ALL_RULES,
     Availability,
     Backend,
     Deadline,
     ctrl_c,
     interrupted,
 )
+from sudokulab.errors import unknown
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status, verdict
@@ -229,11 +229,12 @@ def drain(prolog) -> None:
 def rule_terms(puzzle: Puzzle) -> list[tuple]:
     """The puzzle's rules as sudoku.pl rule terms (tuples), cells numbered as in geometry."""
     geo = geometry(puzzle.box, puzzle.rules)
-    n = geo.n
-    # geometry lists rows, columns, then boxes or jigsaw regions, then the extra units
-    terms: list[tuple] = [("unit", list(unit)) for unit in geo.units[3 * n:]]
-    if any(isinstance(rule, R.Jigsaw) for rule in puzzle.rules):
-        terms.append(("regions", [list(unit) for unit in geo.units[2 * n:3 * n]]))
+    # sudoku.pl makes rows, columns and boxes itself; a rule's units come as terms
+    terms: list[tuple] = [("unit", list(unit)) for unit in geo.units
+                          if unit.rule is not None and unit.kind != "region"]
+    regions = [list(unit) for unit in geo.units if unit.kind == "region"]
+    if regions:
+        terms.append(("regions", regions))
     # a pair that shares a unit differs already (a king's step along a row): posting it
     # again prunes nothing and costs time (7% more inferences counting the Miracle grids)
     pairs = [(a, b) for a, b in geo.moves if not geo.share_unit(a, b)]
@@ -243,9 +244,9 @@ def rule_terms(puzzle: Puzzle) -> list[tuple]:
         if isinstance(rule, R.NonConsecutive):
             terms.append(("non_consecutive",))
         elif isinstance(rule, R.Cage):
-            terms.append(("cage", [geo.cell(*c) for c in rule.cells], rule.total))
+            terms.append(("cage", geo.indices(rule.cells), rule.total))
         elif isinstance(rule, R.Parity):
-            terms.append(("parity", [geo.cell(*c) for c in rule.cells],
+            terms.append(("parity", geo.indices(rule.cells),
                           "even" if rule.even else "odd"))
     return terms
 
@@ -253,7 +254,7 @@ def rule_terms(puzzle: Puzzle) -> list[tuple]:
 def _choose(option: str, value: str, allowed: tuple[str, ...]) -> str:
     """The value if allowed, else ValueError listing the choices."""
     if value not in allowed:
-        raise ValueError(f"unknown {option} {value!r}; known: {', '.join(allowed)}")
+        raise ValueError(unknown(option, value, allowed))
     return value
 
 
@@ -262,7 +263,7 @@ class PrologBackend(Backend):
 
     name = "prolog"
     paradigm = "constraint logic programming: CLP(FD) in SWI-Prolog (janus)"
-    supported_rules = ALL_RULES
+    supported_rules = R.RULE_TYPES
 
     def __init__(self, strength: str = "auto", labeling: str = "auto", order: str = "up",
                  branching: str = "step") -> None:

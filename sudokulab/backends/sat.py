@@ -36,13 +36,13 @@ from typing import TYPE_CHECKING
 
 from sudokulab import rules as R
 from sudokulab.backends.base import (
-    ALL_RULES,
     Availability,
     Backend,
     Deadline,
     ctrl_c,
     interrupted,
 )
+from sudokulab.errors import unknown
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
 
@@ -194,7 +194,7 @@ class Engine:
                     act = self.top
                     assumptions = givens + [act]
                 # Block this solution on the blank cells (the givens are assumed anyway).
-                solver.add_clause([-act] + [-(cell * n + grid[cell]) for cell in blanks])
+                solver.add_clause([-act] + [-cnf.var(n, cell, grid[cell]) for cell in blanks])
                 if deadline.passed():
                     complete = False
                     break
@@ -285,7 +285,7 @@ class SatBackend(Backend):
 
     name = "sat"
     paradigm = "SAT: CNF + CDCL solver (PySAT)"
-    supported_rules = ALL_RULES  # cnf.py compiles every rule, cages by digit sets
+    supported_rules = cnf.RULES  # cnf.py compiles every rule, cages by digit sets
 
     # amo: pairwise measured fastest with CaDiCaL on top1465 (results/sat.md): Sudoku's
     # at-most-one groups have only N literals, too few for auxiliary variables to pay off.
@@ -295,9 +295,9 @@ class SatBackend(Backend):
         if cnf is None:
             raise ValueError(f"the sat backend needs PySAT ({MISSING}): {FIX}")
         if encoding not in cnf.ENCODINGS:
-            raise ValueError(f"unknown encoding {encoding!r}; known: {', '.join(cnf.ENCODINGS)}")
+            raise ValueError(unknown("encoding", encoding, cnf.ENCODINGS))
         if amo not in cnf.AMO_ENCODINGS:
-            raise ValueError(f"unknown amo {amo!r}; known: {', '.join(cnf.AMO_ENCODINGS)}")
+            raise ValueError(unknown("amo", amo, cnf.AMO_ENCODINGS))
         self.stop = capabilities(solver)
         if amo == "native" and solver not in NATIVE_AMO:
             raise ValueError(f"amo=native needs a solver with cardinality constraints: "

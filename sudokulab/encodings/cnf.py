@@ -58,19 +58,15 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, CNFPlus, IDPool
 
 from sudokulab import rules as R
-from sudokulab.geometry import Geometry, geometry, orthogonal_pairs
+from sudokulab.errors import unknown
+from sudokulab.geometry import Geometry, geometry
 from sudokulab.puzzle import Puzzle
 
 ENCODINGS = ("minimal", "efficient", "extended", "optimized")
 AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "totalizer", "mtotalizer",
                  "kmtotalizer", "sortnetwrk", "cardnetwrk", "native")
 REUSABLE = ("minimal", "efficient", "extended")  # independent of the givens
-COMPILED_RULES = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw,
-                  R.NonConsecutive, R.Parity, R.Cage)  # every rule there is
-
-# The part of the rules a unit belongs to, from the first word of its geometry name.
-UNIT_PARTS = {"row": "row", "column": "column", "box": "box", "region": "jigsaw",
-              "main": "diagonal", "anti-diagonal": "diagonal", "window": "windoku"}
+RULES = R.RULE_TYPES  # what these encodings compile: every rule there is, cages by digit sets
 
 
 class UnsupportedRule(ValueError):
@@ -78,9 +74,13 @@ class UnsupportedRule(ValueError):
     type added to `rules` later is refused here rather than silently left out."""
 
 
-def var(n: int, row: int, col: int, digit: int) -> int:
-    """The variable of 'the cell at (row, col) holds digit' (all from 0 but the digit)."""
-    return row * n * n + col * n + digit
+def var(n: int, cell: int, digit: int) -> int:
+    """The variable of 'the cell holds digit' (cell = row * N + col from 0, digit from 1).
+
+    The one mapping of this module; `Formula.decode` and `givens_literals` are its
+    inverse and its bulk form.
+    """
+    return cell * n + digit
 
 
 @dataclass
@@ -128,10 +128,9 @@ class Builder:
 
     def __init__(self, n: int, encoding: str, amo: str) -> None:
         if encoding not in ENCODINGS:
-            raise ValueError(f"unknown encoding {encoding!r}; known: {', '.join(ENCODINGS)}")
+            raise ValueError(unknown("encoding", encoding, ENCODINGS))
         if amo not in AMO_ENCODINGS:
-            raise ValueError(f"unknown at-most-one encoding {amo!r}; known: "
-                             f"{', '.join(AMO_ENCODINGS)}")
+            raise ValueError(unknown("at-most-one encoding", amo, AMO_ENCODINGS))
         self.n = n
         self.pool = IDPool(start_from=n ** 3 + 1)
         self.cnf = CNFPlus() if amo == "native" else CNF()
@@ -169,21 +168,9 @@ class Builder:
 
 def check_rules(rules: Iterable[R.Rule]) -> None:
     """UnsupportedRule naming every rule these encodings cannot express."""
-    missing = sorted({rule.name for rule in rules if not isinstance(rule, COMPILED_RULES)})
+    missing = sorted({rule.name for rule in rules if not isinstance(rule, RULES)})
     if missing:
         raise UnsupportedRule(f"the CNF encodings do not compile rule(s): {', '.join(missing)}")
-
-
-def unit_part(name: str) -> str:
-    """The rule part a unit belongs to ('row', 'box', 'diagonal', 'jigsaw', ...)."""
-    word = name.split()[0]
-    return UNIT_PARTS.get(word, word)
-
-
-def move_part(n: int, a: int, b: int) -> str:
-    """Which chess rule makes two cells differ: 'anti-knight' or 'anti-king'."""
-    steps = {abs(a // n - b // n), abs(a % n - b % n)}
-    return "anti-knight" if steps == {1, 2} else "anti-king"
 
 
 # --- the encodings that do not depend on the givens --------------------------------------
@@ -200,37 +187,40 @@ def base(box: tuple[int, int], rules: tuple[R.Rule, ...] = (), encoding: str = "
     build = Builder(n, encoding, amo)
     digits = range(1, n + 1)
     for cell in geo.cells:
-        lits = [cell * n + d for d in digits]
+        lits = [var(n, cell, d) for d in digits]
         build.add("cell", [lits])
         if encoding != "minimal":
             build.at_most_one("cell", lits)
-    for unit, name in zip(geo.units, geo.unit_names):
-        part = unit_part(name)
+    for unit in geo.units:
         for d in digits:
-            lits = [cell * n + d for cell in unit]
+            lits = [var(n, cell, d) for cell in unit]
             if encoding == "extended":
-                build.add(part, [lits])
-            build.at_most_one(part, lits)
-    for a, b in geo.moves:
-        build.add(move_part(n, a, b), ([-(a * n + d), -(b * n + d)] for d in digits))
+                build.add(unit.part, [lits])
+            build.at_most_one(unit.part, lits)
     _rule_clauses(build, geo, lambda lit: True)
     _cage_clauses(build, geo, lambda lit: True)
     return build.formula
 
 
 def _rule_clauses(build: Builder, geo: Geometry, kept) -> None:
-    """Non-consecutive and parity clauses over the variables `kept` accepts."""
+    """Pairwise and parity clauses over the variables `kept` accepts."""
     n = geo.n
+    for relation in geo.relations:
+        if relation.differ:  # not both d
+            build.add(relation.rule.name, ([-x, -y] for a, b in relation.pairs
+                                           for d in range(1, n + 1)
+                                           for x, y in ((var(n, a, d), var(n, b, d)),)
+                                           if kept(x) and kept(y)))
+        else:  # not d and d + 1, either way round
+            build.add(relation.rule.name, ([-x, -y] for a, b in relation.pairs
+                                           for d in range(1, n)
+                                           for x, y in ((var(n, a, d), var(n, b, d + 1)),
+                                                        (var(n, a, d + 1), var(n, b, d)))
+                                           if kept(x) and kept(y)))
     for rule in geo.rules:
-        if isinstance(rule, R.NonConsecutive):
-            build.add(rule.name, ([-x, -y] for a, b in orthogonal_pairs(n)
-                                  for d in range(1, n)
-                                  for x, y in ((a * n + d, b * n + d + 1),
-                                               (a * n + d + 1, b * n + d))
-                                  if kept(x) and kept(y)))
-        elif isinstance(rule, R.Parity):
-            build.add(rule.name, ([-(cell * n + d)] for cell in _parity_cells(rule, n)
-                                  for d in _wrong_parity(rule, n) if kept(cell * n + d)))
+        if isinstance(rule, R.Parity):
+            build.add(rule.name, ([-var(n, cell, d)] for cell in geo.indices(rule.cells)
+                                  for d in _wrong_parity(rule, n) if kept(var(n, cell, d))))
 
 
 def _cage_clauses(build: Builder, geo: Geometry, kept,
@@ -241,7 +231,7 @@ def _cage_clauses(build: Builder, geo: Geometry, kept,
     n = geo.n
     digits = range(1, n + 1)
     for index, cage in enumerate(geo.cages):
-        cells = [geo.cell(*c) for c in cage.cells]
+        cells = geo.indices(cage.cells)
         placed = {givens[c] for c in cells if givens[c]} if givens else set()
         blanks = [c for c in cells if not (givens and givens[c])]
         sets = [s for s in digit_sets(len(cells), cage.total, n) if placed.issubset(s)]
@@ -254,25 +244,21 @@ def _cage_clauses(build: Builder, geo: Geometry, kept,
         build.add("cage", [selectors])
         build.at_most_one("cage", selectors)
         for s, selector in zip(sets, selectors):
-            build.add("cage", ([-selector, -(c * n + d)] for c in blanks for d in digits
-                               if d not in s and kept(c * n + d)))
-            build.add("cage", ([-selector] + [c * n + d for c in blanks if kept(c * n + d)]
+            build.add("cage", ([-selector, -var(n, c, d)] for c in blanks for d in digits
+                               if d not in s and kept(var(n, c, d))))
+            build.add("cage", ([-selector] + [var(n, c, d) for c in blanks if kept(var(n, c, d))]
                                for d in s if d not in placed))
         if not all(geo.share_unit(a, b) for a, b in combinations(cells, 2)):
             for d in digits:
                 if d not in placed:
-                    build.at_most_one("cage", [c * n + d for c in blanks if kept(c * n + d)])
+                    build.at_most_one("cage", [var(n, c, d) for c in blanks
+                                               if kept(var(n, c, d))])
 
 
 @lru_cache(maxsize=1024)
 def digit_sets(size: int, total: int, n: int) -> tuple[tuple[int, ...], ...]:
     """Every set of `size` distinct digits from 1..n adding up to `total`, ascending."""
     return tuple(s for s in combinations(range(1, n + 1), size) if sum(s) == total)
-
-
-def _parity_cells(rule: R.Parity, n: int) -> list[int]:
-    """The cell indices a parity rule names."""
-    return [row * n + col for row, col in rule.cells]
 
 
 def _wrong_parity(rule: R.Parity, n: int) -> range:
@@ -289,26 +275,23 @@ def optimized(puzzle: Puzzle, amo: str = "pairwise") -> Formula:
     n, givens = geo.n, puzzle.givens
     build = Builder(n, "optimized", amo)
     false = _ruled_out(geo, givens)
-    true = {cell * n + d for cell, d in enumerate(givens) if d}
+    true = {var(n, cell, d) for cell, d in enumerate(givens) if d}
     if true & false:
         build.add("given", [[]])  # two givens contradict: the empty clause says so
     candidates = frozenset(v for v in range(1, n ** 3 + 1) if v not in false and v not in true)
     digits = range(1, n + 1)
     for cell in geo.cells:
         if not givens[cell]:
-            lits = [v for v in range(cell * n + 1, cell * n + n + 1) if v in candidates]
+            lits = [v for v in (var(n, cell, d) for d in digits) if v in candidates]
             build.add("cell", [lits])
             build.at_most_one("cell", lits)
-    for unit, name in zip(geo.units, geo.unit_names):
+    for unit in geo.units:
         placed = {givens[cell] for cell in unit}
         for d in digits:
             if d not in placed:
-                lits = [v for v in (cell * n + d for cell in unit) if v in candidates]
-                build.add(unit_part(name), [lits])
-                build.at_most_one(unit_part(name), lits)
-    for a, b in geo.moves:
-        build.add(move_part(n, a, b), ([-(a * n + d), -(b * n + d)] for d in digits
-                                       if a * n + d in candidates and b * n + d in candidates))
+                lits = [v for v in (var(n, cell, d) for cell in unit) if v in candidates]
+                build.add(unit.part, [lits])
+                build.at_most_one(unit.part, lits)
     _rule_clauses(build, geo, candidates.__contains__)
     _cage_clauses(build, geo, candidates.__contains__, givens)
     build.formula.candidates = candidates
@@ -322,16 +305,15 @@ def _ruled_out(geo: Geometry, givens: Sequence[int]) -> set[int]:
     false: set[int] = set()
     for cell, d in enumerate(givens):
         if d:
-            false.update(cell * n + other for other in range(1, n + 1) if other != d)
-            false.update(peer * n + d for peer in geo.peers[cell])
+            false.update(var(n, cell, other) for other in range(1, n + 1) if other != d)
+            false.update(var(n, peer, d) for peer in geo.peers[cell])
+    for a, b in geo.pairs(R.NonConsecutive):
+        for cell, other in ((a, b), (b, a)):
+            d = givens[cell]
+            false.update(var(n, other, e) for e in (d - 1, d + 1) if d and 1 <= e <= n)
     for rule in geo.rules:
-        if isinstance(rule, R.NonConsecutive):
-            for a, b in orthogonal_pairs(n):
-                for cell, other in ((a, b), (b, a)):
-                    d = givens[cell]
-                    false.update(other * n + e for e in (d - 1, d + 1) if d and 1 <= e <= n)
-        elif isinstance(rule, R.Parity):
-            false.update(cell * n + d for cell in _parity_cells(rule, n)
+        if isinstance(rule, R.Parity):
+            false.update(var(n, cell, d) for cell in geo.indices(rule.cells)
                          for d in _wrong_parity(rule, n))
     return false
 
@@ -381,7 +363,7 @@ def to_dimacs(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise")
     if formula.candidates is not None:
         comments.append("c cell variables in no clause are ruled out by the givens: read them "
                         "as false")
-    comments += [f"c var {cell * n + d} = r{cell // n + 1}c{cell % n + 1} d{d}"
+    comments += [f"c var {var(n, cell, d)} = r{cell // n + 1}c{cell % n + 1} d{d}"
                  for cell in range(n * n) for d in range(1, n + 1)]
     formula.cnf.comments = comments
     return formula.cnf.to_dimacs() + "\n"

@@ -25,15 +25,10 @@ from ortools.sat.python import cp_model
 from ortools.util.python import sorted_interval_list
 
 from sudokulab import rules as R
-from sudokulab.geometry import Geometry, orthogonal_pairs
+from sudokulab.geometry import UNIT_GROUPS, Geometry
 
 MODELS = ("bool", "int")
-RULES = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw, R.NonConsecutive,
-         R.Cage, R.Parity)  # every rule of sudokulab/rules.py, in both models
-
-UNIT_GROUPS = {"row": "rows", "column": "columns", "box": "boxes", "region": "jigsaw regions",
-               "main": "diagonals", "anti-diagonal": "diagonals", "window": "windows"}
-KNIGHT_STEPS = {(1, 2), (2, 1)}
+RULES = R.RULE_TYPES  # every rule there is, in both models
 
 Constraint = tuple[str, tuple[int, ...], str]  # kind, cells, detail: for people, not CP-SAT
 
@@ -62,16 +57,17 @@ class CellModel:
         """Every constraint the geometry and rules call for, grouped by rule."""
         geo = self.geo
         self.cells_hold_one_digit()
-        for name, unit in zip(geo.unit_names, geo.units):
-            self.each_digit_once(UNIT_GROUPS[name.split()[0]], unit)
-        for a, b in geo.moves:
-            self.differ(self.move_rule(a, b), a, b)
-        for rule in geo.rules:
-            if isinstance(rule, R.NonConsecutive):
-                for a, b in orthogonal_pairs(self.n):
+        for unit in geo.units:
+            self.each_digit_once(UNIT_GROUPS[unit.kind], unit)
+        for relation in geo.relations:
+            for a, b in relation.pairs:
+                if relation.differ:
+                    self.differ(relation.rule.name, a, b)
+                else:
                     self.not_consecutive(a, b)
-            elif isinstance(rule, R.Cage):
-                self.cage([geo.cell(*c) for c in rule.cells], rule.total)
+        for rule in geo.rules:
+            if isinstance(rule, R.Cage):
+                self.cage(geo.indices(rule.cells), rule.total)
             elif isinstance(rule, R.Parity):
                 for cell in rule.cells:
                     self.parity(geo.cell(*cell), rule.even)
@@ -79,11 +75,6 @@ class CellModel:
     def note(self, group: str, kind: str, cells: Sequence[int], detail: str = "") -> None:
         """Record a constraint posted for a rule (for the teaching view)."""
         self.groups.setdefault(group, []).append((kind, tuple(cells), detail))
-
-    def move_rule(self, a: int, b: int) -> str:
-        """Which chess rule makes two cells differ."""
-        (ra, ca), (rb, cb) = divmod(a, self.n), divmod(b, self.n)
-        return "anti-knight" if (abs(ra - rb), abs(ca - cb)) in KNIGHT_STEPS else "anti-king"
 
     def digits(self, even: bool | None = None) -> list[int]:
         """1..N, or only its even (odd) digits."""

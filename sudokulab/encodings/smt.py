@@ -24,14 +24,11 @@ from typing import ClassVar
 import z3
 
 from sudokulab import rules as R
-from sudokulab.geometry import Geometry, geometry, orthogonal_pairs
+from sudokulab.geometry import UNIT_GROUPS, Geometry, geometry
 from sudokulab.puzzle import Puzzle
 
 MODELS = ("bool", "bitvec", "int")
 
-UNIT_GROUPS = {"row": "rows", "column": "columns", "box": "boxes", "region": "jigsaw regions",
-               "main": "diagonals", "anti-diagonal": "diagonals", "window": "windows"}
-KNIGHT_STEPS = {(1, 2), (2, 1)}
 
 
 class CellModel:
@@ -63,16 +60,15 @@ class CellModel:
         geo = self.geo
         for cell in geo.cells:
             self.add("cells", self.holds_one_digit(cell))
-        for name, unit in zip(geo.unit_names, geo.units):
-            self.add(UNIT_GROUPS[name.split()[0]], self.each_digit_once(unit))
-        for a, b in geo.moves:
-            self.add(self.move_rule(a, b), self.differ(a, b))
+        for unit in geo.units:
+            self.add(UNIT_GROUPS[unit.kind], self.each_digit_once(unit))
+        for relation in geo.relations:
+            relate = self.differ if relation.differ else self.not_consecutive
+            for a, b in relation.pairs:
+                self.add(relation.rule.name, relate(a, b))
         for rule in geo.rules:
-            if isinstance(rule, R.NonConsecutive):
-                for a, b in orthogonal_pairs(self.n):
-                    self.add(rule.name, self.not_consecutive(a, b))
-            elif isinstance(rule, R.Cage):
-                self.add("cages", self.cage([geo.cell(*c) for c in rule.cells], rule.total))
+            if isinstance(rule, R.Cage):
+                self.add("cages", self.cage(geo.indices(rule.cells), rule.total))
             elif isinstance(rule, R.Parity):
                 for cell in rule.cells:
                     self.add("parity", self.parity(geo.cell(*cell), rule.even))
@@ -80,11 +76,6 @@ class CellModel:
     def add(self, group: str, assertions: list[z3.BoolRef]) -> None:
         """File assertions under the rule they come from."""
         self.groups.setdefault(group, []).extend(assertions)
-
-    def move_rule(self, a: int, b: int) -> str:
-        """Which chess rule makes two cells differ."""
-        (ra, ca), (rb, cb) = divmod(a, self.n), divmod(b, self.n)
-        return "anti-knight" if (abs(ra - rb), abs(ca - cb)) in KNIGHT_STEPS else "anti-king"
 
     def assertions(self) -> list[z3.BoolRef]:
         """Every assertion, group after group."""
@@ -171,8 +162,7 @@ class IntModel(CellModel):
     """Integer cells in 1..N; a unit is Distinct (the textbook model)."""
 
     name, logic, kind = "int", "QF_LIA", "an integer in 1..N"
-    rules = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw, R.NonConsecutive,
-             R.Cage, R.Parity)
+    rules = R.RULE_TYPES  # every rule there is
 
     def declare(self) -> None:
         """One Int per cell, named r1c1."""
@@ -284,8 +274,7 @@ class BitVecModel(CellModel):
 
     name, logic, kind = "bitvec", "QF_BV", "an N-bit vector with one bit set, bit d-1 for d"
     # A cage sum would have to turn masks back into numbers: the int and bool models say it.
-    rules = (R.Diagonal, R.AntiKnight, R.AntiKing, R.Windoku, R.Jigsaw, R.NonConsecutive,
-             R.Parity)
+    rules = tuple(kind for kind in R.RULE_TYPES if kind is not R.Cage)  # sums: see cage()
 
     def declare(self) -> None:
         """One N-bit vector per cell, named r1c1."""

@@ -24,19 +24,18 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from sudokulab import rules as R
-from sudokulab.errors import PuzzleError
-from sudokulab.puzzle import (
+from sudokulab.errors import PuzzleError, unknown
+from sudokulab.formats.text import (
     BOM,
-    MAX_SIZE,
-    Puzzle,
-    _is_grid,
-    _read_line,
     format_line,
     from_json,
-    line_of,
+    is_grid,
     parse,
+    read_line,
     to_json,
+    with_rules,
 )
+from sudokulab.puzzle import MAX_SIZE, Puzzle, line_of
 
 READERS = ("auto", "lines", "jsonl", "json", "sdk", "sdm", "ss", "euler", "hodoku", "forum",
            "link")
@@ -98,7 +97,7 @@ def read_text(text: str, source: str = "<input>", box: tuple[int, int] | None = 
               rules: Iterable[R.Rule] = (), fmt: str = "auto") -> list[Entry]:
     """Every puzzle in a text, as Entries (a bad one holds its error, with file and line)."""
     if fmt not in READERS:
-        raise PuzzleError(f"unknown input format {fmt!r}; known: {', '.join(READERS)}")
+        raise PuzzleError(unknown("input format", fmt, READERS))
     rules = tuple(rules)
     text = text.lstrip(BOM)
     start = text.lstrip()[:1]
@@ -107,6 +106,13 @@ def read_text(text: str, source: str = "<input>", box: tuple[int, int] | None = 
     if fmt == "json" or (fmt == "auto" and start == "["):
         return _json_entries(text, source, rules)
     return _line_entries(text, source, box, rules, fmt)
+
+
+def read_puzzles(path: str | Path, box: tuple[int, int] | None = None,
+                 rules: Iterable[R.Rule] = ()) -> list[Puzzle]:
+    """Every puzzle in a file (any format here, plain or .gz); PuzzleError if it is
+    unreadable or at its first bad puzzle (with file and line)."""
+    return puzzles(read_file(path, box, rules))
 
 
 def puzzles(entries: Sequence[Entry]) -> list[Puzzle]:
@@ -185,7 +191,7 @@ def _json_puzzle(text: str, rules: tuple[R.Rule, ...]) -> Puzzle:
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
-        return _with_rules(from_json(text), rules)  # the same error, worded for puzzles
+        return with_rules(from_json(text), rules)  # the same error, worded for puzzles
     return _object_puzzle(data, rules)
 
 
@@ -198,15 +204,10 @@ def _object_puzzle(data: object, rules: tuple[R.Rule, ...]) -> Puzzle:
     if isinstance(data, dict) and "grid" in data and "size" in data:
         from sudokulab.formats.links import from_fpuzzles
 
-        return _with_rules(from_fpuzzles(data), rules)
+        return with_rules(from_fpuzzles(data), rules)
     if isinstance(data, dict) and "givens" not in data and isinstance(data.get("puzzle"), str):
         data = {**data, "givens": data["puzzle"]}  # a line of `solve --format json`
-    return _with_rules(from_json(json.dumps(data)), rules)
-
-
-def _with_rules(puzzle: Puzzle, rules: tuple[R.Rule, ...]) -> Puzzle:
-    """A puzzle with the command line's rules added to its own."""
-    return puzzle.with_rules(dict.fromkeys(puzzle.rules + rules)) if rules else puzzle
+    return with_rules(from_json(json.dumps(data)), rules)
 
 
 def _line_entries(text: str, source: str, box: tuple[int, int] | None,
@@ -219,12 +220,12 @@ def _line_entries(text: str, source: str, box: tuple[int, int] | None,
     for block in _blocks(text, fmt):
         if grids and len(block) <= 2 * MAX_SIZE:
             lines = [line for _, line in block]
-            if _is_grid(lines):
+            if is_grid(lines):
                 add(_entry(source, block[0][0],
                            lambda lines=lines: parse("\n".join(lines), box=box, rules=rules)))
                 continue
         for number, line in block:  # one puzzle per line: most files, and the hot loop
-            puzzle = _read_line(line.strip(), box, rules) if fast else None
+            puzzle = read_line(line.strip(), box, rules) if fast else None
             if puzzle is not None:
                 add(Entry(source, number, puzzle))
             else:
@@ -278,7 +279,7 @@ def _one_line(line: str, box: tuple[int, int] | None, rules: tuple[R.Rule, ...],
         from sudokulab.formats.links import is_link, read_link
 
         if is_link(text):
-            return _with_rules(read_link(text), rules)
+            return with_rules(read_link(text), rules)
         if fmt == "link":
             raise PuzzleError("not an f-puzzles or SudokuPad link")
     if fmt in ("auto", "hodoku") and text.startswith(":"):
@@ -305,7 +306,7 @@ def hodoku_givens(line: str) -> str:
 def write(puzzles: Sequence[Puzzle], fmt: str) -> str:
     """The text of a file holding the puzzles in a format (rules only in KEEPS_RULES)."""
     if fmt not in WRITERS:
-        raise PuzzleError(f"unknown output format {fmt!r}; known: {', '.join(WRITERS)}")
+        raise PuzzleError(unknown("output format", fmt, WRITERS))
     if fmt == "json":
         return "[\n" + ",\n".join(to_json(p) for p in puzzles) + "\n]\n"
     if fmt == "sdk" and len(puzzles) != 1:

@@ -22,14 +22,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from sudokulab.backends import BackendError, backend_class, make_backend, names, parse_spec
-from sudokulab.errors import error_line
+from sudokulab.errors import PuzzleError, UsageError, error_line, positive_int, seconds
+from sudokulab.formats.text import parse_many
 from sudokulab.harness import datasets, report
 from sudokulab.harness.crosscheck import cross_check
 from sudokulab.harness.progress import Progress
 from sudokulab.harness.runlog import RunLog
 from sudokulab.harness.runner import BackendFailed, Options, Record, cores, run_backend
 from sudokulab.harness.stats import figures
-from sudokulab.puzzle import Grid, Puzzle, PuzzleError, parse_many
+from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Status
 
 EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE = 0, 1, 2, 3, 4, 5
@@ -49,10 +50,6 @@ EXIT_HELP = """exit codes (the first that applies):
   0  every backend answered every puzzle, and all agree
 --timeout 0 (or inf) means no timeout."""
 
-
-
-class UsageError(ValueError):
-    """A bad combination of options: exit code 2."""
 
 
 class Terminated(KeyboardInterrupt):
@@ -101,16 +98,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backends", "-b", metavar="LIST",
                         help="'all' (every available backend, the default) or a comma list "
                              "of backend specs, e.g. norvig,sat:solver=glucose4,smt")
-    parser.add_argument("--limit", "-k", type=_positive(int), metavar="K",
+    parser.add_argument("--limit", "-k", type=positive_int, metavar="K",
                         help="solutions to look for per puzzle (default 2: proves uniqueness)")
-    parser.add_argument("--timeout", "-t", type=_seconds, metavar="S",
+    parser.add_argument("--timeout", "-t", type=seconds, metavar="S",
                         help="seconds per puzzle and backend (default 10; 0 or inf: none)")
-    parser.add_argument("--jobs", "-j", type=_positive(int), metavar="J",
+    parser.add_argument("--jobs", "-j", type=positive_int, metavar="J",
                         help=f"worker processes per backend (default: the usable cores, "
                              f"{cores()} here)")
-    parser.add_argument("--repeat", "-r", type=_positive(int), metavar="R",
+    parser.add_argument("--repeat", "-r", type=positive_int, metavar="R",
                         help="solve each puzzle R times and keep the median time (default 1)")
-    parser.add_argument("--sample", type=_positive(int), metavar="K",
+    parser.add_argument("--sample", type=positive_int, metavar="K",
                         help="run K puzzles drawn at random (see --seed) instead of all")
     parser.add_argument("--seed", type=int, metavar="S", help="seed for --sample (default 0)")
     parser.add_argument("--scatter", metavar="A,B",
@@ -512,28 +509,6 @@ def _describe(settings: Settings, puzzles: int) -> str:
     elif settings.sample:
         parts.append(f"sample {settings.sample} (seed {settings.seed})")
     return ", ".join(parts) + "."
-
-
-def _positive(kind: type):
-    """An argparse type: a number of `kind` at least 1."""
-    def convert(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"{text!r} is too small")
-        return value
-    return convert
-
-
-def _seconds(text: str) -> float:
-    """An argparse type for --timeout: any float (checked with the other settings, so
-    that nan or a negative number is a one-line error)."""
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
 
 
 def _command() -> list[str]:

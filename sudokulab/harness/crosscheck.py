@@ -19,8 +19,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from sudokulab.check import check
+from sudokulab.formats.text import format_line, to_json
 from sudokulab.harness.runner import Record
-from sudokulab.puzzle import Grid, Puzzle, format_line, to_json
+from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Result, Status
 
 REFERENCE = "reference"  # the dataset's own solution, as one more claim

@@ -6,7 +6,9 @@ import gzip
 from functools import lru_cache
 from importlib import resources
 
-from sudokulab.puzzle import Grid, Puzzle, PuzzleError, parse_many
+from sudokulab.errors import PuzzleError
+from sudokulab.formats.text import parse_many
+from sudokulab.puzzle import Grid, Puzzle
 
 DATA = resources.files("sudokulab") / "data"
 

@@ -27,9 +27,11 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from sudokulab import rules as R
 from sudokulab.backends import PLUGIN_GROUP, make_backend
-from sudokulab.backends.base import ALL_RULES, Availability, Backend, Deadline
-from sudokulab.puzzle import Puzzle, format_line
+from sudokulab.backends.base import Availability, Backend, Deadline
+from sudokulab.formats.text import format_line
+from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
 
 TEST_BACKENDS = {
@@ -64,7 +66,7 @@ class TestBackend(Backend):
 
     __test__ = False  # not a pytest test class, despite the name
     paradigm = "test double"
-    supported_rules = ALL_RULES
+    supported_rules = R.RULE_TYPES
 
     @classmethod
     def available(cls) -> Availability:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from sudokulab import rules as R
-from sudokulab.geometry import geometry, orthogonal_pairs, pencil_marks
+from sudokulab.geometry import geometry, pencil_marks
 from sudokulab.puzzle import Puzzle
 
 
@@ -44,10 +44,8 @@ class Layout:
         return b in self.peers[a]
 
 
-def _kind(name: str) -> str:
-    """row, col, box or extra, from a unit's name."""
-    head = name.split()[0]
-    return {"row": "row", "column": "col", "box": "box", "region": "box"}.get(head, "extra")
+# The techniques' kinds of unit: rows, columns, boxes (a jigsaw region is a box to them).
+KINDS = {"row": "row", "column": "col", "box": "box", "region": "box"}
 
 
 @lru_cache(maxsize=64)
@@ -55,17 +53,17 @@ def layout(box: tuple[int, int], rules: tuple = ()) -> Layout:
     """The layout of a box shape and rule set (cached)."""
     geo = geometry(box, rules)
     n = geo.n
-    kinds = tuple(_kind(name) for name in geo.unit_names)
-    index = {unit: k for k, unit in enumerate(geo.units)}
-    units_of = tuple(tuple(index[u] for u in units) for units in geo.units_of)
+    kinds = tuple(KINDS.get(unit.kind, "extra") for unit in geo.units)
+    index = {id(unit): k for k, unit in enumerate(geo.units)}
+    units_of = tuple(tuple(index[id(u)] for u in units) for units in geo.units_of)
     box_of = tuple(next((u for u in us if kinds[u] == "box"), -1) for us in units_of)
     neighbours: list[list[int]] = [[] for _ in range(n * n)]
-    if any(isinstance(rule, R.NonConsecutive) for rule in rules):
-        for a, b in orthogonal_pairs(n):
-            neighbours[a].append(b)
-            neighbours[b].append(a)
+    for a, b in geo.pairs(R.NonConsecutive):
+        neighbours[a].append(b)
+        neighbours[b].append(a)
     return Layout(
-        n=n, box=box, units=geo.units, unit_names=geo.unit_names, kinds=kinds,
+        n=n, box=box, units=geo.units, unit_names=tuple(unit.name for unit in geo.units),
+        kinds=kinds,
         units_of=units_of, peers=tuple(frozenset(p) for p in geo.peers),
         rows=tuple(k for k, kind in enumerate(kinds) if kind == "row"),
         cols=tuple(k for k, kind in enumerate(kinds) if kind == "col"),

@@ -138,7 +138,7 @@ def run_explain(args: argparse.Namespace) -> int:
 
 def explanation(puzzle, path, grade) -> str:
     """The numbered steps, each with its sentence, then the grade."""
-    from sudokulab.puzzle import format_grid
+    from sudokulab.formats.text import format_grid
 
     width = len(str(len(path.steps)))
     lines = []

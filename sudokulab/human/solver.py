@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 
+from sudokulab.errors import unknown
 from sudokulab.human import (
     als,
     chains,
@@ -110,8 +111,7 @@ def lookup(name: str) -> Technique:
     """A technique by name (case-insensitive); UnknownTechnique names the known ones."""
     technique = BY_NAME.get(name.strip().lower())
     if technique is None:
-        raise UnknownTechnique(f"unknown technique {name.strip()!r}; known: "
-                               f"{', '.join(t.name for t in TECHNIQUES)}")
+        raise UnknownTechnique(unknown("technique", name.strip(), (t.name for t in TECHNIQUES)))
     return technique
 
 

@@ -7,7 +7,8 @@ import json
 import sys
 
 from sudokulab.errors import EXIT_DISAGREE, EXIT_ENGINE, EXIT_NONE, EXIT_OK, InputError
-from sudokulab.puzzle import format_grid, line_of
+from sudokulab.formats.text import format_grid
+from sudokulab.puzzle import line_of
 from sudokulab.vision import grid as G
 from sudokulab.vision import read as R
 

@@ -122,7 +122,7 @@ def create_app(pool: Pool | None = None) -> FastAPI:
 
 def _parse(text: str):
     """A Puzzle from any text the command line reads (PuzzleError: a 400)."""
-    from sudokulab.puzzle import parse
+    from sudokulab.formats.text import parse
 
     return parse(text)
 
