@@ -165,28 +165,12 @@ def solve_chunk(spec: str, options: Options, jobs: list[Job]) -> list[Record]:
 
 def drive(engine: runner.Worker, spec: str, jobs: Iterable[Job],
           closing: threading.Event | None = None) -> list[Record]:
-    """runner.run_backend's loop for one engine that outlives the chunk; stops when the
-    Dask worker is `closing` (the chunk then fails, and is not recorded)."""
-    queue, records, startup_failures = deque(jobs), [], 0
-    while queue or engine.jobs:
-        if closing is not None and closing.is_set():
-            raise RuntimeError("the Dask worker is closing")
-        while engine.ready and len(engine.jobs) < runner.PIPELINE and queue:
-            job = queue.popleft()
-            if not engine.send(job):
-                queue.appendleft(job)
-                break
-        ready = runner._wait([engine])
-        if not runner._collect(engine, spec, records.append, ready):
-            continue
-        queue.extendleft(reversed(engine.jobs))  # sent but never begun: not lost
-        engine.jobs.clear()
-        if not engine.ready:
-            startup_failures += 1
-            if startup_failures >= runner.STARTUP_FAILURES:
-                raise BackendFailed(f"workers die before they are ready "
-                                    f"({runner._exit_text(engine.process.exitcode)})")
-        engine.start()  # killed or dead: a fresh one, warm for the next chunk too
+    """runner.run_backend's loop (batches, deadlines, replays) for one engine that outlives
+    the chunk; stops when the Dask worker is `closing` (the chunk then fails, and is not
+    recorded)."""
+    records: list[Record] = []
+    runner.drive([engine], runner.Feed(jobs), spec, records.append, keep=True,
+                 closing=closing)
     return records
 
 

@@ -2,20 +2,32 @@
 
 Each worker is a spawned process (never forked: native engines such as SWI-Prolog run
 threads that do not survive fork) that builds its engine once from the backend spec and
-then solves the puzzles it is sent, one at a time, keeping its engine warm. The parent
-holds a hard deadline per puzzle (the backend's own timeout plus a grace): a worker that
-overruns it is killed and the puzzle recorded as a timeout; a worker that dies (a
-segfault, os._exit, a signal) has its puzzle recorded as an error. Either way a fresh
-worker takes its place and the run goes on.
+then solves the puzzles it is sent, keeping its engine warm. The parent holds a hard
+deadline per puzzle (the backend's own timeout plus a grace): a worker that overruns it
+is killed and the puzzle recorded as a timeout; a worker that dies (a segfault, os._exit,
+a signal) has its puzzle recorded as an error. Either way a fresh worker takes its place
+and the run goes on.
+
+Puzzles go to a worker in batches, and answers come back per batch: an easy puzzle takes
+less time to solve than to pass through a pipe one by one. A batch is sized by the
+engine's measured time per puzzle (one puzzle at a time for slow engines), and a worker
+sends what it has answered whenever an answer has waited FLUSH seconds, so a long solve
+holds nothing back. The deadline is still one puzzle's: its clock restarts with every
+answer that comes in. A worker lost midway through a batch keeps what it answered; when
+more than one puzzle of the batch is left, nobody knows which one it was solving, so
+each is solved again on its own, and only a puzzle that hangs or crashes alone is
+recorded as a timeout or an error.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 import multiprocessing
 import numbers
 import os
 import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -27,11 +39,19 @@ from sudokulab.result import Result, Status
 
 STARTUP = 120.0         # seconds a worker may take to import and build its engine
 STARTUP_FAILURES = 3    # workers dying before they are ready: give up on the backend
-PIPELINE = 2            # puzzles in flight per worker: the next one waits in the pipe, so
-                        # the worker never idles while the parent logs the last answer
+PIPELINE = 2            # batches in flight per worker: the next one waits in the pipe, so
+                        # the worker never idles while the parent logs the last answers
+BATCH = 0.02            # seconds of solving a batch aims at: a pipe message costs the
+                        # parent and the worker some 0.1 ms, a fast engine's puzzle less
+BATCH_MAX = 100         # puzzles per batch at most, whatever the engine's speed...
+BATCH_CELLS = 8100      # ...and cells: a batch and its answers stay well within what a
+                        # pipe buffers, so neither side can block the other on a send
+FLUSH = 0.05            # seconds an answer may wait in a worker for the rest of its batch
 CONTEXT = multiprocessing.get_context("spawn")
 
 Job = tuple[int, Puzzle]  # a puzzle and its index in the puzzle set
+Answer = tuple[int, Result, float, list[float], float | None]  # index, result, time, times,
+                                                                 # warm-up
 
 
 @dataclass(frozen=True)
@@ -85,7 +105,7 @@ class BackendFailed(Exception):
 # --- in the worker process -------------------------------------------------------------
 
 def serve(spec: str, conn: Connection, options: Options) -> None:
-    """A worker's life: build the engine, then answer puzzles until told to stop."""
+    """A worker's life: build the engine, then answer batches until told to stop."""
     # Ctrl-C and SIGTERM (sent to the whole process group) are the parent's to handle:
     # it records what is done, then ends its workers
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -106,18 +126,62 @@ def _serve(spec: str, conn: Connection, options: Options) -> None:
         conn.send(("failed", f"{type(error).__name__}: {error}"))
         return
     conn.send(("ready",))
+    outbox = Outbox(conn)
     fresh = True
     while True:
-        job = conn.recv()
-        if job is None:
+        batch = conn.recv()
+        if batch is None:
             return
-        index, puzzle = job
-        warmup = _timed(backend, puzzle, options)[1] if fresh and options.warmup else None
-        fresh = False
-        runs = sorted((_timed(backend, puzzle, options) for _ in range(options.repeat)),
-                      key=lambda run: run[1])
-        result, seconds = runs[(len(runs) - 1) // 2]
-        conn.send(("done", index, result, seconds, [t for _, t in runs], warmup))
+        for index, puzzle in batch:
+            warmup = _timed(backend, puzzle, options)[1] if fresh and options.warmup else None
+            fresh = False
+            runs = sorted((_timed(backend, puzzle, options) for _ in range(options.repeat)),
+                          key=lambda run: run[1])
+            result, seconds = runs[(len(runs) - 1) // 2]
+            outbox.put((index, result, seconds, [t for _, t in runs], warmup))
+        outbox.flush()
+
+
+class Outbox:
+    """A worker's answers not yet sent: they go at the end of their batch, or sooner, from
+    a timer thread, once the oldest has waited FLUSH seconds (a batch held up by a long
+    solve still shows what it has done, and a worker killed then loses none of it)."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.answers: list[Answer] = []
+        self.since = 0.0                     # when the oldest waiting answer came
+        self.changed = threading.Condition()
+        threading.Thread(target=self._timer, daemon=True, name="flush").start()
+
+    def put(self, answer: Answer) -> None:
+        """One more answer to send."""
+        with self.changed:
+            if not self.answers:
+                self.since = time.monotonic()
+                self.changed.notify()
+            self.answers.append(answer)
+
+    def flush(self) -> None:
+        """Send every waiting answer now."""
+        with self.changed:
+            self._send()
+
+    def _send(self) -> None:
+        """One message with every waiting answer (called holding the lock)."""
+        if self.answers:
+            self.conn.send(("done", self.answers))
+            self.answers = []
+
+    def _timer(self) -> None:
+        """Send answers that have waited FLUSH seconds, for as long as the pipe works."""
+        with self.changed, contextlib.suppress(EOFError, OSError):
+            while True:
+                left = self.since + FLUSH - time.monotonic() if self.answers else None
+                if left is not None and left <= 0:
+                    self._send()
+                else:
+                    self.changed.wait(left)
 
 
 def _timed(backend, puzzle: Puzzle, options: Options) -> tuple[Result, float]:
@@ -150,7 +214,7 @@ def _number(value: object) -> int | float | str:
 # --- in the parent ---------------------------------------------------------------------
 
 class Worker:
-    """The parent's handle on one worker process and the puzzles sent to it."""
+    """The parent's handle on one worker process and the batches sent to it."""
 
     def __init__(self, spec: str, options: Options) -> None:
         self.spec, self.options = spec, options
@@ -165,33 +229,42 @@ class Worker:
         child.close()
         self.ready = False
         self.fresh = True
-        self.jobs: deque[Job] = deque()  # sent and not answered; the first is being solved
-        self.started = 0.0               # when the first job began, as far as we can tell
+        # sent and not answered, batch by batch; the first batch is being solved
+        self.batches: deque[deque[Job]] = deque()
+        self.started = 0.0               # when the puzzle being solved began, at the latest
         self.deadline: float | None = time.perf_counter() + STARTUP
 
-    def send(self, job: Job) -> bool:
-        """Queue a puzzle in the worker's pipe; False if the worker is already dead."""
+    @property
+    def jobs(self) -> list[Job]:
+        """Every puzzle sent and not answered, in order."""
+        return [job for batch in self.batches for job in batch]
+
+    def send(self, batch: list[Job]) -> bool:
+        """Queue a batch in the worker's pipe; False if the worker is already dead."""
         try:
-            self.conn.send(job)
-        except OSError:  # it died since we last looked: it is replaced, the puzzle kept
+            self.conn.send(batch)
+        except OSError:  # it died since we last looked: it is replaced, the batch kept
             return False
-        self.jobs.append(job)
-        if len(self.jobs) == 1:
+        self.batches.append(deque(batch))
+        if len(self.batches) == 1:
             self._begin()
         return True
 
-    def answered(self) -> Job:
-        """The first job is done; the next one, already in the pipe, begins now."""
-        job = self.jobs.popleft()
+    def answered(self, count: int) -> None:
+        """The first `count` puzzles sent are done; the clock restarts for the next one
+        (it began before this answer came)."""
+        for _ in range(count):
+            self.batches[0].popleft()
+            if not self.batches[0]:
+                self.batches.popleft()
         self.fresh = False
-        if self.jobs:
+        if self.batches:
             self._begin()
         else:
             self.deadline = None
-        return job
 
     def _begin(self) -> None:
-        """Start the clock of the first job: its own solves (and a warm-up) plus grace."""
+        """Start the clock of the next puzzle: its own solves (and a warm-up) plus grace."""
         self.started = time.perf_counter()
         runs = self.options.repeat + (1 if self.fresh and self.options.warmup else 0)
         allowance = self.options.allowance(runs)
@@ -199,13 +272,13 @@ class Worker:
 
     def release(self) -> None:
         """Ask an idle process to end; it exits on its own while the others are asked."""
-        if self.process.is_alive() and not self.jobs:
+        if self.process.is_alive() and not self.batches:
             with contextlib.suppress(OSError):  # it may be dying already
                 self.conn.send(None)
 
     def stop(self) -> None:
         """Let a released process end, kill a busy one (its puzzles are not recorded)."""
-        if not self.jobs:
+        if not self.batches:
             self.process.join(timeout=1.0)
         self.kill()
 
@@ -217,6 +290,55 @@ class Worker:
         self.conn.close()
 
 
+class Feed:
+    """The puzzles not yet sent, handed out in batches of about BATCH seconds of the
+    engine's measured time; puzzles to solve again on their own go first, one by one."""
+
+    def __init__(self, jobs: Iterable[Job], workers: int = 1) -> None:
+        self.todo: deque[Job] = deque(jobs)
+        self.alone: deque[Job] = deque()
+        self.workers = workers
+        self.seconds: float | None = None  # solving time per puzzle, a moving average
+
+    def __bool__(self) -> bool:
+        return bool(self.todo or self.alone)
+
+    def __len__(self) -> int:
+        return len(self.todo) + len(self.alone)
+
+    def take(self) -> list[Job]:
+        """The next batch to send."""
+        if self.alone:
+            return [self.alone.popleft()]
+        return [self.todo.popleft() for _ in range(min(self.size(), len(self.todo)))]
+
+    def size(self) -> int:
+        """Puzzles for the next batch: one until a time is measured, then about BATCH
+        seconds' worth, but no more than each worker's share of what is left (the tail of
+        a run spreads over every worker)."""
+        if self.seconds is None or not self.todo:
+            return 1
+        share = math.ceil(len(self.todo) / (self.workers * PIPELINE))
+        cells = BATCH_CELLS // self.todo[0][1].size ** 2
+        return max(1, min(BATCH_MAX, cells, share, int(BATCH / max(self.seconds, 1e-9))))
+
+    def learn(self, answers: list[Answer]) -> None:
+        """Fold the solving times of answers into the time per puzzle."""
+        mean = sum(sum(times) for _, _, _, times, _ in answers) / len(answers)
+        self.seconds = mean if self.seconds is None else (self.seconds + mean) / 2
+
+    def unsent(self, batch: list[Job]) -> None:
+        """A batch that never began goes back in front (one puzzle: to be solved alone)."""
+        if len(batch) == 1:
+            self.alone.appendleft(batch[0])
+        else:
+            self.todo.extendleft(reversed(batch))
+
+    def replay(self, jobs: list[Job]) -> None:
+        """Puzzles of a lost batch, to be solved again one by one."""
+        self.alone.extend(jobs)
+
+
 def run_backend(spec: str, puzzles: Iterable[Job], options: Options, *, jobs: int = 1,
                 record: Callable[[Record], None]) -> None:
     """Solve every (index, puzzle) with backend `spec` on up to `jobs` workers.
@@ -224,35 +346,44 @@ def run_backend(spec: str, puzzles: Iterable[Job], options: Options, *, jobs: in
     `record` receives each Record as soon as it exists, in the order puzzles finish.
     Raises BackendFailed when no worker can start.
     """
-    queue = deque(puzzles)
-    pool = [Worker(spec, options) for _ in range(min(jobs, len(queue)))]
-    startup_failures = 0
+    feed = Feed(puzzles)
+    pool = [Worker(spec, options) for _ in range(min(jobs, len(feed)))]
+    feed.workers = max(1, len(pool))
     try:
-        while queue or any(w.jobs for w in pool):
-            for worker in pool:
-                while worker.ready and len(worker.jobs) < PIPELINE and queue:
-                    job = queue.popleft()
-                    if not worker.send(job):
-                        queue.appendleft(job)
-                        break
-            ready = _wait(pool)
-            for worker in pool:
-                if not _collect(worker, spec, record, ready):
-                    continue
-                queue.extendleft(reversed(worker.jobs))  # sent but never begun: not lost
-                worker.jobs.clear()
-                if not worker.ready:
-                    startup_failures += 1
-                    if startup_failures >= STARTUP_FAILURES:
-                        raise BackendFailed(f"workers die before they are ready "
-                                            f"({_exit_text(worker.process.exitcode)})")
-                if queue:
-                    worker.start()
+        drive(pool, feed, spec, record)
     finally:
         for worker in pool:
             worker.release()
         for worker in pool:
             worker.stop()
+
+
+def drive(pool: list[Worker], feed: Feed, spec: str, record: Callable[[Record], None], *,
+          keep: bool = False, closing: threading.Event | None = None) -> None:
+    """Feed the pool's workers until every puzzle is recorded, replacing lost workers
+    (when more puzzles wait, or always to `keep` them warm). Raises BackendFailed when
+    workers keep dying before they are ready, RuntimeError once `closing` is set."""
+    startup_failures = 0
+    while feed or any(w.batches for w in pool):
+        if closing is not None and closing.is_set():
+            raise RuntimeError("the Dask worker is closing")
+        for worker in pool:
+            while worker.ready and len(worker.batches) < PIPELINE and feed:
+                batch = feed.take()
+                if not worker.send(batch):
+                    feed.unsent(batch)
+                    break
+        ready = _wait(pool)
+        for worker in pool:
+            if not _collect(worker, spec, record, ready, feed):
+                continue
+            if not worker.ready:
+                startup_failures += 1
+                if startup_failures >= STARTUP_FAILURES:
+                    raise BackendFailed(f"workers die before they are ready "
+                                        f"({_exit_text(worker.process.exitcode)})")
+            if feed or keep:
+                worker.start()
 
 
 def _wait(pool: list[Worker]) -> list:
@@ -265,8 +396,8 @@ def _wait(pool: list[Worker]) -> list:
     return wait(waitables, timeout) if waitables else []
 
 
-def _collect(worker: Worker, spec: str, record: Callable[[Record], None],
-             ready: list) -> bool:
+def _collect(worker: Worker, spec: str, record: Callable[[Record], None], ready: list,
+             feed: Feed) -> bool:
     """Take in what one worker produced; True when it is gone (dead, or killed now)."""
     if worker.conn.closed:
         return False
@@ -284,28 +415,37 @@ def _collect(worker: Worker, spec: str, record: Callable[[Record], None],
         elif message[0] == "failed":
             raise BackendFailed(message[1])
         else:
-            _, index, result, seconds, times, warmup = message
-            worker.answered()
-            record(Record(spec, index, result, seconds, times, warmup))
+            answers = message[1]
+            worker.answered(len(answers))
+            feed.learn(answers)
+            for index, result, seconds, times, warmup in answers:
+                record(Record(spec, index, result, seconds, times, warmup))
     if alive:
         if worker.deadline is None or time.perf_counter() < worker.deadline:
             return False
         worker.kill()
-        _lost(worker, spec, record, Status.TIMEOUT, "no answer in time: worker killed")
+        _lost(worker, spec, record, feed, Status.TIMEOUT, "no answer in time: worker killed")
     else:
         worker.kill()
-        _lost(worker, spec, record, Status.ERROR,
+        _lost(worker, spec, record, feed, Status.ERROR,
               f"worker died ({_exit_text(worker.process.exitcode)})")
     return True
 
 
-def _lost(worker: Worker, spec: str, record: Callable[[Record], None], status: Status,
-          why: str) -> None:
-    """Record the puzzle a dead or killed worker was solving, if any."""
-    if worker.jobs:
-        index, _ = worker.jobs.popleft()
-        elapsed = time.perf_counter() - worker.started
-        record(Record(spec, index, Result(status, message=why), elapsed, [elapsed]))
+def _lost(worker: Worker, spec: str, record: Callable[[Record], None], feed: Feed,
+          status: Status, why: str) -> None:
+    """Settle the batches of a dead or killed worker: the puzzle it was solving is
+    recorded when it was the last one left of its batch, else the rest of the batch is
+    solved again one by one; batches that never began go back to the feed."""
+    if worker.batches:
+        first = list(worker.batches.popleft())
+        if len(first) == 1:
+            elapsed = time.perf_counter() - worker.started
+            record(Record(spec, first[0][0], Result(status, message=why), elapsed, [elapsed]))
+        else:
+            feed.replay(first)
+    while worker.batches:
+        feed.unsent(list(worker.batches.pop()))
 
 
 def _exit_text(code: int | None) -> str:

@@ -13,7 +13,9 @@ put that folder on sys.path (this process) and PYTHONPATH (the spawned workers).
                        and waits while H exists; Ctrl-C then stops it with those K kept
 - test-count:log=F     solves correctly (through norvig) and appends each puzzle to file F;
                        with hold=H,after=N, once F holds more than N puzzles it waits while
-                       file H exists (a run held midway, for a test to interrupt)
+                       file H exists (a run held midway, for a test to interrupt); with
+                       hang=LINE or crash=LINE, it hangs on, or kills its process at, the
+                       puzzle of that line only (a bad puzzle in the middle of a batch)
 """
 
 from __future__ import annotations
@@ -149,15 +151,22 @@ class CountingBackend(TestBackend):
 
     name = "test-count"
 
-    def __init__(self, log: str, delay: str = "0", hold: str = "", after: str = "0") -> None:
+    def __init__(self, log: str, delay: str = "0", hold: str = "", after: str = "0",
+                 hang: str = "", crash: str = "") -> None:
         self.log = Path(log)
         self.delay = float(delay)
         self.hold, self.after = (Path(hold) if hold else None), int(after)
+        self.hang, self.crash = hang, crash
         self.engine = make_backend("norvig")
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        line = format_line(puzzle)
         with self.log.open("a") as log:
-            log.write(format_line(puzzle) + "\n")
+            log.write(line + "\n")
+        if line == self.crash:
+            os.kill(os.getpid(), signal.SIGKILL)
+        while line == self.hang:
+            time.sleep(3600)
         time.sleep(self.delay)
         # held, not merely slow: a test interrupts the run midway however busy the machine
         while self.hold is not None and self.hold.exists() and self._asked() > self.after:

@@ -79,7 +79,7 @@ class Pool:
                       options: Options) -> tuple[object, Result, float]:
         """Send the puzzle and await the answer: (message or None, Result, seconds)."""
         started = time.perf_counter()
-        if not worker.send((0, puzzle)):
+        if not worker.send([(0, puzzle)]):
             return None, Result(Status.ERROR, message="worker died before the puzzle"), 0.0
         message = await _receive(worker, options.timeout + grace(options.timeout))
         elapsed = time.perf_counter() - started
@@ -88,8 +88,8 @@ class Pool:
                 elapsed
         if isinstance(message, str):
             return None, Result(Status.ERROR, message=message), elapsed
-        worker.answered()
-        _, _, result, seconds, _, _ = message
+        worker.answered(1)
+        _, [(_, result, seconds, _, _)] = message
         return message, result, seconds
 
     async def _acquire(self, key: Key) -> Worker:
