@@ -59,8 +59,8 @@ from sudokulab.backends.base import (
     plain_python,
 )
 from sudokulab.geometry import Geometry, geometry
-from sudokulab.puzzle import Puzzle
-from sudokulab.result import Grid, Result, verdict
+from sudokulab.puzzle import Grid, Puzzle
+from sudokulab.result import Result, verdict
 
 CHECK_EVERY = 32  # guesses between two looks at the clock
 

@@ -50,7 +50,7 @@ class CellModel:
         self.compile()
 
     def declare(self) -> None:
-        """Create the cell variables."""
+        """Create the cell variables, `self.vars`, indexed by cell."""
         raise NotImplementedError
 
     def compile(self) -> None:
@@ -138,29 +138,29 @@ class IntModel(CellModel):
 
     def declare(self) -> None:
         """One IntVar per cell, named r1c1: variable index = cell index."""
-        self.cells = [self.model.NewIntVar(1, self.n, self.geo.name(cell))
+        self.vars = [self.model.NewIntVar(1, self.n, self.geo.name(cell))
                       for cell in self.geo.cells]
 
     def cells_hold_one_digit(self):
         pass  # an integer in 1..N holds one digit by construction
 
     def each_digit_once(self, group, unit):
-        self.model.AddAllDifferent([self.cells[c] for c in unit])
+        self.model.AddAllDifferent([self.vars[c] for c in unit])
         self.note(group, "AllDifferent", unit)
 
     def differ(self, group, a, b):
-        self.model.Add(self.cells[a] != self.cells[b])
+        self.model.Add(self.vars[a] != self.vars[b])
         self.note(group, "!=", (a, b))
 
     def not_consecutive(self, a, b):
         # a - b outside -1..1, as one linear expression in a domain: no auxiliary
         # variable (AddAbsEquality would need one per pair for |a - b|).
         far = sorted_interval_list.Domain.FromIntervals([[1 - self.n, -2], [2, self.n - 1]])
-        self.model.AddLinearExpressionInDomain(self.cells[a] - self.cells[b], far)
+        self.model.AddLinearExpressionInDomain(self.vars[a] - self.vars[b], far)
         self.note("non-consecutive", "LinearInDomain", (a, b), "a - b in [-(N-1),-2] u [2,N-1]")
 
     def cage(self, cells, total):
-        xs = [self.cells[c] for c in cells]
+        xs = [self.vars[c] for c in cells]
         self.model.AddAllDifferent(xs)
         self.model.Add(sum(xs) == total)
         self.note("cages", "AllDifferent", cells)
@@ -168,7 +168,7 @@ class IntModel(CellModel):
 
     def parity(self, cell, even):
         digits = self.digits(even)
-        proto = self.model.Proto().variables[self.cells[cell].Index()]
+        proto = self.model.Proto().variables[self.vars[cell].Index()]
         proto.domain.clear()
         for d in digits:  # a domain of single values: [2, 2, 4, 4, ...]
             proto.domain.extend([d, d])
@@ -191,26 +191,26 @@ class BoolModel(CellModel):
 
     def declare(self) -> None:
         """cells[cell][d - 1] says the cell holds d: variable index = cell * N + d - 1."""
-        self.cells = [[self.model.NewBoolVar(f"{self.geo.name(cell)}_{d}")
+        self.vars = [[self.model.NewBoolVar(f"{self.geo.name(cell)}_{d}")
                        for d in range(1, self.n + 1)] for cell in self.geo.cells]
 
     def cells_hold_one_digit(self):
-        for cell, literals in enumerate(self.cells):
+        for cell, literals in enumerate(self.vars):
             self.model.AddExactlyOne(literals)
             self.note("cells", "ExactlyOne", (cell,), "over its N digits")
 
     def each_digit_once(self, group, unit):
         for d in range(self.n):
-            self.model.AddExactlyOne([self.cells[c][d] for c in unit])
+            self.model.AddExactlyOne([self.vars[c][d] for c in unit])
         self.note(group, f"ExactlyOne x{self.n}", unit, "one per digit")
 
     def differ(self, group, a, b):
-        for x, y in zip(self.cells[a], self.cells[b]):
+        for x, y in zip(self.vars[a], self.vars[b]):
             self.model.AddBoolOr([x.Not(), y.Not()])
         self.note(group, f"clauses x{self.n}", (a, b), "not (a_d and b_d)")
 
     def not_consecutive(self, a, b):
-        x, y = self.cells[a], self.cells[b]
+        x, y = self.vars[a], self.vars[b]
         for d in range(self.n - 1):
             self.model.AddBoolOr([x[d].Not(), y[d + 1].Not()])
             self.model.AddBoolOr([x[d + 1].Not(), y[d].Not()])
@@ -219,8 +219,8 @@ class BoolModel(CellModel):
 
     def cage(self, cells, total):
         for d in range(self.n):
-            self.model.AddAtMostOne([self.cells[c][d] for c in cells])
-        weighted = [(d + 1) * self.cells[c][d] for c in cells for d in range(self.n)]
+            self.model.AddAtMostOne([self.vars[c][d] for c in cells])
+        weighted = [(d + 1) * self.vars[c][d] for c in cells for d in range(self.n)]
         self.model.Add(sum(weighted) == total)
         self.note("cages", f"AtMostOne x{self.n}", cells, "one per digit")
         self.note("cages", "Sum", cells, f"of d * cell_d == {total}")
@@ -228,7 +228,7 @@ class BoolModel(CellModel):
     def parity(self, cell, even):
         wrong = self.digits(not even)
         for d in wrong:  # the literal's domain becomes {0}
-            proto = self.model.Proto().variables[self.cells[cell][d - 1].Index()]
+            proto = self.model.Proto().variables[self.vars[cell][d - 1].Index()]
             proto.domain.clear()
             proto.domain.extend([0, 0])
         self.note("parity", "domain", (cell,), f"{{0}} for digits {','.join(map(str, wrong))}")

@@ -8,9 +8,9 @@ Three ways to say what a cell holds, each compiling the same geometry:
 - `bitvec`: one N-bit vector per cell with exactly one bit set, the bit of its digit (a
   one-hot mask, like the norvig backend's candidate bitmasks); the cells of a unit are
   pairwise disjoint and their union is every digit. Chosen over binary bit-vectors in 1..N
-  with `Distinct`, which measured 5 against 190 puzzles/s on top1465 here: `Distinct`
-  only says "at most once", while the union says "at least once", so a digit with one
-  place left in a unit (a hidden single) is found by propagation instead of by search.
+  with `Distinct`, far slower (results/smt.md): `Distinct` only says "at most once",
+  while the union says "at least once", so a digit with one place left in a unit (a
+  hidden single) is found by propagation instead of by search.
 
 This module builds z3 expressions and never solves them.
 """
@@ -52,7 +52,7 @@ class CellModel:
         self.compile()
 
     def declare(self) -> None:
-        """Create the cell variables."""
+        """Create the cell variables, `self.vars`, indexed by cell."""
         raise NotImplementedError
 
     def compile(self) -> None:
@@ -166,34 +166,34 @@ class IntModel(CellModel):
 
     def declare(self) -> None:
         """One Int per cell, named r1c1."""
-        self.cells = [z3.Int(self.cell_name(cell)) for cell in self.geo.cells]
+        self.vars = [z3.Int(self.cell_name(cell)) for cell in self.geo.cells]
 
     def holds_one_digit(self, cell):
-        x = self.cells[cell]
+        x = self.vars[cell]
         return [z3.And(x >= 1, x <= self.n)]
 
     def each_digit_once(self, unit):
-        return [z3.Distinct([self.cells[c] for c in unit])]
+        return [z3.Distinct([self.vars[c] for c in unit])]
 
     def differ(self, a, b):
-        return [self.cells[a] != self.cells[b]]
+        return [self.vars[a] != self.vars[b]]
 
     def not_consecutive(self, a, b):
-        x, y = self.cells[a], self.cells[b]
+        x, y = self.vars[a], self.vars[b]
         return [x - y != 1, y - x != 1]
 
     def cage(self, cells, total):
-        xs = [self.cells[c] for c in cells]
+        xs = [self.vars[c] for c in cells]
         return [z3.Distinct(xs), z3.Sum(xs) == total]
 
     def parity(self, cell, even):
-        return [self.cells[cell] % 2 == (0 if even else 1)]
+        return [self.vars[cell] % 2 == (0 if even else 1)]
 
     def is_digit(self, cell, digit):
-        return self.cells[cell] == digit
+        return self.vars[cell] == digit
 
     def digit_term(self, cell):
-        return z3.Int2BV(self.cells[cell], self.width)
+        return z3.Int2BV(self.vars[cell], self.width)
 
 
 class BoolModel(CellModel):
@@ -205,7 +205,7 @@ class BoolModel(CellModel):
     def declare(self) -> None:
         """cells[cell][d - 1] says the cell holds d."""
         self.negations: dict[int, z3.BoolRef] = {}
-        self.cells = [[z3.Bool(f"{self.cell_name(cell)}_{d}") for d in range(1, self.n + 1)]
+        self.vars = [[z3.Bool(f"{self.cell_name(cell)}_{d}") for d in range(1, self.n + 1)]
                       for cell in self.geo.cells]
         if self.portable and self.geo.cages:
             self.logic = "QF_LIA"  # a portable cage sum counts with integers
@@ -237,36 +237,36 @@ class BoolModel(CellModel):
         return self.negations[key]
 
     def holds_one_digit(self, cell):
-        return self.exactly_one(self.cells[cell])
+        return self.exactly_one(self.vars[cell])
 
     def each_digit_once(self, unit):
-        return [a for d in range(self.n) for a in self.exactly_one([self.cells[c][d]
+        return [a for d in range(self.n) for a in self.exactly_one([self.vars[c][d]
                                                                     for c in unit])]
 
     def differ(self, a, b):
-        return [self.nand(x, y) for x, y in zip(self.cells[a], self.cells[b])]
+        return [self.nand(x, y) for x, y in zip(self.vars[a], self.vars[b])]
 
     def not_consecutive(self, a, b):
-        x, y = self.cells[a], self.cells[b]
+        x, y = self.vars[a], self.vars[b]
         return [self.nand(p, q) for d in range(self.n - 1)
                 for p, q in ((x[d], y[d + 1]), (x[d + 1], y[d]))]
 
     def cage(self, cells, total):
-        differ = [a for d in range(self.n) for a in self.at_most_one([self.cells[c][d]
+        differ = [a for d in range(self.n) for a in self.at_most_one([self.vars[c][d]
                                                                       for c in cells])]
-        terms = [(self.cells[c][d], d + 1) for c in cells for d in range(self.n)]
+        terms = [(self.vars[c][d], d + 1) for c in cells for d in range(self.n)]
         if self.portable:
             return differ + [z3.Sum([z3.If(lit, w, 0) for lit, w in terms]) == total]
         return differ + [z3.PbEq(terms, total)]
 
     def parity(self, cell, even):
-        return [z3.Not(lit) for d, lit in enumerate(self.cells[cell], 1) if (d % 2 == 0) != even]
+        return [z3.Not(lit) for d, lit in enumerate(self.vars[cell], 1) if (d % 2 == 0) != even]
 
     def is_digit(self, cell, digit):
-        return self.cells[cell][digit - 1]
+        return self.vars[cell][digit - 1]
 
     def digit_term(self, cell):
-        return self.first_digit(self.cells[cell])
+        return self.first_digit(self.vars[cell])
 
 
 class BitVecModel(CellModel):
@@ -278,18 +278,18 @@ class BitVecModel(CellModel):
 
     def declare(self) -> None:
         """One N-bit vector per cell, named r1c1."""
-        self.cells = [z3.BitVec(self.cell_name(cell), self.n) for cell in self.geo.cells]
+        self.vars = [z3.BitVec(self.cell_name(cell), self.n) for cell in self.geo.cells]
 
     def bit(self, digit: int) -> z3.BitVecNumRef:
         """The mask of one digit."""
         return z3.BitVecVal(1 << (digit - 1), self.n)
 
     def holds_one_digit(self, cell):
-        x = self.cells[cell]
+        x = self.vars[cell]
         return [x != 0, x & (x - 1) == 0]  # not empty, and a power of two: one bit
 
     def each_digit_once(self, unit):
-        xs = [self.cells[c] for c in unit]
+        xs = [self.vars[c] for c in unit]
         union = xs[0]
         for x in xs[1:]:
             union = union | x
@@ -297,22 +297,22 @@ class BitVecModel(CellModel):
         return [union == (1 << self.n) - 1] + [x & y == 0 for x, y in combinations(xs, 2)]
 
     def differ(self, a, b):
-        return [self.cells[a] & self.cells[b] == 0]
+        return [self.vars[a] & self.vars[b] == 0]
 
     def not_consecutive(self, a, b):
-        x, y = self.cells[a], self.cells[b]
+        x, y = self.vars[a], self.vars[b]
         return [(x << 1) & y == 0, (y << 1) & x == 0]  # neighbouring bits never meet
 
     def parity(self, cell, even):
         odd_digits = sum(1 << (d - 1) for d in range(1, self.n + 1, 2))
         wrong = odd_digits if even else ((1 << self.n) - 1) ^ odd_digits
-        return [self.cells[cell] & wrong == 0]
+        return [self.vars[cell] & wrong == 0]
 
     def is_digit(self, cell, digit):
-        return self.cells[cell] == self.bit(digit)
+        return self.vars[cell] == self.bit(digit)
 
     def digit_term(self, cell):
-        x = self.cells[cell]
+        x = self.vars[cell]
         return self.first_digit([z3.Extract(d, d, x) == 1 for d in range(self.n)])
 
 
