@@ -365,7 +365,7 @@ def to_smt2(puzzle: Puzzle, model: str = "bool") -> str:
 
 def _variables(m: CellModel) -> list[z3.ExprRef]:
     """The cell variables in cell order (and digit order for the bool model)."""
-    return [v for cell in m.cells for v in (cell if isinstance(cell, list) else [cell])]
+    return [v for cell in m.vars for v in (cell if isinstance(cell, list) else [cell])]
 
 
 def _declaration(var: z3.ExprRef) -> str:
