@@ -10,7 +10,12 @@ host), spoken to over HTTP with httpx:
    top95 puzzle) all complete without error (HTTP 200, every engine answering, all
    agreeing), while `/api/solve` requests sent one after another during the storm all
    answer `unique` within the API's default solve timeout. Bounded: 20 compares, a
-   client timeout per request, the solves stop when the storm ends.
+   client timeout per request, the solves stop when the storm ends;
+3. `POST /api/hint` and `POST /api/explain` (learn mode: the human-style solver in the
+   server's helper process) on the easy50 puzzles (a learner's puzzles) add at most 10 ms
+   each over the
+   same task (sudokulab.web.learn.hint / explain) run in the bench's process, side by side:
+   the median over the puzzles of round trip minus in-process time.
 
 Run: .venv/bin/python bench/bench_web.py [--rounds N] [--out PATH]
 """
@@ -41,6 +46,8 @@ from sudokulab.web.models import DEFAULT_TIMEOUT, MAX_TIMEOUT
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 TARGET_MS = 5.0
+LEARN_TARGET_MS = 10.0  # added by the server to a hint or an explanation
+LEARN_SET = "easy50"
 STORM = 20              # concurrent compare requests
 CLIENT_TIMEOUT = 300.0  # seconds any one request may take before the bench gives up on it
 SECTION = re.compile(r"<!-- page-load -->.*?<!-- /page-load -->", re.S)
@@ -96,6 +103,33 @@ def overhead(client: httpx.Client, url: str, rounds: int) -> dict:
             "n": len(added)}
 
 
+def learning(client: httpx.Client, url: str) -> dict:
+    """Per route: round trip and the same task in this process, per puzzle; wrong answers."""
+    from sudokulab.web import learn
+
+    puzzles = datasets.load(LEARN_SET)
+    out = {}
+    for route, task in (("hint", learn.hint), ("explain", learn.explain)):
+        client.post(f"{url}/api/{route}", json={"puzzle": line_of(puzzles[0].givens)})  # warm
+        trips, bare, wrong = [], [], 0
+        for puzzle in puzzles:
+            started = time.perf_counter()
+            answer = client.post(f"{url}/api/{route}", json={
+                "puzzle": line_of(puzzle.givens), "timeout": MAX_TIMEOUT}).json()
+            trips.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            local = task(puzzle, seconds=MAX_TIMEOUT)
+            bare.append(time.perf_counter() - started)
+            same = answer.get("step") == local.get("step") and \
+                answer.get("steps") == local.get("steps")
+            wrong += answer.get("verified") is not True or not same
+        added = [t - b for t, b in zip(trips, bare)]
+        out[route] = {"trips": trips, "bare": bare, "added": added, "wrong": wrong}
+        print(f"{route}: median added {statistics.median(added) * 1000:.2f} ms",
+              file=sys.stderr)
+    return out
+
+
 def storm(url: str, engines: list[str]) -> dict:
     """STORM concurrent compares, and solves one after another until they end."""
     lines = [line_of(p.givens) for p in datasets.load("top95")[:STORM]]
@@ -148,7 +182,25 @@ def storm(url: str, engines: list[str]) -> dict:
             "slowest": slowest, "wall": wall}
 
 
-def report(o: dict, o_ok: bool, s: dict, s_ok: bool, engines: list[str]) -> str:
+def learn_section(le: dict, le_ok: bool) -> list[str]:
+    """The report's lines on hints and explanations."""
+    ms = lambda xs: f"{statistics.median(xs) * 1000:.2f}"  # noqa: E731
+    rows = [[f"POST /api/{route}", ms(r["trips"]), ms(r["bare"]), ms(r["added"]), r["wrong"]]
+            for route, r in le.items()]
+    figures = ", ".join(f"{route} {ms(r['added'])} ms" for route, r in le.items())
+    return [f"## Learn mode: POST /api/hint and /api/explain, {LEARN_SET}",
+            "", f"Target: the server adds at most {LEARN_TARGET_MS:.0f} ms (median) over the "
+            f"same task run in the bench's process. **{'PASS' if le_ok else 'FAIL'}: "
+            f"{figures}**", "",
+            tabulate(rows, ["median ms", "round trip", "in process", "added",
+                            "wrong or unverified"], tablefmt="github"), "",
+            "Each task finds the steps, solves the puzzle with norvig to check them, and "
+            "shapes the JSON; the added time is HTTP, the pipe to the warm helper process "
+            "and back, and pickling the answer.", ""]
+
+
+def report(o: dict, o_ok: bool, s: dict, s_ok: bool, engines: list[str], le: dict,
+           le_ok: bool) -> str:
     """results/web.md: the figures, the targets, the verdicts, the machine."""
     ms = lambda xs, q=0.5: f"{statistics.quantiles(xs, n=100)[int(q * 100) - 1] * 1000:.2f}"  # noqa: E731
     rows = [["round trip (client)", ms(o["trips"]), ms(o["trips"], 0.9)],
@@ -178,6 +230,7 @@ def report(o: dict, o_ok: bool, s: dict, s_ok: bool, engines: list[str]) -> str:
         f"{times[0]:.1f} to {times[-1]:.1f} s each (median {statistics.median(times):.1f}); "
         f"the solves during it took a median {statistics.median(solve_times) * 1000:.1f} ms, "
         f"the slowest {s['slowest'] * 1000:.0f} ms.", "",
+        *learn_section(le, le_ok),
         *machine_section(measured=("sudokulab/web", "bench/bench_web.py"))])
 
 
@@ -193,6 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             engines = [b["name"] for b in client.get(f"{url}/api/backends").json()
                        if b["available"]]
             o = overhead(client, url, args.rounds)
+            le = learning(client, url)
         s = storm(url, engines)
     finally:
         process.terminate()
@@ -200,7 +254,9 @@ def main(argv: list[str] | None = None) -> int:
     added = statistics.median(o["added"]) * 1000
     o_ok = added <= TARGET_MS and o["wrong"] == 0
     s_ok = not s["failed"] and not s["blocked"]
-    text = report(o, o_ok, s, s_ok, engines)
+    le_ok = all(statistics.median(r["added"]) * 1000 <= LEARN_TARGET_MS and not r["wrong"]
+                for r in le.values())
+    text = report(o, o_ok, s, s_ok, engines, le, le_ok)
     old = args.out.read_text() if args.out.exists() else ""
     kept = SECTION.search(old)  # the page load time, written by the browser test
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -210,8 +266,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{STORM} concurrent compares complete without error and do not block /api/solve: "
           f"{STORM - len(s['failed'])}/{STORM} compares, slowest solve "
           f"{s['slowest'] * 1000:.0f} ms: {'PASS' if s_ok else 'FAIL'}")
+    print(f"POST /api/hint and /api/explain add <= {LEARN_TARGET_MS:.0f} ms over the task in "
+          f"process: " + ", ".join(f"{route} {statistics.median(r['added']) * 1000:.2f} ms"
+                                  for route, r in le.items())
+          + f": {'PASS' if le_ok else 'FAIL'}")
     print(f"wrote {args.out}")
-    return 0 if o_ok and s_ok else 1
+    return 0 if o_ok and s_ok and le_ok else 1
 
 
 if __name__ == "__main__":

@@ -313,6 +313,13 @@ def _grade_options(p: argparse.ArgumentParser) -> None:
     commands.grade_options(p)
 
 
+def _generate_options(p: argparse.ArgumentParser) -> None:
+    """The `generate` subcommand (sudokulab.generate.command)."""
+    from sudokulab.generate import command
+
+    command.options(p)
+
+
 # Each command: its one-line summary, and the function that adds its options.
 COMMANDS = {
     "solve": ("solve puzzles with one backend", _solve_options),
@@ -330,6 +337,8 @@ COMMANDS = {
     "explain": ("the numbered human-style steps that solve a puzzle", _explain_options),
     "hint": ("the easiest next human-style step", _hint_options),
     "grade": ("grade puzzles as HoDoKu and Sudoku Explainer would", _grade_options),
+    "generate": ("make new puzzles: unique, minimal, symmetric, of a chosen level",
+                 _generate_options),
     "serve": ("the web page: play, solve and compare in the browser", _serve_options),
 }
 

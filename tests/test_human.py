@@ -152,3 +152,38 @@ def test_uniqueness_techniques_are_skipped_under_variant_rules():
     assert any(t.uniqueness for t in classic)
     assert not any(t.uniqueness for t in solver.usable(datasets.load("top95")[0],
                                                       solver.TECHNIQUES, unique=False))
+
+
+def test_blank_counts_and_digit_places_follow_every_step():
+    """The per-unit blank counts and per-digit places kept beside the candidates match the
+    grid after every step of a path."""
+    puzzle = datasets.load("top95")[3]
+    g = Candidates(puzzle)
+    for step in solver.solve(puzzle, unique=True).steps:
+        g.apply(step)
+        assert g.blanks == [sum(1 for c in unit if not g.values[c]) for unit in g.layout.units]
+        assert g.where() == [sum(1 << c for c in g.layout.cells if g.cands[c] >> d & 1)
+                             for d in range(9)]
+
+
+def test_remembered_single_digit_steps_equal_a_fresh_search():
+    """Single-digit finders remember their steps by the digit's places: along real paths,
+    what they give equals a search with nothing remembered."""
+    from sudokulab.human import chains, coloring, patterns
+
+    finders = [partial_fish(2, ""), partial_fish(3, "finned"), patterns.skyscraper,
+               patterns.kite, patterns.empty_rectangle, coloring.color_trap, chains.x_chain]
+    for puzzle, _ in sample("top1465", 4):
+        g = Candidates(puzzle)
+        for step in solver.solve(puzzle, unique=True).steps:
+            remembered = [[s.notation for s in find(g)] for find in finders]
+            g.layout.memo.clear()
+            assert [[s.notation for s in find(g)] for find in finders] == remembered
+            g.apply(step)
+
+
+def partial_fish(size: int, kind: str):
+    """A fish finder of one size and kind."""
+    from sudokulab.human import fish
+
+    return lambda g: fish.fish(g, size, kind)

@@ -62,3 +62,16 @@ def test_techniques_up_to_the_hardest_used_give_the_same_path(index):
     lower = solver.solve(puzzle, [t for t in solver.TECHNIQUES if t.tier < tier], unique=True)
     assert not lower.solved
     assert grade(lower.steps, False).rating <= grade(full.steps, True).rating
+
+
+def test_techniques_rate_as_the_explainer_rule_that_makes_the_same_deduction():
+    """Chains of bivalue cells rate as Explainer's Y-chains, AICs as its forcing chains; what
+    needs several candidates at one node (ALS, groups) as its region forcing chains; forcing
+    chains by singles of every digit as its dynamic ones, each deeper kind higher."""
+    rate = grading.step_rating
+    assert rate(Step("XY-Chain", length=3)) == 6.6 < rate(Step("AIC", length=3)) == 7.0
+    assert rate(Step("ALS-XZ", length=4)) == rate(Step("Grouped AIC", length=3)) == 8.2
+    contradiction = rate(Step("Forcing Chain Contradiction", length=4))
+    net = rate(Step("Forcing Net Contradiction", length=4))
+    assert 8.5 == contradiction < net < rate(Step("Nested Forcing Net", length=4))
+    assert rate(Step("Forcing Chain Contradiction", length=18)) == 9.0  # past 4, 6, 8, 12, 16

@@ -4,15 +4,19 @@ the command line words it, engine failures and timeouts as results, never a 500.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 
 import pytest
+from conftest import add_to_path
 from fastapi.testclient import TestClient
 
 from sudokulab.check import check
 from sudokulab.cli import main
 from sudokulab.formats import links
 from sudokulab.formats.text import parse
+from sudokulab.puzzle import line_of
+from sudokulab.web import learn
 from sudokulab.web.app import MAX_BODY, agreement, create_app
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
@@ -268,3 +272,213 @@ def test_model_shows_what_a_backend_builds(client):
                                              "backend": "norvig"}).json()
     assert norvig["ok"] and norvig["text"]
     assert client.post("/api/model", json={"puzzle": EASY, "backend": "x"}).status_code == 400
+
+
+# --- learn: hints and explanations from the human-style solver -----------------------------
+
+def cli_json(capsys, *argv: str):
+    """What `sudokulab ARGV --format json` prints for one puzzle."""
+    assert main([*argv, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def replay(start: list[list[int]], steps: list[dict], givens: list[int]) -> tuple:
+    """The grid and candidates after the steps, applied as the page applies them."""
+    n = int(len(givens) ** 0.5)
+    values, marks = list(givens), [set(digits) for digits in start]
+    for step in steps:
+        for r, c, d in step["placements"]:
+            values[(r - 1) * n + c - 1] = d
+            marks[(r - 1) * n + c - 1].clear()
+        for r, c, d in step["removed"]:
+            marks[(r - 1) * n + c - 1].discard(d)
+    return values, marks
+
+
+def test_techniques_are_listed_easiest_first(client):
+    table = client.get("/api/techniques").json()
+    assert table[0]["name"] == "Full House" and table[0]["level"] == "Easy"
+    assert [t["name"] for t in table if t["uniqueness"]][0] == "Uniqueness Test 1"
+
+
+def test_hint_is_the_clis_step_with_what_to_highlight(client, capsys):
+    answer = client.post("/api/hint", json={"puzzle": EASY}).json()
+    assert answer["status"] == "step" and answer["verified"] is True
+    step = answer["step"]
+    assert {k: step[k] for k in ("technique", "placements", "eliminations", "text")} == \
+        cli_json(capsys, "hint", EASY)
+    assert step["sentence"] and step["text"] == answer["message"]
+    (r, c, d), = step["placements"]
+    assert [r, c] in step["cells"] and SOLUTION[(r - 1) * 9 + c - 1] == d
+    # the placement takes d from every peer that had it, and nothing else
+    peers = {(rr, cc) for rr in range(1, 10) for cc in range(1, 10) if (rr, cc) != (r, c)
+             and (rr == r or cc == c or (rr - 1) // 3 == (r - 1) // 3 and (cc - 1) // 3 ==
+                  (c - 1) // 3) and d in answer["candidates"][(rr - 1) * 9 + cc - 1]}
+    assert peers and sorted(step["removed"]) == sorted([rr, cc, d] for rr, cc in peers)
+    assert answer["candidates"][(r - 1) * 9 + c - 1] == [d]  # a naked single
+
+
+def test_hint_with_eliminations_names_its_units_and_cells(client, top95):
+    answer = client.post("/api/hint", json={"puzzle": line_of(top95[53][0].givens)}).json()
+    step = answer["step"]
+    assert step["technique"] == "Locked Candidates Type 1 (Pointing)"
+    assert step["eliminations"] and not step["placements"]
+    assert sorted(step["removed"]) == sorted(step["eliminations"])
+    box = next(u for u in step["units"] if u["name"].startswith("box"))
+    assert all(cell in box["cells"] for cell in step["cells"])
+    for r, c, d in step["eliminations"]:
+        assert d in answer["candidates"][(r - 1) * 9 + c - 1]
+        assert top95[53][1][(r - 1) * 9 + c - 1] != d  # never the solution's digit
+
+
+def test_explain_is_the_clis_path_and_replays_to_the_solution(client, capsys, top95):
+    puzzle, solution = top95[0]
+    line = line_of(puzzle.givens)
+    answer = client.post("/api/explain", json={"puzzle": line}).json()
+    cli = cli_json(capsys, "explain", line)
+    assert answer["status"] == "solved" and answer["verified"] is True
+    assert {k: answer[k] for k in ("solved", "level", "score", "rating")} == \
+        {k: cli[k] for k in ("solved", "level", "score", "rating")}
+    keys = ("technique", "placements", "eliminations", "text")
+    assert [{k: s[k] for k in keys} for s in answer["steps"]] == cli["steps"]
+    values, marks = replay(answer["candidates"], answer["steps"], list(puzzle.givens))
+    assert values == list(solution) and check(puzzle, values) == []
+    assert not any(marks)
+
+
+def test_explain_stalls_with_fewer_techniques(client, top95):
+    line = line_of(top95[0][0].givens)
+    answer = client.post("/api/explain", json={"puzzle": line, "upto": "Hidden Single"}).json()
+    assert answer["status"] == "stalled" and not answer["solved"]
+    assert {s["technique"] for s in answer["steps"]} <= {"Full House", "Naked Single",
+                                                         "Hidden Single"}
+    only = client.post("/api/hint", json={"puzzle": EASY, "techniques": ["hidden single"]})
+    assert only.json()["step"]["technique"] == "Hidden Single"
+
+
+def test_hint_on_a_wrong_entry_says_there_is_no_solution(client):
+    wrong = "7" + EASY[1:]  # r1c1 is 4 in the solution; 7 clashes with no given
+    answer = client.post("/api/hint", json={"puzzle": wrong}).json()
+    assert answer["status"] == "broken" and answer["step"] is None
+    full = client.post("/api/hint", json={"puzzle": "".join(map(str, SOLUTION))}).json()
+    assert full["status"] == "full" and full["step"] is None
+
+
+@pytest.mark.parametrize("route", ["hint", "explain"])
+def test_learn_bad_input_is_a_400_with_the_clis_message(client, capsys, route):
+    for text in ("123", "line one\nline two"):
+        answer = client.post(f"/api/{route}", json={"puzzle": text})
+        assert answer.status_code == 400
+        assert answer.json()["error"] == cli_error(capsys, route, text)
+    unknown = client.post(f"/api/{route}", json={"puzzle": EASY, "techniques": ["nosuch"]})
+    assert unknown.status_code == 400
+    assert unknown.json()["error"] == cli_error(capsys, route, EASY, "--techniques", "nosuch")
+    both = client.post(f"/api/{route}", json={"puzzle": EASY, "techniques": ["x"], "upto": "y"})
+    assert both.status_code == 400 and "\n" not in both.json()["error"]
+    for body, field in (({"puzzle": EASY, "uniqueness": "maybe"}, "uniqueness"),
+                        ({"puzzle": EASY, "timeout": 1000}, "timeout")):
+        bad = client.post(f"/api/{route}", json=body)
+        assert bad.status_code == 422 and bad.json()["error"].startswith(f"{field}: ")
+
+
+def test_a_long_explanation_is_stopped_at_its_timeout_and_others_go_on(client):
+    slow = {}
+
+    def ask() -> None:  # the empty grid: every technique searches it long and finds nothing
+        slow["answer"] = client.post("/api/explain", json={"puzzle": "." * 81,
+                                                           "timeout": 2}).json()
+
+    waiting = threading.Thread(target=ask)
+    waiting.start()
+    try:
+        quick = client.post("/api/puzzle", json={"puzzle": EASY})
+        assert quick.status_code == 200
+        assert "answer" not in slow  # the explanation was still under way meanwhile
+    finally:
+        waiting.join()
+    assert slow["answer"]["status"] == "timeout" and slow["answer"]["steps"] == []
+    again = client.post("/api/hint", json={"puzzle": EASY}).json()
+    assert again["status"] == "step"
+
+
+# --- generate --------------------------------------------------------------------------------
+
+def test_without_the_generator_the_task_says_unavailable(monkeypatch):
+    monkeypatch.setitem(sys.modules, "sudokulab.generate", None)  # as if not installed
+    kind, message = learn.run("generate", {"level": "easy", "seed": 1})
+    assert kind == "unavailable" and message.startswith("the generator is not available")
+
+
+def test_generate_unavailable_is_a_503_with_one_line(tmp_path, monkeypatch):
+    # the server's helper processes start without sudokulab.generate (sitecustomize runs
+    # first in every new interpreter on the path): the route says so, and nothing else breaks
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\nsys.modules['sudokulab.generate'] = None\n")
+    add_to_path(monkeypatch, tmp_path)
+    with TestClient(create_app()) as fresh:
+        answer = fresh.post("/api/generate", json={"level": "easy"})
+        assert answer.status_code == 503
+        message = answer.json()["error"]
+        assert message.startswith("the generator is not available here: ")
+        assert "\n" not in message
+        assert fresh.post("/api/hint", json={"puzzle": EASY}).json()["status"] == "step"
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"level": "nosuch"}, "level"), ({"box": [9, 9]}, "box.0"), ({"box": [3]}, "box.1"),
+    ({"seed": -1}, "seed"), ({"timeout": 1000}, "timeout"), ({"rules": ["x"] * 11}, "rules"),
+])
+def test_generate_body_out_of_bounds_is_a_422(client, body, field):
+    answer = client.post("/api/generate", json=body)
+    assert answer.status_code == 422 and answer.json()["error"].startswith(f"{field}: ")
+
+
+def test_generate_a_puzzle_of_a_level_proved_and_checked(client):
+    answer = client.post("/api/generate", json={"level": "easy", "seed": 5}).json()
+    assert answer["status"] == "generated" and answer["level"] == "easy"
+    assert answer["seed"] == 5 and len(answer["provers"]) == 2
+    puzzle = parse(answer["puzzle"]["line"])
+    assert answer["clues"] == sum(1 for d in puzzle.givens if d)
+    assert check(puzzle, answer["solution"]) == []
+    solved = client.post("/api/solve", json={"puzzle": answer["puzzle"]["line"]}).json()
+    assert solved["status"] == "unique" and solved["solutions"] == [answer["solution"]]
+    graded = client.post("/api/explain", json={"puzzle": answer["puzzle"]["line"]}).json()
+    assert graded["level"].lower() == "easy"
+    again = client.post("/api/generate", json={"level": "easy", "seed": 5}).json()
+    assert again["puzzle"] == answer["puzzle"]  # a seed reproduces its puzzle
+
+
+def test_generate_with_a_shape_rules_and_symmetry(client):
+    answer = client.post("/api/generate", json={"box": [2, 3], "rules": ["diagonal"],
+                                                "symmetry": "rotational", "seed": 2}).json()
+    assert answer["status"] == "generated" and answer["symmetry"] == "rotational"
+    drawn = answer["puzzle"]
+    assert drawn["box"] == [2, 3] and drawn["rules"] == [{"type": "diagonal"}]
+    givens = drawn["givens"]
+    assert all(bool(givens[k]) == bool(givens[35 - k]) for k in range(36))
+    assert check(parse(json.dumps({"box": [2, 3], "givens": [givens[r * 6:r * 6 + 6]
+                                                             for r in range(6)],
+                                   "rules": drawn["rules"]})), answer["solution"]) == []
+    unseeded = client.post("/api/generate", json={"box": [2, 2]}).json()
+    assert unseeded["status"] == "generated" and isinstance(unseeded["seed"], int)
+
+
+def test_generate_options_the_generator_refuses_are_a_400_with_its_message(client):
+    from sudokulab.errors import UsageError
+    from sudokulab.generate import generate
+
+    for body, options in (({"symmetry": "nosuch"}, {"symmetry": "nosuch"}),
+                          ({"rules": ["bogus"]}, {"rules": ("bogus",)})):
+        with pytest.raises(UsageError) as refused:
+            generate(**options)
+        answer = client.post("/api/generate", json=body)
+        assert answer.status_code == 400 and answer.json()["error"] == str(refused.value)
+
+
+def test_a_slow_generation_is_stopped_at_its_timeout(client):
+    # a 25x25 puzzle takes the generator minutes: the helper is stopped, the answer says so
+    answer = client.post("/api/generate", json={"box": [5, 5], "timeout": 0.5}).json()
+    assert answer["status"] == "timeout" and answer["puzzle"] is None
+    assert answer["message"].startswith("no puzzle in 0.5 s")
+    assert client.post("/api/generate", json={"box": [2, 2], "seed": 1}).json()["status"] \
+        == "generated"

@@ -20,6 +20,8 @@ import pytest
 
 from sudokulab.check import check
 from sudokulab.formats.text import parse
+from sudokulab.human.candidates import Candidates, digits
+from sudokulab.puzzle import line_of
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
@@ -227,11 +229,144 @@ def test_variants_are_drawn_on_the_grid(page):
     assert page.locator("#grid .cell.region-alt").count() > 0
 
 
-def test_screenshot_for_the_readme(page, tmp_path):
-    paste(page, json.dumps(VARIANTS["killer"]))
+def post(server: str, route: str, body: dict) -> dict:
+    """The API's answer to a POST, straight from the server the page uses."""
+    request = urllib.request.Request(f"{server}{route}", data=json.dumps(body).encode(),
+                                     headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+def indexes(page, selector: str) -> set[int]:
+    """The indexes of the grid's cells that match a selector."""
+    return set(page.eval_on_selector_all(selector, "cells => cells.map(c => "
+                                         "Number(c.dataset.index))"))
+
+
+def highlighted(page) -> dict:
+    """What the page highlights: pattern cells, unit cells, placed and eliminated candidates."""
+    marks = "spans => spans.map(s => [Number(s.closest('.cell').dataset.index), " \
+            "Number(s.dataset.digit)])"
+    return {"cells": indexes(page, "#grid .cell.hl-cell"),
+            "units": indexes(page, "#grid .cell.hl-unit"),
+            "place": {tuple(x) for x in page.eval_on_selector_all(
+                "#grid .marks span.place", marks)},
+            "elim": {tuple(x) for x in page.eval_on_selector_all(
+                "#grid .marks span.elim", marks)}}
+
+
+def expected(step: dict) -> dict:
+    """What the page should highlight for a step of the API (rows and columns from 1)."""
+    at = lambda r, c: (r - 1) * 9 + c - 1  # noqa: E731
+    return {"cells": {at(r, c) for r, c in step["cells"]},
+            "units": {at(r, c) for unit in step["units"] for r, c in unit["cells"]},
+            "place": {(at(r, c), d) for r, c, d in step["placements"]},
+            "elim": {(at(r, c), d) for r, c, d in step["eliminations"]}}
+
+
+def marks_text(page) -> list[str]:
+    """Each cell's pencil marks as the page shows them."""
+    return page.eval_on_selector_all("#grid .cell .marks", "m => m.map(x => x.textContent)")
+
+
+def test_a_hint_highlights_the_step_the_api_gives(page, server, top95):
+    line = line_of(top95[53][0].givens)  # its first step is a pointing pair: eliminations
+    paste(page, line)
+    step = post(server, "/api/hint", {"puzzle": line})["step"]
+    page.click("#hint")
+    page.wait_for_selector("#learn[data-status='step']")
+    assert page.text_content("#learn-notation") == step["text"]
+    assert page.text_content("#learn-sentence") == step["sentence"]
+    shown = highlighted(page)
+    assert shown == expected(step) and shown["elim"] and shown["cells"]
+    # the pencil marks shown are the position's candidates
+    candidates = post(server, "/api/hint", {"puzzle": line})["candidates"]
+    assert marks_text(page) == ["".join(map(str, c)) for c in candidates]
+    page.click("#learn-close")
+    assert highlighted(page) == {"cells": set(), "units": set(), "place": set(),
+                                 "elim": set()}
+
+
+def test_apply_a_hint_then_ask_the_next(page, server):
+    paste(page, EASY)
+    page.click("#hint")
+    page.wait_for_selector("#learn[data-status='step']")
+    first = post(server, "/api/hint", {"puzzle": EASY})["step"]
+    (r, c, d), = first["placements"]
+    assert highlighted(page)["place"] == {((r - 1) * 9 + c - 1, d)}
+    page.click("#learn-apply")
+    shown = grid_text(page)
+    index = (r - 1) * 9 + c - 1
+    assert shown[index] == str(d) and shown[:index] + "." + shown[index + 1:] == EASY
+    page.click("#hint")
+    page.wait_for_selector("#learn[data-status='step']")
+    second = post(server, "/api/hint", {"puzzle": shown})["step"]
+    assert page.text_content("#learn-notation") == second["text"] != first["text"]
+
+
+def test_explain_steps_through_the_path_with_pencil_marks(page, server, top95):
+    puzzle, solution = top95[0]
+    line = line_of(puzzle.givens)
+    paste(page, line)
+    answer = post(server, "/api/explain", {"puzzle": line})
+    steps = answer["steps"]
+    page.click("#explain")
+    page.wait_for_selector("#learn[data-status='solved']")
+    assert page.text_content("#learn-position") == f"step 1 of {len(steps)}"
+    assert "level " + answer["level"] in page.text_content("#learn-grade")
+    g = Candidates(puzzle)  # the pencil marks, kept here by the solver's own model
+    path = solver_steps(puzzle)
+    for k in range(12):
+        assert page.get_attribute("#learn-text", "data-step") == str(k)
+        assert page.text_content("#learn-notation") == steps[k]["text"]
+        assert highlighted(page) == expected(steps[k]), k
+        assert marks_text(page) == ["".join(map(str, digits(m))) for m in g.cands], k
+        assert grid_text(page) == line_of(g.values)
+        g.apply(path[k])
+        page.click("#learn-next")
+    page.click("#learn-prev")
+    assert page.text_content("#learn-notation") == steps[11]["text"]
+    while page.is_enabled("#learn-next"):
+        page.click("#learn-next")
+    assert grid_text(page) == "".join(map(str, solution))
+    assert page.text_content("#learn-position") == f"step {len(steps)} of {len(steps)} done"
+
+
+def solver_steps(puzzle) -> list:
+    """The human-style solver's path on a puzzle (what /api/explain answers)."""
+    from sudokulab.human import solver
+
+    return solver.solve(puzzle, unique=True).steps
+
+
+def test_a_new_puzzle_of_a_level(page, server):
+    page.select_option("#size", "9")
+    page.select_option("#gen-level", "easy")
+    page.click("#generate")
+    page.wait_for_selector("#gen-status[data-status='generated']", timeout=120_000)
+    seed = int(page.get_attribute("#gen-status", "data-seed"))
+    same = post(server, "/api/generate", {"level": "easy", "seed": seed,
+                                          "symmetry": "rotational"})
+    assert grid_text(page) == same["puzzle"]["line"]
+    assert page.text_content("#gen-status").startswith("new puzzle: easy, ")
+    # the page knows the solution: a wrong digit in an empty cell is found by check
+    blank = grid_text(page).index(".")
+    wrong = next(d for d in range(1, 10) if d != same["solution"][blank])
+    page.click(f"#grid .cell[data-index='{blank}']")
+    page.keyboard.press(str(wrong))
+    page.click("#check")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('wrong')")
+
+
+def test_screenshot_for_the_readme(page, tmp_path, top95):
+    paste(page, line_of(top95[7][0].givens))
     page.click("#compare")
     page.wait_for_selector("#agreement[data-agree]", timeout=120_000)
-    page.click("#grid .cell[data-index='40']")
+    page.click("#explain")  # learn mode, on the path's first chain (an AIC, its links drawn)
+    page.wait_for_selector("#learn[data-status='solved']")
+    while "AIC" not in page.text_content("#learn-notation"):
+        page.click("#learn-next")
+    assert page.locator("#learn-overlay line").count() > 0
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     shot = ROOT / "docs" / "screenshot.png" if WRITE_DOCS else tmp_path / "screenshot.png"
     shot.parent.mkdir(exist_ok=True)

@@ -101,11 +101,26 @@ def read_text(text: str, source: str = "<input>", box: tuple[int, int] | None = 
     rules = tuple(rules)
     text = text.lstrip(BOM)
     start = text.lstrip()[:1]
+    if start == "#" and fmt in ("auto", "json", "jsonl"):  # a header over JSON: `generate`
+        body = _blank_comments(text)
+        if body.lstrip()[:1] in ("{", "["):
+            text, start = body, body.lstrip()[:1]
     if fmt in ("auto", "json") and start == "{":  # one object, or JSON Lines
         fmt = "json" if _one_object(text) else "jsonl"
     if fmt == "json" or (fmt == "auto" and start == "["):
         return _json_entries(text, source, rules)
     return _line_entries(text, source, box, rules, fmt)
+
+
+def _blank_comments(text: str) -> str:
+    """The leading '#' lines of a text made empty, so that line numbers stay."""
+    lines = text.split("\n")
+    for number, line in enumerate(lines):
+        if line.lstrip().startswith("#"):
+            lines[number] = ""
+        elif line.strip():
+            break
+    return "\n".join(lines)
 
 
 def read_puzzles(path: str | Path, box: tuple[int, int] | None = None,

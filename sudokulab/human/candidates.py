@@ -9,7 +9,8 @@ removes d-1 and d+1 from the orthogonal neighbours.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from sudokulab import rules as R
@@ -33,6 +34,11 @@ class Layout:
     box_of: tuple[int, ...]                   # per cell: its box (or region) unit, -1 if none
     neighbours: tuple[tuple[int, ...], ...]   # orthogonal neighbours under non-consecutive
     classic: bool                             # no variant rule: uniqueness patterns apply
+    unit_masks: tuple[int, ...]               # per unit: its cells as a bitmask over cells
+    peer_masks: tuple[int, ...]               # per cell: its peers as a bitmask over cells
+    crossing: tuple[tuple[int, ...], ...]     # per unit: the other units sharing 2+ cells
+    # what single-digit finders found, by (finder, arguments, digit, the digit's places)
+    memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
     def cells(self) -> range:
@@ -67,7 +73,38 @@ def layout(box: tuple[int, int], rules: tuple = ()) -> Layout:
         units_of=units_of, peers=tuple(frozenset(p) for p in geo.peers),
         rows=tuple(k for k, kind in enumerate(kinds) if kind == "row"),
         cols=tuple(k for k, kind in enumerate(kinds) if kind == "col"),
-        box_of=box_of, neighbours=tuple(tuple(x) for x in neighbours), classic=not rules)
+        box_of=box_of, neighbours=tuple(tuple(x) for x in neighbours), classic=not rules,
+        unit_masks=tuple(_mask(unit) for unit in geo.units),
+        crossing=tuple(tuple(v for v, other in enumerate(geo.units)
+                             if v != u and len(set(unit) & set(other)) >= 2)
+                       for u, unit in enumerate(geo.units)),
+        peer_masks=tuple(_mask(p) for p in geo.peers))
+
+
+def _mask(cells) -> int:
+    """A set of cells as a bitmask (bit c for cell c)."""
+    out = 0
+    for c in cells:
+        out |= 1 << c
+    return out
+
+
+def _union(masks) -> int:
+    """The bits of several masks."""
+    out = 0
+    for mask in masks:
+        out |= mask
+    return out
+
+
+def cells_of(mask: int) -> list[int]:
+    """The cells of a cell bitmask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def digits(mask: int) -> list[int]:
@@ -88,23 +125,33 @@ def bit(digit: int) -> int:
 class Candidates:
     """The values placed so far and the candidates left in each blank cell."""
 
-    __slots__ = ("puzzle", "layout", "n", "values", "cands", "_cache")
+    __slots__ = ("puzzle", "layout", "n", "values", "cands", "blanks", "_cache")
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
         self.layout = layout(puzzle.box, puzzle.rules)
         self.n = puzzle.size
-        self.values = list(puzzle.givens)
-        marks = pencil_marks(puzzle)
-        self.cands = [0 if d else sum(bit(x) for x in m)
-                      for d, m in zip(puzzle.givens, marks)]
+        self.values = values = list(puzzle.givens)
+        if puzzle.rules:
+            marks = pencil_marks(puzzle)
+            self.cands = [0 if d else sum(bit(x) for x in m) for d, m in zip(values, marks)]
+        else:  # classic: a cell's candidates are the digits its units lack
+            lay, full = self.layout, (1 << self.n) - 1
+            placed = [0] * len(lay.units)
+            for u, unit in enumerate(lay.units):
+                for c in unit:
+                    if values[c]:
+                        placed[u] |= bit(values[c])
+            self.cands = [0 if values[c] else full & ~_union(placed[u] for u in lay.units_of[c])
+                          for c in lay.cells]
+        self.blanks = [sum(1 for c in unit if not values[c]) for unit in self.layout.units]
         self._cache: dict | None = None
 
     def copy(self) -> Candidates:
         """An independent copy (for forcing chains)."""
         other = object.__new__(Candidates)
         other.puzzle, other.layout, other.n = self.puzzle, self.layout, self.n
-        other.values, other.cands = self.values[:], self.cands[:]
+        other.values, other.cands, other.blanks = self.values[:], self.cands[:], self.blanks[:]
         other._cache = None
         return other
 
@@ -117,12 +164,30 @@ class Candidates:
             self._cache[key] = make()
         return self._cache[key]
 
+    def where(self) -> list[int]:
+        """Per digit (index d-1), the cells where it is still a candidate, as a bitmask."""
+        if self._cache is None:
+            self._cache = {}
+        found = self._cache.get("where")
+        if found is None:
+            found = [0] * self.n
+            for c, m in enumerate(self.cands):
+                while m:
+                    low = m & -m
+                    found[low.bit_length() - 1] |= 1 << c
+                    m ^= low
+            self._cache["where"] = found
+        return found
+
     def place(self, cell: int, digit: int) -> None:
         """Put a digit in a cell: its peers lose it (and neighbours lose d±1 under
         non-consecutive)."""
         self._cache = None
         self.values[cell] = digit
         self.cands[cell] = 0
+        blanks = self.blanks
+        for u in self.layout.units_of[cell]:
+            blanks[u] -= 1
         off = ~bit(digit)
         cands = self.cands
         for peer in self.layout.peers[cell]:
@@ -171,3 +236,26 @@ class Candidates:
     def grid(self) -> tuple[int, ...]:
         """The values placed (0 for blank)."""
         return tuple(self.values)
+
+
+def per_digit(find: Callable[..., Iterator]) -> Callable[..., Iterator]:
+    """A finder over every digit, from `find(g, digit, *args)`, a finder of one digit's
+    pattern that reads only that digit's candidates. What it finds is remembered by the
+    digit's places, so a digit that a step left alone is not searched again (in this grid or
+    in another puzzle of the same layout)."""
+    def every_digit(g: Candidates, *args) -> Iterator:
+        memo, where = g.layout.memo, g.where()
+        for d in range(1, g.n + 1):
+            key = (find, args, d, where[d - 1])
+            found = memo.get(key)
+            if found is None:
+                if len(memo) >= MEMO_SIZE:
+                    memo.clear()
+                found = memo[key] = tuple(find(g, d, *args))
+            yield from found
+
+    every_digit.__doc__ = find.__doc__
+    return every_digit
+
+
+MEMO_SIZE = 1 << 15  # entries per layout (a few MB) before the memo starts afresh

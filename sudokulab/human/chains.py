@@ -11,48 +11,57 @@ search is breadth first, so each start yields its shortest chain.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
-from sudokulab.human.candidates import Candidates
-from sudokulab.human.step import Step, make
+from sudokulab.human.candidates import Candidates, cells_of, digits, per_digit
+from sudokulab.human.step import Step, cells_text, make
 
 MAX_LINKS = 20  # longer chains are left to forcing chains
 
 
-def _graph(g: Candidates, kinds: str, digit: int | None = None):
-    """(strong, weak) adjacency over nodes cell*n + d-1; kinds 'u' (units, bilocal), 'c'
-    (cells, bivalue)."""
-    lay, cands, n = g.layout, g.cands, g.n
+def _graph(g: Candidates, kinds: str, digit: int | None = None, only: int = -1):
+    """The strong links (a dict) and weak links (a function) of nodes cell*n + d-1; kinds
+    'u' (units, bilocal), 'c' (cells, bivalue); only the cells of the bitmask `only`."""
+    lay, n = g.layout, g.n
+    cands = g.cands if only == -1 else [m if only >> c & 1 else 0 for c, m in enumerate(g.cands)]
     strong: dict[int, list[int]] = {}
-    weak: dict[int, list[int]] = {}
     wanted = range(1, n + 1) if digit is None else (digit,)
-    nodes = [c * n + d - 1 for c in lay.cells for d in wanted if cands[c] >> (d - 1) & 1]
-    if "u" in kinds:
-        for unit in lay.units:
+    if "u" in kinds:  # (never with `only`)
+        where = g.where()
+        for unit_mask in lay.unit_masks:
             for d in wanted:
-                b = 1 << (d - 1)
-                places = [c for c in unit if cands[c] & b]
-                if len(places) == 2:
-                    a, z = places[0] * n + d - 1, places[1] * n + d - 1
+                places = where[d - 1] & unit_mask
+                if places.bit_count() == 2:
+                    low = places & -places
+                    a = (low.bit_length() - 1) * n + d - 1
+                    z = (places.bit_length() - 1) * n + d - 1
                     strong.setdefault(a, []).append(z)
                     strong.setdefault(z, []).append(a)
     if "c" in kinds:
         for c in lay.cells:
             m = cands[c]
-            if bin(m).count("1") == 2:
+            if m.bit_count() == 2:
                 x, y = (m & -m).bit_length(), (m & (m - 1)).bit_length()
                 if digit is None or digit in (x, y):
                     a, z = c * n + x - 1, c * n + y - 1
                     strong.setdefault(a, []).append(z)
                     strong.setdefault(z, []).append(a)
-    for node in nodes:
-        c, d = divmod(node, n)
-        b = 1 << d
-        out = [p * n + d for p in lay.peers[c] if cands[p] & b]
-        if "c" in kinds and digit is None:
-            out += [c * n + e for e in range(n) if e != d and cands[c] >> e & 1]
-        weak[node] = out
-    return strong, weak
+    peers, cells_too = lay.peers, "c" in kinds and digit is None
+    weak: dict[int, list[int]] = {}
+
+    def weak_links(node: int) -> list[int]:
+        """A node's weak links, found when the search first reaches it."""
+        out = weak.get(node)
+        if out is None:
+            c, d = divmod(node, n)
+            b = 1 << d
+            out = [p * n + d for p in peers[c] if cands[p] & b]
+            if cells_too:
+                out += [c * n + e for e in range(n) if e != d and cands[c] >> e & 1]
+            weak[node] = out
+        return out
+
+    return strong, weak_links
 
 
 def _eliminations(g: Candidates, a: int, z: int) -> list[tuple[int, int]]:
@@ -76,40 +85,47 @@ def _eliminations(g: Candidates, a: int, z: int) -> list[tuple[int, int]]:
     return gone
 
 
-def search(g: Candidates, kinds: str, digit: int | None = None,
-           accept=None) -> Iterator[tuple[list[int], list[tuple[int, int]]]]:
-    """(chain nodes from A to Z, eliminations) for each start's shortest useful chain, the
-    shortest first."""
-    strong, weak = _graph(g, kinds, digit)
+def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
+           only: int = -1) -> Iterator[tuple[list[int], list[tuple[int, int]]]]:
+    """(chain nodes from A to Z, eliminations): the shortest useful chain (the first start's,
+    on a tie), then shorter ones of earlier starts. A start's search stops at the length of
+    the shortest chain found so far: nothing it finds there would come first. `only` limits
+    the chain to a set of cells (a bitmask)."""
+    strong, weak = _graph(g, kinds, digit, only)
     found = []
+    best = MAX_LINKS + 1
     for start in sorted(strong):
-        prev = {(start, False): None}
-        todo = deque([(start, False, 0)])
+        prev = {start * 2: -1}   # state node*2 + on (reached by a strong link): where from
+        todo = deque([(start * 2, 0)])
         while todo:
-            node, on, links = todo.popleft()
+            state, links = todo.popleft()
+            if links >= best:
+                break
+            node, on = state >> 1, state & 1
             if on and node != start and links >= 3:
                 gone = _eliminations(g, start, node)
                 if gone:
-                    chain = _unwind(prev, (node, True))
+                    chain = _unwind_states(prev, state)
                     if accept is None or accept(chain):
                         found.append((links, chain, gone))
+                        best = links
                         break
             if links >= MAX_LINKS:
                 continue
-            for nxt in (weak.get(node, ()) if on else strong.get(node, ())):
-                state = (nxt, not on)
-                if state not in prev:
-                    prev[state] = (node, on)
-                    todo.append((nxt, not on, links + 1))
+            for nxt in (weak(node) if on else strong.get(node, ())):
+                after = nxt * 2 + 1 - on
+                if after not in prev:
+                    prev[after] = state
+                    todo.append((after, links + 1))
     for _, chain, gone in sorted(found, key=lambda f: f[0]):
         yield chain, gone
 
 
-def _unwind(prev, state) -> list[int]:
-    """The nodes of the chain ending at a state."""
+def _unwind_states(prev: dict[int, int], state: int) -> list[int]:
+    """The nodes of the chain ending at a state node*2 + on."""
     out = []
-    while state is not None:
-        out.append(state[0])
+    while state >= 0:
+        out.append(state >> 1)
         state = prev[state]
     return out[::-1]
 
@@ -139,11 +155,13 @@ def _step(g: Candidates, technique: str, chain: list[int], gone) -> Step:
                 f"is, so what sees both is removed.")
 
 
-def x_chain(g: Candidates) -> Iterator[Step]:
+def _x_chain(g: Candidates, d: int) -> Iterator[Step]:
     """A chain of one digit's strong and weak links."""
-    for d in range(1, g.n + 1):
-        for chain, gone in search(g, "u", d):
-            yield _step(g, "X-Chain", chain, gone)
+    for chain, gone in search(g, "u", d):
+        yield _step(g, "X-Chain", chain, gone)
+
+
+x_chain = per_digit(_x_chain)
 
 
 def _same_pair(g: Candidates, chain: list[int]) -> bool:
@@ -153,10 +171,20 @@ def _same_pair(g: Candidates, chain: list[int]) -> bool:
 
 
 def remote_pair(g: Candidates) -> Iterator[Step]:
-    """An XY-Chain through cells that all hold the same two digits."""
-    for chain, gone in search(g, "c", accept=lambda ch: _same_pair(g, ch)):
-        if len(chain) >= 8:  # four cells or more
-            yield _step(g, "Remote Pair", chain, gone)
+    """An XY-Chain through four cells or more that all hold the same two digits."""
+    pairs: dict[int, int] = {}   # each pair of digits: the bivalue cells holding it
+    for c, m in enumerate(g.cands):
+        if m.bit_count() == 2:
+            pairs[m] = pairs.get(m, 0) | 1 << c
+    only = 0
+    for cells in pairs.values():
+        if cells.bit_count() >= 4:
+            only |= cells
+    if not only:
+        return
+    for chain, gone in search(g, "c", accept=lambda ch: len(ch) >= 8 and _same_pair(g, ch),
+                              only=only):
+        yield _step(g, "Remote Pair", chain, gone)
 
 
 def xy_chain(g: Candidates) -> Iterator[Step]:
@@ -171,118 +199,144 @@ def aic(g: Candidates) -> Iterator[Step]:
         yield _step(g, "AIC", chain, gone)
 
 
-def _group_nodes(g: Candidates) -> list[tuple[frozenset[int], int]]:
-    """Every candidate as a node, and every group: the 2 or more places of a digit where a
-    box meets a row or a column."""
-    lay, cands, n = g.layout, g.cands, g.n
-    nodes = [(frozenset([c]), d) for c in lay.cells for d in range(1, n + 1)
-             if cands[c] >> (d - 1) & 1]
+def _group_nodes(g: Candidates) -> list[tuple[int, int]]:
+    """(cells as a bitmask, digit): every candidate as a node, and every group: the 2 or more
+    places of a digit where a box meets a row or a column."""
+    lay, cands, n, where = g.layout, g.cands, g.n, g.where()
+    nodes = [(1 << c, d) for c in lay.cells for d in range(1, n + 1) if cands[c] >> (d - 1) & 1]
     boxes = [u for u, kind in enumerate(lay.kinds) if kind == "box"]
     lines = [u for u, kind in enumerate(lay.kinds) if kind in ("row", "col")]
     seen = set()
     for box in boxes:
         for line in lines:
-            meet = set(lay.units[box]) & set(lay.units[line])
+            meet = lay.unit_masks[box] & lay.unit_masks[line]
             for d in range(1, n + 1):
-                cells = frozenset(c for c in meet if cands[c] >> (d - 1) & 1)
-                if len(cells) >= 2 and (cells, d) not in seen:
+                cells = where[d - 1] & meet
+                if cells.bit_count() >= 2 and (cells, d) not in seen:
                     seen.add((cells, d))
                     nodes.append((cells, d))
     return nodes
 
 
+def _seen_by_all(g: Candidates, cells: int) -> int:
+    """The cells that see every cell of a bitmask."""
+    masks = g.layout.peer_masks
+    seen = -1
+    for c in cells_of(cells):
+        seen &= masks[c]
+    return seen
+
+
 def _grouped_graph(g: Candidates):
-    """Nodes, and strong and weak adjacency over their indexes."""
-    lay, cands, n = g.layout, g.cands, g.n
+    """Nodes, the strong links over their indexes (a dict of sets) and the weak links (a
+    function giving a node's, sorted, when the search first reaches it)."""
+    lay, cands, n, where = g.layout, g.cands, g.n, g.where()
     nodes = _group_nodes(g)
     index = {node: k for k, node in enumerate(nodes)}
     strong: dict[int, set[int]] = {}
-    weak: dict[int, set[int]] = {}
     by_digit: dict[int, list[int]] = {}
     for k, (_, d) in enumerate(nodes):
         by_digit.setdefault(d, []).append(k)
-    for unit in lay.units:
-        members = set(unit)
+    for unit_mask in lay.unit_masks:
         for d in range(1, n + 1):
-            places = frozenset(c for c in unit if cands[c] >> (d - 1) & 1)
-            if len(places) < 2:
+            places = where[d - 1] & unit_mask
+            if places.bit_count() < 2:
                 continue
-            inside = [k for k in by_digit.get(d, ()) if nodes[k][0] <= members]
-            for a in inside:
-                rest = places - nodes[a][0]
+            for a in by_digit.get(d, ()):
+                if nodes[a][0] & ~unit_mask:
+                    continue  # not inside the unit
+                rest = places & ~nodes[a][0]
                 b = index.get((rest, d))
                 if rest and b is not None and b != a:
                     strong.setdefault(a, set()).add(b)
     for c in lay.cells:
-        ds = [d for d in range(1, n + 1) if cands[c] >> (d - 1) & 1]
-        singles = [index[(frozenset([c]), d)] for d in ds]
-        for a in singles:
-            weak.setdefault(a, set()).update(x for x in singles if x != a)
-        if len(singles) == 2:
-            strong.setdefault(singles[0], set()).add(singles[1])
-            strong.setdefault(singles[1], set()).add(singles[0])
-    for ks in by_digit.values():
-        for a in ks:
-            ca = nodes[a][0]
-            seen_by_all = lay.peers[next(iter(ca))].intersection(*(lay.peers[c] for c in ca))
-            for b in ks:
-                if b != a and nodes[b][0] <= seen_by_all:
-                    weak.setdefault(a, set()).add(b)
-    return nodes, strong, weak
+        if cands[c].bit_count() == 2:
+            x, y = digits(cands[c])
+            a, b = index[(1 << c, x)], index[(1 << c, y)]
+            strong.setdefault(a, set()).add(b)
+            strong.setdefault(b, set()).add(a)
+    weak: dict[int, list[int]] = {}
+
+    def weak_links(a: int) -> list[int]:
+        """The nodes that cannot be true with node a."""
+        out = weak.get(a)
+        if out is None:
+            cells, d = nodes[a]
+            found = set()
+            if cells.bit_count() == 1:  # the cell's other candidates
+                c = cells.bit_length() - 1
+                found.update(index[(cells, e)] for e in digits(cands[c]) if e != d)
+            seen = _seen_by_all(g, cells)
+            found.update(b for b in by_digit[d] if b != a and not nodes[b][0] & ~seen)
+            out = weak[a] = sorted(found)
+        return out
+
+    return nodes, strong, weak_links
 
 
 def _group_eliminations(g: Candidates, a, z) -> list[tuple[int, int]]:
     """What 'node a or node z' removes."""
-    lay, cands = g.layout, g.cands
     (ca, da), (cz, dz) = a, z
-    if len(ca) == 1 and len(cz) == 1:
+    if ca.bit_count() == 1 and cz.bit_count() == 1:
         n = g.n
-        return _eliminations(g, next(iter(ca)) * n + da - 1, next(iter(cz)) * n + dz - 1)
+        return _eliminations(g, (ca.bit_length() - 1) * n + da - 1,
+                             (cz.bit_length() - 1) * n + dz - 1)
     if da != dz or ca & cz:
         return []
-    cells = ca | cz
-    seen = lay.peers[next(iter(cells))].intersection(*(lay.peers[c] for c in cells))
-    return [(c, da) for c in seen - cells if cands[c] >> (da - 1) & 1]
+    gone = _seen_by_all(g, ca | cz) & g.where()[da - 1]
+    return [(c, da) for c in cells_of(gone)]
 
 
 def grouped_aic(g: Candidates) -> Iterator[Step]:
     """An AIC whose nodes may be groups: a digit's places where a box meets a line."""
     nodes, strong, weak = _grouped_graph(g)
     found = []
+    best = MAX_LINKS + 1   # as in `search`: a start's search stops at the shortest so far
+    strong_links = {a: sorted(bs) for a, bs in strong.items()}
     for start in sorted(strong):
-        prev = {(start, False): None}
-        todo = deque([(start, False, 0)])
+        prev = {start * 2: -1}   # as in `search`: states node*2 + on
+        todo = deque([(start * 2, 0)])
         while todo:
-            node, on, links = todo.popleft()
+            state, links = todo.popleft()
+            if links >= best:
+                break
+            node, on = state >> 1, state & 1
             if on and node != start and links >= 3:
                 gone = _group_eliminations(g, nodes[start], nodes[node])
                 if gone:
-                    chain = _unwind(prev, (node, True))
-                    if any(len(nodes[k][0]) > 1 for k in chain):
+                    chain = _unwind_states(prev, state)
+                    if any(nodes[k][0].bit_count() > 1 for k in chain):
                         found.append((links, chain, gone))
+                        best = links
                         break
             if links >= MAX_LINKS:
                 continue
-            for nxt in sorted(weak.get(node, ()) if on else strong.get(node, ())):
-                state = (nxt, not on)
-                if state not in prev:
-                    prev[state] = (node, on)
-                    todo.append((nxt, not on, links + 1))
+            for nxt in (weak(node) if on else strong_links.get(node, ())):
+                after = nxt * 2 + 1 - on
+                if after not in prev:
+                    prev[after] = state
+                    todo.append((after, links + 1))
     n = g.n
     for _, chain, gone in sorted(found, key=lambda f: f[0]):
         text = "".join(("" if k == 0 else "=" if k % 2 else "-")
                        + f"({nodes[x][1]}){_cells(nodes[x][0], n)}"
                        for k, x in enumerate(chain))
         yield make("Grouped AIC", n, text, eliminations=gone,
-                   cells=sorted({c for x in chain for c in nodes[x][0]}),
+                   cells=cells_of(_union(nodes[x][0] for x in chain)),
                    length=len(chain) - 1,
                    sentence="If the chain's first node were false its last would be true "
                    "(a group is true when one of its cells holds the digit): one of the two "
                    "is, so what sees both is removed.")
 
 
-def _cells(cells: frozenset[int], n: int) -> str:
+def _cells(cells: int, n: int) -> str:
     """A node's cells in HoDoKu's compact form."""
-    from sudokulab.human.step import cells_text
+    return cells_text(cells_of(cells), n)
 
-    return cells_text(cells, n)
+
+def _union(masks: Iterable[int]) -> int:
+    """The cells of several bitmasks."""
+    out = 0
+    for mask in masks:
+        out |= mask
+    return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sudokulab.human.candidates import Candidates
+from sudokulab.human.candidates import Candidates, per_digit
 from sudokulab.human.patterns import strong_links
 from sudokulab.human.step import Step, cells_text, make
 
@@ -45,32 +45,36 @@ def _what(d: int, on: list[int], off: list[int], n: int) -> str:
     return f"{d} ({cells_text(on, n)}) / ({cells_text(off, n)})"
 
 
-def color_trap(g: Candidates) -> Iterator[Step]:
+def _color_trap(g: Candidates, d: int) -> Iterator[Step]:
     """A cell outside the cluster that sees both colors."""
     lay, cands, n = g.layout, g.cands, g.n
-    for d in range(1, n + 1):
-        b = 1 << (d - 1)
-        for on, off in clusters(g, d):
-            inside = set(on) | set(off)
-            gone = [(c, d) for c in lay.cells if cands[c] & b and c not in inside
-                    and lay.peers[c] & set(on) and lay.peers[c] & set(off)]
-            if gone:
-                yield make("Simple Colors Trap", n, _what(d, on, off, n), eliminations=gone,
-                           cells=sorted(inside), sentence=f"The strong links of {d} split "
-                           f"into two colors and one color holds {d}; a cell that sees both "
-                           f"colors cannot.", length=len(inside))
+    b = 1 << (d - 1)
+    for on, off in clusters(g, d):
+        inside = set(on) | set(off)
+        gone = [(c, d) for c in lay.cells if cands[c] & b and c not in inside
+                and lay.peers[c] & set(on) and lay.peers[c] & set(off)]
+        if gone:
+            yield make("Simple Colors Trap", n, _what(d, on, off, n), eliminations=gone,
+                       cells=sorted(inside), sentence=f"The strong links of {d} split "
+                       f"into two colors and one color holds {d}; a cell that sees both "
+                       f"colors cannot.", length=len(inside))
 
 
-def color_wrap(g: Candidates) -> Iterator[Step]:
+color_trap = per_digit(_color_trap)
+
+
+def _color_wrap(g: Candidates, d: int) -> Iterator[Step]:
     """Two cells of one color see each other: that whole color is false."""
     lay, n = g.layout, g.n
-    for d in range(1, n + 1):
-        for on, off in clusters(g, d):
-            for bad in (on, off):
-                if any(lay.peers[a] & set(bad) for a in bad):
-                    yield make("Simple Colors Wrap", n, _what(d, on, off, n),
-                               eliminations=[(c, d) for c in bad], cells=on + off,
-                               sentence=f"Two cells of one color see each other, so that "
-                               f"color cannot hold {d}; the other color does.",
-                               length=len(on) + len(off))
-                    break
+    for on, off in clusters(g, d):
+        for bad in (on, off):
+            if any(lay.peers[a] & set(bad) for a in bad):
+                yield make("Simple Colors Wrap", n, _what(d, on, off, n),
+                           eliminations=[(c, d) for c in bad], cells=on + off,
+                           sentence=f"Two cells of one color see each other, so that "
+                           f"color cannot hold {d}; the other color does.",
+                           length=len(on) + len(off))
+                break
+
+
+color_wrap = per_digit(_color_wrap)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations
 
-from sudokulab.human.candidates import Candidates
+from sudokulab.human.candidates import Candidates, cells_of, per_digit
 from sudokulab.human.step import Step, make
 from sudokulab.rules import cell_name
 
@@ -23,39 +23,24 @@ NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 def fish(g: Candidates, size: int, kind: str = "") -> Iterator[Step]:
     """Fish of a size; kind '' (basic), 'finned' or 'sashimi'."""
     if not kind:
-        for d, rows_first, places, cross in g.cached("fish", lambda: _places(g)):
-            yield from _fish_of(g, d, size, "", places, cross, rows_first)
-        return
-    # finned and sashimi fish come from one search: run it once per grid state
-    found = g.cached(f"finned {size}", lambda: list(_finned(g, size)))
-    yield from (step for k, step in found if k == kind)
+        return _every_digit(g, size, "")
+    # finned and sashimi fish come from one search, remembered per digit
+    return (step for found, step in _every_digit(g, size, "any") if found == kind)
 
 
-def _finned(g: Candidates, size: int) -> Iterator[tuple[str, Step]]:
-    """(kind, step) of every finned and sashimi fish of a size."""
-    for d, rows_first, places, cross in g.cached("fish", lambda: _places(g)):
-        yield from _fish_of(g, d, size, "any", places, cross, rows_first)
+def _digit_fish(g: Candidates, d: int, size: int, kind: str) -> Iterator:
+    """The fish of one digit, rows first then columns (as `_fish_of` gives them)."""
+    n = g.n
+    rows, cols = [0] * n, [0] * n   # per row, the columns of d's places; per column, rows
+    for cell in cells_of(g.where()[d - 1]):
+        r, c = divmod(cell, n)
+        rows[r] |= 1 << c
+        cols[c] |= 1 << r
+    yield from _fish_of(g, d, size, kind, rows, cols, True)
+    yield from _fish_of(g, d, size, kind, cols, rows, False)
 
 
-def _places(g: Candidates) -> list[tuple[int, bool, list[int], list[int]]]:
-    """(digit, rows first, places, cross) where places[line] masks the cross positions of
-    the digit in each base line, and cross[x] the base lines at each cross position."""
-    cands, n = g.cands, g.n
-    out = []
-    for d in range(1, n + 1):
-        b = 1 << (d - 1)
-        for rows_first in (True, False):
-            places = [0] * n
-            for line in range(n):
-                for x in range(n):
-                    if cands[_cell(line, x, n, rows_first)] & b:
-                        places[line] |= 1 << x
-            cross = [0] * n
-            for line in range(n):
-                for x in _bits(places[line]):
-                    cross[x] |= 1 << line
-            out.append((d, rows_first, places, cross))
-    return out
+_every_digit = per_digit(_digit_fish)
 
 
 def _cell(line: int, x: int, n: int, rows_first: bool) -> int:
@@ -75,16 +60,18 @@ def _bits(mask: int) -> tuple[int, ...]:
 
 
 def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
-    """The fish of one digit and orientation: steps, or (kind, step) when kind is "any"."""
+    """The fish of one digit and orientation: steps, or (kind, step) when kind is "any";
+    places[line] masks the cross positions of the digit in each base line, and cross[x] the
+    base lines at each cross position."""
     lay, n = g.layout, g.n
-    count = [bin(m).count("1") for m in places]
+    count = [m.bit_count() for m in places]
     most = size if not kind else size + 2
     lines = [line for line in range(n) if places[line] and count[line] <= most
              and (kind or count[line] >= 2)]
     # classic boxes: a cover cell sees a fin only through the fin's box
     stack = (lay.box[1] if rows_first else lay.box[0]) if lay.classic else 0
     for base, union in _bases(lines, places, size, size + 2 if kind else size):
-        width = bin(union).count("1")
+        width = union.bit_count()
         if not kind:
             covers = [union]
         elif width > size:
@@ -103,7 +90,7 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
                 continue
             if stack and len({x // stack for x in _bits(union & ~cover)}) > 1:
                 continue  # fins in two box stacks: no cell of a cover line sees them all
-            sashimi = any(bin(places[line] & cover).count("1") == 1 for line in base)
+            sashimi = any((places[line] & cover).bit_count() == 1 for line in base)
             fins = [_cell(line, x, n, rows_first) for line in base
                     for x in _bits(places[line] & ~cover)]
             seen = lay.peers[fins[0]].intersection(*(lay.peers[f] for f in fins[1:]))
@@ -125,7 +112,7 @@ def _covers(union: int, size: int, stack: int, n: int) -> list[int]:
     for first in range(0, n, stack):
         band = ((1 << stack) - 1) << first
         outside = union & ~band
-        free = size - bin(outside).count("1")
+        free = size - outside.bit_count()
         if free < 0:
             continue
         for xs in combinations(_bits(union & band), free):
@@ -142,7 +129,7 @@ def _bases(lines: list[int], places: list[int], size: int, widest: int,
         return
     for k in range(start, len(lines) - (size - len(chosen)) + 1):
         joined = union | places[lines[k]]
-        if bin(joined).count("1") <= widest:
+        if joined.bit_count() <= widest:
             yield from _bases(lines, places, size, widest, k + 1, joined,
                               chosen + (lines[k],))
 

@@ -120,7 +120,7 @@ def _outcomes(g: Candidates, net: int) -> Iterator[tuple[int, dict]]:
         _memo["key"], _memo["out"] = key, {}
     known = _memo["out"]
     cells = sorted((c for c in g.layout.cells if g.cands[c]),
-                   key=lambda c: (bin(g.cands[c]).count("1"), c))
+                   key=lambda c: (g.cands[c].bit_count(), c))
     for cell in cells:
         if cell not in known:
             known[cell] = {d: propagate(g, cell, d, net) for d in digits(g.cands[cell])}

@@ -5,22 +5,32 @@ a score. A puzzle's score is the sum of its steps' scores; its level is the high
 of a technique it needed, raised while the score exceeds that level's ceiling (Easy 800,
 Medium 1000, Hard 1600, Unfair 1800, Extreme unlimited).
 
-Sudoku Explainer (Nicolas Juillerat; its FAQ publishes the scale) rates a puzzle by its
-hardest step: 1.0 last value in a unit, 1.2 hidden single in a box, 1.5 in a row or
-column, 2.3 naked single, 2.6 pointing, 2.8 claiming, 3.0 naked pair, 3.2 X-Wing, 3.4
-hidden pair, 3.6 naked triple, 3.8 Swordfish, 4.0 hidden triple, 4.2 XY-Wing, 4.4
-XYZ-Wing, 4.5 unique rectangle, 5.0 naked quad, 5.2 Jellyfish, 5.4 hidden quad, 5.6 BUG,
-6.5-6.6 X-cycles and turbot fish, 7.0 forcing chains (XY and AIC), 7.5 Nishio, 8.0-8.3
-region and cell forcing chains, 8.5-9.0 dynamic forcing chains, 9.5 and up nested ones;
-chains rate higher with length (+0.1 at each of the lengths 4, 6, 8, 12, 16, 24, 32, 48,
-64, ...). Here a chain's length is its links; a forcing chain's, the placements its
-assumption makes before the contradiction (or, for a verity, in its longest branch). A
-contradiction reached by singles is rated as Explainer's forcing chains by assumption (7.5,
-its Nishio level), a verity as its cell forcing chains (8.2), a forcing net as its dynamic
-forcing chains (8.5), a nested net 9.5. Explainer has no rule for some of HoDoKu's
-techniques (Skyscraper, W-Wing, Empty Rectangle, finned fish, ALS-XZ): they get the rating
-of the chain Explainer would use in their place, which makes this rating SE-*like*, not
-Explainer's own.
+Sudoku Explainer (Nicolas Juillerat; its scale is published, e.g. in the Sukaku Explainer
+wiki's "Difficulty ratings in Sudoku Explainer v1.2.1") rates a puzzle by its hardest step:
+1.0 last value in a unit, 1.2 hidden single in a box, 1.5 in a row or column, 2.3 naked
+single, 2.6 pointing, 2.8 claiming, 3.0 naked pair, 3.2 X-Wing, 3.4 hidden pair, 3.6 naked
+triple, 3.8 Swordfish, 4.0 hidden triple, 4.2 XY-Wing, 4.4 XYZ-Wing, 4.5-5.0 unique
+rectangles, 5.0 naked quad, 5.2 Jellyfish, 5.4 hidden quad, 5.6-6.0 BUG, 6.5-6.9 X-chains
+and X-cycles (turbot fish 6.6), 6.6-7.0 Y-cycles, 7.0-7.5 forcing chains (AIC), 7.5-8.1
+Nishio, 8.2-8.7 cell and region forcing chains, 8.5 and up dynamic forcing chains, 9.0 and
+up dynamic ones with more inside, 9.5 and up nested ones; chains rate higher with length
+(+0.1 at each of the lengths 4, 6, 8, 12, 16, 24, 32, 48, 64, ...). Here a chain's length is
+its links; a forcing chain's, the placements its assumption makes before the contradiction
+(or, for a verity, in its longest branch).
+
+Each technique gets the rating of the Explainer rule that makes the same deduction: an
+XY-Chain is a chain of bivalue cells (Explainer's Y-chains, 6.6); an AIC mixes both kinds of
+links (its forcing chains, 7.0). Our forcing chains follow an assumption through the singles
+of every digit, which is what Explainer's dynamic forcing chains do (8.5; a verity is its
+dynamic cell or region forcing chain); a forcing net also uses locked candidates and pairs
+(its dynamic chains "+", 9.0); a nested net uses forcing chains inside (9.5). Explainer has no
+rule for some of HoDoKu's techniques: single-digit patterns, finned fish and colors are its
+X-chains (6.6), a W-Wing (two bivalue cells joined through one strong link) rates with its
+Y-chains (6.6; as its forcing chains, 7.0, it ranked worse against Explainer's ratings on the
+puzzles the table was revised against); ALS-XZ and grouped AIC need several candidates at
+one node, which only its region and cell forcing chains (8.2) express. So the rating is
+SE-*like*, not Explainer's own: its path is HoDoKu's technique order, and Explainer knows
+techniques we lack (aligned pair exclusion, unique loops, BUG types 2-4).
 """
 
 from __future__ import annotations
@@ -71,15 +81,15 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "Bivalue Universal Grave + 1": ("Medium", 100, 5.6),
     "Remote Pair": ("Hard", 110, 6.6),
     "X-Chain": ("Unfair", 260, 6.6),
-    "XY-Chain": ("Unfair", 260, 7.0),
+    "XY-Chain": ("Unfair", 260, 6.6),
     "AIC": ("Unfair", 280, 7.0),
-    "Grouped AIC": ("Unfair", 300, 7.0),
-    "ALS-XZ": ("Unfair", 300, 7.5),
-    "Forcing Chain Contradiction": ("Extreme", 500, 7.5),   # SE's forcing chains by
-    "Forcing Chain Verity": ("Extreme", 500, 8.2),          # assumption: 7.5 to 8.3
-    "Forcing Net Contradiction": ("Extreme", 700, 8.5),     # dynamic forcing chains
-    "Forcing Net Verity": ("Extreme", 700, 8.5),
-    "Nested Forcing Net": ("Extreme", 700, 9.5),
+    "Grouped AIC": ("Unfair", 300, 8.2),
+    "ALS-XZ": ("Unfair", 300, 8.2),
+    "Forcing Chain Contradiction": ("Extreme", 500, 8.5),   # SE's dynamic forcing chains
+    "Forcing Chain Verity": ("Extreme", 500, 8.5),
+    "Forcing Net Contradiction": ("Extreme", 700, 9.0),     # its dynamic chains (+)
+    "Forcing Net Verity": ("Extreme", 700, 9.0),
+    "Nested Forcing Net": ("Extreme", 700, 9.5),            # (+forcing chains)
 }
 
 LENGTHS = (4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256)

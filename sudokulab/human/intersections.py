@@ -9,31 +9,32 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sudokulab.human.candidates import Candidates
+from sudokulab.human.candidates import Candidates, cells_of
 from sudokulab.human.singles import unit_short
 from sudokulab.human.step import Step, make
 
 
 def _locked(g: Candidates, pointing: bool) -> Iterator[Step]:
     """Locked candidates starting from boxes (pointing) or from lines (claiming)."""
-    lay, cands, n = g.layout, g.cands, g.n
-    for u, unit in enumerate(lay.units):
+    lay, n, where = g.layout, g.n, g.where()
+    masks = lay.unit_masks
+    for u, unit_mask in enumerate(masks):
         if (lay.kinds[u] in ("row", "col")) == pointing:
             continue
         for d in range(1, n + 1):
-            b = 1 << (d - 1)
-            cells = [c for c in unit if cands[c] & b]
-            if len(cells) < 2:
+            places = where[d - 1] & unit_mask
+            if places.bit_count() < 2:
                 continue
-            common = set(lay.units_of[cells[0]]).intersection(*(lay.units_of[c]
-                                                                 for c in cells[1:]))
-            for v in sorted(common - {u}):
-                gone = [(c, d) for c in lay.units[v] if cands[c] & b and c not in cells]
+            for v in lay.crossing[u]:
+                if places & ~masks[v]:
+                    continue  # not all of the digit's places lie in v
+                gone = where[d - 1] & masks[v] & ~places
                 if gone:
                     technique = ("Locked Candidates Type 1 (Pointing)" if pointing
                                  else "Locked Candidates Type 2 (Claiming)")
                     yield make(technique, n, f"{d} in {unit_short(lay, u)}",
-                               eliminations=gone, cells=cells, units=[u, v],
+                               eliminations=[(c, d) for c in cells_of(gone)],
+                               cells=cells_of(places), units=[u, v],
                                sentence=f"In {lay.unit_names[u]}, {d} can only go in "
                                f"{lay.unit_names[v]}, so the rest of {lay.unit_names[v]} "
                                f"cannot hold {d}.")

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sudokulab.human.candidates import Candidates
+from sudokulab.human.candidates import Candidates, per_digit
 from sudokulab.human.step import Step, cells_text, make, name
 
 
 def strong_links(g: Candidates, d: int) -> list[tuple[int, int, int]]:
     """(a, b, unit) for every unit where d has exactly two places, a < b, each pair once."""
-    b = 1 << (d - 1)
+    where = g.where()[d - 1]
     seen, out = set(), []
-    for u, unit in enumerate(g.layout.units):
-        cells = [c for c in unit if g.cands[c] & b]
-        if len(cells) == 2 and tuple(cells) not in seen:
-            seen.add(tuple(cells))
-            out.append((cells[0], cells[1], u))
+    for u, mask in enumerate(g.layout.unit_masks):
+        places = where & mask
+        if places.bit_count() == 2 and places not in seen:
+            seen.add(places)
+            low = places & -places
+            out.append((low.bit_length() - 1, places.bit_length() - 1, u))
     return out
 
 
@@ -39,34 +40,41 @@ def shape(g: Candidates, u1: int, u2: int, p: int, q: int) -> str:
     return "Turbot Fish"
 
 
-def single_digit(g: Candidates, wanted: str) -> Iterator[Step]:
-    """The Skyscrapers, 2-String Kites or Turbot Fish (as `wanted` says)."""
+def _single_digit(g: Candidates, d: int) -> Iterator[tuple[str, Step]]:
+    """(shape, step) of every Skyscraper, 2-String Kite and Turbot Fish of one digit."""
     lay, cands, n = g.layout, g.cands, g.n
     peers = lay.peers
-    for d in range(1, n + 1):
-        b = 1 << (d - 1)
-        links = strong_links(g, d)
-        for i, (a1, b1, u1) in enumerate(links):
-            for a2, b2, u2 in links[i + 1:]:
-                for x, p in ((a1, b1), (b1, a1)):
-                    for q, z in ((a2, b2), (b2, a2)):
-                        if len({x, p, q, z}) < 4 or q not in peers[p]:
-                            continue
-                        if shape(g, u1, u2, p, q) != wanted:
-                            continue
-                        gone = [(c, d) for c in peers[x] & peers[z]
-                                if cands[c] & b and c not in (p, q)]
-                        if gone:
-                            yield make(wanted, n, f"{d} in {name(x, n)},{name(z, n)} "
-                                       f"(connected by {name(p, n)},{name(q, n)})",
-                                       eliminations=gone, cells=[x, p, q, z], units=[u1, u2],
-                                       links=[((x, d), (p, d), True), ((p, d), (q, d), False),
-                                              ((q, d), (z, d), True)],
-                                       sentence=f"{d} is in {name(x, n)} or {name(p, n)}, and "
-                                       f"in {name(q, n)} or {name(z, n)}; {name(p, n)} and "
-                                       f"{name(q, n)} cannot both hold it, so {name(x, n)} or "
-                                       f"{name(z, n)} does: cells that see both lose {d}.",
-                                       length=3)
+    b = 1 << (d - 1)
+    links = strong_links(g, d)
+    for i, (a1, b1, u1) in enumerate(links):
+        for a2, b2, u2 in links[i + 1:]:
+            for x, p in ((a1, b1), (b1, a1)):
+                for q, z in ((a2, b2), (b2, a2)):
+                    if len({x, p, q, z}) < 4 or q not in peers[p]:
+                        continue
+                    found = shape(g, u1, u2, p, q)
+                    gone = [(c, d) for c in peers[x] & peers[z]
+                            if cands[c] & b and c not in (p, q)]
+                    if gone:
+                        step = make(found, n, f"{d} in {name(x, n)},{name(z, n)} "
+                                    f"(connected by {name(p, n)},{name(q, n)})",
+                                    eliminations=gone, cells=[x, p, q, z], units=[u1, u2],
+                                    links=[((x, d), (p, d), True), ((p, d), (q, d), False),
+                                           ((q, d), (z, d), True)],
+                                    sentence=f"{d} is in {name(x, n)} or {name(p, n)}, and "
+                                    f"in {name(q, n)} or {name(z, n)}; {name(p, n)} and "
+                                    f"{name(q, n)} cannot both hold it, so {name(x, n)} or "
+                                    f"{name(z, n)} does: cells that see both lose {d}.",
+                                    length=3)
+                        yield found, step
+
+
+_every_digit = per_digit(_single_digit)
+
+
+def single_digit(g: Candidates, wanted: str) -> Iterator[Step]:
+    """The Skyscrapers, 2-String Kites or Turbot Fish (as `wanted` says)."""
+    return (step for found, step in _every_digit(g) if found == wanted)
 
 
 def skyscraper(g: Candidates) -> Iterator[Step]:
@@ -84,29 +92,31 @@ def turbot(g: Candidates) -> Iterator[Step]:
     return single_digit(g, "Turbot Fish")
 
 
-def empty_rectangle(g: Candidates) -> Iterator[Step]:
+def _empty_rectangle(g: Candidates, d: int) -> Iterator[Step]:
     """A box whose places for a digit lie in one row and one column of it (the cross), and a
     strong link in a line that meets the cross's row (or column) outside the box."""
     lay, cands, n = g.layout, g.cands, g.n
-    for d in range(1, n + 1):
-        b = 1 << (d - 1)
-        for u, unit in enumerate(lay.units):
-            if lay.kinds[u] != "box":
-                continue
-            cells = [c for c in unit if cands[c] & b]
-            if len(cells) < 2:
-                continue
-            rows = {c // n for c in unit}
-            cols = {c % n for c in unit}
-            for r in rows:
-                for c in cols:
-                    on_row = [x for x in cells if x // n == r]
-                    on_col = [x for x in cells if x % n == c]
-                    if set(on_row) | set(on_col) != set(cells):
-                        continue
-                    if not (set(on_row) - set(on_col)) or not (set(on_col) - set(on_row)):
-                        continue  # all in one line: locked candidates, not an ER
-                    yield from _er_links(g, d, b, u, cells, r, c, rows, cols)
+    b = 1 << (d - 1)
+    for u, unit in enumerate(lay.units):
+        if lay.kinds[u] != "box":
+            continue
+        cells = [c for c in unit if cands[c] & b]
+        if len(cells) < 2:
+            continue
+        rows = {c // n for c in unit}
+        cols = {c % n for c in unit}
+        for r in rows:
+            for c in cols:
+                on_row = [x for x in cells if x // n == r]
+                on_col = [x for x in cells if x % n == c]
+                if set(on_row) | set(on_col) != set(cells):
+                    continue
+                if not (set(on_row) - set(on_col)) or not (set(on_col) - set(on_row)):
+                    continue  # all in one line: locked candidates, not an ER
+                yield from _er_links(g, d, b, u, cells, r, c, rows, cols)
+
+
+empty_rectangle = per_digit(_empty_rectangle)
 
 
 def _er_links(g, d, b, u, cells, r, c, rows, cols) -> Iterator[Step]:

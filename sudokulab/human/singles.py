@@ -20,23 +20,21 @@ def full_house(g: Candidates) -> Iterator[Step]:
     """A unit with one blank cell left: it takes the missing digit."""
     lay, values, cands, n = g.layout, g.values, g.cands, g.n
     full = (1 << n) - 1
-    for u, unit in enumerate(lay.units):
-        blank = -1
+    for u, blanks in enumerate(g.blanks):
+        if blanks != 1:
+            continue
+        unit = lay.units[u]
+        blank = next(c for c in unit if not values[c])
         seen = 0
         for cell in unit:
             if values[cell]:
                 seen |= bit(values[cell])
-            elif blank >= 0:
-                break
-            else:
-                blank = cell
-        else:
-            missing = full & ~seen
-            if blank >= 0 and missing & cands[blank] and not missing & (missing - 1):
-                d = missing.bit_length()
-                yield make("Full House", n, "", placements=[(blank, d)], cells=[blank],
-                           units=[u], sentence=f"{name(blank, n)} is the last blank cell of "
-                           f"{lay.unit_names[u]}, so it takes the missing {d}.")
+        missing = full & ~seen
+        if missing & cands[blank] and not missing & (missing - 1):
+            d = missing.bit_length()
+            yield make("Full House", n, "", placements=[(blank, d)], cells=[blank],
+                       units=[u], sentence=f"{name(blank, n)} is the last blank cell of "
+                       f"{lay.unit_names[u]}, so it takes the missing {d}.")
 
 
 def naked_single(g: Candidates) -> Iterator[Step]:
@@ -52,8 +50,10 @@ def naked_single(g: Candidates) -> Iterator[Step]:
 
 def hidden_single(g: Candidates) -> Iterator[Step]:
     """A digit with one place left in a unit."""
-    lay, cands, n = g.layout, g.cands, g.n
+    lay, cands, n, blanks = g.layout, g.cands, g.n, g.blanks
     for u, unit in enumerate(lay.units):
+        if not blanks[u]:
+            continue
         once = twice = 0
         for cell in unit:
             m = cands[cell]

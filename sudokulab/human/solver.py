@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from operator import or_
 
 from sudokulab.errors import unknown
 from sudokulab.human import (
@@ -171,18 +172,27 @@ def solve(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,
         if stop is not None and stop():
             path.stopped = True
             break
-        if any(not v and not c for v, c in zip(g.values, g.cands)):
+        if not all(map(or_, g.values, g.cands)):
             path.broken = True  # a blank cell with no candidate: no solution
             break
         step = next_step(g, chosen)
         if step is None:  # stalled: a contradiction (no solution) or the techniques' end
             path.broken = g.broken()
             break
+        if not changes(g, step):  # a finder's bug: applying it would loop forever
+            raise RuntimeError(f"{step.technique} found a step that changes nothing: "
+                               f"{step.notation}")
         g.apply(step)
         path.steps.append(step)
     path.grid = g.grid()
     path.solved = g.solved()
     return path
+
+
+def changes(g: Candidates, step: Step) -> bool:
+    """Whether a step places a digit in a blank cell or removes a candidate still there."""
+    return (any(not g.values[cell] for cell, _ in step.placements)
+            or any(g.cands[cell] >> (d - 1) & 1 for cell, d in step.eliminations))
 
 
 def hint(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,

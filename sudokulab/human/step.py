@@ -77,8 +77,17 @@ def make(technique: str, n: int, what: str, *, placements: Iterable[Pair] = (),
          length: int = 0) -> Step:
     """A Step whose notation is `technique: what => changes`."""
     placements = tuple(dict.fromkeys(placements))
-    eliminations = tuple(sorted(set(eliminations), key=lambda p: (p[1], p[0])))
-    changes = changes_text(placements, eliminations, n)
+    eliminations = tuple(sorted(set(eliminations), key=_by_digit)) if eliminations else ()
+    if len(placements) == 1 and not eliminations:  # most steps: one single
+        (cell, digit), = placements
+        changes = f"r{cell // n + 1}c{cell % n + 1}={digit}"
+    else:
+        changes = changes_text(placements, eliminations, n)
     notation = f"{technique}: {what} => {changes}" if what else f"{technique}: {changes}"
     return Step(technique, placements, eliminations, tuple(dict.fromkeys(cells)),
                 tuple(dict.fromkeys(units)), tuple(links), notation, sentence, length)
+
+
+def _by_digit(pair: Pair) -> tuple[int, int]:
+    """Eliminations in HoDoKu's order: by digit, then cell."""
+    return pair[1], pair[0]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from sudokulab.human.candidates import Candidates, digits
+from sudokulab.human.candidates import Candidates, cells_of, digits
 from sudokulab.human.step import Step, cells_text, digits_text, make
 
 SIZE_NAMES = {2: "Pair", 3: "Triple", 4: "Quadruple"}
@@ -17,18 +17,19 @@ SIZE_NAMES = {2: "Pair", 3: "Triple", 4: "Quadruple"}
 
 def naked(g: Candidates, size: int, locked: bool = False) -> Iterator[Step]:
     """Naked subsets of a size; locked ones lie in two units and clear both."""
-    lay, cands, n = g.layout, g.cands, g.n
+    lay, cands, n, blanks = g.layout, g.cands, g.n, g.blanks
     technique = f"{'Locked' if locked else 'Naked'} {SIZE_NAMES[size]}"
     for u, unit in enumerate(lay.units):
-        open_cells = [c for c in unit if cands[c]]
-        if len(open_cells) <= size:
+        if blanks[u] <= size:
             continue
-        small = [c for c in open_cells if bin(cands[c]).count("1") <= size]
+        small = [c for c in unit if cands[c] and cands[c].bit_count() <= size]
+        if len(small) < size:
+            continue
         for group in combinations(small, size):
             mask = 0
             for c in group:
                 mask |= cands[c]
-            if bin(mask).count("1") != size:
+            if mask.bit_count() != size:
                 continue
             common = set(lay.units_of[group[0]]).intersection(*(lay.units_of[c]
                                                                 for c in group[1:]))
@@ -48,23 +49,24 @@ def naked(g: Candidates, size: int, locked: bool = False) -> Iterator[Step]:
 
 def hidden(g: Candidates, size: int) -> Iterator[Step]:
     """Hidden subsets of a size."""
-    lay, cands, n = g.layout, g.cands, g.n
+    lay, cands, n, where = g.layout, g.cands, g.n, g.where()
     technique = f"Hidden {SIZE_NAMES[size]}"
-    for u, unit in enumerate(lay.units):
-        open_cells = [c for c in unit if cands[c]]
-        if len(open_cells) <= size:
-            continue
-        places = {}
+    for u, unit_mask in enumerate(lay.unit_masks):
+        places = {}   # digit: its places in the unit, as a bitmask, if 2 to `size` of them
         for d in range(1, n + 1):
-            b = 1 << (d - 1)
-            where = [c for c in open_cells if cands[c] & b]
-            if 2 <= len(where) <= size:
-                places[d] = where
-        for group in combinations(sorted(places), size):
-            cells = sorted({c for d in group for c in places[d]})
-            if len(cells) != size:
+            where_d = where[d - 1] & unit_mask
+            if 2 <= where_d.bit_count() <= size:
+                places[d] = where_d
+        if len(places) < size:
+            continue
+        for group in combinations(places, size):
+            union = 0
+            for d in group:
+                union |= places[d]
+            if union.bit_count() != size:
                 continue
             mask = sum(1 << (d - 1) for d in group)
+            cells = cells_of(union)
             gone = [(c, d) for c in cells for d in digits(cands[c] & ~mask)]
             if gone:
                 ds = digits_text(group)

@@ -23,15 +23,17 @@ def rectangles(g: Candidates) -> list[tuple[list[int], int]]:
 
 
 def _rectangles(g: Candidates) -> Iterator[tuple[list[int], int]]:
-    """The rectangles, as found."""
+    """The rectangles, as found: two rows, then two columns where both rows' cells share two
+    candidates or more."""
     lay, cands, n = g.layout, g.cands, g.n
     for r1, r2 in combinations(range(n), 2):
-        for c1, c2 in combinations(range(n), 2):
+        shared = [(c, cands[r1 * n + c] & cands[r2 * n + c]) for c in range(n)]
+        shared = [(c, m) for c, m in shared if m.bit_count() >= 2]
+        for (c1, m1), (c2, m2) in combinations(shared, 2):
             cells = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2]
-            if not all(cands[c] for c in cells) or len({lay.box_of[c] for c in cells}) != 2:
+            if len({lay.box_of[c] for c in cells}) != 2:
                 continue
-            common = cands[cells[0]] & cands[cells[1]] & cands[cells[2]] & cands[cells[3]]
-            for a, b in combinations(digits(common), 2):
+            for a, b in combinations(digits(m1 & m2), 2):
                 yield cells, (1 << (a - 1)) | (1 << (b - 1))
 
 
@@ -67,7 +69,7 @@ def ur_type2(g: Candidates) -> Iterator[Step]:
         if len(extra) != 2 or cands[extra[0]] != cands[extra[1]]:
             continue
         more = cands[extra[0]] & ~pair
-        if bin(more).count("1") != 1:
+        if more.bit_count() != 1:
             continue
         z = more.bit_length()
         gone = [(c, z) for c in lay.peers[extra[0]] & lay.peers[extra[1]] if cands[c] & more]
@@ -95,7 +97,7 @@ def ur_type3(g: Candidates) -> Iterator[Step]:
                     mask = more
                     for c in group:
                         mask |= cands[c]
-                    if bin(mask).count("1") != size + 1:
+                    if mask.bit_count() != size + 1:
                         continue
                     gone = [(c, d) for c in others if c not in group
                             for d in digits(cands[c] & mask)]
@@ -134,7 +136,7 @@ def bug_plus_one(g: Candidates) -> Iterator[Step]:
     """Every blank cell has two candidates but one, which has three: the digit that would
     otherwise appear three times in its units goes there (else a deadly BUG remains)."""
     lay, cands, n = g.layout, g.cands, g.n
-    counts = [bin(m).count("1") for m in cands]
+    counts = [m.bit_count() for m in cands]
     odd = [c for c in lay.cells if counts[c] > 2]
     if len(odd) != 1 or counts[odd[0]] != 3 or any(k == 1 for k in counts):
         return

@@ -11,7 +11,7 @@ from sudokulab.human.step import Step, make, name
 
 def _count(mask: int) -> int:
     """How many candidates."""
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 def xy_wing(g: Candidates) -> Iterator[Step]:

@@ -6,14 +6,15 @@ view) runs in a helper process, so the server stays small and a slow engine neve
 up another request. A puzzle never gets a 500: bad input is a 400/422 with the command
 line's one-line message, an engine failure or timeout is a result.
 
-Routes still to come slot in beside these: POST /api/hint and /api/explain (the
-human-style solver's steps) and POST /api/generate (the generator).
+The human-style solver's hints and explanations and the generator's new puzzles
+(learn.py) run in helper processes of their own (tutor.py), bounded the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import time
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
@@ -24,9 +25,17 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
-from sudokulab.errors import InputError
-from sudokulab.web.models import CompareRequest, ModelRequest, SolveRequest
+from sudokulab.errors import InputError, UsageError
+from sudokulab.web.learn import Unavailable
+from sudokulab.web.models import (
+    CompareRequest,
+    GenerateRequest,
+    LearnRequest,
+    ModelRequest,
+    SolveRequest,
+)
 from sudokulab.web.pool import Pool
+from sudokulab.web.tutor import Tutor
 
 MAX_BODY = 256 * 1024   # bytes in a request body
 MAX_PAGE = 100          # puzzles in one page of a dataset
@@ -41,12 +50,14 @@ def create_app(pool: Pool | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         app.state.pool = pool or Pool()
+        app.state.tutor = Tutor()
         app.state.helper = ProcessPoolExecutor(1, mp_context=_spawn())
         app.state.backends = None
         try:
             yield
         finally:
             app.state.pool.close()
+            app.state.tutor.close()
             # wait: a helper told to stop before it exits would be left waiting on its queue
             app.state.helper.shutdown(wait=True, cancel_futures=True)
 
@@ -55,6 +66,7 @@ def create_app(pool: Pool | None = None) -> FastAPI:
     app.add_middleware(BodyLimit)
     app.add_exception_handler(InputError, _bad_input)
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(Unavailable, _unavailable)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -115,7 +127,49 @@ def create_app(pool: Pool | None = None) -> FastAPI:
             return {"backend": spec, "ok": False, "text": f"{type(error).__name__}: {error}"}
         return {"backend": spec, **text}
 
+    @app.get("/api/techniques")
+    async def techniques() -> list[dict]:
+        """The human-style techniques, easiest first (names for `techniques` and `upto`)."""
+        return await asyncio.to_thread(learn_techniques)
+
+    @app.post("/api/hint")
+    async def hint(body: LearnRequest, request: Request) -> JSONResponse:
+        """The easiest next step (the human-style solver), with what to highlight."""
+        # plain JSON types already: sent as they are, without FastAPI's walk through them
+        return JSONResponse(await _learn(request.app, "hint", body))
+
+    @app.post("/api/explain")
+    async def explain(body: LearnRequest, request: Request) -> JSONResponse:
+        """Every step to the end, easiest technique first, with the grade."""
+        return JSONResponse(await _learn(request.app, "explain", body))
+
+    @app.post("/api/generate")
+    async def generate(body: GenerateRequest, request: Request) -> dict:
+        """A new puzzle (of a level, if asked), proved unique by two engines, graded."""
+        seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
+        answer = await request.app.state.tutor.run(
+            "generate", body.timeout, box=body.box, rules=tuple(body.rules),
+            level=body.level, symmetry=body.symmetry, seed=seed)
+        if answer["status"] == "timeout":
+            answer["message"] = (f"no puzzle{' of level ' + body.level if body.level else ''}"
+                                 f" in {body.timeout:g} s: try again, or another level")
+        if "puzzle" in answer:
+            answer["puzzle"] = puzzle_json(answer["puzzle"])
+        return {"seed": seed, "puzzle": None, **answer}
+
     return app
+
+
+async def _learn(app: FastAPI, task: str, body: LearnRequest) -> dict:
+    """A hint or an explanation from a helper process; the puzzle as the page draws it."""
+    puzzle = _parse(body.puzzle)
+    if body.techniques is not None and body.upto is not None:
+        raise UsageError("techniques and upto exclude each other: give one")
+    answer = await app.state.tutor.run(task, body.timeout, puzzle=puzzle,
+                                       techniques=body.techniques, upto=body.upto,
+                                       uniqueness=body.uniqueness)
+    empty = {"step": None} if task == "hint" else {"steps": []}  # for a timeout or an error
+    return {"puzzle": puzzle_json(puzzle), **empty, "candidates": [], **answer}
 
 
 # --- reading the request ---------------------------------------------------------------
@@ -162,6 +216,11 @@ def spec_problem(spec: str) -> str:
 async def _bad_input(request: Request, error: InputError) -> JSONResponse:
     """Bad input: the command line's one-line message."""
     return JSONResponse({"error": _one_line(str(error))}, status_code=400)
+
+
+async def _unavailable(request: Request, error: Unavailable) -> JSONResponse:
+    """What the route needs is not installed here: 503 with one line saying so."""
+    return JSONResponse({"error": _one_line(str(error))}, status_code=503)
 
 
 async def _invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -331,6 +390,15 @@ def _describe(spec: str, puzzle) -> dict:
     backend = make_backend(spec)
     reason = backend.unsupported(puzzle)
     return {"ok": not reason, "text": reason or backend.describe(puzzle)}
+
+
+def learn_techniques() -> list[dict]:
+    """Each technique's name, tier, HoDoKu level and score, SE-like rating."""
+    from sudokulab.human import grading, solver
+
+    return [{"name": t.name, "tier": solver.TIERS[t.tier], "level": grading.TABLE[t.name][0],
+             "score": grading.TABLE[t.name][1], "rating": grading.TABLE[t.name][2],
+             "uniqueness": t.uniqueness} for t in solver.TECHNIQUES]
 
 
 def _datasets() -> list[dict]:

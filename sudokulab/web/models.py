@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Literal
+
 from pydantic import BaseModel, Field
 
 DEFAULT_TIMEOUT = 10.0   # seconds a solve may take when the request does not say
 MAX_TIMEOUT = 60.0       # and at most, whatever it says: every solve is bounded
 MAX_LIMIT = 100          # grids one answer may carry
 MAX_TEXT = 100_000       # characters of puzzle text (a long SudokuPad link fits)
+GENERATE_TIMEOUT = 30.0  # seconds a new puzzle may take when the request does not say
+Level = Literal["easy", "medium", "hard", "unfair", "extreme"]  # HoDoKu's, as the generator's
+Side = Annotated[int, Field(ge=1, le=5)]  # a box side: grids from 4x4 to 25x25
 
 
 class PuzzleText(BaseModel):
@@ -40,3 +45,37 @@ class ModelRequest(PuzzleText):
     """POST /api/model: the teaching view of one backend for one puzzle."""
 
     backend: str = Field("norvig", max_length=200)
+
+
+class LearnRequest(PuzzleText):
+    """POST /api/hint and /api/explain: the human-style solver's steps."""
+
+    techniques: list[str] | None = Field(None, max_length=100, description="only these "
+                                         "techniques (names as `sudokulab explain --list` "
+                                         "gives them)")
+    upto: str | None = Field(None, max_length=200, description="every technique up to and "
+                             "including this one")
+    uniqueness: Literal["auto", "yes", "no"] = Field("auto", description="uniqueness "
+                                                     "techniques: auto uses them when the "
+                                                     "norvig backend proves one solution")
+    timeout: float = Field(DEFAULT_TIMEOUT, gt=0, le=MAX_TIMEOUT,
+                           description="seconds; the helper is stopped past it")
+
+
+class GenerateRequest(BaseModel):
+    """POST /api/generate: one new puzzle, proved unique by two engines."""
+
+    level: Level | None = Field(None, description="HoDoKu's level from the human-style "
+                                "grader; none: any level")
+    box: tuple[Side, Side] = Field((3, 3), description="box rows and columns: [3, 3] for "
+                                   "9x9, [2, 3] for 6x6")
+    rules: list[Annotated[str, Field(max_length=40)]] = Field(
+        [], max_length=10, description="rule names, as `sudokulab generate --rules` takes "
+        "them: diagonal, anti-knight, anti-king, non-consecutive, windoku, miracle, and "
+        "jigsaw, killer, parity (drawn at random)")
+    symmetry: str = Field("none", max_length=40, description="of the givens: none, "
+                          "rotational, quarter, diagonal, mirror, ...")
+    seed: int | None = Field(None, ge=0, lt=2**31, description="the same seed and options "
+                             "give the same puzzle; none: a random one")
+    timeout: float = Field(GENERATE_TIMEOUT, gt=0, le=MAX_TIMEOUT,
+                           description="seconds; the helper is stopped past it")

@@ -8,6 +8,7 @@ const $ = (id) => document.getElementById(id);
 const state = {
   puzzle: null, entries: [], marks: [], solved: [], solution: null,
   selected: 0, undo: [], redo: [], started: 0, stopped: false,
+  learn: null,  // a hint or an explanation being shown (see "learn mode" below)
 };
 
 // --- geometry: units and peers, from the box shape and the rules --------------------------
@@ -81,6 +82,7 @@ function moves(p) {
 // --- drawing ---------------------------------------------------------------------------
 
 function value(i) {
+  if (state.learn) return state.learn.values[i];
   return state.puzzle.givens[i] || state.entries[i] || state.solved[i] || 0;
 }
 
@@ -190,7 +192,8 @@ function conflicts() {
 
 function render() {
   const p = state.puzzle, n = p.size, bad = conflicts(), sel = state.selected;
-  const peers = new Set(state.units.filter((u) => u.includes(sel)).flat());
+  // in learn mode the step's units are highlighted, not the selected cell's
+  const peers = new Set(state.learn ? [] : state.units.filter((u) => u.includes(sel)).flat());
   const selValue = value(sel);
   for (const cell of $("grid").children) {
     const i = Number(cell.dataset.index), v = value(i);
@@ -201,10 +204,10 @@ function render() {
     cell.classList.toggle("selected", i === sel);
     cell.classList.toggle("peer", i !== sel && peers.has(i));
     cell.classList.toggle("same", i !== sel && selValue > 0 && v === selValue);
-    const marks = cell.querySelector(".marks");
-    const shown = v ? [] : [...state.marks[i]].sort((a, b) => a - b);
-    marks.innerHTML = shown.length ? [...Array(n).keys()].map((k) => `<span>${state.marks[i].has(k + 1) ? SYMBOLS[k] : ""}</span>`).join("") : "";
+    const marks = cell.querySelector(".marks"), own = state.learn ? state.learn.marks[i] : state.marks[i];
+    marks.innerHTML = !v && own.size ? [...Array(n).keys()].map((k) => `<span data-digit="${k + 1}">${own.has(k + 1) ? SYMBOLS[k] : ""}</span>`).join("") : "";
   }
+  highlight();
 }
 
 // --- loading ---------------------------------------------------------------------------
@@ -220,6 +223,7 @@ function setPuzzle(puzzle, solution = null, mode = "play") {
   state.pairs = moves(puzzle);
   state.undo = []; state.redo = []; state.selected = 0;
   state.started = Date.now(); state.stopped = false;
+  endLearn();
   $(mode === "play" ? "mode-play" : "mode-edit").checked = true;
   say("");
   buildGrid();
@@ -270,6 +274,7 @@ function select(i) { state.selected = i; render(); }
 function change(i, update) {
   // Apply one change to cell i, remembering how to undo it.
   const before = { i, entry: state.entries[i], given: state.puzzle.givens[i], marks: new Set(state.marks[i]) };
+  endLearn();
   update();
   state.undo.push(before); state.redo = [];
   state.solved.fill(0);
@@ -280,6 +285,7 @@ function change(i, update) {
 function restore(stack, other) {
   const last = stack.pop();
   if (!last) return;
+  endLearn();
   const i = last.i;
   other.push({ i, entry: state.entries[i], given: state.puzzle.givens[i], marks: new Set(state.marks[i]) });
   state.entries[i] = last.entry; state.puzzle.givens[i] = last.given; state.marks[i] = last.marks;
@@ -453,6 +459,145 @@ async function showModel(backend) {
   } catch (error) { pre.textContent = error.message; }
 }
 
+// --- learn mode: hints and step-by-step explanations ------------------------------------
+// The grid shows a position of the human-style solver's path: the values and pencil marks
+// after the first k steps (computed here from the API's start candidates and each step's
+// `removed`), with step k+1 highlighted: its units, its cells, the digits it places and
+// the candidates it eliminates, and its chain links.
+
+function learnBody() {
+  // The grid as it stands (givens and entries) and the techniques chosen.
+  const p = state.puzzle, n = p.size;
+  const rows = [...Array(n).keys()].map((r) => [...Array(n).keys()].map((c) => p.givens[r * n + c] || state.entries[r * n + c]));
+  const body = { puzzle: JSON.stringify({ box: p.box, givens: rows, rules: p.rules }) };
+  if ($("upto").value) body.upto = $("upto").value;
+  return body;
+}
+
+async function learn(kind) {
+  const body = learnBody(), base = JSON.parse(body.puzzle).givens.flat();
+  endLearn();
+  $("learn-sentence").textContent = kind === "hint" ? "looking for a step…" : "taking every step…";
+  let answer;
+  try { answer = await api(`/api/${kind}`, body); } catch (error) { showLearnMessage(error.message, "bad-input"); return; }
+  const steps = kind === "hint" ? (answer.step ? [answer.step] : []) : answer.steps;
+  if (!steps.length) { showLearnMessage(answer.message, answer.status); return; }
+  state.learn = { kind, steps, start: answer.candidates, base, k: 0, answer };
+  position(0);
+}
+
+function position(k) {
+  // Show the position after k steps, with step k+1 highlighted.
+  const L = state.learn, n = state.puzzle.size;
+  L.k = Math.max(0, Math.min(k, L.steps.length));
+  L.values = L.base.slice();
+  L.marks = L.start.map((digits) => new Set(digits));
+  L.placed = new Set();
+  for (const step of L.steps.slice(0, L.k)) {
+    for (const [r, c, d] of step.placements) { const i = (r - 1) * n + c - 1; L.values[i] = d; L.marks[i].clear(); L.placed.add(i); }
+    for (const [r, c, d] of step.removed) L.marks[(r - 1) * n + c - 1].delete(d);
+  }
+  showLearn();
+  render();
+}
+
+function showLearn() {
+  const L = state.learn, step = L.steps[L.k], a = L.answer, explaining = L.kind === "explain";
+  $("learn-controls").hidden = false;
+  $("learn-prev").hidden = $("learn-next").hidden = !explaining;
+  $("learn-apply").hidden = explaining;
+  $("learn-position").textContent = explaining ? `step ${Math.min(L.k + 1, L.steps.length)} of ${L.steps.length}${step ? "" : " done"}` : "";
+  $("learn-prev").disabled = L.k === 0;
+  $("learn-next").disabled = L.k >= L.steps.length;
+  $("learn-notation").textContent = step ? step.text : "";
+  $("learn-sentence").textContent = step ? step.sentence : a.message;
+  $("learn-text").dataset.step = String(L.k);
+  $("learn").dataset.status = a.status;
+  const checked = a.verified === true ? "every step agrees with norvig's solution" : a.verified === false ? `a step disagrees with norvig's solution: ${a.problems[0]}` : "not checked (no unique solution)";
+  $("learn-grade").textContent = explaining ? `${a.message}; level ${a.level}, score ${a.score}, rating ${a.rating.toFixed(1)} (hardest: ${a.hardest || "none"}); ${checked}` : checked;
+  $("learn-grade").className = a.verified === false ? "bad" : "";
+}
+
+function showLearnMessage(text, status) {
+  $("learn-notation").textContent = "";
+  $("learn-sentence").textContent = text;
+  $("learn-grade").textContent = "";
+  $("learn").dataset.status = status;
+}
+
+function endLearn() {
+  if (!state.learn) return;
+  state.learn = null;
+  $("learn-controls").hidden = true;
+  $("learn-notation").textContent = $("learn-sentence").textContent = $("learn-grade").textContent = "";
+  delete $("learn").dataset.status;
+  delete $("learn-text").dataset.step;
+  $("learn-overlay").innerHTML = "";
+}
+
+function highlight() {
+  // Mark the pending step on the grid: units, cells, placements, eliminations, links.
+  const cells = $("grid").children, n = state.puzzle.size, L = state.learn;
+  const step = L && L.steps[L.k], at = ([r, c]) => (r - 1) * n + c - 1;
+  const unit = new Set(step ? step.units.flatMap((u) => u.cells.map(at)) : []);
+  const own = new Set(step ? step.cells.map(at) : []);
+  const place = new Set(step ? step.placements.map(at) : []);
+  for (const cell of cells) {
+    const i = Number(cell.dataset.index);
+    cell.classList.toggle("hl-unit", unit.has(i));
+    cell.classList.toggle("hl-cell", own.has(i));
+    cell.classList.toggle("hl-place", place.has(i));
+    cell.classList.toggle("learned", Boolean(L && L.placed.has(i)));
+  }
+  if (!step) { $("learn-overlay").innerHTML = ""; return; }
+  const mark = (kind) => ([r, c, d]) => { const span = cells[at([r, c])].querySelector(`.marks span[data-digit="${d}"]`); if (span) span.classList.add(kind); };
+  step.placements.forEach(mark("place"));
+  step.eliminations.forEach(mark("elim"));
+  step.links.forEach((link) => { mark("link")(link.from); mark("link")(link.to); });
+  drawLinks(step.links, n);
+}
+
+function drawLinks(links, n) {
+  // A chain's links between candidates: strong solid, weak dashed.
+  const side = Math.ceil(Math.sqrt(n)), rows = Math.ceil(n / side), svg = $("learn-overlay");
+  const spot = ([r, c, d]) => [c - 1 + ((d - 1) % side + 0.5) / side, r - 1 + (Math.floor((d - 1) / side) + 0.5) / rows];
+  svg.setAttribute("viewBox", `0 0 ${n} ${n}`);
+  svg.innerHTML = `<style>.strong{stroke:#c2410c;stroke-width:.045}.weak{stroke:#c2410c;stroke-width:.035;stroke-dasharray:.08 .06}</style>`
+    + links.map((link) => { const [x1, y1] = spot(link.from), [x2, y2] = spot(link.to); return `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" class="${link.strong ? "strong" : "weak"}"/>`; }).join("");
+}
+
+function applyHint() {
+  // Put the hint's digits in the grid as entries and take its eliminations from the pencil marks.
+  const L = state.learn, n = state.puzzle.size, step = L.steps[0];
+  endLearn();
+  for (const [r, c, d] of step.placements) { const i = (r - 1) * n + c - 1; state.selected = i; change(i, () => { state.entries[i] = d; state.marks[i].clear(); }); }
+  for (const [r, c, d] of step.eliminations) state.marks[(r - 1) * n + c - 1].delete(d);
+  render();
+}
+
+// --- new puzzles from the generator ------------------------------------------------------
+
+async function generate() {
+  // A new puzzle of the size chosen under the grid, the level and rules chosen here.
+  const n = Number($("size").value), box = { 4: [2, 2], 6: [2, 3], 9: [3, 3], 16: [4, 4] }[n];
+  const body = { box, rules: $("gen-rules").value ? [$("gen-rules").value] : [],
+    symmetry: $("gen-symmetric").checked ? "rotational" : "none" };
+  if ($("gen-level").value) body.level = $("gen-level").value;
+  const status = $("gen-status");
+  status.textContent = "generating…"; delete status.dataset.status;
+  try {
+    const answer = await api("/api/generate", body);
+    if (answer.status !== "generated") throw new Error(answer.message);
+    setPuzzle(answer.puzzle, answer.solution);
+    status.textContent = `new puzzle: ${answer.message}`;
+    status.dataset.status = "generated";
+    status.dataset.seed = answer.seed;
+  } catch (error) {
+    status.textContent = error.message;
+    status.dataset.status = "failed";
+  }
+}
+
 // --- datasets and gallery --------------------------------------------------------------
 
 const gallery = { name: "", offset: 0, count: 12, total: 0 };
@@ -493,13 +638,20 @@ async function start() {
   $("undo").addEventListener("click", () => restore(state.undo, state.redo));
   $("redo").addEventListener("click", () => restore(state.redo, state.undo));
   $("check").addEventListener("click", checkEntries);
-  $("clear").addEventListener("click", () => { state.entries.fill(0); state.solved.fill(0); state.marks.forEach((m) => m.clear()); render(); });
+  $("clear").addEventListener("click", () => { endLearn(); state.entries.fill(0); state.solved.fill(0); state.marks.forEach((m) => m.clear()); render(); });
   $("new-grid").addEventListener("click", () => setPuzzle(emptyPuzzle(Number($("size").value)), null, "edit"));
   $("load-paste").addEventListener("click", () => loadText($("paste").value));
   $("load-dataset").addEventListener("click", loadDataset);
   $("solve").addEventListener("click", solve);
   $("show-model").addEventListener("click", () => showModel($("backend").value));
   $("compare").addEventListener("click", compare);
+  $("hint").addEventListener("click", () => learn("hint"));
+  $("generate").addEventListener("click", generate);
+  $("explain").addEventListener("click", () => learn("explain"));
+  $("learn-prev").addEventListener("click", () => position(state.learn.k - 1));
+  $("learn-next").addEventListener("click", () => position(state.learn.k + 1));
+  $("learn-apply").addEventListener("click", applyHint);
+  $("learn-close").addEventListener("click", () => { endLearn(); render(); });
   $("gallery-prev").addEventListener("click", () => { gallery.offset = Math.max(0, gallery.offset - gallery.count); showGallery(); });
   $("gallery-next").addEventListener("click", () => { if (gallery.offset + gallery.count < gallery.total) gallery.offset += gallery.count; showGallery(); });
   $("gallery-dataset").addEventListener("change", () => { gallery.offset = 0; showGallery(); });
@@ -507,7 +659,8 @@ async function start() {
     radio.addEventListener("change", () => { if ($("mode-play").checked) { state.started = Date.now(); state.stopped = false; } });
   }
   setInterval(() => { if (!state.stopped && $("mode-play").checked) $("timer").textContent = clock(); }, 500);
-  const [backends, datasets] = await Promise.all([api("/api/backends"), api("/api/datasets")]);
+  const [backends, datasets, techniques] = await Promise.all([api("/api/backends"), api("/api/datasets"), api("/api/techniques")]);
+  $("upto").innerHTML += techniques.map((t) => `<option value="${t.name}">up to ${t.name}</option>`).join("");
   $("backend").innerHTML = backends.map((b) => `<option value="${b.name}" ${b.available ? "" : "disabled"} title="${b.paradigm}${b.available ? "" : ": " + b.reason}">${b.name}${b.available ? "" : " (unavailable)"}</option>`).join("");
   const options = datasets.map((d) => `<option value="${d.name}">${d.name} (${d.puzzles})</option>`).join("");
   $("dataset").innerHTML = options; $("gallery-dataset").innerHTML = options;

@@ -1,0 +1,203 @@
+"""One puzzle from a request and a seed: grid, removal of givens, filters, second proof."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from sudokulab import rules as R
+from sudokulab.errors import UsageError
+from sudokulab.generate import Generated, ProofError, Request
+from sudokulab.generate.engine import Engine, engine
+from sudokulab.generate.grids import random_cages, random_grid, random_parity, random_regions
+from sudokulab.generate.symmetry import orbits
+from sudokulab.geometry import geometry
+from sudokulab.puzzle import Puzzle
+
+PASSES_PER_GRID = 4  # removal orders tried on one grid before drawing another
+
+
+def make(request: Request, seed: int) -> Generated:
+    """The puzzle of a seed: the first try whose puzzle passes every filter, proved twice.
+
+    A try is one removal pass in a new random order; a grid serves PASSES_PER_GRID tries
+    (filling it costs about as much as a pass) before another is drawn."""
+    rng = random.Random(seed)
+    tries = 0
+    while tries < request.tries:
+        drawn = draw(request, rng)
+        if drawn is None:  # random jigsaw regions that admit no grid
+            tries += 1
+            continue
+        solution, rules, work, owned = drawn
+        try:
+            for _ in range(min(PASSES_PER_GRID, request.tries - tries)):
+                tries += 1
+                work.next_puzzle()
+                givens = remove_givens(work, solution, request, rng)
+                found = _passes(request, Puzzle(request.box, givens, rules), solution, work)
+                if found is not None:
+                    puzzle, minimal, grade = found
+                    provers = prove(puzzle, solution, second_name(request.prover, puzzle))
+                    return Generated(puzzle, solution, seed, request.symmetry, minimal,
+                                     provers, *grade, tries=tries)
+        finally:
+            if owned:
+                work.close()
+    raise UsageError(f"no puzzle met the options in {request.tries} tries from seed {seed} "
+                     f"(more with --tries, or ask for less)")
+
+
+def draw(request: Request, rng: random.Random):
+    """A random grid with its rules (random ones drawn), the engine that knows them, and
+    whether that engine is this grid's own; None when random regions admit no grid."""
+    n, box = request.n, request.box
+    rules = request.rules
+    if "jigsaw" in request.random_rules:
+        rules += (random_regions(n, rng),)
+    grid_engine = engine(box, rules)
+    solution = random_grid(grid_engine, rng)
+    if solution is None:
+        if "jigsaw" in request.random_rules:
+            return None
+        raise UsageError(f"no {n}x{n} grid satisfies the rules "
+                         f"({', '.join(rule.name for rule in rules)})")
+    extra: tuple[R.Rule, ...] = ()
+    if "killer" in request.random_rules:
+        extra += random_cages(solution, n, rng)
+    if "parity" in request.random_rules:
+        extra += random_parity(solution, n, rng)
+    if not extra:
+        return solution, rules, grid_engine, False
+    return solution, rules + extra, Engine(box, rules + extra), True
+
+
+def remove_givens(work: Engine, solution: tuple[int, ...], request: Request,
+                  rng: random.Random) -> tuple[int, ...]:
+    """Blank the symmetry's cell groups in a random order while the puzzle stays unique,
+    down to `request.givens` when it is set. One pass suffices: a group that cannot go
+    now cannot go later either (fewer givens never make a puzzle unique again)."""
+    n = work.n
+    givens = list(solution)
+    left = n * n
+    stop = request.givens or 0
+    groups = list(orbits(request.symmetry, n))
+    rng.shuffle(groups)
+    peers = geometry(work.box, work.rules).peers
+    for group in groups:
+        if left - len(group) < stop:
+            continue
+        if _forced(givens, group, peers, n) or \
+                work.unique_without(_literals(givens, n, group), solution, group):
+            for cell in group:
+                givens[cell] = 0
+            left -= len(group)
+            if left == stop and stop:
+                break
+    return tuple(givens)
+
+
+def _forced(givens: list[int], group: tuple[int, ...], peers, n: int) -> bool:
+    """Whether the givens outside the group leave each of its cells one digit (a naked
+    single): then blanking it keeps the puzzle unique, and no SAT call is needed."""
+    inside = set(group)
+    for cell in group:
+        seen = {givens[peer] for peer in peers[cell] if peer not in inside}
+        seen.discard(0)
+        if len(seen) < n - 1:
+            return False
+    return True
+
+
+def _literals(givens: list[int], n: int, without=()) -> list[int]:
+    """The given cells' literals, leaving out the cells `without`."""
+    skip = set(without)
+    return [cell * n + d for cell, d in enumerate(givens) if d and cell not in skip]
+
+
+def is_minimal(work: Engine, puzzle: Puzzle, solution: tuple[int, ...]) -> bool:
+    """Whether no single given can be removed with the puzzle staying unique."""
+    givens = list(puzzle.givens)
+    n = work.n
+    return not any(work.unique_without(_literals(givens, n, (cell,)), solution, (cell,))
+                   for cell, d in enumerate(givens) if d)
+
+
+def _passes(request: Request, puzzle: Puzzle, solution: tuple[int, ...], work: Engine):
+    """(puzzle, minimal, (level, score, rating)) if the puzzle meets the filters, else None."""
+    clues = puzzle.clues
+    if request.givens is not None and clues != request.givens:
+        return None
+    if request.max_givens is not None and clues > request.max_givens:
+        return None
+    # Without symmetry a full pass tests every given alone: the result is minimal.
+    if request.symmetry == "none" and request.givens is None:
+        minimal = True
+    else:
+        minimal = is_minimal(work, puzzle, solution)
+    if request.minimal and not minimal:
+        return None
+    grade = (None, None, None)
+    if request.grade:
+        grade = grade_of(puzzle)
+        level, _, rating = grade
+        if request.level is not None and (level or "").lower() != request.level:
+            return None
+        if request.rating is not None and not (
+                rating is not None and request.rating[0] <= rating <= request.rating[1]):
+            return None
+    return puzzle, minimal, grade
+
+
+def grade_of(puzzle: Puzzle) -> tuple[str | None, int | None, float | None]:
+    """HoDoKu's level and score and the SE-like rating; Nones when the techniques stall."""
+    from sudokulab.human import grading, solver
+
+    path = solver.solve(puzzle, unique=True)
+    if not path.solved:
+        return None, None, None
+    grade = grading.grade(path.steps, True)
+    return grade.level, grade.score, grade.rating
+
+
+PAIRWISE = (R.AntiKnight, R.AntiKing, R.NonConsecutive)  # rules norvig searches slowly
+
+
+def second_name(prover: str, puzzle: Puzzle) -> str:
+    """The second engine `auto` stands for on this puzzle (see generate.PROVERS)."""
+    if prover != "auto":
+        return prover
+    slow = puzzle.size > 9 or any(isinstance(rule, PAIRWISE) for rule in puzzle.rules)
+    return "asp" if slow and _asp_available() else "norvig"
+
+
+@cache
+def _asp_available() -> bool:
+    """Whether clingo loads here."""
+    from sudokulab.backends import backend_class
+
+    return backend_class("asp").available().ok
+
+
+@cache
+def second_engine(name: str):
+    """The second prover's backend, made once per process."""
+    from sudokulab.backends import make_backend
+
+    return make_backend(name)
+
+
+def prove(puzzle: Puzzle, solution: tuple[int, ...], prover: str) -> tuple[str, ...]:
+    """The engines that proved the puzzle unique: the working one, and a second engine of
+    another paradigm that must find the same one solution; ProofError if it does not."""
+    from sudokulab.check import check
+
+    problems = check(puzzle, solution)
+    if problems:
+        raise ProofError(f"the working engine's solution breaks the rules: {problems[0]}")
+    result = second_engine(prover).solve(puzzle, limit=2)
+    if result.status.value != "unique" or result.solutions[0] != solution:
+        raise ProofError(f"{prover} does not confirm the puzzle {puzzle} is unique with the "
+                         f"working engine's solution: it answers {result.status.value}"
+                         f"{' ' + result.message if result.message else ''}")
+    return (Engine.name, prover)

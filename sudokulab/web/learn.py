@@ -1,0 +1,210 @@
+"""The page's learn mode: hints and explanations from the human-style solver, and new
+puzzles from the generator, as JSON.
+
+These run in a helper process (tutor.py), never on the server's event loop. A step is
+`Step.to_json` (what `sudokulab explain --format json` prints: rows, columns and digits
+from 1, HoDoKu's notation as `text`) plus what the page draws: the plain sentence, the
+pattern's cells, its units with their cells, its chain links, and `removed`, every
+candidate the step takes away (its eliminations and what its placements take from their
+peers), so that the page can replay the steps on its pencil marks. Every answer is checked
+against the solution the norvig backend finds (another paradigm): `verified`.
+
+The generator (`sudokulab.generate`) is imported only when a puzzle is asked for: without
+it the server still runs, and /api/generate says why it cannot (503).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from sudokulab.errors import UsageError
+from sudokulab.puzzle import Puzzle
+from sudokulab.result import Status
+
+Cell = list[int]  # [row, col] counted from 1
+
+
+class Unavailable(Exception):
+    """What a task needs is not installed here (an HTTP 503)."""
+
+
+def run(task: str, arguments: dict) -> tuple[str, object]:
+    """(in the helper) ('ok', answer), or ('usage' | 'unavailable' | 'error', message)."""
+    try:
+        return "ok", TASKS[task](**arguments)
+    except UsageError as error:
+        return "usage", str(error)
+    except Unavailable as error:
+        return "unavailable", str(error)
+    except Exception as error:  # a bug must reach the page as a message, not a dead helper
+        return "error", f"{type(error).__name__}: {error}"
+
+
+def chosen(techniques: list[str] | None, upto: str | None) -> tuple:
+    """The techniques named, or those up to one, or all; UsageError for an unknown name."""
+    from sudokulab.human import solver
+
+    try:
+        if techniques is not None:
+            return solver.select(names=[t for t in techniques if t.strip()])
+        return solver.select(upto=upto or None)
+    except solver.UnknownTechnique as error:
+        raise UsageError(str(error)) from None
+
+
+def reference(puzzle: Puzzle, seconds: float):
+    """The norvig backend's answer (limit 2): the solution every step is checked against."""
+    from sudokulab.backends import make_backend
+
+    return make_backend("norvig").solve(puzzle, limit=2, timeout=max(seconds, 0.1))
+
+
+def is_unique(uniqueness: str, answer) -> bool:
+    """Whether uniqueness techniques may be used: auto means norvig proves one solution."""
+    if uniqueness == "auto":
+        return answer.status is Status.UNIQUE
+    return uniqueness == "yes"
+
+
+def cell(index: int, n: int) -> Cell:
+    """[row, col] counted from 1."""
+    return [index // n + 1, index % n + 1]
+
+
+def candidates_json(g) -> list[list[int]]:
+    """Each cell's candidates (empty for a filled cell), row by row."""
+    from sudokulab.human.candidates import digits
+
+    return [digits(mask) for mask in g.cands]
+
+
+def step_json(step, g) -> dict:
+    """The step as explain's JSON gives it, plus what to highlight and what it removes
+    (from the candidates `g` it was found on; `g` is left after the step)."""
+    n, layout = g.n, g.layout
+    before = g.cands[:]
+    g.apply(step)
+    placed = {c for c, _ in step.placements}
+    removed = [[*cell(c, n), d] for c in range(n * n) if c not in placed
+               for d in range(1, n + 1) if before[c] >> (d - 1) & 1
+               and not g.cands[c] >> (d - 1) & 1]
+    return {**step.to_json(n), "sentence": step.sentence,
+            "cells": [cell(c, n) for c in step.cells],
+            "units": [{"name": layout.unit_names[u], "cells": [cell(c, n) for c in
+                                                              layout.units[u]]}
+                      for u in step.units],
+            "links": [{"from": [*cell(a[0], n), a[1]], "to": [*cell(b[0], n), b[1]],
+                       "strong": bool(strong)} for a, b, strong in step.links],
+            "removed": removed}
+
+
+def verification(steps, answer, n: int) -> dict:
+    """Whether the steps agree with norvig's solution (None when it has no unique one)."""
+    from sudokulab.human import solver
+
+    if answer.status is not Status.UNIQUE:
+        return {"verified": None, "problems": []}
+    problems = solver.wrong_moves(steps, answer.solutions[0], n)
+    return {"verified": not problems, "problems": problems[:5]}
+
+
+def explain(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | None = None,
+            uniqueness: str = "auto", seconds: float = 10.0) -> dict:
+    """Every step to the end (or the stall, or the time limit), with the grade."""
+    from sudokulab.human import grading, solver
+    from sudokulab.human.candidates import Candidates
+
+    deadline = time.monotonic() + seconds
+    selected = chosen(techniques, upto)
+    answer = reference(puzzle, seconds)
+    path = solver.solve(puzzle, selected, unique=is_unique(uniqueness, answer),
+                        stop=past(deadline))
+    grade = grading.grade(path.steps, path.solved)
+    g = Candidates(puzzle)
+    start = candidates_json(g)
+    steps = [step_json(step, g) for step in path.steps]
+    status = ("timeout" if path.stopped else "solved" if path.solved
+              else "broken" if path.broken else "stalled")
+    return {"status": status, "message": explain_message(status, len(steps), answer),
+            "solved": path.solved, "level": grade.level, "score": grade.score,
+            "rating": grade.rating, "hardest": grade.hardest, "reference": answer.status.value,
+            "candidates": start, "steps": steps,
+            **verification(path.steps, answer, puzzle.size)}
+
+
+def explain_message(status: str, count: int, answer) -> str:
+    """One line saying how the path ended."""
+    if status == "solved":
+        return f"solved in {count} steps"
+    if status == "timeout":
+        return f"stopped at the time limit after {count} steps"
+    if status == "broken" or answer.status is Status.NONE:
+        return f"no solution: the steps reach a contradiction after {count} steps"
+    return f"stalled after {count} steps: no enabled technique applies"
+
+
+def hint(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | None = None,
+         uniqueness: str = "auto", seconds: float = 10.0) -> dict:
+    """The easiest next step on the position's pencil marks, and those pencil marks."""
+    from sudokulab.human import solver
+    from sudokulab.human.candidates import Candidates
+
+    selected = chosen(techniques, upto)
+    g = Candidates(puzzle)
+    start = candidates_json(g)
+    out = {"step": None, "candidates": start, "verified": None, "problems": []}
+    if g.solved():
+        return {**out, "status": "full", "message": "the grid is full"}
+    answer = reference(puzzle, seconds)
+    out["reference"] = answer.status.value
+    if g.broken() or answer.status is Status.NONE:
+        return {**out, "status": "broken",
+                "message": "no solution from here: a digit in the grid is wrong"}
+    step = solver.hint(puzzle, selected, unique=is_unique(uniqueness, answer))
+    if step is None:
+        return {**out, "status": "stalled", "message": "no enabled technique applies"}
+    return {**out, "status": "step", "message": step.notation, "step": step_json(step, g),
+            **verification([step], answer, puzzle.size)}
+
+
+def generated(box: tuple[int, int] = (3, 3), rules: tuple[str, ...] = (),
+              level: str | None = None, symmetry: str = "none", seed: int = 0,
+              seconds: float = 30.0) -> dict:
+    """One new puzzle (of a level, if asked), graded, its solution checked independently."""
+    try:
+        from sudokulab.generate import generate
+    except ImportError as error:
+        raise Unavailable(f"the generator is not available here: {error}") from None
+    from sudokulab.check import check
+    from sudokulab.human import grading, solver
+
+    made = next(generate(tuple(box), tuple(rules), count=1, seed=seed, symmetry=symmetry,
+                         level=level))
+    problems = check(made.puzzle, made.solution)
+    if problems:  # the generator proved it; a broken grid here is a bug, said as such
+        return {"status": "error", "message": f"the generated solution fails the checker: "
+                                              f"{problems[0]}"}
+    grade = made.level, made.score, made.rating
+    if made.level is None:  # not asked for a level: graded here, as `sudokulab grade` does
+        path = solver.solve(made.puzzle, unique=True)
+        g = grading.grade(path.steps, path.solved)
+        grade = (g.level if path.solved else None), g.score, g.rating
+    level_, score, rating = grade
+    return {"status": "generated", "puzzle": made.puzzle, "solution": list(made.solution),
+            "clues": sum(1 for d in made.puzzle.givens if d), "seed": made.seed,
+            "symmetry": made.symmetry, "minimal": made.minimal,
+            "provers": list(made.provers), "level": level_ and level_.lower(),
+            "score": score, "rating": rating,
+            "message": f"{level_.lower() if level_ else 'ungraded'}, "
+                       f"{sum(1 for d in made.puzzle.givens if d)} givens, seed {made.seed}; "
+                       f"unique by {' and '.join(made.provers)}"}
+
+
+def past(deadline: float) -> Callable[[], bool]:
+    """Whether the monotonic clock is past a deadline."""
+    return lambda: time.monotonic() > deadline
+
+
+TASKS: dict[str, Callable[..., dict]] = {"explain": explain, "hint": hint,
+                                         "generate": generated}

@@ -1,0 +1,144 @@
+"""Killable helper processes for the lab's own Python work: hints, explanations, generation.
+
+A solve goes to a harness worker (pool.py); the human-style steps and the generator are
+plain functions (web/learn.py), run here in spawned processes that import the lab once
+and stay warm. The server sends a task down a pipe and awaits the pipe on its event loop
+(pool.py's `_receive`) with a hard deadline: the task's own timeout, which it checks
+between steps, plus the harness's grace. A process past it is killed and the request
+answered 'timeout'; the next request gets a fresh process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from multiprocessing.connection import Connection
+
+from sudokulab.errors import UsageError
+from sudokulab.harness.runner import CONTEXT, STARTUP, grace
+from sudokulab.web.learn import Unavailable
+from sudokulab.web.pool import _receive
+
+MAX_PROCESSES = 2   # helper processes in all: the work is pure Python, one core each
+STARTUP_WAIT = min(STARTUP, 60.0)  # seconds a request waits for a new process's imports
+
+
+class Helper:
+    """The parent's handle on one helper process."""
+
+    def __init__(self) -> None:
+        self.conn, child = CONTEXT.Pipe()
+        self.process = CONTEXT.Process(target=serve, args=(child,), daemon=True,
+                                       name="sudokulab-tutor")
+        self.process.start()
+        child.close()
+        self.ready = False
+
+    def kill(self) -> None:
+        """End the process now, whatever it is doing."""
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+    def end(self) -> None:
+        """Ask an idle process to stop, and make sure it does."""
+        with contextlib.suppress(OSError):
+            self.conn.send(None)
+        self.process.join(timeout=1.0)
+        self.kill()
+
+
+class Tutor:
+    """Up to MAX_PROCESSES helpers: idle ones kept warm, requests beyond wait their turn."""
+
+    def __init__(self, max_processes: int = MAX_PROCESSES) -> None:
+        self.max_processes = max_processes
+        self.idle: list[Helper] = []
+        self.live = 0
+        self.changed: asyncio.Condition | None = None
+
+    async def run(self, task: str, timeout: float, **arguments) -> dict:
+        """The task's answer (a dict); {'status': 'timeout' | 'error', 'message'} when it
+        overruns or its process dies; UsageError (a 400) for options the task refuses,
+        Unavailable (a 503) when what it needs is not installed."""
+        helper = await self._acquire()
+        healthy = False
+        try:
+            if not helper.ready:
+                message = await _receive(helper, STARTUP_WAIT)
+                if message != ("ready",):
+                    return {"status": "error", "message": f"the helper did not start: "
+                                                          f"{message or 'no answer in time'}"}
+                helper.ready = True
+            try:
+                helper.conn.send((task, {**arguments, "seconds": timeout}))
+            except OSError:
+                return {"status": "error", "message": "the helper died before the task"}
+            message = await _receive(helper, timeout + grace(timeout))
+            if message is None:
+                return {"status": "timeout",
+                        "message": f"no answer in {timeout:g} s: the helper was stopped"}
+            if isinstance(message, str):
+                return {"status": "error", "message": message}
+            healthy = True
+            kind, value = message
+            if kind == "usage":
+                raise UsageError(value)
+            if kind == "unavailable":
+                raise Unavailable(value)
+            if kind == "error":
+                return {"status": "error", "message": value}
+            return value
+        finally:  # a cancelled request must not leave a busy helper behind
+            await self._release(helper, healthy)
+
+    async def _acquire(self) -> Helper:
+        """An idle helper, or a new one when there is room; waits otherwise."""
+        if self.changed is None:
+            self.changed = asyncio.Condition()
+        async with self.changed:
+            while not self.idle and self.live >= self.max_processes:
+                await self.changed.wait()
+            if self.idle:
+                return self.idle.pop()
+            self.live += 1
+        try:  # spawning writes the start data: kept off the event loop
+            return await asyncio.to_thread(Helper)
+        except BaseException:
+            await self._release(None, False)
+            raise
+
+    async def _release(self, helper: Helper | None, healthy: bool) -> None:
+        """Keep a healthy helper warm; end any other."""
+        if helper is not None and not healthy:
+            await asyncio.to_thread(helper.kill)
+        assert self.changed is not None
+        async with self.changed:
+            if helper is not None and healthy:
+                self.idle.append(helper)
+            else:
+                self.live -= 1
+            self.changed.notify_all()
+
+    def close(self) -> None:
+        """End every idle helper (busy ones end with their requests)."""
+        for helper in self.idle:
+            helper.end()
+        self.idle.clear()
+        self.live = 0
+
+
+# --- in the helper process -------------------------------------------------------------
+
+def serve(conn: Connection) -> None:
+    """A helper's life: import the lessons, then run tasks until told to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the server's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    with contextlib.suppress(EOFError, OSError):   # the server is gone: nobody to answer
+        from sudokulab.web import learn
+
+        conn.send(("ready",))
+        while (job := conn.recv()) is not None:
+            conn.send(learn.run(*job))
