@@ -34,8 +34,9 @@ from tabulate import tabulate
 
 from sudokulab.harness import datasets
 from sudokulab.harness.progress import Progress
+from sudokulab.harness.records import Record, cores
 from sudokulab.harness.runlog import RunLog
-from sudokulab.harness.runner import Options, Record, cores, run_backend
+from sudokulab.harness.runner import Options, run_backend
 from sudokulab.harness.testing import write_plugin
 
 ROOT = Path(__file__).resolve().parent.parent

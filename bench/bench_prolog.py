@@ -38,6 +38,7 @@ from sudokulab.backends import make_backend
 from sudokulab.backends import prolog as P
 from sudokulab.formats.text import format_line
 from sudokulab.harness import datasets
+from sudokulab.prolog import swipl as S
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Status
 
@@ -111,7 +112,7 @@ def run_swipl(program: Path, config: Config, puzzles: list[Puzzle], solutions: l
         file.write("".join(format_line(p) + "\n" for p in puzzles))
     try:
         goal = f"solve_file('{file.name}', 3-3, {config.prolog_options(limit)})"
-        out = subprocess.run([str(P.find_swipl().path), "-g", goal, "-t", "halt", str(program)],
+        out = subprocess.run([str(S.find_swipl().path), "-g", goal, "-t", "halt", str(program)],
                              capture_output=True, text=True, check=True).stdout.splitlines()
     finally:
         os.unlink(file.name)
@@ -126,7 +127,7 @@ def run_swipl(program: Path, config: Config, puzzles: list[Puzzle], solutions: l
 
 def plain_program(folder: Path) -> Path:
     """A copy of sudoku.pl without its performance settings: the documentation's setup."""
-    lines = P.PROGRAM.read_text().splitlines(keepends=True)
+    lines = S.PROGRAM.read_text().splitlines(keepends=True)
     kept = [line for line in lines if not line.startswith(PERFORMANCE_SETTINGS)]
     if len(lines) - len(kept) != 3:
         raise RuntimeError("sudoku.pl's performance settings are not where expected")
@@ -146,7 +147,7 @@ def side_by_side(puzzles, solutions, rounds: int, chunk: int) -> dict[str, Run]:
         for k in range(rounds):
             for key in ("janus", "swipl") if (k + a // chunk) % 2 == 0 else ("swipl", "janus"):
                 run = (run_janus(backend, part, want, 1) if key == "janus"
-                       else run_swipl(P.PROGRAM, config, part, want, 1))
+                       else run_swipl(S.PROGRAM, config, part, want, 1))
                 if key not in best or run.cpu < best[key].cpu:
                     best[key] = run
         for key in total:
@@ -265,7 +266,7 @@ def report(m: dict) -> str:
         "not trigger a collection every few milliseconds. The plain-swipl row runs the "
         "documentation's model without either.",
         "",
-        *machine_section(f"prolog: {P.availability().version}",
+        *machine_section(f"prolog: {S.availability().version}",
                          measured=("sudokulab/backends/prolog.py", "sudokulab/prolog",
                                    "bench/bench_prolog.py")),
     ]
@@ -281,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="also measure the strategy matrix on the sample")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "prolog.md")
     args = parser.parse_args(argv)
-    ready = P.availability()
+    ready = S.availability()
     if not ready.ok:
         print(f"prolog backend not available: {ready.reason}\nfix: {ready.fix}\nFAIL")
         return 1

@@ -35,10 +35,11 @@ from provenance import machine_section
 from tabulate import tabulate
 
 from sudokulab import rules as R
+from sudokulab.backends import complete_searches
 from sudokulab.puzzle import empty
 
 ROOT = Path(__file__).resolve().parent.parent
-BACKENDS = ("norvig", "sat", "smt", "prolog", "dlx", "asp", "cpsat")
+
 GRIDS = 72
 TARGET = 60.0  # seconds, the slowest backend
 CAP = 120.0    # seconds a backend's process may live
@@ -192,7 +193,8 @@ def report(table: str, passed: bool, text: str, options: str, runs: list[dict]) 
 def main(argv: list[str] | None = None) -> int:
     """Count with every backend, print the table, write the report; 0 when the target is met."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--backends", default=",".join(BACKENDS))
+    parser.add_argument("--backends", help="comma list (default: every complete search "
+                                           "in the registry)")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "variants.md")
     parser.add_argument("--skip-options", action="store_true",
                         help="skip the comparison of prolog's option pairings")
@@ -203,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         print(RESULT + json.dumps(count_in_this_process(args.child, args.timeout)), flush=True)
         return 0
     runs = []
-    for name in args.backends.split(","):
+    for name in (args.backends.split(",") if args.backends else complete_searches()):
         print(f"counting with {name} ...", file=sys.stderr, flush=True)
         runs.append(count_in_a_child(name.strip()))
     table = tabulate([row(run) for run in runs], HEADERS, tablefmt="github")

@@ -6,7 +6,7 @@
    when it exits 0.
 2. Regenerates the reference compare runs (summary.md, summary.csv, meta.json, plots):
    - results/top95: every available backend over top95;
-   - results/top1465: every built-in backend (FULL) over all of top1465;
+   - results/top1465: every complete search of the registry (FULL) over all of top1465;
    - results/top1465-sample: every available backend over SAMPLE puzzles of top1465
      drawn with seed SEED (plugins included), with runs.jsonl small enough to keep.
    runs.jsonl is kept only when under 1 MB. A run whose backends disagree fails.
@@ -23,11 +23,13 @@ from pathlib import Path
 
 from tabulate import tabulate
 
+from sudokulab.backends import complete_searches
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 TIMEOUT = "10"
-# the built-in backends, each over every puzzle of top1465
-FULL = "norvig,sat,smt,prolog,dlx,asp,cpsat"
+# every complete search of the registry, each over every puzzle of top1465
+FULL = ",".join(complete_searches())
 SAMPLE, SEED = "200", "1465"
 RUNS = {
     "top95": ["--dataset", "top95"],

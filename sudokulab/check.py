@@ -101,7 +101,8 @@ def is_solution(puzzle: Puzzle, grid: Sequence[int]) -> bool:
 
 
 def _name(r: int, c: int) -> str:
-    return f"r{r + 1}c{c + 1}"
+    """r1c1 for a row and column counted from 0."""
+    return R.cell_name((r, c))
 
 
 def _cells(puzzle: Puzzle, rows: list[list[int]]) -> list[Violation]:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-Grid = tuple[int, ...]
+from sudokulab.puzzle import Grid
 
 
 class Status(str, Enum):

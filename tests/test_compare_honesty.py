@@ -14,7 +14,7 @@ import pytest
 from sudokulab.formats.text import format_line
 from sudokulab.harness import compare, datasets, plots, report
 from sudokulab.harness.crosscheck import CrossCheck
-from sudokulab.harness.runner import Record, cores
+from sudokulab.harness.records import Record, cores
 from sudokulab.harness.stats import figures
 from sudokulab.harness.testing import write_plugin
 from sudokulab.result import Result, Status

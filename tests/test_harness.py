@@ -365,3 +365,14 @@ def test_bad_input_is_one_line_and_exit_code_2(arguments, message, tmp_path, cap
     error = capsys.readouterr().err
     assert error.startswith("sudokulab: error:") and message in error
     assert error.count("\n") == 1
+
+
+def test_the_readers_of_records_import_no_process_code():
+    code = ("import sys\n"
+            "import sudokulab.harness.report, sudokulab.harness.plots, sudokulab.harness.stats\n"
+            "import sudokulab.harness.runlog, sudokulab.harness.crosscheck\n"
+            "print(sorted(m for m in ('multiprocessing', 'sudokulab.harness.runner')"
+            " if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

@@ -10,7 +10,7 @@ from sudokulab.backends import make_backend
 from sudokulab.formats.text import parse
 from sudokulab.harness import plots
 from sudokulab.harness.crosscheck import answer_text, cross_check, judge, reproduce
-from sudokulab.harness.runner import Record
+from sudokulab.harness.records import Record
 from sudokulab.harness.stats import figures, percentile
 from sudokulab.result import Result, Status
 from sudokulab.rules import Diagonal

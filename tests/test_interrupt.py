@@ -16,6 +16,7 @@ import sys
 
 import pytest
 
+from sudokulab.backends import complete_searches
 from sudokulab.check import is_solution
 from sudokulab.formats.text import parse
 
@@ -65,8 +66,8 @@ elif name == "asp":  # read runs in clingo's solving thread: the signal goes to 
 elif name == "cpsat":
     import sudokulab.backends.cpsat as m
     press_ctrl_c_after(m, m.Collector, "on_solution_callback")
-else:  # prolog: a thread watches the solving thread's inferences
-    from sudokulab.backends.prolog import janus
+elif name == "prolog":  # a thread watches the solving thread's inferences
+    from sudokulab.prolog.swipl import janus
     prolog = janus()
     me = prolog.query_once("thread_self(Me)")["Me"]
 
@@ -79,6 +80,8 @@ else:  # prolog: a thread watches the solving thread's inferences
         os.kill(os.getpid(), signal.SIGINT)
 
     threading.Thread(target=watch, daemon=True).start()
+else:
+    sys.exit(f"no Ctrl-C hook for backend {name}: add one to tests/test_interrupt.py")
 
 backend = make_backend(spec)
 try:
@@ -104,9 +107,13 @@ def count_interrupted(spec: str, after: int) -> tuple[int, dict, str]:
     return child.returncode, (json.loads(lines[-1]) if lines else {}), child.stderr
 
 
-@pytest.mark.parametrize("spec", ["norvig", "dlx", "sat", "sat:solver=glucose4", "smt",
-                                  "smt:model=int", "asp", "cpsat",
-                                  "cpsat:model=int"])
+# Every complete search of the registry but Prolog (below), and some options of the engines
+# whose options change how solutions are read.
+SPECS = [name for name in complete_searches() if name != "prolog"] + \
+    ["sat:solver=glucose4", "smt:model=int", "cpsat:model=int"]
+
+
+@pytest.mark.parametrize("spec", SPECS)
 def test_ctrl_c_while_counting_keeps_the_solutions_found(spec):
     code, result, stderr = count_interrupted(spec, AFTER)
     assert code == 130, stderr

@@ -19,6 +19,7 @@ from sudokulab.check import check
 from sudokulab.formats.text import format_line, parse
 from sudokulab.geometry import geometry
 from sudokulab.harness import datasets
+from sudokulab.prolog import swipl as S
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
 
@@ -26,7 +27,7 @@ if os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1":
     pytest.skip("SUDOKULAB_SKIP_PROLOG=1: the Prolog tests are skipped on request",
                 allow_module_level=True)
 
-ROOT = P.PROGRAM.parents[2]
+ROOT = S.PROGRAM.parents[2]
 norvig = NorvigBackend()
 prolog = P.PrologBackend()
 
@@ -212,7 +213,7 @@ def test_a_prolog_exception_is_an_error_result(monkeypatch):
 
 
 def test_running_out_of_stack_is_an_error_result():
-    engine = P.janus()
+    engine = S.janus()
     limit = engine.query_once("current_prolog_flag(stack_limit, Limit)")["Limit"]
     engine.query_once("set_prolog_flag(stack_limit, 10_000_000)")
     try:
@@ -301,28 +302,28 @@ def test_available_names_the_versions():
 
 
 def test_a_janus_built_against_another_swipl_is_reported(monkeypatch):
-    monkeypatch.setattr(P, "stamp", lambda: {"swipl": "/elsewhere/bin/swipl",
+    monkeypatch.setattr(S, "stamp", lambda: {"swipl": "/elsewhere/bin/swipl",
                                              "home": "/elsewhere/lib/swipl"})
-    with pytest.raises(P.NotAvailable, match="built against /elsewhere/bin/swipl"):
-        P.check_janus(P.find_swipl())
+    with pytest.raises(S.NotAvailable, match="built against /elsewhere/bin/swipl"):
+        S.check_janus(S.find_swipl())
 
 
 def test_a_wrong_home_is_reported_not_crashed(tmp_path):
-    swipl = P.find_swipl()
-    with pytest.raises(P.NotAvailable, match="janus"):
-        P.probe(P.Swipl(swipl.path, str(tmp_path), swipl.version, "a test"))
+    swipl = S.find_swipl()
+    with pytest.raises(S.NotAvailable, match="janus"):
+        S.probe(S.Swipl(swipl.path, str(tmp_path), swipl.version, "a test"))
 
 
 def test_a_bad_swipl_variable_is_reported(monkeypatch, tmp_path):
     monkeypatch.setenv("SWIPL", str(tmp_path / "no-swipl"))
-    with pytest.raises(P.NotAvailable, match=r"\$SWIPL"):
-        P.find_swipl.__wrapped__()
+    with pytest.raises(S.NotAvailable, match=r"\$SWIPL"):
+        S.find_swipl.__wrapped__()
 
 
 def test_missing_swi_prolog_says_how_to_install_it(monkeypatch):
-    monkeypatch.setattr(P, "candidates", lambda: [])
-    monkeypatch.setattr(P, "find_swipl", P.find_swipl.__wrapped__)
-    ready = P.availability.__wrapped__()
+    monkeypatch.setattr(S, "candidates", lambda: [])
+    monkeypatch.setattr(S, "find_swipl", S.find_swipl.__wrapped__)
+    ready = S.availability.__wrapped__()
     assert not ready.ok and "not found" in ready.reason
     for way in ("make install", "ppa:swi-prolog/stable", "brew install swi-prolog",
                 "swi-prolog.org"):
@@ -333,7 +334,7 @@ def test_missing_swi_prolog_says_how_to_install_it(monkeypatch):
 
 def swipl(*args: str) -> str:
     """Run the swipl the backend found, from the repository root; its standard output."""
-    done = subprocess.run([str(P.find_swipl().path), *args], cwd=ROOT, capture_output=True,
+    done = subprocess.run([str(S.find_swipl().path), *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -341,7 +342,7 @@ def swipl(*args: str) -> str:
 
 def header_commands() -> list[list[str]]:
     """The one-line `swipl -g "..." -t halt FILE` examples in sudoku.pl's header."""
-    header = P.PROGRAM.read_text().split("*/", 1)[0]
+    header = S.PROGRAM.read_text().split("*/", 1)[0]
     return [[goal, file] for goal, file in
             re.findall(r'^\s*swipl -g "([^"]+)" -t halt (\S+)$', header, re.MULTILINE)]
 
@@ -357,7 +358,7 @@ def test_solve_file_prints_every_solution_and_the_time(tmp_path, top95):
     puzzles = tmp_path / "puzzles.txt"
     puzzles.write_text("".join(format_line(p) + "\n" for p, _ in top95[:5]))
     goal = f"solve_file('{puzzles}', 3-3, [strength(all_distinct)])"
-    lines = swipl("-g", goal, "-t", "halt", str(P.PROGRAM)).splitlines()
+    lines = swipl("-g", goal, "-t", "halt", str(S.PROGRAM)).splitlines()
     assert lines[:5] == ["".join(map(str, s)) + " unique" for _, s in top95[:5]]
     assert re.fullmatch(r"% 5 puzzles solved in [\d.]+ s \([\d.]+ puzzles/s\), "
                         r"[\d.]+ s of CPU", lines[5])

@@ -1,33 +1,28 @@
-"""One rule description, five engines: every backend compiles every rule, and they agree.
+"""The Miracle facts, counted by every complete search of the registry.
 
 Facts from the variants issue: the Miracle rules (anti-knight, anti-king,
 non-consecutive) admit exactly 72 grids; with any single given, exactly 8; with
-r5c3 = 1 and r6c7 = 2, exactly one. The puzzles in data/variants.json were made by
-thinning a grid of each rule until one more blank would break uniqueness (the
-non-consecutive one then got ten givens back, so that CLP(FD), whose propagation of
-that rule is weak, proves it in seconds); each is unique under its rule and has
-several solutions without it.
+r5c3 = 1 and r6c7 = 2, exactly one. The puzzles of data/variants.json (one per rule)
+are solved by every backend in tests/test_contract.py; they were made by thinning a
+grid of each rule until one more blank would break uniqueness (the non-consecutive one
+then got ten givens back, so that CLP(FD), whose propagation of that rule is weak,
+proves it in seconds); each is unique under its rule and has several solutions without it.
 """
 
-import json
 import os
-from pathlib import Path
 
 import pytest
 
 from sudokulab import rules as R
-from sudokulab.backends import make_backend
+from sudokulab.backends import complete_searches, make_backend
 from sudokulab.check import check
-from sudokulab.formats.text import from_json
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
 
-BACKENDS = ["norvig", "sat", "smt", "prolog", "dlx", "asp", "cpsat"]
-VARIANTS = json.loads((Path(__file__).parent / "data" / "variants.json").read_text())
 MIRACLE_GIVENS = [((0, 0), 1), ((4, 4), 5), ((8, 2), 7)]
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
+@pytest.fixture(scope="module", params=complete_searches())
 def backend(request):
     """Each backend; Prolog is skipped only on explicit request, never silently."""
     if request.param == "prolog" and os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1":
@@ -74,26 +69,3 @@ def test_the_miracle_puzzle_is_unique(backend):
     assert (result.status, result.count) == (Status.UNIQUE, 1)
     assert check(puzzle, result.solutions[0]) == []
     assert result.solutions[0][:9] == (4, 8, 3, 7, 2, 6, 1, 5, 9)  # the published answer
-
-
-@pytest.mark.parametrize("name", sorted(VARIANTS))
-def test_variant_puzzles_are_unique_and_agree(backend, name):
-    puzzle = from_json(json.dumps(VARIANTS[name]))
-    result = backend.solve(puzzle, limit=2)
-    if backend.unsupported(puzzle):  # a rule it cannot express: said by name, no answer
-        assert result.status is Status.UNSUPPORTED
-        assert all(rule.name in result.message for rule in puzzle.rules
-                   if not isinstance(rule, backend.supported_rules))
-        return
-    assert result.status is Status.UNIQUE, result.message
-    assert check(puzzle, result.solutions[0]) == []
-    reference = make_backend("norvig").solve(puzzle, limit=2)
-    assert result.solutions == reference.solutions
-
-
-@pytest.mark.parametrize("name", sorted(VARIANTS))
-def test_without_its_rule_a_variant_puzzle_has_several_solutions(backend, name):
-    puzzle = from_json(json.dumps(VARIANTS[name])).with_rules(())
-    result = backend.solve(puzzle, limit=2)
-    assert result.status is Status.MULTIPLE
-    assert all(check(puzzle, grid) == [] for grid in result.solutions)

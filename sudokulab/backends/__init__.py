@@ -41,6 +41,14 @@ def names() -> list[str]:
     return list(BUILTIN) + sorted(set(_plugins()) - set(BUILTIN))
 
 
+def complete_searches() -> list[str]:
+    """Every backend that is a complete search (it counts and proves), in `names()` order.
+
+    Imports every backend module: for tests and benchmarks, not for the command line.
+    """
+    return [name for name in names() if backend_class(name).complete]
+
+
 def backend_class(name: str) -> type[Backend]:
     """The class registered under a name (importing its module now)."""
     target = BUILTIN.get(name) or _plugins().get(name)

@@ -29,8 +29,8 @@ from sudokulab.backends.base import (
     ctrl_c,
     interrupted,
 )
-from sudokulab.puzzle import Puzzle
-from sudokulab.result import Grid, Result, verdict
+from sudokulab.puzzle import Grid, Puzzle
+from sudokulab.result import Result, verdict
 
 try:
     import clingo

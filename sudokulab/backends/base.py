@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sudokulab import rules as R
-from sudokulab.puzzle import Puzzle
+from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.puzzle import clash as givens_clash
-from sudokulab.result import Grid, Result, Status, verdict
+from sudokulab.result import Result, Status, verdict
 
 if TYPE_CHECKING:
     from typing import ClassVar

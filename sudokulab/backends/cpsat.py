@@ -33,8 +33,8 @@ from sudokulab.backends.base import (
     interrupted,
 )
 from sudokulab.geometry import geometry
-from sudokulab.puzzle import Puzzle
-from sudokulab.result import Grid, Result, verdict
+from sudokulab.puzzle import Grid, Puzzle
+from sudokulab.result import Result, verdict
 
 try:
     from ortools import __version__ as ORTOOLS_VERSION

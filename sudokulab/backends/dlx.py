@@ -62,8 +62,8 @@ from sudokulab.backends.base import (
 )
 from sudokulab.cages import all_cages, implied_cages
 from sudokulab.geometry import Geometry, geometry
-from sudokulab.puzzle import Puzzle
-from sudokulab.result import Grid, Result, verdict
+from sudokulab.puzzle import Grid, Puzzle
+from sudokulab.result import Result, verdict
 
 CHECK_EVERY = 32  # guesses between two looks at the clock
 

@@ -76,9 +76,9 @@ class Board:
         for u, unit in enumerate(geo.units):
             for cell in unit:
                 units_of[cell].append(u)
-        # slots[d][cell]: where the counts of digit d+1 in the cell's units live in Places
-        self.slots = tuple(tuple(tuple(u * n + d for u in units) for units in units_of)
-                           for d in range(n))
+        # offsets[cell]: the cell's units as offsets u * n; the count of digit d+1 in unit u
+        # lives at Places[u * n + d]
+        self.offsets = tuple(tuple(u * n for u in units) for units in units_of)
         # apart[cell][peer]: the peer's units that the cell is not in, as offsets u * n.
         # Once the cell is solved, the counts of its digit in its own units are parked at
         # PLACED, so a peer that loses the digit need only update these.
@@ -111,22 +111,32 @@ class Board:
         """The Contradiction of place count k fallen to zero: it happened in k's unit."""
         return Contradiction(self.units[k // self.n])
 
+    def lose_place(self, places: Places, offsets: tuple[int, ...], d: int,
+                   hidden: list[int]) -> None:
+        """Digit d+1 loses a place in the units at `offsets`: the one way a count goes down.
+
+        A count left at one is a hidden single (it joins `hidden`); at zero, the digit has no
+        place in that unit: Contradiction.
+        """
+        for k in offsets:
+            k += d
+            left = places[k] - 1
+            places[k] = left
+            if left < 2:
+                if not left:
+                    raise self.no_place(k)  # the digit has no place left in this unit
+                hidden.append(k)
+
     def assign(self, values: Values, places: Places, cell: int, bit: int,
                hidden: list[int]) -> None:
         """Put a digit in a cell: each other candidate loses this place in the cell's units."""
-        slots = self.slots
+        offsets = self.offsets[cell]
         others = values[cell] & ~bit
         values[cell] = bit
         while others:
             other = others & -others
             others ^= other
-            for k in slots[other.bit_length() - 1][cell]:
-                left = places[k] - 1
-                places[k] = left
-                if left < 2:
-                    if not left:
-                        raise self.no_place(k)  # the digit has no place left in this unit
-                    hidden.append(k)
+            self.lose_place(places, offsets, other.bit_length() - 1, hidden)
 
     def propagate(self, values: Values, places: Places, solved: list[int],
                   hidden: list[int], tally: list[int]) -> None:
@@ -142,7 +152,7 @@ class Board:
     def eliminate(self, values: Values, places: Places, solved: list[int],
                   hidden: list[int], tally: list[int]) -> None:
         """Rule 1: a solved cell's digit is no candidate of its peers (which may then solve)."""
-        peers, apart, slots = self.peers, self.apart, self.slots
+        peers, apart, offsets = self.peers, self.apart, self.offsets
         placed = PLACED
         eliminations = 0
         try:
@@ -150,8 +160,8 @@ class Board:
                 cell = solved.pop()
                 bit = values[cell]
                 d = bit.bit_length() - 1
-                for k in slots[d][cell]:
-                    places[k] = placed  # the digit has its place in these units
+                for k in offsets[cell]:
+                    places[k + d] = placed  # the digit has its place in these units
                 peer_units = apart[cell]
                 for peer in peers[cell]:
                     if values[peer] & bit:
@@ -162,6 +172,9 @@ class Board:
                         eliminations += 1
                         if not candidates & (candidates - 1):
                             solved.append(peer)  # a naked single: its turn comes
+                        # lose_place(places, peer_units[peer], d, hidden), written out:
+                        # the backend's hottest loop, once per elimination, where a call
+                        # would cost more than the loop itself
                         for k in peer_units[peer]:
                             k += d
                             left = places[k] - 1
@@ -229,8 +242,8 @@ class RuleBoard(Board):
     """
 
     # Non-consecutive, stronger form: a cell with just the candidates d-1 and d+1 also takes
-    # d from its neighbours. Counting the 72 Miracle grids, it saves 3% of the nodes and
-    # about 5% of the time (4.8 s against 5.1 s, median of 6 interleaved runs).
+    # d from its neighbours. Counting the 72 Miracle grids it saves a few nodes and a
+    # little time (bench/bench_variants.py counts them: results/variants.md).
     consecutive_pairs = True
 
     def __init__(self, geo: Geometry) -> None:
@@ -312,18 +325,12 @@ class RuleBoard(Board):
         if not candidates & (candidates - 1):
             solved.append(cell)
         removed = 0
-        slots = self.slots
+        offsets = self.offsets[cell]
         while bits:
             bit = bits & -bits
             bits ^= bit
             removed += 1
-            for k in slots[bit.bit_length() - 1][cell]:
-                left = places[k] - 1
-                places[k] = left
-                if left < 2:
-                    if not left:
-                        raise self.no_place(k)  # the digit has no place left in this unit
-                    hidden.append(k)
+            self.lose_place(places, offsets, bit.bit_length() - 1, hidden)
         return removed
 
     def start(self, puzzle: Puzzle) -> tuple[Values, Places, list[int], list[int]]:

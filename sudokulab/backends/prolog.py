@@ -1,35 +1,17 @@
 """SWI-Prolog CLP(FD) through janus-swi: the rules as constraints, then labeling.
 
 The model is sudokulab/prolog/sudoku.pl, a program a teacher can load in plain `swipl`;
-this module only finds SWI-Prolog, loads the program once per process and calls it with
-the puzzle as data (janus input bindings: no query text is ever built from a puzzle).
-
-Which SWI-Prolog, first found: $SWIPL; the one janus-swi was built against (the stamp
-`.janus-swipl` that scripts/install-janus leaves in the venv); the project's own build
-in .local/swipl; the first `swipl` on PATH.
-
-SWI_HOME_DIR is set to that installation's home before janus_swi is imported: libswipl
-otherwise takes its home from the first `swipl` on PATH, and an older one there makes
-Python abort ("incompatible VM-signature", exit 134), which no Python code can catch. So
-`available()` first imports janus and loads the program in a subprocess, and this
-process imports janus only once that succeeded: `sudokulab backends` never aborts.
+sudokulab/prolog/swipl.py finds SWI-Prolog and loads the program once per process, and
+this module calls it with the puzzle as data (janus input bindings: no query text is ever
+built from a puzzle).
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib.metadata
-import importlib.util
-import os
-import re
-import shutil
-import subprocess
-import sys
 import threading
 import time
-from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from sudokulab import rules as R
 from sudokulab.backends.base import (
@@ -41,13 +23,9 @@ from sudokulab.backends.base import (
 )
 from sudokulab.errors import unknown
 from sudokulab.geometry import geometry
+from sudokulab.prolog.swipl import PROGRAM, NotAvailable, availability, janus
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status, verdict
-
-PROGRAM = Path(__file__).resolve().parent.parent / "prolog" / "sudoku.pl"
-PROJECT_SWIPL = Path(__file__).resolve().parents[2] / ".local" / "swipl" / "bin" / "swipl"
-STAMP = Path(sys.prefix) / ".janus-swipl"
-MIN_VERSION = 90112  # janus first shipped with SWI-Prolog 9.1.12
 
 STRENGTHS = ("auto", "hybrid", "all_distinct", "all_different")
 LABELINGS = ("auto", "ff", "ffc", "leftmost", "min", "max")
@@ -61,158 +39,6 @@ INTERRUPT = "thread_signal(Thread, throw(interrupted))"
 # A signal sent as the query ended is still pending: it fires here, not in the next query.
 DRAIN = "catch(sleep(0), interrupted, true)"
 AUTO = "sudoku:sudokulab_auto(Rules, Strength, Selection)"
-
-FIX = ("run `make install` (it builds SWI-Prolog >= 9.1.12 into .local/swipl when the "
-       "system has none, and janus-swi against it); or install SWI-Prolog yourself "
-       "(Ubuntu: sudo add-apt-repository ppa:swi-prolog/stable && sudo apt-get install "
-       "swi-prolog-nox; macOS: brew install swi-prolog; others: "
-       "https://www.swi-prolog.org/download/stable), then run "
-       "`scripts/install-janus .venv/bin/pip $(command -v swipl)`")
-
-# Run in a subprocess before janus is imported here: it may abort the whole interpreter.
-PROBE = """
-import sys, janus_swi as janus
-janus.consult(sys.argv[1])
-answer = janus.query_once("sudoku:sudoku_count(2-2, Givens, [], [], Count)", {"Givens": [0] * 16})
-sys.exit(0 if answer["Count"] == 288 else 3)
-"""
-
-
-@dataclass(frozen=True)
-class Swipl:
-    """An SWI-Prolog installation: its executable, home (PLBASE), version, how it was found."""
-
-    path: Path
-    home: str
-    version: int  # 90209 for 9.2.9
-    found_by: str
-
-    @property
-    def release(self) -> str:
-        """The version as people write it: 9.2.9."""
-        return f"{self.version // 10000}.{self.version // 100 % 100}.{self.version % 100}"
-
-
-class NotAvailable(Exception):
-    """SWI-Prolog or janus cannot be used here; the message says why."""
-
-
-def candidates() -> list[tuple[str, Path]]:
-    """Where to look for swipl, in order, each with how it was found."""
-    places = []
-    built = stamp().get("swipl")
-    if os.environ.get("SWIPL"):
-        places.append(("$SWIPL", Path(os.environ["SWIPL"])))
-    if built:
-        places.append((f"the janus stamp {STAMP}", Path(built)))
-    places.append(("the project build", PROJECT_SWIPL))
-    if shutil.which("swipl"):
-        places.append(("PATH", Path(shutil.which("swipl"))))
-    return places
-
-
-def stamp() -> dict[str, str]:
-    """What scripts/install-janus recorded about the swipl janus was built against."""
-    try:
-        lines = STAMP.read_text().splitlines()
-    except OSError:
-        return {}
-    return dict(line.split("=", 1) for line in lines if "=" in line)
-
-
-def runtime_variables(swipl: Path) -> dict[str, str]:
-    """`swipl --dump-runtime-variables` as a dict (PLBASE, PLVERSION, ...)."""
-    out = subprocess.run([str(swipl), "--dump-runtime-variables"], capture_output=True,
-                         text=True, timeout=60, check=True).stdout
-    return dict(re.findall(r'^(\w+)="(.*)";$', out, re.MULTILINE))
-
-
-@lru_cache(maxsize=1)
-def find_swipl() -> Swipl:
-    """The SWI-Prolog to use; NotAvailable saying where we looked if there is none."""
-    for found_by, path in candidates():
-        if not (path.is_file() and os.access(path, os.X_OK)):
-            if found_by == "$SWIPL":
-                raise NotAvailable(f"$SWIPL is {path}, which is not an executable swipl")
-            continue
-        try:
-            variables = runtime_variables(path)
-            home, version = variables["PLBASE"], int(variables["PLVERSION"])
-        except (OSError, subprocess.SubprocessError, KeyError, ValueError) as error:
-            raise NotAvailable(f"{path} (found by {found_by}) does not run as swipl: "
-                               f"{error}") from None
-        return Swipl(path, home, version, found_by)
-    raise NotAvailable("SWI-Prolog not found ($SWIPL unset, no janus stamp, no "
-                       f"{PROJECT_SWIPL}, no swipl on PATH)")
-
-
-def check_janus(swipl: Swipl) -> str:
-    """janus-swi's version once it loads with this swipl; NotAvailable saying why not."""
-    if swipl.version < MIN_VERSION:
-        raise NotAvailable(f"SWI-Prolog {swipl.release} at {swipl.path} is older than "
-                           "9.1.12, the first with janus")
-    if importlib.util.find_spec("janus_swi") is None:
-        raise NotAvailable(f"janus-swi is not installed in {sys.prefix}; build it with "
-                           f"`scripts/install-janus {sys.prefix}/bin/pip {swipl.path}`")
-    built = stamp()
-    if built.get("home") and not same_dir(built["home"], swipl.home):
-        raise NotAvailable(f"janus-swi was built against {built.get('swipl')} "
-                           f"(home {built['home']}) but the SWI-Prolog found by "
-                           f"{swipl.found_by} is {swipl.path} (home {swipl.home}); set "
-                           f"SWIPL={built.get('swipl')} or rebuild janus with "
-                           f"`scripts/install-janus {sys.prefix}/bin/pip {swipl.path}`")
-    if "janus_swi" not in sys.modules:
-        probe(swipl)
-    return importlib.metadata.version("janus-swi")
-
-
-def same_dir(a: str, b: str) -> bool:
-    """Whether two paths name the same directory."""
-    return os.path.realpath(a) == os.path.realpath(b)
-
-
-def probe(swipl: Swipl) -> None:
-    """Load janus and sudoku.pl in a child Python; NotAvailable if that fails or aborts."""
-    env = dict(os.environ, SWI_HOME_DIR=swipl.home)
-    try:
-        child = subprocess.run([sys.executable, "-c", PROBE, str(PROGRAM)], env=env,
-                               capture_output=True, text=True, timeout=120)
-    except subprocess.TimeoutExpired:
-        raise NotAvailable("loading janus and sudoku.pl took over 120 s") from None
-    if child.returncode == 0:
-        return
-    last = (child.stderr.strip().splitlines() or ["no message"])[-1]
-    if child.returncode in (134, -6):
-        raise NotAvailable(f"importing janus_swi with SWI_HOME_DIR={swipl.home} aborted "
-                           f"Python (exit {child.returncode}): janus-swi's libswipl does not "
-                           f"match SWI-Prolog {swipl.release} (VM signature?): {last}")
-    raise NotAvailable(f"janus or sudoku.pl fails to load (exit {child.returncode}): {last}")
-
-
-@lru_cache(maxsize=1)
-def availability() -> Availability:
-    """Whether the backend runs here (probed once per process)."""
-    try:
-        swipl = find_swipl()
-        janus_version = check_janus(swipl)
-    except NotAvailable as why:
-        return Availability(False, reason=str(why), fix=FIX)
-    return Availability(True, version=f"SWI-Prolog {swipl.release} ({swipl.path}), "
-                                      f"janus-swi {janus_version}")
-
-
-@lru_cache(maxsize=1)
-def janus():
-    """janus_swi with sudoku.pl loaded, once per process; NotAvailable if it cannot be."""
-    ready = availability()
-    if not ready.ok:
-        raise NotAvailable(ready.reason)
-    os.environ["SWI_HOME_DIR"] = find_swipl().home  # before the import: see the docstring
-    import janus_swi
-
-    janus_swi.consult(str(PROGRAM))
-    return janus_swi
-
 
 @lru_cache(maxsize=64)
 def prolog_thread(ident: int) -> str:
@@ -236,7 +62,7 @@ def rule_terms(puzzle: Puzzle) -> list[tuple]:
     if regions:
         terms.append(("regions", regions))
     # a pair that shares a unit differs already (a king's step along a row): posting it
-    # again prunes nothing and costs time (7% more inferences counting the Miracle grids)
+    # again prunes nothing and costs inferences
     pairs = [(a, b) for a, b in geo.moves if not geo.share_unit(a, b)]
     if pairs:
         terms.append(("differ", pairs))

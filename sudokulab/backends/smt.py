@@ -27,8 +27,8 @@ from sudokulab.backends.base import (
     interrupted,
 )
 from sudokulab.geometry import geometry
-from sudokulab.puzzle import Puzzle
-from sudokulab.result import Grid, Result, verdict
+from sudokulab.puzzle import Grid, Puzzle
+from sudokulab.result import Result, verdict
 
 try:
     import z3
@@ -62,7 +62,8 @@ class Engine:
         self.model = encoding.build(geometry(box, rules), model)
         self.solver = z3.SolverFor("QF_FD") if solver == "qffd" else z3.Solver()
         # Compacting a model's function graphs is of no use to models made of constants,
-        # and cost 0.6 ms a puzzle in get_model (about a quarter of a 9x9 solve).
+        # and cost a good part of a 9x9 solve in get_model (measured when chosen; no bench
+        # re-measures it).
         self.solver.set("model.compact", False)
         # Z3's own Ctrl-C handler would cancel a check and report it as an unknown
         # ("canceled"), which reads as a timeout: SmtBackend._solve handles Ctrl-C instead.
@@ -206,11 +207,10 @@ class Scope:
     """One search's additions to a warm solver, all undone at exit.
 
     The givens are assumptions, or assertions after a push; blocking clauses go after a
-    push (opened with the first one). A scope was measured against guarding each blocking
-    clause with an activation literal switched off afterwards: with limit=2 on 300
-    top1465 puzzles the scope solved 197 puzzles/s and the guard 134; the switched-off
-    clauses stay in the solver, and even the first check of each puzzle slowed (2.8
-    against 1.9 ms).
+    push (opened with the first one). A scope was measured faster than guarding each
+    blocking clause with an activation literal switched off afterwards: the switched-off
+    clauses stay in the solver, and even the first check of each puzzle slows (measured
+    when chosen; no bench re-measures it).
     """
 
     def __init__(self, solver: z3.Solver, givens: list, push_givens: bool) -> None:

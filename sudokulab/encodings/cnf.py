@@ -504,7 +504,7 @@ def to_dimacs(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise")
     if formula.candidates is not None:
         comments.append("c cell variables in no clause are ruled out by the givens: read them "
                         "as false")
-    comments += [f"c var {var(n, cell, d)} = r{cell // n + 1}c{cell % n + 1} d{d}"
+    comments += [f"c var {var(n, cell, d)} = {R.cell_name(divmod(cell, n))} d{d}"
                  for cell in range(n * n) for d in range(1, n + 1)]
     formula.cnf.comments = comments
     return formula.cnf.to_dimacs() + "\n"

@@ -59,7 +59,7 @@ class CellModel:
         self.compile()
 
     def declare(self) -> None:
-        """Create the cell variables."""
+        """Create the cell variables, `self.vars`, indexed by cell."""
         raise NotImplementedError
 
     def compile(self) -> None:
@@ -205,29 +205,29 @@ class IntModel(CellModel):
 
     def declare(self) -> None:
         """One IntVar per cell, named r1c1: variable index = cell index."""
-        self.cells = [self.model.NewIntVar(1, self.n, self.geo.name(cell))
+        self.vars = [self.model.NewIntVar(1, self.n, self.geo.name(cell))
                       for cell in self.geo.cells]
 
     def cells_hold_one_digit(self):
         pass  # an integer in 1..N holds one digit by construction
 
     def each_digit_once(self, group, unit):
-        self.model.AddAllDifferent([self.cells[c] for c in unit])
+        self.model.AddAllDifferent([self.vars[c] for c in unit])
         self.note(group, "AllDifferent", unit)
 
     def differ(self, group, a, b):
-        self.model.Add(self.cells[a] != self.cells[b])
+        self.model.Add(self.vars[a] != self.vars[b])
         self.note(group, "!=", (a, b))
 
     def not_consecutive(self, a, b):
         # a - b outside -1..1, as one linear expression in a domain: no auxiliary
         # variable (AddAbsEquality would need one per pair for |a - b|).
         far = sorted_interval_list.Domain.FromIntervals([[1 - self.n, -2], [2, self.n - 1]])
-        self.model.AddLinearExpressionInDomain(self.cells[a] - self.cells[b], far)
+        self.model.AddLinearExpressionInDomain(self.vars[a] - self.vars[b], far)
         self.note("non-consecutive", "LinearInDomain", (a, b), "a - b in [-(N-1),-2] u [2,N-1]")
 
     def cage(self, cells, total, group="cages"):
-        xs = [self.cells[c] for c in cells]
+        xs = [self.vars[c] for c in cells]
         self.model.AddAllDifferent(xs)
         self.model.Add(sum(xs) == total)
         self.note(group, "AllDifferent", cells)
@@ -235,7 +235,7 @@ class IntModel(CellModel):
 
     def parity(self, cell, even):
         digits = self.digits(even)
-        proto = self.model.Proto().variables[self.cells[cell].Index()]
+        proto = self.model.Proto().variables[self.vars[cell].Index()]
         proto.domain.clear()
         for d in digits:  # a domain of single values: [2, 2, 4, 4, ...]
             proto.domain.extend([d, d])
@@ -245,29 +245,29 @@ class IntModel(CellModel):
         n = self.n
         allowed = [(x, y) for x in range(1, n + 1) for y in range(1, n + 1)
                    if (x, y) not in set(forbidden_pairs(rel.kind, rel.param, n))]
-        self.model.AddAllowedAssignments([self.cells[rel.a], self.cells[rel.b]], allowed)
+        self.model.AddAllowedAssignments([self.vars[rel.a], self.vars[rel.b]], allowed)
         self.note(rel.rule, "AllowedAssignments", (rel.a, rel.b),
                   f"{rel.kind}: {relation_text(rel)}")
 
     def all_differ(self, group, cells):
-        self.model.AddAllDifferent([self.cells[c] for c in cells])
+        self.model.AddAllDifferent([self.vars[c] for c in cells])
         self.note(group, "AllDifferent", cells)
 
     def add_up(self, total):
-        target = self.cells[total.circle] if total.circle >= 0 else total.total
-        self.model.Add(sum(self.cells[c] for c in total.cells) == target)
+        target = self.vars[total.circle] if total.circle >= 0 else total.total
+        self.model.Add(sum(self.vars[c] for c in total.cells) == target)
         self.note(total.rule, "Sum", total.cells,
                   f"== {self.geo.name(total.circle) if total.circle >= 0 else total.total}")
 
     def value(self, cell):
-        return self.cells[cell]
+        return self.vars[cell]
 
     def holds(self, cell, digit):
         key = (cell, digit)
         if key not in self.literals:
             lit = self.literals[key] = self.model.NewBoolVar("")
-            self.model.Add(self.cells[cell] == digit).OnlyEnforceIf(lit)
-            self.model.Add(self.cells[cell] != digit).OnlyEnforceIf(lit.Not())
+            self.model.Add(self.vars[cell] == digit).OnlyEnforceIf(lit)
+            self.model.Add(self.vars[cell] != digit).OnlyEnforceIf(lit.Not())
         return self.literals[key]
 
     def given(self, cell, digit):
@@ -287,26 +287,26 @@ class BoolModel(CellModel):
 
     def declare(self) -> None:
         """cells[cell][d - 1] says the cell holds d: variable index = cell * N + d - 1."""
-        self.cells = [[self.model.NewBoolVar(f"{self.geo.name(cell)}_{d}")
+        self.vars = [[self.model.NewBoolVar(f"{self.geo.name(cell)}_{d}")
                        for d in range(1, self.n + 1)] for cell in self.geo.cells]
 
     def cells_hold_one_digit(self):
-        for cell, literals in enumerate(self.cells):
+        for cell, literals in enumerate(self.vars):
             self.model.AddExactlyOne(literals)
             self.note("cells", "ExactlyOne", (cell,), "over its N digits")
 
     def each_digit_once(self, group, unit):
         for d in range(self.n):
-            self.model.AddExactlyOne([self.cells[c][d] for c in unit])
+            self.model.AddExactlyOne([self.vars[c][d] for c in unit])
         self.note(group, f"ExactlyOne x{self.n}", unit, "one per digit")
 
     def differ(self, group, a, b):
-        for x, y in zip(self.cells[a], self.cells[b]):
+        for x, y in zip(self.vars[a], self.vars[b]):
             self.model.AddBoolOr([x.Not(), y.Not()])
         self.note(group, f"clauses x{self.n}", (a, b), "not (a_d and b_d)")
 
     def not_consecutive(self, a, b):
-        x, y = self.cells[a], self.cells[b]
+        x, y = self.vars[a], self.vars[b]
         for d in range(self.n - 1):
             self.model.AddBoolOr([x[d].Not(), y[d + 1].Not()])
             self.model.AddBoolOr([x[d + 1].Not(), y[d].Not()])
@@ -315,8 +315,8 @@ class BoolModel(CellModel):
 
     def cage(self, cells, total, group="cages"):
         for d in range(self.n):
-            self.model.AddAtMostOne([self.cells[c][d] for c in cells])
-        weighted = [(d + 1) * self.cells[c][d] for c in cells for d in range(self.n)]
+            self.model.AddAtMostOne([self.vars[c][d] for c in cells])
+        weighted = [(d + 1) * self.vars[c][d] for c in cells for d in range(self.n)]
         self.model.Add(sum(weighted) == total)
         self.note(group, f"AtMostOne x{self.n}", cells, "one per digit")
         self.note(group, "Sum", cells, f"of d * cell_d == {total}")
@@ -324,13 +324,13 @@ class BoolModel(CellModel):
     def parity(self, cell, even):
         wrong = self.digits(not even)
         for d in wrong:  # the literal's domain becomes {0}
-            proto = self.model.Proto().variables[self.cells[cell][d - 1].Index()]
+            proto = self.model.Proto().variables[self.vars[cell][d - 1].Index()]
             proto.domain.clear()
             proto.domain.extend([0, 0])
         self.note("parity", "domain", (cell,), f"{{0}} for digits {','.join(map(str, wrong))}")
 
     def relate(self, rel):
-        x, y = self.cells[rel.a], self.cells[rel.b]
+        x, y = self.vars[rel.a], self.vars[rel.b]
         pairs = forbidden_pairs(rel.kind, rel.param, self.n)
         for d, e in pairs:
             self.model.AddBoolOr([x[d - 1].Not(), y[e - 1].Not()])
@@ -339,13 +339,13 @@ class BoolModel(CellModel):
 
     def all_differ(self, group, cells):
         for d in range(self.n):
-            self.model.AddAtMostOne([self.cells[c][d] for c in cells])
+            self.model.AddAtMostOne([self.vars[c][d] for c in cells])
         self.note(group, f"AtMostOne x{self.n}", cells, "one per digit")
 
     def add_up(self, total):
-        weighted = [(d + 1) * self.cells[c][d] for c in total.cells for d in range(self.n)]
+        weighted = [(d + 1) * self.vars[c][d] for c in total.cells for d in range(self.n)]
         if total.circle >= 0:
-            circle = [(d + 1) * self.cells[total.circle][d] for d in range(self.n)]
+            circle = [(d + 1) * self.vars[total.circle][d] for d in range(self.n)]
             self.model.Add(sum(weighted) == sum(circle))
         else:
             self.model.Add(sum(weighted) == total.total)
@@ -353,10 +353,10 @@ class BoolModel(CellModel):
         self.note(total.rule, "Sum", total.cells, f"of d * cell_d == {target}")
 
     def value(self, cell):
-        return sum((d + 1) * lit for d, lit in enumerate(self.cells[cell]))
+        return sum((d + 1) * lit for d, lit in enumerate(self.vars[cell]))
 
     def holds(self, cell, digit):
-        return self.cells[cell][digit - 1]
+        return self.vars[cell][digit - 1]
 
     def given(self, cell, digit):
         return cell * self.n + digit - 1

@@ -9,9 +9,9 @@ Three ways to say what a cell holds, each compiling the same geometry:
 - `bitvec`: one N-bit vector per cell with exactly one bit set, the bit of its digit (a
   one-hot mask, like the norvig backend's candidate bitmasks); the cells of a unit are
   pairwise disjoint and their union is every digit. Chosen over binary bit-vectors in 1..N
-  with `Distinct`, which measured 5 against 190 puzzles/s on top1465 here: `Distinct`
-  only says "at most once", while the union says "at least once", so a digit with one
-  place left in a unit (a hidden single) is found by propagation instead of by search.
+  with `Distinct`, far slower (results/smt.md): `Distinct` only says "at most once",
+  while the union says "at least once", so a digit with one place left in a unit (a
+  hidden single) is found by propagation instead of by search.
 
 This module builds z3 expressions and never solves them.
 """
@@ -65,7 +65,7 @@ class CellModel:
         self.compile()
 
     def declare(self) -> None:
-        """Create the cell variables."""
+        """Create the cell variables, `self.vars`, indexed by cell."""
         raise NotImplementedError
 
     def compile(self) -> None:
@@ -217,34 +217,34 @@ class IntModel(CellModel):
 
     def declare(self) -> None:
         """One Int per cell, named r1c1."""
-        self.cells = [z3.Int(self.cell_name(cell)) for cell in self.geo.cells]
+        self.vars = [z3.Int(self.cell_name(cell)) for cell in self.geo.cells]
 
     def holds_one_digit(self, cell):
-        x = self.cells[cell]
+        x = self.vars[cell]
         return [z3.And(x >= 1, x <= self.n)]
 
     def each_digit_once(self, unit):
-        return [z3.Distinct([self.cells[c] for c in unit])]
+        return [z3.Distinct([self.vars[c] for c in unit])]
 
     def differ(self, a, b):
-        return [self.cells[a] != self.cells[b]]
+        return [self.vars[a] != self.vars[b]]
 
     def not_consecutive(self, a, b):
-        x, y = self.cells[a], self.cells[b]
+        x, y = self.vars[a], self.vars[b]
         return [x - y != 1, y - x != 1]
 
     def cage(self, cells, total):
-        xs = [self.cells[c] for c in cells]
+        xs = [self.vars[c] for c in cells]
         return [z3.Distinct(xs), z3.Sum(xs) == total]
 
     def parity(self, cell, even):
-        return [self.cells[cell] % 2 == (0 if even else 1)]
+        return [self.vars[cell] % 2 == (0 if even else 1)]
 
     def is_digit(self, cell, digit):
-        return self.cells[cell] == digit
+        return self.vars[cell] == digit
 
     def relate(self, rel):
-        x, y, k = self.cells[rel.a], self.cells[rel.b], rel.param
+        x, y, k = self.vars[rel.a], self.vars[rel.b], rel.param
         return [{
             "less": lambda: x < y,
             "equal": lambda: x == y,
@@ -260,17 +260,17 @@ class IntModel(CellModel):
         }[rel.kind]()]
 
     def all_differ(self, cells):
-        return [z3.Distinct([self.cells[c] for c in cells])]
+        return [z3.Distinct([self.vars[c] for c in cells])]
 
     def add_up(self, total):
-        target = self.cells[total.circle] if total.circle >= 0 else total.total
-        return [z3.Sum([self.cells[c] for c in total.cells]) == target]
+        target = self.vars[total.circle] if total.circle >= 0 else total.total
+        return [z3.Sum([self.vars[c] for c in total.cells]) == target]
 
     def value(self, cell):
-        return self.cells[cell]
+        return self.vars[cell]
 
     def digit_term(self, cell):
-        return z3.Int2BV(self.cells[cell], self.width)
+        return z3.Int2BV(self.vars[cell], self.width)
 
 
 class BoolModel(CellModel):
@@ -284,7 +284,7 @@ class BoolModel(CellModel):
         self.negations: dict[int, z3.BoolRef] = {}
         self.cages: list[list[z3.BoolRef]] = []  # each cage's digit-set selectors
         self.selectors: list[z3.BoolRef] = []
-        self.cells = [[z3.Bool(f"{self.cell_name(cell)}_{d}") for d in range(1, self.n + 1)]
+        self.vars = [[z3.Bool(f"{self.cell_name(cell)}_{d}") for d in range(1, self.n + 1)]
                       for cell in self.geo.cells]
         if self.portable and (self.geo.sums or self.geo.sandwiches):
             self.logic = "QF_LIA"  # a portable cage sum counts with integers
@@ -322,17 +322,17 @@ class BoolModel(CellModel):
         return self.negations[key]
 
     def holds_one_digit(self, cell):
-        return self.exactly_one(self.cells[cell])
+        return self.exactly_one(self.vars[cell])
 
     def each_digit_once(self, unit):
-        return [a for d in range(self.n) for a in self.exactly_one([self.cells[c][d]
+        return [a for d in range(self.n) for a in self.exactly_one([self.vars[c][d]
                                                                     for c in unit])]
 
     def differ(self, a, b):
-        return [self.nand(x, y) for x, y in zip(self.cells[a], self.cells[b])]
+        return [self.nand(x, y) for x, y in zip(self.vars[a], self.vars[b])]
 
     def not_consecutive(self, a, b):
-        x, y = self.cells[a], self.cells[b]
+        x, y = self.vars[a], self.vars[b]
         return [self.nand(p, q) for d in range(self.n - 1)
                 for p, q in ((x[d], y[d + 1]), (x[d + 1], y[d]))]
 
@@ -344,7 +344,7 @@ class BoolModel(CellModel):
         10-30 times more conflicts with the sum. With the sets, a digit in no fitting set
         leaves the cage at once, and a digit in every one must find a place in it.
         """
-        differ = [a for d in range(self.n) for a in self.at_most_one([self.cells[c][d]
+        differ = [a for d in range(self.n) for a in self.at_most_one([self.vars[c][d]
                                                                       for c in cells])]
         sets = digit_sets(len(cells), total, self.n)
         if not sets:
@@ -355,7 +355,7 @@ class BoolModel(CellModel):
         self.selectors += chosen
         fills = []
         for d in range(1, self.n + 1):
-            holders = [self.cells[c][d - 1] for c in cells]
+            holders = [self.vars[c][d - 1] for c in cells]
             with_d = [selector for selector, digits in zip(chosen, sets) if d in digits]
             # a digit in the cage belongs to the chosen set ...
             fills += [self.clause([self.negation(holder)] + with_d) for holder in holders]
@@ -364,38 +364,38 @@ class BoolModel(CellModel):
         return differ + self.exactly_one(chosen) + fills
 
     def parity(self, cell, even):
-        return [z3.Not(lit) for d, lit in enumerate(self.cells[cell], 1) if (d % 2 == 0) != even]
+        return [z3.Not(lit) for d, lit in enumerate(self.vars[cell], 1) if (d % 2 == 0) != even]
 
     def is_digit(self, cell, digit):
-        return self.cells[cell][digit - 1]
+        return self.vars[cell][digit - 1]
 
     def relate(self, rel):
-        x, y = self.cells[rel.a], self.cells[rel.b]
+        x, y = self.vars[rel.a], self.vars[rel.b]
         return [self.nand(x[d - 1], y[e - 1])
                 for d, e in forbidden_pairs(rel.kind, rel.param, self.n)]
 
     def all_differ(self, cells):
-        return [a for d in range(self.n) for a in self.at_most_one([self.cells[c][d]
+        return [a for d in range(self.n) for a in self.at_most_one([self.vars[c][d]
                                                                     for c in cells])]
 
     def add_up(self, total):
         # An arrow: the shaft's digits plus (not circle_d) * d for every d add up to
         # 1 + ... + N, since the circle's own digit is the one term left out.
-        terms = [(self.cells[c][d], d + 1) for c in total.cells for d in range(self.n)]
+        terms = [(self.vars[c][d], d + 1) for c in total.cells for d in range(self.n)]
         target = total.total
         if total.circle >= 0:
             terms += [(self.negation(lit), d) for d, lit in
-                      enumerate(self.cells[total.circle], 1)]
+                      enumerate(self.vars[total.circle], 1)]
             target = self.n * (self.n + 1) // 2
         if self.portable:
             return [z3.Sum([z3.If(lit, w, 0) for lit, w in terms]) == target]
         return [z3.PbEq(terms, target)]
 
     def value(self, cell):
-        return z3.Sum([z3.If(lit, d, 0) for d, lit in enumerate(self.cells[cell], 1)])
+        return z3.Sum([z3.If(lit, d, 0) for d, lit in enumerate(self.vars[cell], 1)])
 
     def digit_term(self, cell):
-        return self.first_digit(self.cells[cell])
+        return self.first_digit(self.vars[cell])
 
 
 class BitVecModel(CellModel):
@@ -408,18 +408,18 @@ class BitVecModel(CellModel):
 
     def declare(self) -> None:
         """One N-bit vector per cell, named r1c1."""
-        self.cells = [z3.BitVec(self.cell_name(cell), self.n) for cell in self.geo.cells]
+        self.vars = [z3.BitVec(self.cell_name(cell), self.n) for cell in self.geo.cells]
 
     def bit(self, digit: int) -> z3.BitVecNumRef:
         """The mask of one digit."""
         return z3.BitVecVal(1 << (digit - 1), self.n)
 
     def holds_one_digit(self, cell):
-        x = self.cells[cell]
+        x = self.vars[cell]
         return [x != 0, x & (x - 1) == 0]  # not empty, and a power of two: one bit
 
     def each_digit_once(self, unit):
-        xs = [self.cells[c] for c in unit]
+        xs = [self.vars[c] for c in unit]
         union = xs[0]
         for x in xs[1:]:
             union = union | x
@@ -427,22 +427,22 @@ class BitVecModel(CellModel):
         return [union == (1 << self.n) - 1] + [x & y == 0 for x, y in combinations(xs, 2)]
 
     def differ(self, a, b):
-        return [self.cells[a] & self.cells[b] == 0]
+        return [self.vars[a] & self.vars[b] == 0]
 
     def not_consecutive(self, a, b):
-        x, y = self.cells[a], self.cells[b]
+        x, y = self.vars[a], self.vars[b]
         return [(x << 1) & y == 0, (y << 1) & x == 0]  # neighbouring bits never meet
 
     def parity(self, cell, even):
         odd_digits = sum(1 << (d - 1) for d in range(1, self.n + 1, 2))
         wrong = odd_digits if even else ((1 << self.n) - 1) ^ odd_digits
-        return [self.cells[cell] & wrong == 0]
+        return [self.vars[cell] & wrong == 0]
 
     def is_digit(self, cell, digit):
-        return self.cells[cell] == self.bit(digit)
+        return self.vars[cell] == self.bit(digit)
 
     def digit_term(self, cell):
-        x = self.cells[cell]
+        x = self.vars[cell]
         return self.first_digit([z3.Extract(d, d, x) == 1 for d in range(self.n)])
 
 
@@ -502,7 +502,7 @@ def to_smt2(puzzle: Puzzle, model: str = "bool") -> str:
 def _variables(m: CellModel) -> list[z3.ExprRef]:
     """The cell variables in cell order (and digit order for the bool model), then the
     bool model's cage selectors."""
-    return ([v for cell in m.cells for v in (cell if isinstance(cell, list) else [cell])]
+    return ([v for cell in m.vars for v in (cell if isinstance(cell, list) else [cell])]
             + getattr(m, "selectors", []))
 
 

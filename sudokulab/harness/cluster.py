@@ -36,7 +36,8 @@ from distributed.diagnostics.plugin import NannyPlugin, WorkerPlugin
 
 from sudokulab.backends import backend_class, names, parse_spec
 from sudokulab.harness import runner
-from sudokulab.harness.runner import BackendFailed, Job, Options, Record
+from sudokulab.harness.records import Record, cores
+from sudokulab.harness.runner import BackendFailed, Job, Options
 from sudokulab.result import Result, Status
 
 CHUNK_MIN = 100       # puzzles per task at least (a task costs milliseconds), unless...
@@ -188,7 +189,7 @@ class Cluster:
             raise ClusterError(f"--cluster wants local, local:N (N >= 1) or tcp://HOST:PORT, "
                                f"got {address!r}")
         self.address = address.strip()
-        self.workers = (int(local.group(1) or runner.cores())) if local else None
+        self.workers = (int(local.group(1) or cores())) if local else None
         self.client: distributed.Client | None = None
         self.local: distributed.LocalCluster | None = None
         self.token = uuid.uuid4().hex[:8]

@@ -27,8 +27,9 @@ from sudokulab.formats.text import parse_many
 from sudokulab.harness import datasets, report
 from sudokulab.harness.crosscheck import cross_check
 from sudokulab.harness.progress import Progress
+from sudokulab.harness.records import Record, cores
 from sudokulab.harness.runlog import RunLog
-from sudokulab.harness.runner import BackendFailed, Options, Record, cores, run_backend
+from sudokulab.harness.runner import BackendFailed, Options, run_backend
 from sudokulab.harness.stats import figures
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Status
@@ -301,7 +302,7 @@ def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int
     report.write_csv(summary, folder / "summary.csv")
     print(report.terminal(summary, folder), flush=True)  # a full stdout fails here
     return exit_code(check.findings, records, skipped, explicit,
-                     {v.consensus for v in check.verdicts})
+                     {v.consensus for v in check.puzzles})
 
 
 def exit_code(findings: list, records: list[Record], skipped: dict[str, str],

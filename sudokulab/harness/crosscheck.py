@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from sudokulab.check import check
 from sudokulab.formats.text import format_line, to_json
-from sudokulab.harness.runner import Record
+from sudokulab.harness.records import Record
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Result, Status
 
@@ -41,7 +41,7 @@ class Finding:
 
 
 @dataclass
-class Verdict:
+class PuzzleCheck:
     """What the backends said about one puzzle, and what they agree on."""
 
     index: int
@@ -52,18 +52,18 @@ class Verdict:
 
 @dataclass
 class CrossCheck:
-    """The verdicts of a whole run."""
+    """The cross-check of a whole run, puzzle by puzzle."""
 
-    verdicts: list[Verdict]
+    puzzles: list[PuzzleCheck]
 
     @property
     def findings(self) -> list[Finding]:
         """Every disagreement and invalid grid, puzzle by puzzle."""
-        return [f for v in self.verdicts for f in v.findings]
+        return [f for v in self.puzzles for f in v.findings]
 
     def consensus(self) -> Counter:
         """How many puzzles have each consensus ('unique', 'none', ...)."""
-        return Counter(v.consensus for v in self.verdicts)
+        return Counter(v.consensus for v in self.puzzles)
 
     def wrong(self, backend: str) -> int:
         """How many puzzles a backend answered wrongly."""
@@ -77,7 +77,7 @@ def cross_check(puzzles: Mapping[int, Puzzle], records: Iterable[Record],
     claims: dict[int, dict[str, Result]] = {}
     for record in records:
         claims.setdefault(record.index, {})[record.backend] = record.result
-    verdicts = []
+    checked = []
     for index in sorted(claims):
         puzzle, said = puzzles[index], dict(claims[index])
         if index in references:
@@ -86,10 +86,10 @@ def cross_check(puzzles: Mapping[int, Puzzle], records: Iterable[Record],
         findings = [Finding(index, source, answer_text(said[source]), reason,
                             reproduce(puzzle, source, limit, timeout))
                     for source, reason in why.items()]
-        verdicts.append(Verdict(index, consensus,
-                                {s: answer_text(r) for s, r in claims[index].items()},
-                                findings))
-    return CrossCheck(verdicts)
+        checked.append(PuzzleCheck(index, consensus,
+                                   {s: answer_text(r) for s, r in claims[index].items()},
+                                   findings))
+    return CrossCheck(checked)
 
 
 def judge(puzzle: Puzzle, claims: Mapping[str, Result]) -> tuple[str, dict[str, str]]:

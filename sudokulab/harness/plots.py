@@ -11,7 +11,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only: no display needed, none opened
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
-from sudokulab.harness.runner import Record  # noqa: E402
+from sudokulab.harness.records import Record  # noqa: E402
 from sudokulab.result import Status  # noqa: E402
 
 FLOOR = 1e-6  # seconds: log axes cannot show 0

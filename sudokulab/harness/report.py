@@ -16,7 +16,7 @@ from pathlib import Path
 from tabulate import tabulate
 
 from sudokulab.harness.crosscheck import CrossCheck, Finding
-from sudokulab.harness.runner import Record, cores
+from sudokulab.harness.records import Record, cores
 from sudokulab.harness.stats import Figures
 from sudokulab.result import Status
 

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import TextIO
 
-from sudokulab.harness.runner import Record
+from sudokulab.harness.records import Record
 
 FILENAME = "runs.jsonl"
 

@@ -25,15 +25,15 @@ import contextlib
 import math
 import multiprocessing
 import numbers
-import os
 import signal
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 
+from sudokulab.harness.records import Record
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
 
@@ -73,29 +73,6 @@ class Options:
 def grace(timeout: float) -> float:
     """Slack past a backend's own timeout, for engines that check the clock coarsely."""
     return 1.0 + timeout / 2
-
-
-@dataclass
-class Record:
-    """One backend's answer for one puzzle, as stored in runs.jsonl."""
-
-    backend: str
-    index: int
-    result: Result
-    time: float                      # seconds for the solve call, median over repeats
-    times: list[float] = field(default_factory=list)
-    warmup: float | None = None      # the untimed first solve of a fresh worker
-
-    def to_json(self) -> dict:
-        """A JSON-ready dict."""
-        return {"backend": self.backend, "index": self.index, "time": self.time,
-                "times": self.times, "warmup": self.warmup, "result": self.result.to_json()}
-
-    @classmethod
-    def from_json(cls, data: dict) -> Record:
-        """The inverse of to_json."""
-        return cls(data["backend"], data["index"], Result.from_json(data["result"]),
-                   data["time"], list(data["times"]), data["warmup"])
 
 
 class BackendFailed(Exception):
@@ -456,11 +433,3 @@ def _exit_text(code: int | None) -> str:
         except ValueError:
             return f"killed by signal {-code}"
     return f"exit code {code}"
-
-
-def cores() -> int:
-    """The CPU cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1

@@ -7,7 +7,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sudokulab.harness.runner import Record
+from sudokulab.harness.records import Record
 from sudokulab.result import Status
 
 

@@ -15,6 +15,7 @@ from itertools import combinations
 
 from sudokulab.human.candidates import Candidates, cells_of, per_digit
 from sudokulab.human.step import Step, make
+from sudokulab.rules import cell_name
 
 NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 
@@ -141,7 +142,7 @@ def _step(g, d, size, kind, base, cover, fins, gone, rows_first) -> Step:
     what = (f"{d} {','.join(f'{b_letter}{x + 1}' for x in base)} "
             f"{','.join(f'{c_letter}{x + 1}' for x in cover)}")
     if fins:
-        what += " " + ",".join(f"f{_name(f, n)}" for f in fins)
+        what += " " + ",".join(f"f{cell_name(divmod(f, n))}" for f in fins)
     cells = [_cell(line, x, n, rows_first) for line in base for x in cover
              if g.cands[_cell(line, x, n, rows_first)] & (1 << (d - 1))] + fins
     lines = "rows" if rows_first else "columns"
@@ -152,8 +153,3 @@ def _step(g, d, size, kind, base, cover, fins, gone, rows_first) -> Step:
                  "every fin cannot hold " + str(d) + "." if fins else
                  f", so no other cell of those {others} can hold {d}.")
     return make(name, n, what, eliminations=gone, cells=cells, sentence=sentence)
-
-
-def _name(cell: int, n: int) -> str:
-    """r1c1."""
-    return f"r{cell // n + 1}c{cell % n + 1}"

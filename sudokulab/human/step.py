@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from sudokulab.rules import cell_name
+
 Pair = tuple[int, int]  # (cell, digit)
 
 
@@ -38,7 +40,7 @@ class Step:
 
 def name(cell: int, n: int) -> str:
     """r1c1 for a cell index."""
-    return f"r{cell // n + 1}c{cell % n + 1}"
+    return cell_name(divmod(cell, n))
 
 
 def cells_text(cells: Iterable[int], n: int) -> str:

@@ -44,8 +44,8 @@
 
 % Keep the global and trail stacks at 8 MB at least: the matchings of
 % all_distinct make much short-lived garbage, and a stack shrunk after each
-% collection fills again at once (about 16 collections a 9x9 puzzle become 1,
-% some 10% of the solving time).
+% collection fills again at once (results/prolog.md measures the program as
+% it stands).
 :- set_prolog_stack(global, low(8_000_000)).
 :- set_prolog_stack(trail, low(8_000_000)).
 
@@ -96,9 +96,10 @@ sudoku(Box, Cells, Rules0, Strength0) :-
     size(Box, N),
     rows(N, Cells, Rows),
     Cells ins 1..N,
-    units(Box, Rows, Cells, Rules, Units),
+    Grid =.. [grid|Cells],
+    units(Box, Rows, Grid, Rules, Units),
     all_distinct_units(Strength, Units),
-    maplist(rule_holds(Strength, Cells, Rows), Rules).
+    maplist(rule_holds(Strength, Grid, Rows), Rules).
 
 %   N, the number of digits, from the box shape.
 size(BoxRows-BoxCols, N) :-
@@ -113,14 +114,14 @@ rows(N, Cells, Rows) :-
 length_(N, List) :- length(List, N).
 
 %   Every row, every column, every box (or jigsaw region), and the extra units.
-units(Box, Rows, Cells, Rules, Units) :-
+units(Box, Rows, Grid, Rules, Units) :-
     transpose(Rows, Columns),
     (   memberchk(regions(Regions), Rules)
-    ->  maplist(cells_at(Cells), Regions, Boxes)
+    ->  maplist(cells_at(Grid), Regions, Boxes)
     ;   boxes(Box, Rows, Boxes)
     ),
     findall(Unit, member(unit(Unit), Rules), Extra0),
-    maplist(cells_at(Cells), Extra0, Extra),
+    maplist(cells_at(Grid), Extra0, Extra),
     append([Rows, Columns, Boxes, Extra], Units).
 
 %   Boxes: each band of BoxRows rows splits into boxes of BoxCols columns.
@@ -142,49 +143,51 @@ split_at(K, List, Front, Back) :-
     length(Front, K),
     append(Front, Back, List).
 
-%   The cells at some indices (counted from 0).
-cells_at(Cells, Indices, Unit) :-
-    maplist(cell_at(Cells), Indices, Unit).
+%   The cells at some indices (counted from 0). Grid is the term grid(C0, C1, ...)
+%   holding the cells, so that arg/3 finds each one in constant time.
+cells_at(Grid, Indices, Unit) :-
+    maplist(cell_at(Grid), Indices, Unit).
 
-cell_at(Cells, Index, Cell) :-
-    nth0(Index, Cells, Cell).
+cell_at(Grid, Index, Cell) :-
+    Position is Index + 1,
+    arg(Position, Grid, Cell).
 
 %   A rule beyond the units relates its cells directly.
 rule_holds(_, _, _, unit(_)).
 rule_holds(_, _, _, regions(_)).
-rule_holds(_, Cells, _, differ(Pairs)) :-
-    maplist(cells_differ(Cells), Pairs).
+rule_holds(_, Grid, _, differ(Pairs)) :-
+    maplist(cells_differ(Grid), Pairs).
 rule_holds(_, _, Rows, non_consecutive) :-
     transpose(Rows, Columns),
     maplist(not_consecutive, Rows),
     maplist(not_consecutive, Columns).
-rule_holds(Strength, Cells, Rows, cage(Indices, Sum)) :-
-    cells_at(Cells, Indices, Cage),
+rule_holds(Strength, Grid, Rows, cage(Indices, Sum)) :-
+    cells_at(Grid, Indices, Cage),
     digits_differ(Strength, Cage),
     sum(Cage, #=, Sum),
     length(Rows, N),
     cage_digit_sets(N, Cage, Sum).
-rule_holds(_, Cells, _, parity(Indices, Parity)) :-
-    cells_at(Cells, Indices, Cage),
+rule_holds(_, Grid, _, parity(Indices, Parity)) :-
+    cells_at(Grid, Indices, Cage),
     maplist(has_parity(Parity), Cage).
 
-rule_holds(_, Cells, _, relation(Kind, A, B, K)) :-
-    cell_at(Cells, A, X),
-    cell_at(Cells, B, Y),
+rule_holds(_, Grid, _, relation(Kind, A, B, K)) :-
+    cell_at(Grid, A, X),
+    cell_at(Grid, B, Y),
     related(Kind, K, X, Y).
-rule_holds(Strength, Cells, _, distinct(Indices)) :-
-    cells_at(Cells, Indices, Group),
+rule_holds(Strength, Grid, _, distinct(Indices)) :-
+    cells_at(Grid, Indices, Group),
     digits_differ(Strength, Group).
-rule_holds(_, Cells, _, sum(Indices, Sum)) :-
-    cells_at(Cells, Indices, Line),
+rule_holds(_, Grid, _, sum(Indices, Sum)) :-
+    cells_at(Grid, Indices, Line),
     sum(Line, #=, Sum).
-rule_holds(_, Cells, _, arrow(Circle, Indices)) :-
-    cell_at(Cells, Circle, Total),
-    cells_at(Cells, Indices, Shaft),
+rule_holds(_, Grid, _, arrow(Circle, Indices)) :-
+    cell_at(Grid, Circle, Total),
+    cells_at(Grid, Indices, Shaft),
     sum(Shaft, #=, Total).
 
-rule_holds(_, Cells, _, sandwich(Indices, Sum)) :-
-    cells_at(Cells, Indices, Line),
+rule_holds(_, Grid, _, sandwich(Indices, Sum)) :-
+    cells_at(Grid, Indices, Line),
     length(Line, N),
     element(One, Line, 1),
     element(Top, Line, N),
@@ -230,7 +233,8 @@ implied_cages(Box, Rules, Implied) :-
     Last is N * N - 1,
     numlist(0, Last, Indices),
     rows(N, Indices, Rows),
-    units(Box, Rows, Indices, Rules, Units),
+    Grid =.. [grid|Indices],
+    units(Box, Rows, Grid, Rules, Units),
     convlist(unit_rest(Whole, Cages), Units, Implied0),
     sort(Implied0, Implied).
 
@@ -249,9 +253,9 @@ take_inside(Cage-Total, Rest0-Sum0, Rest-Sum) :-
     ;   Rest-Sum = Rest0-Sum0
     ).
 
-cells_differ(Cells, A-B) :-
-    cell_at(Cells, A, X),
-    cell_at(Cells, B, Y),
+cells_differ(Grid, A-B) :-
+    cell_at(Grid, A, X),
+    cell_at(Grid, B, Y),
     X #\= Y.
 
 %   Neighbours along a line (a row or a column) are never consecutive digits.
@@ -364,21 +368,21 @@ rule(sandwich(_, _)).
 %   against 7 s with hybrid and ffc, over 40 s with hybrid and ff, on a busy
 %   machine).
 %
-%   Strength: pairwise rules make a placed digit leave more cells (under
-%   the Miracle rules 25 on average, up to 29, against 20), and all_distinct
-%   rebuilds a unit's matching on each such change. Counting the 72 Miracle
-%   grids with ffc, hybrid makes 19,390 labeling choices at some 125,000
-%   inferences each, all_different 34,232 at 9,000: 121 s against 15 s.
-%   Without pairwise rules the matchings win by far: on top1465 all_different
-%   is 6 times slower than hybrid (results/prolog.md).
+%   Strength: pairwise rules make a placed digit leave more cells (a Miracle
+%   cell has more peers than a classic one's 20), and all_distinct rebuilds a
+%   unit's matching on each such change: counting the 72 Miracle grids,
+%   hybrid makes fewer labeling choices but each costs far more inferences,
+%   and all_different is several times faster (results/variants.md, each
+%   pairing side by side). Without pairwise rules the matchings win by far
+%   (results/prolog.md).
 %
 %   Selection: on the classic rules every open cell has the same constraints,
 %   and ff (fewest candidates first) is all there is to choose by. Pairwise
 %   rules give a centre cell more partners than a border cell (8 knight's
 %   moves against 2 in a corner); ffc breaks ff's ties by most constraints,
 %   so the search places first the digits that prune most: the Miracle count
-%   takes 34,232 labeling choices with ffc against 86,962 with ff (15 s
-%   against 23 s), and 145 s with leftmost.
+%   takes fewer labeling choices and less time with ffc than with ff, and far
+%   more with leftmost (results/variants.md).
 
 auto_choices(Rules, all_different, ffc) :-
     member(Rule, Rules),

@@ -9,6 +9,7 @@ import sys
 from sudokulab.errors import EXIT_DISAGREE, EXIT_ENGINE, EXIT_NONE, EXIT_OK, InputError
 from sudokulab.formats.text import format_grid
 from sudokulab.puzzle import line_of
+from sudokulab.rules import cell_name
 from sudokulab.vision import grid as G
 from sudokulab.vision import read as R
 
@@ -56,7 +57,7 @@ def _pictures(args: argparse.Namespace, image, reading: R.Reading, solution) -> 
 
 def _where(cell: int, n: int) -> str:
     """A cell's name, r1c1 style."""
-    return f"r{cell // n + 1}c{cell % n + 1}"
+    return cell_name(divmod(cell, n))
 
 
 def _render(args: argparse.Namespace, reading: R.Reading, verdict: R.Verdict, solution) -> str:
