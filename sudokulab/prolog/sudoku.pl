@@ -468,12 +468,13 @@ label(Rules, Options, Cells) :-
 caged_first(Rules, Cells, Caged, Free) :-
     findall(Index, ( member(cage(Indices, _), Rules), member(Index, Indices) ), Found),
     sort(Found, Sorted),
-    cells_at(Cells, Sorted, Caged),
+    Grid =.. [grid|Cells],
+    cells_at(Grid, Sorted, Caged),
     length(Cells, Count),
     Last is Count - 1,
     numlist(0, Last, All),
     ord_subtract(All, Sorted, Others),
-    cells_at(Cells, Others, Free).
+    cells_at(Grid, Others, Free).
 
 %   `auto` in the labeling options is ff or ffc, as auto_choices/3 says.
 labeling_option(Rules, auto, Selection) :- !,
