@@ -191,3 +191,17 @@ def partial_fish(size: int, kind: str):
     from sudokulab.human import fish
 
     return lambda g: fish.fish(g, size, kind)
+
+
+def test_a_stop_is_heard_inside_a_long_forcing_search():
+    """On an empty grid only the forcing searches are left to try, at length; a stop that
+    comes after the step began ends the search there instead of after it."""
+    calls = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return len(calls) > 1  # go on at the check before the first step, stop after
+
+    path = solver.solve(empty(9), stop=stop)
+    assert path.stopped and not path.steps and not path.solved
+    assert len(calls) == 2  # the second question came from inside the search

@@ -10,10 +10,31 @@ Each is a proof by cases: nothing is tried and kept on luck.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from sudokulab.human.candidates import Candidates, digits
 from sudokulab.human.step import Step, make, name
+
+
+class Stopped(Exception):
+    """The caller's `stop` said to give up in the middle of a search."""
+
+
+# The deadline of the solve under way: asked before each cell's assumptions, since one
+# search over a nearly empty grid can take far longer than every other step together.
+_stop: Callable[[], bool] | None = None
+
+
+@contextmanager
+def stopping(stop: Callable[[], bool] | None) -> Iterator[None]:
+    """Within the block, the forcing searches raise Stopped once `stop()` says so."""
+    global _stop
+    before, _stop = _stop, stop
+    try:
+        yield
+    finally:
+        _stop = before
 
 
 class Contradiction:
@@ -123,6 +144,8 @@ def _outcomes(g: Candidates, net: int) -> Iterator[tuple[int, dict]]:
                    key=lambda c: (g.cands[c].bit_count(), c))
     for cell in cells:
         if cell not in known:
+            if _stop is not None and _stop():
+                raise Stopped
             known[cell] = {d: propagate(g, cell, d, net) for d in digits(g.cands[cell])}
         yield cell, known[cell]
 

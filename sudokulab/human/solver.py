@@ -164,10 +164,23 @@ def next_step(g: Candidates, techniques: Iterable[Technique]) -> Step | None:
 def solve(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,
           unique: bool = False, stop: Callable[[], bool] | None = None) -> Path:
     """The path the techniques take on a puzzle (uniqueness techniques only if `unique`);
-    `stop` is asked before each step whether to give up."""
+    `stop` is asked before each step, and within the forcing searches, whether to give up."""
     chosen = usable(puzzle, TECHNIQUES if techniques is None else techniques, unique)
     g = Candidates(puzzle)
     path = Path(puzzle)
+    try:
+        with forcing.stopping(stop):
+            _walk(g, chosen, path, stop)
+    except forcing.Stopped:
+        path.stopped = True
+    path.grid = g.grid()
+    path.solved = g.solved()
+    return path
+
+
+def _walk(g: Candidates, chosen: list[Technique], path: Path,
+          stop: Callable[[], bool] | None) -> None:
+    """Apply the easiest step found, step after step, recording each in the path."""
     while not g.solved():
         if stop is not None and stop():
             path.stopped = True
@@ -184,9 +197,6 @@ def solve(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,
                                f"{step.notation}")
         g.apply(step)
         path.steps.append(step)
-    path.grid = g.grid()
-    path.solved = g.solved()
-    return path
 
 
 def changes(g: Candidates, step: Step) -> bool:
