@@ -25,6 +25,20 @@ def add_to_path(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
 
 
+def ready_backend(name: str):
+    """A backend made and checked available; Prolog is skipped only on explicit request
+    (SUDOKULAB_SKIP_PROLOG=1), never silently, and any other missing engine fails."""
+    from sudokulab.backends import make_backend
+
+    if name == "prolog" and os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1":
+        pytest.skip("SUDOKULAB_SKIP_PROLOG=1")
+    engine = make_backend(name)
+    ready = engine.available()
+    if not ready.ok:
+        pytest.fail(f"backend {name} is not available: {ready.reason} ({ready.fix})")
+    return engine
+
+
 @pytest.fixture(scope="session")
 def plugin_dir(tmp_path_factory) -> Path:
     """A folder registering the test backends."""

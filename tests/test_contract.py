@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import ready_backend
 
 from sudokulab import rules as R
 from sudokulab.backends import BackendError, make_backend, names
@@ -68,13 +68,7 @@ class Thermometer:
 @pytest.fixture(scope="module", params=names())
 def backend(request):
     """Each registered backend; Prolog is skipped only on explicit request, never silently."""
-    if request.param == "prolog" and os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1":
-        pytest.skip("SUDOKULAB_SKIP_PROLOG=1")
-    engine = make_backend(request.param)
-    ready = engine.available()
-    if not ready.ok:
-        pytest.fail(f"backend {request.param} is not available: {ready.reason} ({ready.fix})")
-    return engine
+    return ready_backend(request.param)
 
 
 def reference(backend) -> str:

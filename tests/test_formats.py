@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import ready_backend
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -218,13 +218,7 @@ def test_compare_skips_the_bad_puzzle_and_counts_the_clash_as_none(tmp_path, cap
 @pytest.fixture(scope="module", params=["norvig", "sat", "smt", "prolog"])
 def backend(request):
     """Each backend; Prolog is skipped only on explicit request, never silently."""
-    if request.param == "prolog" and os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1":
-        pytest.skip("SUDOKULAB_SKIP_PROLOG=1")
-    engine = make_backend(request.param)
-    ready = engine.available()
-    if not ready.ok:
-        pytest.fail(f"backend {request.param} is not available: {ready.reason} ({ready.fix})")
-    return engine
+    return ready_backend(request.param)
 
 
 def test_every_backend_answers_none_for_clashing_givens_and_names_the_clash(backend):

@@ -9,9 +9,9 @@ then got ten givens back, so that CLP(FD), whose propagation of that rule is wea
 proves it in seconds); each is unique under its rule and has several solutions without it.
 """
 
-import os
 
 import pytest
+from conftest import ready_backend
 
 from sudokulab import rules as R
 from sudokulab.backends import complete_searches, make_backend
@@ -25,13 +25,7 @@ MIRACLE_GIVENS = [((0, 0), 1), ((4, 4), 5), ((8, 2), 7)]
 @pytest.fixture(scope="module", params=complete_searches())
 def backend(request):
     """Each backend; Prolog is skipped only on explicit request, never silently."""
-    if request.param == "prolog" and os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1":
-        pytest.skip("SUDOKULAB_SKIP_PROLOG=1")
-    engine = make_backend(request.param)
-    ready = engine.available()
-    if not ready.ok:
-        pytest.fail(f"backend {request.param} is not available: {ready.reason} ({ready.fix})")
-    return engine
+    return ready_backend(request.param)
 
 
 def miracle(*givens):
