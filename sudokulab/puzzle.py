@@ -67,9 +67,9 @@ class Puzzle:
         rows, cols = self.box
         if rows < 1 or cols < 1 or not MIN_SIZE <= rows * cols <= MAX_SIZE:
             raise PuzzleError(f"box {rows}x{cols} makes no grid from {MIN_SIZE} to {MAX_SIZE}")
-        if len(self.givens) != self.cells:
+        if len(self.givens) != self.cell_count:
             raise PuzzleError(f"{len(self.givens)} cells given, a {self.size}x{self.size} "
-                              f"puzzle has {self.cells}")
+                              f"puzzle has {self.cell_count}")
         if self.givens and not 0 <= min(self.givens) <= max(self.givens) <= self.size:
             for i, digit in enumerate(self.givens):
                 if not 0 <= digit <= self.size:
@@ -96,8 +96,8 @@ class Puzzle:
         return self.box[0] * self.box[1]
 
     @property
-    def cells(self) -> int:
-        """The number of cells, N * N."""
+    def cell_count(self) -> int:
+        """The number of cells, N * N (the cells themselves are the geometry's)."""
         return self.size * self.size
 
     @cached_property

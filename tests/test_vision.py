@@ -76,7 +76,7 @@ def test_a_read_puzzle_is_checked_by_a_solver_engine(photos, readings):
 
 def test_confident_reads_are_not_flagged(readings):
     assert all(not reading.doubtful for reading in readings)
-    assert all(len(r.confidence) == r.puzzle.cells for r in readings)
+    assert all(len(r.confidence) == r.puzzle.cell_count for r in readings)
 
 
 def _misread(reading: read.Reading, cell: int, digit: int) -> read.Reading:

@@ -146,7 +146,8 @@ def _er_links(g, d, b, u, cells, r, c, rows, cols) -> Iterator[Step]:
 def _er_step(g, d, u, cells, link, target) -> Step:
     """The Step of one empty rectangle."""
     n = g.n
-    box = g.layout.unit_names[u].split()[-1]
+    boxes = [k for k, kind in enumerate(g.layout.kinds) if kind == "box"]
+    box = boxes.index(u) + 1
     return make("Empty Rectangle", n, f"{d} in b{box} ({cells_text(link, n)})",
                 eliminations=[(target, d)], cells=cells + link, units=[u],
                 sentence=f"In {g.layout.unit_names[u]}, {d} lies in one row or one column of "
