@@ -57,8 +57,9 @@ class HumanBackend(Backend):
         stats.update({f"steps: {name}": count for name, count in path.counts().items()})
         assumed = any(t.uniqueness for t in self.techniques if t.name in path.counts())
         if path.stopped:
-            return Result(Status.TIMEOUT, stats=stats, solve_time=took,
-                          message="timeout before the techniques finished")
+            return Result(Status.TIMEOUT, exact=False, stats=stats, solve_time=took,
+                          message=f"timeout after {len(path.steps)} steps, before the "
+                                  "techniques finished")
         if path.broken and not assumed:
             return verdict((), limit, complete=True, stats=stats, solve_time=took,
                            message="the steps reach a contradiction: no solution")
