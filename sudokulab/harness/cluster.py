@@ -170,17 +170,9 @@ def drive(engine: runner.Worker, spec: str, jobs: Iterable[Job],
     the chunk; stops when the Dask worker is `closing` (the chunk then fails, and is not
     recorded)."""
     records: list[Record] = []
-    feed = runner.Feed(jobs)
-    feed.seconds = _seconds.get(spec)  # batches as big as the last chunk's from the start
-    runner.drive([engine], feed, spec, records.append, keep=True, closing=closing)
-    if feed.seconds is not None:
-        _seconds[spec] = feed.seconds
+    runner.drive([engine], runner.Feed(jobs), spec, records.append, keep=True,
+                 closing=closing)
     return records
-
-
-# Per backend spec, the time per puzzle measured on this Dask worker so far: a chunk that
-# began again from batches of one puzzle would pay two more messages for each chunk.
-_seconds: dict[str, float] = {}
 
 
 # --- in the client (the compare process) ---------------------------------------------
