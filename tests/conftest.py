@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from sudokulab.backends import make_backend
 from sudokulab.harness import datasets
 from sudokulab.harness.testing import write_plugin
 
@@ -28,8 +29,6 @@ def add_to_path(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
 def ready_backend(name: str):
     """A backend made and checked available; Prolog is skipped only on explicit request
     (SUDOKULAB_SKIP_PROLOG=1), never silently, and any other missing engine fails."""
-    from sudokulab.backends import make_backend
-
     if name == "prolog" and os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1":
         pytest.skip("SUDOKULAB_SKIP_PROLOG=1")
     engine = make_backend(name)
