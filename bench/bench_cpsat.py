@@ -52,7 +52,7 @@ BARE = "bare loop (textbook int model, built per puzzle, CP-SAT defaults)"
 
 def bare_solve(puzzle, log: list[str] | None = None) -> tuple[tuple[int, ...], cp_model.CpSolver]:
     """The textbook CP-SAT Sudoku: a model built for this puzzle, solved on one worker."""
-    geo, n = geometry(puzzle.box), puzzle.size
+    geo, n = geometry(puzzle.box), puzzle.n
     model = cp_model.CpModel()
     cells = [model.NewIntVar(1, n, f"c{cell}") for cell in geo.cells]
     for unit in geo.units:

@@ -65,7 +65,7 @@ def run(name: str, sample: int | None) -> dict:
         grade = grading.grade(path.steps, path.solved)
         seconds += time.perf_counter() - started
         cpu += time.process_time() - cpu_started
-        wrong += bool(solver.wrong_moves(path.steps, solution, puzzle.size))
+        wrong += bool(solver.wrong_moves(path.steps, solution, puzzle.n))
         counts = path.counts()
         techniques.update(counts)
         if path.solved:

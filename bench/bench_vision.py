@@ -45,12 +45,12 @@ def measure(photos: list[synth.Photo]) -> list[dict]:
         seconds, wall = time.process_time() - started, time.perf_counter() - wall
         truth = photo.puzzle.givens
         right = (sum(a == b for a, b in zip(reading.puzzle.givens, truth))
-                 if reading and reading.puzzle.size == photo.puzzle.size else 0)
+                 if reading and reading.puzzle.n == photo.puzzle.n else 0)
         flagged = True
         if reading:
             verdict = read.verify(reading)
             flagged, note = bool(reading.doubtful) or verdict.status != "unique", verdict.status
-        records.append({"size": photo.puzzle.size, "font": photo.font, "cells": len(truth),
+        records.append({"size": photo.puzzle.n, "font": photo.font, "cells": len(truth),
                         "right": right, "seconds": seconds, "wall": wall,
                         "flagged": flagged, "note": note})
     return records

@@ -30,7 +30,7 @@ class Violation:
 
 def check(puzzle: Puzzle, grid: Sequence[int]) -> list[Violation]:
     """Every violation of the puzzle's rules by a filled grid; empty when it is a solution."""
-    n = puzzle.size
+    n = puzzle.n
     if _houses_hold(puzzle, grid) and _givens_kept(puzzle, grid):
         # Cells and houses are right: only the rules that are not houses can be broken.
         others = [rule for rule in puzzle.rules if not _is_house_rule(rule)]
@@ -45,7 +45,7 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[Violation]:
     `check` answers with this when its quick test fails, so the message is always precise;
     tests compare the two.
     """
-    n = puzzle.size
+    n = puzzle.n
     if len(grid) != n * n:
         return [Violation("grid", f"has {len(grid)} cells, expected {n * n}")]
     rows = [list(grid[r * n:(r + 1) * n]) for r in range(n)]
@@ -59,7 +59,7 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[Violation]:
 
 def _houses_hold(puzzle: Puzzle, grid: Sequence[int]) -> bool:
     """The quick test: every house holds every digit (so, with N cells, each exactly once)."""
-    n = puzzle.size
+    n = puzzle.n
     try:
         if len(grid) != n * n or not 1 <= min(grid) <= max(grid) <= n:
             return False
@@ -73,7 +73,7 @@ def _houses_hold(puzzle: Puzzle, grid: Sequence[int]) -> bool:
 def _house_masks(box: tuple[int, int], rules: tuple) -> tuple[tuple[tuple[int, ...], ...], int]:
     """masks[cell][digit]: one bit for each house the cell is in, at that digit; all bits."""
     probe = Puzzle((box[0], box[1]), (0,) * (box[0] * box[1]) ** 2, rules)
-    n = probe.size
+    n = probe.n
     houses = _houses(probe)
     masks = [[0] * (n + 1) for _ in range(n * n)]
     for k, (_, cells) in enumerate(houses):
@@ -107,7 +107,7 @@ def _name(r: int, c: int) -> str:
 
 def _cells(puzzle: Puzzle, rows: list[list[int]]) -> list[Violation]:
     """Every cell holds a digit 1..N and every given is kept."""
-    n = puzzle.size
+    n = puzzle.n
     problems = []
     for r in range(n):
         for c in range(n):
@@ -121,7 +121,7 @@ def _cells(puzzle: Puzzle, rows: list[list[int]]) -> list[Violation]:
 
 def _houses(puzzle: Puzzle) -> list[tuple[str, list[tuple[int, int]]]]:
     """Every group of N cells that must hold each digit once, under the puzzle's rules."""
-    (br, bc), n = puzzle.box, puzzle.size
+    (br, bc), n = puzzle.box, puzzle.n
     houses = [(f"row {r + 1}", [(r, c) for c in range(n)]) for r in range(n)]
     houses += [(f"column {c + 1}", [(r, c) for r in range(n)]) for c in range(n)]
     jigsaw = next((rule for rule in puzzle.rules if isinstance(rule, R.Jigsaw)), None)

@@ -398,7 +398,7 @@ def pencil_marks(puzzle) -> list[list[int]]:
     neighbours' digits from orthogonal cells; parity and cage sums keep only digits that
     can still fit. Only what the givens show directly: no search, no deduction chains.
     """
-    n, givens = puzzle.size, puzzle.givens
+    n, givens = puzzle.n, puzzle.givens
     geo = geometry(puzzle.box, puzzle.rules)
     marks = [{d} if d else set(range(1, n + 1)) for d in givens]
     for cell, d in enumerate(givens):

@@ -68,13 +68,13 @@ class Puzzle:
         if rows < 1 or cols < 1 or not MIN_SIZE <= rows * cols <= MAX_SIZE:
             raise PuzzleError(f"box {rows}x{cols} makes no grid from {MIN_SIZE} to {MAX_SIZE}")
         if len(self.givens) != self.cell_count:
-            raise PuzzleError(f"{len(self.givens)} cells given, a {self.size}x{self.size} "
+            raise PuzzleError(f"{len(self.givens)} cells given, a {self.n}x{self.n} "
                               f"puzzle has {self.cell_count}")
-        if self.givens and not 0 <= min(self.givens) <= max(self.givens) <= self.size:
+        if self.givens and not 0 <= min(self.givens) <= max(self.givens) <= self.n:
             for i, digit in enumerate(self.givens):
-                if not 0 <= digit <= self.size:
-                    raise PuzzleError(f"{row_column(i, self.size)}: digit {digit} is out of "
-                                      f"range 1-{self.size}")
+                if not 0 <= digit <= self.n:
+                    raise PuzzleError(f"{row_column(i, self.n)}: digit {digit} is out of "
+                                      f"range 1-{self.n}")
         if self.rules:
             check_rules(self.box, self.rules)
 
@@ -91,14 +91,14 @@ class Puzzle:
         return puzzle
 
     @property
-    def size(self) -> int:
+    def n(self) -> int:
         """N: digits run from 1 to N and the grid is N x N."""
         return self.box[0] * self.box[1]
 
     @property
     def cell_count(self) -> int:
         """The number of cells, N * N (the cells themselves are the geometry's)."""
-        return self.size * self.size
+        return self.n * self.n
 
     @cached_property
     def clues(self) -> int:

@@ -81,7 +81,7 @@ def test_implied_cages_hold_in_every_published_killer_solution():
         if k.get("partial"):
             continue
         solution = grid(k["solution"])
-        n = k["puzzle"].size
+        n = k["puzzle"].n
         implied = implied_cages(geometry(k["puzzle"].box, k["puzzle"].rules))
         assert implied, k["name"]
         for cage in implied:

@@ -245,7 +245,7 @@ def test_solve_of_a_clash_exits_1_and_the_checker_still_refuses_a_clash():
 @pytest.mark.parametrize("n, layout", [(5, JIGSAW5), (4, JIGSAW4)])
 def test_a_jigsaw_of_any_size_reads_and_solves(n, layout):
     puzzle = parse("1" + "." * (n * n - 1), rules=[R.parse_regions(layout)])
-    assert puzzle.size == n and puzzle.box in ((1, 5), (2, 2))
+    assert puzzle.n == n and puzzle.box in ((1, 5), (2, 2))
     norvig, sat = make_backend("norvig").solve(puzzle, limit=None), SAT.solve(puzzle, limit=None)
     assert norvig.count == sat.count > 1
     assert all(check(puzzle, grid) == [] for grid in sat.solutions)
@@ -274,7 +274,7 @@ def expected_puzzle(name: str) -> Puzzle:
     puzzle = links.read_link(entry["link"])
     want = entry["expect"]
     names = [rule.name for rule in puzzle.rules]
-    assert puzzle.size == want["size"] and puzzle.clues == want["clues"]
+    assert puzzle.n == want["size"] and puzzle.clues == want["clues"]
     assert {k: names.count(k) for k in set(names)} == want["rules"]
     return puzzle
 

@@ -30,7 +30,7 @@ def assert_unique(made: Generated) -> None:
     assert result.status.value == "unique", made.puzzle
     assert result.solutions[0] == made.solution
     assert check(made.puzzle, made.solution) == []
-    slow = made.puzzle.size > 9 or any(
+    slow = made.puzzle.n > 9 or any(
         isinstance(rule, (R.AntiKnight, R.AntiKing, R.NonConsecutive))
         for rule in made.puzzle.rules)
     assert made.provers == ("sat", "asp" if slow else "norvig")

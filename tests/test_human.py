@@ -34,7 +34,7 @@ def sample(name: str, count: int) -> list:
 def assert_sound(puzzle, solution, **options):
     """Solve with the human solver; every step must agree with the solution."""
     path = solver.solve(puzzle, unique=True, **options)
-    assert solver.wrong_moves(path.steps, solution, puzzle.size) == []
+    assert solver.wrong_moves(path.steps, solution, puzzle.n) == []
     for cell, d in enumerate(path.grid):
         assert d in (0, solution[cell])
     return path

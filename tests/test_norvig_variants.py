@@ -35,7 +35,7 @@ def with_givens(puzzle, givens):
     """The puzzle with digits put in (row, col) cells, counted from 0."""
     values = list(puzzle.givens)
     for (row, col), digit in givens.items():
-        values[row * puzzle.size + col] = digit
+        values[row * puzzle.n + col] = digit
     return puzzle.with_values(values)
 
 

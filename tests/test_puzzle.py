@@ -60,7 +60,7 @@ def puzzles(draw):
 @settings(max_examples=60, deadline=None)
 @given(puzzles())
 def test_every_written_form_reads_back(puzzle):
-    box = puzzle.box if puzzle.box != box_shape(puzzle.size) else None
+    box = puzzle.box if puzzle.box != box_shape(puzzle.n) else None
     assert parse(format_line(puzzle), box=box) == puzzle
     assert parse(format_grid(puzzle), box=box) == puzzle
     assert parse(format_numbers(puzzle), box=box) == puzzle
@@ -86,7 +86,7 @@ def test_sizes_and_box_shapes():
 
 def test_symbols_above_nine():
     sixteen = parse("G" + "." * 255)
-    assert sixteen.size == 16 and sixteen.givens[0] == 16
+    assert sixteen.n == 16 and sixteen.givens[0] == 16
     assert parse("g" + "." * 255) == sixteen
     numbers = ",".join(["25"] + ["0"] * 624)
     assert parse(numbers).givens[0] == 25
@@ -103,7 +103,7 @@ def test_a_file_of_many_puzzles_with_comments(tmp_path):
 def test_a_file_of_grids_separated_by_blank_lines():
     assert parse_many(ESSAY_GRID + "\n" + ESSAY_GRID) == [parse(LINE)] * 2
     four = "1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n"
-    assert parse_many(four)[0].size == 4
+    assert parse_many(four)[0].n == 4
 
 
 def test_json_carries_rules():

@@ -166,7 +166,7 @@ def test_export_of_variants_reparses_to_a_checked_solution(model, puzzle):
     solver = z3.Solver()
     solver.add(z3.parse_smt2_string(smt.to_smt2(puzzle, model)))
     assert solver.check() == z3.sat
-    assert check(puzzle, read_exported(solver.model(), model, puzzle.size)) == []
+    assert check(puzzle, read_exported(solver.model(), model, puzzle.n)) == []
 
 
 def test_export_defaults_to_bool():

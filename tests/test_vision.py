@@ -40,11 +40,11 @@ def test_training_never_sees_the_fonts_the_tests_use():
 
 
 def test_every_photo_in_a_held_out_font_reads_exactly(photos, readings):
-    assert {p.puzzle.size for p in photos} == {4, 6, 9, 16}
+    assert {p.puzzle.n for p in photos} == {4, 6, 9, 16}
     assert {p.font for p in photos} == {f.name for f in HELD_OUT}
     for photo, reading in zip(photos, readings):
         assert reading.puzzle == photo.puzzle, photo.font
-        assert reading.puzzle.box == box_shape(photo.puzzle.size)
+        assert reading.puzzle.box == box_shape(photo.puzzle.n)
 
 
 def test_the_grid_is_found_where_it_is(photos, readings):
@@ -54,7 +54,7 @@ def test_the_grid_is_found_where_it_is(photos, readings):
 
 
 def test_sixteen_by_sixteen_reads_letters(photos, readings):
-    big = [(p, r) for p, r in zip(photos, readings) if p.puzzle.size == 16]
+    big = [(p, r) for p, r in zip(photos, readings) if p.puzzle.n == 16]
     assert big and all(max(r.puzzle.givens) > 9 for _, r in big)
     assert all(r.puzzle == p.puzzle for p, r in big)
 

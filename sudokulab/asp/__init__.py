@@ -64,7 +64,7 @@ def rule_facts(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list[str]:
 
 def givens(puzzle: Puzzle) -> list[tuple[int, int, int]]:
     """The givens as (row, column, digit), counted from 1 as in the program."""
-    n = puzzle.size
+    n = puzzle.n
     return [(cell // n + 1, cell % n + 1, digit)
             for cell, digit in enumerate(puzzle.givens) if digit]
 

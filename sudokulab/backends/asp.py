@@ -177,7 +177,7 @@ class AspBackend(Backend):
         warm.set_models(1)
         warm.control.solve(assumptions=[-warm.given[0], warm.given[0]])  # counts the program
         stats = warm.statistics()
-        n = puzzle.size
+        n = puzzle.n
         lines = [f"asp: answer set program {program.PROGRAM.name} (clingo "
                  f"{clingo.__version__}); an answer set is a grid of x(R,C,D) atoms, "
                  f"cell (R,C) holds digit D",

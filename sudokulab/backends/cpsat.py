@@ -198,7 +198,7 @@ class CpsatBackend(Backend):
         if reason := self.unsupported(puzzle):
             return reason
         built = encoding.build(geometry(puzzle.box, puzzle.rules), self.model)
-        n, geo = puzzle.size, built.geo
+        n, geo = puzzle.n, built.geo
         size = built.size()
         lines = [f"cpsat: OR-Tools CP-SAT, model '{self.model}', {self.workers} worker(s), "
                  f"presolve {self.presolve}",

@@ -180,7 +180,7 @@ class SmtBackend(Backend):
         if reason := self.unsupported(puzzle):
             return reason
         model = encoding.build(geometry(puzzle.box, puzzle.rules), self.model)
-        n = puzzle.size
+        n = puzzle.n
         lines = [f"smt: Z3 model '{self.model}' ({model.logic}), {n * n} cells, "
                  f"each {model.kind}"]
         how = "assumed" if self.givens == "assume" else "asserted after a push"

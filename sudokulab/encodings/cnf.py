@@ -463,7 +463,7 @@ def _ruled_out(geo: Geometry, givens: Sequence[int]) -> set[int]:
 
 def givens_literals(puzzle: Puzzle) -> list[int]:
     """The true literals the givens state, one per given cell, in cell order."""
-    n, givens = puzzle.size, puzzle.givens
+    n, givens = puzzle.n, puzzle.givens
     # var = cell*N + d, for the given cells only; compress and map keep the loop in C.
     return list(map(add, compress(range(0, n ** 3, n), givens), compress(givens, givens)))
 

@@ -485,7 +485,7 @@ def to_smt2(puzzle: Puzzle, model: str = "bool") -> str:
     ValueError if the model cannot express a rule of the puzzle.
     """
     m = build(geometry(puzzle.box, puzzle.rules), model, portable=True)
-    n = puzzle.size
+    n = puzzle.n
     rules = ", ".join(rule.name for rule in puzzle.rules) or "classic"
     lines = [f"; sudokulab: a {n}x{n} puzzle ({rules}), {model} model: a cell is {m.kind}",
              f"; {puzzle.clues} givens: {puzzle}",

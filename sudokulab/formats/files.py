@@ -326,7 +326,7 @@ def write(puzzles: Sequence[Puzzle], fmt: str) -> str:
         return "[\n" + ",\n".join(to_json(p) for p in puzzles) + "\n]\n"
     if fmt == "sdk" and len(puzzles) != 1:
         raise PuzzleError(f"an .sdk file holds one puzzle, not {len(puzzles)}")
-    if fmt == "euler" and any(p.size > 9 for p in puzzles):
+    if fmt == "euler" and any(p.n > 9 for p in puzzles):
         raise PuzzleError("Project Euler's form writes one digit a cell: sizes up to 9")
     gap = "\n" if fmt in ("ss", "sdk") else ""  # grids of many lines: a blank line between
     return gap.join(write_one(p, fmt, k) + "\n" for k, p in enumerate(puzzles, 1))
@@ -334,7 +334,7 @@ def write(puzzles: Sequence[Puzzle], fmt: str) -> str:
 
 def write_one(puzzle: Puzzle, fmt: str, number: int = 1) -> str:
     """One puzzle in a format (its number heads a Project Euler grid)."""
-    n = puzzle.size
+    n = puzzle.n
     rows = [puzzle.givens[r * n:(r + 1) * n] for r in range(n)]
     if fmt == "line":
         return format_line(puzzle)
@@ -358,7 +358,7 @@ def write_one(puzzle: Puzzle, fmt: str, number: int = 1) -> str:
 def _simple_sudoku(puzzle: Puzzle, rows: list) -> str:
     """Simple Sudoku's grid: `|` between boxes, a line of dashes between bands."""
     box_rows, box_cols = puzzle.box
-    n = puzzle.size
+    n = puzzle.n
     width = n + n // box_cols - 1
     out = []
     for r, row in enumerate(rows):

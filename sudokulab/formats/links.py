@@ -385,7 +385,7 @@ def _is_windoku(extra: list[tuple[R.Cell, ...]], box: tuple[int, int]) -> bool:
 
 def to_fpuzzles(puzzle: Puzzle, solution: Iterable[int] | None = None) -> dict:
     """f-puzzles' JSON of a puzzle (its solution too, when given)."""
-    n = puzzle.size
+    n = puzzle.n
     name = lambda cell: f"R{cell[0] + 1}C{cell[1] + 1}"  # noqa: E731
     grid = [[{"value": d, "given": True} if (d := puzzle.givens[r * n + c]) else {}
              for c in range(n)] for r in range(n)]

@@ -265,7 +265,7 @@ def format_line(puzzle: Puzzle) -> str:
 
 def format_numbers(puzzle: Puzzle) -> str:
     """The number form: one line per row, numbers separated by commas, 0 for blanks."""
-    n = puzzle.size
+    n = puzzle.n
     return "\n".join(",".join(str(d) for d in puzzle.givens[r * n:(r + 1) * n])
                      for r in range(n))
 
@@ -283,7 +283,7 @@ def format_candidates(puzzle: Puzzle, candidates: Sequence[Iterable[int]]) -> st
 
 def _boxed(puzzle: Puzzle, texts: list[str]) -> str:
     """Lay out one text per cell in rows, with box separators."""
-    (box_rows, box_cols), n = puzzle.box, puzzle.size
+    (box_rows, box_cols), n = puzzle.box, puzzle.n
     if any(isinstance(rule, R.Jigsaw) for rule in puzzle.rules):
         box_rows = box_cols = n  # regions replace the boxes: no box lines to draw
     width = max(len(t) for t in texts)
@@ -305,7 +305,7 @@ def format_rules(puzzle: Puzzle) -> str:
 
     Empty for a classic puzzle; rules that need no drawing are listed by name.
     """
-    n = puzzle.size
+    n = puzzle.n
     parts = []
     drawn = (R.Jigsaw, R.Cage, R.Parity, R.LittleKiller, R.Sandwich, *R.LINES, *R.DOTS)
     names = [rule.name for rule in puzzle.rules if not isinstance(rule, drawn)]
@@ -353,7 +353,7 @@ LINE_HEADS = {"thermometer": "bulb", "arrow": "circle"}
 def _format_lines(puzzle: Puzzle, lines: list) -> str:
     """Lines, arrows, regions and little-killer diagonals, a letter each; the first cell of
     a thermometer (its bulb) and of an arrow (its circle) in capitals."""
-    n = puzzle.size
+    n = puzzle.n
     marks = ["."] * (n * n)
     labels = "abcdefghijklmnopqrstuvwxyz"
     legend = []
@@ -373,7 +373,7 @@ def _format_lines(puzzle: Puzzle, lines: list) -> str:
 
 def _format_dots(puzzle: Puzzle, rule) -> str:
     """Kropki dots (o white, * black) or XV marks between the cells they join."""
-    n = puzzle.size
+    n = puzzle.n
     kropki = isinstance(rule, R.Kropki)
     kinds = (("white", "o"), ("black", "*")) if kropki else (("x", "X"), ("v", "V"))
     if isinstance(rule, R.ConsecutiveMarks):
@@ -403,7 +403,7 @@ def _format_dots(puzzle: Puzzle, rule) -> str:
 
 def to_json(puzzle: Puzzle, **extra: object) -> str:
     """The JSON form: box, givens as rows of numbers, rules."""
-    n = puzzle.size
+    n = puzzle.n
     data = {"box": list(puzzle.box),
             "givens": [list(puzzle.givens[r * n:(r + 1) * n]) for r in range(n)],
             "rules": [R.rule_to_json(rule) for rule in puzzle.rules]}

@@ -69,7 +69,7 @@ class Generated:
         """The puzzle in the JSON puzzle form (box, givens, rules), with how it was made."""
         from sudokulab.puzzle import line_of
 
-        n = self.puzzle.size
+        n = self.puzzle.n
         givens = self.puzzle.givens
         return {"box": list(self.puzzle.box),
                 "givens": [list(givens[r * n:(r + 1) * n]) for r in range(n)],

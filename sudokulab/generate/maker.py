@@ -167,7 +167,7 @@ def second_name(prover: str, puzzle: Puzzle) -> str:
     """The second engine `auto` stands for on this puzzle (see generate.PROVERS)."""
     if prover != "auto":
         return prover
-    slow = puzzle.size > 9 or any(isinstance(rule, PAIRWISE) for rule in puzzle.rules)
+    slow = puzzle.n > 9 or any(isinstance(rule, PAIRWISE) for rule in puzzle.rules)
     return "asp" if slow and _asp_available() else "norvig"
 
 

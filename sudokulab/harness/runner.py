@@ -296,7 +296,7 @@ class Feed:
         if self.seconds is None or not self.todo:
             return 1
         share = math.ceil(len(self.todo) / (self.workers * PIPELINE))
-        cells = BATCH_CELLS // self.todo[0][1].size ** 2
+        cells = BATCH_CELLS // self.todo[0][1].n ** 2
         return max(1, min(BATCH_MAX, cells, share, int(BATCH / max(self.seconds, 1e-9))))
 
     def learn(self, answers: list[Answer]) -> None:

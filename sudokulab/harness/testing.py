@@ -108,7 +108,7 @@ class WrongBackend(TestBackend):
 
 def repeat_a_digit(puzzle: Puzzle, grid: tuple[int, ...]) -> tuple[int, ...]:
     """The grid with its first blank cell copied from its row neighbour: a repeated digit."""
-    n = puzzle.size
+    n = puzzle.n
     cell = puzzle.givens.index(0)
     neighbour = cell + 1 if cell % n < n - 1 else cell - 1
     spoiled = list(grid)

@@ -130,7 +130,7 @@ class Candidates:
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
         self.layout = layout(puzzle.box, puzzle.rules)
-        self.n = puzzle.size
+        self.n = puzzle.n
         self.values = values = list(puzzle.givens)
         if puzzle.rules:
             marks = pencil_marks(puzzle)

@@ -116,9 +116,9 @@ def run_explain(args: argparse.Namespace) -> int:
                 print(f"sudokulab: note: puzzle {number}: norvig finds no solution "
                       f"({answer.status.value}): nothing to verify against", file=sys.stderr)
             else:
-                wrong = solver.wrong_moves(path.steps, answer.solutions[0], puzzle.size)
+                wrong = solver.wrong_moves(path.steps, answer.solutions[0], puzzle.n)
         if args.format == "json":
-            n = puzzle.size
+            n = puzzle.n
             print(json.dumps({"puzzle": line_of(puzzle.givens), "solved": path.solved,
                               "level": grade.level, "score": grade.score,
                               "rating": grade.rating,
@@ -167,7 +167,7 @@ def run_hint(args: argparse.Namespace) -> int:
     for puzzle in read_input(args):
         step = solver.hint(puzzle, techniques, unique=is_unique(puzzle, args))
         if args.format == "json":
-            print(json.dumps(step.to_json(puzzle.size) if step else None))
+            print(json.dumps(step.to_json(puzzle.n) if step else None))
         elif step is None:
             print("no step: the puzzle is full, or no enabled technique applies")
         else:

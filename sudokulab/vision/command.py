@@ -62,7 +62,7 @@ def _where(cell: int, n: int) -> str:
 
 def _render(args: argparse.Namespace, reading: R.Reading, verdict: R.Verdict, solution) -> str:
     """The puzzle read (and the solution, with --solve) in the chosen format."""
-    puzzle, n = reading.puzzle, reading.puzzle.size
+    puzzle, n = reading.puzzle, reading.puzzle.n
     if args.format == "line":
         if args.solve:
             return line_of(solution) if solution else verdict.status
@@ -94,7 +94,7 @@ def _notes(args: argparse.Namespace, reading: R.Reading, verdict: R.Verdict) -> 
     """Low-confidence cells and likely misreads, on stderr (stdout stays the answer)."""
     if args.format == "json":
         return
-    n = reading.puzzle.size
+    n = reading.puzzle.n
     for cell in reading.doubtful:
         read = reading.puzzle.givens[cell]
         what = f"read {line_of([read])}, else {line_of([reading.second[cell]])}" if read \

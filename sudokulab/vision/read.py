@@ -218,7 +218,7 @@ def write_picture(picture: np.ndarray, path: str | Path) -> None:
 
 def overlay(image: np.ndarray, reading: Reading, solution: tuple[int, ...]) -> np.ndarray:
     """The photo with the solution's digits written into the blank cells of its grid."""
-    n, side = reading.puzzle.size, G.SIDE
+    n, side = reading.puzzle.n, G.SIDE
     layer = np.zeros((side, side), np.uint8)
     step = side / n
     scale = step / 40

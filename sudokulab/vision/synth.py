@@ -81,7 +81,7 @@ def nine_by_nine(index: int) -> Puzzle:
 def print_flat(puzzle: Puzzle, font: Path, rng: random.Random, *, clean: bool = False,
                style: str = "photo") -> tuple[np.ndarray, np.ndarray]:
     """The puzzle printed flat in grey levels, and its grid's corners in that image."""
-    n = puzzle.size
+    n = puzzle.n
     rows, cols = puzzle.box
     cell = rng.randint(40, 52) if n > 9 else rng.randint(48, 72)
     margin = cell // 2 + rng.randint(0, cell)
@@ -196,7 +196,7 @@ def synthetic_photo(puzzle: Puzzle, font: Path, seed: int, *, screenshot: bool =
     flat, corners = print_flat(puzzle, font, rng, clean=screenshot, style=style)
     if screenshot:
         return Photo(cv2.cvtColor(flat, cv2.COLOR_GRAY2BGR), puzzle, corners, font.name)
-    image, grid = photograph(flat, corners, rng, 1.5 if puzzle.size > 9 else 1.0, style)
+    image, grid = photograph(flat, corners, rng, 1.5 if puzzle.n > 9 else 1.0, style)
     return Photo(image, puzzle, grid, font.name)
 
 

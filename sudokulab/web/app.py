@@ -284,7 +284,7 @@ def puzzle_json(puzzle) -> dict:
     from sudokulab import rules as R
     from sudokulab.puzzle import line_of
 
-    return {"box": list(puzzle.box), "size": puzzle.size, "givens": list(puzzle.givens),
+    return {"box": list(puzzle.box), "size": puzzle.n, "givens": list(puzzle.givens),
             "rules": [R.rule_to_json(rule) for rule in puzzle.rules],
             "line": line_of(puzzle.givens)}
 

@@ -130,7 +130,7 @@ def explain(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | Non
             "solved": path.solved, "level": grade.level, "score": grade.score,
             "rating": grade.rating, "hardest": grade.hardest, "reference": answer.status.value,
             "candidates": start, "steps": steps,
-            **verification(path.steps, answer, puzzle.size)}
+            **verification(path.steps, answer, puzzle.n)}
 
 
 def explain_message(status: str, count: int, answer) -> str:
@@ -165,7 +165,7 @@ def hint(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | None =
     if step is None:
         return {**out, "status": "stalled", "message": "no enabled technique applies"}
     return {**out, "status": "step", "message": step.notation, "step": step_json(step, g),
-            **verification([step], answer, puzzle.size)}
+            **verification([step], answer, puzzle.n)}
 
 
 def generated(box: tuple[int, int] = (3, 3), rules: tuple[str, ...] = (),
