@@ -112,6 +112,16 @@ def test_hanging_and_crashing_backends_on_a_cluster(plugin_dir, monkeypatch, tmp
     assert messages[("test-crash:how=segv", "worker died (killed by SIGSEGV)")] == 3
 
 
+def test_an_engine_hung_holding_the_gil_times_out(plugin_dir, monkeypatch, tmp_path):
+    add_to_path(monkeypatch, plugin_dir)  # no thread of the Dask worker runs: the timer does
+    said = []
+    with cluster.Cluster("local:1") as run:
+        run("test-hang:how=gil", [(0, datasets.load("top95")[0])],
+            Options(timeout=0.5, warmup=False), record=said.append)
+    assert [(r.index, r.result.status, r.result.message) for r in said] == \
+        [(0, Status.TIMEOUT, "no answer in time: worker killed")]
+
+
 def test_a_bad_puzzle_midway_through_a_chunk_is_the_only_timeout_or_error(plugin_dir,
                                                                           monkeypatch,
                                                                           tmp_path):
