@@ -219,6 +219,17 @@ def measure(rounds: int, puzzles: list,
     return figures, cpu
 
 
+def cpu_sentence(rows: list[dict]) -> str:
+    """The cluster's CPU per puzzle against the local runner's, worker for worker: the
+    overhead as the machine's load leaves it (wall times follow whatever CPU other work
+    leaves)."""
+    cost = {r["run"]: r["all ms/puzzle"] for r in rows}
+    ratios = [f"{100 * (cost[f'cluster, local: {n}'] / cost[f'local runner, jobs {n}'] - 1):+.1f}%"
+              f" with {n} worker{'s' if n > 1 else ''}" for n in (1, 2)]
+    return ("So the cluster path spends " + " and ".join(ratios) + " CPU per puzzle against "
+            "the local runner, all processes counted.")
+
+
 def cpu_rows(cpu: dict[str, list[tuple]]) -> list[dict]:
     """Where the CPU goes, per configuration: medians of the rounds, ms per puzzle."""
     rows = []
@@ -370,6 +381,7 @@ def report(figures: dict, rows: list[dict], chunk_rows: list[dict], size: dict,
         "client, with the LocalCluster's scheduler and nannies in it). Engines start cold "
         "in every run, so the solving side includes building them.", "",
         tabulate(cpu, headers="keys", tablefmt="github"), "",
+        cpu_sentence(cpu), "",
         "## An idle LocalCluster", "",
         "CPU per second of a LocalCluster of 2 doing nothing: the client process (the "
         "scheduler, the nannies) and the 2 workers, with Dask's monitors as compare sets "
