@@ -174,6 +174,25 @@ def test_the_facts_of_lines_dots_and_sums():
     }
 
 
+def test_a_negative_constraint_spares_only_its_own_rules_marks():
+    """The marks of rule K (mark(K,...)) exempt neighbours from negative(K,...) alone."""
+    grid = backend.solve(empty(4), limit=1).solutions[0]
+    pairs = [((r, c), (r2, c2)) for r in range(4) for c in range(4)
+             for r2, c2 in ((r + 1, c), (r, c + 1)) if r2 < 4 and c2 < 4]
+    value = {(r, c): grid[r * 4 + c] for r in range(4) for c in range(4)}
+    white = tuple(p for p in pairs if abs(value[p[0]] - value[p[1]]) == 1)
+    black = tuple(p for p in pairs if {value[p[0]], value[p[1]]} in ({1, 2}, {2, 4}))
+    black = tuple(p for p in black if p not in white)
+    assert len(black) > 1
+    one_rule = empty(4, (R.Kropki(white, black, negative=True),))
+    assert grid in backend.solve(one_rule, limit=None).solutions
+    # the same dots split over two rules: the first says its unmarked pairs are no black
+    # pair, and the second's black dots are unmarked in the first
+    two_rules = empty(4, (R.Kropki(white, black[:1], negative=True), R.Kropki(black=black[1:])))
+    assert check(two_rules, grid) != []
+    assert backend.solve(two_rules, limit=None).status == Status.NONE
+
+
 def test_describe_shows_each_rules_facts_under_its_name():
     puzzle = from_json(json.dumps(VARIANTS["kropki-negative"]))
     text = backend.describe(puzzle)
