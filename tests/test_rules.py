@@ -387,7 +387,7 @@ def test_a_real_arrow_puzzle_has_the_setters_solution():
     payload = entry["link"].split("load=")[1]
     solution = json.loads(lzstring.LZString().decompressFromBase64(payload))["solution"]
     puzzle = links.read_link(entry["link"])
-    for backend in ("norvig", "sat", "smt"):
+    for backend in ("norvig", "sat", "smt", "asp"):
         result = make_backend(backend).solve(puzzle)
         assert result.status is Status.UNIQUE and list(result.solutions[0]) == solution
 
