@@ -96,6 +96,7 @@ CASES = {
     "little-killer": [R.LittleKiller(((1, 0), (2, 1), (3, 2)), 7)],
     "consecutive-marks": [R.ConsecutiveMarks(WHITE)],
     "sandwich": [R.Sandwich(False, 2, 2), R.Sandwich(True, 3, 3)],
+    "sandwich-ends": [R.Sandwich(False, 0, 0), R.Sandwich(True, 1, 5)],  # none between; all
 }
 
 
