@@ -53,6 +53,7 @@ from distributed.diagnostics.plugin import NannyPlugin, WorkerPlugin
 from distributed.utils import sync
 
 from sudokulab.backends import backend_class, make_backend, names, parse_spec
+from sudokulab.backends.base import Backend
 from sudokulab.harness import runner
 from sudokulab.harness.records import Record, cores
 from sudokulab.harness.runner import BackendFailed, Job, Options
@@ -75,8 +76,7 @@ RESOURCES = "sudokulab-resources"
 METADATA = "sudokulab"  # the scheduler's metadata about chunks: METADATA/run/chunk/...
 # A LocalCluster shares the machine with its engines: Dask's monitors that wake 10 to 50
 # times a second (the statistical profiler, the event loop's tick, memory and system
-# monitors) wake once a second or not at all, which takes an idle local:2 from 0.07 cores
-# to 0.014 (results/cluster.md)
+# monitors) wake once a second or not at all (what that saves: results/cluster.md)
 QUIET = {"distributed.worker.profile.enabled": False,
          "distributed.admin.tick.interval": "1s",
          "distributed.admin.system-monitor.interval": "1s",
@@ -101,7 +101,7 @@ class ClusterLost(KeyboardInterrupt):
 class Engine:
     """A warm backend in the worker's process; `fresh` until its first puzzle."""
 
-    backend: object
+    backend: Backend
     fresh: bool = True
 
 
@@ -118,8 +118,8 @@ class Engines(WorkerPlugin):
     async def setup(self, worker: distributed.Worker) -> None:
         """Allow careful engine processes, start the watchdog, and declare a resource per
         backend this machine has."""
-        # runner.py's engines are processes of their own, which multiprocessing forbids
-        # under a daemonic process (as Dask starts its workers); the plugin ends them itself
+        # a careful chunk's engines are processes of their own, which multiprocessing
+        # forbids under a daemonic process (as Dask starts its workers); drive() ends them
         multiprocessing.current_process().daemon = False
         if self.local:  # Ctrl-C reaches a LocalCluster's workers too: compare handles it
             signal.signal(signal.SIGINT, signal.SIG_IGN)
