@@ -265,3 +265,12 @@ def test_an_arrow_and_a_little_killer_are_read_with_their_cells():
                 {"wayPoints": [[-0.2, 0.8], [-0.02, 0.98]]}])
     assert links.from_scl(data) == Puzzle((2, 2), (0,) * 16, (
         R.Arrow(((0, 0), (0, 1), (0, 2), (1, 3))), R.LittleKiller(((0, 1), (1, 2), (2, 3)), 5)))
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_every_variant_puzzle_survives_a_sudokupad_link(name):
+    """sudokupad_link writes f-puzzles' payload after sudokupad.app/fpuzzles: every rule."""
+    puzzle = from_json(json.dumps(VARIANTS[name]))
+    link = links.sudokupad_link(puzzle)
+    assert link.startswith("https://sudokupad.app/fpuzzles")
+    assert links.read_link(link) == puzzle
