@@ -67,7 +67,7 @@ def run(name: str, sample: int | None) -> dict:
     for k, (puzzle, solution) in enumerate(chosen, 1):
         started, cpu_started = time.perf_counter(), time.process_time()
         path = solver.solve(puzzle, unique=True)
-        grade = grading.grade(path.steps, path.solved)
+        grade = grading.grade_path(path, unique=True)
         seconds += time.perf_counter() - started
         cpu += time.process_time() - cpu_started
         wrong += bool(solver.wrong_moves(path.steps, solution, puzzle.n))
@@ -116,7 +116,7 @@ def se_comparison(path: Path = SE_RATED) -> dict:
     """Our SE-like rating against Explainer's own on a file of SE-rated puzzles."""
     from sudokulab.formats.text import parse
 
-    ours, theirs, unsolved = [], [], 0
+    ours, theirs, hardest, unsolved = [], [], [], 0
     for line in path.read_text(encoding="utf-8").split("\n"):
         if not line.strip():
             continue
@@ -125,12 +125,43 @@ def se_comparison(path: Path = SE_RATED) -> dict:
         if not solved.solved:
             unsolved += 1
             continue
-        ours.append(grading.grade(solved.steps, True).rating)
+        grade = grading.grade_path(solved, unique=True)
+        ours.append(grade.rating)
         theirs.append(float(rating))
+        hardest.append(grade.hardest)
     close = sum(1 for x, y in zip(ours, theirs) if abs(x - y) <= 0.5)
     return {"file": path.relative_to(ROOT).as_posix(), "puzzles": len(ours),
             "unsolved": unsolved, "rho": spearman(ours, theirs), "within": close,
-            "ours": ours, "theirs": theirs}
+            "ours": ours, "theirs": theirs, "hardest": hardest}
+
+
+def scatter(se: list[dict], out: Path) -> None:
+    """Our rating against Explainer's, one point per puzzle, colored by our hardest step."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = sorted({h for one in se for h in one["hardest"]},
+                   key=lambda h: grading.TABLE[h][2])
+    colors = {h: plt.get_cmap("tab10")(k % 10) for k, h in enumerate(names)}
+    fig, ax = plt.subplots(figsize=(7, 6))
+    for one, marker, kind in zip(se, ("o", "x"), ("tuning", "held out")):
+        for h in names:
+            points = [(y, x) for x, y, z in zip(one["ours"], one["theirs"], one["hardest"])
+                      if z == h]
+            if points:
+                ax.scatter(*zip(*points), marker=marker, color=colors[h], alpha=0.6,
+                           label=f"{h} ({kind})")
+    low = min(min(one["ours"] + one["theirs"]) for one in se) - 0.2
+    high = max(max(one["ours"] + one["theirs"]) for one in se) + 0.2
+    ax.plot([low, high], [low, high], color="grey", linewidth=0.8)
+    ax.set(xlabel="Sudoku Explainer's rating", ylabel="our SE-like rating (hardest step)",
+           title="SE-like rating against Sudoku Explainer's")
+    ax.legend(fontsize=6, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
 
 
 def hodoku_comparison(path: Path = HODOKU) -> dict:
@@ -240,8 +271,9 @@ def report(results: list[dict], lines: list[tuple[str, bool]], sample: int | Non
 def se_lines(se: list[dict]) -> list[str]:
     """The SE section: the correlation, and how far the ratings are apart, per file."""
     out = ["Puzzles rated by Sudoku Explainer (serate) from the public-domain Sudoku Exchange "
-           "puzzle bank (`diabolical.txt`, SE 5.4 to 9.1). The rating table was revised "
-           "against the first file only; the second was held out.", ""]
+           "puzzle bank (`diabolical.txt`, SE 5.4 to 9.1). The rating table and the Explainer "
+           "path were revised against the first file only; the second was held out. Each "
+           "puzzle against Explainer's rating: `human-se-scatter.png`.", ""]
     for kind, one in zip(("tuning", "held out"), se):
         diffs = [x - y for x, y in zip(one["ours"], one["theirs"])]
         mean = sum(diffs) / len(diffs) if diffs else 0.0
@@ -275,6 +307,8 @@ def main() -> int:
     if hd:
         print(f"HoDoKu's level matched on {hd['matched']}/{hd['puzzles']} puzzles; score "
               f"Spearman {hd['rho']:.3f} (measured, no target)")
+    if se:
+        scatter(se, args.out.with_name("human-se-scatter.png"))
     args.out.write_text(report(results, lines, args.sample, se, hd), encoding="utf-8")
     return 0 if all(ok for _, ok in lines) else 1
 

@@ -4,35 +4,44 @@ An almost locked set (ALS) is k cells of one unit holding k+1 digits between the
 digit away and the rest is locked. Two ALSs A and B with a common digit x whose every copy
 in A sees every copy in B cannot both hold x, so one of them is locked without x; then for
 any other common digit z, one of them holds z, and a cell that sees every z of both loses it.
+A step's `length` is the cells of its smaller set: with one (a bivalue cell) it is what
+Sukaku Explainer calls an XYZ-, WXYZ- or VWXYZ-Wing, which its rating scale sets apart.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
+from itertools import chain, combinations, product
 
 from sudokulab.human.candidates import Candidates, cells_of, digits
 from sudokulab.human.step import Step, cells_text, make
 
-MOST_CELLS = 3  # bigger sets add little and cost much
+MOST_CELLS = 4  # bigger sets add little and cost much
+WING_CELLS = 4  # so sets of 4 cells pair only with a bivalue cell (a VWXYZ-Wing)
 
 
 def almost_locked_sets(g: Candidates) -> list[tuple[int, int]]:
     """(cells as a bitmask, candidate mask) of every ALS of up to MOST_CELLS cells."""
     lay, cands = g.layout, g.cands
+    most = MOST_CELLS + 1   # digits: a group with more can never become an ALS
     seen: dict[int, int] = {}
-    for unit in lay.units:
-        open_cells = [c for c in unit if cands[c]]
-        for size in range(1, MOST_CELLS + 1):
-            for group in combinations(open_cells, size):
-                mask = 0
-                for c in group:
-                    mask |= cands[c]
-                if mask.bit_count() == size + 1:
-                    cells = 0
-                    for c in group:
-                        cells |= 1 << c
-                    seen.setdefault(cells, mask)
+    found: list[tuple[int, int, int]] = []   # (size, cells, mask) of one unit
+
+    def grow(cells: list[int], start: int, group: int, mask: int, size: int) -> None:
+        """Record the group if it is an ALS, then add each later cell that keeps it small."""
+        if mask.bit_count() == size + 1:
+            found.append((size, group, mask))
+        if size < MOST_CELLS:
+            for k in range(start, len(cells)):
+                wider = mask | cands[cells[k]]
+                if wider.bit_count() <= most:
+                    grow(cells, k + 1, group | 1 << cells[k], wider, size + 1)
+
+    for unit in lay.units:  # unit by unit, smaller sets first
+        found.clear()
+        grow([c for c in unit if cands[c] and cands[c].bit_count() <= most], 0, 0, 0, 0)
+        for _, group, mask in sorted(found, key=lambda f: f[0]):
+            seen.setdefault(group, mask)
     return list(seen.items())
 
 
@@ -53,27 +62,35 @@ def als_xz(g: Candidates) -> Iterator[Step]:
     """Eliminations of ALS-XZ pairs."""
     n, where = g.n, g.where()
     sets = [(a, ma, _seen(g, a, ma)) for a, ma in almost_locked_sets(g)]
-    for i, (a, ma, seen_a) in enumerate(sets):
-        for b, mb, seen_b in sets[i + 1:]:
-            common = ma & mb
-            if common & (common - 1) == 0 or a & b:
-                continue
-            for x in digits(common):
-                if seen_b[x][0] & ~seen_a[x][1]:
-                    continue  # some x of B does not see every x of A: not restricted
-                gone = []
-                for z in digits(common & ~(1 << (x - 1))):
-                    both = seen_a[z][1] & seen_b[z][1] & where[z - 1] & ~(a | b)
-                    gone += [(c, z) for c in cells_of(both)]
-                if gone:
-                    yield make("ALS-XZ", n, f"A={cells_text(cells_of(a), n)} {{{_ds(ma)}}}, "
-                               f"B={cells_text(cells_of(b), n)} {{{_ds(mb)}}}, X={x}",
-                               eliminations=gone, cells=cells_of(a | b),
-                               sentence=f"{cells_text(cells_of(a), n)} and "
-                               f"{cells_text(cells_of(b), n)} each hold one digit more than "
-                               f"cells; they cannot both hold {x}, so one of them is locked "
-                               f"without it, and every other digit they share is in one of "
-                               f"them.", length=4)
+    small = [s for s in sets if s[0].bit_count() < WING_CELLS]
+    wings = product([s for s in small if s[0].bit_count() == 1],
+                    [s for s in sets if s[0].bit_count() >= WING_CELLS])
+    for (a, ma, seen_a), (b, mb, seen_b) in chain(combinations(small, 2), wings):
+        common = ma & mb
+        if common & (common - 1) == 0 or a & b:
+            continue
+        for x in digits(common):
+            if seen_b[x][0] & ~seen_a[x][1]:
+                continue  # some x of B does not see every x of A: not restricted
+            gone = []
+            for z in digits(common & ~(1 << (x - 1))):
+                both = seen_a[z][1] & seen_b[z][1] & where[z - 1] & ~(a | b)
+                gone += [(c, z) for c in cells_of(both)]
+            if gone:
+                yield _step(n, gone, *sorted(((a, ma), (b, mb)),
+                                             key=lambda s: s[0].bit_count()), x)
+
+
+def _step(n: int, gone: list, small: tuple[int, int], big: tuple[int, int], x: int) -> Step:
+    """The step of an ALS-XZ, its smaller set first (A)."""
+    (a, ma), (b, mb) = small, big
+    return make("ALS-XZ", n, f"A={cells_text(cells_of(a), n)} {{{_ds(ma)}}}, "
+                f"B={cells_text(cells_of(b), n)} {{{_ds(mb)}}}, X={x}",
+                eliminations=gone, cells=cells_of(a | b),
+                sentence=f"{cells_text(cells_of(a), n)} and {cells_text(cells_of(b), n)} "
+                f"each hold one digit more than cells; they cannot both hold {x}, so one of "
+                f"them is locked without it, and every other digit they share is in one of "
+                f"them.", length=a.bit_count())
 
 
 def _ds(mask: int) -> str:
