@@ -16,14 +16,14 @@ from itertools import chain, combinations, product
 from sudokulab.human.candidates import Candidates, cells_of, digits
 from sudokulab.human.step import Step, cells_text, make
 
-MOST_CELLS = 4  # bigger sets add little and cost much
-WING_CELLS = 4  # so sets of 4 cells pair only with a bivalue cell (a VWXYZ-Wing)
+MOST_CELLS = 3  # bigger sets add little and cost much
+WING_CELLS = 4  # but a bivalue cell and 4 cells are a VWXYZ-Wing, which Explainer rates
 
 
-def almost_locked_sets(g: Candidates) -> list[tuple[int, int]]:
-    """(cells as a bitmask, candidate mask) of every ALS of up to MOST_CELLS cells."""
+def almost_locked_sets(g: Candidates, most_cells: int = MOST_CELLS) -> list[tuple[int, int]]:
+    """(cells as a bitmask, candidate mask) of every ALS of up to `most_cells` cells."""
     lay, cands = g.layout, g.cands
-    most = MOST_CELLS + 1   # digits: a group with more can never become an ALS
+    most = most_cells + 1   # digits: a group with more can never become an ALS
     seen: dict[int, int] = {}
     found: list[tuple[int, int, int]] = []   # (size, cells, mask) of one unit
 
@@ -31,7 +31,7 @@ def almost_locked_sets(g: Candidates) -> list[tuple[int, int]]:
         """Record the group if it is an ALS, then add each later cell that keeps it small."""
         if mask.bit_count() == size + 1:
             found.append((size, group, mask))
-        if size < MOST_CELLS:
+        if size < most_cells:
             for k in range(start, len(cells)):
                 wider = mask | cands[cells[k]]
                 if wider.bit_count() <= most:
@@ -58,17 +58,35 @@ def _seen(g: Candidates, cells: int, mask: int) -> dict[int, tuple[int, int]]:
     return out
 
 
-def als_xz(g: Candidates) -> Iterator[Step]:
-    """Eliminations of ALS-XZ pairs."""
+def als_xz(g: Candidates, part: str = "all") -> Iterator[Step]:
+    """Eliminations of ALS-XZ pairs of sets of up to MOST_CELLS cells; `part` "wings" for
+    only those with a bivalue cell (the other set up to WING_CELLS cells), "sets" for only
+    the others."""
     n, where = g.n, g.where()
-    sets = [(a, ma, _seen(g, a, ma)) for a, ma in almost_locked_sets(g)]
-    small = [s for s in sets if s[0].bit_count() < WING_CELLS]
-    wings = product([s for s in small if s[0].bit_count() == 1],
-                    [s for s in sets if s[0].bit_count() >= WING_CELLS])
-    for (a, ma, seen_a), (b, mb, seen_b) in chain(combinations(small, 2), wings):
+    sets = g.cached(f"als{part == 'wings'}", lambda: sorted(
+        almost_locked_sets(g, WING_CELLS if part == "wings" else MOST_CELLS),
+        key=lambda s: s[0].bit_count()))
+    memo: dict[int, dict[int, tuple[int, int]]] = {}
+
+    def seen(cells: int, mask: int) -> dict[int, tuple[int, int]]:
+        """_seen of a set, computed when first needed."""
+        out = memo.get(cells)
+        if out is None:
+            out = memo[cells] = _seen(g, cells, mask)
+        return out
+
+    cells = [s for s in sets if s[0].bit_count() == 1]
+    small = [s for s in sets if 1 < s[0].bit_count() <= MOST_CELLS]
+    big = [s for s in sets if s[0].bit_count() > MOST_CELLS]
+    # wings (a bivalue cell and a set) first, smaller first: the order of their ratings
+    wings = chain(product(cells, small), product(cells, big))
+    others = chain(combinations(cells, 2), combinations(small, 2))
+    pairs = {"all": chain(wings, others), "wings": wings, "sets": others}[part]
+    for (a, ma), (b, mb) in pairs:
         common = ma & mb
         if common & (common - 1) == 0 or a & b:
             continue
+        seen_a, seen_b = seen(a, ma), seen(b, mb)
         for x in digits(common):
             if seen_b[x][0] & ~seen_a[x][1]:
                 continue  # some x of B does not see every x of A: not restricted

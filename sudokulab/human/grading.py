@@ -24,10 +24,11 @@ Here a chain's length is its links; a forcing chain's, the placements its assump
 before the contradiction (or, for a verity, in its longest branch).
 
 The SE-like rating (`explainer_path`, `grade_path`) follows Explainer's method: a path of its
-own in which each step is the lowest-rated step our techniques find (among every step the
-techniques whose rating varies find, up to LOOK each), rated on the scale above; the
-puzzle's rating is that path's hardest step. ALS-XZ is tried after the techniques rated
-below 5.5: its wings of 2 cells are XY- and XYZ-Wings, which those find first. Each
+own in which each step is the lowest-rated step our techniques find (the first each finds:
+they find the cheapest first), rated on the scale above; the puzzle's rating is that path's
+hardest step. ALS-XZ wings are tried after the techniques rated below 5.5 (its wings of 2
+cells are XY- and XYZ-Wings, which those find first), its other pairs of sets with the
+forcing chains (7.0). Each
 technique rates as the Explainer rule that makes the same deduction: an X-Chain as its
 strong links (or as an X-chain, 6.6 and up, when that is cheaper); an ALS-XZ
 whose smaller set is a bivalue cell as Sukaku's wings, any other as a forcing chain (7.0,
@@ -47,11 +48,12 @@ techniques we lack (aligned pair exclusion, unique loops, BUG types 2-4, bigger 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from itertools import islice
 from operator import or_
 
-from sudokulab.human import forcing, solver
+from sudokulab.human import als, forcing, solver
 from sudokulab.human.candidates import Candidates
 from sudokulab.human.step import Step
 from sudokulab.puzzle import Puzzle
@@ -124,19 +126,17 @@ class Grade:
 
 STRONG_LINKS = {2: 4.2, 3: 5.4, 4: 5.8, 5: 6.2, 6: 6.6, 7: 7.0, 8: 7.4}  # Sukaku's
 WINGS = {2: 4.4, 3: 5.5, 4: 6.2}  # ALS-XZ of a bivalue cell and a set of 2 to 4 cells
-# techniques whose steps rate differently (length, size): the path weighs the first LOOK
-# steps each finds (shortest chains come first), as Explainer weighs every step it finds
-LOOK = 12
-VARIES = frozenset(("X-Chain", "XY-Chain", "Remote Pair", "AIC", "Grouped AIC", "ALS-XZ",
-                    "Simple Colors Trap", "Simple Colors Wrap"))
+# Explainer weighs every step it finds; ours come cheapest first (chains shortest first,
+# ALS-XZ wings before other pairs of sets, which rate 7.0 and up), so the path weighs each
+# technique's first step, and the first FORCING_LOOK of a forcing technique's.
 FORCING = frozenset(name for name in TABLE if "Forcing" in name)
 FORCING_LOOK = 3  # forcing steps weighed per step: each costs a search of the grid
-# Paths rated up to BASIC (singles, pointing, claiming) reach the same grid in either order,
-# so an Explainer path starts where a path first goes beyond them. It is taken for paths
-# rated in EXPLAINED: below, subsets and basic fish seldom leave a cheaper way; from 8.5, the
-# path needed forcing chains, and so does Explainer's, which has fewer other techniques.
-BASIC = 2.8
-EXPLAINED = (4.0, 8.5)
+# An Explainer path is taken for paths rated in EXPLAINED: below (up to wings and unique
+# rectangles) it seldom finds a cheaper way; from 8.5, the path needed forcing chains, as does
+# Explainer's, which has fewer other techniques. Steps rated below EXPLAINED[0] reach the same
+# grid in either order (each removes what the others leave valid), so the Explainer path
+# starts where the path first takes a step rated EXPLAINED[0] or more.
+EXPLAINED = (5.0, 8.5)
 
 
 def step_rating(step: Step) -> float:
@@ -182,11 +182,12 @@ def grade(steps: Iterable[Step], solved: bool, explained: Iterable[Step] | None 
 def grade_path(path: solver.Path, techniques: Iterable[solver.Technique] | None = None, *,
                unique: bool = False, stop: Callable[[], bool] | None = None) -> Grade:
     """A path's grade, rated by the easier of two paths: its own and the Explainer path of
-    the same puzzle and techniques (see `explainer_path`), taken where they can differ."""
+    the same puzzle and techniques (see `explainer_path`), taken where they can differ and
+    given up as soon as it rates no lower."""
     own = grade(path.steps, path.solved)
     if not path.solved or not EXPLAINED[0] <= own.rating < EXPLAINED[1]:
         return own
-    basic = next(k for k, step in enumerate(path.steps) if step_rating(step) > BASIC)
+    basic = next(k for k, step in enumerate(path.steps) if step_rating(step) >= EXPLAINED[0])
     explained = explainer_path(path.puzzle, techniques, unique=unique, stop=stop,
                                ceiling=own.rating, given=path.steps[:basic])
     if not _solves(path.puzzle, explained):
@@ -199,12 +200,12 @@ def explainer_path(puzzle: Puzzle, techniques: Iterable[solver.Technique] | None
                    unique: bool = False, stop: Callable[[], bool] | None = None,
                    ceiling: float | None = None, given: Iterable[Step] = ()) -> list[Step]:
     """Explainer's way through a puzzle: each step the lowest-rated one the techniques find
-    (on a tie, the first technique's first), until the grid is full or nothing applies;
-    with a ceiling, only techniques whose steps can rate that low take part. The `given`
-    steps are taken first."""
-    chosen = sorted((t for t in solver.usable(puzzle, solver.TECHNIQUES if techniques is None
-                                              else techniques, unique)
-                     if ceiling is None or _floor(t) <= ceiling), key=_floor)
+    (on a tie, the first technique's first), until the grid is full or nothing applies.
+    With a ceiling, only what rates below it: techniques whose steps can, and the path stops
+    before a step that does not. The `given` steps are taken first."""
+    chosen = [(floor, t) for floor, t in _order(solver.usable(
+        puzzle, solver.TECHNIQUES if techniques is None else techniques, unique))
+        if ceiling is None or floor < ceiling]
     g = Candidates(puzzle)
     steps = list(given)
     for step in steps:
@@ -215,7 +216,7 @@ def explainer_path(puzzle: Puzzle, techniques: Iterable[solver.Technique] | None
                 if stop is not None and stop():
                     break
                 step = _lowest(g, chosen)
-                if step is None:
+                if step is None or ceiling is not None and step_rating(step) >= ceiling:
                     break
                 g.apply(step)
                 steps.append(step)
@@ -230,19 +231,26 @@ def _solves(puzzle: Puzzle, steps: list[Step]) -> bool:
     return all(d or cell in filled for cell, d in enumerate(puzzle.givens))
 
 
-def _floor(technique: solver.Technique) -> float:
-    """The lowest rating a technique's steps get: Explainer's order of techniques."""
-    return 1.2 if technique.name == "Hidden Single" else TABLE[technique.name][2]
+def _order(techniques: list[solver.Technique]) -> list[tuple[float, solver.Technique]]:
+    """Explainer's order: (lowest rating, technique), ALS-XZ split into its wings and the
+    other pairs of sets (forcing chains to Explainer, 7.0 and up)."""
+    out = []
+    for t in techniques:
+        if t.name == "ALS-XZ":
+            out.append((TABLE[t.name][2], replace(t, find=partial(als.als_xz, part="wings"))))
+            out.append((7.0, replace(t, find=partial(als.als_xz, part="sets"))))
+        else:
+            out.append((1.2 if t.name == "Hidden Single" else TABLE[t.name][2], t))
+    return sorted(out, key=lambda pair: pair[0])
 
 
-def _lowest(g: Candidates, chosen: list[solver.Technique]) -> Step | None:
-    """The lowest-rated step of the techniques (of the first LOOK of those that vary)."""
+def _lowest(g: Candidates, chosen: list[tuple[float, solver.Technique]]) -> Step | None:
+    """The lowest-rated step of the techniques, in Explainer's order."""
     best, best_rating = None, 0.0
-    for technique in chosen:
-        if best is not None and _floor(technique) >= best_rating:
+    for floor, technique in chosen:
+        if best is not None and floor >= best_rating:
             break
-        look = (LOOK if technique.name in VARIES else
-                FORCING_LOOK if technique.name in FORCING else 1)
+        look = FORCING_LOOK if technique.name in FORCING else 1
         for step in islice(technique.find(g), look):
             rating = step_rating(step)
             if best is None or rating < best_rating:
