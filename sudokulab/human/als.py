@@ -45,6 +45,18 @@ def almost_locked_sets(g: Candidates, most_cells: int = MOST_CELLS) -> list[tupl
     return list(seen.items())
 
 
+def _near(g: Candidates, sets: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """(cells, candidates, the cells that see one of them) of each set."""
+    peers = g.layout.peer_masks
+    out = []
+    for cells, mask in sets:
+        near = 0
+        for c in cells_of(cells):
+            near |= peers[c]
+        out.append((cells, mask, near))
+    return out
+
+
 def _seen(g: Candidates, cells: int, mask: int) -> dict[int, tuple[int, int]]:
     """Per digit of an ALS: (its cells holding the digit, the cells that see all of those)."""
     where, peers = g.where(), g.layout.peer_masks
@@ -63,9 +75,9 @@ def als_xz(g: Candidates, part: str = "all") -> Iterator[Step]:
     only those with a bivalue cell (the other set up to WING_CELLS cells), "sets" for only
     the others."""
     n, where = g.n, g.where()
-    sets = g.cached(f"als{part == 'wings'}", lambda: sorted(
+    sets = g.cached(f"als{part == 'wings'}", lambda: _near(g, sorted(
         almost_locked_sets(g, WING_CELLS if part == "wings" else MOST_CELLS),
-        key=lambda s: s[0].bit_count()))
+        key=lambda s: s[0].bit_count())))
     memo: dict[int, dict[int, tuple[int, int]]] = {}
 
     def seen(cells: int, mask: int) -> dict[int, tuple[int, int]]:
@@ -75,17 +87,17 @@ def als_xz(g: Candidates, part: str = "all") -> Iterator[Step]:
             out = memo[cells] = _seen(g, cells, mask)
         return out
 
-    cells = [s for s in sets if s[0].bit_count() == 1]
+    cells = [s for s in sets if s[0].bit_count() == 1]  # (cells, candidates, near)
     small = [s for s in sets if 1 < s[0].bit_count() <= MOST_CELLS]
     big = [s for s in sets if s[0].bit_count() > MOST_CELLS]
     # wings (a bivalue cell and a set) first, smaller first: the order of their ratings
     wings = chain(product(cells, small), product(cells, big))
     others = chain(combinations(cells, 2), combinations(small, 2))
     pairs = {"all": chain(wings, others), "wings": wings, "sets": others}[part]
-    for (a, ma), (b, mb) in pairs:
+    for (a, ma, near), (b, mb, _) in pairs:
         common = ma & mb
-        if common & (common - 1) == 0 or a & b:
-            continue
+        if common & (common - 1) == 0 or a & b or not b & near:
+            continue  # a restricted digit needs two common digits and cells that see each other
         seen_a, seen_b = seen(a, ma), seen(b, mb)
         for x in digits(common):
             if seen_b[x][0] & ~seen_a[x][1]:
