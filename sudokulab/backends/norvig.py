@@ -671,6 +671,12 @@ class NorvigBackend(Backend):
         degrees = sorted({len(p) for p in geo.peers})
         lines = [f"norvig: {len(geo.units)} units of {geo.n} cells, "
                  f"peers per cell: {', '.join(map(str, degrees))}"]
+        if geo.layout is not None:
+            layout = geo.layout
+            lines.append(f"  {layout.name}: {len(layout.grids)} grids of {geo.n}x{geo.n} on one "
+                         f"board, {layout.cell_count} cells; each grid's rows, columns and boxes "
+                         "are units, a box two grids share is one unit, so a cell there has the "
+                         "peers of both grids")
         extra = [unit.name for unit in geo.units if unit.rule is not None]
         if extra:
             lines.append(f"  extra units: {', '.join(extra)}")
