@@ -273,3 +273,9 @@ def test_solve_json_output_reads_back_as_the_samurai():
     entry = read_text(out)[0]
     assert code == 0 and entry.puzzle == PUZZLE
     assert '"layout": "samurai"' in out
+
+
+def test_a_file_of_21_short_puzzles_is_no_board():
+    text = "\n".join(["1234341221434321", "-" * 16] * 10 + ["." * 16]) + "\n"
+    entries = read_text(text)
+    assert len(entries) == 21 and all(e.puzzle is not None and e.puzzle.n == 4 for e in entries)

@@ -48,9 +48,9 @@ def _voids(layout: Layout) -> list[tuple[int, int]]:
 
 
 def _looks_drawn(rows: list[tuple[int, str]], layout: Layout) -> bool:
-    """Whether lines are meant as the layout's board: none wider than the board, and most
-    places between the grids that the lines reach hold void marks."""
-    if any(len(line) > layout.width for _, line in rows):
+    """Whether lines are meant as the layout's board: as wide as the board at the most,
+    and most places between the grids that the lines reach hold void marks."""
+    if max(len(line) for _, line in rows) != layout.width:
         return False
     reached = [rows[r][1][c] for r, c in _voids(layout) if c < len(rows[r][1])]
     return 2 * sum(char in VOID for char in reached) >= len(reached)
