@@ -82,10 +82,10 @@ def test_the_board_reads_as_a_samurai_with_its_givens():
     assert PUZZLE.givens[SAMURAI.index[0, 2]] == 3 and PUZZLE.givens[SAMURAI.index[9, 9]] == 5
 
 
-@pytest.mark.parametrize("void", ["#", "-"])
-def test_void_marks_read_alike(void):
+@pytest.mark.parametrize("void, blank", [("#", "."), ("-", "."), (".", "0")])
+def test_void_marks_read_alike(void, blank):
     lines = [line for line in BOARD.splitlines() if not line.startswith("#")]
-    drawn = "\n".join(line.ljust(21).replace(" ", void) for line in lines)
+    drawn = "\n".join(line.ljust(21).replace(".", blank).replace(" ", void) for line in lines)
     assert parse(drawn) == PUZZLE
     assert read_text(drawn)[0].puzzle == PUZZLE  # a file: '#' there is no comment
 
@@ -185,6 +185,23 @@ def _clashes(puzzle: Puzzle, row: int, col: int, digit: int) -> bool:
     """Whether a digit at (row, col) repeats a given among its peers."""
     geo = geometry(puzzle.box, (), SAMURAI)
     return any(puzzle.givens[peer] == digit for peer in geo.peers[geo.cell(row, col)])
+
+
+@pytest.mark.parametrize("name", ["norvig", "sat"])
+def test_the_empty_samurai_has_several_solutions_each_checked(name):
+    result = make_backend(name).solve(PUZZLE.with_values([0] * 369))
+    assert result.status is Status.MULTIPLE and len(set(result.solutions)) == 2
+    assert all(check(PUZZLE.with_values([0] * 369), grid) == [] for grid in result.solutions)
+
+
+@pytest.mark.parametrize("name", ["norvig", "sat"])
+def test_two_4x4_grids_sharing_a_box_have_3456_solutions(name):
+    # a 4x4 grid has 288 solutions, 288 / 4! = 12 for each filling of a box; two grids
+    # sharing one box: 24 fillings of it, times 12 completions in each grid
+    twins = Layout("twins", 4, ((0, 0), (2, 2)))
+    empty = Puzzle((2, 2), (0,) * twins.cell_count, layout=twins)
+    assert twins.cell_count == 28
+    assert make_backend(name).solve(empty, limit=None).count == 24 * 12 * 12
 
 
 def test_givens_that_clash_through_an_overlap_are_none_for_every_backend():

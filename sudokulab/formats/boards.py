@@ -2,8 +2,10 @@
 
 The board form is the layout's rows as lines (a samurai: 21 lines of 21 characters),
 each cell a digit or a blank mark (`.`, `0`, `_`, `-`, `*`), and each place between the
-grids, where no cell is, a void mark: a space, `#` or `-`. Trailing void may be left
-out, and comment lines (`#`) may come before the board. Any other form of a multi-grid
+grids, where no cell is, a void mark: a space, `#`, `-` or `.` (the blank marks `-` and
+`.` only when every void place holds one, as in files that write `0` for a blank and
+`.` for the void). Trailing void may be left out, and comment lines (`#`) may come
+before the board. Any other form of a multi-grid
 puzzle is the one-line form (the board's cells row by row, 369 symbols for a samurai)
 or JSON with `"layout": "samurai"`, read by `formats.text`.
 """
@@ -17,7 +19,8 @@ from sudokulab.errors import PuzzleError
 from sudokulab.layout import LAYOUTS, Layout
 from sudokulab.puzzle import SYMBOLS, Puzzle, box_shape
 
-VOID = " #-"  # what stands where no grid lies ('-' is a blank inside a grid)
+VOID = " #-."  # what stands where no grid lies ('-' and '.' are blanks inside a grid)
+EMPTY = " #"  # the void marks that are never a cell
 BLANK = ".0_-*"
 MAX_LINES = 100  # a board and its comment lines: a longer text is a file of many puzzles
 
@@ -48,12 +51,14 @@ def _voids(layout: Layout) -> list[tuple[int, int]]:
 
 
 def _looks_drawn(rows: list[tuple[int, str]], layout: Layout) -> bool:
-    """Whether lines are meant as the layout's board: as wide as the board at the most,
-    and most places between the grids that the lines reach hold void marks."""
+    """Whether lines are meant as the layout's board: as wide as the board at the most, and
+    the places between the grids that the lines reach all hold void marks, or at least
+    half of them a space or '#' (then a stray character there is named as an error)."""
     if max(len(line) for _, line in rows) != layout.width:
         return False
     reached = [rows[r][1][c] for r, c in _voids(layout) if c < len(rows[r][1])]
-    return 2 * sum(char in VOID for char in reached) >= len(reached)
+    return (all(char in VOID for char in reached)
+            or 2 * sum(char in EMPTY for char in reached) >= len(reached))
 
 
 def _board_puzzle(rows: list[tuple[int, str]], layout: Layout,
@@ -64,7 +69,7 @@ def _board_puzzle(rows: list[tuple[int, str]], layout: Layout,
         if c < len(line) and line[c] not in VOID:
             raise PuzzleError(f"{layout.name}: line {number}, column {c + 1}: {line[c]!r} "
                               f"lies between the grids, where no cell is (a void is ' ', "
-                              f"'#' or '-')")
+                              f"'#', '-' or '.')")
     n = layout.n
     givens = []
     for r, c in layout.positions:
