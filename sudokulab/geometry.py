@@ -195,6 +195,8 @@ class Geometry:
 
     def indices(self, cells: tuple[R.Cell, ...]) -> list[int]:
         """The indices of (row, col) cells, as a rule lists them."""
+        if self.layout is not None:
+            return [self.layout.index[cell] for cell in cells]
         n = self.n
         return [row * n + col for row, col in cells]
 

@@ -297,3 +297,18 @@ def test_a_file_of_21_short_puzzles_is_no_board():
     text = "\n".join(["1234341221434321", "-" * 16] * 10 + ["." * 16]) + "\n"
     entries = read_text(text)
     assert len(entries) == 21 and all(e.puzzle is not None and e.puzzle.n == 4 for e in entries)
+
+
+def test_the_json_form_follows_the_bundled_schema():
+    import json
+    from importlib import resources
+
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((resources.files("sudokulab") / "data" / "puzzle.schema.json")
+                        .read_text())
+    jsonschema.validate(json.loads(to_json(PUZZLE)), schema)
+    rows = [[None if c >= len(line) or line[c] == " " else int(line[c].replace(".", "0"))
+             for c in range(21)] for line in BOARD.splitlines()[2:]]
+    board = {"layout": "samurai", "givens": rows}
+    jsonschema.validate(board, schema)
+    assert parse(json.dumps(board)) == PUZZLE
