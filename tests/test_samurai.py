@@ -29,7 +29,7 @@ from sudokulab.puzzle import Puzzle
 from sudokulab.result import Status
 
 DATA = Path(__file__).parent / "data"
-ENGINES = ["norvig", "sat", "dlx"]  # three paradigms: propagation and search, CDCL, exact cover
+ENGINES = ["norvig", "sat"]  # two paradigms: propagation and search, CDCL
 BOARD = (DATA / "samurai.txt").read_text()
 PUZZLE = parse(BOARD)
 SOLUTION = parse((DATA / "samurai.solution.txt").read_text()).givens
@@ -258,7 +258,7 @@ def test_a_command_of_one_grid_refuses_a_samurai_in_one_line():
     assert code == 2 and len(err.strip().splitlines()) == 1 and "several grids" in err
 
 
-def test_compare_cross_checks_the_three_engines(tmp_path):
+def test_compare_cross_checks_the_engines(tmp_path):
     code, out, _ = run("compare", "--file", str(DATA / "samurai.txt"), "-b", ",".join(ENGINES),
                        "--jobs", "1", "--out", str(tmp_path / "run"))
     assert code == 0 and "every answer agrees" in out

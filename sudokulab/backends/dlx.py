@@ -9,8 +9,6 @@ cover:
   so each of these is an exact "once", like the classic ones.
 A row covers its cell's column and one (unit, digit) column per unit of its cell: 4 on a
 classic grid. A solution is a set of rows that covers every primary column exactly once.
-A samurai's board is the same matrix over its 369 cells and 131 units (`geometry`): a
-cell of a box two grids share covers 6 columns.
 
 Algorithm X: pick the open column with the fewest rows left (Knuth's heuristic); for each
 of its rows, choose it, *cover* (remove every row that shares a column with it: they can
@@ -75,7 +73,6 @@ class Matrix:
     """The exact cover matrix of a geometry, as bitsets over rows r = cell * N + d - 1."""
 
     n: int
-    cells: int                        # N * N, or the cells of a multi-grid board
     column_rows: tuple[int, ...]      # primary column -> its rows
     column_names: tuple[str, ...]     # primary column -> "cell r1c1", "row 1 digit 5", ...
     keep: tuple[int, ...]             # row -> every row but those sharing a column with it
@@ -87,7 +84,7 @@ class Matrix:
     @property
     def rows(self) -> int:
         """How many rows (candidates) the matrix has."""
-        return self.cells * self.n
+        return self.n ** 3
 
     def columns_of(self, row: int) -> list[int]:
         """The primary columns a row covers (for the teaching view and the tests)."""
@@ -116,8 +113,8 @@ def digit_sets(size: int, total: int, n: int) -> tuple[int, ...]:
 @lru_cache(maxsize=8)  # a 25x25 matrix holds some 30 MB of masks
 def matrix(geo: Geometry) -> Matrix:
     """Build the matrix of a geometry once: columns, the cover masks, parity, cages."""
-    n, cells = geo.n, len(geo.cells)
-    everything = (1 << cells * n) - 1
+    n = geo.n
+    everything = (1 << n ** 3) - 1
     full = (1 << n) - 1
     column_rows = [full << (cell * n) for cell in geo.cells]
     names = [f"cell {geo.name(cell)}" for cell in geo.cells]
@@ -127,7 +124,7 @@ def matrix(geo: Geometry) -> Matrix:
             names.append(f"{unit.name} digit {d + 1}")
     # A row's conflicts: every row of every primary column it covers (itself included).
     conflicts = [column_rows[cell] for cell in geo.cells for _ in range(n)]
-    for rows in column_rows[cells:]:
+    for rows in column_rows[n * n:]:
         row_set = rows
         while rows:
             low = rows & -rows
@@ -139,7 +136,7 @@ def matrix(geo: Geometry) -> Matrix:
             conflicts[a * n + da] |= 1 << (b * n + db)
             conflicts[b * n + db] |= 1 << (a * n + da)
         secondary[kind] = len(pairs)
-    return Matrix(n=n, cells=cells, column_rows=tuple(column_rows), column_names=tuple(names),
+    return Matrix(n=n, column_rows=tuple(column_rows), column_names=tuple(names),
                   keep=tuple(everything ^ rows for rows in conflicts), secondary=secondary,
                   parity=parity_rows(geo), cages=tuple(
                       (tuple(geo.indices(cage.cells)),
@@ -220,7 +217,6 @@ class DlxBackend(Backend):
     name = "dlx"
     paradigm = "exact cover, Algorithm X (Python)"
     supported_rules = FIRST_RULES + UNIT_RULES  # extra units are more primary columns
-    multi_grid = True  # a samurai's grids: more cells and units, more columns
 
     @classmethod
     def available(cls) -> Availability:
@@ -230,7 +226,7 @@ class DlxBackend(Backend):
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Choose the givens' rows, then search for up to `limit` exact covers."""
         started = time.perf_counter()
-        m = matrix(geometry(puzzle.box, puzzle.rules, puzzle.layout))
+        m = matrix(geometry(puzzle.box, puzzle.rules))
         stats = {"nodes": 0, "guesses": 0, "backtracks": 0, "columns": len(m.column_rows),
                  "secondary_columns": sum(m.secondary.values()), "rows": m.rows}
         solutions: list[Grid] = []
@@ -352,10 +348,10 @@ class DlxBackend(Backend):
 
     def describe(self, puzzle: Puzzle) -> str:
         """The matrix: its columns by kind, its rows, the givens, the rules beyond exact cover."""
-        geo = geometry(puzzle.box, puzzle.rules, puzzle.layout)
+        geo = geometry(puzzle.box, puzzle.rules)
         m = matrix(geo)
         n = geo.n
-        kinds: dict[str, int] = {"cell": len(geo.cells)}
+        kinds: dict[str, int] = {"cell": n * n}
         for unit in geo.units:
             kind = f"{unit.kind}-digit"
             kinds[kind] = kinds.get(kind, 0) + n
@@ -398,11 +394,6 @@ def words(numbers: list[int]) -> str:
 
 
 def grid_of(n: int, chosen: int) -> Grid:
-    """The grid of a full cover: each cell's chosen row gives its digit (a full cover has
-    one row per cell, so the rows in order are the cells in order)."""
-    grid = []
-    while chosen:
-        low = chosen & -chosen
-        chosen ^= low
-        grid.append((low.bit_length() - 1) % n + 1)
-    return tuple(grid)
+    """The grid of a full cover: each cell's chosen row gives its digit."""
+    full = (1 << n) - 1
+    return tuple((chosen >> (cell * n) & full).bit_length() for cell in range(n * n))
