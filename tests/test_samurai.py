@@ -29,8 +29,9 @@ from sudokulab.puzzle import Puzzle
 from sudokulab.result import Status
 
 DATA = Path(__file__).parent / "data"
-# three paradigms: propagation and search, CDCL SAT, constraint programming (both models)
-ENGINES = ["norvig", "sat", "cpsat", "cpsat:model=int"]
+# three paradigms: propagation and search, CDCL SAT (reusable and per-puzzle encodings),
+# constraint programming (both models)
+ENGINES = ["norvig", "sat", "sat:encoding=optimized", "cpsat", "cpsat:model=int"]
 BOARD = (DATA / "samurai.txt").read_text()
 PUZZLE = parse(BOARD)
 SOLUTION = parse((DATA / "samurai.solution.txt").read_text()).givens
