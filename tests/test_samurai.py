@@ -4,6 +4,10 @@ data/samurai.txt and data/samurai.solution.txt are the puzzle and solution of th
 `samuraisudoku_easy` in wangds/puzzle-solver, tests/samuraisudoku.rs (commit 65222f24),
 a Rust constraint solver's test suite that credits samurai-sudoku.com; transcribed into
 sudokulab's board form (spaces for the void, '.' for a blank), digits unchanged.
+data/samurai.hard1.solution.txt is a solution from another project's tests,
+bryanlimy/samurai-sudoku-solver, tests/hard1_solution.txt (commit 3c95b363), kept in
+that project's own form ('.' where no cell is): a second source for where the five grids
+lie and how they overlap.
 """
 
 from __future__ import annotations
@@ -164,7 +168,21 @@ def test_the_checker_refuses_a_grid_of_the_wrong_length():
     assert "expected 369" in str(check(PUZZLE, SOLUTION[:81])[0])
 
 
-# --- two paradigms solve it, and agree with the publisher ------------------------------
+def test_another_projects_samurai_solution_reads_and_passes_the_checker():
+    solved = parse((DATA / "samurai.hard1.solution.txt").read_text())
+    assert solved.layout is SAMURAI and solved.clues == 369
+    assert check(solved.with_values([0] * 369), solved.givens) == []
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_each_engine_fills_the_other_solution_thinned(name):
+    solved = parse((DATA / "samurai.hard1.solution.txt").read_text())
+    thinned = solved.with_values([d if i % 3 else 0 for i, d in enumerate(solved.givens)])
+    result = make_backend(name).solve(thinned, limit=1)
+    assert result.status is Status.SOLVED and check(thinned, result.solutions[0]) == []
+
+
+# --- the engines solve it, and agree with the publisher --------------------------------
 
 @pytest.mark.parametrize("name", ENGINES)
 def test_each_engine_finds_the_published_solution(name):
