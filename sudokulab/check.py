@@ -2,7 +2,9 @@
 
 It shares no code with any backend or with geometry.py: it re-reads the rules
 from the puzzle and checks each one directly, so that a bug in the shared
-geometry cannot make a wrong answer look right.
+geometry cannot make a wrong answer look right. A multi-grid board (a samurai) is
+checked grid by grid: each grid, cut out of the board by its corner, must be a solution
+of its own givens, every row, column and box of it.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ class Violation:
 
 def check(puzzle: Puzzle, grid: Sequence[int]) -> list[Violation]:
     """Every violation of the puzzle's rules by a filled grid; empty when it is a solution."""
+    if puzzle.layout is not None:
+        return _grids(puzzle, grid)
     n = puzzle.n
     if _houses_hold(puzzle, grid) and _givens_kept(puzzle, grid):
         # Cells and houses are right: only the rules that are not houses can be broken.
@@ -45,6 +49,8 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[Violation]:
     `check` answers with this when its quick test fails, so the message is always precise;
     tests compare the two.
     """
+    if puzzle.layout is not None:
+        return _grids(puzzle, grid)
     n = puzzle.n
     if len(grid) != n * n:
         return [Violation("grid", f"has {len(grid)} cells, expected {n * n}")]
@@ -54,6 +60,24 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[Violation]:
         problems += _house(name, [(r, c, rows[r][c]) for r, c in cells], n)
     for rule in puzzle.rules:
         problems += _rule(rule, rows, n)
+    return problems
+
+
+def _grids(puzzle: Puzzle, board: Sequence[int]) -> list[Violation]:
+    """A multi-grid board: each grid is a classic puzzle of its own givens, solved by its
+    cells of the board. The board's cells are found here from the grids' corners alone."""
+    layout, n = puzzle.layout, puzzle.n
+    covered = sorted({(top + r, left + c) for top, left in layout.grids
+                      for r in range(n) for c in range(n)})
+    if len(board) != len(covered):
+        return [Violation("grid", f"has {len(board)} cells, expected {len(covered)}")]
+    at = {position: cell for cell, position in enumerate(covered)}
+    problems = []
+    for k, (top, left) in enumerate(layout.grids):
+        cells = [at[top + r, left + c] for r in range(n) for c in range(n)]
+        grid = Puzzle(puzzle.box, tuple(puzzle.givens[cell] for cell in cells))
+        problems += [Violation(f"{layout.grid_name(k)} {problem.where}", problem.what)
+                     for problem in check(grid, [board[cell] for cell in cells])]
     return problems
 
 

@@ -211,7 +211,7 @@ def _solve_options(p: argparse.ArgumentParser) -> None:
                    help="give up on a puzzle after S seconds (0 or inf: never); the backend "
                         "then runs in a worker process that is stopped at the deadline")
     p.add_argument("--stats", action="store_true", help="show the engine's statistics")
-    p.set_defaults(run=run_solve)
+    p.set_defaults(run=run_solve, multi_grid=True)
 
 
 def _compare_options(p: argparse.ArgumentParser) -> None:
@@ -233,7 +233,7 @@ def _show_options(p: argparse.ArgumentParser) -> None:
                         "rules (units, chess moves, non-consecutive, parity, cage sums); "
                         "also " + ", ".join(SHOW_FORMATS) + " (json and jsonl: one object "
                         "a line; fpuzzles, sudokupad: a link; euler: Project Euler 96's form)")
-    p.set_defaults(run=run_show)
+    p.set_defaults(run=run_show, multi_grid=True)
 
 
 def _export_options(p: argparse.ArgumentParser) -> None:
@@ -250,14 +250,14 @@ def _export_options(p: argparse.ArgumentParser) -> None:
                    help="at-most-one encoding (dimacs): pairwise, seqcounter, ladder, ...")
     p.add_argument("--model", default="bool", help="SMT model (smt2): int, bool, bitvec")
     p.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
-    p.set_defaults(run=run_export)
+    p.set_defaults(run=run_export, multi_grid=True)
 
 
 def _model_options(p: argparse.ArgumentParser) -> None:
     """The `model` subcommand: the teaching view of what a backend builds."""
     _input_arguments(p)
     p.add_argument("--backend", "-b", default="norvig", metavar="NAME")
-    p.set_defaults(run=run_model)
+    p.set_defaults(run=run_model, multi_grid=True)
 
 
 def _serve_options(p: argparse.ArgumentParser) -> None:
@@ -389,8 +389,8 @@ def read_entries(args: argparse.Namespace) -> list:
         from types import SimpleNamespace
 
         puzzle = _parse_argument(args.puzzle, box, rules, fmt)
-        return [SimpleNamespace(source="<argument>", line=1, puzzle=puzzle, error="",
-                                where="<argument>:1")]
+        return single_grids(args, [SimpleNamespace(source="<argument>", line=1, puzzle=puzzle,
+                                                   error="", where="<argument>:1")])
     from sudokulab.formats import files
 
     if args.file:
@@ -401,6 +401,17 @@ def read_entries(args: argparse.Namespace) -> list:
         raise UsageError("no puzzle: give PUZZLE, '-' for standard input, or --file F")
     if not entries:
         raise UsageError("no puzzle found in the input")
+    return single_grids(args, entries)
+
+
+def single_grids(args: argparse.Namespace, entries: list) -> list:
+    """The entries, unless a command that takes one N x N grid met a samurai: PuzzleError."""
+    if not getattr(args, "multi_grid", False):
+        for entry in entries:
+            if entry.puzzle is not None and entry.puzzle.layout is not None:
+                raise PuzzleError(f"{entry.where}: a {entry.puzzle.layout.name} has several "
+                                  f"grids; solve, show, model and export take it, this command "
+                                  f"takes one N x N grid")
     return entries
 
 
@@ -625,6 +636,9 @@ class Output:
                     return line_of(result.solutions[0])
                 from sudokulab.formats import links
 
+                if puzzle.layout is not None:
+                    raise UsageError(f"a {self.format} link holds one N x N grid; a "
+                                     f"{puzzle.layout.name} prints as pretty, line, tsv or json")
                 link = links.fpuzzles_link if self.format == "fpuzzles" else links.sudokupad_link
                 return link(puzzle, result.solutions[0])
             return result.count_text if self.counting and result.status.is_answer else status
@@ -638,6 +652,7 @@ class Output:
         from sudokulab.puzzle import line_of
 
         data = {"puzzle": line_of(puzzle.givens), "box": list(puzzle.box),
+                **({"layout": puzzle.layout.name} if puzzle.layout is not None else {}),
                 "rules": [R.rule_to_json(rule) for rule in puzzle.rules],
                 "backend": self.label, **result.to_json()}
         data["status"] = status
@@ -725,9 +740,16 @@ def run_show(args: argparse.Namespace) -> int:
     return code
 
 
+BOARD_FORMATS = ("pretty", "line", "json", "jsonl", "candidates")  # what draws several grids
+
+
 def _show(puzzle, fmt: str, number: int = 1) -> str:
     """One puzzle in a format (its number heads a Project Euler grid)."""
     from sudokulab.formats import text
+
+    if puzzle.layout is not None and fmt not in BOARD_FORMATS:
+        raise PuzzleError(f"the {fmt} form holds one N x N grid; a {puzzle.layout.name} shows "
+                          f"as {', '.join(BOARD_FORMATS)}")
 
     if fmt not in ("pretty", "line", "numbers", "json", "candidates"):
         from sudokulab.formats import files
@@ -768,6 +790,9 @@ def run_export(args: argparse.Namespace) -> int:
 
 def _exported(puzzle, args: argparse.Namespace) -> str:
     """The DIMACS, SMT-LIB 2 or ASP text, or the link, the options ask for."""
+    if puzzle.layout is not None and args.to != "dimacs":
+        raise UsageError(f"export --to {args.to} takes one N x N grid; a "
+                         f"{puzzle.layout.name} exports --to dimacs")
     if args.to == "lp":  # sudoku.lp and the puzzle's facts: clingo alone solves it
         from sudokulab import asp
 

@@ -7,7 +7,11 @@ rule between two cells (a knight's or king's move apart, orthogonal neighbours),
 given as the pairs of cells it relates, with its rule. Two cells are *peers* when the
 rules make them differ: they share a unit or a cage, or a chess-move rule relates them.
 
-The geometry trusts its box and rules: a `Puzzle` checks them when it is made.
+A multi-grid layout (a samurai) numbers the board's cells instead (`sudokulab.layout`):
+its units are every row, column and box of each of its grids, a box two grids share
+counted once, and nothing else changes: cells, units and peers mean what they always do.
+
+The geometry trusts its box, rules and layout: a `Puzzle` checks them when it is made.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from functools import cached_property, lru_cache
 from itertools import combinations, compress
 
 from sudokulab import rules as R
+from sudokulab.layout import Layout
 
 Pair = tuple[int, int]
 
@@ -166,6 +171,7 @@ class Geometry:
     groups: tuple[tuple[str, tuple[int, ...]], ...] = field(default=())  # (rule, cells) differ
     sums: tuple[Sum, ...] = field(default=())
     sandwiches: tuple[tuple[tuple[int, ...], int], ...] = field(default=())  # (line, total)
+    layout: Layout | None = None  # several grids on one board (a samurai); None: one grid
 
     @property
     def n(self) -> int:
@@ -175,18 +181,22 @@ class Geometry:
     @property
     def cells(self) -> range:
         """Every cell index."""
-        return range(self.n * self.n)
+        return range(self.n * self.n if self.layout is None else self.layout.cell_count)
 
     def cell(self, row: int, col: int) -> int:
         """The index of the cell at (row, col), counted from 0."""
-        return row * self.n + col
+        return row * self.n + col if self.layout is None else self.layout.index[row, col]
 
     def name(self, cell: int) -> str:
         """The r1c1 name of a cell index."""
+        if self.layout is not None:
+            return R.cell_name(self.layout.positions[cell])
         return R.cell_name(divmod(cell, self.n))
 
     def indices(self, cells: tuple[R.Cell, ...]) -> list[int]:
         """The indices of (row, col) cells, as a rule lists them."""
+        if self.layout is not None:
+            return [self.layout.index[cell] for cell in cells]
         n = self.n
         return [row * n + col for row, col in cells]
 
@@ -240,8 +250,12 @@ class Geometry:
 
 
 @lru_cache(maxsize=64)
-def geometry(box: tuple[int, int], rules: tuple[R.Rule, ...] = ()) -> Geometry:
-    """The geometry of a box shape and rule set (cached: backends share it)."""
+def geometry(box: tuple[int, int], rules: tuple[R.Rule, ...] = (),
+             layout: Layout | None = None) -> Geometry:
+    """The geometry of a box shape and rule set, or of a multi-grid layout (cached:
+    backends share it)."""
+    if layout is not None:
+        return _board(box, layout)
     n = box[0] * box[1]
     units = tuple(_classic_units(box, rules) + _rule_units(box, rules))
     relations = tuple(Relation(rule, _pairs(n, STEPS[type(rule)]))
@@ -270,6 +284,29 @@ def geometry(box: tuple[int, int], rules: tuple[R.Rule, ...] = ()) -> Geometry:
         sums=sums, sandwiches=tuple((tuple(_index(c, n) for c in rule.line(n)), rule.total)
                                     for rule in rules if isinstance(rule, R.Sandwich)),
     )
+
+
+def _board(box: tuple[int, int], layout: Layout) -> Geometry:
+    """The geometry of several grids on one board: each grid's rows, columns and boxes
+    moved to its place (a box that two grids share is one unit, named for the first)."""
+    units: dict[tuple[int, ...], Unit] = {}
+    for k in range(len(layout.grids)):
+        cells = layout.grid_cells(k)
+        for unit in _classic_units(box, ()):
+            board = tuple(sorted(cells[c] for c in unit))
+            units.setdefault(board, Unit(board, unit.kind,
+                                         f"{layout.grid_name(k)} {unit.name}"))
+    count = layout.cell_count
+    units_of: list[list[Unit]] = [[] for _ in range(count)]
+    peers: list[set[int]] = [set() for _ in range(count)]
+    for unit in units.values():
+        for cell in unit:
+            units_of[cell].append(unit)
+            peers[cell].update(unit)
+    return Geometry(box=box, rules=(), units=tuple(units.values()),
+                    units_of=tuple(map(tuple, units_of)),
+                    peers=tuple(tuple(sorted(p - {cell})) for cell, p in enumerate(peers)),
+                    layout=layout)
 
 
 def orthogonal_pairs(n: int) -> tuple[Pair, ...]:
@@ -399,7 +436,7 @@ def pencil_marks(puzzle) -> list[list[int]]:
     can still fit. Only what the givens show directly: no search, no deduction chains.
     """
     n, givens = puzzle.n, puzzle.givens
-    geo = geometry(puzzle.box, puzzle.rules)
+    geo = geometry(puzzle.box, puzzle.rules, puzzle.layout)
     marks = [{d} if d else set(range(1, n + 1)) for d in givens]
     for cell, d in enumerate(givens):
         if d:

@@ -15,6 +15,7 @@ from functools import cache, cached_property, lru_cache
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError
 from sudokulab.geometry import geometry
+from sudokulab.layout import Layout
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MARKS = "." + SYMBOLS  # MARKS[d]: the symbol of digit d, '.' for a blank
@@ -57,24 +58,32 @@ def jigsaw_box(n: int) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Puzzle:
-    """An immutable puzzle: box shape, givens in row-major order (0 = blank), rules."""
+    """An immutable puzzle: box shape, givens in row-major order (0 = blank), rules.
+
+    `layout` (None for one N x N grid) places several N x N grids on one board, a
+    samurai's five: the givens then follow the board's cells (`sudokulab.layout`).
+    """
 
     box: tuple[int, int]
     givens: Grid
     rules: tuple[R.Rule, ...] = field(default=())
+    layout: Layout | None = field(default=None)
 
     def __post_init__(self) -> None:
         rows, cols = self.box
         if rows < 1 or cols < 1 or not MIN_SIZE <= rows * cols <= MAX_SIZE:
             raise PuzzleError(f"box {rows}x{cols} makes no grid from {MIN_SIZE} to {MAX_SIZE}")
+        if self.layout is not None:
+            _check_layout(self)
         if len(self.givens) != self.cell_count:
-            raise PuzzleError(f"{len(self.givens)} cells given, a {self.n}x{self.n} "
-                              f"puzzle has {self.cell_count}")
+            what = self.layout.name if self.layout else f"a {self.n}x{self.n} puzzle"
+            raise PuzzleError(f"{len(self.givens)} cells given, {what} has {self.cell_count}")
         if self.givens and not 0 <= min(self.givens) <= max(self.givens) <= self.n:
             for i, digit in enumerate(self.givens):
                 if not 0 <= digit <= self.n:
-                    raise PuzzleError(f"{row_column(i, self.n)}: digit {digit} is out of "
-                                      f"range 1-{self.n}")
+                    where = (R.cell_name(self.layout.positions[i]) if self.layout
+                             else row_column(i, self.n))
+                    raise PuzzleError(f"{where}: digit {digit} is out of range 1-{self.n}")
         if self.rules:
             check_rules(self.box, self.rules)
 
@@ -97,8 +106,9 @@ class Puzzle:
 
     @property
     def cell_count(self) -> int:
-        """The number of cells, N * N (the cells themselves are the geometry's)."""
-        return self.n * self.n
+        """The number of cells, N * N or the layout's (the cells themselves are the
+        geometry's)."""
+        return self.n * self.n if self.layout is None else self.layout.cell_count
 
     @cached_property
     def clues(self) -> int:
@@ -107,11 +117,11 @@ class Puzzle:
 
     def with_values(self, values: Sequence[int]) -> Puzzle:
         """The same puzzle shape and rules with other cell values (a solution, say)."""
-        return Puzzle(self.box, tuple(values), self.rules)
+        return Puzzle(self.box, tuple(values), self.rules, self.layout)
 
     def with_rules(self, rules: Iterable[R.Rule]) -> Puzzle:
         """The same grid under other rules."""
-        return Puzzle(self.box, self.givens, tuple(rules))
+        return Puzzle(self.box, self.givens, tuple(rules), self.layout)
 
     def __str__(self) -> str:
         return line_of(self.givens)
@@ -120,6 +130,20 @@ class Puzzle:
 def empty(n: int = 9, rules: Iterable[R.Rule] = ()) -> Puzzle:
     """The puzzle with no givens."""
     return Puzzle(box_shape(n), (0,) * (n * n), tuple(rules))
+
+
+def _check_layout(puzzle: Puzzle) -> None:
+    """PuzzleError if a layout does not fit the puzzle: its grids are N x N with the
+    puzzle's boxes, and no variant rule rides on it (none is placed on a board yet)."""
+    layout = puzzle.layout
+    if not isinstance(layout, Layout):
+        raise PuzzleError(f"layout {layout!r} is not a layout")
+    if layout.n != puzzle.n:
+        raise PuzzleError(f"{layout.name} is made of {layout.n}x{layout.n} grids, not "
+                          f"{puzzle.n}x{puzzle.n}")
+    if puzzle.rules:
+        raise PuzzleError(f"{layout.name}: variant rules on several grids are not supported "
+                          f"(got {', '.join(rule.name for rule in puzzle.rules)})")
 
 
 def row_column(index: int, n: int) -> str:
@@ -192,7 +216,7 @@ def clash(puzzle: Puzzle) -> str:
     Such a puzzle is well formed and has no solution: the backends answer `none` with
     this message (issue 18), while the checker refuses any grid that holds a clash.
     """
-    geo = geometry(puzzle.box, puzzle.rules)
+    geo = geometry(puzzle.box, puzzle.rules, puzzle.layout)
     g = puzzle.givens
     if geo.clash_free(g):
         return ""

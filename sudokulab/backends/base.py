@@ -160,6 +160,9 @@ class Backend(ABC):
     # A complete search finds every solution and proves there is none; a backend that is
     # not (human-style steps) may answer STALLED, no verdict, where a search would go on.
     complete: ClassVar[bool] = True
+    # Whether it takes a puzzle of several overlapping grids (a samurai's layout); one that
+    # does not answers UNSUPPORTED, naming the layout.
+    multi_grid: ClassVar[bool] = False
 
     def __init__(self, **options: str) -> None:
         if options:
@@ -194,6 +197,8 @@ class Backend(ABC):
 
     def unsupported(self, puzzle: Puzzle) -> str:
         """Why this backend cannot express a rule of the puzzle ('' when it can)."""
+        if puzzle.layout is not None and not self.multi_grid:
+            return f"{self.name} cannot solve multi-grid puzzles ({puzzle.layout.name})"
         missing = sorted({rule.name for rule in puzzle.rules
                           if not isinstance(rule, self.supported_rules)})
         return f"{self.name} cannot express rule(s): {', '.join(missing)}" if missing else ""
@@ -214,7 +219,7 @@ class Backend(ABC):
         clash = givens_clash(puzzle)
         if clash:  # well formed, and no solution: every backend says so alike
             return Result(Status.NONE, message=clash)
-        reason = self.unsupported(puzzle) if puzzle.rules else ""
+        reason = self.unsupported(puzzle) if puzzle.rules or puzzle.layout else ""
         if reason:
             return Result(Status.UNSUPPORTED, message=reason)
         try:

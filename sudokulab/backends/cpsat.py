@@ -33,6 +33,7 @@ from sudokulab.backends.base import (
     interrupted,
 )
 from sudokulab.geometry import geometry
+from sudokulab.layout import Layout
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Result, verdict
 
@@ -57,8 +58,9 @@ EXAMPLES = 2  # constraints shown per rule in the teaching view
 class Engine:
     """One model of a shape and rule set and one solver, reused puzzle after puzzle."""
 
-    def __init__(self, box: tuple[int, int], rules: tuple, model: str) -> None:
-        self.model = encoding.build(geometry(box, rules), model)
+    def __init__(self, box: tuple[int, int], rules: tuple, model: str,
+                 layout: Layout | None = None) -> None:
+        self.model = encoding.build(geometry(box, rules, layout), model)
         self.variables = self.model.model.Proto().variables
         self.solver = cp_model.CpSolver()
 
@@ -90,9 +92,11 @@ def _contains(domain: list[int], value: int) -> bool:
 
 
 @lru_cache(maxsize=16)
-def engine(box: tuple[int, int], rules: tuple, model: str) -> Engine:
-    """The process's engine for a shape, rule set and model (built on first use)."""
-    return Engine(box, rules, model)
+def engine(box: tuple[int, int], rules: tuple, model: str,
+           layout: Layout | None = None) -> Engine:
+    """The process's engine for a shape, rule set (or layout) and model (built on first
+    use)."""
+    return Engine(box, rules, model, layout)
 
 
 if cp_model is not None:
@@ -117,6 +121,7 @@ class CpsatBackend(Backend):
     name = "cpsat"
     paradigm = "constraint programming with clause learning (CP-SAT)"
     supported_rules = encoding.RULES if encoding else ()  # what the models compile, no more
+    multi_grid = True  # a samurai's grids: more cells and units in the same models
 
     def __init__(self, model: str = DEFAULT_MODEL, workers: str | int = 1,
                  presolve: str = "off", **options: str) -> None:
@@ -159,7 +164,7 @@ class CpsatBackend(Backend):
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Fix the givens on the warm model, search, and put the domains back."""
         started = time.perf_counter()
-        warm = engine(puzzle.box, puzzle.rules, self.model)
+        warm = engine(puzzle.box, puzzle.rules, self.model, puzzle.layout)
         saved = warm.fix(warm.model.givens(puzzle.givens))
         built = time.perf_counter()
         if saved is None:  # a given that its own cell's parity forbids
@@ -197,12 +202,12 @@ class CpsatBackend(Backend):
             return f"{self.name}: unavailable: {IMPORT_ERROR}"
         if reason := self.unsupported(puzzle):
             return reason
-        built = encoding.build(geometry(puzzle.box, puzzle.rules), self.model)
+        built = encoding.build(geometry(puzzle.box, puzzle.rules, puzzle.layout), self.model)
         n, geo = puzzle.n, built.geo
         size = built.size()
         lines = [f"cpsat: OR-Tools CP-SAT, model '{self.model}', {self.workers} worker(s), "
                  f"presolve {self.presolve}",
-                 f"  variables: {size['variables']:,}: {n * n} cells, each "
+                 f"  variables: {size['variables']:,}: {len(geo.cells)} cells, each "
                  f"{built.kind.format(n=n)}",
                  f"  constraints: {size['constraints']:,} in CP-SAT's model, by rule:"]
         for group, posted in built.groups.items():

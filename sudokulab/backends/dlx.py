@@ -97,8 +97,8 @@ class Matrix:
 
     @property
     def rows(self) -> int:
-        """How many rows (candidates) the matrix has."""
-        return self.n ** 3
+        """How many rows (candidates) the matrix has: one mask to keep per row."""
+        return len(self.keep)
 
     @property
     def prunes(self) -> bool:
@@ -132,8 +132,8 @@ def digit_sets(size: int, total: int, n: int) -> tuple[int, ...]:
 @lru_cache(maxsize=8)  # a 25x25 matrix holds some 30 MB of masks
 def matrix(geo: Geometry) -> Matrix:
     """Build the matrix of a geometry once: columns, the cover masks, parity, sums."""
-    n = geo.n
-    everything = (1 << n ** 3) - 1
+    n, cells = geo.n, len(geo.cells)  # N * N, or a samurai board's 369
+    everything = (1 << cells * n) - 1
     full = (1 << n) - 1
     column_rows = [full << (cell * n) for cell in geo.cells]
     names = [f"cell {geo.name(cell)}" for cell in geo.cells]
@@ -143,7 +143,7 @@ def matrix(geo: Geometry) -> Matrix:
             names.append(f"{unit.name} digit {d + 1}")
     # A row's conflicts: every row of every primary column it covers (itself included).
     conflicts = [column_rows[cell] for cell in geo.cells for _ in range(n)]
-    for rows in column_rows[n * n:]:
+    for rows in column_rows[cells:]:
         row_set = rows
         while rows:
             low = rows & -rows
@@ -393,6 +393,7 @@ class DlxBackend(Backend):
     name = "dlx"
     paradigm = "exact cover, Algorithm X (Python)"
     supported_rules = R.RULE_TYPES  # pairs as secondary columns, sums by pruning
+    multi_grid = True  # a samurai's grids: more cells and units, more columns
 
     @classmethod
     def available(cls) -> Availability:
@@ -402,7 +403,7 @@ class DlxBackend(Backend):
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Choose the givens' rows, then search for up to `limit` exact covers."""
         started = time.perf_counter()
-        m = matrix(geometry(puzzle.box, puzzle.rules))
+        m = matrix(geometry(puzzle.box, puzzle.rules, puzzle.layout))
         stats = {"nodes": 0, "guesses": 0, "backtracks": 0, "columns": len(m.column_rows),
                  "secondary_columns": sum(m.secondary.values()), "rows": m.rows}
         solutions: list[Grid] = []
@@ -524,10 +525,10 @@ class DlxBackend(Backend):
 
     def describe(self, puzzle: Puzzle) -> str:
         """The matrix: its columns by kind, its rows, the givens, the rules beyond exact cover."""
-        geo = geometry(puzzle.box, puzzle.rules)
+        geo = geometry(puzzle.box, puzzle.rules, puzzle.layout)
         m = matrix(geo)
         n = geo.n
-        kinds: dict[str, int] = {"cell": n * n}
+        kinds: dict[str, int] = {"cell": len(geo.cells)}
         for unit in geo.units:
             kind = f"{unit.kind}-digit"
             kinds[kind] = kinds.get(kind, 0) + n
@@ -591,6 +592,11 @@ def words(numbers: list[int]) -> str:
 
 
 def grid_of(n: int, chosen: int) -> Grid:
-    """The grid of a full cover: each cell's chosen row gives its digit."""
-    full = (1 << n) - 1
-    return tuple((chosen >> (cell * n) & full).bit_length() for cell in range(n * n))
+    """The grid of a full cover: each cell's chosen row gives its digit (a full cover has
+    one row per cell, so its rows in order are the cells in order, however many)."""
+    grid = []
+    while chosen:
+        low = chosen & -chosen
+        chosen ^= low
+        grid.append((low.bit_length() - 1) % n + 1)
+    return tuple(grid)

@@ -90,7 +90,7 @@ class Board:
     def start(self, puzzle: Puzzle) -> tuple[Values, Places, list[int], list[int]]:
         """Candidates and place counts before propagation, the givens, and the hidden singles."""
         n, givens = self.n, puzzle.givens
-        values = [self.full] * (n * n)
+        values = [self.full] * len(givens)
         given = []
         for cell, digit in enumerate(givens):
             if digit:
@@ -590,6 +590,7 @@ class NorvigBackend(Backend):
     name = "norvig"
     paradigm = "propagation and search (Python)"
     supported_rules = R.RULE_TYPES
+    multi_grid = True  # a samurai's grids are only more units and peers
 
     @classmethod
     def available(cls) -> Availability:
@@ -599,7 +600,7 @@ class NorvigBackend(Backend):
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Propagate the givens, then search depth-first for up to `limit` solutions."""
         started = time.perf_counter()
-        geo = geometry(puzzle.box, puzzle.rules)
+        geo = geometry(puzzle.box, puzzle.rules, puzzle.layout)
         b = board(geo)
         stats = {"assignments": 0, "eliminations": 0, "nodes": 0, "guesses": 0,
                  "backtracks": 0}
@@ -684,11 +685,17 @@ class NorvigBackend(Backend):
 
     def describe(self, puzzle: Puzzle) -> str:
         """What each rule became: extra units, extra peers, or propagation of its own."""
-        geo = geometry(puzzle.box, puzzle.rules)
+        geo = geometry(puzzle.box, puzzle.rules, puzzle.layout)
         b = board(geo)
         degrees = sorted({len(p) for p in geo.peers})
         lines = [f"norvig: {len(geo.units)} units of {geo.n} cells, "
                  f"peers per cell: {', '.join(map(str, degrees))}"]
+        if geo.layout is not None:
+            layout = geo.layout
+            lines.append(f"  {layout.name}: {len(layout.grids)} grids of {geo.n}x{geo.n} on one "
+                         f"board, {layout.cell_count} cells; each grid's rows, columns and boxes "
+                         "are units, a box two grids share is one unit, so a cell there has the "
+                         "peers of both grids")
         extra = [unit.name for unit in geo.units if unit.rule is not None]
         if extra:
             lines.append(f"  extra units: {', '.join(extra)}")

@@ -43,6 +43,7 @@ from sudokulab.backends.base import (
     interrupted,
 )
 from sudokulab.errors import unknown
+from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
 
@@ -117,9 +118,9 @@ def _stop_mode(solver) -> str:
 
 
 @cache
-def digits(n: int) -> tuple[int, ...]:
+def digits(n: int, cells: int) -> tuple[int, ...]:
     """The digit each cell variable stands for, indexed by variable (0 unused)."""
-    return tuple((v - 1) % n + 1 for v in range(n ** 3 + 1))
+    return tuple((v - 1) % n + 1 for v in range(cells * n + 1))
 
 
 class Engine:
@@ -134,7 +135,7 @@ class Engine:
         self.broken = False
         self.load()
         LIVE.add(self)
-        self.digit = digits(self.n)
+        self.digit = digits(self.n, formula.top // self.n)
         self.size = {"variables": formula.variables, "clauses": formula.size}
 
     def load(self) -> None:
@@ -213,7 +214,7 @@ class Engine:
         # other puzzles' givens slow propagation down more than they help
         # (results/frontdoor.md measures it).
         self.solved += 1
-        if self.top - self.formula.cnf.nv > self.n ** 3 or self.solved >= RELOAD_EVERY:
+        if self.top - self.formula.cnf.nv > self.formula.top or self.solved >= RELOAD_EVERY:
             self.load()
         return solutions, complete, {**self.size, **delta}
 
@@ -225,8 +226,9 @@ class Engine:
         # and a row has room for each digit once), so the positive literals are the grid.
         digit = self.digit
         grid = tuple([digit[lit] for lit in model[:len(digit) - 1] if lit > 0])
-        if len(grid) != self.n * self.n:
-            raise RuntimeError(f"model sets {len(grid)} cell variables, expected {self.n ** 2}")
+        if len(grid) != len(self.digit) // self.n:
+            raise RuntimeError(f"model sets {len(grid)} cell variables, expected "
+                               f"{len(self.digit) // self.n}")
         return grid
 
     def run(self, assumptions: list[int], deadline: Deadline) -> bool | None:
@@ -275,9 +277,10 @@ def _close_engines() -> None:
 
 @lru_cache(maxsize=8)
 def engine(solver: str, encoding: str, amo: str, box: tuple[int, int],
-           rules: tuple[R.Rule, ...]) -> Engine:
-    """The shared engine of a shape and rule set, built on first use in this process."""
-    return Engine(cnf.base(box, rules, encoding, amo), solver)
+           rules: tuple[R.Rule, ...], layout: Layout | None = None) -> Engine:
+    """The shared engine of a shape and rule set (or layout), built on first use in this
+    process."""
+    return Engine(cnf.base(box, rules, encoding, amo, layout), solver)
 
 
 class SatBackend(Backend):
@@ -286,6 +289,7 @@ class SatBackend(Backend):
     name = "sat"
     paradigm = "SAT: CNF + CDCL solver (PySAT)"
     supported_rules = cnf.RULES  # cnf.py compiles every rule, cages by digit sets
+    multi_grid = True  # a samurai's grids are only more units over more cells
 
     # amo: pairwise measured fastest with CaDiCaL on top1465 (results/sat.md): Sudoku's
     # at-most-one groups have only N literals, too few for auxiliary variables to pay off.
@@ -326,7 +330,8 @@ class SatBackend(Backend):
             the_engine = Engine(cnf.optimized(puzzle, self.amo), self.solver)
             assumptions: list[int] = []
         else:
-            the_engine = engine(self.solver, self.encoding, self.amo, puzzle.box, puzzle.rules)
+            the_engine = engine(self.solver, self.encoding, self.amo, puzzle.box, puzzle.rules,
+                                puzzle.layout)
             assumptions = cnf.givens_literals(puzzle)
         blanks = [cell for cell, d in enumerate(givens) if not d] if limit != 1 else []
         built = time.perf_counter()
@@ -343,12 +348,15 @@ class SatBackend(Backend):
         formula = cnf.encode(puzzle, self.encoding, self.amo)
         n, parts = formula.n, dict(formula.parts)
         givens = parts.pop("given", 0)
-        aux = formula.cnf.nv - n ** 3
-        extra = f", {aux:,} auxiliary above {n ** 3}" if aux else ""
+        aux = formula.cnf.nv - formula.top
+        extra = f", {aux:,} auxiliary above {formula.top}" if aux else ""
+        where = (f"x(r,c,d) = r*{n * n} + c*{n} + d (r, c from 0, d from 1)"
+                 if puzzle.layout is None else
+                 f"x(cell,d) = cell*{n} + d ({puzzle.layout.name}: {formula.cells} cells "
+                 f"numbered row by row over the board from 0, d from 1)")
         lines = [f"sat: encoding {self.encoding}, at-most-one {self.amo}, solver {self.solver} "
                  f"({ENGINES.get(self.solver, self.solver)})",
-                 f"  variables {formula.variables:,}: x(r,c,d) = r*{n * n} + c*{n} + d "
-                 f"(r, c from 0, d from 1){extra}",
+                 f"  variables {formula.variables:,}: {where}{extra}",
                  f"  {'constraints' if self.amo == 'native' else 'clauses'} per part:"]
         width = max(map(len, parts), default=0)
         lines += [f"    {part.ljust(width)}  {count:>9,}" for part, count in parts.items()]

@@ -7,7 +7,10 @@ digit d (from 1 to N). It is numbered
 
 so the cell variables are exactly 1..N^3. Auxiliary variables (of at-most-one
 encodings such as the sequential counter, and the selectors of cages) come from one
-IDPool starting at N^3 + 1, so they never collide with cell variables.
+IDPool starting at N^3 + 1, so they never collide with cell variables. A multi-grid
+board (a samurai, `sudokulab.layout`) numbers its cells row by row over the board, so
+var = cell*N + d still holds and the cell variables are 1..cells*N (369*9 for a samurai);
+its units are every row, column and box of each grid.
 
 Encodings, each a superset of the one before (Lynce & Ouaknine, "Sudoku as a SAT
 problem", 2006):
@@ -60,6 +63,7 @@ from pysat.formula import CNF, CNFPlus, IDPool
 from sudokulab import rules as R
 from sudokulab.errors import unknown
 from sudokulab.geometry import Geometry, Sum, forbidden_pairs, geometry
+from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 
 ENCODINGS = ("minimal", "efficient", "extended", "optimized")
@@ -100,12 +104,18 @@ class Formula:
     candidates: frozenset[int] | None = None
     fixed: tuple[int, ...] = ()
     selectors: int = 0  # cage digit sets, one auxiliary variable each
+    cells: int = 0  # how many cells: N * N, or a multi-grid board's count
+
+    @property
+    def top(self) -> int:
+        """The last cell variable (N^3 for one grid); auxiliaries come after it."""
+        return (self.cells or self.n * self.n) * self.n
 
     @property
     def variables(self) -> int:
         """How many variables the formula uses: cell variables in play plus auxiliaries."""
-        cells = self.n ** 3 if self.candidates is None else len(self.candidates)
-        return cells + max(0, self.cnf.nv - self.n ** 3)
+        cells = self.top if self.candidates is None else len(self.candidates)
+        return cells + max(0, self.cnf.nv - self.top)
 
     @property
     def size(self) -> int:
@@ -114,8 +124,8 @@ class Formula:
 
     def decode(self, model: Iterable[int]) -> tuple[int, ...]:
         """The grid a model describes, read from its true cell variables."""
-        n, top = self.n, self.n ** 3
-        grid = list(self.fixed) or [0] * (n * n)
+        n, top = self.n, self.top
+        grid = list(self.fixed) or [0] * (top // n)
         keep = self.candidates
         for lit in model:
             if 0 < lit <= top and (keep is None or lit in keep):
@@ -126,16 +136,16 @@ class Formula:
 class Builder:
     """Collects the clauses of one formula, counting them per part."""
 
-    def __init__(self, n: int, encoding: str, amo: str) -> None:
+    def __init__(self, n: int, encoding: str, amo: str, cells: int = 0) -> None:
         if encoding not in ENCODINGS:
             raise ValueError(unknown("encoding", encoding, ENCODINGS))
         if amo not in AMO_ENCODINGS:
             raise ValueError(unknown("at-most-one encoding", amo, AMO_ENCODINGS))
         self.n = n
-        self.pool = IDPool(start_from=n ** 3 + 1)
         self.cnf = CNFPlus() if amo == "native" else CNF()
-        self.cnf.nv = n ** 3
-        self.formula = Formula(n, encoding, amo, self.cnf)
+        self.formula = Formula(n, encoding, amo, self.cnf, cells=cells or n * n)
+        self.cnf.nv = self.formula.top
+        self.pool = IDPool(start_from=self.cnf.nv + 1)
         self.amo_type = None if amo in ("pairwise", "native") else getattr(EncType, amo)
 
     def add(self, part: str, clauses: Iterable[list[int]]) -> None:
@@ -176,15 +186,16 @@ def check_rules(rules: Iterable[R.Rule]) -> None:
 # --- the encodings that do not depend on the givens --------------------------------------
 
 def base(box: tuple[int, int], rules: tuple[R.Rule, ...] = (), encoding: str = "extended",
-         amo: str = "pairwise") -> Formula:
-    """The formula of a box shape and rule set, without givens (solvers reuse it)."""
+         amo: str = "pairwise", layout: Layout | None = None) -> Formula:
+    """The formula of a box shape and rule set (or a multi-grid layout), without givens
+    (solvers reuse it)."""
     if encoding not in REUSABLE:
         raise ValueError(f"encoding {encoding!r} depends on the givens; "
                          f"use one of {', '.join(REUSABLE)}")
     check_rules(rules)
-    geo = geometry(box, rules)
+    geo = geometry(box, rules, layout)
     n = geo.n
-    build = Builder(n, encoding, amo)
+    build = Builder(n, encoding, amo, len(geo.cells))
     digits = range(1, n + 1)
     for cell in geo.cells:
         lits = [var(n, cell, d) for d in digits]
@@ -405,14 +416,15 @@ def _wrong_parity(rule: R.Parity, n: int) -> range:
 def optimized(puzzle: Puzzle, amo: str = "pairwise") -> Formula:
     """The extended encoding restricted to the variables the givens leave undecided."""
     check_rules(puzzle.rules)
-    geo = geometry(puzzle.box, puzzle.rules)
+    geo = geometry(puzzle.box, puzzle.rules, puzzle.layout)
     n, givens = geo.n, puzzle.givens
-    build = Builder(n, "optimized", amo)
+    build = Builder(n, "optimized", amo, len(geo.cells))
     false = _ruled_out(geo, givens)
     true = {var(n, cell, d) for cell, d in enumerate(givens) if d}
     if true & false:
         build.add("given", [[]])  # two givens contradict: the empty clause says so
-    candidates = frozenset(v for v in range(1, n ** 3 + 1) if v not in false and v not in true)
+    candidates = frozenset(v for v in range(1, build.formula.top + 1)
+                           if v not in false and v not in true)
     digits = range(1, n + 1)
     for cell in geo.cells:
         if not givens[cell]:
@@ -465,7 +477,8 @@ def givens_literals(puzzle: Puzzle) -> list[int]:
     """The true literals the givens state, one per given cell, in cell order."""
     n, givens = puzzle.n, puzzle.givens
     # var = cell*N + d, for the given cells only; compress and map keep the loop in C.
-    return list(map(add, compress(range(0, n ** 3, n), givens), compress(givens, givens)))
+    return list(map(add, compress(range(0, len(givens) * n, n), givens),
+                    compress(givens, givens)))
 
 
 def encode(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -> Formula:
@@ -473,7 +486,7 @@ def encode(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") ->
     if encoding == "optimized":
         formula = optimized(puzzle, amo)
     else:
-        formula = base(puzzle.box, puzzle.rules, encoding, amo)
+        formula = base(puzzle.box, puzzle.rules, encoding, amo, puzzle.layout)
     givens = givens_literals(puzzle)
     formula.cnf.clauses.extend([lit] for lit in givens)
     if givens:
@@ -490,21 +503,26 @@ def clause_counts(puzzle: Puzzle, encoding: str = "extended",
 def to_dimacs(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -> str:
     """The puzzle as DIMACS text any SAT solver reads; comments map variables to cells."""
     formula = encode(puzzle, encoding, amo)
-    n = formula.n
+    n, geo = formula.n, geometry(puzzle.box, puzzle.rules, puzzle.layout)
     rules = ", ".join(rule.name for rule in puzzle.rules) or "classic"
+    shape = (f"{n}x{n} sudoku (box {puzzle.box[0]}x{puzzle.box[1]}), rules: {rules}"
+             if puzzle.layout is None else
+             f"{puzzle.layout.name}, {len(puzzle.layout.grids)} grids of {n}x{n} on one board")
+    where = (f"r*{n * n} + c*{n} + d for row r and column c from 0" if puzzle.layout is None
+             else f"cell*{n} + d, cells numbered row by row over the board from 0")
     comments = [
-        f"c sudokulab: {n}x{n} sudoku (box {puzzle.box[0]}x{puzzle.box[1]}), rules: {rules}",
+        f"c sudokulab: {shape}",
         f"c encoding {encoding}, at-most-one {amo}"
         + (" (native 'lits <= 1' lines: the cnf+ format of MiniCard)" if amo == "native" else ""),
-        f"c variables: var = r*{n * n} + c*{n} + d for row r and column c from 0, digit d "
-        f"from 1; cells are 1..{n ** 3}, auxiliaries above",
+        f"c variables: var = {where}, digit d from 1; cells are 1..{formula.top}, "
+        f"auxiliaries above",
         "c constraints per part: " + ", ".join(f"{k} {v}" for k, v in formula.parts.items()),
         f"c givens: {len(givens_literals(puzzle))} unit clauses, at the end",
     ]
     if formula.candidates is not None:
         comments.append("c cell variables in no clause are ruled out by the givens: read them "
                         "as false")
-    comments += [f"c var {var(n, cell, d)} = {R.cell_name(divmod(cell, n))} d{d}"
-                 for cell in range(n * n) for d in range(1, n + 1)]
+    comments += [f"c var {var(n, cell, d)} = {geo.name(cell)} d{d}"
+                 for cell in geo.cells for d in range(1, n + 1)]
     formula.cnf.comments = comments
     return formula.cnf.to_dimacs() + "\n"

@@ -277,7 +277,7 @@ class IntModel(CellModel):
         return digit
 
     def read(self, values):
-        return tuple(values[: self.n * self.n])
+        return tuple(values[: len(self.geo.cells)])
 
 
 class BoolModel(CellModel):

@@ -10,7 +10,8 @@ Read (auto-detected; `--input-format` names one where a file is not plain):
 - `hodoku`: HoDoKu's library lines `:0000:x:<grid>:<deleted>:...:`, where `+d` is a digit
   placed while solving, not a given (read as a blank: the puzzle is its givens);
 - `forum`: the Sudoku forum's lists, `<puzzle> ; <rating> ...` or the rating after a tab;
-- `link`: f-puzzles and SudokuPad links, one per line.
+- `link`: f-puzzles and SudokuPad links, one per line;
+- a samurai drawn as its board (`formats.boards`): the whole file, after any comments.
 In `auto` every line may be any of these, tried cheapest first: the fast line reader,
 then JSON, links, HoDoKu and forum lines; headers (`Grid 01`, `[Puzzle]`) split grids.
 
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError, unknown
+from sudokulab.formats.boards import read_board
 from sudokulab.formats.text import (
     BOM,
     format_line,
@@ -109,6 +111,13 @@ def read_text(text: str, source: str = "<input>", box: tuple[int, int] | None = 
         fmt = "json" if _one_object(text) else "jsonl"
     if fmt == "json" or (fmt == "auto" and start == "["):
         return _json_entries(text, source, rules)
+    if fmt in ("auto", "lines"):  # a samurai's board is the whole file: its void may be '#'
+        try:
+            board = read_board(text, rules)
+        except PuzzleError as error:  # the message names the line and column
+            return [Entry(source, 1, error=f"{source}: {error}")]
+        if board is not None:
+            return [Entry(source, 1, board)]
     return _line_entries(text, source, box, rules, fmt)
 
 

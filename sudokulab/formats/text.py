@@ -5,7 +5,10 @@ Forms read (see README "Puzzle formats"):
   spaces, `|`, `+` and lines made only of `-`, `+`, `|`, `=` are layout and ignored;
 - symbols are `1`-`9` then `A`-`Z` (so a 16x16 uses 1-9A-G and a 25x25 1-9A-P);
 - a number form for any size: integers separated by commas or spaces, 0 for a blank;
-- JSON: {"box": [rows, cols], "givens": [[...], ...], "rules": [...]}.
+- JSON: {"box": [rows, cols], "givens": [[...], ...], "rules": [...]};
+- a multi-grid puzzle (samurai): its board drawn line by line (`formats.boards`), one
+  line of its 369 cells row by row over the board, or JSON with "layout": "samurai" and
+  "givens" that line (or the board's rows of numbers, null where no cell is).
 Parsing never guesses: anything wrong raises PuzzleError saying what and where. Files of
 many puzzles are `formats.files`; links are `formats.links` (imported only for a link).
 """
@@ -18,6 +21,8 @@ from functools import cache
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError
+from sudokulab.formats.boards import format_board, read_board
+from sudokulab.layout import BY_CELLS, Layout, named
 from sudokulab.puzzle import (
     MAX_SIZE,
     MIN_SIZE,
@@ -63,6 +68,9 @@ def parse(text: str, *, box: tuple[int, int] | None = None,
         return with_rules(from_json(stripped), tuple(rules))
     if stripped.startswith(("[", '"')):
         _refuse_json(stripped)
+    board = read_board(stripped, rules)  # a samurai drawn as its board
+    if board is not None:
+        return board
     lines = [line for line in stripped.splitlines() if line.strip() and not RULE_LINE.match(line)]
     if not lines:
         raise PuzzleError("empty input: no puzzle found")
@@ -159,10 +167,19 @@ def _number_tokens(lines: list[str]) -> list[tuple[str, str]]:
 
 
 def _from_tokens(tokens: list[tuple[str, str]], box: tuple[int, int] | None,
-                 rules: tuple[R.Rule, ...]) -> Puzzle:
-    """Build a Puzzle once the count of tokens tells the size."""
+                 rules: tuple[R.Rule, ...], layout: Layout | None = None) -> Puzzle:
+    """Build a Puzzle once the count of tokens tells the size (or the layout's cells)."""
     count = len(tokens)
     n = round(count**0.5)
+    if layout is None and box is None and n * n != count:
+        layout = BY_CELLS.get(count)  # 369 cells: a samurai's board, row by row
+    if layout is not None:
+        if count != layout.cell_count:
+            raise PuzzleError(f"wrong length: {count} cells; a {layout.name} has "
+                              f"{layout.cell_count}")
+        n = layout.n
+        givens = tuple(_digit(tok, i, n, where, layout) for i, (tok, where) in enumerate(tokens))
+        return Puzzle(box_shape(n), givens, rules, layout)
     if box is None and n * n == count and any(isinstance(r, R.Jigsaw) for r in rules):
         box = jigsaw_box(n)  # regions replace the boxes: any size from 4 to 25 will do
     if box is None:
@@ -179,9 +196,9 @@ def _from_tokens(tokens: list[tuple[str, str]], box: tuple[int, int] | None,
     return Puzzle(box, givens, rules)  # the Puzzle checks that the rules fit the grid
 
 
-def _digit(token: str, index: int, n: int, where: str) -> int:
+def _digit(token: str, index: int, n: int, where: str, layout: Layout | None = None) -> int:
     """The digit a token stands for, 0 for a blank; PuzzleError naming the cell if none."""
-    cell = row_column(index, n)
+    cell = row_column(index, n) if layout is None else R.cell_name(layout.positions[index])
     if token.startswith("#"):
         word = token[1:]
         if word in BLANKS:
@@ -272,12 +289,16 @@ def format_numbers(puzzle: Puzzle) -> str:
 
 def format_grid(puzzle: Puzzle) -> str:
     """A pretty grid with lines between the boxes, as in Norvig's essay."""
+    if puzzle.layout is not None:
+        return format_board(puzzle, [symbol(d) for d in puzzle.givens])
     return _boxed(puzzle, [symbol(d) for d in puzzle.givens])
 
 
 def format_candidates(puzzle: Puzzle, candidates: Sequence[Iterable[int]]) -> str:
     """Pencil marks: each cell lists its candidate digits, columns aligned."""
     texts = ["".join(symbol(d) for d in sorted(c)) or "!" for c in candidates]
+    if puzzle.layout is not None:
+        return format_board(puzzle, texts)
     return _boxed(puzzle, texts)
 
 
@@ -402,11 +423,15 @@ def _format_dots(puzzle: Puzzle, rule) -> str:
 
 
 def to_json(puzzle: Puzzle, **extra: object) -> str:
-    """The JSON form: box, givens as rows of numbers, rules."""
+    """The JSON form: box, givens as rows of numbers, rules (a multi-grid puzzle: its
+    layout, and its givens as one line)."""
     n = puzzle.n
     data = {"box": list(puzzle.box),
             "givens": [list(puzzle.givens[r * n:(r + 1) * n]) for r in range(n)],
             "rules": [R.rule_to_json(rule) for rule in puzzle.rules]}
+    if puzzle.layout is not None:
+        data = {"layout": puzzle.layout.name, "box": list(puzzle.box),
+                "givens": line_of(puzzle.givens), "rules": []}
     data.update(extra)
     import json
 
@@ -427,6 +452,10 @@ def from_json(text: str) -> Puzzle:
     if "givens" not in data:
         raise PuzzleError("JSON puzzle needs an object with 'givens'")
     givens = data["givens"]
+    layout = named(data["layout"]) if "layout" in data else None
+    if layout is not None and isinstance(givens, list) and all(isinstance(row, list)
+                                                               for row in givens):
+        givens = [[v for v in row if v is not None] for row in givens]  # null: no cell
     if isinstance(givens, str):
         givens_text = givens
     elif isinstance(givens, list) and all(isinstance(row, list) for row in givens):
@@ -443,4 +472,4 @@ def from_json(text: str) -> Puzzle:
     rules = tuple(R.rule_from_json(rule, k) for k, rule in enumerate(raw_rules, 1))
     tokens = (_number_tokens(givens_text.splitlines()) if not isinstance(givens, str)
               else _symbol_tokens([givens_text]))
-    return _from_tokens(tokens, tuple(box) if box else None, rules)
+    return _from_tokens(tokens, tuple(box) if box else None, rules, layout)

@@ -176,9 +176,14 @@ async def _learn(app: FastAPI, task: str, body: LearnRequest) -> dict:
 
 def _parse(text: str):
     """A Puzzle from any text the command line reads (PuzzleError: a 400)."""
+    from sudokulab.errors import PuzzleError
     from sudokulab.formats.text import parse
 
-    return parse(text)
+    puzzle = parse(text)
+    if puzzle.layout is not None:  # the page draws one N x N grid
+        raise PuzzleError(f"the web page takes one N x N grid, not a {puzzle.layout.name}: "
+                          f"use `sudokulab solve`")
+    return puzzle
 
 
 async def _spec(app: FastAPI, spec: str) -> str:
