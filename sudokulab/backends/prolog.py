@@ -198,8 +198,8 @@ class PrologBackend(Backend):
         for rel in geo.digit_relations:
             key = (rel.rule, rel.kind.replace("-", "_"))
             relations[key] = relations.get(key, 0) + 1
-        lines += [f"  {rule}: relation({kind}, A, B, K) x{count}, related/4 posts a CLP(FD) "
-                  "constraint" for (rule, kind), count in relations.items()]
+        lines += [f"  {rule}: relation({kind}, A, B, K) x{count}, a tuples_in/2 table of the "
+                  "digit pairs related/4 allows" for (rule, kind), count in relations.items()]
         lines += [f"  {rule}: distinct({len(cells)} cells)" for rule, cells in geo.groups]
         lines += [f"  {total.rule}: " + (f"sum({len(total.cells)} cells, {total.total})"
                                          if total.circle < 0 else

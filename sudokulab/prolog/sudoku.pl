@@ -171,10 +171,12 @@ rule_holds(_, Grid, _, parity(Indices, Parity)) :-
     cells_at(Grid, Indices, Cage),
     maplist(has_parity(Parity), Cage).
 
-rule_holds(_, Grid, _, relation(Kind, A, B, K)) :-
+rule_holds(_, Grid, Rows, relation(Kind, A, B, K)) :-
     cell_at(Grid, A, X),
     cell_at(Grid, B, Y),
-    related(Kind, K, X, Y).
+    length(Rows, N),
+    relation_table(Kind, K, N, Pairs),
+    tuples_in([[X, Y]], Pairs).
 rule_holds(Strength, Grid, _, distinct(Indices)) :-
     cells_at(Grid, Indices, Group),
     digits_differ(Strength, Group).
@@ -194,7 +196,23 @@ rule_holds(_, Grid, _, sandwich(Indices, Sum)) :-
     Low #= min(One, Top),
     High #= max(One, Top),
     foldl(between_digit(Low, High), Line, Terms, 1, _),
-    sum(Terms, #=, Sum).
+    sum(Terms, #=, Sum),
+    findall(I-J, ( between(1, N, I), between(1, N, J), I =\= J,
+                   Gap is abs(I - J) - 1, \+ gap_fits(Gap, Sum, N) ), Apart),
+    maplist(ends_apart(Line, N), Apart).
+
+%   Whether Gap distinct digits of 2..N-1 can add up to Sum (every total from
+%   the smallest to the largest such sum can).
+gap_fits(Gap, Sum, N) :-
+    Gap =< N - 2,
+    Sum >= (Gap * (Gap + 3)) // 2,
+    Sum =< (Gap * (2 * N - Gap - 1)) // 2.
+
+%   No 1 at place I with the N at place J: their gap cannot hold the sum.
+ends_apart(Line, N, I-J) :-
+    nth1(I, Line, X),
+    nth1(J, Line, Y),
+    #\ (X #= 1 #/\ Y #= N).
 
 %   The K-th digit of a line counts in a sandwich when K lies between Low and High.
 between_digit(Low, High, X, Term, K, K1) :-
@@ -214,6 +232,13 @@ related(v, _, X, Y)       :- X + Y #= 5.
 related(no_xv, _, X, Y)   :- X + Y #\= 5, X + Y #\= 10.
 related(far, K, X, Y)     :- abs(X - Y) #>= K.         % german whispers
 related(near, K, X, Y)    :- abs(X - Y) #=< K.         % renban: a run of K + 1 digits
+
+%   The pairs of digits a relation allows, as a table: tuples_in/2 keeps every
+%   digit that has a partner (arc consistency), where the arithmetic of
+%   related/4 (abs, #\/) only narrows bounds or waits for a digit.
+relation_table(Kind, K, N, Pairs) :-
+    findall([X, Y], ( between(1, N, X), between(1, N, Y), related(Kind, K, X, Y) ),
+            Pairs).
 
 %!  implied_cages(+Box, +Rules, -Implied)
 %
