@@ -367,11 +367,12 @@ def test_solve_file_prints_every_solution_and_the_time(tmp_path, top95):
 def test_sandwich_and_dot_counts_match_brute_force_on_4x4():
     """Every 4x4 grid (288) filtered by the checker gives the count: sandwiches whose gap no
     digits fill (total 4) or that need neighbours (total 0), a thermometer and Kropki dots
-    (pair tables)."""
+    (pair tables), an arrow and a little killer (chains of partial sums)."""
     grids = make_backend("sat").solve(empty(4), limit=None).solutions
     backend = make_backend("prolog")
     for rule in (R.Sandwich(False, 0, 0), R.Sandwich(True, 2, 2), R.Sandwich(True, 1, 4),
                  R.Sandwich(False, 3, 5), R.Thermometer(((0, 0), (1, 1), (2, 3))),
+                 R.Arrow(((1, 1), (0, 2), (0, 3))), R.LittleKiller(((0, 1), (1, 2), (2, 3)), 7),
                  R.Kropki(white=(((0, 0), (0, 1)),), black=(((1, 1), (2, 1)),),
                           negative=True)):
         puzzle = empty(4, (rule,))

@@ -180,13 +180,15 @@ rule_holds(_, Grid, Rows, relation(Kind, A, B, K)) :-
 rule_holds(Strength, Grid, _, distinct(Indices)) :-
     cells_at(Grid, Indices, Group),
     digits_differ(Strength, Group).
-rule_holds(_, Grid, _, sum(Indices, Sum)) :-
+rule_holds(_, Grid, Rows, sum(Indices, Sum)) :-
     cells_at(Grid, Indices, Line),
-    sum(Line, #=, Sum).
-rule_holds(_, Grid, _, arrow(Circle, Indices)) :-
+    length(Rows, N),
+    sum_chain(N, Line, Sum).
+rule_holds(_, Grid, Rows, arrow(Circle, Indices)) :-
     cell_at(Grid, Circle, Total),
     cells_at(Grid, Indices, Shaft),
-    sum(Shaft, #=, Total).
+    length(Rows, N),
+    sum_chain(N, Shaft, Total).
 
 rule_holds(_, Grid, _, sandwich(Indices, Sum)) :-
     cells_at(Grid, Indices, Line),
@@ -213,6 +215,19 @@ ends_apart(Line, N, I-J) :-
     nth1(I, Line, X),
     nth1(J, Line, Y),
     #\ (X #= 1 #/\ Y #= N).
+
+%   Digits of 1..N add up to Total (a number, or an arrow's circle), as a chain
+%   of partial sums, each step a tuples_in/2 table of (sum before, digit, sum
+%   after): the chain has no cycle, so its tables together keep exactly the
+%   digits that can still complete the total, where sum/3 narrows bounds only.
+sum_chain(N, Digits, Total) :-
+    foldl(partial_sum(N), Digits, 0-0, Total-_).
+
+partial_sum(N, X, Before-K, After-K1) :-
+    K1 is K + 1,
+    Most is K * N,
+    findall([A, D, C], ( between(K, Most, A), between(1, N, D), C is A + D ), Table),
+    tuples_in([[Before, X, After]], Table).
 
 %   The K-th digit of a line counts in a sandwich when K lies between Low and High.
 between_digit(Low, High, X, Term, K, K1) :-
