@@ -22,8 +22,8 @@ from sudokulab.puzzle import empty
 from sudokulab.result import Status
 
 ENGINES = ["norvig", "sat", "sat:encoding=optimized", "smt", "smt:model=int", "cpsat",
-           "cpsat:model=int", "prolog", "dlx"]
-NOT_COMPILING = ["asp", "human", "dlx", "smt:model=bitvec"]
+           "cpsat:model=int", "prolog", "dlx", "asp"]
+NOT_COMPILING = ["human", "dlx", "smt:model=bitvec"]
 
 
 def all_grids_4x4():
@@ -96,6 +96,7 @@ CASES = {
     "little-killer": [R.LittleKiller(((1, 0), (2, 1), (3, 2)), 7)],
     "consecutive-marks": [R.ConsecutiveMarks(WHITE)],
     "sandwich": [R.Sandwich(False, 2, 2), R.Sandwich(True, 3, 3)],
+    "sandwich-ends": [R.Sandwich(False, 0, 0), R.Sandwich(True, 1, 5)],  # none between; all
 }
 
 
@@ -136,7 +137,7 @@ def test_counts_on_4x4_match_brute_force(engine, name):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 @pytest.mark.parametrize("spec", ["norvig", "sat:encoding=optimized", "smt:model=int",
-                                  "cpsat", "prolog"])
+                                  "cpsat", "prolog", "asp"])
 def test_a_given_narrows_the_count_as_brute_force_does(spec, name):
     """With one given (so the optimized CNF and givens-as-assumptions paths run)."""
     if spec == "prolog" and os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1":
@@ -290,7 +291,7 @@ def test_model_shows_each_rule(engine, name):
     assert SHOWN_AS.get(rule, rule) in text or rule.replace("-", " ") in text
 
 
-@pytest.mark.parametrize("backend", ["norvig", "sat", "smt", "cpsat:model=int"])
+@pytest.mark.parametrize("backend", ["norvig", "sat", "smt", "cpsat:model=int", "asp"])
 def test_whispers_on_9x9_keep_neighbours_five_apart(backend):
     line = R.Whispers(((0, 0), (0, 1)))
     result = make_backend(backend).solve(empty(9, (line,)).with_values([5] + [0] * 80))
@@ -387,7 +388,7 @@ def test_a_real_arrow_puzzle_has_the_setters_solution():
     payload = entry["link"].split("load=")[1]
     solution = json.loads(lzstring.LZString().decompressFromBase64(payload))["solution"]
     puzzle = links.read_link(entry["link"])
-    for backend in ("norvig", "sat", "smt"):
+    for backend in ("norvig", "sat", "smt", "asp"):
         result = make_backend(backend).solve(puzzle)
         assert result.status is Status.UNIQUE and list(result.solutions[0]) == solution
 

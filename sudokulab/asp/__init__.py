@@ -8,6 +8,7 @@ read without the solver (as the CNF and SMT encodings can).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
 
 from sudokulab import rules as R
@@ -18,13 +19,34 @@ from sudokulab.puzzle import Puzzle
 PROGRAM = resources.files("sudokulab") / "asp" / "sudoku.lp"
 
 # The fact that switches on each rule without parameters.
-FLAGS = {R.Diagonal: "diagonal", R.Windoku: "windoku", R.AntiKnight: "anti_knight",
+FLAGS = {R.Diagonal: "diagonal", R.MainDiagonal: "main_diagonal",
+         R.AntiDiagonal: "anti_diagonal", R.Windoku: "windoku",
+         R.DisjointGroups: "disjoint_groups", R.AntiKnight: "anti_knight",
          R.AntiKing: "anti_king", R.NonConsecutive: "non_consecutive"}
 
-# The paragraph of sudoku.lp that states each rule (its first comment line starts so).
-SECTIONS = {R.Diagonal: "Diagonal", R.Windoku: "Windoku", R.Jigsaw: "Jigsaw",
-            R.AntiKnight: "Anti-knight", R.AntiKing: "Anti-knight",
-            R.NonConsecutive: "Non-consecutive", R.Cage: "Killer cages", R.Parity: "Parity"}
+# The lines whose cells are numbered from one end: thermo(K,I,R,C), ...
+ORDERED = {R.Thermometer: "thermo", R.Whispers: "whispers", R.Palindrome: "palindrome"}
+
+# The marks of each dot rule, by field, and the Kind each states.
+MARKS = {R.Kropki: {"white": "white", "black": "black"}, R.XV: {"x": "x", "v": "v"},
+         R.ConsecutiveMarks: {"pairs": "white"}}
+
+# The paragraphs of sudoku.lp that state each rule (their first comment lines start so).
+RELATED = "Related digits"
+SECTIONS = {R.Diagonal: ("Diagonal",), R.MainDiagonal: ("Diagonal",),
+            R.AntiDiagonal: ("Diagonal",), R.Windoku: ("Windoku",),
+            R.DisjointGroups: ("Disjoint groups",), R.Jigsaw: ("Jigsaw",),
+            R.AntiKnight: ("Anti-knight",), R.AntiKing: ("Anti-knight",),
+            R.NonConsecutive: ("Orthogonal neighbours", "Non-consecutive"),
+            R.Cage: ("Groups", "Killer cages"), R.SumlessCage: ("Groups",),
+            R.ExtraRegion: ("Groups",), R.Parity: ("Parity",),
+            R.Thermometer: (RELATED, "Thermometers"), R.Whispers: (RELATED, "German whispers"),
+            R.Palindrome: (RELATED, "Palindromes"), R.Renban: ("Groups", RELATED, "Renban"),
+            R.Kropki: ("Orthogonal neighbours", RELATED, "Marks"),
+            R.XV: ("Orthogonal neighbours", RELATED, "Marks"),
+            R.ConsecutiveMarks: ("Orthogonal neighbours", RELATED, "Marks"),
+            R.Arrow: ("Arrows",), R.LittleKiller: ("Little killers",),
+            R.Sandwich: ("Sandwiches",)}
 
 
 def program() -> str:
@@ -34,31 +56,85 @@ def program() -> str:
 
 def rule_facts(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list[str]:
     """The facts of a box shape and rule set; ValueError for a rule the program lacks."""
-    facts = [f"box({box[0]},{box[1]})."]
-    cages = 0
-    jigsaws = [rule for rule in rules if isinstance(rule, R.Jigsaw)]
+    return [fact for facts in facts_by_rule(box, rules).values() for fact in facts]
+
+
+def facts_by_rule(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> dict[str, list[str]]:
+    """The facts of the shape ('shape'), of each rule type present (by its name) and of
+    the cages the rule of 45 implies ('implied cages'); ValueError for a rule the program
+    lacks."""
+    grouped = {"shape": [f"box({box[0]},{box[1]})."]}
+    count: dict[str, int] = {}
+
+    def number(kind: str) -> int:
+        """The next number K of a kind of rule instance (cages with and without sums
+        share theirs, and so do the three dot rules)."""
+        count[kind] = count.get(kind, 0) + 1
+        return count[kind]
+
+    jigsaw = next((rule for rule in rules if isinstance(rule, R.Jigsaw)), None)
     for rule in rules:
-        if type(rule) in FLAGS:
-            facts.append(f"{FLAGS[type(rule)]}.")
-        elif isinstance(rule, R.Jigsaw):
-            if rule is jigsaws[0]:  # as the geometry does: the first jigsaw's regions
-                facts += [f"region({k},{r + 1},{c + 1})."
-                          for k, region in enumerate(rule.regions, 1) for r, c in region]
-        elif isinstance(rule, R.Cage):
-            cages += 1
-            facts.append(f"cage({cages},{rule.total}).")
-            facts += [f"cage_cell({cages},{r + 1},{c + 1})." for r, c in rule.cells]
-        elif isinstance(rule, R.Parity):
-            kind = "even" if rule.even else "odd"
-            facts += [f"{kind}({r + 1},{c + 1})." for r, c in rule.cells]
+        if isinstance(rule, R.Jigsaw):  # as the geometry does: the first jigsaw's regions
+            facts = [f"region({k},{r + 1},{c + 1})." for k, region in enumerate(rule.regions, 1)
+                     for r, c in region] if rule is jigsaw else []
         else:
-            raise ValueError(f"sudoku.lp cannot express rule {rule.name}")
+            facts = _facts(rule, number)
+        grouped.setdefault(rule.name, []).extend(facts)
     # Redundant but strong: each unit's cells outside its cages are a cage too, with what
     # is left of 45 (sudokulab/cages.py); clingo's conflicts on hard killers fell 3-fold.
-    for rule in implied_cages(geometry(box, rules)) if cages else ():
-        cages += 1
-        facts.append(f"cage({cages},{rule.total}).")
-        facts += [f"cage_cell({cages},{r + 1},{c + 1})." for r, c in rule.cells]
+    implied = [_facts(cage, number) for cage in implied_cages(geometry(box, rules))]
+    if implied:
+        grouped["implied cages"] = [fact for facts in implied for fact in facts]
+    return grouped
+
+
+def _facts(rule: R.Rule, number: Callable[[str], int]) -> list[str]:
+    """The facts of one rule (but a jigsaw), numbering its instance by `number`."""
+    if type(rule) in FLAGS:
+        return [f"{FLAGS[type(rule)]}."]
+    if isinstance(rule, (R.Cage, R.SumlessCage)):
+        k = number("cage")
+        total = [f"cage({k},{rule.total})."] if isinstance(rule, R.Cage) else []
+        return total + _cells("cage_cell", k, rule.cells)
+    if isinstance(rule, R.Parity):
+        kind = "even" if rule.even else "odd"
+        return [f"{kind}({r + 1},{c + 1})." for r, c in rule.cells]
+    if type(rule) in ORDERED:
+        name = ORDERED[type(rule)]
+        k = number(name)
+        return [f"{name}({k},{i},{r + 1},{c + 1})." for i, (r, c) in enumerate(rule.cells, 1)]
+    if isinstance(rule, (R.ExtraRegion, R.Renban)):
+        name = "extra_region" if isinstance(rule, R.ExtraRegion) else "renban"
+        return _cells(name, number(name), rule.cells)
+    if isinstance(rule, R.Arrow):
+        k = number("arrow")
+        return _cells("circle", k, rule.cells[:1]) + _cells("shaft", k, rule.cells[1:])
+    if isinstance(rule, R.LittleKiller):
+        k = number("little_killer")
+        return [f"little_killer({k},{rule.total}).", *_cells("diagonal_cell", k, rule.cells)]
+    if isinstance(rule, R.Sandwich):
+        line = f"column({rule.index + 1})" if rule.column else f"row({rule.index + 1})"
+        return [f"sandwich({line},{rule.total})."]
+    if type(rule) in MARKS:
+        return _marks(number("mark"), rule)
+    raise ValueError(f"sudoku.lp cannot express rule {rule.name}")
+
+
+def _cells(name: str, k: int, cells: tuple[R.Cell, ...]) -> list[str]:
+    """One fact name(K,R,C) per cell, counted from 1."""
+    return [f"{name}({k},{r + 1},{c + 1})." for r, c in cells]
+
+
+def _marks(k: int, rule: R.Kropki | R.XV | R.ConsecutiveMarks) -> list[str]:
+    """Dot rule K's negative constraint (first, so that the teaching view shows it), then
+    its marks, each pair of cells in reading order."""
+    kinds = MARKS[type(rule)]
+    negative = isinstance(rule, R.ConsecutiveMarks) or rule.negative
+    facts = [f"negative({k},{kind})." for kind in dict.fromkeys(kinds.values()) if negative]
+    for field, kind in kinds.items():
+        for pair in getattr(rule, field):
+            (r1, c1), (r2, c2) = sorted(pair)
+            facts.append(f"mark({k},{kind},{r1 + 1},{c1 + 1},{r2 + 1},{c2 + 1}).")
     return facts
 
 
@@ -92,17 +168,17 @@ def _wrapped(facts: list[str], width: int = 90) -> list[str]:
 
 def sections(rules: tuple[R.Rule, ...]) -> list[str]:
     """The paragraphs of sudoku.lp's rules that a rule set uses: the classic ones, then
-    the paragraph of each variant rule present."""
+    the paragraphs of each variant rule present."""
     text = program().split("% THE RULES", 1)[1]
-    wanted = {SECTIONS[type(rule)] for rule in rules}
+    wanted = {name for rule in rules for name in SECTIONS[type(rule)]}
+    names = {name for names in SECTIONS.values() for name in names}
     kept = []
     for paragraph in text.split("\n\n"):
         lines = [line for line in paragraph.strip("\n").splitlines()
                  if not line.startswith(("% ---", "% THE"))]  # section banners
         if not lines:
             continue
-        variant = next((name for name in set(SECTIONS.values())
-                        if lines[0].startswith(f"% {name}")), None)
+        variant = next((name for name in names if lines[0].startswith(f"% {name}")), None)
         if variant is None or variant in wanted:
             kept.append("\n".join(lines))
     return kept

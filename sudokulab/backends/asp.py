@@ -21,8 +21,8 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 
 from sudokulab import asp as program
+from sudokulab import rules as R
 from sudokulab.backends.base import (
-    FIRST_RULES,
     Availability,
     Backend,
     Deadline,
@@ -128,7 +128,7 @@ class AspBackend(Backend):
 
     name = "asp"
     paradigm = "answer set programming (clingo)"
-    supported_rules = FIRST_RULES  # the line, dot and region rules are not in sudoku.lp
+    supported_rules = R.RULE_TYPES  # sudoku.lp states every rule there is
 
     @classmethod
     def available(cls) -> Availability:
@@ -171,7 +171,7 @@ class AspBackend(Backend):
             return f"{self.name}: unavailable: {IMPORT_ERROR}"
         if reason := self.unsupported(puzzle):
             return reason
-        facts = program.rule_facts(puzzle.box, puzzle.rules)
+        facts = program.facts_by_rule(puzzle.box, puzzle.rules)
         given = [f"given({r},{c},{d})" for r, c, d in program.givens(puzzle)]
         warm = engine(puzzle.box, puzzle.rules)
         warm.set_models(1)
@@ -184,11 +184,14 @@ class AspBackend(Backend):
                  "  the program's rules for this puzzle:"]
         lines += [f"    {line}".rstrip() for paragraph in program.sections(puzzle.rules)
                   for line in [*paragraph.splitlines(), ""]]
-        lines.append(f"  the facts of its shape and rules ({len(facts)}):")
-        lines += _examples(facts)
+        lines.append(f"  the facts of its shape and rules "
+                     f"({sum(len(group) for group in facts.values())}):")
+        for label, group in facts.items():
+            lines.append(f"    {label}:")
+            lines += _examples(group, "      ")
         lines.append(f"  its givens ({len(given)}), each an external atom switched on "
                      f"for this puzzle (of {n ** 3} given(R,C,D) externals):")
-        lines += _examples(given)
+        lines += _examples(given, "    ")
         lines.append(f"  ground once for this shape and rules: {stats['rules']:.0f} rules "
                      f"over {stats['atoms']:.0f} atoms (clingo's statistics)")
         lines.append("  alone: sudokulab export --to lp PUZZLE | clingo - 0   "
@@ -223,10 +226,10 @@ def forget_interrupt(control: clingo.Control) -> None:
     control.solve(assumptions=[some, -some])
 
 
-def _examples(items: list[str]) -> list[str]:
+def _examples(items: list[str], indent: str) -> list[str]:
     """The first few items, indented, and how many more."""
     shown = items if len(items) <= EXAMPLES + 1 else items[:EXAMPLES]
-    lines = [f"    {' '.join(shown)}"] if shown else ["    (none)"]
+    lines = [f"{indent}{' '.join(shown)}"] if shown else [f"{indent}(none)"]
     if len(shown) < len(items):
-        lines.append(f"    ... and {len(items) - len(shown)} more")
+        lines.append(f"{indent}... and {len(items) - len(shown)} more")
     return lines

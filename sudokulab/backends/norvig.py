@@ -10,7 +10,7 @@ candidate, the unit that lost a digit's last place, the cage with no digit set l
 the search guesses in the cell with the fewest candidates per weight. Without it, a
 puzzle with no solution can send the search through millions of guesses elsewhere, each
 proving the same small contradiction again (`.....5.8....6.1.43...`, the kind Norvig's
-essay reports needing 188 s: over 2 million nodes without an answer, about 1,500 with).
+essay reports needing 188 s; results/corners.md has norvig's times before and after).
 
 Candidates are bitmasks (bit d-1 set when digit d is possible), so copying a grid for a
 guess is one list copy and most tests are a single `&`. Beside them the search keeps,
@@ -456,44 +456,63 @@ class RuleBoard(Board):
 
     def fill_sandwiches(self, values: Values, places: Places, solved: list[int],
                         hidden: list[int]) -> int:
-        """Sandwich: for each place of the 1 and the N the candidates allow, whether the
-        cells between can add up to the total; a digit stays if some such place keeps it."""
+        """Sandwich: each line's cells keep what `sandwich_keeps` allows them."""
         n, full, remove = self.n, self.full, self.remove
-        low, high = 1, 1 << (n - 1)
-        middle = full & ~low & ~high
         removed = 0
         for line, total in self.sandwiches:
-            keep = [0] * n
-            for i in range(n):
-                if not values[line[i]] & low:
-                    continue
-                for j in range(n):
-                    if j == i or not values[line[j]] & high:
-                        continue
-                    a, b = min(i, j), max(i, j)
-                    inner = [values[cell] & middle for cell in line[a + 1:b]]
-                    before = [1]
-                    for candidates in inner:
-                        before.append(add_digits(before[-1], candidates))
-                    if not before[-1] >> total & 1:
-                        continue  # the cells between cannot add up to the total
-                    after = [1]
-                    for candidates in reversed(inner):
-                        after.append(add_digits(after[-1], candidates))
-                    after.reverse()
-                    keep[i] |= low
-                    keep[j] |= high
-                    for k, candidates in enumerate(inner):
-                        others = add_totals(before[k], after[k + 1])
-                        for d in range(2, n):
-                            if candidates >> (d - 1) & 1 and (others << d) >> total & 1:
-                                keep[a + 1 + k] |= 1 << (d - 1)
-                    for k in list(range(a)) + list(range(b + 1, n)):
-                        keep[k] |= values[line[k]] & middle
-            for k, cell in enumerate(line):
-                if values[cell] & ~keep[k]:
-                    removed += remove(values, places, cell, ~keep[k] & full, solved, hidden)
+            keeps = sandwich_keeps(tuple(values[cell] for cell in line), total, n)
+            for cell, keep in zip(line, keeps):
+                if values[cell] & ~keep:
+                    removed += remove(values, places, cell, ~keep & full, solved, hidden)
         return removed
+
+
+# The search meets the same line again and again (each propagation ends with a round
+# that changes nothing, and backtracking restores lines), so the answers are kept.
+@lru_cache(maxsize=1 << 16)
+def sandwich_keeps(line: tuple[int, ...], total: int, n: int) -> tuple[int, ...]:
+    """For each place of the 1 and the N the candidates allow, whether the cells between
+    can add up to the total; per cell, the candidates some such place keeps."""
+    low, high = 1, 1 << (n - 1)
+    middle = ((1 << n) - 1) & ~low & ~high
+    keep = [0] * n
+    for a in range(n):
+        for b in range(a + 1, n):
+            if b - a - 1 not in sandwich_lengths(total, n):
+                continue
+            ends = [(x, y) for x, y in ((low, high), (high, low)) if line[a] & x and line[b] & y]
+            if not ends:
+                continue
+            inner = [candidates & middle for candidates in line[a + 1:b]]
+            before = [1]
+            for candidates in inner:
+                before.append(add_digits(before[-1], candidates))
+            if not before[-1] >> total & 1:
+                continue  # the cells between cannot add up to the total
+            after = [1]
+            for candidates in reversed(inner):
+                after.append(add_digits(after[-1], candidates))
+            after.reverse()
+            for x, y in ends:
+                keep[a] |= x
+                keep[b] |= y
+            for k, candidates in enumerate(inner):
+                others = add_totals(before[k], after[k + 1])
+                for d in range(2, n):
+                    if candidates >> (d - 1) & 1 and (others << d) >> total & 1:
+                        keep[a + 1 + k] |= 1 << (d - 1)
+            for k in list(range(a)) + list(range(b + 1, n)):
+                keep[k] |= line[k] & middle
+    return tuple(keep)
+
+
+@cache
+def sandwich_lengths(total: int, n: int) -> frozenset[int]:
+    """How many cells can lie between the 1 and the N: distinct digits from 2 to N-1,
+    that many of them, must be able to add up to the total."""
+    middle = range(2, n)
+    return frozenset(length for length in range(n - 1)
+                     if sum(middle[:length]) <= total <= sum(middle[len(middle) - length:]))
 
 
 def add_digits(totals: int, candidates: int) -> int:

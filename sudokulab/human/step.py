@@ -80,7 +80,7 @@ def make(technique: str, n: int, what: str, *, placements: Iterable[Pair] = (),
     eliminations = tuple(sorted(set(eliminations), key=_by_digit)) if eliminations else ()
     if len(placements) == 1 and not eliminations:  # most steps: one single
         (cell, digit), = placements
-        changes = f"r{cell // n + 1}c{cell % n + 1}={digit}"
+        changes = f"{name(cell, n)}={digit}"
     else:
         changes = changes_text(placements, eliminations, n)
     notation = f"{technique}: {what} => {changes}" if what else f"{technique}: {changes}"

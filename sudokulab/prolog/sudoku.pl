@@ -38,8 +38,8 @@
           ]).
 
 % Compile the arithmetic of what follows, library(clpfd) included when this file
-% loads it first: its propagators then run about 15% faster (the flag is local
-% to the files being loaded, as if swipl were started with -O).
+% loads it first: its propagators then run faster (results/prolog.md compares a plain
+% swipl; the flag is local to the files being loaded, as if swipl were started with -O).
 :- set_prolog_flag(optimise, true).
 
 % Keep the global and trail stacks at 8 MB at least: the matchings of
@@ -404,9 +404,8 @@ rule(sandwich(_, _)).
 %   What `auto` stands for, as a strength and as the labeling's choice of
 %   cell: hybrid and ff on rules that only add units, all_different and ffc
 %   when a rule relates cells two by two (differ, non_consecutive, relation:
-%   the German whispers puzzle of tests/data/variants.json takes 1.2 s so
-%   against 7 s with hybrid and ffc, over 40 s with hybrid and ff, on a busy
-%   machine).
+%   with the other choices the German whispers puzzle of tests/data/variants.json
+%   took many times longer; bench/bench_corners.py times it: results/corners.md).
 %
 %   Strength: pairwise rules make a placed digit leave more cells (a Miracle
 %   cell has more peers than a classic one's 20), and all_distinct rebuilds a
