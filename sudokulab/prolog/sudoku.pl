@@ -171,6 +171,10 @@ rule_holds(_, Grid, _, parity(Indices, Parity)) :-
     cells_at(Grid, Indices, Cage),
     maplist(has_parity(Parity), Cage).
 
+rule_holds(_, Grid, _, relation(apart, A, B, _)) :- !,
+    cell_at(Grid, A, X),
+    cell_at(Grid, B, Y),
+    X #\= Y + 1, Y #\= X + 1.
 rule_holds(_, Grid, Rows, relation(Kind, A, B, K)) :-
     cell_at(Grid, A, X),
     cell_at(Grid, B, Y),
@@ -193,28 +197,48 @@ rule_holds(_, Grid, Rows, arrow(Circle, Indices)) :-
 rule_holds(_, Grid, _, sandwich(Indices, Sum)) :-
     cells_at(Grid, Indices, Line),
     length(Line, N),
-    element(One, Line, 1),
-    element(Top, Line, N),
-    Low #= min(One, Top),
-    High #= max(One, Top),
-    foldl(between_digit(Low, High), Line, Terms, 1, _),
-    sum(Terms, #=, Sum),
-    findall(I-J, ( between(1, N, I), between(1, N, J), I =\= J,
-                   Gap is abs(I - J) - 1, \+ gap_fits(Gap, Sum, N) ), Apart),
-    maplist(ends_apart(Line, N), Apart).
+    sandwich_arcs(N, Sum, Arcs),
+    automaton(Line, [source(before), sink(after)], Arcs).
 
-%   Whether Gap distinct digits of 2..N-1 can add up to Sum (every total from
-%   the smallest to the largest such sum can).
-gap_fits(Gap, Sum, N) :-
-    Gap =< N - 2,
-    Sum >= (Gap * (Gap + 3)) // 2,
-    Sum =< (Gap * (2 * N - Gap - 1)) // 2.
+%   A sandwich line read left to right as an automaton: before the first crust
+%   (the 1 or the N), between the crusts with the set of filling digits so far
+%   (a sorted list: the filling's digits differ, and their sum stays within
+%   Sum), after the second crust. The row's all_distinct sees to it that the
+%   crusts differ. automaton/3 becomes a chain of tuples_in/2 steps (state
+%   before, digit, state after) with no cycle, so each digit stays exactly when
+%   some reading of the whole line through it is accepted: where the crusts can
+%   stand, and which fillings of distinct digits add up to Sum.
+sandwich_arcs(N, Sum, Arcs) :-
+    Top is N - 1,
+    findall(Arc, sandwich_arc(N, Top, Sum, Arc), Arcs).
 
-%   No 1 at place I with the N at place J: their gap cannot hold the sum.
-ends_apart(Line, N, I-J) :-
-    nth1(I, Line, X),
-    nth1(J, Line, Y),
-    #\ (X #= 1 #/\ Y #= N).
+sandwich_arc(_, Top, _, arc(State, D, State)) :-
+    member(State, [before, after]),
+    between(2, Top, D).
+sandwich_arc(N, _, _, arc(before, D, filling([]))) :-
+    member(D, [1, N]).
+sandwich_arc(_, Top, Sum, arc(filling(Set), D, filling(Set1))) :-
+    filling(Top, Sum, Set),
+    between(2, Top, D),
+    \+ memberchk(D, Set),
+    sum_list([D|Set], Total),
+    Total =< Sum,
+    ord_add_element(Set, D, Set1).
+sandwich_arc(N, Top, Sum, arc(filling(Set), D, after)) :-
+    member(D, [1, N]),
+    filling(Top, Sum, Set),
+    sum_list(Set, Sum).
+
+%   A set of distinct digits of 2..Top (ascending) adding up to at most Sum.
+filling(Top, Sum, Set) :-
+    numlist(2, Top, Middle),
+    subset_of(Middle, Set),
+    sum_list(Set, Total),
+    Total =< Sum.
+
+subset_of([], []).
+subset_of([D|Ds], [D|Set]) :- subset_of(Ds, Set).
+subset_of([_|Ds], Set) :- subset_of(Ds, Set).
 
 %   Digits of 1..N add up to Total (a number, or an arrow's circle), as a chain
 %   of partial sums, each step a tuples_in/2 table of (sum before, digit, sum
