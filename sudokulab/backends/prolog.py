@@ -176,7 +176,7 @@ class PrologBackend(Backend):
                  f"  {len(geo.units)} units of {geo.n} cells hold distinct digits"]
         new = ("relation", "distinct", "renban", "sum", "arrow")
         lines += [f"  sandwich: sandwich({geo.name(line[0])}..{geo.name(line[-1])}, {total}): "
-                  "element/3 finds the 1 and the N, each cell between counts (reified)"
+                  "automaton/3: before the ends, the set of filling digits so far, after"
                   for line, total in geo.sandwiches]
         new += ("sandwich",)  # shown below, by the rule they come from
         extra = iter([unit.name for unit in geo.units
