@@ -174,7 +174,8 @@ class PrologBackend(Backend):
                  f"  {len(geo.units)} units of {geo.n} cells hold distinct digits"]
         new = ("relation", "distinct", "sum", "arrow")
         lines += [f"  sandwich: sandwich({geo.name(line[0])}..{geo.name(line[-1])}, {total}): "
-                  "element/3 finds the 1 and the N, each cell between counts (reified)"
+                  "an automaton, a tuples_in/2 table per cell: before the 1 and the N, "
+                  "between them with the sum so far, after both"
                   for line, total in geo.sandwiches]
         new += ("sandwich",)  # shown below, by the rule they come from
         extra = iter([unit.name for unit in geo.units

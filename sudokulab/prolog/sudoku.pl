@@ -193,28 +193,36 @@ rule_holds(_, Grid, Rows, arrow(Circle, Indices)) :-
 rule_holds(_, Grid, _, sandwich(Indices, Sum)) :-
     cells_at(Grid, Indices, Line),
     length(Line, N),
-    element(One, Line, 1),
-    element(Top, Line, N),
-    Low #= min(One, Top),
-    High #= max(One, Top),
-    foldl(between_digit(Low, High), Line, Terms, 1, _),
-    sum(Terms, #=, Sum),
-    findall(I-J, ( between(1, N, I), between(1, N, J), I =\= J,
-                   Gap is abs(I - J) - 1, \+ gap_fits(Gap, Sum, N) ), Apart),
-    maplist(ends_apart(Line, N), Apart).
+    Done is Sum + 2,
+    findall([From, D, To], sandwich_step(N, Sum, From, D, To), Table),
+    foldl(read_digit(Table), Line, 0, Done).
 
-%   Whether Gap distinct digits of 2..N-1 can add up to Sum (every total from
-%   the smallest to the largest such sum can).
-gap_fits(Gap, Sum, N) :-
-    Gap =< N - 2,
-    Sum >= (Gap * (Gap + 3)) // 2,
-    Sum =< (Gap * (2 * N - Gap - 1)) // 2.
+%   A sandwich is read along its line as an automaton, one tuples_in/2 table of
+%   (state before, digit, state after) per cell: state 0 before the 1 and the N,
+%   1 + S between them with S added up so far, Sum + 2 after both with the sum
+%   met. The chain of tables has no cycle, so together they keep exactly the
+%   digits that some filling of the line allows (reified places of the 1 and
+%   the N, with element/3, narrowed bounds only).
+sandwich_step(N, _, 0, D, To) :-
+    between(1, N, D),
+    ( sandwich_end(N, D) -> To = 1 ; To = 0 ).
+sandwich_step(N, Sum, From, D, To) :-
+    between(0, Sum, S),
+    From is S + 1,
+    between(1, N, D),
+    (   sandwich_end(N, D)
+    ->  S =:= Sum, To is Sum + 2
+    ;   S1 is S + D, S1 =< Sum, To is S1 + 1
+    ).
+sandwich_step(N, Sum, Done, D, Done) :-
+    Done is Sum + 2,
+    Last is N - 1,
+    between(2, Last, D).
 
-%   No 1 at place I with the N at place J: their gap cannot hold the sum.
-ends_apart(Line, N, I-J) :-
-    nth1(I, Line, X),
-    nth1(J, Line, Y),
-    #\ (X #= 1 #/\ Y #= N).
+sandwich_end(N, D) :- ( D =:= 1 ; D =:= N ), !.
+
+read_digit(Table, X, Before, After) :-
+    tuples_in([[Before, X, After]], Table).
 
 %   Digits of 1..N add up to Total (a number, or an arrow's circle), as a chain
 %   of partial sums, each step a tuples_in/2 table of (sum before, digit, sum
@@ -228,12 +236,6 @@ partial_sum(N, X, Before-K, After-K1) :-
     Most is K * N,
     findall([A, D, C], ( between(K, Most, A), between(1, N, D), C is A + D ), Table),
     tuples_in([[Before, X, After]], Table).
-
-%   The K-th digit of a line counts in a sandwich when K lies between Low and High.
-between_digit(Low, High, X, Term, K, K1) :-
-    Inside #<==> (K #> Low #/\ K #< High),
-    Term #= Inside * X,
-    K1 is K + 1.
 
 %   related(Kind, K, X, Y): how a line or a dot relates two digits.
 related(less, _, X, Y)    :- X #< Y.                  % thermometer: up from the bulb
