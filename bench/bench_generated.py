@@ -253,8 +253,9 @@ def report(puzzles, took, runs, verdicts) -> str:
         "lines already were).",
         "- Still slow: prolog on consecutive marks, little killers and sandwiches. Its "
         "propagation is now as strong per constraint as the others'; what it lacks is the "
-        "search: CLP(FD) labels by fewest candidates (ff/ffc), where norvig's conflict-weighted "
-        "choice needs 80 to 2,600 nodes on the same puzzles.",
+        "search: CLP(FD) labels by fewest candidates (ff/ffc) and learns nothing from dead "
+        "ends, where norvig weighs the cells of each conflict (dom/wdeg) and the SAT-based "
+        "engines learn clauses.",
         "",
         *machine_section(*(f"{run['backend']}: {run['version']}" for run in runs.values()
                            if run.get("version")),
