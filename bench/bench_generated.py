@@ -240,6 +240,23 @@ def report(puzzles, took, runs, verdicts) -> str:
         "",
         clue_table(puzzles, took),
         "",
+        "## What changed for these puzzles",
+        "",
+        "- smt (bool model): a sandwich as Booleans (\"exactly one of the 1 and the N lies "
+        "before this cell\") and one pseudo-Boolean sum, the places of the 1 and the N that no "
+        "gap fills ruled out, instead of the places as integer terms.",
+        "- prolog: each pair relation (thermometer steps, dots, whispers, renban, ...) a "
+        "`tuples_in/2` table of the digit pairs it allows, instead of arithmetic that narrowed "
+        "bounds only; arrows and little killers as chains of partial sums, a table per step; "
+        "a sandwich as an automaton read along its line, a table per cell.",
+        "- norvig: a sum's kept candidates computed once per state of its cells (as sandwich "
+        "lines already were).",
+        "- Still slow: prolog on consecutive marks, little killers and sandwiches. Its "
+        "propagation is now as strong per constraint as the others'; what it lacks is the "
+        "search: CLP(FD) labels by fewest candidates (ff/ffc) and learns nothing from dead "
+        "ends, where norvig weighs the cells of each conflict (dom/wdeg) and the SAT-based "
+        "engines learn clauses.",
+        "",
         *machine_section(*(f"{run['backend']}: {run['version']}" for run in runs.values()
                            if run.get("version")),
                          measured=("sudokulab", "bench/bench_generated.py")),

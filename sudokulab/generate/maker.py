@@ -53,9 +53,9 @@ def make(request: Request, seed: int) -> Generated:
 
 def draw(request: Request, rng: random.Random):
     """A random grid with its rules (random ones drawn), the engine that knows them,
-    whether that engine is this grid's own, and the engine without the marks (lines, dots,
-    sums, regions of marks.py) when some were drawn; None when random regions admit no
-    grid."""
+    whether that engine is this grid's own, and, when lines, dots, sums or regions of
+    marks.py were drawn, the grid's engine (without anything drawn from the solution);
+    None when random regions admit no grid."""
     n, box = request.n, request.box
     rules = request.rules
     if "jigsaw" in request.random_rules:
@@ -83,7 +83,8 @@ def draw(request: Request, rng: random.Random):
 
 def rules_needed(base: Engine, puzzle: Puzzle, solution: tuple[int, ...]) -> bool:
     """Whether the puzzle's givens have other solutions under the base engine's rules
-    alone (without the drawn marks): the marks do work that givens would otherwise do."""
+    alone (without what was drawn from the solution): the drawn rules do work that givens
+    would otherwise do."""
     n = base.n
     blanks = [cell for cell, d in enumerate(puzzle.givens) if not d]
     return bool(blanks) and not base.unique_without(_literals(list(puzzle.givens), n),

@@ -114,9 +114,8 @@ def _run(values: list[int], size: int, n: int) -> bool:
 
 
 def _mirrored(values: list[int], size: int, n: int) -> bool:
-    """The second half mirrors the first."""
-    return all(values[k] == values[size - 1 - k] for k in range(size - len(values), len(values))
-               if size - 1 - k < len(values))
+    """The digits so far past the middle mirror the first ones."""
+    return all(values[k] == values[size - 1 - k] for k in range(size - len(values), len(values)))
 
 
 def arrows(solution: Grid, n: int, rng: random.Random) -> tuple[R.Rule, ...]:
