@@ -245,13 +245,17 @@ def report(puzzles, took, runs, verdicts) -> str:
         "- smt (bool model): a sandwich as Booleans (\"exactly one of the 1 and the N lies "
         "before this cell\") and one pseudo-Boolean sum, the places of the 1 and the N that no "
         "gap fills ruled out, instead of the places as integer terms.",
-        "- prolog: each pair relation (thermometer steps, dots, whispers, renban, ...) a "
+        "- prolog: each pair relation (thermometer steps, dots, whispers, ...) a "
         "`tuples_in/2` table of the digit pairs it allows, instead of arithmetic that narrowed "
-        "bounds only; arrows and little killers as chains of partial sums, a table per step; "
-        "a sandwich as an automaton read along its line, a table per cell.",
+        "bounds only, and a pair without a consecutive mark two cheap `#\\=` with offsets; "
+        "a renban as distinct cells holding one of the runs (a cage's digit sets); arrows "
+        "and little killers cut into pieces of up to three cells of one unit, each piece's "
+        "fillings and sum a table, the pieces' sums chained, and their cells labelled first "
+        "with all_different and ffc; a sandwich as an automaton read along its line whose "
+        "state between the 1 and the N is the set of filling digits so far.",
         "- norvig: a sum's kept candidates computed once per state of its cells (as sandwich "
         "lines already were).",
-        "- Still slow: prolog on consecutive marks, little killers and sandwiches. Its "
+        "- Still slow: prolog on consecutive marks, two little killers and a sandwich. Its "
         "propagation is now as strong per constraint as the others'; what it lacks is the "
         "search: CLP(FD) labels by fewest candidates (ff/ffc) and learns nothing from dead "
         "ends, where norvig weighs the cells of each conflict (dom/wdeg) and the SAT-based "
