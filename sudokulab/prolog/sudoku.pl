@@ -211,13 +211,13 @@ rule_holds(_, Grid, _, _, sandwich(Indices, Sum)) :-
     automaton(Line, [source(before), sink(after)], Arcs).
 
 %   A sandwich line read left to right as an automaton: before the first crust
-%   (the 1 or the N), between the crusts with the set of filling digits so far
-%   (a sorted list: the filling's digits differ, and their sum stays within
-%   Sum), after the second crust. The row's all_distinct sees to it that the
-%   crusts differ. automaton/3 becomes a chain of tuples_in/2 steps (state
-%   before, digit, state after) with no cycle, so each digit stays exactly when
-%   some reading of the whole line through it is accepted: where the crusts can
-%   stand, and which fillings of distinct digits add up to Sum.
+%   (the 1 or the N), between the crusts with the first crust and the set of
+%   filling digits so far (a sorted list: the filling's digits differ, and
+%   their sum stays within Sum), after the second crust, the other one.
+%   automaton/3 becomes a chain of tuples_in/2 steps (state before, digit,
+%   state after) with no cycle, so each digit stays exactly when some reading
+%   of the whole line through it is accepted: where the crusts can stand, and
+%   which fillings of distinct digits add up to Sum.
 sandwich_arcs(N, Sum, Arcs) :-
     Top is N - 1,
     findall(Arc, sandwich_arc(N, Top, Sum, Arc), Arcs).
@@ -225,17 +225,18 @@ sandwich_arcs(N, Sum, Arcs) :-
 sandwich_arc(_, Top, _, arc(State, D, State)) :-
     member(State, [before, after]),
     between(2, Top, D).
-sandwich_arc(N, _, _, arc(before, D, filling([]))) :-
-    member(D, [1, N]).
-sandwich_arc(_, Top, Sum, arc(filling(Set), D, filling(Set1))) :-
+sandwich_arc(N, _, _, arc(before, End, filling(End, []))) :-
+    member(End, [1, N]).
+sandwich_arc(N, Top, Sum, arc(filling(End, Set), D, filling(End, Set1))) :-
+    member(End, [1, N]),
     filling(Top, Sum, Set),
     between(2, Top, D),
     \+ memberchk(D, Set),
     sum_list([D|Set], Total),
     Total =< Sum,
     ord_add_element(Set, D, Set1).
-sandwich_arc(N, Top, Sum, arc(filling(Set), D, after)) :-
-    member(D, [1, N]),
+sandwich_arc(N, Top, Sum, arc(filling(End, Set), Other, after)) :-
+    member(End-Other, [1-N, N-1]),
     filling(Top, Sum, Set),
     sum_list(Set, Sum).
 
@@ -511,8 +512,9 @@ auto_choices(_, hybrid, ff).
 pairwise(differ([_|_])).
 pairwise(non_consecutive).
 pairwise(relation(_, _, _, _)).   % thermometers, dots, whispers, ...
-pairwise(sum(_, _)).               % little killers and arrows: not pairs, but their
-pairwise(arrow(_, _)).             % lines too favour the cheap units and ffc
+pairwise(sum(_, _)).               % little killers, arrows and sandwiches: not pairs,
+pairwise(arrow(_, _)).             % but their lines too favour the cheap units and ffc
+pairwise(sandwich(_, _)).          % (results/generated.md)
 
 strength(auto, Rules, Strength) :- !,
     auto_choices(Rules, Strength, _).
