@@ -6,8 +6,16 @@ Targets (norvig over all of sudoku10k, limit 2, as compare runs it):
    runner with 2 workers (`--jobs 2`).
 Each figure is the wall time of one backend's run (run_backend, with runs.jsonl and the
 progress display as compare does it), engines started cold in both: the local runner
-spawns its workers, each Dask worker's plugin spawns its engine. Starting the
-LocalCluster itself (once per compare run, not per backend or puzzle) is shown apart.
+spawns its workers, each Dask worker's plugin builds its engine in the worker's own
+process. Starting the LocalCluster itself (once per compare run, not per backend or
+puzzle) is shown apart. Beside the times, where the CPU goes: the CPU time of the
+processes that solve (the local runner's engine processes, the Dask workers) and of the
+process that drives them (the local runner's parent; the client, which also hosts a
+LocalCluster's scheduler and nannies), per puzzle.
+
+What an idle LocalCluster of 2 costs: CPU per second of the client (scheduler, nannies)
+and the workers, with Dask's monitors as compare sets them (cluster.QUIET) and as Dask
+sets them, with and without the dashboard's web server.
 
 What batches save: the CPU time per puzzle of the local runner (1 worker: its engine
 process and the parent), sending batches (runner.Feed) against one puzzle per message
@@ -29,6 +37,7 @@ import argparse
 import contextlib
 import datetime
 import io
+import logging
 import os
 import pickle
 import statistics
@@ -37,6 +46,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import dask
+import distributed
 from provenance import machine_section
 from tabulate import tabulate
 
@@ -96,73 +107,141 @@ def steady(stamps: list[float]) -> float:
     return (len(stamps) - first) / (stamps[-1] - stamps[0])
 
 
-def local(puzzles: list, jobs: int, folder: Path) -> tuple[float, float, float]:
+def local(puzzles: list, jobs: int,
+          folder: Path) -> tuple[float, float, float, float]:
     """The local runner with `jobs` workers: wall seconds, steady puzzles per second,
-    CPU seconds of its engines."""
-    cpu = _ended_children_cpu()
+    CPU seconds of its engines and of this process (the parent)."""
+    before = os.times()
     wall, records, stamps = stamped(run_backend, "norvig", puzzles, folder, jobs=jobs)
+    after = os.times()
     assert all(r.result.status.is_answer for r in records), "norvig failed a puzzle"
-    return wall, steady(stamps), _ended_children_cpu() - cpu
+    return (wall, steady(stamps), _ended_children_cpu(after) - _ended_children_cpu(before),
+            _own_cpu(after) - _own_cpu(before))
 
 
 def on_cluster(puzzles: list, workers: int,
-               folder: Path) -> tuple[float, float, float, float]:
-    """A fresh LocalCluster of `workers`: seconds to start it, then as local()."""
+               folder: Path) -> tuple[float, float, float, float, float]:
+    """A fresh LocalCluster of `workers`: seconds to start it, then as local(), the Dask
+    workers (which run the engines) in place of the engine processes, the client (with
+    the scheduler and nannies) in place of the parent."""
     started = time.perf_counter()
     with cluster.Cluster(f"local:{workers}") as run:
         start = time.perf_counter() - started
+        solvers, mine = _children_cpu(), _own_cpu(os.times())
         wall, records, stamps = stamped(run, "norvig", puzzles, folder)
-        cpu = _engines_cpu()  # still running: the plugin keeps them warm
+        solvers, mine = _children_cpu() - solvers, _own_cpu(os.times()) - mine
     assert all(r.result.status.is_answer for r in records), "norvig failed a puzzle"
-    return start, wall, steady(stamps), cpu
+    return start, wall, steady(stamps), solvers, mine
 
 
-def _ended_children_cpu() -> float:
-    """CPU seconds of this process's ended (and waited for) children so far."""
-    times = os.times()
+def _ended_children_cpu(times: os.times_result) -> float:
+    """CPU seconds of this process's ended (and waited for) children at `times`."""
     return times.children_user + times.children_system
 
 
-def _engines_cpu() -> float:
-    """CPU seconds of the grandchildren of this process: a LocalCluster's engines."""
+def _own_cpu(times: os.times_result) -> float:
+    """CPU seconds of this process (every thread) at `times`."""
+    return times.user + times.system
+
+
+def _children_cpu() -> float:
+    """CPU seconds of the running children of this process and theirs: a LocalCluster's
+    workers (and their engine processes, when there are any)."""
     import psutil  # a dependency of distributed
 
     total = 0.0
-    for worker in psutil.Process().children():
-        for engine in worker.children():
-            with contextlib.suppress(psutil.Error):
-                times = engine.cpu_times()
-                total += times.user + times.system
+    for child in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            times = child.cpu_times()
+            total += times.user + times.system
     return total
 
 
-def measure(rounds: int, puzzles: list, folder: Path) -> dict[str, list[float]]:
-    """Every timing figure, round by round."""
+def idle_costs(seconds: float = 5.0) -> list[dict]:
+    """CPU per second of an idle LocalCluster of 2: client and workers, with Dask's
+    monitors quiet (as compare starts it) or as Dask sets them, dashboard or none."""
+    rows = []
+    for monitors, settings in (("quiet (cluster.QUIET)", cluster.QUIET),
+                               ("Dask's defaults", _defaults(cluster.QUIET))):
+        for dashboard in ("127.0.0.1:0", None):
+            with dask.config.set(settings), distributed.LocalCluster(
+                    n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                    dashboard_address=dashboard, scheduler_port=0,
+                    silence_logs=logging.ERROR):
+                time.sleep(1.0)  # settled after the start
+                workers, mine = _children_cpu(), _own_cpu(os.times())
+                time.sleep(seconds)
+                workers, mine = _children_cpu() - workers, _own_cpu(os.times()) - mine
+            rows.append({"monitors": monitors, "dashboard": "yes" if dashboard else "no",
+                         "client cores": round(mine / seconds, 4),
+                         "workers cores": round(workers / seconds, 4)})
+    return rows
+
+
+def _defaults(settings: dict) -> dict:
+    """Dask's own values for these settings."""
+    defaults = dask.config.merge(*dask.config.defaults)
+    return {key: dask.config.get(key, config=defaults) for key in settings}
+
+
+def measure(rounds: int, puzzles: list,
+            folder: Path) -> tuple[dict[str, list[float]], dict[str, list[tuple]]]:
+    """Every timing figure, round by round; and per configuration, round by round, the
+    CPU ms per puzzle of the solving processes and of the driving one."""
     figures: dict[str, list[float]] = {key: [] for key in (
         "local 1 s", "local 2 s", "cluster 1 s", "cluster 2 s", "cluster start s",
         "local 1 /s", "local 2 /s", "cluster 1 /s", "cluster 2 /s",
         "local 1 cores", "local 2 cores", "cluster 1 cores", "cluster 2 cores",
         "scaling", "whole scaling", "local scaling", "overhead %")}
+    cpu: dict[str, list[tuple]] = {}
     for k in range(rounds):
         order = [("local", 1), ("local", 2), ("cluster", 1), ("cluster", 2)]
         for kind, workers in order if k % 2 == 0 else reversed(order):
             if kind == "local":
-                wall, rate, cpu = local(puzzles, workers, folder)
+                wall, rate, solvers, driver = local(puzzles, workers, folder)
             else:
-                start, wall, rate, cpu = on_cluster(puzzles, workers, folder)
+                start, wall, rate, solvers, driver = on_cluster(puzzles, workers, folder)
                 if workers == 2:
                     figures["cluster start s"].append(start)
             figures[f"{kind} {workers} s"].append(wall)
             figures[f"{kind} {workers} /s"].append(rate)
-            figures[f"{kind} {workers} cores"].append(cpu / wall)
+            figures[f"{kind} {workers} cores"].append(solvers / wall)
+            cpu.setdefault(f"{kind} {workers}", []).append(
+                (1000 * solvers / len(puzzles), 1000 * driver / len(puzzles)))
         figures["scaling"].append(figures["cluster 2 /s"][-1] / figures["cluster 1 /s"][-1])
         figures["whole scaling"].append(figures["cluster 1 s"][-1] / figures["cluster 2 s"][-1])
         figures["local scaling"].append(figures["local 2 /s"][-1] / figures["local 1 /s"][-1])
         figures["overhead %"].append(
             100 * (figures["cluster 2 s"][-1] / figures["local 2 s"][-1] - 1))
         print(f"round {k + 1}: " + ", ".join(f"{key} {values[-1]:.3f}"
-                                              for key, values in figures.items()), flush=True)
-    return figures
+                                              for key, values in figures.items())
+              + f", load {os.getloadavg()[0]:.2f}", flush=True)
+    return figures, cpu
+
+
+def cpu_sentence(rows: list[dict]) -> str:
+    """The cluster's CPU per puzzle against the local runner's, worker for worker: the
+    overhead as the machine's load leaves it (wall times follow whatever CPU other work
+    leaves)."""
+    cost = {r["run"]: r["all ms/puzzle"] for r in rows}
+    ratios = [f"{100 * (cost[f'cluster, local: {n}'] / cost[f'local runner, jobs {n}'] - 1):+.1f}%"
+              f" with {n} worker{'s' if n > 1 else ''}" for n in (1, 2)]
+    return ("So the cluster path spends " + " and ".join(ratios) + " CPU per puzzle against "
+            "the local runner, all processes counted.")
+
+
+def cpu_rows(cpu: dict[str, list[tuple]]) -> list[dict]:
+    """Where the CPU goes, per configuration: medians of the rounds, ms per puzzle."""
+    rows = []
+    for config, pairs in cpu.items():
+        solvers = statistics.median(s for s, _ in pairs)
+        driver = statistics.median(d for _, d in pairs)
+        rows.append({"run": config.replace("local", "local runner, jobs").replace(
+                         "cluster", "cluster, local:"),
+                     "solving processes ms/puzzle": round(solvers, 3),
+                     "driving process ms/puzzle": round(driver, 3),
+                     "all ms/puzzle": round(solvers + driver, 3)})
+    return rows
 
 
 def batch_savings(puzzles: list, folder: Path, pairs: int = 2) -> dict[str, float]:
@@ -266,7 +345,8 @@ def verdicts(figures: dict[str, list[float]]) -> list[dict]:
 
 
 def report(figures: dict, rows: list[dict], chunk_rows: list[dict], size: dict,
-           savings: dict[str, float], load: tuple[float, float]) -> str:
+           savings: dict[str, float], load: tuple[float, float], cpu: list[dict],
+           idle: list[dict]) -> str:
     """results/cluster.md."""
     fixed, inside = per_chunk_model(chunk_rows)
     rounds = [{"round": k + 1, **{key: round(values[k], 3) for key, values in figures.items()}}
@@ -286,12 +366,30 @@ def report(figures: dict, rows: list[dict], chunk_rows: list[dict], size: dict,
         "starting that LocalCluster, once per compare run. Chunks are chosen as compare "
         f"chooses them: {cluster.CHUNKS_PER_THREAD} per worker thread, at most "
         f"{cluster.CHUNK_MAX} puzzles. Verdicts are medians of rounds; rounds alternate "
-        "the order. 'cores': the CPU time the engine processes got over the wall time. The "
+        "the order. 'cores': the CPU time the solving processes got over the wall time (the "
+        "local runner's engine processes; the Dask workers, which run the engines in their "
+        "own process). The "
         "machine is shared: where other sessions keep its 2 cores busy, 2 workers get "
         "little more CPU than 1 (see 'local 2 cores'), and neither the local runner nor "
         "the cluster can scale there.", "",
         BATCHES + " " + busy(figures), "",
         tabulate(rounds, headers="keys", tablefmt="github"), "",
+        "## Where the CPU goes", "",
+        "CPU time per puzzle, medians of the rounds above: the solving processes (the "
+        "local runner's engine processes; the cluster's Dask workers, engines and Dask's "
+        "own work together) and the driving process (the local runner's parent; the "
+        "client, with the LocalCluster's scheduler and nannies in it). Engines start cold "
+        "in every run, so the solving side includes building them.", "",
+        tabulate(cpu, headers="keys", tablefmt="github"), "",
+        cpu_sentence(cpu), "",
+        "## An idle LocalCluster", "",
+        "CPU per second of a LocalCluster of 2 doing nothing: the client process (the "
+        "scheduler, the nannies) and the 2 workers, with Dask's monitors as compare sets "
+        f"them (`cluster.QUIET`: {', '.join(f'{k} = {v}' for k, v in cluster.QUIET.items())}"
+        ") or as Dask does, with the dashboard's web server or without (here without "
+        "bokeh, as on this machine: compare prints the dashboard address and how to get "
+        "the pages).", "",
+        tabulate(idle, headers="keys", tablefmt="github"), "",
         "## What batches save", "",
         "CPU time per puzzle of the local runner with 1 worker over all of "
         f"{DATASET} (median of interleaved pairs of runs): its engine process "
@@ -307,8 +405,9 @@ def report(figures: dict, rows: list[dict], chunk_rows: list[dict], size: dict,
         "of a fixed size:", "",
         tabulate(chunk_rows, headers="keys", tablefmt="github"), "",
         f"So a task costs about {fixed:.1f} ms of its own (scheduling, sending, the "
-        f"client's bookkeeping) and each puzzle in it {inside:.3f} ms of harness time "
-        "(the pipe to the engine process, the record) besides the solve.", "",
+        f"client's bookkeeping, the worker's mark on the scheduler) and each puzzle in it "
+        f"{inside:.3f} ms of harness time (the watchdog, the record, sending it back) "
+        "besides the solve.", "",
         f"A chunk of 1000 {DATASET} puzzles is {size['sent KB']:.0f} KB to send and its "
         f"norvig records {size['back KB']:.0f} KB to bring back; the client appends those "
         f"1000 records to runs.jsonl in {size['log ms']:.1f} ms "
@@ -337,19 +436,23 @@ def main(argv: list[str] | None = None) -> int:
     before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        figures = measure(args.rounds, puzzles, folder)
+        figures, cpu = measure(args.rounds, puzzles, folder)
+        idle = idle_costs()
         savings = batch_savings(puzzles, folder, args.pairs)
         chunk_rows = chunk_costs(puzzles, folder)
         size = sizes(puzzles, folder)
     load = (before, os.getloadavg()[0])
     rows = verdicts(figures)
     print(tabulate(chunk_rows, headers="keys"))
+    print(tabulate(cpu_rows(cpu), headers="keys"))
+    print(tabulate(idle, headers="keys"))
     print(", ".join(f"{k} {v:.1f}" for k, v in size.items()))
     print("CPU ms per puzzle: " + ", ".join(f"{k} {v:.3f}" for k, v in savings.items()))
     for row in rows:
         print(f"{row['target']}: {row['measured']} (needed {row['needed']}): {row['verdict']}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(report(figures, rows, chunk_rows, size, savings, load))
+    args.out.write_text(report(figures, rows, chunk_rows, size, savings, load,
+                               cpu_rows(cpu), idle))
     print(f"wrote {args.out}")
     return 0 if all(row["verdict"] == "PASS" for row in rows) else 1
 

@@ -21,8 +21,10 @@ from test_harness import add_to_path, puzzle_file, records, table, wait_for_reco
 
 from sudokulab.formats.text import format_line
 from sudokulab.harness import cluster, compare, datasets
+from sudokulab.harness.records import Record
 from sudokulab.harness.runner import Options
 from sudokulab.harness.testing import write_plugin
+from sudokulab.result import Status
 
 SAMPLE = 24
 LINES = [format_line(p) for p in datasets.load("top95")[:SAMPLE]]
@@ -108,6 +110,39 @@ def test_hanging_and_crashing_backends_on_a_cluster(plugin_dir, monkeypatch, tmp
     messages = Counter((r["backend"], r["result"]["message"]) for r in records(out))
     assert messages[("test-hang", "no answer in time: worker killed")] == 3
     assert messages[("test-crash:how=segv", "worker died (killed by SIGSEGV)")] == 3
+
+
+def test_an_engine_hung_holding_the_gil_times_out(plugin_dir, monkeypatch, tmp_path):
+    add_to_path(monkeypatch, plugin_dir)  # no thread of the Dask worker runs: the timer does
+    said = []
+    with cluster.Cluster("local:1") as run:
+        run("test-hang:how=gil", [(0, datasets.load("top95")[0])],
+            Options(timeout=0.5, warmup=False), record=said.append)
+    assert [(r.index, r.result.status, r.result.message) for r in said] == \
+        [(0, Status.TIMEOUT, "no answer in time: worker killed")]
+
+
+def test_a_bad_puzzle_midway_through_a_chunk_is_the_only_timeout_or_error(plugin_dir,
+                                                                          monkeypatch,
+                                                                          tmp_path):
+    add_to_path(monkeypatch, plugin_dir)
+    jobs = list(enumerate(datasets.load("top95")[:8]))
+    hang, crash = LINES[3], LINES[5]
+    said: dict[str, dict[int, Record]] = {"hang": {}, "crash": {}}
+    with cluster.Cluster("local:1") as run:
+        for how, trap in (("hang", hang), ("crash", crash)):
+            spec = f"test-count:log={tmp_path / how},{how}={trap}"
+            run(spec, jobs, Options(timeout=1.0, warmup=False), chunk=8,
+                record=lambda r, how=how: said[how].setdefault(r.index, r))
+    for how, bad, status, why in (("hang", 3, Status.TIMEOUT, "no answer in time: worker killed"),
+                                  ("crash", 5, Status.ERROR, "worker died (killed by SIGKILL)")):
+        assert sorted(said[how]) == list(range(8))
+        assert (said[how][bad].result.status, said[how][bad].result.message) == (status, why)
+        assert all(r.result.status == Status.UNIQUE for i, r in said[how].items() if i != bad)
+    asked = Counter((tmp_path / "hang").read_text().splitlines())
+    # the answers before the hang were kept, the hung puzzle saved as a timeout, and only
+    # the rest solved by the next attempt: no puzzle was asked twice
+    assert [asked[line] for line in LINES[:8]] == [1] * 8
 
 
 def test_chunks_are_100_to_1000_puzzles_unless_the_run_is_small():

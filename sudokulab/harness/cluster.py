@@ -1,18 +1,30 @@
 """`compare --cluster`: the same runs as runner.py, on a Dask distributed cluster.
 
 The puzzles go out in chunks (a Dask task costs milliseconds, a puzzle often less). On
-each Dask worker, a worker plugin keeps one warm engine per backend and worker thread: an
-engine is runner.py's own worker process, driven the same way (a hard deadline per
-puzzle, a hung engine killed and recorded as a timeout, a dead one recorded as an error,
-a fresh one started in its place), so a misbehaving engine never takes the Dask worker
-down. The plugin also declares a worker resource named after every backend available on
-that machine, and chunks ask for it: only workers with SWI-Prolog run `prolog`. A nanny
-plugin has the workers it restarts declare the same resources as they register.
+each Dask worker, a worker plugin keeps warm engines, one per backend and worker thread,
+in the worker's own process: a puzzle costs its solve and nothing more (no pipe, no second
+process per worker). The engine's own timeout stops a long solve; for an engine that
+ignores it, a watchdog holds each puzzle's hard deadline (runner.py's): past it, the
+puzzle is saved on the scheduler as a timeout with the chunk's answers so far, and the
+watchdog ends the Dask worker's process, which its nanny restarts. A kernel timer ends the
+process a little later still, should the hung engine hold the GIL.
 
-The client appends each chunk's records to runs.jsonl as the chunk finishes. A Dask
-worker lost midway has its chunk run again elsewhere by the scheduler; nothing of it was
-recorded, so nothing is recorded twice. A lost scheduler ends the run as an interrupt
-does: what was recorded is kept for `--resume`.
+A chunk that comes back to a worker after its first attempt died (a hang, an engine that
+crashed the process, a worker killed or lost) keeps what was saved and solves the rest
+carefully, each engine in a process of its own driven as runner.py drives it: a hung
+engine is killed and recorded as a timeout, a crashed one recorded as an error, and the
+Dask worker is at no risk. A worker knows a second attempt by a mark that the first one
+left on the scheduler as it began.
+
+The plugin also declares a worker resource named after every backend available on that
+machine, and chunks ask for it: only workers with SWI-Prolog run `prolog`. A nanny plugin
+has the workers it restarts declare the same resources as they register.
+
+The client appends each chunk's records to runs.jsonl as the chunk finishes. A lost
+worker's chunk runs again elsewhere (the scheduler sends it; a chunk that took down
+several workers in turn the client sends once more, to be solved carefully); nothing of
+it was recorded, so nothing is recorded twice. A lost scheduler ends the run as an
+interrupt does: what was recorded is kept for `--resume`.
 """
 
 from __future__ import annotations
@@ -21,20 +33,27 @@ import asyncio
 import logging
 import math
 import multiprocessing
+import os
+import pickle
 import re
 import signal
 import sys
 import threading
+import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import CancelledError
+from dataclasses import dataclass
 from importlib.util import find_spec
 
+import dask
 import distributed
 from distributed.diagnostics.plugin import NannyPlugin, WorkerPlugin
+from distributed.utils import sync
 
-from sudokulab.backends import backend_class, names, parse_spec
+from sudokulab.backends import backend_class, make_backend, names, parse_spec
+from sudokulab.backends.base import Backend
 from sudokulab.harness import runner
 from sudokulab.harness.records import Record, cores
 from sudokulab.harness.runner import BackendFailed, Job, Options
@@ -48,10 +67,20 @@ IN_FLIGHT = 4         # chunks per worker thread in flight: the next ones wait o
 CONNECT = 10.0        # seconds to reach a scheduler
 WORKERS = 60.0        # seconds to wait for a first worker of a new cluster
 CHECK = 1.0           # seconds between checks that the scheduler is still there
+SAVE = 10.0           # seconds a hung chunk's answers may take to reach the scheduler
+LATE = 2.0            # seconds past a hard deadline before the kernel timer ends the process
 LOCAL = re.compile(r"local(?::(\d+))?")
 REMOTE = re.compile(r"tcp://[^\s:/]+:\d+")
 PLUGIN = "sudokulab-engines"
 RESOURCES = "sudokulab-resources"
+METADATA = "sudokulab"  # the scheduler's metadata about chunks: METADATA/run/chunk/...
+# A LocalCluster shares the machine with its engines: Dask's monitors that wake 10 to 50
+# times a second (the statistical profiler, the event loop's tick, memory and system
+# monitors) wake once a second or not at all (what that saves: results/cluster.md)
+QUIET = {"distributed.worker.profile.enabled": False,
+         "distributed.admin.tick.interval": "1s",
+         "distributed.admin.system-monitor.interval": "1s",
+         "distributed.worker.memory.monitor-interval": "1s"}
 
 
 class ClusterError(ValueError):
@@ -68,8 +97,17 @@ class ClusterLost(KeyboardInterrupt):
 
 # --- on each Dask worker -------------------------------------------------------------
 
+@dataclass
+class Engine:
+    """A warm backend in the worker's process; `fresh` until its first puzzle."""
+
+    backend: Backend
+    fresh: bool = True
+
+
 class Engines(WorkerPlugin):
-    """Warm engine processes on one Dask worker, kept from chunk to chunk."""
+    """Warm engines in one Dask worker's process, kept from chunk to chunk, and the
+    watchdog over their puzzles."""
 
     name = PLUGIN
     idempotent = True  # a second run on the same cluster keeps the engines warm
@@ -78,48 +116,206 @@ class Engines(WorkerPlugin):
         self.local = local
 
     async def setup(self, worker: distributed.Worker) -> None:
-        """Allow engine processes, and declare a resource per backend this machine has."""
-        # runner.py's engines are processes of their own, which multiprocessing forbids
-        # under a daemonic process (as Dask starts its workers); the plugin ends them itself
+        """Allow careful engine processes, start the watchdog, and declare a resource per
+        backend this machine has."""
+        # a careful chunk's engines are processes of their own, which multiprocessing
+        # forbids under a daemonic process (as Dask starts its workers); drive() ends them
         multiprocessing.current_process().daemon = False
         if self.local:  # Ctrl-C reaches a LocalCluster's workers too: compare handles it
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+        self.worker = worker
         self.lock = threading.Lock()
         self.closing = threading.Event()
-        self.idle: dict[tuple[str, Options], list[runner.Worker]] = {}
-        self.every: list[runner.Worker] = []
+        self.idle: dict[str, list[Engine]] = {}
+        self.watchdog = Watchdog()
         here = await asyncio.to_thread(available_backends)
         await worker.set_resources(**{name: worker.state.nthreads for name in here})
 
     def teardown(self, worker: distributed.Worker) -> None:
-        """End every engine process; a chunk running now stops rather than start another."""
+        """A chunk running now stops rather than start another puzzle."""
         self.closing.set()
-        for engine in self.every:
-            engine.release()
-        for engine in self.every:
-            engine.kill()
 
-    def take(self, spec: str, options: Options) -> runner.Worker:
-        """An idle warm engine for this backend and these options, or a new one."""
+    def take(self, spec: str) -> Engine:
+        """An idle warm engine for this backend, or a new one."""
         with self.lock:
-            idle = self.idle.get((spec, options))
+            idle = self.idle.get(spec)
             if idle:
                 return idle.pop()
-        engine = runner.Worker(spec, options)
-        with self.lock:
-            self.every.append(engine)
-        return engine
+        try:
+            return Engine(make_backend(spec))
+        except Exception as error:  # as runner.py reports an engine that cannot start
+            raise BackendFailed(f"{type(error).__name__}: {error}") from None
 
-    def give(self, spec: str, options: Options, engine: runner.Worker) -> None:
+    def give(self, spec: str, engine: Engine) -> None:
         """An engine back to the idle ones after a chunk."""
         with self.lock:
-            self.idle.setdefault((spec, options), []).append(engine)
+            self.idle.setdefault(spec, []).append(engine)
 
-    def drop(self, engine: runner.Worker) -> None:
-        """Kill an engine that failed mid-chunk and forget it."""
-        engine.kill()
-        with self.lock:
-            self.every.remove(engine)
+    def attempt(self, path: list[str]) -> list[Record] | None:
+        """Mark on the scheduler that a chunk begins here; None when it is its first
+        attempt, else the records its earlier attempts saved (perhaps none)."""
+        me = uuid.uuid4().hex
+
+        async def ask() -> dict | None:
+            known, _ = await asyncio.gather(
+                self.worker.scheduler.get_metadata(keys=path, default=None),
+                self.worker.scheduler.set_metadata(keys=[*path, "attempts", me], value=1))
+            return known
+
+        known = sync(self.worker.loop, ask)  # one round trip: both go at once
+        attempts = set((known or {}).get("attempts", ())) - {me}
+        if not attempts:
+            return None
+        saved = known.get("saved")
+        return pickle.loads(saved) if saved else []
+
+    def save(self, path: list[str], records: list[Record]) -> None:
+        """Keep a chunk's records on the scheduler for its next attempt (pickled: the
+        scheduler need not import sudokulab)."""
+        sync(self.worker.loop, self.worker.scheduler.set_metadata,
+             keys=[*path, "saved"], value=pickle.dumps(records), callback_timeout=SAVE)
+
+
+@dataclass
+class Watch:
+    """One chunk's puzzle under the watchdog: its hard deadline, and what to save when
+    it passes."""
+
+    save: Callable[[], None]
+    deadline: float | None = None
+
+
+class Watchdog:
+    """Ends this process when a puzzle passes its hard deadline, once the chunk's answers
+    are saved: a thread for an engine hung in Python, a kernel timer (SIGALRM, whose
+    default action ends the process) for one that holds the GIL in native code."""
+
+    def __init__(self) -> None:
+        self.watches: list[Watch] = []
+        self.changed = threading.Condition()
+        self.wake: float | None = None  # when the thread wakes next
+        try:
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+            self.alarm = True
+        except ValueError:  # not the main thread: no kernel timer, the thread alone
+            self.alarm = False
+        threading.Thread(target=self._watch, daemon=True, name="sudokulab-watchdog").start()
+
+    def arm(self, watch: Watch, seconds: float) -> None:
+        """The watched chunk's next puzzle has `seconds` until its hard deadline."""
+        deadline = time.monotonic() + seconds
+        with self.changed:
+            if watch.deadline is None:
+                self.watches.append(watch)
+            watch.deadline = deadline
+            if self.wake is None or deadline < self.wake:
+                self.changed.notify()  # else the thread wakes in time, finds it, sleeps on
+            self._timer()
+
+    def disarm(self, watch: Watch) -> None:
+        """The watched chunk is over."""
+        with self.changed:
+            if watch.deadline is not None:
+                self.watches.remove(watch)
+                watch.deadline = None
+                self._timer()
+
+    def _timer(self) -> None:
+        """Set the kernel timer LATE past the first deadline (holding the lock)."""
+        if self.alarm:
+            first = min((w.deadline for w in self.watches), default=None)
+            signal.setitimer(signal.ITIMER_REAL,
+                             0 if first is None else max(first + LATE - time.monotonic(),
+                                                         1e-3))
+
+    def _watch(self) -> None:
+        """Sleep until a deadline; past one, save what can be saved and end the process."""
+        with self.changed:
+            while True:
+                now = time.monotonic()
+                first = min((w.deadline for w in self.watches), default=None)
+                if first is not None and first <= now:
+                    break
+                self.wake = first
+                self.changed.wait(None if first is None else first - now)
+            if self.alarm:  # the saving has this long before the kernel timer cuts it short
+                signal.setitimer(signal.ITIMER_REAL, SAVE + LATE)
+            hung = [w for w in self.watches if w.deadline <= now]
+        for watch in hung:
+            try:
+                watch.save()
+            except Exception:  # not saved: the next attempt solves the chunk again
+                break
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def solve_chunk(spec: str, options: Options, path: list[str], chunk: bytes,
+                careful: bool = False) -> bytes:
+    """The Dask task: solve a chunk (its jobs pickled) in this process with a warm engine,
+    or, on a second attempt or when `careful`, in engine processes; its Records, pickled.
+
+    Jobs and records travel as one pickle each: Dask would look into every item of a
+    list for futures on the way out, and pickle each on its own on the way back, which
+    cost the client 0.08 ms a puzzle, twice what the local runner's parent spends."""
+    engines: Engines = distributed.get_worker().plugins[PLUGIN]
+    jobs: list[Job] = pickle.loads(chunk)
+    saved = engines.attempt(path)
+    if saved is None and not careful:
+        records = solve_here(engines, spec, options, path, jobs)
+    else:
+        done = {r.index for r in saved or ()}
+        records = (saved or []) + drive(spec, options, [j for j in jobs if j[0] not in done],
+                                        engines.closing)
+    return pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def solve_here(engines: Engines, spec: str, options: Options, path: list[str],
+               jobs: list[Job]) -> list[Record]:
+    """The chunk solved by a warm engine in this process, each puzzle under the watchdog."""
+    engine = engines.take(spec)
+    records: list[Record] = []
+    now: dict = {}  # the puzzle being solved, for the watchdog
+
+    def hung() -> None:
+        """Save the answers so far and the hung puzzle as a timeout."""
+        elapsed = time.perf_counter() - now["started"]
+        engines.save(path, [*records, Record(spec, now["index"], Result(
+            Status.TIMEOUT, message=runner.KILLED), elapsed, [elapsed])])
+
+    watch = Watch(hung)
+    try:
+        for index, puzzle in jobs:
+            if engines.closing.is_set():
+                raise RuntimeError("the Dask worker is closing")
+            allowance = options.allowance(options.runs(engine.fresh))
+            now["index"], now["started"] = index, time.perf_counter()
+            if allowance is not None:
+                engines.watchdog.arm(watch, allowance)
+            answer = runner.answer(engine.backend, index, puzzle, options, engine.fresh)
+            engine.fresh = False
+            records.append(Record(spec, *answer))
+    finally:
+        engines.watchdog.disarm(watch)
+    engines.give(spec, engine)
+    return records
+
+
+def drive(spec: str, options: Options, jobs: Iterable[Job],
+          closing: threading.Event | None = None) -> list[Record]:
+    """The jobs solved as runner.run_backend solves them, by an engine in a process of its
+    own; stops when the Dask worker is `closing` (the chunk then fails, and is not
+    recorded)."""
+    records: list[Record] = []
+    jobs = list(jobs)
+    if not jobs:
+        return records
+    engine = runner.Worker(spec, options)
+    try:
+        runner.drive([engine], runner.Feed(jobs), spec, records.append, closing=closing)
+    finally:
+        engine.release()
+        engine.stop()
+    return records
 
 
 class Resources(NannyPlugin):
@@ -149,30 +345,6 @@ def available_backends() -> list[str]:
         except Exception:  # a broken plugin is simply not offered by this worker
             continue
     return here
-
-
-def solve_chunk(spec: str, options: Options, jobs: list[Job]) -> list[Record]:
-    """The Dask task: solve a chunk with this worker's warm engine; one Record per puzzle."""
-    engines: Engines = distributed.get_worker().plugins[PLUGIN]
-    engine = engines.take(spec, options)
-    try:
-        records = drive(engine, spec, jobs, engines.closing)
-    except BaseException:
-        engines.drop(engine)
-        raise
-    engines.give(spec, options, engine)
-    return records
-
-
-def drive(engine: runner.Worker, spec: str, jobs: Iterable[Job],
-          closing: threading.Event | None = None) -> list[Record]:
-    """runner.run_backend's loop (batches, deadlines, replays) for one engine that outlives
-    the chunk; stops when the Dask worker is `closing` (the chunk then fails, and is not
-    recorded)."""
-    records: list[Record] = []
-    runner.drive([engine], runner.Feed(jobs), spec, records.append, keep=True,
-                 closing=closing)
-    return records
 
 
 # --- in the client (the compare process) ---------------------------------------------
@@ -224,9 +396,11 @@ class Cluster:
             self.client = distributed.Client(self.address, timeout=CONNECT)
             return
         # the scheduler's web server runs with or without bokeh: a free port, never 8787
-        self.local = distributed.LocalCluster(
-            n_workers=self.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-            dashboard_address="127.0.0.1:0", scheduler_port=0, silence_logs=logging.ERROR)
+        with dask.config.set(QUIET):
+            self.local = distributed.LocalCluster(
+                n_workers=self.workers, threads_per_worker=1, processes=True,
+                host="127.0.0.1", dashboard_address="127.0.0.1:0", scheduler_port=0,
+                silence_logs=logging.ERROR)
         self.client = distributed.Client(self.local, timeout=CONNECT)
 
     def close(self) -> None:
@@ -276,11 +450,13 @@ class Cluster:
         if not threads:
             raise BackendFailed(f"no worker of the cluster {self.address} has it")
         puzzles = list(puzzles)
-        todo = deque(chunks(puzzles, chunk or chunk_size(len(puzzles), threads)))
-        pending: dict[distributed.Future, list[Job]] = {}
+        todo = deque(Chunk(jobs) for jobs in
+                     chunks(puzzles, chunk or chunk_size(len(puzzles), threads)))
+        pending: dict[distributed.Future, Chunk] = {}
         try:
             try:
                 self._run(spec, options, name, threads, todo, pending, record)
+                self.client.set_metadata([METADATA, self.token], {})  # the chunks' marks
             except OSError as error:  # a connection to the scheduler closed under us
                 raise ClusterLost(f"lost the Dask scheduler {self.address}: {error}") from None
         except KeyboardInterrupt:  # keep what is finished and can still be fetched, then stop
@@ -310,15 +486,22 @@ class Cluster:
                 raise ClusterLost(f"lost the Dask scheduler {self.address}: its tasks "
                                   f"were cancelled") from None
             for future in done:
-                _take(future, pending.pop(future), spec, record)
+                again = _take(future, pending.pop(future), spec, record)
+                if again is not None:
+                    todo.appendleft(again)
 
-    def _submit(self, spec: str, options: Options, chunk: list[Job], name: str,
+    def _submit(self, spec: str, options: Options, chunk: Chunk, name: str,
                 pending: dict) -> None:
         """One chunk as one task, pinned to workers that have the backend."""
-        self.chunks += 1
-        key = f"sudokulab-{self.token}-{self.chunks}-{spec}-{chunk[0][0]}"
-        future = self.client.submit(solve_chunk, spec, options, chunk, key=key,
-                                    resources={name: 1}, pure=False)
+        if chunk.number is None:
+            self.chunks += 1
+            chunk.number = self.chunks
+        attempt = "-careful" if chunk.careful else ""
+        key = f"sudokulab-{self.token}-{chunk.number}{attempt}-{spec}-{chunk.jobs[0][0]}"
+        future = self.client.submit(solve_chunk, spec, options,
+                                    [METADATA, self.token, str(chunk.number)],
+                                    pickle.dumps(chunk.jobs, protocol=pickle.HIGHEST_PROTOCOL),
+                                    chunk.careful, key=key, resources={name: 1}, pure=False)
         pending[future] = chunk
 
     def _check_scheduler(self) -> None:
@@ -328,24 +511,42 @@ class Cluster:
                               f"(client {self.client.status})")
 
 
-def _take(future: distributed.Future, chunk: list[Job], spec: str,
-          record: Callable[[Record], None]) -> None:
-    """Record a finished chunk; a chunk no worker could finish is recorded as errors."""
+@dataclass
+class Chunk:
+    """Puzzles that go in one task; its number names its marks on the scheduler; solved
+    `careful`ly, in engine processes, once it has taken down several workers."""
+
+    jobs: list[Job]
+    number: int | None = None
+    careful: bool = False
+
+
+def _take(future: distributed.Future, chunk: Chunk, spec: str,
+          record: Callable[[Record], None]) -> Chunk | None:
+    """Record a finished chunk; a chunk that took down several workers comes back to be
+    sent again, carefully; one that failed even so is recorded as errors."""
     if future.status == "finished":
-        for r in future.result():
+        for r in pickle.loads(future.result()):
             record(r)
-        return
+        # let go of it at once: a reference left in some traceback would have the
+        # scheduler compute it again when the worker holding it dies
+        future.release()
+        return None
     if future.status == "cancelled":
         raise ClusterLost(f"the scheduler dropped chunk {future.key}")
     error = future.exception()
     if isinstance(error, BackendFailed):
         raise BackendFailed(str(error))
     if isinstance(error, distributed.KilledWorker):
+        if not chunk.careful:
+            chunk.careful = True
+            return chunk
         why = f"the Dask workers running it died ({error})"
     else:
         why = f"the chunk failed: {type(error).__name__}: {error}"
-    for index, _ in chunk:
+    for index, _ in chunk.jobs:
         record(Record(spec, index, Result(Status.ERROR, message=why), 0.0, [0.0]))
+    return None
 
 
 def has_bokeh() -> bool:

@@ -48,6 +48,7 @@ BATCH_CELLS = 8100      # ...and cells: a batch and its answers stay well within
                         # pipe buffers, so neither side can block the other on a send
 FLUSH = 0.05            # seconds an answer may wait in a worker for the rest of its batch
 CONTEXT = multiprocessing.get_context("spawn")
+KILLED = "no answer in time: worker killed"  # a puzzle past its hard deadline
 
 Job = tuple[int, Puzzle]  # a puzzle and its index in the puzzle set
 Answer = tuple[int, Result, float, list[float], float | None]  # index, result, time, times,
@@ -62,6 +63,10 @@ class Options:
     timeout: float | None = None
     repeat: int = 1
     warmup: bool = True
+
+    def runs(self, fresh: bool) -> int:
+        """Solves of one puzzle: its repeats, and a warm-up on a `fresh` engine."""
+        return self.repeat + (1 if fresh and self.warmup else 0)
 
     def allowance(self, runs: int) -> float | None:
         """Seconds the parent waits for `runs` solves before killing the worker."""
@@ -110,13 +115,19 @@ def _serve(spec: str, conn: Connection, options: Options) -> None:
         if batch is None:
             return
         for index, puzzle in batch:
-            warmup = _timed(backend, puzzle, options)[1] if fresh and options.warmup else None
+            outbox.put(answer(backend, index, puzzle, options, fresh))
             fresh = False
-            runs = sorted((_timed(backend, puzzle, options) for _ in range(options.repeat)),
-                          key=lambda run: run[1])
-            result, seconds = runs[(len(runs) - 1) // 2]
-            outbox.put((index, result, seconds, [t for _, t in runs], warmup))
         outbox.flush()
+
+
+def answer(backend, index: int, puzzle: Puzzle, options: Options, fresh: bool) -> Answer:
+    """One puzzle's answer: its solves (the median one kept), after a warm-up solve when
+    the engine is `fresh`."""
+    warmup = _timed(backend, puzzle, options)[1] if fresh and options.warmup else None
+    runs = sorted((_timed(backend, puzzle, options) for _ in range(options.repeat)),
+                  key=lambda run: run[1])
+    result, seconds = runs[(len(runs) - 1) // 2]
+    return index, result, seconds, [t for _, t in runs], warmup
 
 
 class Outbox:
@@ -243,8 +254,7 @@ class Worker:
     def _begin(self) -> None:
         """Start the clock of the next puzzle: its own solves (and a warm-up) plus grace."""
         self.started = time.perf_counter()
-        runs = self.options.repeat + (1 if self.fresh and self.options.warmup else 0)
-        allowance = self.options.allowance(runs)
+        allowance = self.options.allowance(self.options.runs(self.fresh))
         self.deadline = None if allowance is None else self.started + allowance
 
     def release(self) -> None:
@@ -401,7 +411,7 @@ def _collect(worker: Worker, spec: str, record: Callable[[Record], None], ready:
         if worker.deadline is None or time.perf_counter() < worker.deadline:
             return False
         worker.kill()
-        _lost(worker, spec, record, feed, Status.TIMEOUT, "no answer in time: worker killed")
+        _lost(worker, spec, record, feed, Status.TIMEOUT, KILLED)
     else:
         worker.kill()
         _lost(worker, spec, record, feed, Status.ERROR,

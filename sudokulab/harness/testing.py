@@ -7,7 +7,7 @@ put that folder on sys.path (this process) and PYTHONPATH (the spawned workers).
 - test-noop            answers nothing, at once (measures the harness's own overhead)
 - test-wrong:mode=M    a wrong answer: `repeat` a digit, claim `unique` with another
                        valid grid when there are several, or claim `none`
-- test-hang            sleeps forever, ignoring its timeout
+- test-hang:how=H      hangs, ignoring its timeout: `sleep`s, or holds the `gil`
 - test-crash:how=H     ends its own process: `kill` (SIGKILL), `exit` (os._exit) or `segv`
 - test-partial:hold=H,found=K  finds K solutions (through norvig), then creates H.ready
                        and waits while H exists; Ctrl-C then stops it with those K kept
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import signal
 import time
 from collections.abc import Mapping
@@ -117,11 +118,21 @@ def repeat_a_digit(puzzle: Puzzle, grid: tuple[int, ...]) -> tuple[int, ...]:
 
 
 class HangBackend(TestBackend):
-    """Never returns, whatever the timeout: only killing its process stops it."""
+    """Never returns, whatever the timeout: only killing its process stops it. It sleeps,
+    or with how=gil it keeps Python's GIL, as an engine stuck in native code may (no other
+    thread of its process runs then)."""
 
     name = "test-hang"
+    ways = ("sleep", "gil")
+
+    def __init__(self, how: str = "sleep") -> None:
+        if how not in self.ways:
+            raise ValueError(f"how must be one of {', '.join(self.ways)}")
+        self.how = how
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        while self.how == "gil":  # a regular expression that backtracks for ages in C
+            re.match(r"(a+)+$", "a" * 64 + "b")
         while True:
             time.sleep(3600)
 
