@@ -8,7 +8,9 @@ technique enabled, easiest first, and reports:
   this is exactly the share that the techniques up to that tier solve;
 - soundness: every step of every path checked against the dataset's reference solution
   (tdoku's): no placement may differ from it, no elimination may remove its digit;
-- grading speed: puzzles graded per second (solve + grade), in one process.
+- grading speed: puzzles graded per second (solve + grade), in one process;
+- ratings: our SE-like rating against Sudoku Explainer's on SE-rated puzzles (Spearman),
+  and our level and score against HoDoKu's own on bench/data/hodoku_levels.txt.
 
 Targets (issue 14): 100% of top1465 and of sudoku10k get a logical path; no wrong step
 anywhere; grading at least 200 puzzles/s on sudoku10k and at least 5/s on top1465.
@@ -42,6 +44,9 @@ SE_RATED = ROOT / "bench" / "data" / "se_rated.txt"
 # of the same file (commit 41f52cf), each checked against its record's SHA1 prefix.
 SE_HELD_OUT = ROOT / "bench" / "data" / "se_rated_holdout.txt"
 SE_GOAL = 0.9
+# HoDoKu's own level and score for 495 puzzles of top1465 and sudoku10k (provenance at the
+# top of the file: HoDoKu run outside the repository as an oracle).
+HODOKU = ROOT / "bench" / "data" / "hodoku_levels.txt"
 DATASETS = ("top1465", "sudoku10k", "forum_hardest_1106", "top95", "easy50")
 SPEED = {"sudoku10k": 200.0, "top1465": 5.0}       # puzzles graded per second
 FULL_PATH = ("top1465", "sudoku10k")                  # every puzzle must get a logical path
@@ -62,7 +67,7 @@ def run(name: str, sample: int | None) -> dict:
     for k, (puzzle, solution) in enumerate(chosen, 1):
         started, cpu_started = time.perf_counter(), time.process_time()
         path = solver.solve(puzzle, unique=True)
-        grade = grading.grade(path.steps, path.solved)
+        grade = grading.grade_path(path, unique=True)
         seconds += time.perf_counter() - started
         cpu += time.process_time() - cpu_started
         wrong += bool(solver.wrong_moves(path.steps, solution, puzzle.n))
@@ -111,7 +116,7 @@ def se_comparison(path: Path = SE_RATED) -> dict:
     """Our SE-like rating against Explainer's own on a file of SE-rated puzzles."""
     from sudokulab.formats.text import parse
 
-    ours, theirs, unsolved = [], [], 0
+    ours, theirs, hardest, unsolved = [], [], [], 0
     for line in path.read_text(encoding="utf-8").split("\n"):
         if not line.strip():
             continue
@@ -120,12 +125,76 @@ def se_comparison(path: Path = SE_RATED) -> dict:
         if not solved.solved:
             unsolved += 1
             continue
-        ours.append(grading.grade(solved.steps, True).rating)
+        grade = grading.grade_path(solved, unique=True)
+        ours.append(grade.rating)
         theirs.append(float(rating))
+        hardest.append(grade.hardest)
     close = sum(1 for x, y in zip(ours, theirs) if abs(x - y) <= 0.5)
     return {"file": path.relative_to(ROOT).as_posix(), "puzzles": len(ours),
             "unsolved": unsolved, "rho": spearman(ours, theirs), "within": close,
-            "ours": ours, "theirs": theirs}
+            "ours": ours, "theirs": theirs, "hardest": hardest}
+
+
+def scatter(se: list[dict], out: Path) -> None:
+    """Our rating against Explainer's, one point per puzzle, colored by our hardest step."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = sorted({h for one in se for h in one["hardest"]},
+                   key=lambda h: grading.TABLE[h][2])
+    colors = {h: plt.get_cmap("tab10")(k % 10) for k, h in enumerate(names)}
+    fig, ax = plt.subplots(figsize=(7, 6))
+    for one, marker, kind in zip(se, ("o", "x"), ("tuning", "held out")):
+        for h in names:
+            points = [(y, x) for x, y, z in zip(one["ours"], one["theirs"], one["hardest"])
+                      if z == h]
+            if points:
+                ax.scatter(*zip(*points), marker=marker, color=colors[h], alpha=0.6,
+                           label=f"{h} ({kind})")
+    low = min(min(one["ours"] + one["theirs"]) for one in se) - 0.2
+    high = max(max(one["ours"] + one["theirs"]) for one in se) + 0.2
+    ax.plot([low, high], [low, high], color="grey", linewidth=0.8)
+    ax.set(xlabel="Sudoku Explainer's rating", ylabel="our SE-like rating (hardest step)",
+           title="SE-like rating against Sudoku Explainer's")
+    ax.legend(fontsize=6, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+
+
+def hodoku_comparison(path: Path = HODOKU) -> dict:
+    """Our level and score against HoDoKu's own on its reference file."""
+    from sudokulab.formats.text import parse
+
+    pairs: collections.Counter = collections.Counter()   # (HoDoKu's level, ours)
+    ours, theirs = [], []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        _, _, text, level, score, *_ = line.split()
+        solved = solver.solve(parse(text), unique=True)
+        grade = grading.grade(solved.steps, solved.solved)
+        pairs[level, grade.level] += 1
+        ours.append(grade.score)
+        theirs.append(int(score))
+    matched = sum(count for (a, b), count in pairs.items() if a == b)
+    return {"file": path.relative_to(ROOT).as_posix(), "puzzles": len(ours),
+            "matched": matched, "pairs": pairs, "rho": spearman(ours, theirs)}
+
+
+def hodoku_lines(hd: dict) -> list[str]:
+    """The HoDoKu section: level match, score correlation, and where the levels differ."""
+    share = hd["matched"] / hd["puzzles"] if hd["puzzles"] else 0.0
+    rows = [[f"HoDoKu {a}", *(hd["pairs"][a, b] for b in grading.LEVELS)]
+            for a in grading.LEVELS]
+    return [f"Against `{hd['file']}` (HoDoKu's own verdicts on {hd['puzzles']} puzzles of "
+            "top1465 and sudoku10k; provenance at its top): the level matches HoDoKu's on "
+            f"{hd['matched']} of {hd['puzzles']} puzzles ({100 * share:.1f}%); Spearman rank "
+            f"correlation of the scores {hd['rho']:.3f}.", "",
+            tabulate(rows, headers=["", *(f"ours {lv}" for lv in grading.LEVELS)],
+                     tablefmt="github")]
 
 
 def coverage_rows(results: list[dict]) -> list[list]:
@@ -161,7 +230,7 @@ def verdicts(results: list[dict], se: list[dict] | None) -> list[tuple[str, bool
 
 
 def report(results: list[dict], lines: list[tuple[str, bool]], sample: int | None,
-           se: list[dict] | None) -> str:
+           se: list[dict] | None, hd: dict | None) -> str:
     """results/human.md."""
     headers = ["dataset", "puzzles", *(f"<= {t}" for t in solver.TIERS)]
     level_rows = [[r["name"], *(r["levels"][lv] for lv in grading.LEVELS), r["unsolved"],
@@ -192,8 +261,8 @@ def report(results: list[dict], lines: list[tuple[str, bool]], sample: int | Non
         tabulate(technique_rows, headers=["technique", "tier", "steps"], tablefmt="github"), "",
         "## SE ratings", "",
         *(se_lines(se) if se else ["Not measured in this run (--no-se)."]), "",
-        "No set at hand carries HoDoKu's own levels, so the share of levels matching "
-        "HoDoKu's is not measured.", "",
+        "## Levels against HoDoKu's", "",
+        *(hodoku_lines(hd) if hd else ["Not measured in this run (--no-se)."]), "",
         *machine_section(measured=("sudokulab/human", "bench/bench_human.py")),
     ]
     return "\n".join(parts) + "\n"
@@ -202,8 +271,9 @@ def report(results: list[dict], lines: list[tuple[str, bool]], sample: int | Non
 def se_lines(se: list[dict]) -> list[str]:
     """The SE section: the correlation, and how far the ratings are apart, per file."""
     out = ["Puzzles rated by Sudoku Explainer (serate) from the public-domain Sudoku Exchange "
-           "puzzle bank (`diabolical.txt`, SE 5.4 to 9.1). The rating table was revised "
-           "against the first file only; the second was held out.", ""]
+           "puzzle bank (`diabolical.txt`, SE 5.4 to 9.1). The rating table and the Explainer "
+           "path were revised against the first file only; the second was held out. Each "
+           "puzzle against Explainer's rating: `human-se-scatter.png`.", ""]
     for kind, one in zip(("tuning", "held out"), se):
         diffs = [x - y for x, y in zip(one["ours"], one["theirs"])]
         mean = sum(diffs) / len(diffs) if diffs else 0.0
@@ -220,7 +290,8 @@ def main() -> int:
     parser.add_argument("--sample", type=int, help="every k-th puzzle, K per dataset")
     parser.add_argument("--datasets", default=",".join(DATASETS))
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "human.md")
-    parser.add_argument("--no-se", action="store_true", help="skip the SE comparison")
+    parser.add_argument("--no-se", action="store_true",
+                        help="skip the comparisons with SE's ratings and HoDoKu's levels")
     args = parser.parse_args()
     from concurrent.futures import ProcessPoolExecutor
 
@@ -229,10 +300,16 @@ def main() -> int:
     with ProcessPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(run, names, [args.sample] * len(names)))
     se = None if args.no_se else [se_comparison(SE_RATED), se_comparison(SE_HELD_OUT)]
+    hd = None if args.no_se else hodoku_comparison()
     lines = verdicts(results, se)
     for text, ok in lines:
         print(f"{text}: {'PASS' if ok else 'FAIL'}")
-    args.out.write_text(report(results, lines, args.sample, se), encoding="utf-8")
+    if hd:
+        print(f"HoDoKu's level matched on {hd['matched']}/{hd['puzzles']} puzzles; score "
+              f"Spearman {hd['rho']:.3f} (measured, no target)")
+    if se:
+        scatter(se, args.out.with_name("human-se-scatter.png"))
+    args.out.write_text(report(results, lines, args.sample, se, hd), encoding="utf-8")
     return 0 if all(ok for _, ok in lines) else 1
 
 

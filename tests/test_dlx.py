@@ -10,7 +10,7 @@ import pytest
 
 from sudokulab import rules as R
 from sudokulab.backends import dlx, make_backend
-from sudokulab.backends.base import FIRST_RULES, UNIT_RULES, Interrupted
+from sudokulab.backends.base import Interrupted
 from sudokulab.check import check
 from sudokulab.formats.text import from_json, parse
 from sudokulab.geometry import geometry
@@ -106,7 +106,7 @@ def test_a_given_of_the_wrong_parity_has_no_solution(backend):
 
 
 def test_every_rule_is_supported():
-    assert set(make_backend("dlx").supported_rules) == set(FIRST_RULES + UNIT_RULES)
+    assert set(make_backend("dlx").supported_rules) == set(R.RULE_TYPES)
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
@@ -198,3 +198,51 @@ def test_sudokulab_model_prints_the_matrix(capsys):
     out = capsys.readouterr().out
     assert code == 0 and out.startswith("dlx: exact cover, 729 rows")
     assert "chess move (cells differ): 1872" in out and "non-consecutive: 2304" in out
+
+
+THERMOMETER = R.Thermometer(((0, 0), (0, 1), (1, 1)))
+
+
+def test_a_thermometer_is_secondary_columns_between_every_two_cells_of_its_line():
+    geo = geometry((2, 2), (THERMOMETER,))
+    pairs = dlx.secondary_pairs(geo)[dlx.THERMOMETER]
+    # bulb r1c1 (cell 0) and top r2c2 (cell 5), two apart, forbid y < x + 2, except the
+    # equal digits: the two share box 1, whose (box, digit) columns see to those
+    bulb_top = {(x + 1, y + 1) for a, x, b, y in pairs if (a, b) == (0, 5)}
+    assert bulb_top == {(x, y) for x in range(1, 5) for y in range(1, 5)
+                        if y < x + 2 and x != y}
+    # r1c2 and r2c2, neighbours on the line, forbid y < x + 1 (equal: column 2 again)
+    assert {(x + 1, y + 1) for a, x, b, y in pairs if (a, b) == (1, 5)} == {
+        (x, y) for x in range(1, 5) for y in range(1, x)}
+
+
+def test_rows_that_leave_a_related_cell_empty_are_removed_before_search():
+    m = dlx.matrix(geometry((2, 2), (THERMOMETER,)))
+    removed = {divmod(row, 4) for row in range(m.rows) if m.hopeless >> row & 1}
+    # on 1..4 the bulb holds 1 or 2, the middle 2 or 3, the top 3 or 4
+    assert removed == {(0, 2), (0, 3), (1, 0), (1, 3), (5, 0), (5, 1)}
+
+
+@pytest.mark.parametrize("rule, line", [
+    (R.Thermometer(((0, 0), (0, 1))), "thermometer, the pairs that break a + k <= b"),
+    (R.Kropki(white=(((0, 0), (0, 1)),), negative=True),
+     "kropki, the pairs that break |a - b| != 1 and a != 2b and b != 2a"),
+    # 61 pairs of 1..9 are less than 5 apart; box 1 already keeps the 9 equal ones apart
+    (R.Whispers(((0, 0), (1, 2))), "whispers, the pairs that break |a - b| >= 5: 52"),
+    (R.SumlessCage(((0, 0), (4, 4))), "cage-without-sum (cells differ): 9"),
+    (R.Arrow(((0, 0), (0, 1), (0, 2))), "arrow r1c2+r1c3 = r1c1"),
+    (R.LittleKiller(((0, 1), (1, 2)), 5), "little-killer r1c2+r2c3 = 5"),
+    (R.Sandwich(True, 2, 10), "sandwich r1c3..r9c3 = 10"),
+])
+def test_describe_says_how_each_rule_became_columns(backend, rule, line):
+    assert line in backend.describe(empty(9, (rule,)))
+
+
+def test_a_sum_rule_prunes_to_a_dead_end_on_a_full_grid_that_breaks_it(backend):
+    grid = backend.solve(empty(4), limit=1).solutions[0]
+    line = [grid[k] for k in range(4)]
+    a, b = sorted((line.index(1), line.index(4)))
+    wrong = R.Sandwich(False, 0, (sum(line[a + 1:b]) + 1) % 6)  # 0..5 fit between 1 and 4
+    assert backend.solve(empty(4, (wrong,)).with_values(grid)).status is Status.NONE
+    right = R.Sandwich(False, 0, sum(line[a + 1:b]))
+    assert backend.solve(empty(4, (right,)).with_values(grid)).status is Status.UNIQUE

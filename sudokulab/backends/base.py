@@ -255,8 +255,7 @@ def unknown_options(cls: type[Backend], options: Iterable[str]) -> str:
     return f"{cls.name} has no option {unknown}; its options: {', '.join(valid)}"
 
 
-# The rules before the line, dot and region rules of issue 19: what asp and human compile
-# (they answer UNSUPPORTED to the others); dlx adds the rules that only add units.
+# The rules before the line, dot and region rules of issue 19: what the human solver's
+# techniques know (it answers UNSUPPORTED to the others).
 FIRST_RULES: tuple[type, ...] = (R.Diagonal, R.AntiKnight, R.AntiKing, R.NonConsecutive,
                                  R.Windoku, R.Jigsaw, R.Cage, R.Parity)
-UNIT_RULES: tuple[type, ...] = (R.MainDiagonal, R.AntiDiagonal, R.DisjointGroups)

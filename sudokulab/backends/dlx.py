@@ -15,17 +15,30 @@ of its rows, choose it, *cover* (remove every row that shares a column with it: 
 no longer be chosen), recurse, and undo. A column left with no row is a dead end; one left
 with a single row forces it.
 
-Rules that are not "exactly once":
-- anti-knight, anti-king, and cage cells ("these two cells differ"), for the pairs of
-  cells that share no unit: *secondary columns*, covered at most once: one column per
-  pair of cells and digit, covered by the two rows (a, d) and (b, d);
-- non-consecutive: secondary columns too, one per orthogonal pair and pair of consecutive
-  digits, covered by (a, d) and (b, d + 1);
+Extra regions of N cells, single diagonals and disjoint groups are more units, so more
+primary columns. Rules that are not "exactly once":
+- any rule between two cells is a set of forbidden pairs of rows: cell a holds x together
+  with cell b holding y. One *secondary column* (covered at most once) per forbidden pair,
+  covered by the two rows (a, x) and (b, y), says exactly that: choosing one removes the
+  other. So: anti-knight, anti-king, the cells of a cage, a cage without a sum, a small
+  extra region or a renban line ("differ": x = y forbidden, for the pairs of cells that
+  share no unit); non-consecutive and consecutive marks (|x - y| = 1 forbidden, or every
+  other difference on a marked pair); Kropki dots and XV marks, with their negative
+  constraint on the unmarked neighbours; whispers (|x - y| below half of N); palindromes
+  (mirrored cells: x != y forbidden); renban (|x - y| beyond the line's length minus one:
+  for digits that differ, exactly "a run of consecutive digits"); thermometers (for any
+  two cells k apart along the line, y < x + k forbidden: stronger than "each cell below
+  the next", and implied by it, so still exact);
 - parity: the rows of the wrong digits in the parity cells are removed before search;
-- cage sums: pruning. After the forced rows of a node, each cage keeps only the digits of
-  digit sets of its size and total that meet every cell's candidates and are covered by
-  them; a cage with no such set is a dead end. On a full grid this is exactly "the digits
-  add up to the total", so no grid breaks a cage.
+  so is a row that conflicts with every row of a cell it is related to (a thermometer's
+  bulb cannot hold N): choosing it would leave that cell empty;
+- sums are no exact cover: they prune. After the forced rows of a node, each cage keeps
+  only the digits of digit sets of its size and total that meet every cell's candidates
+  and are covered by them; arrows and little killers keep the digits that the bounds of
+  the other cells (lowest and highest candidates) let reach the total (or a digit of the
+  arrow's circle); a sandwich tries each place of its 1 and its N and keeps the digits
+  that can reach the total between them. A rule with nothing left is a dead end. On a
+  full grid each is exactly its rule, so no grid breaks one.
 
 How the matrix is stored. Rows are numbered r = cell * N + (d - 1), and every set of rows
 is a Python int used as a bitset: `alive` (the rows not removed) and `chosen` (the rows
@@ -52,8 +65,6 @@ from itertools import combinations
 
 from sudokulab import rules as R
 from sudokulab.backends.base import (
-    FIRST_RULES,
-    UNIT_RULES,
     Availability,
     Backend,
     Deadline,
@@ -61,7 +72,7 @@ from sudokulab.backends.base import (
     plain_python,
 )
 from sudokulab.cages import all_cages, implied_cages
-from sudokulab.geometry import Geometry, geometry
+from sudokulab.geometry import Geometry, forbidden_pairs, geometry, relation_text
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Result, verdict
 
@@ -78,13 +89,21 @@ class Matrix:
     keep: tuple[int, ...]             # row -> every row but those sharing a column with it
     secondary: dict[str, int]         # kind of secondary column -> how many
     parity: int                       # rows removed before search (wrong parity)
+    hopeless: int                     # rows removed before search (they empty a cell)
     cages: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # (cells, digit sets)
+    sums: tuple[tuple[tuple[int, ...], int, int], ...]  # (cells, circle or -1, total)
+    sandwiches: tuple[tuple[tuple[int, ...], int], ...]  # (line, total)
     everything: int                   # every row
 
     @property
     def rows(self) -> int:
         """How many rows (candidates) the matrix has."""
         return self.n ** 3
+
+    @property
+    def prunes(self) -> bool:
+        """Whether some sum rule prunes at each node (the rules beyond exact cover)."""
+        return bool(self.cages or self.sums or self.sandwiches)
 
     def columns_of(self, row: int) -> list[int]:
         """The primary columns a row covers (for the teaching view and the tests)."""
@@ -112,7 +131,7 @@ def digit_sets(size: int, total: int, n: int) -> tuple[int, ...]:
 
 @lru_cache(maxsize=8)  # a 25x25 matrix holds some 30 MB of masks
 def matrix(geo: Geometry) -> Matrix:
-    """Build the matrix of a geometry once: columns, the cover masks, parity, cages."""
+    """Build the matrix of a geometry once: columns, the cover masks, parity, sums."""
     n = geo.n
     everything = (1 << n ** 3) - 1
     full = (1 << n) - 1
@@ -131,39 +150,100 @@ def matrix(geo: Geometry) -> Matrix:
             rows ^= low
             conflicts[low.bit_length() - 1] |= row_set
     secondary = {}
+    # Cells whose rows a secondary column relates more than once: a row of one may lose
+    # every row of the other (a difference rule alone takes one digit, never all).
+    related: dict[tuple[int, int, int], int] = {}
     for kind, pairs in secondary_pairs(geo).items():
         for a, da, b, db in pairs:
             conflicts[a * n + da] |= 1 << (b * n + db)
             conflicts[b * n + db] |= 1 << (a * n + da)
+            related[a, da, b] = related.get((a, da, b), 0) + 1
+            related[b, db, a] = related.get((b, db, a), 0) + 1
         secondary[kind] = len(pairs)
-    return Matrix(n=n, column_rows=tuple(column_rows), column_names=tuple(names),
-                  keep=tuple(everything ^ rows for rows in conflicts), secondary=secondary,
-                  parity=parity_rows(geo), cages=tuple(
-                      (tuple(geo.indices(cage.cells)),
-                       digit_sets(len(cage.cells), cage.total, n)) for cage in all_cages(geo)),
-                  everything=everything)
+    keep = tuple(everything ^ rows for rows in conflicts)
+    parity = parity_rows(geo)
+    return Matrix(n=n, column_rows=tuple(column_rows), column_names=tuple(names), keep=keep,
+                  secondary=secondary, parity=parity,
+                  hopeless=hopeless_rows(n, keep, {(min(a, b), max(a, b)) for (a, _, b), count
+                                                   in related.items() if count > 1},
+                                         everything & ~parity),
+                  cages=tuple((tuple(geo.indices(cage.cells)),
+                               digit_sets(len(cage.cells), cage.total, n))
+                              for cage in all_cages(geo)),
+                  sums=tuple((s.cells, s.circle, s.total) for s in geo.sums),
+                  sandwiches=geo.sandwiches, everything=everything)
 
 
-def secondary_pairs(geo: Geometry) -> dict[str, list[tuple[int, int, int, int]]]:
-    """The secondary columns by kind, each as the two rows (a, da), (b, db) that cover it."""
+Row = tuple[int, int, int, int]  # a secondary column: the rows (a, da) and (b, db) covering it
+
+
+def secondary_pairs(geo: Geometry) -> dict[str, list[Row]]:
+    """The secondary columns by kind, each as the two rows (a, da), (b, db) that cover it.
+
+    A pair of rows already kept apart (by a unit, or by a kind listed before) gets no
+    second column.
+    """
     n = geo.n
-    kinds: dict[str, list[tuple[int, int, int, int]]] = {}
-    # Two cells of one unit already differ: its (unit, digit) columns see to it.
-    moves = {pair for pair in geo.moves if not geo.share_unit(*pair)}
-    if moves:
-        kinds["chess move (cells differ)"] = [(a, d, b, d) for a, b in sorted(moves)
-                                              for d in range(n)]
-    caged = {(min(a, b), max(a, b)) for cage in geo.cages
-             for a, b in combinations(geo.indices(cage.cells), 2)}
-    caged = {pair for pair in caged - moves if not geo.share_unit(*pair)}
-    if caged:
-        kinds["cage (cells differ)"] = [(a, d, b, d) for a, b in sorted(caged)
-                                        for d in range(n)]
-    if geo.pairs(R.NonConsecutive):
-        kinds["non-consecutive"] = [(a, da, b, db) for a, b in geo.pairs(R.NonConsecutive)
-                                    for d in range(n - 1)
-                                    for da, db in ((d, d + 1), (d + 1, d))]
+    kinds: dict[str, list[Row]] = {}
+    seen: set[Row] = set()
+
+    def add(kind: str, a: int, b: int, digit_pairs) -> None:
+        """Secondary columns for the digit pairs (x, y), 1..N, that cells a and b may not hold."""
+        if a > b:
+            a, b = b, a
+            digit_pairs = [(y, x) for x, y in digit_pairs]
+        same_unit = geo.share_unit(a, b)
+        for x, y in digit_pairs:
+            row = (a, x - 1, b, y - 1)
+            if (x == y and same_unit) or row in seen:
+                continue  # a (unit, digit) column or an earlier column sees to it
+            seen.add(row)
+            kinds.setdefault(kind, []).append(row)
+
+    differ = [(d, d) for d in range(1, n + 1)]
+    for a, b in sorted(set(geo.moves)):
+        add("chess move (cells differ)", a, b, differ)
+    for cage in geo.cages:
+        for a, b in combinations(geo.indices(cage.cells), 2):
+            add("cage (cells differ)", a, b, differ)
+    for rule, cells in geo.groups:
+        for a, b in combinations(cells, 2):
+            add(f"{rule} (cells differ)", a, b, differ)
+    for a, b in geo.pairs(R.NonConsecutive):
+        add("non-consecutive", a, b, forbidden_pairs("apart", 0, n))
+    for rule in geo.rules:
+        if isinstance(rule, R.Thermometer):
+            cells = geo.indices(rule.cells)
+            for i, j in combinations(range(len(cells)), 2):
+                add(THERMOMETER, cells[i], cells[j],
+                    [(x, y) for x in range(1, n + 1) for y in range(1, n + 1) if y < x + j - i])
+    for rel in geo.digit_relations:
+        if rel.rule != R.Thermometer.name:  # the thermometers, along the whole line, above
+            add(f"{rel.rule}, the pairs that break {relation_text(rel)}", rel.a, rel.b,
+                forbidden_pairs(rel.kind, rel.param, n))
     return kinds
+
+
+THERMOMETER = ("thermometer, the pairs that break a + k <= b "
+               "(cells a, b k apart along the line from the bulb)")
+
+
+def hopeless_rows(n: int, keep: tuple[int, ...], related: set[tuple[int, int]],
+                  alive: int) -> int:
+    """The rows that conflict with every row left of a cell they are related to."""
+    full = (1 << n) - 1
+    hopeless, changed = 0, True
+    while changed:
+        changed = False
+        for a, b in sorted(related):
+            for cell, other in ((a, b), (b, a)):
+                for d in range(n):
+                    row = cell * n + d
+                    if alive >> row & 1 and not keep[row] & alive & (full << (other * n)):
+                        alive ^= 1 << row
+                        hopeless |= 1 << row
+                        changed = True
+    return hopeless
 
 
 def parity_rows(geo: Geometry) -> int:
@@ -178,7 +258,7 @@ def parity_rows(geo: Geometry) -> int:
 
 
 class Dead(Exception):
-    """A primary column lost its last row, or a cage its last digit set."""
+    """A primary column lost its last row, or a sum rule its last way to add up."""
 
 
 def add_up_cages(m: Matrix, alive: int, chosen: int) -> int:
@@ -211,12 +291,108 @@ def add_up_cages(m: Matrix, alive: int, chosen: int) -> int:
     return alive
 
 
+def digits_between(low: int, high: int) -> int:
+    """The digits low..high as a bitmask (none when low > high)."""
+    low = max(low, 1)
+    return ((1 << max(high, 0)) - 1) & ~((1 << (low - 1)) - 1) if low <= high else 0
+
+
+def add_up_sums(m: Matrix, alive: int, chosen: int) -> int:
+    """Arrows and little killers: the rows left once each cell keeps the digits that can
+    still reach the target, given the lowest and highest candidates of the other cells.
+
+    The target is the total, or a digit of the arrow's circle (which keeps only the digits
+    the shaft can reach). Sound, since the digits of a solution reach it; on a full grid
+    it is exactly "the cells add up to the target".
+    """
+    n, full = m.n, (1 << m.n) - 1
+    rows = alive | chosen
+    for cells, circle, total in m.sums:
+        masks = [rows >> (cell * n) & full for cell in cells]
+        if not all(masks):
+            raise Dead
+        lows = [(mask & -mask).bit_length() for mask in masks]
+        highs = [mask.bit_length() for mask in masks]
+        low, high = sum(lows), sum(highs)
+        if circle >= 0:
+            mask = rows >> (circle * n) & full
+            fits = mask & digits_between(low, high)
+            if not fits:
+                raise Dead
+            if fits != mask:
+                alive &= ~((mask ^ fits) << (circle * n))
+            least, most = (fits & -fits).bit_length(), fits.bit_length()
+        elif low <= total <= high:
+            least = most = total
+        else:
+            raise Dead
+        for cell, mask, lo, hi in zip(cells, masks, lows, highs):
+            fits = mask & digits_between(least - (high - hi), most - (low - lo))
+            if not fits:
+                raise Dead
+            if fits != mask:
+                alive &= ~((mask ^ fits) << (cell * n))
+    return alive
+
+
+def fill_sandwiches(m: Matrix, alive: int, chosen: int) -> int:
+    """Sandwiches: the rows left once each cell of the line keeps the digits of some place
+    of the 1 and the N where the cells between can still add up to the total.
+
+    Between them a cell holds neither 1 nor N, and keeps the digits that the bounds of
+    the other cells between let reach the total; elsewhere it keeps any digit but 1 and
+    N. Sound, and on a full grid exactly the rule (one place is left, bounds are values).
+    """
+    n, full = m.n, (1 << m.n) - 1
+    rows = alive | chosen
+    ends = 1 | 1 << (n - 1)
+    for line, total in m.sandwiches:
+        masks = [rows >> (cell * n) & full for cell in line]
+        inner = [mask & ~ends for mask in masks]
+        lows = [(mask & -mask).bit_length() for mask in inner]
+        highs = [mask.bit_length() for mask in inner]
+        kept = [0] * n
+        for one in (k for k in range(n) if masks[k] & 1):
+            for top in (k for k in range(n) if masks[k] >> (n - 1) & 1 and k != one):
+                first, last = min(one, top), max(one, top)
+                if not all(inner[k] for k in range(n) if k not in (one, top)):
+                    continue
+                low, high = sum(lows[first + 1:last]), sum(highs[first + 1:last])
+                if not low <= total <= high:
+                    continue
+                kept[one] |= 1
+                kept[top] |= 1 << (n - 1)
+                for k in range(n):
+                    if first < k < last:
+                        kept[k] |= inner[k] & digits_between(total - (high - highs[k]),
+                                                             total - (low - lows[k]))
+                    elif k not in (one, top):
+                        kept[k] |= inner[k]
+        for cell, mask, fits in zip(line, masks, kept):
+            if not fits:
+                raise Dead
+            if fits != mask:
+                alive &= ~((mask ^ fits) << (cell * n))
+    return alive
+
+
+def prune(m: Matrix, alive: int, chosen: int) -> int:
+    """The rows left once every sum rule has pruned (Dead if one cannot add up)."""
+    if m.cages:
+        alive = add_up_cages(m, alive, chosen)
+    if m.sums:
+        alive = add_up_sums(m, alive, chosen)
+    if m.sandwiches:
+        alive = fill_sandwiches(m, alive, chosen)
+    return alive
+
+
 class DlxBackend(Backend):
     """Knuth's Algorithm X over the exact cover matrix, with bitsets for the rows."""
 
     name = "dlx"
     paradigm = "exact cover, Algorithm X (Python)"
-    supported_rules = FIRST_RULES + UNIT_RULES  # extra units are more primary columns
+    supported_rules = R.RULE_TYPES  # pairs as secondary columns, sums by pruning
 
     @classmethod
     def available(cls) -> Availability:
@@ -248,7 +424,7 @@ class DlxBackend(Backend):
     def start(m: Matrix, puzzle: Puzzle) -> tuple[int, int] | None:
         """The rows alive and chosen once parity and the givens are applied (None: a clash)."""
         n, keep = m.n, m.keep
-        alive, chosen = m.everything & ~m.parity, 0
+        alive, chosen = m.everything & ~m.parity & ~m.hopeless, 0
         for cell, digit in enumerate(puzzle.givens):
             if digit:
                 row = cell * n + digit - 1
@@ -266,11 +442,11 @@ class DlxBackend(Backend):
         Each node scans its open columns: a column with no row left is a dead end, unless
         a chosen row covers it (then it leaves the open list); a column with a single row
         forces it, chosen on the spot, so the rest of the scan already sees it. A scan that
-        forced rows runs again; one that forced none prunes the cages, then branches on
+        forced rows runs again; one that forced none prunes by the sums, then branches on
         the column with the fewest rows. The stack holds (alive, chosen, open columns, rows
         of the branch column not tried yet): restoring a state is reading it back.
         """
-        keep, cages = m.keep, m.cages
+        keep, prunes = m.keep, m.prunes
         at, clock = deadline.at, time.perf_counter
         nodes = guesses = backtracks = 0
         check = CHECK_EVERY
@@ -279,7 +455,7 @@ class DlxBackend(Backend):
         complete = True
         try:
             while True:
-                # Propagate: choose forced rows until none is left, then prune the cages.
+                # Propagate: choose forced rows until none is left, then prune by the sums.
                 try:
                     while True:
                         open_columns = []
@@ -305,8 +481,8 @@ class DlxBackend(Backend):
                         if forced:
                             nodes += forced
                             continue
-                        if cages:
-                            pruned = add_up_cages(m, alive, chosen)
+                        if prunes:
+                            pruned = prune(m, alive, chosen)
                             if pruned != alive:
                                 alive = pruned
                                 continue
@@ -362,12 +538,17 @@ class DlxBackend(Backend):
                                                    for kind, count in kinds.items()),
                  f"  each row covers {words(sorted(per_row))} primary columns: "
                  "its cell and (unit, digit) for each unit of its cell"]
+        if m.secondary:
+            lines.append("  secondary columns (covered at most once), each covered by the two "
+                         "rows that may not both be chosen:")
         for kind, count in m.secondary.items():
-            lines.append(f"  secondary columns (at most once), {kind}: {count}, each covered "
-                         "by the two rows that may not both be chosen")
+            lines.append(f"    {kind}: {count}")
         if m.parity:
             lines.append(f"  parity: {m.parity.bit_count()} rows of wrong-parity digits "
                          "removed before search")
+        if m.hopeless:
+            lines.append(f"  {m.hopeless.bit_count()} rows removed before search: each "
+                         "conflicts with every row of a cell it is related to")
         if m.cages:
             lines.append(f"  cage sums: pruning after the forced rows of each node, "
                          f"{len(m.cages)} cage{'s' if len(m.cages) != 1 else ''}; a digit "
@@ -378,6 +559,22 @@ class DlxBackend(Backend):
                 how = " (implied: the rule of 45)" if cage in implied else ""
                 lines.append(f"    {','.join(geo.name(cell) for cell in cells)}={cage.total}"
                              f"{how}: {len(sets)} digit set{'s' if len(sets) != 1 else ''}")
+        if m.sums:
+            lines.append("  arrows and little killers: no columns, pruning after the forced rows "
+                         "of each node: a digit stays if the other cells' lowest and highest "
+                         "candidates let it reach the target (an arrow's circle keeps the "
+                         "sums its shaft reaches):")
+            for cells, circle, total in m.sums:
+                rule = R.Arrow.name if circle >= 0 else R.LittleKiller.name
+                target = geo.name(circle) if circle >= 0 else str(total)
+                lines.append(f"    {rule} {'+'.join(geo.name(c) for c in cells)} = {target}")
+        if m.sandwiches:
+            lines.append("  sandwiches: no columns, pruning after the forced rows of each "
+                         "node: each place of the 1 and the N is tried; the cells between "
+                         "keep the digits the others' bounds let reach the total:")
+            for line, total in m.sandwiches:
+                lines.append(f"    sandwich {geo.name(line[0])}..{geo.name(line[-1])} = "
+                             f"{total}")
         givens = sum(1 for d in puzzle.givens if d)
         lines.append(f"  givens: {givens} rows chosen once before search (their columns "
                      "covered, every row sharing a column removed)")

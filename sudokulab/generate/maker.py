@@ -175,7 +175,7 @@ def grade_of(puzzle: Puzzle) -> tuple[str | None, int | None, float | None]:
     path = solver.solve(puzzle, unique=True)
     if not path.solved:
         return None, None, None
-    grade = grading.grade(path.steps, True)
+    grade = grading.grade_path(path, unique=True)
     return grade.level, grade.score, grade.rating
 
 

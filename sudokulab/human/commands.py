@@ -108,8 +108,9 @@ def run_explain(args: argparse.Namespace) -> int:
     code = EXIT_OK
     for number, puzzle in enumerate(read_input(args), 1):
         answer = reference(puzzle) if args.verify or args.uniqueness == "auto" else None
-        path = solver.solve(puzzle, techniques, unique=is_unique(puzzle, args, answer))
-        grade = grading.grade(path.steps, path.solved)
+        unique = is_unique(puzzle, args, answer)
+        path = solver.solve(puzzle, techniques, unique=unique)
+        grade = grading.grade_path(path, techniques, unique=unique)
         wrong = []
         if args.verify:
             if not answer.solutions:
@@ -223,8 +224,9 @@ def run_grade(args: argparse.Namespace) -> int:
     for number, puzzle in enumerate((entry.puzzle for entry in entries), 1):
         if puzzle is None:  # numbered as read, so each row names its input puzzle
             continue
-        path = solver.solve(puzzle, techniques, unique=is_unique(puzzle, args))
-        grade = grading.grade(path.steps, path.solved)
+        unique = is_unique(puzzle, args)
+        path = solver.solve(puzzle, techniques, unique=unique)
+        grade = grading.grade_path(path, techniques, unique=unique)
         grades.append(grade)
         counts = path.counts()
         if args.format == "json":

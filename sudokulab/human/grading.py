@@ -6,44 +6,62 @@ of a technique it needed, raised while the score exceeds that level's ceiling (E
 Medium 1000, Hard 1600, Unfair 1800, Extreme unlimited).
 
 Sudoku Explainer (Nicolas Juillerat; its scale is published, e.g. in the Sukaku Explainer
-wiki's "Difficulty ratings in Sudoku Explainer v1.2.1") rates a puzzle by its hardest step:
-1.0 last value in a unit, 1.2 hidden single in a box, 1.5 in a row or column, 2.3 naked
-single, 2.6 pointing, 2.8 claiming, 3.0 naked pair, 3.2 X-Wing, 3.4 hidden pair, 3.6 naked
-triple, 3.8 Swordfish, 4.0 hidden triple, 4.2 XY-Wing, 4.4 XYZ-Wing, 4.5-5.0 unique
-rectangles, 5.0 naked quad, 5.2 Jellyfish, 5.4 hidden quad, 5.6-6.0 BUG, 6.5-6.9 X-chains
-and X-cycles (turbot fish 6.6), 6.6-7.0 Y-cycles, 7.0-7.5 forcing chains (AIC), 7.5-8.1
-Nishio, 8.2-8.7 cell and region forcing chains, 8.5 and up dynamic forcing chains, 9.0 and
-up dynamic ones with more inside, 9.5 and up nested ones; chains rate higher with length
-(+0.1 at each of the lengths 4, 6, 8, 12, 16, 24, 32, 48, 64, ...). Here a chain's length is
-its links; a forcing chain's, the placements its assumption makes before the contradiction
-(or, for a verity, in its longest branch).
+wiki's "Difficulty ratings in Sudoku Explainer v1.2.1") rates a puzzle by the hardest step
+of its own path, in which every step is the lowest-rated one available: 1.0 last value in
+a unit, 1.2 hidden single in a box, 1.5 in a row or column, 2.3 naked single, 2.6 pointing,
+2.8 claiming, 3.0 naked pair, 3.2 X-Wing, 3.4 hidden pair, 3.6 naked triple, 3.8 Swordfish,
+4.0 hidden triple, 4.2 XY-Wing, 4.4 XYZ-Wing, 4.5-5.0 unique rectangles, 5.0 naked quad,
+5.2 Jellyfish, 5.4 hidden quad, 5.6-6.0 BUG, 6.5-6.9 X-chains and X-cycles, 6.6-7.0
+Y-cycles, 7.0-7.5 forcing chains (AIC), 7.5-8.1 Nishio, 8.2-8.7 cell and region forcing
+chains, 8.5 and up dynamic forcing chains, 9.0 and up dynamic ones with more inside, 9.5
+and up nested ones; chains rate higher with length (+0.1 past each of the lengths 4, 6, 8,
+12, 16, 24, 32, 48, 64, ...). Sukaku Explainer, whose `serate` rated the public SE-rated
+sets, adds turbot fish (Skyscraper 4.0, 2-String Kite 4.1, Turbot Fish and Empty Rectangle
+4.2), chains of 3 to 8 strong links of one digit (5.4, 5.8, 6.2, 6.6, 7.0, 7.4) and wings
+of a bivalue cell and an almost locked set of 2, 3 or 4 cells (XYZ-Wing 4.4, WXYZ-Wing
+5.5-5.6, VWXYZ-Wing 6.2-6.4; we take the lowest).
+Here a chain's length is its links; a forcing chain's, the placements its assumption makes
+before the contradiction (or, for a verity, in its longest branch).
 
-Each technique gets the rating of the Explainer rule that makes the same deduction: an
-XY-Chain is a chain of bivalue cells (Explainer's Y-chains, 6.6); an AIC mixes both kinds of
-links (its forcing chains, 7.0). Our forcing chains follow an assumption through the singles
-of every digit, which is what Explainer's dynamic forcing chains do (8.5; a verity is its
-dynamic cell or region forcing chain); a forcing net also uses locked candidates and pairs
-(its dynamic chains "+", 9.0); a nested net uses forcing chains inside (9.5). Explainer has no
-rule for some of HoDoKu's techniques: single-digit patterns, finned fish and colors are its
-X-chains (6.6), a W-Wing (two bivalue cells joined through one strong link) rates with its
-Y-chains (6.6; as its forcing chains, 7.0, it ranked worse against Explainer's ratings on the
-puzzles the table was revised against); ALS-XZ and grouped AIC need several candidates at
-one node, which only its region and cell forcing chains (8.2) express. So the rating is
-SE-*like*, not Explainer's own: its path is HoDoKu's technique order, and Explainer knows
-techniques we lack (aligned pair exclusion, unique loops, BUG types 2-4).
+The SE-like rating (`explainer_path`, `grade_path`) follows Explainer's method: a path of its
+own in which each step is the lowest-rated step our techniques find (the first each finds:
+they find the cheapest first), rated on the scale above; the puzzle's rating is that path's
+hardest step. ALS-XZ wings are tried after the techniques rated below 5.5 (its wings of 2
+cells are XY- and XYZ-Wings, which those find first), its other pairs of sets with the
+forcing chains (7.0). Each
+technique rates as the Explainer rule that makes the same deduction: an X-Chain as its
+strong links (or as an X-chain, 6.6 and up, when that is cheaper); an ALS-XZ
+whose smaller set is a bivalue cell as Sukaku's wings, any other as a forcing chain (7.0,
+by its cells); an XY-Chain, Remote Pair or W-Wing mixes cell and unit links, so rates as a
+forcing chain (7.0; Explainer's Y-only chains, 6.6, ranked worse against its ratings on
+the puzzles this table was revised against, bench/data/se_rated.txt); a grouped AIC needs
+several candidates at one node, which only its multiple (region) forcing chains express
+(8.0 and up). Our forcing chains follow an assumption through the singles of every digit,
+which is what Explainer's dynamic forcing chains do (8.5; a verity is its dynamic cell or
+region forcing chain); a forcing net also uses locked candidates and pairs (its dynamic
+chains "+", 9.0); a nested net uses forcing chains inside (9.5). Finned fish and colors are
+its X-chains (6.6). So the rating is SE-*like*, not Explainer's own: Explainer knows
+techniques we lack (aligned pair exclusion, unique loops, BUG types 2-4, bigger wings).
+`grade` without an Explainer path rates the given path's hardest step instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from functools import partial
+from itertools import islice
+from operator import or_
 
+from sudokulab.human import als, forcing, solver
+from sudokulab.human.candidates import Candidates
 from sudokulab.human.step import Step
+from sudokulab.puzzle import Puzzle
 
 LEVELS = ("Easy", "Medium", "Hard", "Unfair", "Extreme")
 CEILINGS = {"Easy": 800, "Medium": 1000, "Hard": 1600, "Unfair": 1800}  # Extreme: none
 
-# technique: (HoDoKu level, HoDoKu score, SE-like rating before any length increment)
+# technique: (HoDoKu level, HoDoKu score, the lowest SE-like rating its steps get)
 TABLE: dict[str, tuple[str, int, float]] = {
     "Full House": ("Easy", 4, 1.0),
     "Naked Single": ("Easy", 4, 2.3),
@@ -65,13 +83,13 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "Sashimi X-Wing": ("Hard", 150, 6.6),
     "Finned Swordfish": ("Unfair", 200, 6.7),
     "Sashimi Swordfish": ("Unfair", 240, 6.7),
-    "Skyscraper": ("Hard", 130, 6.6),
-    "2-String Kite": ("Hard", 150, 6.6),
-    "Turbot Fish": ("Hard", 120, 6.6),
-    "Empty Rectangle": ("Hard", 120, 6.6),
+    "Skyscraper": ("Hard", 130, 4.0),
+    "2-String Kite": ("Hard", 150, 4.1),
+    "Turbot Fish": ("Hard", 120, 4.2),
+    "Empty Rectangle": ("Hard", 120, 4.2),
     "XY-Wing": ("Hard", 160, 4.2),
     "XYZ-Wing": ("Hard", 180, 4.4),
-    "W-Wing": ("Hard", 150, 6.6),
+    "W-Wing": ("Hard", 150, 7.0),
     "Simple Colors Trap": ("Hard", 150, 6.6),
     "Simple Colors Wrap": ("Hard", 150, 6.5),
     "Uniqueness Test 1": ("Hard", 100, 4.5),
@@ -79,12 +97,12 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "Uniqueness Test 3": ("Hard", 100, 4.6),
     "Uniqueness Test 4": ("Hard", 100, 4.6),
     "Bivalue Universal Grave + 1": ("Medium", 100, 5.6),
-    "Remote Pair": ("Hard", 110, 6.6),
-    "X-Chain": ("Unfair", 260, 6.6),
-    "XY-Chain": ("Unfair", 260, 6.6),
+    "Remote Pair": ("Hard", 110, 7.0),
+    "X-Chain": ("Unfair", 260, 5.4),     # 3 strong links and up
+    "XY-Chain": ("Unfair", 260, 7.0),
     "AIC": ("Unfair", 280, 7.0),
-    "Grouped AIC": ("Unfair", 300, 8.2),
-    "ALS-XZ": ("Unfair", 300, 8.2),
+    "Grouped AIC": ("Unfair", 300, 8.0),
+    "ALS-XZ": ("Unfair", 300, 5.5),      # WXYZ-Wing and up (see WINGS)
     "Forcing Chain Contradiction": ("Extreme", 500, 8.5),   # SE's dynamic forcing chains
     "Forcing Chain Verity": ("Extreme", 500, 8.5),
     "Forcing Net Contradiction": ("Extreme", 700, 9.0),     # its dynamic chains (+)
@@ -106,12 +124,39 @@ class Grade:
     solved: bool
 
 
+STRONG_LINKS = {2: 4.2, 3: 5.4, 4: 5.8, 5: 6.2, 6: 6.6, 7: 7.0, 8: 7.4}  # Sukaku's
+WINGS = {2: 4.4, 3: 5.5, 4: 6.2}  # ALS-XZ of a bivalue cell and a set of 2 to 4 cells
+# Explainer weighs every step it finds; ours come cheapest first (chains shortest first,
+# ALS-XZ wings before other pairs of sets, which rate 7.0 and up), so the path weighs each
+# technique's first step, and the first FORCING_LOOK of a forcing technique's.
+FORCING = frozenset(name for name in TABLE if "Forcing" in name)
+FORCING_LOOK = 3  # forcing steps weighed per step: each costs a search of the grid
+# An Explainer path is taken for paths rated in EXPLAINED: below (up to wings and unique
+# rectangles) it seldom finds a cheaper way; from 8.5, the path needed forcing chains, as does
+# Explainer's, which has fewer other techniques. Steps rated below EXPLAINED[0] reach the same
+# grid in either order (each removes what the others leave valid), so the Explainer path
+# starts where the path first takes a step rated EXPLAINED[0] or more.
+EXPLAINED = (5.0, 8.5)
+
+
 def step_rating(step: Step) -> float:
     """The SE-like rating of one step: its technique's, plus 0.1 per length threshold."""
-    if step.technique == "Hidden Single":
+    technique = step.technique
+    if technique == "Hidden Single":
         return 1.2 if _in_box(step) else 1.5
-    base = TABLE[step.technique][2]
-    return round(base + 0.1 * sum(1 for k in LENGTHS if step.length > k), 1)
+    if technique == "ALS-XZ":
+        if step.length == 1:  # a wing: a bivalue cell and a set of 2 or 3 cells
+            return WINGS.get(len(step.cells) - 1, 6.6)
+        return round(7.0 + _longer(len(step.cells) + 1), 1)
+    if technique == "X-Chain":
+        chain = round(6.6 + _longer(step.length), 1)
+        return min(STRONG_LINKS.get((step.length + 1) // 2, chain), chain)
+    return round(TABLE[technique][2] + _longer(step.length), 1)
+
+
+def _longer(length: int) -> float:
+    """Explainer's length increment: 0.1 past each threshold."""
+    return 0.1 * sum(1 for k in LENGTHS if length > k)
 
 
 def _in_box(step: Step) -> bool:
@@ -119,14 +164,95 @@ def _in_box(step: Step) -> bool:
     return " box " in step.sentence or " region " in step.sentence
 
 
-def grade(steps: Iterable[Step], solved: bool) -> Grade:
-    """HoDoKu's level and score and the SE-like rating of a path (a path that does not
-    solve the puzzle is graded on what it did, and says so with `solved`)."""
+def grade(steps: Iterable[Step], solved: bool, explained: Iterable[Step] | None = None) -> Grade:
+    """HoDoKu's level and score of a path and the SE-like rating of its Explainer path
+    (`explained`; without one, of the path itself). A path that does not solve the puzzle
+    is graded on what it did, and says so with `solved`."""
     steps = list(steps)
     score = sum(TABLE[s.technique][1] for s in steps)
     level = max((TABLE[s.technique][0] for s in steps), key=LEVELS.index, default="Easy")
     while level in CEILINGS and score > CEILINGS[level]:
         level = LEVELS[LEVELS.index(level) + 1]
-    rated = [(step_rating(s), s.technique) for s in steps]
+    rated = [(step_rating(s), s.technique)
+             for s in (steps if explained is None else list(explained) or steps)]
     rating, hardest = max(rated, default=(0.0, ""))
     return Grade(level, score, rating, hardest, solved)
+
+
+def grade_path(path: solver.Path, techniques: Iterable[solver.Technique] | None = None, *,
+               unique: bool = False, stop: Callable[[], bool] | None = None) -> Grade:
+    """A path's grade, rated by the easier of two paths: its own and the Explainer path of
+    the same puzzle and techniques (see `explainer_path`), taken where they can differ and
+    given up as soon as it rates no lower."""
+    own = grade(path.steps, path.solved)
+    if not path.solved or not EXPLAINED[0] <= own.rating < EXPLAINED[1]:
+        return own
+    basic = next(k for k, step in enumerate(path.steps) if step_rating(step) >= EXPLAINED[0])
+    explained = explainer_path(path.puzzle, techniques, unique=unique, stop=stop,
+                               ceiling=own.rating, given=path.steps[:basic])
+    if not _solves(path.puzzle, explained):
+        return own
+    other = grade(path.steps, True, explained)
+    return other if other.rating < own.rating else own
+
+
+def explainer_path(puzzle: Puzzle, techniques: Iterable[solver.Technique] | None = None, *,
+                   unique: bool = False, stop: Callable[[], bool] | None = None,
+                   ceiling: float | None = None, given: Iterable[Step] = ()) -> list[Step]:
+    """Explainer's way through a puzzle: each step the lowest-rated one the techniques find
+    (on a tie, the first technique's first), until the grid is full or nothing applies.
+    With a ceiling, only what rates below it: techniques whose steps can, and the path stops
+    before a step that does not. The `given` steps are taken first."""
+    chosen = [(floor, t) for floor, t in _order(solver.usable(
+        puzzle, solver.TECHNIQUES if techniques is None else techniques, unique))
+        if ceiling is None or floor < ceiling]
+    g = Candidates(puzzle)
+    steps = list(given)
+    for step in steps:
+        g.apply(step)
+    try:
+        with forcing.stopping(stop):
+            while not g.solved() and all(map(or_, g.values, g.cands)):
+                if stop is not None and stop():
+                    break
+                step = _lowest(g, chosen)
+                if step is None or ceiling is not None and step_rating(step) >= ceiling:
+                    break
+                g.apply(step)
+                steps.append(step)
+    except forcing.Stopped:
+        pass
+    return steps
+
+
+def _solves(puzzle: Puzzle, steps: list[Step]) -> bool:
+    """Whether the steps fill every blank cell."""
+    filled = {cell for step in steps for cell, _ in step.placements}
+    return all(d or cell in filled for cell, d in enumerate(puzzle.givens))
+
+
+def _order(techniques: list[solver.Technique]) -> list[tuple[float, solver.Technique]]:
+    """Explainer's order: (lowest rating, technique), ALS-XZ split into its wings and the
+    other pairs of sets (forcing chains to Explainer, 7.0 and up)."""
+    out = []
+    for t in techniques:
+        if t.name == "ALS-XZ":
+            out.append((TABLE[t.name][2], replace(t, find=partial(als.als_xz, part="wings"))))
+            out.append((7.0, replace(t, find=partial(als.als_xz, part="sets"))))
+        else:
+            out.append((1.2 if t.name == "Hidden Single" else TABLE[t.name][2], t))
+    return sorted(out, key=lambda pair: pair[0])
+
+
+def _lowest(g: Candidates, chosen: list[tuple[float, solver.Technique]]) -> Step | None:
+    """The lowest-rated step of the techniques, in Explainer's order."""
+    best, best_rating = None, 0.0
+    for floor, technique in chosen:
+        if best is not None and floor >= best_rating:
+            break
+        look = FORCING_LOOK if technique.name in FORCING else 1
+        for step in islice(technique.find(g), look):
+            rating = step_rating(step)
+            if best is None or rating < best_rating:
+                best, best_rating = step, rating
+    return best

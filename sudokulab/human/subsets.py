@@ -16,7 +16,7 @@ SIZE_NAMES = {2: "Pair", 3: "Triple", 4: "Quadruple"}
 
 
 def naked(g: Candidates, size: int, locked: bool = False) -> Iterator[Step]:
-    """Naked subsets of a size; locked ones lie in two units and clear both."""
+    """Naked subsets of a size; locked ones lie in two units and clear both (HoDoKu's test)."""
     lay, cands, n, blanks = g.layout, g.cands, g.n, g.blanks
     technique = f"{'Locked' if locked else 'Naked'} {SIZE_NAMES[size]}"
     for u, unit in enumerate(lay.units):
@@ -38,13 +38,21 @@ def naked(g: Candidates, size: int, locked: bool = False) -> Iterator[Step]:
             reach = common if locked else {u}
             gone = [(c, d) for v in sorted(reach) for c in lay.units[v]
                     if c not in group and cands[c] & mask for d in digits(cands[c] & mask)]
-            if gone:
+            if gone and (not locked or _clears_both(gone, common, lay)):
                 ds = digits_text(digits(mask))
                 yield make(technique, n, f"{ds} in {cells_text(group, n)}",
                            eliminations=gone, cells=group, units=sorted(reach),
                            sentence=f"{cells_text(group, n)} can only hold {ds} between "
                            f"them, so no other cell of "
                            f"{' or '.join(lay.unit_names[v] for v in sorted(reach))} can.")
+
+
+def _clears_both(gone: list[tuple[int, int]], common: set[int], lay) -> bool:
+    """HoDoKu's test for a locked subset: it removes candidates in its box and, outside the
+    box, in its line; one that clears only one of them is a naked subset there."""
+    box = next((v for v in sorted(common) if lay.kinds[v] == "box"), min(common))
+    inside = [box in lay.units_of[c] for c, _ in gone]
+    return any(inside) and not all(inside)
 
 
 def hidden(g: Candidates, size: int) -> Iterator[Step]:

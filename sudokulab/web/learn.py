@@ -118,9 +118,9 @@ def explain(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | Non
     deadline = time.monotonic() + seconds
     selected = chosen(techniques, upto)
     answer = reference(puzzle, seconds)
-    path = solver.solve(puzzle, selected, unique=is_unique(uniqueness, answer),
-                        stop=past(deadline))
-    grade = grading.grade(path.steps, path.solved)
+    unique = is_unique(uniqueness, answer)
+    path = solver.solve(puzzle, selected, unique=unique, stop=past(deadline))
+    grade = grading.grade_path(path, selected, unique=unique, stop=past(deadline))
     g = Candidates(puzzle)
     start = candidates_json(g)
     steps = [step_json(step, g) for step in path.steps]
@@ -188,7 +188,7 @@ def generated(box: tuple[int, int] = (3, 3), rules: tuple[str, ...] = (),
     grade = made.level, made.score, made.rating
     if made.level is None:  # not asked for a level: graded here, as `sudokulab grade` does
         path = solver.solve(made.puzzle, unique=True)
-        g = grading.grade(path.steps, path.solved)
+        g = grading.grade_path(path, unique=True)
         grade = (g.level if path.solved else None), g.score, g.rating
     level_, score, rating = grade
     return {"status": "generated", "puzzle": made.puzzle, "solution": list(made.solution),
