@@ -362,3 +362,33 @@ def test_solve_file_prints_every_solution_and_the_time(tmp_path, top95):
     assert lines[:5] == ["".join(map(str, s)) + " unique" for _, s in top95[:5]]
     assert re.fullmatch(r"% 5 puzzles solved in [\d.]+ s \([\d.]+ puzzles/s\), "
                         r"[\d.]+ s of CPU", lines[5])
+
+
+def test_sandwich_and_dot_counts_match_brute_force_on_4x4():
+    """Every 4x4 grid (288) filtered by the checker gives the count: sandwiches whose gap no
+    digits fill (total 4) or that need neighbours (total 0), a thermometer and Kropki dots
+    (pair tables), arrows and little killers (pieces of cells of one unit, their sums
+    chained), a renban (its runs)."""
+    grids = make_backend("sat").solve(empty(4), limit=None).solutions
+    backend = make_backend("prolog")
+    for rule in (R.Sandwich(False, 0, 0), R.Sandwich(True, 2, 2), R.Sandwich(True, 1, 4),
+                 R.Sandwich(False, 3, 5), R.Thermometer(((0, 0), (1, 1), (2, 3))),
+                 R.Arrow(((1, 1), (0, 2), (0, 3))), R.LittleKiller(((0, 1), (1, 2), (2, 3)), 7),
+                 R.Arrow(((3, 3), (2, 0), (2, 1), (2, 2))),
+                 R.LittleKiller(((0, 0), (1, 1), (2, 2), (3, 3)), 10),
+                 R.Renban(((0, 0), (1, 0), (1, 1))),
+                 R.Kropki(white=(((0, 0), (0, 1)),), black=(((1, 1), (2, 1)),),
+                          negative=True)):
+        puzzle = empty(4, (rule,))
+        expected = sum(check(puzzle, grid) == [] for grid in grids)
+        result = backend.solve(puzzle, limit=None)
+        assert result.count == expected, rule
+        assert all(check(puzzle, grid) == [] for grid in result.solutions)
+
+
+def test_a_renban_reaches_sudoku_pl_as_one_term():
+    """A renban is posted as its runs (one term), not as its pairs within len-1."""
+    puzzle = empty(9, (R.Renban(((0, 0), (0, 1), (1, 1), (2, 2))),))
+    terms = P.rule_terms(puzzle)
+    assert ("renban", [0, 1, 10, 20]) in terms
+    assert not [term for term in terms if term[0] == "relation"]

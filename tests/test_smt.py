@@ -300,3 +300,17 @@ def test_givens_go_where_they_measured_faster():
     assert make_backend("smt").givens == "assume"
     assert make_backend("smt:model=bitvec,solver=qffd").givens == "push"
     assert make_backend("smt:model=bitvec,solver=qffd,givens=assume").givens == "assume"
+
+
+@pytest.mark.parametrize("model", ["bool", "int"])
+def test_sandwich_counts_match_brute_force_on_4x4(model):
+    """Every 4x4 grid (288) filtered by the checker gives the count for each total, gaps
+    that no digits fill (total 4) and neighbours (total 0) included."""
+    grids = make_backend("sat").solve(empty(4), limit=None).solutions
+    backend = make_backend(f"smt:model={model}")
+    for column, index, total in ((False, 0, 0), (True, 2, 2), (False, 3, 5), (True, 1, 4)):
+        puzzle = empty(4, (R.Sandwich(column, index, total),))
+        expected = sum(check(puzzle, grid) == [] for grid in grids)
+        result = backend.solve(puzzle, limit=None)
+        assert result.count == expected, (column, index, total)
+        assert all(check(puzzle, grid) == [] for grid in result.solutions)

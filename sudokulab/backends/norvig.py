@@ -424,35 +424,19 @@ class RuleBoard(Board):
 
     def add_up_sums(self, values: Values, places: Places, solved: list[int],
                     hidden: list[int]) -> int:
-        """Sums: a digit stays in a cell only if the other cells' candidates can complete
-        a total the circle (or the given total) allows. Sums are sets of totals as bits."""
-        full, remove = self.full, self.remove
+        """Sums: a sum's circle and cells keep what `sum_keeps` allows them."""
+        n, full, remove = self.n, self.full, self.remove
         removed = 0
         for cells, circle, total in self.sums:
-            before = [1]  # the totals the cells before each cell can reach
-            for cell in cells:
-                before.append(add_digits(before[-1], values[cell]))
-            after = [1]
-            for cell in reversed(cells):
-                after.append(add_digits(after[-1], values[cell]))
-            after.reverse()
-            if circle >= 0:
-                keep = (before[-1] >> 1) & full  # circle digit d: bit d of the totals
-                if values[circle] & ~keep:
-                    removed += remove(values, places, circle, ~keep & full, solved, hidden)
-                targets = values[circle] << 1
-            else:
-                targets = 1 << total
-            for k, cell in enumerate(cells):
-                others = add_totals(before[k], after[k + 1])
-                unfit = 0
-                for d in range(1, self.n + 1):
-                    if values[cell] >> (d - 1) & 1 and not (others << d) & targets:
-                        unfit |= 1 << (d - 1)
-                if unfit:
-                    removed += remove(values, places, cell, unfit, solved, hidden)
+            circled = values[circle] if circle >= 0 else 0
+            circle_keep, keeps = sum_keeps(tuple(values[cell] for cell in cells), circled,
+                                           total, n)
+            if circled & ~circle_keep:
+                removed += remove(values, places, circle, ~circle_keep & full, solved, hidden)
+            for cell, keep in zip(cells, keeps):
+                if values[cell] & ~keep:
+                    removed += remove(values, places, cell, ~keep & full, solved, hidden)
         return removed
-
 
     def fill_sandwiches(self, values: Values, places: Places, solved: list[int],
                         hidden: list[int]) -> int:
@@ -465,6 +449,35 @@ class RuleBoard(Board):
                 if values[cell] & ~keep:
                     removed += remove(values, places, cell, ~keep & full, solved, hidden)
         return removed
+
+
+# As sandwich lines, sums meet the same candidates again and again: the answers are kept.
+@lru_cache(maxsize=1 << 16)
+def sum_keeps(line: tuple[int, ...], circled: int, total: int,
+              n: int) -> tuple[int, tuple[int, ...]]:
+    """The candidates a circle (`circled`, 0 without one: then the total is `total`) and
+    each cell of a sum keep: a digit stays if the other cells' candidates can complete a
+    total the circle allows. Totals reachable are sets of bits."""
+    before = [1]  # the totals the cells before each cell can reach
+    for candidates in line:
+        before.append(add_digits(before[-1], candidates))
+    after = [1]
+    for candidates in reversed(line):
+        after.append(add_digits(after[-1], candidates))
+    after.reverse()
+    circle_keep = (before[-1] >> 1) & ((1 << n) - 1)  # circle digit d: bit d of the totals
+    targets = circled << 1 if circled else 1 << total
+    keeps = []
+    for k, candidates in enumerate(line):
+        others = add_totals(before[k], after[k + 1])
+        keep, rest = 0, candidates
+        while rest:  # each candidate d: does some total of the others plus d hit a target?
+            bit = rest & -rest
+            rest ^= bit
+            if (others << bit.bit_length()) & targets:
+                keep |= bit
+        keeps.append(keep)
+    return circle_keep, tuple(keeps)
 
 
 # The search meets the same line again and again (each propagation ends with a round

@@ -74,9 +74,11 @@ def rule_terms(puzzle: Puzzle) -> list[tuple]:
         elif isinstance(rule, R.Parity):
             terms.append(("parity", geo.indices(rule.cells),
                           "even" if rule.even else "odd"))
+    # a renban is one term of its own (its digits are one of the runs), not its pairs
     terms += [("relation", rel.kind.replace("-", "_"), rel.a, rel.b, rel.param)
-              for rel in geo.digit_relations]
-    terms += [("distinct", list(cells)) for _, cells in geo.groups]
+              for rel in geo.digit_relations if rel.rule != R.Renban.name]
+    terms += [("renban" if rule == R.Renban.name else "distinct", list(cells))
+              for rule, cells in geo.groups]
     terms += [("sum", list(total.cells), total.total) if total.circle < 0 else
               ("arrow", total.circle, list(total.cells)) for total in geo.sums]
     terms += [("sandwich", list(line), total) for line, total in geo.sandwiches]
@@ -172,9 +174,9 @@ class PrologBackend(Backend):
         lines = [f"prolog: {PROGRAM.name}: sudoku({rows}-{cols}, Cells, Rules, {strength}), "
                  f"labeling([{', '.join(labeling)}], Cells){auto}",
                  f"  {len(geo.units)} units of {geo.n} cells hold distinct digits"]
-        new = ("relation", "distinct", "sum", "arrow")
+        new = ("relation", "distinct", "renban", "sum", "arrow")
         lines += [f"  sandwich: sandwich({geo.name(line[0])}..{geo.name(line[-1])}, {total}): "
-                  "element/3 finds the 1 and the N, each cell between counts (reified)"
+                  "automaton/3: before the ends, the set of filling digits so far, after"
                   for line, total in geo.sandwiches]
         new += ("sandwich",)  # shown below, by the rule they come from
         extra = iter([unit.name for unit in geo.units
@@ -198,9 +200,12 @@ class PrologBackend(Backend):
         for rel in geo.digit_relations:
             key = (rel.rule, rel.kind.replace("-", "_"))
             relations[key] = relations.get(key, 0) + 1
-        lines += [f"  {rule}: relation({kind}, A, B, K) x{count}, related/4 posts a CLP(FD) "
-                  "constraint" for (rule, kind), count in relations.items()]
-        lines += [f"  {rule}: distinct({len(cells)} cells)" for rule, cells in geo.groups]
+        lines += [f"  {rule}: relation({kind}, A, B, K) x{count}, a tuples_in/2 table of the "
+                  "digit pairs related/4 allows" for (rule, kind), count in relations.items()]
+        lines += [f"  {rule}: renban({len(cells)} cells): they differ, and their digits are "
+                  "one of the runs, as a cage's are one of its digit sets"
+                  if rule == R.Renban.name else f"  {rule}: distinct({len(cells)} cells)"
+                  for rule, cells in geo.groups]
         lines += [f"  {total.rule}: " + (f"sum({len(total.cells)} cells, {total.total})"
                                          if total.circle < 0 else
                                          f"arrow({geo.name(total.circle)}, "

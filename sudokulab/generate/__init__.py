@@ -3,12 +3,15 @@ rule set, reproducible from a seed (issue 15).
 
 A puzzle is made in three steps, all driven by one random.Random(seed):
 1. a random solution grid for the shape and rules (`grids.random_grid`; random jigsaw
-   regions first, killer cages and parity marks after, from the solution);
+   regions first, killer cages and parity marks after, from the solution, and so the
+   lines, dots, sums and regions of issue 19's rules: `marks.py`);
 2. givens removed in a random order of the symmetry's orbits while the puzzle stays
    unique, asked of the working engine (PySAT, incremental, `engine.py`);
 3. filters: a number of givens, minimality, a level or rating from the human-style
    grader; a puzzle that misses them is dropped and the next try removes givens in
-   another order (a grid serves four tries, then another is drawn).
+   another order (a grid serves four tries, then another is drawn). With lines, dots,
+   sums or regions drawn from the solution, the puzzle must also need them: its givens
+   alone have several solutions.
 Every puzzle that passes is proved unique again by a second engine of another paradigm
 (norvig, or asp where norvig is slow) and its solution checked by the independent checker
 before it is handed out; a disagreement raises ProofError: a bug, never a puzzle.
@@ -25,10 +28,12 @@ from dataclasses import dataclass
 
 from sudokulab import rules as R
 from sudokulab.errors import UsageError
+from sudokulab.generate.marks import FAMILIES
 from sudokulab.puzzle import Puzzle
 
 LEVELS = ("easy", "medium", "hard", "unfair", "extreme")  # HoDoKu's, as grading.LEVELS
-RANDOM_RULES = ("jigsaw", "killer", "parity")  # drawn afresh for every puzzle
+# Drawn afresh for every puzzle: regions, cages, marks, and issue 19's families (marks.py).
+RANDOM_RULES = ("jigsaw", "killer", "parity", *FAMILIES)
 # Second engines, of other paradigms than SAT. `auto`: norvig (hand-written propagation
 # and search) up to 9x9 with rules that only add units, cages or marks; asp (clingo, answer
 # set programming) for 16x16 and up and for chess-move and non-consecutive rules, where
@@ -113,7 +118,8 @@ def generate(box: tuple[int, int] = (3, 3), rules: Iterable[R.Rule | str] = (), 
     in the same order and the same puzzles as with one).
 
     `rules` holds rule objects or names: the simple rules, 'miracle', and 'jigsaw',
-    'killer', 'parity' for regions, cages or marks drawn at random for each puzzle.
+    'killer', 'parity' and the families of marks.FAMILIES ('thermometer', 'kropki', ...)
+    for regions, cages, marks, lines or sums drawn at random for each puzzle.
     UsageError for impossible or contradictory options (checked before the first puzzle);
     also when `tries` grids in a row miss the filters (givens, level, rating, minimal).
     """
@@ -196,6 +202,10 @@ def make_request(box: tuple[int, int] = (3, 3), rules: Iterable[R.Rule | str] = 
         low, high = rating
         if not 0 <= low <= high:
             raise UsageError(f"--rating {low}..{high}: needs 0 <= A <= B")
+    marked = [name for name in randoms if name in FAMILIES]
+    if marked and (grade or level is not None or rating is not None):
+        raise UsageError(f"the human-style grader knows no {', '.join(marked)} rules: "
+                         f"--grade, --level and --rating cannot rate these puzzles")
     if prover not in PROVERS:
         raise UsageError(f"unknown second prover {prover!r}; known: {', '.join(PROVERS)}")
     if not isinstance(tries, int) or tries < 1:

@@ -7,15 +7,16 @@ import json
 import sys
 
 from sudokulab.errors import EXIT_DISAGREE, EXIT_OK, UsageError, error_line
+from sudokulab.generate import RANDOM_RULES
 
 FORMATS = ("line", "json", "grid")
-LINE_SAFE = ("jigsaw", "killer", "parity")  # random rules a line of digits cannot hold
+LINE_SAFE = RANDOM_RULES  # random rules: a line of digits cannot hold them
 
 
 def options(p: argparse.ArgumentParser) -> None:
     """The options of `generate`."""
     from sudokulab.errors import count_int, positive_int
-    from sudokulab.generate import DEFAULT_TRIES, LEVELS, PROVERS, RANDOM_RULES
+    from sudokulab.generate import DEFAULT_TRIES, LEVELS, PROVERS
     from sudokulab.generate.symmetry import SYMMETRIES
 
     p.description = (
@@ -33,8 +34,11 @@ def options(p: argparse.ArgumentParser) -> None:
                         "(16x16), ...")
     p.add_argument("--rules", metavar="LIST", action="append", default=[],
                    help="comma list of: diagonal, anti-knight, anti-king, non-consecutive, "
-                        f"windoku, miracle, and {', '.join(RANDOM_RULES)} (regions, cages "
-                        "with their sums, or even/odd marks drawn afresh for each puzzle)")
+                        "windoku, main-diagonal, anti-diagonal, disjoint-groups, miracle, "
+                        f"and {', '.join(RANDOM_RULES)} (regions, cages with their sums, "
+                        "even/odd marks, and the lines, dots, sums and regions of those "
+                        "rules, drawn afresh for each puzzle from its solution; -negative: "
+                        "every true dot shown, no dot means neither)")
     p.add_argument("--rule", metavar="NAME", action="append", default=[],
                    help="one rule by name (repeatable)")
     p.add_argument("--symmetry", default="none", choices=tuple(SYMMETRIES), metavar="SYM",
@@ -93,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
     rules = [name.strip() for text in args.rules for name in text.split(",") if name.strip()]
     rules += args.rule
     if args.format == "line" and any(name.lower() in LINE_SAFE for name in rules):
-        raise UsageError("a line of digits cannot hold jigsaw regions, cages or parity marks: "
-                         "use --format json")
+        raise UsageError("a line of digits cannot hold jigsaw regions, cages, marks, lines or "
+                         "sums: use --format json")
     puzzles = generate(_box(args.box), rules, count=args.count, seed=args.seed,
                        symmetry=args.symmetry, minimal=args.minimal, givens=args.givens,
                        max_givens=args.max_givens, level=args.level, rating=args.rating,

@@ -7,7 +7,7 @@ from functools import cache
 
 from sudokulab import rules as R
 from sudokulab.errors import UsageError
-from sudokulab.generate import Generated, ProofError, Request
+from sudokulab.generate import Generated, ProofError, Request, marks
 from sudokulab.generate.engine import Engine, engine
 from sudokulab.generate.grids import random_cages, random_grid, random_parity, random_regions
 from sudokulab.generate.symmetry import orbits
@@ -29,13 +29,16 @@ def make(request: Request, seed: int) -> Generated:
         if drawn is None:  # random jigsaw regions that admit no grid
             tries += 1
             continue
-        solution, rules, work, owned = drawn
+        solution, rules, work, owned, base = drawn
         try:
             for _ in range(min(PASSES_PER_GRID, request.tries - tries)):
                 tries += 1
                 work.next_puzzle()
                 givens = remove_givens(work, solution, request, rng)
-                found = _passes(request, Puzzle(request.box, givens, rules), solution, work)
+                puzzle = Puzzle(request.box, givens, rules)
+                if base is not None and not rules_needed(base, puzzle, solution):
+                    continue
+                found = _passes(request, puzzle, solution, work)
                 if found is not None:
                     puzzle, minimal, grade = found
                     provers = prove(puzzle, solution, second_name(request.prover, puzzle))
@@ -49,8 +52,10 @@ def make(request: Request, seed: int) -> Generated:
 
 
 def draw(request: Request, rng: random.Random):
-    """A random grid with its rules (random ones drawn), the engine that knows them, and
-    whether that engine is this grid's own; None when random regions admit no grid."""
+    """A random grid with its rules (random ones drawn), the engine that knows them,
+    whether that engine is this grid's own, and, when lines, dots, sums or regions of
+    marks.py were drawn, the grid's engine (without anything drawn from the solution);
+    None when random regions admit no grid."""
     n, box = request.n, request.box
     rules = request.rules
     if "jigsaw" in request.random_rules:
@@ -67,9 +72,23 @@ def draw(request: Request, rng: random.Random):
         extra += random_cages(solution, n, rng)
     if "parity" in request.random_rules:
         extra += random_parity(solution, n, rng)
+    drawn = [family for family in request.random_rules if family in marks.FAMILIES]
+    for family in drawn:
+        extra += marks.draw(family, solution, n, rng)
     if not extra:
-        return solution, rules, grid_engine, False
-    return solution, rules + extra, Engine(box, rules + extra), True
+        return solution, rules, grid_engine, False, None
+    return (solution, rules + extra, Engine(box, rules + extra), True,
+            grid_engine if drawn else None)
+
+
+def rules_needed(base: Engine, puzzle: Puzzle, solution: tuple[int, ...]) -> bool:
+    """Whether the puzzle's givens have other solutions under the base engine's rules
+    alone (without what was drawn from the solution): the drawn rules do work that givens
+    would otherwise do."""
+    n = base.n
+    blanks = [cell for cell, d in enumerate(puzzle.givens) if not d]
+    return bool(blanks) and not base.unique_without(_literals(list(puzzle.givens), n),
+                                                    solution, blanks)
 
 
 def remove_givens(work: Engine, solution: tuple[int, ...], request: Request,

@@ -79,7 +79,10 @@
 %     - parity(Cells, P):  these cells hold even digits (P = even) or odd ones (odd)
 %     - relation(Kind, A, B, K): the digits of cells A and B are related as
 %                          related/4 says (thermometers, dots, whispers, ...)
-%     - distinct(Cells):   these cells differ (a cage without sum, a region, renban)
+%     - distinct(Cells):   these cells differ (a cage without sum, a region)
+%     - renban(Cells):     these cells hold a run of consecutive digits, in any order:
+%                          they differ, and their digits are one of the runs, as a
+%                          cage's are one of the digit sets of its sum
 %     - sum(Cells, Sum):   these cells add up to Sum, repeats allowed (little killer)
 %     - arrow(Circle, Cells): these cells add up to the digit in cell Circle
 %     - sandwich(Cells, Sum): along these cells (a row or a column), the digits
@@ -99,7 +102,8 @@ sudoku(Box, Cells, Rules0, Strength0) :-
     Grid =.. [grid|Cells],
     units(Box, Rows, Grid, Rules, Units),
     all_distinct_units(Strength, Units),
-    maplist(rule_holds(Strength, Grid, Rows), Rules).
+    index_units(Box, Rules, Places),
+    maplist(rule_holds(Strength, Grid, Rows, Places), Rules).
 
 %   N, the number of digits, from the box shape.
 size(BoxRows-BoxCols, N) :-
@@ -153,54 +157,158 @@ cell_at(Grid, Index, Cell) :-
     arg(Position, Grid, Cell).
 
 %   A rule beyond the units relates its cells directly.
-rule_holds(_, _, _, unit(_)).
-rule_holds(_, _, _, regions(_)).
-rule_holds(_, Grid, _, differ(Pairs)) :-
+rule_holds(_, _, _, _, unit(_)).
+rule_holds(_, _, _, _, regions(_)).
+rule_holds(_, Grid, _, _, differ(Pairs)) :-
     maplist(cells_differ(Grid), Pairs).
-rule_holds(_, _, Rows, non_consecutive) :-
+rule_holds(_, _, Rows, _, non_consecutive) :-
     transpose(Rows, Columns),
     maplist(not_consecutive, Rows),
     maplist(not_consecutive, Columns).
-rule_holds(Strength, Grid, Rows, cage(Indices, Sum)) :-
+rule_holds(Strength, Grid, Rows, _, cage(Indices, Sum)) :-
     cells_at(Grid, Indices, Cage),
     digits_differ(Strength, Cage),
     sum(Cage, #=, Sum),
     length(Rows, N),
     cage_digit_sets(N, Cage, Sum).
-rule_holds(_, Grid, _, parity(Indices, Parity)) :-
+rule_holds(_, Grid, _, _, parity(Indices, Parity)) :-
     cells_at(Grid, Indices, Cage),
     maplist(has_parity(Parity), Cage).
 
-rule_holds(_, Grid, _, relation(Kind, A, B, K)) :-
+rule_holds(_, Grid, _, _, relation(apart, A, B, _)) :- !,
     cell_at(Grid, A, X),
     cell_at(Grid, B, Y),
-    related(Kind, K, X, Y).
-rule_holds(Strength, Grid, _, distinct(Indices)) :-
+    X #\= Y + 1, Y #\= X + 1.
+rule_holds(_, Grid, Rows, _, relation(Kind, A, B, K)) :-
+    cell_at(Grid, A, X),
+    cell_at(Grid, B, Y),
+    length(Rows, N),
+    relation_table(Kind, K, N, Pairs),
+    tuples_in([[X, Y]], Pairs).
+rule_holds(Strength, Grid, Rows, _, renban(Indices)) :-
+    cells_at(Grid, Indices, Line),
+    digits_differ(Strength, Line),
+    length(Rows, N),
+    length(Line, Size),
+    findall(Run, ( Top is N - Size + 1, between(1, Top, Low), High is Low + Size - 1,
+                   numlist(Low, High, Run) ), Runs),
+    one_of_digit_sets(N, Line, Runs).
+rule_holds(Strength, Grid, _, _, distinct(Indices)) :-
     cells_at(Grid, Indices, Group),
     digits_differ(Strength, Group).
-rule_holds(_, Grid, _, sum(Indices, Sum)) :-
-    cells_at(Grid, Indices, Line),
-    sum(Line, #=, Sum).
-rule_holds(_, Grid, _, arrow(Circle, Indices)) :-
+rule_holds(_, Grid, Rows, Places, sum(Indices, Sum)) :-
+    length(Rows, N),
+    sum_chain(N, Grid, Places, Indices, Sum).
+rule_holds(_, Grid, Rows, Places, arrow(Circle, Indices)) :-
     cell_at(Grid, Circle, Total),
-    cells_at(Grid, Indices, Shaft),
-    sum(Shaft, #=, Total).
+    length(Rows, N),
+    sum_chain(N, Grid, Places, Indices, Total).
 
-rule_holds(_, Grid, _, sandwich(Indices, Sum)) :-
+rule_holds(_, Grid, _, _, sandwich(Indices, Sum)) :-
     cells_at(Grid, Indices, Line),
     length(Line, N),
-    element(One, Line, 1),
-    element(Top, Line, N),
-    Low #= min(One, Top),
-    High #= max(One, Top),
-    foldl(between_digit(Low, High), Line, Terms, 1, _),
-    sum(Terms, #=, Sum).
+    sandwich_arcs(N, Sum, Arcs),
+    automaton(Line, [source(before), sink(after)], Arcs).
 
-%   The K-th digit of a line counts in a sandwich when K lies between Low and High.
-between_digit(Low, High, X, Term, K, K1) :-
-    Inside #<==> (K #> Low #/\ K #< High),
-    Term #= Inside * X,
-    K1 is K + 1.
+%   A sandwich line read left to right as an automaton: before the first crust
+%   (the 1 or the N), between the crusts with the first crust and the set of
+%   filling digits so far (a sorted list: the filling's digits differ, and
+%   their sum stays within Sum), after the second crust, the other one.
+%   automaton/3 becomes a chain of tuples_in/2 steps (state before, digit,
+%   state after) with no cycle, so each digit stays exactly when some reading
+%   of the whole line through it is accepted: where the crusts can stand, and
+%   which fillings of distinct digits add up to Sum.
+sandwich_arcs(N, Sum, Arcs) :-
+    Top is N - 1,
+    findall(Arc, sandwich_arc(N, Top, Sum, Arc), Arcs).
+
+sandwich_arc(_, Top, _, arc(State, D, State)) :-
+    member(State, [before, after]),
+    between(2, Top, D).
+sandwich_arc(N, _, _, arc(before, End, filling(End, []))) :-
+    member(End, [1, N]).
+sandwich_arc(N, Top, Sum, arc(filling(End, Set), D, filling(End, Set1))) :-
+    member(End, [1, N]),
+    filling(Top, Sum, Set),
+    between(2, Top, D),
+    \+ memberchk(D, Set),
+    sum_list([D|Set], Total),
+    Total =< Sum,
+    ord_add_element(Set, D, Set1).
+sandwich_arc(N, Top, Sum, arc(filling(End, Set), Other, after)) :-
+    member(End-Other, [1-N, N-1]),
+    filling(Top, Sum, Set),
+    sum_list(Set, Sum).
+
+%   A set of distinct digits of 2..Top (ascending) adding up to at most Sum.
+filling(Top, Sum, Set) :-
+    numlist(2, Top, Middle),
+    subset_of(Middle, Set),
+    sum_list(Set, Total),
+    Total =< Sum.
+
+subset_of([], []).
+subset_of([D|Ds], [D|Set]) :- subset_of(Ds, Set).
+subset_of([_|Ds], Set) :- subset_of(Ds, Set).
+
+%   Digits of 1..N at some cells add up to Total (a number, or an arrow's
+%   circle). The line is cut into pieces of at most three cells that share a
+%   unit, so differ (a little killer's cells within one box): each piece's
+%   digits and their sum are one tuples_in/2 table of its fillings. The
+%   pieces' sums then add up as a chain of partial sums, each step a table of
+%   (sum before, piece's sum, sum after). Tables joined in a chain with no
+%   cycle keep together exactly the digits that can complete the total with
+%   distinct digits in each piece, where sum/3 narrows bounds only.
+sum_chain(N, Grid, Places, Indices, Total) :-
+    pieces(Places, Indices, Pieces),
+    maplist(piece_sum(N, Grid), Pieces, Sums, Ranges),
+    foldl(partial_sum, Sums, Ranges, 0-(0-0), Total-_).
+
+%   The sum of a piece's digits, and the smallest and largest it can be.
+piece_sum(N, Grid, Piece, Sum, Low-High) :-
+    cells_at(Grid, Piece, Cells),
+    length(Piece, Size),
+    numlist(1, N, Digits),
+    findall(Row, ( length(Filling, Size), distinct_digits(Filling, Digits),
+                   sum_list(Filling, S), append(Filling, [S], Row) ), Table),
+    append(Cells, [Sum], Vars),
+    tuples_in([Vars], Table),
+    Low is Size * (Size + 1) // 2,
+    High is Size * (2 * N - Size + 1) // 2.
+
+distinct_digits([], _).
+distinct_digits([D|Ds], Digits) :-
+    select(D, Digits, Rest),
+    distinct_digits(Ds, Rest).
+
+partial_sum(Sum, Low-High, Before-(Least-Most), After-(Least1-Most1)) :-
+    Least1 is Least + Low,
+    Most1 is Most + High,
+    findall([A, S, C], ( between(Least, Most, A), between(Low, High, S), C is A + S ),
+            Table),
+    tuples_in([[Before, Sum, After]], Table).
+
+%   A line cut into pieces, in order: each piece at most three cells, all in one unit.
+pieces(_, [], []).
+pieces(Places, [I|Is], [[I|Piece]|Pieces]) :-
+    piece(Places, [I], Is, Piece, Rest),
+    pieces(Places, Rest, Pieces).
+
+piece(Places, Taken, [J|Is], [J|Piece], Rest) :-
+    length(Taken, Size), Size < 3,
+    member(Unit, Places),
+    subset([J|Taken], Unit), !,
+    piece(Places, [J|Taken], Is, Piece, Rest).
+piece(_, _, Rest, [], Rest).
+
+%   The units (rows, columns, boxes or regions, extra units) as lists of cell indices.
+index_units(Box, Rules, Units) :-
+    size(Box, N),
+    Last is N * N - 1,
+    numlist(0, Last, Indices),
+    rows(N, Indices, Rows),
+    Grid =.. [grid|Indices],
+    units(Box, Rows, Grid, Rules, Units).
 
 %   related(Kind, K, X, Y): how a line or a dot relates two digits.
 related(less, _, X, Y)    :- X #< Y.                  % thermometer: up from the bulb
@@ -214,6 +322,13 @@ related(v, _, X, Y)       :- X + Y #= 5.
 related(no_xv, _, X, Y)   :- X + Y #\= 5, X + Y #\= 10.
 related(far, K, X, Y)     :- abs(X - Y) #>= K.         % german whispers
 related(near, K, X, Y)    :- abs(X - Y) #=< K.         % renban: a run of K + 1 digits
+
+%   The pairs of digits a relation allows, as a table: tuples_in/2 keeps every
+%   digit that has a partner (arc consistency), where the arithmetic of
+%   related/4 (abs, #\/) only narrows bounds or waits for a digit.
+relation_table(Kind, K, N, Pairs) :-
+    findall([X, Y], ( between(1, N, X), between(1, N, Y), related(Kind, K, X, Y) ),
+            Pairs).
 
 %!  implied_cages(+Box, +Rules, -Implied)
 %
@@ -279,6 +394,11 @@ not_consecutive([X, Y|Line]) :-
 cage_digit_sets(N, Cage, Sum) :-
     length(Cage, Size),
     findall(Set, digit_set(N, 1, Size, Sum, Set), Sets),
+    one_of_digit_sets(N, Cage, Sets).
+
+%   Cells hold the digits of one of Sets (sets of as many digits as cells).
+one_of_digit_sets(N, Cage, Sets) :-
+    length(Cage, Size),
     append(Sets, Fitting0),
     sort(Fitting0, Fitting),
     list_to_fdset(Fitting, Digits),
@@ -350,6 +470,7 @@ rule(cage(_, _)).
 rule(parity(_, _)).
 rule(relation(_, _, _, _)).
 rule(distinct(_)).
+rule(renban(_)).
 rule(sum(_, _)).
 rule(arrow(_, _)).
 rule(sandwich(_, _)).
@@ -391,6 +512,9 @@ auto_choices(_, hybrid, ff).
 pairwise(differ([_|_])).
 pairwise(non_consecutive).
 pairwise(relation(_, _, _, _)).   % thermometers, dots, whispers, ...
+pairwise(sum(_, _)).               % little killers, arrows and sandwiches: not pairs,
+pairwise(arrow(_, _)).             % but their lines too favour the cheap units and ffc
+pairwise(sandwich(_, _)).          % (results/generated.md)
 
 strength(auto, Rules, Strength) :- !,
     auto_choices(Rules, Strength, _).
@@ -460,12 +584,15 @@ label(Rules, Options, Cells) :-
     labeling(Labeling, Caged),
     labeling(Labeling, Free).
 
-%   The cells of the drawn cages, then the others. In a grid that cages only
-%   in part, first-fail alone may label free cells early, and then search the
-%   caged ones again under every choice made there; a free cell left to the
-%   end is a plain Sudoku's cell, filled by propagation.
+%   The cells of the drawn cages (and of the other sums: arrows, little
+%   killers), then the others. In a grid that cages only in part, first-fail
+%   alone may label free cells early, and then search the caged ones again
+%   under every choice made there; a free cell left to the end is a plain
+%   Sudoku's cell, filled by propagation. On the generated arrows and little
+%   killers too, the search is several times smaller (results/generated.md).
 caged_first(Rules, Cells, Caged, Free) :-
-    findall(Index, ( member(cage(Indices, _), Rules), member(Index, Indices) ), Found),
+    findall(Index, ( member(Rule, Rules), summed(Rule, Indices), member(Index, Indices) ),
+            Found),
     sort(Found, Sorted),
     Grid =.. [grid|Cells],
     cells_at(Grid, Sorted, Caged),
@@ -474,6 +601,10 @@ caged_first(Rules, Cells, Caged, Free) :-
     numlist(0, Last, All),
     ord_subtract(All, Sorted, Others),
     cells_at(Grid, Others, Free).
+
+summed(cage(Indices, _), Indices).
+summed(sum(Indices, _), Indices).
+summed(arrow(Circle, Indices), [Circle|Indices]).
 
 %   `auto` in the labeling options is ff or ffc, as auto_choices/3 says.
 labeling_option(Rules, auto, Selection) :- !,
