@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from sudokulab import rules as R
@@ -358,7 +358,7 @@ def fill_sandwiches(m: Matrix, alive: int, chosen: int) -> int:
                 if not all(inner[k] for k in range(n) if k not in (one, top)):
                     continue
                 low, high = sum(lows[first + 1:last]), sum(highs[first + 1:last])
-                if not low <= total <= high:
+                if not low <= total <= high or total not in between_totals(last - first - 1, n):
                     continue
                 kept[one] |= 1
                 kept[top] |= 1 << (n - 1)
@@ -374,6 +374,14 @@ def fill_sandwiches(m: Matrix, alive: int, chosen: int) -> int:
             if fits != mask:
                 alive &= ~((mask ^ fits) << (cell * n))
     return alive
+
+
+@cache
+def between_totals(count: int, n: int) -> range:
+    """The totals that `count` different digits from 2 to N-1 can make: those between
+    the count smallest and the count largest (every total in that range is reachable)."""
+    middle = range(2, n)
+    return range(sum(middle[:count]), sum(middle[len(middle) - count:]) + 1)
 
 
 def prune(m: Matrix, alive: int, chosen: int) -> int:
