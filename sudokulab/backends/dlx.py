@@ -339,9 +339,9 @@ def fill_sandwiches(m: Matrix, alive: int, chosen: int) -> int:
     """Sandwiches: the rows left once each cell of the line keeps the digits of some place
     of the 1 and the N where the cells between can still add up to the total.
 
-    Between them a cell holds neither 1 nor N, and keeps the digits that the bounds of
-    the other cells between let reach the total; elsewhere it keeps any digit but 1 and
-    N. Sound, and on a full grid exactly the rule (one place is left, bounds are values).
+    Between them a cell holds neither 1 nor N, and keeps the digits that, with one
+    candidate of each other cell between, make the total; elsewhere it keeps any digit but
+    1 and N. Sound, and on a full grid exactly the rule (one place is left, one digit each).
     """
     n, full = m.n, (1 << m.n) - 1
     rows = alive | chosen
@@ -349,31 +349,62 @@ def fill_sandwiches(m: Matrix, alive: int, chosen: int) -> int:
     for line, total in m.sandwiches:
         masks = [rows >> (cell * n) & full for cell in line]
         inner = [mask & ~ends for mask in masks]
-        lows = [(mask & -mask).bit_length() for mask in inner]
-        highs = [mask.bit_length() for mask in inner]
         kept = [0] * n
         for one in (k for k in range(n) if masks[k] & 1):
             for top in (k for k in range(n) if masks[k] >> (n - 1) & 1 and k != one):
                 first, last = min(one, top), max(one, top)
+                if total not in between_totals(last - first - 1, n):
+                    continue
                 if not all(inner[k] for k in range(n) if k not in (one, top)):
                     continue
-                low, high = sum(lows[first + 1:last]), sum(highs[first + 1:last])
-                if not low <= total <= high or total not in between_totals(last - first - 1, n):
+                fits = digits_to_total(inner[first + 1:last], total)
+                if fits is None:
                     continue
                 kept[one] |= 1
                 kept[top] |= 1 << (n - 1)
-                for k in range(n):
-                    if first < k < last:
-                        kept[k] |= inner[k] & digits_between(total - (high - highs[k]),
-                                                             total - (low - lows[k]))
-                    elif k not in (one, top):
-                        kept[k] |= inner[k]
+                kept[first + 1:last] = [k | f for k, f in zip(kept[first + 1:last], fits)]
+                for k in (*range(first), *range(last + 1, n)):
+                    kept[k] |= inner[k]
         for cell, mask, fits in zip(line, masks, kept):
             if not fits:
                 raise Dead
             if fits != mask:
                 alive &= ~((mask ^ fits) << (cell * n))
     return alive
+
+
+def digits_to_total(masks: list[int], total: int) -> list[int] | None:
+    """Per cell, the candidates that some choice of one candidate in each other cell
+    completes to the total; None when no choice makes it. Totals are sets of bits."""
+    prefix = [1]  # the totals the cells before each cell can make
+    for mask in masks:
+        prefix.append(sums_with(prefix[-1], mask))
+    if not prefix[-1] >> total & 1:
+        return None
+    suffix = [1]  # the totals the cells after each cell can make
+    for mask in reversed(masks):
+        suffix.append(sums_with(suffix[-1], mask))
+    suffix.reverse()
+    fits = []
+    for k, mask in enumerate(masks):
+        others = 0
+        after = suffix[k + 1]
+        while after:  # every total of the cells before plus one of the cells after
+            low = after & -after
+            others |= prefix[k] << (low.bit_length() - 1)
+            after ^= low
+        fits.append(sum(1 << (d - 1) for d in range(1, mask.bit_length() + 1)
+                        if mask >> (d - 1) & 1 and d <= total and others >> (total - d) & 1))
+    return fits
+
+
+def sums_with(totals: int, mask: int) -> int:
+    """The totals made by adding one candidate of the mask to one of `totals`."""
+    out = 0
+    for d in range(1, mask.bit_length() + 1):
+        if mask >> (d - 1) & 1:
+            out |= totals << d
+    return out
 
 
 @cache
