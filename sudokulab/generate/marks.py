@@ -80,22 +80,28 @@ def find_path(rng: random.Random, solution: Grid, n: int, length: int, used: set
     return None
 
 
-def _lines(kind: type, fits, family: str):
-    """A drawer of `count` lines of a kind along paths the solution satisfies, apart."""
+def _apart(kind: type, family: str, tries: int, pick) -> Callable:
+    """A drawer of `count` instances of a kind that share no cell: `pick(solution, n, rng,
+    used)` draws one instance's cells (None when it finds none), up to `tries` per instance."""
     def draw(solution: Grid, n: int, rng: random.Random) -> tuple[R.Rule, ...]:
         used: set[Cell] = set()
         found: list[R.Rule] = []
         wanted = count(family, n)
-        for _ in range(5 * wanted):
-            path = find_path(rng, solution, n, rng.choice(lengths(n)), used,
-                             lambda v, size: fits(v, size, n))
-            if path:
-                used.update(path)
-                found.append(kind(path))
+        for _ in range(tries * wanted):
+            cells = pick(solution, n, rng, used)
+            if cells:
+                used.update(cells)
+                found.append(kind(cells))
                 if len(found) == wanted:
                     break
         return tuple(found)
     return draw
+
+
+def _lines(kind: type, fits, family: str):
+    """A drawer of `count` lines of a kind along paths the solution satisfies, apart."""
+    return _apart(kind, family, 5, lambda solution, n, rng, used: find_path(
+        rng, solution, n, rng.choice(lengths(n)), used, lambda v, size: fits(v, size, n)))
 
 
 def _increasing(values: list[int], size: int, n: int) -> bool:
@@ -225,19 +231,8 @@ def grow(rng: random.Random, solution: Grid, n: int, size: int,
 
 def _groups(kind: type, sizes: Callable[[int], tuple[int, ...]], family: str):
     """A drawer of groups of a kind, each connected over distinct digits, apart."""
-    def draw(solution: Grid, n: int, rng: random.Random) -> tuple[R.Rule, ...]:
-        used: set[Cell] = set()
-        found: list[R.Rule] = []
-        wanted = count(family, n)
-        for _ in range(50 * wanted):
-            group = grow(rng, solution, n, rng.choice(sizes(n)), used)
-            if group:
-                used.update(group)
-                found.append(kind(group))
-                if len(found) == wanted:
-                    break
-        return tuple(found)
-    return draw
+    return _apart(kind, family, 50, lambda solution, n, rng, used: grow(
+        rng, solution, n, rng.choice(sizes(n)), used))
 
 
 # Each family: how its instances are drawn from a solution (N, and a random.Random).
