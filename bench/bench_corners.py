@@ -33,12 +33,11 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
+from children import hand_over, in_a_child, seconds
 from provenance import machine_section
 from tabulate import tabulate
 
@@ -52,7 +51,6 @@ TARGET = 1.0   # CPU seconds, the slowest answer of a backend
 CAP = 10.0     # seconds a backend may spend on one puzzle (its own timeout)
 COUNT_CAP = 60.0  # seconds for counting a partial grid
 CHILD_CAP = 900.0  # seconds a backend's process may live
-RESULT = "RESULT "
 
 
 def puzzles() -> list[dict]:
@@ -110,39 +108,12 @@ def run_in_this_process(name: str) -> dict:
             "code": str(Path(sudokulab.__file__).parent.parent)}
 
 
-def run_in_a_child(name: str, code: Path | None = None) -> dict:
-    """One backend over every puzzle in a fresh process; `code`: run that checkout instead."""
-    env = dict(os.environ)
-    if code is not None:
-        env["PYTHONPATH"] = str(code)
-    command = [sys.executable, __file__, "--child", name]
-    try:
-        child = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
-                               timeout=CHILD_CAP)
-    except subprocess.TimeoutExpired:
-        return {"backend": name, "available": True, "crashed": f"killed after {CHILD_CAP} s"}
-    lines = [line for line in child.stdout.splitlines() if line.startswith(RESULT)]
-    if child.returncode != 0 or not lines:
-        last = (child.stderr.strip().splitlines() or ["no output"])[-1]
-        return {"backend": name, "available": True,
-                "crashed": f"exit code {child.returncode}: {last}"}
-    return json.loads(lines[-1][len(RESULT):])
-
-
 def slowest(run: dict, kinds: tuple[str, ...]) -> dict | None:
     """The answer of these kinds with the most CPU time (a wrong answer counts as CAP)."""
     answers = [a for a in run.get("answers", ()) if a["kind"] in kinds]
     if not answers:
         return None
     return max(answers, key=lambda a: (not a["right"], a["cpu"]))
-
-
-def seconds(answer: dict | None) -> str:
-    """CPU and wall seconds of an answer, with its status when it is not right."""
-    if answer is None:
-        return "n/a"
-    text = f"{answer['cpu']:.2f} ({answer['wall']:.2f})"
-    return text if answer["right"] else f"{text} {answer['status'].upper()}"
 
 
 def table(runs: dict[str, dict], before: dict[str, dict]) -> str:
@@ -253,15 +224,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        print(RESULT + json.dumps(run_in_this_process(args.child)), flush=True)
+        hand_over(run_in_this_process(args.child))
         return 0
     runs, before = {}, {}
     for name in args.backends.split(","):
         if args.before:
             print(f"{name} on {args.before} ...", file=sys.stderr, flush=True)
-            before[name] = run_in_a_child(name, args.before)
+            before[name] = in_a_child(__file__, name, CHILD_CAP, code=args.before)
         print(f"{name} ...", file=sys.stderr, flush=True)
-        runs[name] = run_in_a_child(name)
+        runs[name] = in_a_child(__file__, name, CHILD_CAP)
     text = table(runs, before)
     verdicts = targets(runs)
     print(text)

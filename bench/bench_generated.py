@@ -25,14 +25,13 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from children import hand_over, in_a_child, seconds
 from provenance import machine_section
 from tabulate import tabulate
 
@@ -46,7 +45,6 @@ PROVER = "cpsat"  # the second engine of the generator: quick on every family
 TARGET = 1.0   # CPU seconds, the slowest answer of a backend
 CAP = 10.0     # seconds a backend may spend on one puzzle (its own timeout)
 CHILD_CAP = 1200.0  # seconds a backend's process may live
-RESULT = "RESULT "
 
 
 def families() -> tuple[str, ...]:
@@ -98,22 +96,6 @@ def run_in_this_process(name: str, path: Path) -> dict:
     return {"backend": name, "available": True, "version": ready.version, "answers": answers}
 
 
-def run_in_a_child(name: str, path: Path) -> dict:
-    """One backend over the set in a fresh process."""
-    command = [sys.executable, __file__, "--child", name, "--set", str(path)]
-    try:
-        child = subprocess.run(command, cwd=ROOT, env=dict(os.environ), capture_output=True,
-                               text=True, timeout=CHILD_CAP)
-    except subprocess.TimeoutExpired:
-        return {"backend": name, "available": True, "crashed": f"killed after {CHILD_CAP} s"}
-    lines = [line for line in child.stdout.splitlines() if line.startswith(RESULT)]
-    if child.returncode != 0 or not lines:
-        last = (child.stderr.strip().splitlines() or ["no output"])[-1]
-        return {"backend": name, "available": True,
-                "crashed": f"exit code {child.returncode}: {last}"}
-    return json.loads(lines[-1][len(RESULT):])
-
-
 def supported(run: dict) -> list[dict]:
     """The answers of a run to the puzzles its backend can express."""
     return [a for a in run.get("answers", ()) if a["status"] != "unsupported"]
@@ -122,14 +104,6 @@ def supported(run: dict) -> list[dict]:
 def slowest(answers: list[dict]) -> dict | None:
     """The answer with the most CPU time (a wrong answer first)."""
     return max(answers, key=lambda a: (not a["right"], a["cpu"])) if answers else None
-
-
-def seconds(answer: dict | None) -> str:
-    """CPU and wall seconds of an answer, with its status when it is not right."""
-    if answer is None:
-        return "n/a"
-    text = f"{answer['cpu']:.2f} ({answer['wall']:.2f})"
-    return text if answer["right"] else f"{text} {answer['status'].upper()}"
 
 
 def family_table(runs: dict[str, dict]) -> str:
@@ -278,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        print(RESULT + json.dumps(run_in_this_process(args.child, args.set)), flush=True)
+        hand_over(run_in_this_process(args.child, args.set))
         return 0
     print("generating ...", file=sys.stderr, flush=True)
     puzzles, took = make_set()
@@ -288,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         path.write_text("".join(json.dumps(p) + "\n" for p in puzzles))
         for name in args.backends.split(","):
             print(f"{name} ...", file=sys.stderr, flush=True)
-            runs[name] = run_in_a_child(name, path)
+            runs[name] = in_a_child(__file__, name, CHILD_CAP, ("--set", str(path)))
     verdicts = targets(runs)
     print(clue_table(puzzles, took))
     print(family_table(runs))
