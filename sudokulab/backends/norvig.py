@@ -496,24 +496,15 @@ def sandwich_keeps(line: tuple[int, ...], total: int, n: int) -> tuple[int, ...]
             ends = [(x, y) for x, y in ((low, high), (high, low)) if line[a] & x and line[b] & y]
             if not ends:
                 continue
-            inner = [candidates & middle for candidates in line[a + 1:b]]
-            before = [1]
-            for candidates in inner:
-                before.append(add_digits(before[-1], candidates))
-            if not before[-1] >> total & 1:
+            # the cells between are a sum of the total: some digit of each fits, or none
+            _, inner = sum_keeps(tuple(c & middle for c in line[a + 1:b]), 0, total, n)
+            if not all(inner):
                 continue  # the cells between cannot add up to the total
-            after = [1]
-            for candidates in reversed(inner):
-                after.append(add_digits(after[-1], candidates))
-            after.reverse()
             for x, y in ends:
                 keep[a] |= x
                 keep[b] |= y
-            for k, candidates in enumerate(inner):
-                others = add_totals(before[k], after[k + 1])
-                for d in range(2, n):
-                    if candidates >> (d - 1) & 1 and (others << d) >> total & 1:
-                        keep[a + 1 + k] |= 1 << (d - 1)
+            for k, fits in enumerate(inner, a + 1):
+                keep[k] |= fits
             for k in list(range(a)) + list(range(b + 1, n)):
                 keep[k] |= line[k] & middle
     return tuple(keep)
