@@ -10,8 +10,8 @@ Sukaku Explainer calls an XYZ-, WXYZ- or VWXYZ-Wing, which its rating scale sets
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import chain, combinations, product
+from collections.abc import Iterable, Iterator
+from itertools import chain, islice
 
 from sudokulab.human.candidates import Candidates, cells_of, digits
 from sudokulab.human.step import Step, cells_text, make
@@ -57,16 +57,22 @@ def _near(g: Candidates, sets: list[tuple[int, int]]) -> list[tuple[int, int, in
     return out
 
 
-def _seen(g: Candidates, cells: int, mask: int) -> dict[int, tuple[int, int]]:
-    """Per digit of an ALS: (its cells holding the digit, the cells that see all of those)."""
+def _seen(g: Candidates, cells: int, mask: int) -> list[tuple[int, int]]:
+    """Per digit of an ALS (index d-1; (0, 0) for the others): (its cells holding the digit,
+    the cells that see all of those)."""
     where, peers = g.where(), g.layout.peer_masks
-    out = {}
-    for d in digits(mask):
-        holding = cells & where[d - 1]
+    out = [(0, 0)] * g.n
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        i = low.bit_length() - 1
+        holding = rest = cells & where[i]
         seen = -1
-        for c in cells_of(holding):
-            seen &= peers[c]
-        out[d] = (holding, seen)
+        while rest:
+            c = rest & -rest
+            rest ^= c
+            seen &= peers[c.bit_length() - 1]
+        out[i] = (holding, seen)
     return out
 
 
@@ -75,40 +81,65 @@ def als_xz(g: Candidates, part: str = "all") -> Iterator[Step]:
     only those with a bivalue cell (the other set up to WING_CELLS cells), "sets" for only
     the others."""
     n, where = g.n, g.where()
-    sets = g.cached(f"als{part == 'wings'}", lambda: _near(g, sorted(
-        almost_locked_sets(g, WING_CELLS if part == "wings" else MOST_CELLS),
-        key=lambda s: s[0].bit_count())))
-    memo: dict[int, dict[int, tuple[int, int]]] = {}
-
-    def seen(cells: int, mask: int) -> dict[int, tuple[int, int]]:
-        """_seen of a set, computed when first needed."""
-        out = memo.get(cells)
-        if out is None:
-            out = memo[cells] = _seen(g, cells, mask)
-        return out
-
+    sets = _sets(g, WING_CELLS if part == "wings" else MOST_CELLS)
+    memo: dict[int, list[tuple[int, int]]] = {}
     cells = [s for s in sets if s[0].bit_count() == 1]  # (cells, candidates, near)
     small = [s for s in sets if 1 < s[0].bit_count() <= MOST_CELLS]
     big = [s for s in sets if s[0].bit_count() > MOST_CELLS]
     # wings (a bivalue cell and a set) first, smaller first: the order of their ratings
-    wings = chain(product(cells, small), product(cells, big))
-    others = chain(combinations(cells, 2), combinations(small, 2))
+    wings = chain(_product(cells, small), _product(cells, big))
+    others = chain(_combinations(cells), _combinations(small))
     pairs = {"all": chain(wings, others), "wings": wings, "sets": others}[part]
-    for (a, ma, near), (b, mb, _) in pairs:
-        common = ma & mb
-        if common & (common - 1) == 0 or a & b or not b & near:
-            continue  # a restricted digit needs two common digits and cells that see each other
-        seen_a, seen_b = seen(a, ma), seen(b, mb)
-        for x in digits(common):
-            if seen_b[x][0] & ~seen_a[x][1]:
+    for (a, ma, _), (b, mb, _) in pairs:
+        seen_a = memo.get(a) or memo.setdefault(a, _seen(g, a, ma))
+        seen_b = memo.get(b) or memo.setdefault(b, _seen(g, b, mb))
+        common = rest = ma & mb
+        while rest:   # each common digit x, ascending
+            low = rest & -rest
+            rest ^= low
+            if seen_b[low.bit_length() - 1][0] & ~seen_a[low.bit_length() - 1][1]:
                 continue  # some x of B does not see every x of A: not restricted
             gone = []
-            for z in digits(common & ~(1 << (x - 1))):
-                both = seen_a[z][1] & seen_b[z][1] & where[z - 1] & ~(a | b)
+            for z in digits(common & ~low):
+                both = seen_a[z - 1][1] & seen_b[z - 1][1] & where[z - 1] & ~(a | b)
                 gone += [(c, z) for c in cells_of(both)]
             if gone:
                 yield _step(n, gone, *sorted(((a, ma), (b, mb)),
-                                             key=lambda s: s[0].bit_count()), x)
+                                             key=lambda s: s[0].bit_count()),
+                            low.bit_length())
+
+
+def _sets(g: Candidates, most_cells: int) -> list[tuple[int, int, int]]:
+    """_near of every ALS of up to `most_cells` cells, fewer cells first, once per candidate
+    state; sets of fewer cells are taken from the bigger enumeration when it is there (the
+    same sets in the same order: each unit's are found in cell order, fewest cells first)."""
+    bigger = g._cache.get(f"als{WING_CELLS}") if g._cache else None
+    if bigger is not None and most_cells < WING_CELLS:
+        return g.cached(f"als{most_cells}",
+                        lambda: [s for s in bigger if s[0].bit_count() <= most_cells])
+    return g.cached(f"als{most_cells}", lambda: _near(g, sorted(
+        almost_locked_sets(g, most_cells), key=lambda s: s[0].bit_count())))
+
+
+def _related(a: tuple[int, int, int], others: Iterable[tuple[int, int, int]]) -> list:
+    """The pairs of set a with each of the others that can make an ALS-XZ: two common digits
+    or more (a restricted one and one to remove), no common cell, a cell of one seeing one of
+    the other."""
+    cells, mask, near = a
+    return [(a, b) for b in others
+            if (mask & b[1]).bit_count() > 1 and not cells & b[0] and b[0] & near]
+
+
+def _product(firsts: list, seconds: list) -> Iterator[tuple]:
+    """itertools.product(firsts, seconds), only the pairs that are _related."""
+    for a in firsts:
+        yield from _related(a, seconds)
+
+
+def _combinations(sets: list) -> Iterator[tuple]:
+    """itertools.combinations(sets, 2), only the pairs that are _related."""
+    for k, a in enumerate(sets):
+        yield from _related(a, islice(sets, k + 1, None))
 
 
 def _step(n: int, gone: list, small: tuple[int, int], big: tuple[int, int], x: int) -> Step:

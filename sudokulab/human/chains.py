@@ -92,31 +92,47 @@ def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
     the shortest chain found so far: nothing it finds there would come first. `only` limits
     the chain to a set of cells (a bitmask)."""
     strong, weak = _graph(g, kinds, digit, only)
+    n, cands, where, peers = g.n, g.cands, g.where(), g.layout.peer_masks
     found = []
     best = MAX_LINKS + 1
     for start in sorted(strong):
+        ca, da = divmod(start, n)
+        others = cands[ca] & ~(1 << da)   # the start cell's other candidates
+        targets = peers[ca] & where[da]   # the start digit's places that see the start
         prev = {start * 2: -1}   # state node*2 + on (reached by a strong link): where from
-        todo = deque([(start * 2, 0)])
-        while todo:
-            state, links = todo.popleft()
-            if links >= best:
-                break
-            node, on = state >> 1, state & 1
-            if on and node != start and links >= 3:
-                gone = _eliminations(g, start, node)
-                if gone:
-                    chain = _unwind_states(prev, state)
-                    if accept is None or accept(chain):
-                        found.append((links, chain, gone))
-                        best = links
-                        break
+        level, links = [start * 2], 0   # breadth first, a level of states at a time
+        while level and links < best:
+            if links >= 3:
+                for state in level:
+                    if not state & 1 or state == start * 2 + 1:
+                        continue
+                    cz, dz = divmod(state >> 1, n)
+                    # the cheap test of whether _eliminations finds something
+                    if (others & ~(1 << dz) if cz == ca else targets & peers[cz] if dz == da
+                            else peers[ca] >> cz & 1 and (others >> dz | cands[cz] >> da) & 1):
+                        gone = _eliminations(g, start, state >> 1)
+                        chain = _unwind_states(prev, state)
+                        if accept is None or accept(chain):
+                            found.append((links, chain, gone))
+                            best = links
+                            break
+                if best == links:
+                    break
             if links >= MAX_LINKS:
-                continue
-            for nxt in (weak(node) if on else strong.get(node, ())):
-                after = nxt * 2 + 1 - on
-                if after not in prev:
-                    prev[after] = state
-                    todo.append((after, links + 1))
+                break
+            after = []
+            for state in level:
+                if state & 1:
+                    for nxt in weak(state >> 1):
+                        if nxt * 2 not in prev:
+                            prev[nxt * 2] = state
+                            after.append(nxt * 2)
+                else:
+                    for nxt in strong.get(state >> 1, ()):
+                        if nxt * 2 + 1 not in prev:
+                            prev[nxt * 2 + 1] = state
+                            after.append(nxt * 2 + 1)
+            level, links = after, links + 1
     for _, chain, gone in sorted(found, key=lambda f: f[0]):
         yield chain, gone
 
