@@ -10,7 +10,6 @@ search is breadth first, so each start yields its shortest chain.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Iterator
 
 from sudokulab.human.candidates import Candidates, cells_of, digits, per_digit
@@ -100,41 +99,52 @@ def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
         others = cands[ca] & ~(1 << da)   # the start cell's other candidates
         targets = peers[ca] & where[da]   # the start digit's places that see the start
         prev = {start * 2: -1}   # state node*2 + on (reached by a strong link): where from
-        level, links = [start * 2], 0   # breadth first, a level of states at a time
-        while level and links < best:
-            if links >= 3:
-                for state in level:
-                    if not state & 1 or state == start * 2 + 1:
-                        continue
-                    cz, dz = divmod(state >> 1, n)
-                    # the cheap test of whether _eliminations finds something
-                    if (others & ~(1 << dz) if cz == ca else targets & peers[cz] if dz == da
-                            else peers[ca] >> cz & 1 and (others >> dz | cands[cz] >> da) & 1):
-                        gone = _eliminations(g, start, state >> 1)
-                        chain = _unwind_states(prev, state)
-                        if accept is None or accept(chain):
-                            found.append((links, chain, gone))
-                            best = links
-                            break
-                if best == links:
-                    break
-            if links >= MAX_LINKS:
+        for links, level in _levels(start, strong, weak, prev):
+            if links >= best:
                 break
-            after = []
+            if links < 3:
+                continue
             for state in level:
-                if state & 1:
-                    for nxt in weak(state >> 1):
-                        if nxt * 2 not in prev:
-                            prev[nxt * 2] = state
-                            after.append(nxt * 2)
-                else:
-                    for nxt in strong.get(state >> 1, ()):
-                        if nxt * 2 + 1 not in prev:
-                            prev[nxt * 2 + 1] = state
-                            after.append(nxt * 2 + 1)
-            level, links = after, links + 1
+                if not state & 1 or state == start * 2 + 1:
+                    continue
+                cz, dz = divmod(state >> 1, n)
+                # the cheap test of whether _eliminations finds something
+                if (others & ~(1 << dz) if cz == ca else targets & peers[cz] if dz == da
+                        else peers[ca] >> cz & 1 and (others >> dz | cands[cz] >> da) & 1):
+                    gone = _eliminations(g, start, state >> 1)
+                    chain = _unwind_states(prev, state)
+                    if accept is None or accept(chain):
+                        found.append((links, chain, gone))
+                        best = links
+                        break
+            if best == links:
+                break
     for _, chain, gone in sorted(found, key=lambda f: f[0]):
         yield chain, gone
+
+
+def _levels(start: int, strong: dict, weak, prev: dict[int, int]) -> Iterator[tuple]:
+    """(links, states) of a breadth-first walk from a start's state start*2 (off), a level
+    at a time: states node*2 + on, alternately reached by strong links (on) and weak links
+    (off), each where first reached (`prev` records from where); up to MAX_LINKS links."""
+    level, links = [start * 2], 0
+    while level:
+        yield links, level
+        if links >= MAX_LINKS:
+            return
+        after = []
+        for state in level:
+            if state & 1:
+                for nxt in weak(state >> 1):
+                    if nxt * 2 not in prev:
+                        prev[nxt * 2] = state
+                        after.append(nxt * 2)
+            else:
+                for nxt in strong.get(state >> 1, ()):
+                    if nxt * 2 + 1 not in prev:
+                        prev[nxt * 2 + 1] = state
+                        after.append(nxt * 2 + 1)
+        level, links = after, links + 1
 
 
 def _unwind_states(prev: dict[int, int], state: int) -> list[int]:
@@ -311,27 +321,23 @@ def grouped_aic(g: Candidates) -> Iterator[Step]:
     strong_links = {a: sorted(bs) for a, bs in strong.items()}
     for start in sorted(strong):
         prev = {start * 2: -1}   # as in `search`: states node*2 + on
-        todo = deque([(start * 2, 0)])
-        while todo:
-            state, links = todo.popleft()
+        for links, level in _levels(start, strong_links, weak, prev):
             if links >= best:
                 break
-            node, on = state >> 1, state & 1
-            if on and node != start and links >= 3:
-                gone = _group_eliminations(g, nodes[start], nodes[node])
+            if links < 3:
+                continue
+            for state in level:
+                if not state & 1 or state == start * 2 + 1:
+                    continue
+                gone = _group_eliminations(g, nodes[start], nodes[state >> 1])
                 if gone:
                     chain = _unwind_states(prev, state)
                     if any(nodes[k][0].bit_count() > 1 for k in chain):
                         found.append((links, chain, gone))
                         best = links
                         break
-            if links >= MAX_LINKS:
-                continue
-            for nxt in (weak(node) if on else strong_links.get(node, ())):
-                after = nxt * 2 + 1 - on
-                if after not in prev:
-                    prev[after] = state
-                    todo.append((after, links + 1))
+            if best == links:
+                break
     n = g.n
     for _, chain, gone in sorted(found, key=lambda f: f[0]):
         text = "".join(("" if k == 0 else "=" if k % 2 else "-")
