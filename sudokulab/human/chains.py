@@ -100,12 +100,12 @@ def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
         targets = peers[ca] & where[da]   # the start digit's places that see the start
         prev = {start * 2: -1}   # state node*2 + on (reached by a strong link): where from
         for links, level in _levels(start, strong, weak, prev):
-            if links >= best:
-                break
-            if links < 3:
-                continue
+            if links < 3 or not links & 1:
+                if _past(links, best):
+                    break
+                continue  # a chain has 3 links or more and ends on (after a strong link)
             for state in level:
-                if not state & 1 or state == start * 2 + 1:
+                if state == start * 2 + 1:
                     continue
                 cz, dz = divmod(state >> 1, n)
                 # the cheap test of whether _eliminations finds something
@@ -117,10 +117,16 @@ def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
                         found.append((links, chain, gone))
                         best = links
                         break
-            if best == links:
+            if best == links or _past(links, best):
                 break
     for _, chain, gone in sorted(found, key=lambda f: f[0]):
         yield chain, gone
+
+
+def _past(links: int, best: int) -> bool:
+    """Whether the walk, at a level of so many links, can stop: the next level that can end a
+    chain (odd: an on state) is as long as the shortest chain found so far."""
+    return links + 1 + (links & 1) >= best
 
 
 def _levels(start: int, strong: dict, weak, prev: dict[int, int]) -> Iterator[tuple]:
@@ -322,12 +328,12 @@ def grouped_aic(g: Candidates) -> Iterator[Step]:
     for start in sorted(strong):
         prev = {start * 2: -1}   # as in `search`: states node*2 + on
         for links, level in _levels(start, strong_links, weak, prev):
-            if links >= best:
-                break
-            if links < 3:
-                continue
+            if links < 3 or not links & 1:
+                if _past(links, best):
+                    break
+                continue  # as in `search`
             for state in level:
-                if not state & 1 or state == start * 2 + 1:
+                if state == start * 2 + 1:
                     continue
                 gone = _group_eliminations(g, nodes[start], nodes[state >> 1])
                 if gone:
@@ -336,7 +342,7 @@ def grouped_aic(g: Candidates) -> Iterator[Step]:
                         found.append((links, chain, gone))
                         best = links
                         break
-            if best == links:
+            if best == links or _past(links, best):
                 break
     n = g.n
     for _, chain, gone in sorted(found, key=lambda f: f[0]):
