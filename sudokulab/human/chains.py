@@ -10,7 +10,7 @@ search is breadth first, so each start yields its shortest chain.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from sudokulab.human.candidates import Candidates, cells_of, digits, per_digit
 from sudokulab.human.step import Step, cells_text, make
@@ -91,13 +91,10 @@ def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
     the shortest chain found so far: nothing it finds there would come first. `only` limits
     the chain to a set of cells (a bitmask)."""
     strong, weak = _graph(g, kinds, digit, only)
-    n, cands, where, peers = g.n, g.cands, g.where(), g.layout.peer_masks
     found = []
     best = MAX_LINKS + 1
     for start in sorted(strong):
-        ca, da = divmod(start, n)
-        others = cands[ca] & ~(1 << da)   # the start cell's other candidates
-        targets = peers[ca] & where[da]   # the start digit's places that see the start
+        removes = _removes(g, start)
         prev = {start * 2: -1}   # state node*2 + on (reached by a strong link): where from
         for links, level in _levels(start, strong, weak, prev):
             if links < 3 or not links & 1:
@@ -105,12 +102,7 @@ def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
                     break
                 continue  # a chain has 3 links or more and ends on (after a strong link)
             for state in level:
-                if state == start * 2 + 1:
-                    continue
-                cz, dz = divmod(state >> 1, n)
-                # the cheap test of whether _eliminations finds something
-                if (others & ~(1 << dz) if cz == ca else targets & peers[cz] if dz == da
-                        else peers[ca] >> cz & 1 and (others >> dz | cands[cz] >> da) & 1):
+                if state != start * 2 + 1 and removes(state >> 1):
                     gone = _eliminations(g, start, state >> 1)
                     chain = _unwind_states(prev, state)
                     if accept is None or accept(chain):
@@ -121,6 +113,24 @@ def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
                 break
     for _, chain, gone in sorted(found, key=lambda f: f[0]):
         yield chain, gone
+
+
+def _removes(g: Candidates, a: int) -> Callable[[int], bool]:
+    """A test of nodes z: whether _eliminations(g, a, z) finds something, with bitmasks."""
+    n, cands, peers = g.n, g.cands, g.layout.peer_masks
+    ca, da = divmod(a, n)
+    others = cands[ca] & ~(1 << da)   # the start cell's other candidates
+    targets = peers[ca] & g.where()[da]   # the start digit's places that see the start
+
+    def removes(z: int) -> bool:
+        cz, dz = divmod(z, n)
+        if cz == ca:
+            return bool(others & ~(1 << dz))
+        if dz == da:
+            return bool(targets & peers[cz])
+        return bool(peers[ca] >> cz & 1 and (others >> dz | cands[cz] >> da) & 1)
+
+    return removes
 
 
 def _past(links: int, best: int) -> bool:
@@ -319,13 +329,32 @@ def _group_eliminations(g: Candidates, a, z) -> list[tuple[int, int]]:
     return [(c, da) for c in cells_of(gone)]
 
 
+def _group_removes(g: Candidates, nodes: list, seen: list[int],
+                   a: int) -> Callable[[int], bool]:
+    """A test of nodes z (indexes): whether _group_eliminations finds something for nodes a
+    and z; `seen` has the cells that see every cell of each node."""
+    ca, da = nodes[a]
+    single = _removes(g, (ca.bit_length() - 1) * g.n + da - 1) if ca & (ca - 1) == 0 else None
+    where = g.where()[da - 1] & seen[a]
+
+    def removes(z: int) -> bool:
+        cz, dz = nodes[z]
+        if single and cz & (cz - 1) == 0:
+            return single((cz.bit_length() - 1) * g.n + dz - 1)
+        return dz == da and not ca & cz and bool(where & seen[z])
+
+    return removes
+
+
 def grouped_aic(g: Candidates) -> Iterator[Step]:
     """An AIC whose nodes may be groups: a digit's places where a box meets a line."""
     nodes, strong, weak = _grouped_graph(g)
     found = []
     best = MAX_LINKS + 1   # as in `search`: a start's search stops at the shortest so far
     strong_links = {a: sorted(bs) for a, bs in strong.items()}
+    seen = [_seen_by_all(g, cells) for cells, _ in nodes]
     for start in sorted(strong):
+        removes = _group_removes(g, nodes, seen, start)
         prev = {start * 2: -1}   # as in `search`: states node*2 + on
         for links, level in _levels(start, strong_links, weak, prev):
             if links < 3 or not links & 1:
@@ -333,7 +362,7 @@ def grouped_aic(g: Candidates) -> Iterator[Step]:
                     break
                 continue  # as in `search`
             for state in level:
-                if state == start * 2 + 1:
+                if state == start * 2 + 1 or not removes(state >> 1):
                     continue
                 gone = _group_eliminations(g, nodes[start], nodes[state >> 1])
                 if gone:
