@@ -93,8 +93,11 @@ def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
     strong, weak = _graph(g, kinds, digit, only)
     found = []
     best = MAX_LINKS + 1
+    reaches = _reaches(strong, weak)
     for start in sorted(strong):
         removes = _removes(g, start)
+        if not reaches(start, removes, best):
+            continue
         prev = {start * 2: -1}   # state node*2 + on (reached by a strong link): where from
         for links, level in _levels(start, strong, weak, prev):
             if links < 3 or not links & 1:
@@ -131,6 +134,59 @@ def _removes(g: Candidates, a: int) -> Callable[[int], bool]:
         return bool(peers[ca] >> cz & 1 and (others >> dz | cands[cz] >> da) & 1)
 
     return removes
+
+
+def _reaches(strong: dict, weak: Callable[[int], list[int]]):
+    """A filter of starts for the walk of _levels: reaches(start, removes, best) says whether
+    some node the test `removes` accepts is on at an odd level from 3 links to best-1. The
+    same levels, as bitmasks of nodes (a level's states are all off or all on: the links
+    alternate), without recording the way: cheaper, so the walk proper is only taken from
+    the starts where it can find something."""
+    strong_masks = {a: _mask(bs) for a, bs in strong.items()}
+    weak_masks: dict[int, int] = {}
+
+    def reaches(start: int, removes: Callable[[int], bool], best: int) -> bool:
+        level = seen_off = 1 << start
+        seen_on = links = 0
+        while True:
+            last = _past(links, best) or links >= MAX_LINKS   # test this level, no more
+            after = 0
+            while level:
+                low = level & -level
+                level ^= low
+                node = low.bit_length() - 1
+                if links & 1 and links >= 3 and node != start and removes(node):
+                    return True
+                if last:
+                    continue
+                if not links & 1:
+                    after |= strong_masks.get(node, 0)
+                    continue
+                mask = weak_masks.get(node)
+                if mask is None:
+                    mask = weak_masks[node] = _mask(weak(node))
+                after |= mask
+            if last:
+                return False
+            links += 1
+            if links & 1:
+                level = after & ~seen_on
+                seen_on |= level
+            else:
+                level = after & ~seen_off
+                seen_off |= level
+            if not level:
+                return False
+
+    return reaches
+
+
+def _mask(nodes: Iterable[int]) -> int:
+    """A bitmask of nodes."""
+    out = 0
+    for node in nodes:
+        out |= 1 << node
+    return out
 
 
 def _past(links: int, best: int) -> bool:
@@ -353,8 +409,11 @@ def grouped_aic(g: Candidates) -> Iterator[Step]:
     best = MAX_LINKS + 1   # as in `search`: a start's search stops at the shortest so far
     strong_links = {a: sorted(bs) for a, bs in strong.items()}
     seen = [_seen_by_all(g, cells) for cells, _ in nodes]
+    reaches = _reaches(strong_links, weak)
     for start in sorted(strong):
         removes = _group_removes(g, nodes, seen, start)
+        if not reaches(start, removes, best):
+            continue
         prev = {start * 2: -1}   # as in `search`: states node*2 + on
         for links, level in _levels(start, strong_links, weak, prev):
             if links < 3 or not links & 1:
