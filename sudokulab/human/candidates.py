@@ -164,6 +164,10 @@ class Candidates:
             self._cache[key] = make()
         return self._cache[key]
 
+    def state(self) -> tuple[int, ...]:
+        """The values and candidates, as one key."""
+        return (*self.values, *self.cands)
+
     def where(self) -> list[int]:
         """Per digit (index d-1), the cells where it is still a candidate, as a bitmask."""
         if self._cache is None:
