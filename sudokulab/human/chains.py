@@ -139,54 +139,32 @@ def _removes(g: Candidates, a: int) -> Callable[[int], bool]:
 def _reaches(strong: dict, weak: Callable[[int], list[int]]):
     """A filter of starts for the walk of _levels: reaches(start, removes, best) says whether
     some node the test `removes` accepts is on at an odd level from 3 links to best-1. The
-    same levels, as bitmasks of nodes (a level's states are all off or all on: the links
+    same levels, as sets of nodes (a level's states are all off or all on: the links
     alternate), without recording the way: cheaper, so the walk proper is only taken from
     the starts where it can find something."""
-    strong_masks = {a: _mask(bs) for a, bs in strong.items()}
-    weak_masks: dict[int, int] = {}
 
     def reaches(start: int, removes: Callable[[int], bool], best: int) -> bool:
-        level = seen_off = 1 << start
-        seen_on = links = 0
+        level: Iterable[int] = (start,)
+        seen = ({start}, set())   # the nodes reached off, on
+        links = 0
         while True:
-            last = _past(links, best) or links >= MAX_LINKS   # test this level, no more
-            after = 0
-            while level:
-                low = level & -level
-                level ^= low
-                node = low.bit_length() - 1
-                if links & 1 and links >= 3 and node != start and removes(node):
-                    return True
-                if last:
-                    continue
-                if not links & 1:
-                    after |= strong_masks.get(node, 0)
-                    continue
-                mask = weak_masks.get(node)
-                if mask is None:
-                    mask = weak_masks[node] = _mask(weak(node))
-                after |= mask
-            if last:
+            on = links & 1
+            if on and links >= 3:
+                for node in level:
+                    if node != start and removes(node):
+                        return True
+            if _past(links, best) or links >= MAX_LINKS:
                 return False
-            links += 1
-            if links & 1:
-                level = after & ~seen_on
-                seen_on |= level
-            else:
-                level = after & ~seen_off
-                seen_off |= level
+            after: set[int] = set()
+            for node in level:
+                after.update(weak(node) if on else strong.get(node, ()))
+            level = after - seen[1 - on]
             if not level:
                 return False
+            seen[1 - on].update(level)
+            links += 1
 
     return reaches
-
-
-def _mask(nodes: Iterable[int]) -> int:
-    """A bitmask of nodes."""
-    out = 0
-    for node in nodes:
-        out |= 1 << node
-    return out
 
 
 def _past(links: int, best: int) -> bool:
