@@ -49,14 +49,16 @@ def _graph(g: Candidates, kinds: str, digit: int | None = None, only: int = -1):
     weak: dict[int, list[int]] = {}
 
     def weak_links(node: int) -> list[int]:
-        """A node's weak links, found when the search first reaches it."""
+        """A node's weak links, found when the search first reaches it; only to nodes with
+        a strong link: a chain cannot go on from the others."""
         out = weak.get(node)
         if out is None:
             c, d = divmod(node, n)
             b = 1 << d
-            out = [p * n + d for p in peers[c] if cands[p] & b]
+            out = [p * n + d for p in peers[c] if cands[p] & b and p * n + d in strong]
             if cells_too:
-                out += [c * n + e for e in range(n) if e != d and cands[c] >> e & 1]
+                out += [c * n + e for e in range(n)
+                        if e != d and cands[c] >> e & 1 and c * n + e in strong]
             weak[node] = out
         return out
 
@@ -331,6 +333,7 @@ def _grouped_graph(g: Candidates):
             a, b = index[(1 << c, x)], index[(1 << c, y)]
             strong.setdefault(a, set()).add(b)
             strong.setdefault(b, set()).add(a)
+    linked = set(strong)   # the nodes a chain can go on from
     weak: dict[int, list[int]] = {}
 
     def weak_links(a: int) -> list[int]:
@@ -344,7 +347,7 @@ def _grouped_graph(g: Candidates):
                 found.update(index[(cells, e)] for e in digits(cands[c]) if e != d)
             seen = _seen_by_all(g, cells)
             found.update(b for b in by_digit[d] if b != a and not nodes[b][0] & ~seen)
-            out = weak[a] = sorted(found)
+            out = weak[a] = sorted(found & linked)   # as in _graph: the others end a chain
         return out
 
     return nodes, strong, weak_links
