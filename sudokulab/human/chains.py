@@ -333,7 +333,8 @@ def _grouped_graph(g: Candidates):
             a, b = index[(1 << c, x)], index[(1 << c, y)]
             strong.setdefault(a, set()).add(b)
             strong.setdefault(b, set()).add(a)
-    linked = set(strong)   # the nodes a chain can go on from
+    linked = set(strong)   # the nodes a chain can go on from (as in _graph: only those)
+    linked_of = {d: [(b, nodes[b][0]) for b in ks if b in linked] for d, ks in by_digit.items()}
     weak: dict[int, list[int]] = {}
 
     def weak_links(a: int) -> list[int]:
@@ -346,8 +347,8 @@ def _grouped_graph(g: Candidates):
                 c = cells.bit_length() - 1
                 found.update(index[(cells, e)] for e in digits(cands[c]) if e != d)
             seen = _seen_by_all(g, cells)
-            found.update(b for b in by_digit[d] if b != a and not nodes[b][0] & ~seen)
-            out = weak[a] = sorted(found & linked)   # as in _graph: the others end a chain
+            found.update(b for b, bcells in linked_of[d] if b != a and not bcells & ~seen)
+            out = weak[a] = sorted(found & linked)
         return out
 
     return nodes, strong, weak_links
