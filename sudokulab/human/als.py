@@ -87,7 +87,7 @@ def als_xz(g: Candidates, part: str = "all") -> Iterator[Step]:
     small = [s for s in sets if 1 < s[0].bit_count() <= MOST_CELLS]
     big = [s for s in sets if s[0].bit_count() > MOST_CELLS]
     # wings (a bivalue cell and a set) first, smaller first: the order of their ratings
-    wings = chain(_product(cells, small), _product(cells, big))
+    wings = chain(_wings(cells, small, where), _wings(cells, big, where))
     others = chain(_combinations(cells), _combinations(small))
     pairs = {"all": chain(wings, others), "wings": wings, "sets": others}[part]
     for (a, ma, _), (b, mb, _) in pairs:
@@ -130,10 +130,17 @@ def _related(a: tuple[int, int, int], others: Iterable[tuple[int, int, int]]) ->
             if (mask & b[1]).bit_count() > 1 and not cells & b[0] and b[0] & near]
 
 
-def _product(firsts: list, seconds: list) -> Iterator[tuple]:
-    """itertools.product(firsts, seconds), only the pairs that are _related."""
-    for a in firsts:
-        yield from _related(a, seconds)
+def _wings(cells: list, sets: list, where: list[int]) -> Iterator[tuple]:
+    """itertools.product(cells, sets) of bivalue cells and sets, only the pairs that are
+    _related and have a restricted common digit: both of the cell's digits in the set, and
+    all of the set's places for one of them seeing the cell (`near`: the cell's peers)."""
+    for a in cells:
+        cell, mask, near = a
+        low = mask & -mask
+        x, z = where[low.bit_length() - 1], where[(mask ^ low).bit_length() - 1]
+        yield from ((a, b) for b in sets
+                    if b[1] & mask == mask and not cell & b[0] and b[0] & near
+                    and (not b[0] & x & ~near or not b[0] & z & ~near))
 
 
 def _combinations(sets: list) -> Iterator[tuple]:
