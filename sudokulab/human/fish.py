@@ -116,11 +116,12 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
                                    [(c, d) for c in _bits(gone)], rows_first)
 
 
-def _covers(union: int, size: int, stack: int, n: int) -> list[int]:
+@lru_cache(maxsize=1 << 14)
+def _covers(union: int, size: int, stack: int, n: int) -> tuple[int, ...]:
     """The cover sets of `size` positions out of `union` that leave the rest as fins; with
     classic boxes only those whose fins share one box stack (else nothing sees them all)."""
     if not stack:
-        return [sum(1 << x for x in xs) for xs in combinations(_bits(union), size)]
+        return tuple(sum(1 << x for x in xs) for xs in combinations(_bits(union), size))
     covers = set()
     for first in range(0, n, stack):
         band = ((1 << stack) - 1) << first
@@ -130,7 +131,7 @@ def _covers(union: int, size: int, stack: int, n: int) -> list[int]:
             continue
         for xs in combinations(_bits(union & band), free):
             covers.add(outside | sum(1 << x for x in xs))
-    return sorted(covers)
+    return tuple(sorted(covers))
 
 
 def _bases(lines: list[int], places: list[int], size: int, widest: int,
