@@ -15,6 +15,13 @@ of its rows, choose it, *cover* (remove every row that shares a column with it: 
 no longer be chosen), recurse, and undo. A column left with no row is a dead end; one left
 with a single row forces it.
 
+Conflict weights (dom/wdeg, as in norvig's search). Each column has a weight, 1 to start
+with; each dead end adds one to the column that ran out of rows (or, when a sum rule
+cannot add up, to the cell columns of its cells). The branch column is the one with the
+fewest rows per weight: before the first dead end exactly Knuth's choice; after it, the
+search goes back to the columns where it keeps failing and settles them first, instead of
+proving the same small contradiction again under every guess elsewhere.
+
 Extra regions of N cells, single diagonals and disjoint groups are more units, so more
 primary columns. Rules that are not "exactly once":
 - any rule between two cells is a set of forbidden pairs of rows: cell a holds x together
@@ -162,11 +169,10 @@ def matrix(geo: Geometry) -> Matrix:
         secondary[kind] = len(pairs)
     keep = tuple(everything ^ rows for rows in conflicts)
     parity = parity_rows(geo)
+    pairs = {(min(a, b), max(a, b)) for (a, _, b), count in related.items() if count > 1}
     return Matrix(n=n, column_rows=tuple(column_rows), column_names=tuple(names), keep=keep,
                   secondary=secondary, parity=parity,
-                  hopeless=hopeless_rows(n, keep, {(min(a, b), max(a, b)) for (a, _, b), count
-                                                   in related.items() if count > 1},
-                                         everything & ~parity),
+                  hopeless=hopeless_rows(n, keep, pairs, everything & ~parity),
                   cages=tuple((tuple(geo.indices(cage.cells)),
                                digit_sets(len(cage.cells), cage.total, n))
                               for cage in all_cages(geo)),
@@ -258,7 +264,15 @@ def parity_rows(geo: Geometry) -> int:
 
 
 class Dead(Exception):
-    """A primary column lost its last row, or a sum rule its last way to add up."""
+    """A primary column lost its last row, or a sum rule its last way to add up.
+
+    `columns` are where it happened (the empty column, or the cell columns of the rule's
+    cells): the search weighs them.
+    """
+
+    def __init__(self, columns=()) -> None:
+        super().__init__()
+        self.columns = columns
 
 
 def add_up_cages(m: Matrix, alive: int, chosen: int) -> int:
@@ -283,7 +297,7 @@ def add_up_cages(m: Matrix, alive: int, chosen: int) -> int:
                 if covered == digits:
                     fitting |= digits
         if not fitting:
-            raise Dead
+            raise Dead(cells)
         unfit = full & ~fitting
         for cell, mask in zip(cells, candidates):
             if mask & unfit:
@@ -310,7 +324,7 @@ def add_up_sums(m: Matrix, alive: int, chosen: int) -> int:
     for cells, circle, total in m.sums:
         masks = [rows >> (cell * n) & full for cell in cells]
         if not all(masks):
-            raise Dead
+            raise Dead(cells)
         lows = [(mask & -mask).bit_length() for mask in masks]
         highs = [mask.bit_length() for mask in masks]
         low, high = sum(lows), sum(highs)
@@ -318,18 +332,18 @@ def add_up_sums(m: Matrix, alive: int, chosen: int) -> int:
             mask = rows >> (circle * n) & full
             fits = mask & digits_between(low, high)
             if not fits:
-                raise Dead
+                raise Dead((*cells, circle))
             if fits != mask:
                 alive &= ~((mask ^ fits) << (circle * n))
             least, most = (fits & -fits).bit_length(), fits.bit_length()
         elif low <= total <= high:
             least = most = total
         else:
-            raise Dead
+            raise Dead(cells)
         for cell, mask, lo, hi in zip(cells, masks, lows, highs):
             fits = mask & digits_between(least - (high - hi), most - (low - lo))
             if not fits:
-                raise Dead
+                raise Dead(cells if circle < 0 else (*cells, circle))
             if fits != mask:
                 alive &= ~((mask ^ fits) << (cell * n))
     return alive
@@ -367,7 +381,7 @@ def fill_sandwiches(m: Matrix, alive: int, chosen: int) -> int:
                     kept[k] |= inner[k]
         for cell, mask, fits in zip(line, masks, kept):
             if not fits:
-                raise Dead
+                raise Dead(line)
             if fits != mask:
                 alive &= ~((mask ^ fits) << (cell * n))
     return alive
@@ -433,6 +447,9 @@ class DlxBackend(Backend):
     paradigm = "exact cover, Algorithm X (Python)"
     supported_rules = R.RULE_TYPES  # pairs as secondary columns, sums by pruning
     multi_grid = True  # a samurai's grids: more cells and units, more columns
+    # Conflict weights on the branch choice (dom/wdeg); False is Knuth's fewest rows alone,
+    # for the tests to compare the two.
+    weigh_conflicts = True
 
     @classmethod
     def available(cls) -> Availability:
@@ -453,7 +470,8 @@ class DlxBackend(Backend):
             return verdict(solutions, limit, complete=True, stats=stats,
                            build_time=built - started)
         try:
-            complete = self.search(m, *start, solutions, limit, deadline, stats)
+            complete = self.search(m, *start, solutions, limit, deadline, stats,
+                                   weigh=self.weigh_conflicts)
         except KeyboardInterrupt:  # Ctrl-C: keep the solutions found so far
             raise interrupted(solutions, limit, stats=stats, build_time=built - started,
                               solve_time=time.perf_counter() - built) from None
@@ -476,22 +494,24 @@ class DlxBackend(Backend):
 
     @staticmethod
     def search(m: Matrix, alive: int, chosen: int, solutions: list[Grid],
-               limit: int | None, deadline: Deadline, stats: dict) -> bool:
+               limit: int | None, deadline: Deadline, stats: dict, weigh: bool = True) -> bool:
         """Algorithm X, depth-first with a stack; False when the deadline cut it short.
 
         Each node scans its open columns: a column with no row left is a dead end, unless
         a chosen row covers it (then it leaves the open list); a column with a single row
         forces it, chosen on the spot, so the rest of the scan already sees it. A scan that
         forced rows runs again; one that forced none prunes by the sums, then branches on
-        the column with the fewest rows. The stack holds (alive, chosen, open columns, rows
+        the column with the fewest rows per conflict weight (with `weigh`, each dead end
+        adds one to the weight of its columns). The stack holds (alive, chosen, open columns, rows
         of the branch column not tried yet): restoring a state is reading it back.
         """
-        keep, prunes = m.keep, m.prunes
+        keep, prunes, column_rows = m.keep, m.prunes, m.column_rows
         at, clock = deadline.at, time.perf_counter
         nodes = guesses = backtracks = 0
         check = CHECK_EVERY
         stack: list[list] = []
-        columns = list(m.column_rows)  # the open ones, as their rows
+        columns = list(range(len(column_rows)))  # the open ones, by number
+        weight = [1] * len(column_rows)  # 1 + the dead ends met in each column
         complete = True
         try:
             while True:
@@ -500,23 +520,24 @@ class DlxBackend(Backend):
                     while True:
                         open_columns = []
                         keep_open = open_columns.append
-                        branch, fewest, forced = 0, 1 << 30, 0
-                        for column in columns:
-                            rows = column & alive
+                        branch, fewest, heaviest, forced = 0, 1 << 30, 1, 0
+                        for c in columns:
+                            rows = column_rows[c] & alive
                             if not rows:
-                                if column & chosen:
+                                if column_rows[c] & chosen:
                                     continue  # covered
-                                raise Dead
+                                raise Dead((c,))
                             if not rows & (rows - 1):  # one row left: choose it now
                                 alive &= keep[rows.bit_length() - 1]
                                 chosen |= rows
                                 forced += 1
                                 continue
-                            keep_open(column)
+                            keep_open(c)
                             if not forced:
+                                # fewest rows per weight: count / weight[c] < fewest / heaviest
                                 count = rows.bit_count()
-                                if count < fewest:
-                                    branch, fewest = rows, count
+                                if count * heaviest < fewest * weight[c]:
+                                    branch, fewest, heaviest = rows, count, weight[c]
                         columns = open_columns
                         if forced:
                             nodes += forced
@@ -527,8 +548,11 @@ class DlxBackend(Backend):
                                 alive = pruned
                                 continue
                         break
-                except Dead:
+                except Dead as dead_end:
                     backtracks += 1
+                    if weigh:
+                        for c in dead_end.columns:
+                            weight[c] += 1
                 else:
                     if not columns:
                         solutions.append(grid_of(m.n, chosen))
@@ -621,6 +645,10 @@ class DlxBackend(Backend):
         lines.append("  search: Algorithm X, branching on the open column with the fewest "
                      "rows; forced rows (a column with one row) chosen at once; rows as "
                      "bitsets, so covering a row is one AND and undoing is free")
+        lines.append("  search, after the first dead end: the fewest rows per conflict weight "
+                     "(1 + the dead ends met so far in the column, or in the cells of a sum "
+                     "that could not add up), so the search settles first where it keeps "
+                     "failing")
         return "\n".join(lines)
 
 
