@@ -292,3 +292,29 @@ def test_generated_variant_puzzles_get_norvigs_unique_answer(backend, line):
     assert answer.status is norvig.status is Status.UNIQUE
     assert answer.solutions == norvig.solutions
     assert "".join(map(str, answer.solutions[0])) == json.loads(line)["solution"]
+
+
+# --- support: pair rules prune at each node ------------------------------------------------
+
+def candidates(m: dlx.Matrix, alive: int, cell: int) -> set[int]:
+    """The digits whose rows of the cell are alive."""
+    return {d + 1 for d in range(m.n) if alive >> (cell * m.n + d) & 1}
+
+
+def test_a_row_with_no_partner_left_in_a_related_cell_goes():
+    m = dlx.matrix(geometry((3, 3), (R.ConsecutiveMarks((((0, 0), (0, 1)),)),)))
+    r1c1, r1c2, r2c1 = 0, 1, 9
+    alive = m.everything & ~sum(1 << (r1c1 * 9 + d - 1) for d in range(2, 9))  # r1c1: 1 or 9
+    pruned = dlx.keep_supported(m, alive, 0)
+    assert candidates(m, pruned, r1c2) == {2, 8}  # marked: consecutive with 1 or 9
+    # unmarked (not consecutive): 1 or 9 leaves r2c1 every digit but those two (column 1)
+    assert candidates(m, pruned, r2c1) == set(range(1, 10))
+    assert candidates(m, pruned, r1c1) == {1, 9}
+    # the secondary columns alone wait for a row of r1c1 to be chosen
+    assert candidates(m, alive, r1c2) == set(range(1, 10))
+
+
+def test_a_difference_rule_alone_prunes_nothing_by_support():
+    # chess moves forbid one pair per digit: a row always keeps a partner, so no table
+    assert dlx.matrix(geometry((3, 3), R.MIRACLE[:2])).related == ()
+    assert len(dlx.matrix(geometry((3, 3), R.MIRACLE)).related) == 2 * 144  # non-consecutive

@@ -39,6 +39,10 @@ primary columns. Rules that are not "exactly once":
 - parity: the rows of the wrong digits in the parity cells are removed before search;
   so is a row that conflicts with every row of a cell it is related to (a thermometer's
   bulb cannot hold N): choosing it would leave that cell empty;
+- support: that last test runs again after the forced rows of each node, since a
+  secondary column acts only once one of its rows is chosen: a row of a cell goes when
+  every row left of a related cell conflicts with it (a consecutive mark's neighbour of a
+  cell left with 1 or 9 keeps only 2 and 8). Arc consistency, as norvig's pair rules;
 - sums are no exact cover: they prune. After the forced rows of a node, each cage keeps
   only the digits of digit sets of its size and total that meet every cell's candidates
   and are covered by them; arrows and little killers keep the digits that the bounds of
@@ -66,7 +70,7 @@ What makes it fast in Python is that all the work on big sets is done by C: an `
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import combinations
 
@@ -97,10 +101,13 @@ class Matrix:
     secondary: dict[str, int]         # kind of secondary column -> how many
     parity: int                       # rows removed before search (wrong parity)
     hopeless: int                     # rows removed before search (they empty a cell)
+    related: tuple[tuple[int, int, int], ...]  # (cell, other cell, its table in `supports`)
+    supports: tuple[tuple[int, ...], ...]  # table: digit of the cell -> the other's digits
     cages: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # (cells, digit sets)
     sums: tuple[tuple[tuple[int, ...], int, int], ...]  # (cells, circle or -1, total)
     sandwiches: tuple[tuple[tuple[int, ...], int], ...]  # (line, total)
     everything: int                   # every row
+    unions: dict[int, int] = field(default_factory=dict, compare=False)  # see keep_supported
 
     @property
     def rows(self) -> int:
@@ -109,8 +116,8 @@ class Matrix:
 
     @property
     def prunes(self) -> bool:
-        """Whether some sum rule prunes at each node (the rules beyond exact cover)."""
-        return bool(self.cages or self.sums or self.sandwiches)
+        """Whether some pair or sum rule prunes at each node (beyond exact cover)."""
+        return bool(self.related or self.cages or self.sums or self.sandwiches)
 
     def columns_of(self, row: int) -> list[int]:
         """The primary columns a row covers (for the teaching view and the tests)."""
@@ -170,9 +177,16 @@ def matrix(geo: Geometry) -> Matrix:
     keep = tuple(everything ^ rows for rows in conflicts)
     parity = parity_rows(geo)
     pairs = {(min(a, b), max(a, b)) for (a, _, b), count in related.items() if count > 1}
+    tables: dict[tuple[int, ...], int] = {}  # a support table -> its number
+    supported = []
+    for a, b in sorted(pairs):
+        for cell, other in ((a, b), (b, a)):
+            table = tuple(keep[cell * n + d] >> (other * n) & full for d in range(n))
+            supported.append((cell, other, tables.setdefault(table, len(tables))))
     return Matrix(n=n, column_rows=tuple(column_rows), column_names=tuple(names), keep=keep,
                   secondary=secondary, parity=parity,
                   hopeless=hopeless_rows(n, keep, pairs, everything & ~parity),
+                  related=tuple(supported), supports=tuple(tables),
                   cages=tuple((tuple(geo.indices(cage.cells)),
                                digit_sets(len(cage.cells), cage.total, n))
                               for cage in all_cages(geo)),
@@ -429,8 +443,42 @@ def between_totals(count: int, n: int) -> range:
     return range(sum(middle[:count]), sum(middle[len(middle) - count:]) + 1)
 
 
+def keep_supported(m: Matrix, alive: int, chosen: int) -> int:
+    """Pair rules: the rows left once each row of a cell has a partner in every related cell.
+
+    A secondary column takes a row's partners only once the row is chosen. Here a row of
+    cell b goes as soon as every row left of a related cell a conflicts with it (arc
+    consistency, as norvig's `relate_pairs`): choosing it would leave a empty. A pair's
+    table gives, per digit of a, the digits of b that no column forbids with it; the union
+    over a's rows left is kept in `m.unions`, since the search meets the same candidates
+    again and again.
+    """
+    n, full, supports, unions = m.n, (1 << m.n) - 1, m.supports, m.unions
+    rows = alive | chosen
+    for a, b, table in m.related:
+        mask = rows >> (a * n) & full
+        key = table << 32 | mask
+        allowed = unions.get(key)
+        if allowed is None:
+            allowed = 0
+            for d, partners in enumerate(supports[table]):
+                if mask >> d & 1:
+                    allowed |= partners
+            unions[key] = allowed
+        lost = alive >> (b * n) & full & ~allowed
+        if lost:
+            alive &= ~(lost << (b * n))
+            rows = alive | chosen
+    return alive
+
+
 def prune(m: Matrix, alive: int, chosen: int) -> int:
-    """The rows left once every sum rule has pruned (Dead if one cannot add up)."""
+    """The rows left once every pair and sum rule has pruned (Dead if a sum cannot add up).
+
+    A cell that a pair rule leaves with no row is a dead end at the next scan (its column).
+    """
+    if m.related:
+        alive = keep_supported(m, alive, chosen)
     if m.cages:
         alive = add_up_cages(m, alive, chosen)
     if m.sums:
@@ -613,6 +661,10 @@ class DlxBackend(Backend):
         if m.hopeless:
             lines.append(f"  {m.hopeless.bit_count()} rows removed before search: each "
                          "conflicts with every row of a cell it is related to")
+        if m.related:
+            lines.append(f"  support: after the forced rows of each node, {len(m.related)} "
+                         "ordered pairs of related cells (a, b): a row of b goes when every "
+                         "row left of a conflicts with it")
         if m.cages:
             lines.append(f"  cage sums: pruning after the forced rows of each node, "
                          f"{len(m.cages)} cage{'s' if len(m.cages) != 1 else ''}; a digit "
