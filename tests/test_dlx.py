@@ -318,3 +318,11 @@ def test_a_difference_rule_alone_prunes_nothing_by_support():
     # chess moves forbid one pair per digit: a row always keeps a partner, so no table
     assert dlx.matrix(geometry((3, 3), R.MIRACLE[:2])).related == ()
     assert len(dlx.matrix(geometry((3, 3), R.MIRACLE)).related) == 2 * 144  # non-consecutive
+
+
+def test_the_supports_kept_between_nodes_are_bounded():
+    m = dlx.matrix(geometry((3, 3), (R.ConsecutiveMarks((((0, 0), (0, 1)),)),)))
+    m.unions.update((-k, 0) for k in range(1, dlx.UNIONS_KEPT + 1))  # keys no pair makes
+    alive = m.everything & ~0b111111110  # r1c1 holds 1
+    assert candidates(m, dlx.keep_supported(m, alive, 0), 1) == {2}
+    assert 0 < len(m.unions) < 300  # cleared, then refilled by this call's pairs only

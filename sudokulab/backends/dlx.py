@@ -88,6 +88,7 @@ from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Result, verdict
 
 CHECK_EVERY = 32  # guesses between two looks at the clock
+UNIONS_KEPT = 1 << 16  # the supports of candidate sets kept per matrix (see keep_supported)
 
 
 @dataclass(frozen=True)
@@ -460,6 +461,8 @@ def keep_supported(m: Matrix, alive: int, chosen: int) -> int:
         key = table << 32 | mask
         allowed = unions.get(key)
         if allowed is None:
+            if len(unions) >= UNIONS_KEPT:
+                unions.clear()  # a 25x25 grid has 2**25 candidate sets per cell: keep a few
             allowed = 0
             for d, partners in enumerate(supports[table]):
                 if mask >> d & 1:
