@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import chain, islice
 
-from sudokulab.human.candidates import Candidates, cells_of, digits
+from sudokulab.human.candidates import MEMO_SIZE, Candidates, cells_of, digits
 from sudokulab.human.step import Step, cells_text, make
 
 MOST_CELLS = 3  # bigger sets add little and cost much
@@ -22,10 +22,30 @@ WING_CELLS = 4  # but a bivalue cell and 4 cells are a VWXYZ-Wing, which Explain
 
 def almost_locked_sets(g: Candidates, most_cells: int = MOST_CELLS) -> list[tuple[int, int]]:
     """(cells as a bitmask, candidate mask) of every ALS of up to `most_cells` cells."""
+    return [(cells, mask) for cells, mask, _ in _every_set(g, most_cells)]
+
+
+def _every_set(g: Candidates, most_cells: int) -> list[tuple[int, int, int]]:
+    """(cells, candidates, the cells that see one of them) of every ALS of up to `most_cells`
+    cells: unit by unit, each unit's fewest cells first, each set once."""
+    seen: dict[int, tuple[int, int]] = {}
+    for u in range(len(g.layout.units)):
+        for cells, mask, near in _unit_sets(g, u, most_cells):
+            seen.setdefault(cells, (mask, near))
+    return [(cells, mask, near) for cells, (mask, near) in seen.items()]
+
+
+def _unit_sets(g: Candidates, u: int, most_cells: int) -> tuple[tuple[int, int, int], ...]:
+    """The ALSs of one unit, (cells, candidates, near) fewest cells first, then in cell order.
+    They depend on the unit's candidates only, so they are remembered by those (in the
+    layout's memo, as per_digit does): a unit a step left alone is not searched again."""
     lay, cands = g.layout, g.cands
+    key = (_unit_sets, most_cells, u, lay.unit_items[u](cands))
+    sets = lay.memo.get(key)
+    if sets is not None:
+        return sets
     most = most_cells + 1   # digits: a group with more can never become an ALS
-    seen: dict[int, int] = {}
-    found: list[tuple[int, int, int]] = []   # (size, cells, mask) of one unit
+    found: list[tuple[int, int, int]] = []   # (size, cells, mask)
 
     def grow(cells: list[int], start: int, group: int, mask: int, size: int) -> None:
         """Record the group if it is an ALS, then add each later cell that keeps it small."""
@@ -37,24 +57,18 @@ def almost_locked_sets(g: Candidates, most_cells: int = MOST_CELLS) -> list[tupl
                 if wider.bit_count() <= most:
                     grow(cells, k + 1, group | 1 << cells[k], wider, size + 1)
 
-    for unit in lay.units:  # unit by unit, smaller sets first
-        found.clear()
-        grow([c for c in unit if cands[c] and cands[c].bit_count() <= most], 0, 0, 0, 0)
-        for _, group, mask in sorted(found, key=lambda f: f[0]):
-            seen.setdefault(group, mask)
-    return list(seen.items())
-
-
-def _near(g: Candidates, sets: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
-    """(cells, candidates, the cells that see one of them) of each set."""
-    peers = g.layout.peer_masks
-    out = []
-    for cells, mask in sets:
+    grow([c for c in lay.units[u] if cands[c] and cands[c].bit_count() <= most], 0, 0, 0, 0)
+    peers = lay.peer_masks
+    sets = []
+    for _, cells, mask in sorted(found, key=lambda f: f[0]):
         near = 0
         for c in cells_of(cells):
             near |= peers[c]
-        out.append((cells, mask, near))
-    return out
+        sets.append((cells, mask, near))
+    if len(lay.memo) >= MEMO_SIZE:
+        lay.memo.clear()
+    sets = lay.memo[key] = tuple(sets)
+    return sets
 
 
 def _seen(g: Candidates, cells: int, mask: int) -> list[tuple[int, int]]:
@@ -110,15 +124,16 @@ def als_xz(g: Candidates, part: str = "all") -> Iterator[Step]:
 
 
 def _sets(g: Candidates, most_cells: int) -> list[tuple[int, int, int]]:
-    """_near of every ALS of up to `most_cells` cells, fewer cells first, once per candidate
-    state; sets of fewer cells are taken from the bigger enumeration when it is there (the
-    same sets in the same order: each unit's are found in cell order, fewest cells first)."""
+    """(cells, candidates, near) of every ALS of up to `most_cells` cells, fewer cells first,
+    once per candidate state; sets of fewer cells are taken from the bigger enumeration when
+    it is there (the same sets in the same order: each unit's are found in cell order, fewest
+    cells first)."""
     bigger = g._cache.get(f"als{WING_CELLS}") if g._cache else None
     if bigger is not None and most_cells < WING_CELLS:
         return g.cached(f"als{most_cells}",
                         lambda: [s for s in bigger if s[0].bit_count() <= most_cells])
-    return g.cached(f"als{most_cells}", lambda: _near(g, sorted(
-        almost_locked_sets(g, most_cells), key=lambda s: s[0].bit_count())))
+    return g.cached(f"als{most_cells}", lambda: sorted(_every_set(g, most_cells),
+                                                      key=lambda s: s[0].bit_count()))
 
 
 def _related(a: tuple[int, int, int], others: Iterable[tuple[int, int, int]]) -> list:
