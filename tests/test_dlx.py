@@ -246,3 +246,83 @@ def test_a_sum_rule_prunes_to_a_dead_end_on_a_full_grid_that_breaks_it(backend):
     assert backend.solve(empty(4, (wrong,)).with_values(grid)).status is Status.NONE
     right = R.Sandwich(False, 0, sum(line[a + 1:b]))
     assert backend.solve(empty(4, (right,)).with_values(grid)).status is Status.UNIQUE
+
+
+# --- conflict weights (dom/wdeg) -----------------------------------------------------------
+
+IMPOSSIBLE = (".....5.8....6.1.43..........1.5........1.6...3......."
+              "553.....61........4.........")
+# The slowest generated puzzles of issue 19 for dlx (`sudokulab generate --rules FAMILY
+# --count 5 --seed 19 --prover cpsat`, puzzle k of each): unique, with their solutions.
+GENERATED = Path(__file__).parent / "data" / "generated-corners.jsonl"
+
+
+def knuth_alone():
+    """dlx branching on the fewest rows only, as Knuth's heuristic does."""
+    plain = make_backend("dlx")
+    plain.weigh_conflicts = False
+    return plain
+
+
+def test_before_the_first_dead_end_the_weights_change_nothing(backend):
+    weighted, plain = backend.solve(empty(9), limit=1), knuth_alone().solve(empty(9), limit=1)
+    assert weighted.stats["backtracks"] == plain.stats["backtracks"] == 0
+    assert weighted.stats == plain.stats and weighted.solutions == plain.solutions
+
+
+def test_after_dead_ends_the_weights_bring_the_search_back_to_where_it_failed(backend):
+    # the same contradiction, proved again under every guess elsewhere by fewest rows alone
+    weighted, plain = backend.solve(parse(IMPOSSIBLE)), knuth_alone().solve(parse(IMPOSSIBLE))
+    assert weighted.status is plain.status is Status.NONE
+    assert weighted.stats["nodes"] * 10 < plain.stats["nodes"]
+
+
+def test_a_sum_that_cannot_add_up_is_a_dead_end_in_its_cells_columns():
+    m = dlx.matrix(geometry((3, 3), (R.LittleKiller(((0, 1), (1, 2)), 30),)))  # 9 + 8 < 30
+    with pytest.raises(dlx.Dead) as dead_end:
+        dlx.prune(m, m.everything, 0)
+    assert [m.column_names[c] for c in dead_end.value.columns] == ["cell r1c2", "cell r2c3"]
+
+
+@pytest.mark.parametrize("line", GENERATED.read_text().splitlines(),
+                         ids=lambda line: json.loads(line)["name"])
+def test_generated_variant_puzzles_get_norvigs_unique_answer(backend, line):
+    puzzle = from_json(line)
+    answer, norvig = backend.solve(puzzle), make_backend("norvig").solve(puzzle)
+    assert answer.status is norvig.status is Status.UNIQUE
+    assert answer.solutions == norvig.solutions
+    assert "".join(map(str, answer.solutions[0])) == json.loads(line)["solution"]
+
+
+# --- support: pair rules prune at each node ------------------------------------------------
+
+def candidates(m: dlx.Matrix, alive: int, cell: int) -> set[int]:
+    """The digits whose rows of the cell are alive."""
+    return {d + 1 for d in range(m.n) if alive >> (cell * m.n + d) & 1}
+
+
+def test_a_row_with_no_partner_left_in_a_related_cell_goes():
+    m = dlx.matrix(geometry((3, 3), (R.ConsecutiveMarks((((0, 0), (0, 1)),)),)))
+    r1c1, r1c2, r2c1 = 0, 1, 9
+    alive = m.everything & ~sum(1 << (r1c1 * 9 + d - 1) for d in range(2, 9))  # r1c1: 1 or 9
+    pruned = dlx.keep_supported(m, alive, 0)
+    assert candidates(m, pruned, r1c2) == {2, 8}  # marked: consecutive with 1 or 9
+    # unmarked (not consecutive): 1 or 9 leaves r2c1 every digit but those two (column 1)
+    assert candidates(m, pruned, r2c1) == set(range(1, 10))
+    assert candidates(m, pruned, r1c1) == {1, 9}
+    # the secondary columns alone wait for a row of r1c1 to be chosen
+    assert candidates(m, alive, r1c2) == set(range(1, 10))
+
+
+def test_a_difference_rule_alone_prunes_nothing_by_support():
+    # chess moves forbid one pair per digit: a row always keeps a partner, so no table
+    assert dlx.matrix(geometry((3, 3), R.MIRACLE[:2])).related == ()
+    assert len(dlx.matrix(geometry((3, 3), R.MIRACLE)).related) == 2 * 144  # non-consecutive
+
+
+def test_the_supports_kept_between_nodes_are_bounded():
+    m = dlx.matrix(geometry((3, 3), (R.ConsecutiveMarks((((0, 0), (0, 1)),)),)))
+    m.unions.update((-k, 0) for k in range(1, dlx.UNIONS_KEPT + 1))  # keys no pair makes
+    alive = m.everything & ~0b111111110  # r1c1 holds 1
+    assert candidates(m, dlx.keep_supported(m, alive, 0), 1) == {2}
+    assert 0 < len(m.unions) < 300  # cleared, then refilled by this call's pairs only

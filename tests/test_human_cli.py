@@ -147,3 +147,28 @@ def test_grade_skips_a_bad_puzzle_naming_its_line_and_exits_2(tmp_path, capsys):
     code, out, _ = run(capsys, "grade", "--file", str(puzzles), "--strict")
     assert code == 2 and [line.split()[0] for line in out.splitlines()
                           if line.startswith("#")] == ["#1"]
+
+
+# A thermometer (issue 19) is a rule no technique knows: ignoring it would grade a
+# different puzzle, so the human commands refuse it by name (exit 5, as for a backend).
+THERMOMETER = json.dumps({"box": [2, 2], "givens": [[0] * 4] * 4,
+                          "rules": [{"type": "thermometer", "cells": ["r1c1", "r1c2", "r2c2"]}]})
+
+
+def test_explain_and_hint_refuse_a_rule_no_technique_knows(capsys):
+    for command in ("explain", "hint"):
+        code, out, err = run(capsys, command, THERMOMETER)
+        assert code == 5 and out == ""
+        assert err == ("sudokulab: error: puzzle 1: the human-style techniques know no "
+                       "thermometer rule: solve and compare take this puzzle\n")
+
+
+def test_grade_skips_a_refused_puzzle_and_grades_the_others(tmp_path, capsys):
+    good = json.dumps({"box": [3, 3], "givens": [list(map(int, EASY[k:k + 9]))
+                                                 for k in range(0, 81, 9)]})
+    puzzles = tmp_path / "three.jsonl"
+    puzzles.write_text(f"{good}\n{THERMOMETER}\n{good}\n")
+    code, out, err = run(capsys, "grade", "--file", str(puzzles))
+    assert code == 5
+    assert [line.split()[0] for line in out.splitlines() if line.startswith("#")] == ["#1", "#3"]
+    assert err.startswith("sudokulab: error: puzzle 2: ") and "thermometer" in err

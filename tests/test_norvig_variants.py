@@ -11,7 +11,14 @@ from itertools import permutations
 import pytest
 
 from sudokulab import rules as R
-from sudokulab.backends.norvig import Board, NorvigBackend, RuleBoard, board, digit_sets
+from sudokulab.backends.norvig import (
+    Board,
+    Contradiction,
+    NorvigBackend,
+    RuleBoard,
+    board,
+    digit_sets,
+)
 from sudokulab.check import check
 from sudokulab.formats.text import parse
 from sudokulab.geometry import geometry
@@ -274,3 +281,24 @@ def test_a_cage_that_cannot_add_up_is_no_solution():
     assert norvig.solve(puzzle).status is Status.NONE
     puzzle = empty(4, (R.Cage(((0, 0), (0, 1)), 3), R.Cage(((1, 0), (1, 1)), 3)))
     assert norvig.solve(puzzle).status is Status.NONE  # both need 1 and 2 in one box
+
+
+# Each rule with r1c1 and r1c2 narrowed to one digit each that breaks it.
+BROKEN = [
+    (R.LittleKiller(((0, 0), (1, 1), (2, 2)), 5), (4, 1), (0, 5, 10)),  # 4 + 1 + 1 is over 5
+    (R.Sandwich(False, 0, 5), (2, 3), (0, 1, 2, 3)),  # 2 + 3 between needs the 1 and 4 at the ends
+    (R.Kropki(white=(((0, 0), (0, 1)),)), (4, 2), (0, 1)),  # 4 and 2 are not consecutive
+]
+
+
+@pytest.mark.parametrize("rule, digits, cells", BROKEN)
+def test_a_rule_that_cannot_hold_names_all_its_cells_as_the_dead_end(rule, digits, cells):
+    # The search weighs the cells of a dead end (dom/wdeg): a sum, a sandwich or a related
+    # pair that cannot hold is the whole rule's failure, not only of the cell emptied first.
+    puzzle = empty(4, (rule,))
+    b = board(geometry(puzzle.box, puzzle.rules))
+    values, places, _, _ = b.start(puzzle)
+    values[0], values[1] = (1 << (d - 1) for d in digits)
+    with pytest.raises(Contradiction) as dead_end:
+        b.propagate(values, places, [], [], [0, 0])
+    assert sorted(dead_end.value.cells) == list(cells)

@@ -356,6 +356,24 @@ def test_explain_stalls_with_fewer_techniques(client, top95):
     assert only.json()["step"]["technique"] == "Hidden Single"
 
 
+@pytest.mark.parametrize("route", ["hint", "explain"])
+def test_learn_refuses_a_rule_no_technique_knows_with_a_400(client, capsys, route):
+    thermometer = json.dumps({**KILLER, "rules": [{"type": "thermometer",
+                                                   "cells": ["r1c2", "r2c2", "r3c2"]}]})
+    answer = client.post(f"/api/{route}", json={"puzzle": thermometer})
+    assert answer.status_code == 400
+    assert "know no thermometer rule" in answer.json()["error"]
+    assert main([route, thermometer]) == 5  # the command line refuses it the same way
+    assert answer.json()["error"] in capsys.readouterr().err
+
+
+def test_generate_leaves_a_puzzle_of_unknown_rules_ungraded(client):
+    answer = client.post("/api/generate", json={"rules": ["thermometer"], "seed": 3}).json()
+    assert answer["status"] == "generated"
+    assert (answer["level"], answer["score"], answer["rating"]) == (None, None, None)
+    assert "no technique knows thermometer" in answer["message"]
+
+
 def test_hint_on_a_wrong_entry_says_there_is_no_solution(client):
     wrong = "7" + EASY[1:]  # r1c1 is 4 in the solution; 7 clashes with no given
     answer = client.post("/api/hint", json={"puzzle": wrong}).json()

@@ -15,6 +15,13 @@ of its rows, choose it, *cover* (remove every row that shares a column with it: 
 no longer be chosen), recurse, and undo. A column left with no row is a dead end; one left
 with a single row forces it.
 
+Conflict weights (dom/wdeg, as in norvig's search). Each column has a weight, 1 to start
+with; each dead end adds one to the column that ran out of rows (or, when a sum rule
+cannot add up, to the cell columns of its cells). The branch column is the one with the
+fewest rows per weight: before the first dead end exactly Knuth's choice; after it, the
+search goes back to the columns where it keeps failing and settles them first, instead of
+proving the same small contradiction again under every guess elsewhere.
+
 Extra regions of N cells, single diagonals and disjoint groups are more units, so more
 primary columns. Rules that are not "exactly once":
 - any rule between two cells is a set of forbidden pairs of rows: cell a holds x together
@@ -32,6 +39,10 @@ primary columns. Rules that are not "exactly once":
 - parity: the rows of the wrong digits in the parity cells are removed before search;
   so is a row that conflicts with every row of a cell it is related to (a thermometer's
   bulb cannot hold N): choosing it would leave that cell empty;
+- support: that last test runs again after the forced rows of each node, since a
+  secondary column acts only once one of its rows is chosen: a row of a cell goes when
+  every row left of a related cell conflicts with it (a consecutive mark's neighbour of a
+  cell left with 1 or 9 keeps only 2 and 8). Arc consistency, as norvig's pair rules;
 - sums are no exact cover: they prune. After the forced rows of a node, each cage keeps
   only the digits of digit sets of its size and total that meet every cell's candidates
   and are covered by them; arrows and little killers keep the digits that the bounds of
@@ -59,7 +70,7 @@ What makes it fast in Python is that all the work on big sets is done by C: an `
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import combinations
 
@@ -77,6 +88,7 @@ from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Result, verdict
 
 CHECK_EVERY = 32  # guesses between two looks at the clock
+UNIONS_KEPT = 1 << 16  # the supports of candidate sets kept per matrix (see keep_supported)
 
 
 @dataclass(frozen=True)
@@ -90,10 +102,13 @@ class Matrix:
     secondary: dict[str, int]         # kind of secondary column -> how many
     parity: int                       # rows removed before search (wrong parity)
     hopeless: int                     # rows removed before search (they empty a cell)
+    related: tuple[tuple[int, int, int], ...]  # (cell, other cell, its table in `supports`)
+    supports: tuple[tuple[int, ...], ...]  # table: digit of the cell -> the other's digits
     cages: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # (cells, digit sets)
     sums: tuple[tuple[tuple[int, ...], int, int], ...]  # (cells, circle or -1, total)
     sandwiches: tuple[tuple[tuple[int, ...], int], ...]  # (line, total)
     everything: int                   # every row
+    unions: dict[int, int] = field(default_factory=dict, compare=False)  # see keep_supported
 
     @property
     def rows(self) -> int:
@@ -102,8 +117,8 @@ class Matrix:
 
     @property
     def prunes(self) -> bool:
-        """Whether some sum rule prunes at each node (the rules beyond exact cover)."""
-        return bool(self.cages or self.sums or self.sandwiches)
+        """Whether some pair or sum rule prunes at each node (beyond exact cover)."""
+        return bool(self.related or self.cages or self.sums or self.sandwiches)
 
     def columns_of(self, row: int) -> list[int]:
         """The primary columns a row covers (for the teaching view and the tests)."""
@@ -162,11 +177,17 @@ def matrix(geo: Geometry) -> Matrix:
         secondary[kind] = len(pairs)
     keep = tuple(everything ^ rows for rows in conflicts)
     parity = parity_rows(geo)
+    pairs = {(min(a, b), max(a, b)) for (a, _, b), count in related.items() if count > 1}
+    tables: dict[tuple[int, ...], int] = {}  # a support table -> its number
+    supported = []
+    for a, b in sorted(pairs):
+        for cell, other in ((a, b), (b, a)):
+            table = tuple(keep[cell * n + d] >> (other * n) & full for d in range(n))
+            supported.append((cell, other, tables.setdefault(table, len(tables))))
     return Matrix(n=n, column_rows=tuple(column_rows), column_names=tuple(names), keep=keep,
                   secondary=secondary, parity=parity,
-                  hopeless=hopeless_rows(n, keep, {(min(a, b), max(a, b)) for (a, _, b), count
-                                                   in related.items() if count > 1},
-                                         everything & ~parity),
+                  hopeless=hopeless_rows(n, keep, pairs, everything & ~parity),
+                  related=tuple(supported), supports=tuple(tables),
                   cages=tuple((tuple(geo.indices(cage.cells)),
                                digit_sets(len(cage.cells), cage.total, n))
                               for cage in all_cages(geo)),
@@ -258,7 +279,15 @@ def parity_rows(geo: Geometry) -> int:
 
 
 class Dead(Exception):
-    """A primary column lost its last row, or a sum rule its last way to add up."""
+    """A primary column lost its last row, or a sum rule its last way to add up.
+
+    `columns` are where it happened (the empty column, or the cell columns of the rule's
+    cells): the search weighs them.
+    """
+
+    def __init__(self, columns=()) -> None:
+        super().__init__()
+        self.columns = columns
 
 
 def add_up_cages(m: Matrix, alive: int, chosen: int) -> int:
@@ -283,7 +312,7 @@ def add_up_cages(m: Matrix, alive: int, chosen: int) -> int:
                 if covered == digits:
                     fitting |= digits
         if not fitting:
-            raise Dead
+            raise Dead(cells)
         unfit = full & ~fitting
         for cell, mask in zip(cells, candidates):
             if mask & unfit:
@@ -310,7 +339,7 @@ def add_up_sums(m: Matrix, alive: int, chosen: int) -> int:
     for cells, circle, total in m.sums:
         masks = [rows >> (cell * n) & full for cell in cells]
         if not all(masks):
-            raise Dead
+            raise Dead(cells)
         lows = [(mask & -mask).bit_length() for mask in masks]
         highs = [mask.bit_length() for mask in masks]
         low, high = sum(lows), sum(highs)
@@ -318,18 +347,18 @@ def add_up_sums(m: Matrix, alive: int, chosen: int) -> int:
             mask = rows >> (circle * n) & full
             fits = mask & digits_between(low, high)
             if not fits:
-                raise Dead
+                raise Dead((*cells, circle))
             if fits != mask:
                 alive &= ~((mask ^ fits) << (circle * n))
             least, most = (fits & -fits).bit_length(), fits.bit_length()
         elif low <= total <= high:
             least = most = total
         else:
-            raise Dead
+            raise Dead(cells)
         for cell, mask, lo, hi in zip(cells, masks, lows, highs):
             fits = mask & digits_between(least - (high - hi), most - (low - lo))
             if not fits:
-                raise Dead
+                raise Dead(cells if circle < 0 else (*cells, circle))
             if fits != mask:
                 alive &= ~((mask ^ fits) << (cell * n))
     return alive
@@ -367,7 +396,7 @@ def fill_sandwiches(m: Matrix, alive: int, chosen: int) -> int:
                     kept[k] |= inner[k]
         for cell, mask, fits in zip(line, masks, kept):
             if not fits:
-                raise Dead
+                raise Dead(line)
             if fits != mask:
                 alive &= ~((mask ^ fits) << (cell * n))
     return alive
@@ -415,8 +444,44 @@ def between_totals(count: int, n: int) -> range:
     return range(sum(middle[:count]), sum(middle[len(middle) - count:]) + 1)
 
 
+def keep_supported(m: Matrix, alive: int, chosen: int) -> int:
+    """Pair rules: the rows left once each row of a cell has a partner in every related cell.
+
+    A secondary column takes a row's partners only once the row is chosen. Here a row of
+    cell b goes as soon as every row left of a related cell a conflicts with it (arc
+    consistency, as norvig's `relate_pairs`): choosing it would leave a empty. A pair's
+    table gives, per digit of a, the digits of b that no column forbids with it; the union
+    over a's rows left is kept in `m.unions`, since the search meets the same candidates
+    again and again.
+    """
+    n, full, supports, unions = m.n, (1 << m.n) - 1, m.supports, m.unions
+    rows = alive | chosen
+    for a, b, table in m.related:
+        mask = rows >> (a * n) & full
+        key = table << 32 | mask
+        allowed = unions.get(key)
+        if allowed is None:
+            if len(unions) >= UNIONS_KEPT:
+                unions.clear()  # a 25x25 grid has 2**25 candidate sets per cell: keep a few
+            allowed = 0
+            for d, partners in enumerate(supports[table]):
+                if mask >> d & 1:
+                    allowed |= partners
+            unions[key] = allowed
+        lost = alive >> (b * n) & full & ~allowed
+        if lost:
+            alive &= ~(lost << (b * n))
+            rows = alive | chosen
+    return alive
+
+
 def prune(m: Matrix, alive: int, chosen: int) -> int:
-    """The rows left once every sum rule has pruned (Dead if one cannot add up)."""
+    """The rows left once every pair and sum rule has pruned (Dead if a sum cannot add up).
+
+    A cell that a pair rule leaves with no row is a dead end at the next scan (its column).
+    """
+    if m.related:
+        alive = keep_supported(m, alive, chosen)
     if m.cages:
         alive = add_up_cages(m, alive, chosen)
     if m.sums:
@@ -433,6 +498,9 @@ class DlxBackend(Backend):
     paradigm = "exact cover, Algorithm X (Python)"
     supported_rules = R.RULE_TYPES  # pairs as secondary columns, sums by pruning
     multi_grid = True  # a samurai's grids: more cells and units, more columns
+    # Conflict weights on the branch choice (dom/wdeg); False is Knuth's fewest rows alone,
+    # for the tests to compare the two.
+    weigh_conflicts = True
 
     @classmethod
     def available(cls) -> Availability:
@@ -453,7 +521,8 @@ class DlxBackend(Backend):
             return verdict(solutions, limit, complete=True, stats=stats,
                            build_time=built - started)
         try:
-            complete = self.search(m, *start, solutions, limit, deadline, stats)
+            complete = self.search(m, *start, solutions, limit, deadline, stats,
+                                   weigh=self.weigh_conflicts)
         except KeyboardInterrupt:  # Ctrl-C: keep the solutions found so far
             raise interrupted(solutions, limit, stats=stats, build_time=built - started,
                               solve_time=time.perf_counter() - built) from None
@@ -476,22 +545,24 @@ class DlxBackend(Backend):
 
     @staticmethod
     def search(m: Matrix, alive: int, chosen: int, solutions: list[Grid],
-               limit: int | None, deadline: Deadline, stats: dict) -> bool:
+               limit: int | None, deadline: Deadline, stats: dict, weigh: bool = True) -> bool:
         """Algorithm X, depth-first with a stack; False when the deadline cut it short.
 
         Each node scans its open columns: a column with no row left is a dead end, unless
         a chosen row covers it (then it leaves the open list); a column with a single row
         forces it, chosen on the spot, so the rest of the scan already sees it. A scan that
         forced rows runs again; one that forced none prunes by the sums, then branches on
-        the column with the fewest rows. The stack holds (alive, chosen, open columns, rows
+        the column with the fewest rows per conflict weight (with `weigh`, each dead end
+        adds one to the weight of its columns). The stack holds (alive, chosen, open columns, rows
         of the branch column not tried yet): restoring a state is reading it back.
         """
-        keep, prunes = m.keep, m.prunes
+        keep, prunes, column_rows = m.keep, m.prunes, m.column_rows
         at, clock = deadline.at, time.perf_counter
         nodes = guesses = backtracks = 0
         check = CHECK_EVERY
         stack: list[list] = []
-        columns = list(m.column_rows)  # the open ones, as their rows
+        columns = list(range(len(column_rows)))  # the open ones, by number
+        weight = [1] * len(column_rows)  # 1 + the dead ends met in each column
         complete = True
         try:
             while True:
@@ -500,23 +571,24 @@ class DlxBackend(Backend):
                     while True:
                         open_columns = []
                         keep_open = open_columns.append
-                        branch, fewest, forced = 0, 1 << 30, 0
-                        for column in columns:
-                            rows = column & alive
+                        branch, fewest, heaviest, forced = 0, 1 << 30, 1, 0
+                        for c in columns:
+                            rows = column_rows[c] & alive
                             if not rows:
-                                if column & chosen:
+                                if column_rows[c] & chosen:
                                     continue  # covered
-                                raise Dead
+                                raise Dead((c,))
                             if not rows & (rows - 1):  # one row left: choose it now
                                 alive &= keep[rows.bit_length() - 1]
                                 chosen |= rows
                                 forced += 1
                                 continue
-                            keep_open(column)
+                            keep_open(c)
                             if not forced:
+                                # fewest rows per weight: count / weight[c] < fewest / heaviest
                                 count = rows.bit_count()
-                                if count < fewest:
-                                    branch, fewest = rows, count
+                                if count * heaviest < fewest * weight[c]:
+                                    branch, fewest, heaviest = rows, count, weight[c]
                         columns = open_columns
                         if forced:
                             nodes += forced
@@ -527,8 +599,11 @@ class DlxBackend(Backend):
                                 alive = pruned
                                 continue
                         break
-                except Dead:
+                except Dead as dead_end:
                     backtracks += 1
+                    if weigh:
+                        for c in dead_end.columns:
+                            weight[c] += 1
                 else:
                     if not columns:
                         solutions.append(grid_of(m.n, chosen))
@@ -589,6 +664,10 @@ class DlxBackend(Backend):
         if m.hopeless:
             lines.append(f"  {m.hopeless.bit_count()} rows removed before search: each "
                          "conflicts with every row of a cell it is related to")
+        if m.related:
+            lines.append(f"  support: after the forced rows of each node, {len(m.related)} "
+                         "ordered pairs of related cells (a, b): a row of b goes when every "
+                         "row left of a conflicts with it")
         if m.cages:
             lines.append(f"  cage sums: pruning after the forced rows of each node, "
                          f"{len(m.cages)} cage{'s' if len(m.cages) != 1 else ''}; a digit "
@@ -621,6 +700,10 @@ class DlxBackend(Backend):
         lines.append("  search: Algorithm X, branching on the open column with the fewest "
                      "rows; forced rows (a column with one row) chosen at once; rows as "
                      "bitsets, so covering a row is one AND and undoing is free")
+        lines.append("  search, after the first dead end: the fewest rows per conflict weight "
+                     "(1 + the dead ends met so far in the column, or in the cells of a sum "
+                     "that could not add up), so the search settles first where it keeps "
+                     "failing")
         return "\n".join(lines)
 
 

@@ -6,8 +6,9 @@ The essay's two rules, applied until nothing changes:
 Then search: pick the cell with the fewest candidates, try each, propagate, backtrack.
 Once a guess has met a dead end, the pick weighs conflicts too (dom/wdeg): each dead end
 adds one to the weight of the cells where it happened (the cell that lost its last
-candidate, the unit that lost a digit's last place, the cage with no digit set left), and
-the search guesses in the cell with the fewest candidates per weight. Without it, a
+candidate, the unit that lost a digit's last place, the cage with no digit set left, the
+sum or sandwich line that cannot add up, the related pair with no partner digit), and the
+search guesses in the cell with the fewest candidates per weight. Without it, a
 puzzle with no solution can send the search through millions of guesses elsewhere, each
 proving the same small contradiction again (`.....5.8....6.1.43...`, the kind Norvig's
 essay reports needing 188 s; results/corners.md has norvig's times before and after).
@@ -419,6 +420,8 @@ class RuleBoard(Board):
                             allowed |= mask
                     unions[key] = allowed
                 if values[y] & ~allowed:
+                    if not values[y] & allowed:
+                        raise Contradiction((x, y))  # the pair cannot be related: both weigh
                     removed += remove(values, places, y, ~allowed & full, solved, hidden)
         return removed
 
@@ -431,6 +434,8 @@ class RuleBoard(Board):
             circled = values[circle] if circle >= 0 else 0
             circle_keep, keeps = sum_keeps(tuple(values[cell] for cell in cells), circled,
                                            total, n)
+            if not all(keeps) or (circle >= 0 and not circled & circle_keep):
+                raise Contradiction(cells)  # the sum cannot be made: its cells weigh more
             if circled & ~circle_keep:
                 removed += remove(values, places, circle, ~circle_keep & full, solved, hidden)
             for cell, keep in zip(cells, keeps):
@@ -445,6 +450,8 @@ class RuleBoard(Board):
         removed = 0
         for line, total in self.sandwiches:
             keeps = sandwich_keeps(tuple(values[cell] for cell in line), total, n)
+            if not all(keeps):
+                raise Contradiction(line)  # no place for the 1 and the N fits the total
             for cell, keep in zip(line, keeps):
                 if values[cell] & ~keep:
                     removed += remove(values, places, cell, ~keep & full, solved, hidden)
@@ -570,7 +577,7 @@ def fewest_candidates(values: Values) -> int:
 def most_conflicts(values: Values, weight: list[int]) -> int:
     """The unsolved cell with the fewest candidates per conflict weight, or -1 when solved.
 
-    A cell's weight is 1 plus the dead ends met in it, its units and its cages so far
+    A cell's weight is 1 plus the dead ends met in it, its units, cages, sums and pairs so far
     (dom/wdeg in the constraint programming literature); with no dead end yet it is
     `fewest_candidates`.
     """
@@ -638,7 +645,7 @@ class NorvigBackend(Backend):
         """
         tally = [0, 0]  # assignments, eliminations: counted by propagate
         nodes = guesses = backtracks = 0
-        weight = [1] * len(values)  # 1 + the dead ends met in each cell's units and cages
+        weight = [1] * len(values)  # 1 + the dead ends met in each cell and its constraints
         stack: list[tuple[Values, Places, int, int]] = []
         at = deadline.at
         clock = time.perf_counter
@@ -712,7 +719,8 @@ class NorvigBackend(Backend):
             lines += self.describe_rules(geo, b)
         lines.append("  search: depth first, guessing in the cell with the fewest candidates; "
                      "after the first dead end, the fewest candidates per conflict weight "
-                     "(1 + the dead ends met so far in the cell, its units and its cages), so "
+                     "(1 + the dead ends met so far in the cell, its units, cages, sums, "
+                     "sandwiches and related pairs), so "
                      "the search returns to where it keeps failing instead of re-proving "
                      "one contradiction under every guess elsewhere")
         return "\n".join(lines)

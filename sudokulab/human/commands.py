@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from sudokulab.errors import EXIT_DISAGREE, EXIT_OK, UsageError
+from sudokulab.errors import EXIT_DISAGREE, EXIT_ENGINE, EXIT_OK, UsageError, error_line, worst
 
 
 def add_technique_options(p: argparse.ArgumentParser) -> None:
@@ -107,6 +107,9 @@ def run_explain(args: argparse.Namespace) -> int:
     techniques = chosen(args)
     code = EXIT_OK
     for number, puzzle in enumerate(read_input(args), 1):
+        if refused(number, puzzle):
+            code = worst((code, EXIT_ENGINE))
+            continue
         answer = reference(puzzle) if args.verify or args.uniqueness == "auto" else None
         unique = is_unique(puzzle, args, answer)
         path = solver.solve(puzzle, techniques, unique=unique)
@@ -133,8 +136,18 @@ def run_explain(args: argparse.Namespace) -> int:
             if not wrong and answer.solutions:
                 print(f"verified: all {len(path.steps)} steps agree with norvig's solution",
                       file=sys.stderr)
-            code = EXIT_DISAGREE if wrong else code
+            code = worst((code, EXIT_DISAGREE if wrong else EXIT_OK))
     return code
+
+
+def refused(number: int, puzzle) -> bool:
+    """Whether the techniques cannot take the puzzle: if so, say why (exit code 5)."""
+    from sudokulab.human import solver
+
+    reason = solver.refusal(puzzle)
+    if reason:
+        print(error_line(f"puzzle {number}: {reason}"), file=sys.stderr)
+    return bool(reason)
 
 
 def explanation(puzzle, path, grade) -> str:
@@ -165,7 +178,11 @@ def run_hint(args: argparse.Namespace) -> int:
     from sudokulab.human import solver
 
     techniques = chosen(args)
-    for puzzle in read_input(args):
+    code = EXIT_OK
+    for number, puzzle in enumerate(read_input(args), 1):
+        if refused(number, puzzle):
+            code = EXIT_ENGINE
+            continue
         step = solver.hint(puzzle, techniques, unique=is_unique(puzzle, args))
         if args.format == "json":
             print(json.dumps(step.to_json(puzzle.n) if step else None))
@@ -173,7 +190,7 @@ def run_hint(args: argparse.Namespace) -> int:
             print("no step: the puzzle is full, or no enabled technique applies")
         else:
             print(f"{step.notation}\n{step.sentence}")
-    return EXIT_OK
+    return code
 
 
 def grade_options(p: argparse.ArgumentParser) -> None:
@@ -220,9 +237,14 @@ def run_grade(args: argparse.Namespace) -> int:
     if writer:
         writer.writerow(["puzzle", "givens", "solved", "level", "score", "rating", "hardest",
                          "techniques"])
-    grades = []
+    grades, codes = [], [EXIT_INPUT if bad else EXIT_OK]
     for number, puzzle in enumerate((entry.puzzle for entry in entries), 1):
         if puzzle is None:  # numbered as read, so each row names its input puzzle
+            continue
+        if refused(number, puzzle):
+            codes.append(EXIT_ENGINE)
+            if progress:
+                progress.step()
             continue
         unique = is_unique(puzzle, args)
         path = solver.solve(puzzle, techniques, unique=unique)
@@ -246,11 +268,11 @@ def run_grade(args: argparse.Namespace) -> int:
             progress.step()
     if progress:
         progress.finish()
-    table = summary(grades)
-    print(table, file=sys.stdout if args.format == "line" else sys.stderr)
-    if args.plot:
-        histogram(grades, args.plot)
-    return EXIT_INPUT if bad else EXIT_OK
+    if grades:  # a file of refused puzzles has nothing to sum up or draw
+        print(summary(grades), file=sys.stdout if args.format == "line" else sys.stderr)
+        if args.plot:
+            histogram(grades, args.plot)
+    return worst(codes)
 
 
 def summary(grades) -> str:

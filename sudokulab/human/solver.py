@@ -146,6 +146,21 @@ class Path:
         return out
 
 
+def unknown_rules(puzzle: Puzzle) -> list[str]:
+    """The names of the puzzle's rules that no technique knows (the line, dot, sum and
+    region rules of issue 19): a path that ignored them would stall or grade wrongly."""
+    from sudokulab.backends.base import FIRST_RULES
+
+    return sorted({rule.name for rule in puzzle.rules if not isinstance(rule, FIRST_RULES)})
+
+
+def refusal(puzzle: Puzzle) -> str:
+    """Why the techniques cannot take this puzzle ('' when they can)."""
+    names = unknown_rules(puzzle)
+    return (f"the human-style techniques know no {', '.join(names)} rule: solve and compare "
+            f"take this puzzle" if names else "")
+
+
 def usable(puzzle: Puzzle, techniques: Iterable[Technique], unique: bool) -> list[Technique]:
     """The techniques that apply to the puzzle's rules (and uniqueness, when it is known)."""
     return [t for t in techniques

@@ -60,6 +60,15 @@ def reference(puzzle: Puzzle, seconds: float):
     return make_backend("norvig").solve(puzzle, limit=2, timeout=max(seconds, 0.1))
 
 
+def known_rules(puzzle: Puzzle) -> None:
+    """UsageError (a 400) when a rule of the puzzle is one no technique knows."""
+    from sudokulab.human import solver
+
+    reason = solver.refusal(puzzle)
+    if reason:
+        raise UsageError(reason)
+
+
 def is_unique(uniqueness: str, answer) -> bool:
     """Whether uniqueness techniques may be used: auto means norvig proves one solution."""
     if uniqueness == "auto":
@@ -117,6 +126,7 @@ def explain(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | Non
 
     deadline = time.monotonic() + seconds
     selected = chosen(techniques, upto)
+    known_rules(puzzle)
     answer = reference(puzzle, seconds)
     unique = is_unique(uniqueness, answer)
     path = solver.solve(puzzle, selected, unique=unique, stop=past(deadline))
@@ -151,6 +161,7 @@ def hint(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | None =
     from sudokulab.human.candidates import Candidates
 
     selected = chosen(techniques, upto)
+    known_rules(puzzle)
     g = Candidates(puzzle)
     start = candidates_json(g)
     out = {"step": None, "candidates": start, "verified": None, "problems": []}
@@ -186,17 +197,20 @@ def generated(box: tuple[int, int] = (3, 3), rules: tuple[str, ...] = (),
         return {"status": "error", "message": f"the generated solution fails the checker: "
                                               f"{problems[0]}"}
     grade = made.level, made.score, made.rating
-    if made.level is None:  # not asked for a level: graded here, as `sudokulab grade` does
+    unknown = solver.unknown_rules(made.puzzle)
+    if made.level is None and not unknown:  # graded here, as `sudokulab grade` does
         path = solver.solve(made.puzzle, unique=True)
         g = grading.grade_path(path, unique=True)
-        grade = (g.level if path.solved else None), g.score, g.rating
+        grade = (g.level, g.score, g.rating) if path.solved else (None, None, None)
     level_, score, rating = grade
+    ungraded = (f"not graded (no technique knows {', '.join(unknown)})" if unknown
+                else "not graded (the techniques stall)")
     return {"status": "generated", "puzzle": made.puzzle, "solution": list(made.solution),
             "clues": sum(1 for d in made.puzzle.givens if d), "seed": made.seed,
             "symmetry": made.symmetry, "minimal": made.minimal,
             "provers": list(made.provers), "level": level_ and level_.lower(),
             "score": score, "rating": rating,
-            "message": f"{level_.lower() if level_ else 'ungraded'}, "
+            "message": f"{level_.lower() if level_ else ungraded}, "
                        f"{sum(1 for d in made.puzzle.givens if d)} givens, seed {made.seed}; "
                        f"unique by {' and '.join(made.provers)}"}
 
