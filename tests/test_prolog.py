@@ -263,12 +263,13 @@ def test_describe_names_the_goals_and_rules():
     ((R.AntiKnight(),), "all_different", "ffc"), ((R.AntiKing(),), "all_different", "ffc"),
     ((R.NonConsecutive(),), "all_different", "ffc"), (R.MIRACLE, "all_different", "ffc"),
     ((R.LittleKiller(((0, 1), (1, 2), (2, 3)), 7),), "singles", "ffc"),
-    ((R.Arrow(((1, 1), (0, 2), (0, 3))), R.Thermometer(((5, 5), (6, 6)))), "singles", "ffc"),
+    ((R.Arrow(((1, 1), (0, 2), (0, 3))), R.AntiKnight()), "singles", "ffc"),
     ((R.Sandwich(False, 0, 0),), "singles", "ffc"),
+    ((R.Thermometer(((5, 5), (6, 6))),), "singles", "ffc"),
 ], ids=["classic", "diagonal+windoku", "jigsaw", "cage+parity", "anti-knight", "anti-king",
-        "non-consecutive", "miracle", "little-killer", "arrow+thermometer", "sandwich"])
-def test_auto_units_alone_are_hybrid_ff_pairwise_rules_all_different_ffc(rules, strength,
-                                                                          selection):
+        "non-consecutive", "miracle", "little-killer", "arrow+anti-knight", "sandwich",
+        "thermometer"])
+def test_auto_is_chosen_from_the_kinds_of_rules(rules, strength, selection):
     n = 6 if rules == (JIGSAW_6,) else 9
     assert prolog.choices(empty(n, rules)) == (strength, [selection, "up", "step"])
 

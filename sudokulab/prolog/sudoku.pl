@@ -487,7 +487,8 @@ rule(sandwich(_, _)).
 %   when a rule relates cells two by two (differ, non_consecutive, relation:
 %   with the other choices the German whispers puzzle of tests/data/variants.json
 %   took many times longer; bench/bench_corners.py times it: results/corners.md),
-%   singles and ffc when a line adds up (little killer, arrow, sandwich).
+%   singles and ffc when a rule relates the digits themselves (a line, a dot, a
+%   sum: results/generated.md).
 %
 %   Strength: pairwise rules make a placed digit leave more cells (a Miracle
 %   cell has more peers than a classic one's 20), and all_distinct rebuilds a
@@ -507,7 +508,7 @@ rule(sandwich(_, _)).
 
 auto_choices(Rules, singles, ffc) :-
     member(Rule, Rules),
-    summed_line(Rule), !.
+    digit_rule(Rule), !.
 auto_choices(Rules, all_different, ffc) :-
     member(Rule, Rules),
     pairwise(Rule), !.
@@ -515,14 +516,15 @@ auto_choices(_, hybrid, ff).
 
 pairwise(differ([_|_])).
 pairwise(non_consecutive).
-pairwise(relation(_, _, _, _)).   % thermometers, dots, whispers, ...
 
-%   Little killers, arrows and sandwiches are not pairs, but their lines too
-%   favour cheap units and ffc; their sums prune a digit's places, and hidden
-%   singles (strength singles) then place it (results/generated.md).
-summed_line(sum(_, _)).
-summed_line(arrow(_, _)).
-summed_line(sandwich(_, _)).
+%   Lines, dots and sums relate the digits themselves. They too favour cheap
+%   units and ffc; they take candidates from cells that stay open, leaving a
+%   digit one place in a unit, which hidden singles (strength singles) fill.
+%   On the Miracle's pairs the counting costs more than it gives.
+digit_rule(relation(_, _, _, _)).  % thermometers, dots, whispers, ...
+digit_rule(sum(_, _)).             % little killers
+digit_rule(arrow(_, _)).
+digit_rule(sandwich(_, _)).
 
 strength(auto, Rules, Strength) :- !,
     auto_choices(Rules, Strength, _).
