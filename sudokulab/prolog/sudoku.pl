@@ -487,7 +487,7 @@ rule(sandwich(_, _)).
 %   when a rule relates cells two by two (differ, non_consecutive, relation:
 %   with the other choices the German whispers puzzle of tests/data/variants.json
 %   took many times longer; bench/bench_corners.py times it: results/corners.md),
-%   singles and ffc when a rule relates the digits themselves (a line, a dot, a
+%   singles and ff when a rule relates the digits themselves (a line, a dot, a
 %   sum: results/generated.md).
 %
 %   Strength: pairwise rules make a placed digit leave more cells (a Miracle
@@ -506,7 +506,7 @@ rule(sandwich(_, _)).
 %   takes fewer labeling choices and less time with ffc than with ff, and far
 %   more with leftmost (results/variants.md).
 
-auto_choices(Rules, singles, ffc) :-
+auto_choices(Rules, singles, ff) :-
     member(Rule, Rules),
     digit_rule(Rule), !.
 auto_choices(Rules, all_different, ffc) :-
@@ -517,10 +517,12 @@ auto_choices(_, hybrid, ff).
 pairwise(differ([_|_])).
 pairwise(non_consecutive).
 
-%   Lines, dots and sums relate the digits themselves. They too favour cheap
-%   units and ffc; they take candidates from cells that stay open, leaving a
-%   digit one place in a unit, which hidden singles (strength singles) fill.
-%   On the Miracle's pairs the counting costs more than it gives.
+%   Lines, dots and sums relate the digits themselves. They take candidates
+%   from cells that stay open, leaving a digit one place in a unit, which
+%   hidden singles (strength singles) fill; on the Miracle's pairs the counting
+%   costs more than it gives. Their cells differ little in how many constraints
+%   they have, and ffc's tie-break cost the consecutive marks far more choices
+%   than plain ff (results/generated.md).
 digit_rule(relation(_, _, _, _)).  % thermometers, dots, whispers, ...
 digit_rule(sum(_, _)).             % little killers
 digit_rule(arrow(_, _)).
