@@ -10,10 +10,10 @@ Sukaku Explainer calls an XYZ-, WXYZ- or VWXYZ-Wing, which its rating scale sets
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import chain, combinations, product
+from collections.abc import Iterable, Iterator
+from itertools import chain, islice
 
-from sudokulab.human.candidates import Candidates, cells_of, digits
+from sudokulab.human.candidates import MEMO_SIZE, Candidates, cells_of, digits
 from sudokulab.human.step import Step, cells_text, make
 
 MOST_CELLS = 3  # bigger sets add little and cost much
@@ -22,10 +22,30 @@ WING_CELLS = 4  # but a bivalue cell and 4 cells are a VWXYZ-Wing, which Explain
 
 def almost_locked_sets(g: Candidates, most_cells: int = MOST_CELLS) -> list[tuple[int, int]]:
     """(cells as a bitmask, candidate mask) of every ALS of up to `most_cells` cells."""
+    return [(cells, mask) for cells, mask, _ in _every_set(g, most_cells)]
+
+
+def _every_set(g: Candidates, most_cells: int) -> list[tuple[int, int, int]]:
+    """(cells, candidates, the cells that see one of them) of every ALS of up to `most_cells`
+    cells: unit by unit, each unit's fewest cells first, each set once."""
+    seen: dict[int, tuple[int, int]] = {}
+    for u in range(len(g.layout.units)):
+        for cells, mask, near in _unit_sets(g, u, most_cells):
+            seen.setdefault(cells, (mask, near))
+    return [(cells, mask, near) for cells, (mask, near) in seen.items()]
+
+
+def _unit_sets(g: Candidates, u: int, most_cells: int) -> tuple[tuple[int, int, int], ...]:
+    """The ALSs of one unit, (cells, candidates, near) fewest cells first, then in cell order.
+    They depend on the unit's candidates only, so they are remembered by those (in the
+    layout's memo, as per_digit does): a unit a step left alone is not searched again."""
     lay, cands = g.layout, g.cands
+    key = (_unit_sets, most_cells, u, lay.unit_items[u](cands))
+    sets = lay.memo.get(key)
+    if sets is not None:
+        return sets
     most = most_cells + 1   # digits: a group with more can never become an ALS
-    seen: dict[int, int] = {}
-    found: list[tuple[int, int, int]] = []   # (size, cells, mask) of one unit
+    found: list[tuple[int, int, int]] = []   # (size, cells, mask)
 
     def grow(cells: list[int], start: int, group: int, mask: int, size: int) -> None:
         """Record the group if it is an ALS, then add each later cell that keeps it small."""
@@ -37,36 +57,36 @@ def almost_locked_sets(g: Candidates, most_cells: int = MOST_CELLS) -> list[tupl
                 if wider.bit_count() <= most:
                     grow(cells, k + 1, group | 1 << cells[k], wider, size + 1)
 
-    for unit in lay.units:  # unit by unit, smaller sets first
-        found.clear()
-        grow([c for c in unit if cands[c] and cands[c].bit_count() <= most], 0, 0, 0, 0)
-        for _, group, mask in sorted(found, key=lambda f: f[0]):
-            seen.setdefault(group, mask)
-    return list(seen.items())
-
-
-def _near(g: Candidates, sets: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
-    """(cells, candidates, the cells that see one of them) of each set."""
-    peers = g.layout.peer_masks
-    out = []
-    for cells, mask in sets:
+    grow([c for c in lay.units[u] if cands[c] and cands[c].bit_count() <= most], 0, 0, 0, 0)
+    peers = lay.peer_masks
+    sets = []
+    for _, cells, mask in sorted(found, key=lambda f: f[0]):
         near = 0
         for c in cells_of(cells):
             near |= peers[c]
-        out.append((cells, mask, near))
-    return out
+        sets.append((cells, mask, near))
+    if len(lay.memo) >= MEMO_SIZE:
+        lay.memo.clear()
+    sets = lay.memo[key] = tuple(sets)
+    return sets
 
 
-def _seen(g: Candidates, cells: int, mask: int) -> dict[int, tuple[int, int]]:
-    """Per digit of an ALS: (its cells holding the digit, the cells that see all of those)."""
+def _seen(g: Candidates, cells: int, mask: int) -> list[tuple[int, int]]:
+    """Per digit of an ALS (index d-1; (0, 0) for the others): (its cells holding the digit,
+    the cells that see all of those)."""
     where, peers = g.where(), g.layout.peer_masks
-    out = {}
-    for d in digits(mask):
-        holding = cells & where[d - 1]
+    out = [(0, 0)] * g.n
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        i = low.bit_length() - 1
+        holding = rest = cells & where[i]
         seen = -1
-        for c in cells_of(holding):
-            seen &= peers[c]
-        out[d] = (holding, seen)
+        while rest:
+            c = rest & -rest
+            rest ^= c
+            seen &= peers[c.bit_length() - 1]
+        out[i] = (holding, seen)
     return out
 
 
@@ -75,40 +95,73 @@ def als_xz(g: Candidates, part: str = "all") -> Iterator[Step]:
     only those with a bivalue cell (the other set up to WING_CELLS cells), "sets" for only
     the others."""
     n, where = g.n, g.where()
-    sets = g.cached(f"als{part == 'wings'}", lambda: _near(g, sorted(
-        almost_locked_sets(g, WING_CELLS if part == "wings" else MOST_CELLS),
-        key=lambda s: s[0].bit_count())))
-    memo: dict[int, dict[int, tuple[int, int]]] = {}
-
-    def seen(cells: int, mask: int) -> dict[int, tuple[int, int]]:
-        """_seen of a set, computed when first needed."""
-        out = memo.get(cells)
-        if out is None:
-            out = memo[cells] = _seen(g, cells, mask)
-        return out
-
+    sets = _sets(g, WING_CELLS if part == "wings" else MOST_CELLS)
+    memo: dict[int, list[tuple[int, int]]] = {}
     cells = [s for s in sets if s[0].bit_count() == 1]  # (cells, candidates, near)
     small = [s for s in sets if 1 < s[0].bit_count() <= MOST_CELLS]
     big = [s for s in sets if s[0].bit_count() > MOST_CELLS]
     # wings (a bivalue cell and a set) first, smaller first: the order of their ratings
-    wings = chain(product(cells, small), product(cells, big))
-    others = chain(combinations(cells, 2), combinations(small, 2))
+    wings = chain(_wings(cells, small, where), _wings(cells, big, where))
+    others = chain(_combinations(cells), _combinations(small))
     pairs = {"all": chain(wings, others), "wings": wings, "sets": others}[part]
-    for (a, ma, near), (b, mb, _) in pairs:
-        common = ma & mb
-        if common & (common - 1) == 0 or a & b or not b & near:
-            continue  # a restricted digit needs two common digits and cells that see each other
-        seen_a, seen_b = seen(a, ma), seen(b, mb)
-        for x in digits(common):
-            if seen_b[x][0] & ~seen_a[x][1]:
+    for (a, ma, _), (b, mb, _) in pairs:
+        seen_a = memo.get(a) or memo.setdefault(a, _seen(g, a, ma))
+        seen_b = memo.get(b) or memo.setdefault(b, _seen(g, b, mb))
+        common = rest = ma & mb
+        while rest:   # each common digit x, ascending
+            low = rest & -rest
+            rest ^= low
+            if seen_b[low.bit_length() - 1][0] & ~seen_a[low.bit_length() - 1][1]:
                 continue  # some x of B does not see every x of A: not restricted
             gone = []
-            for z in digits(common & ~(1 << (x - 1))):
-                both = seen_a[z][1] & seen_b[z][1] & where[z - 1] & ~(a | b)
+            for z in digits(common & ~low):
+                both = seen_a[z - 1][1] & seen_b[z - 1][1] & where[z - 1] & ~(a | b)
                 gone += [(c, z) for c in cells_of(both)]
             if gone:
                 yield _step(n, gone, *sorted(((a, ma), (b, mb)),
-                                             key=lambda s: s[0].bit_count()), x)
+                                             key=lambda s: s[0].bit_count()),
+                            low.bit_length())
+
+
+def _sets(g: Candidates, most_cells: int) -> list[tuple[int, int, int]]:
+    """(cells, candidates, near) of every ALS of up to `most_cells` cells, fewer cells first,
+    once per candidate state; sets of fewer cells are taken from the bigger enumeration when
+    it is there (the same sets in the same order: each unit's are found in cell order, fewest
+    cells first)."""
+    bigger = g._cache.get(f"als{WING_CELLS}") if g._cache else None
+    if bigger is not None and most_cells < WING_CELLS:
+        return g.cached(f"als{most_cells}",
+                        lambda: [s for s in bigger if s[0].bit_count() <= most_cells])
+    return g.cached(f"als{most_cells}", lambda: sorted(_every_set(g, most_cells),
+                                                      key=lambda s: s[0].bit_count()))
+
+
+def _related(a: tuple[int, int, int], others: Iterable[tuple[int, int, int]]) -> list:
+    """The pairs of set a with each of the others that can make an ALS-XZ: two common digits
+    or more (a restricted one and one to remove), no common cell, a cell of one seeing one of
+    the other."""
+    cells, mask, near = a
+    return [(a, b) for b in others
+            if (mask & b[1]).bit_count() > 1 and not cells & b[0] and b[0] & near]
+
+
+def _wings(cells: list, sets: list, where: list[int]) -> Iterator[tuple]:
+    """itertools.product(cells, sets) of bivalue cells and sets, only the pairs that are
+    _related and have a restricted common digit: both of the cell's digits in the set, and
+    all of the set's places for one of them seeing the cell (`near`: the cell's peers)."""
+    for a in cells:
+        cell, mask, near = a
+        low = mask & -mask
+        x, z = where[low.bit_length() - 1], where[(mask ^ low).bit_length() - 1]
+        yield from ((a, b) for b in sets
+                    if b[1] & mask == mask and not cell & b[0] and b[0] & near
+                    and (not b[0] & x & ~near or not b[0] & z & ~near))
+
+
+def _combinations(sets: list) -> Iterator[tuple]:
+    """itertools.combinations(sets, 2), only the pairs that are _related."""
+    for k, a in enumerate(sets):
+        yield from _related(a, islice(sets, k + 1, None))
 
 
 def _step(n: int, gone: list, small: tuple[int, int], big: tuple[int, int], x: int) -> Step:

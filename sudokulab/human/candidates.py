@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 
 from sudokulab import rules as R
 from sudokulab.geometry import geometry, pencil_marks
@@ -37,7 +38,10 @@ class Layout:
     unit_masks: tuple[int, ...]               # per unit: its cells as a bitmask over cells
     peer_masks: tuple[int, ...]               # per cell: its peers as a bitmask over cells
     crossing: tuple[tuple[int, ...], ...]     # per unit: the other units sharing 2+ cells
-    # what single-digit finders found, by (finder, arguments, digit, the digit's places)
+    # per unit: a function giving its cells' entries of a per-cell list, as a tuple
+    unit_items: tuple = field(default=(), compare=False, hash=False, repr=False)
+    # what single-digit finders found, by (finder, arguments, digit, the digit's places),
+    # and what others found by what they read
     memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
@@ -78,7 +82,8 @@ def layout(box: tuple[int, int], rules: tuple = ()) -> Layout:
         crossing=tuple(tuple(v for v, other in enumerate(geo.units)
                              if v != u and len(set(unit) & set(other)) >= 2)
                        for u, unit in enumerate(geo.units)),
-        peer_masks=tuple(_mask(p) for p in geo.peers))
+        peer_masks=tuple(_mask(p) for p in geo.peers),
+        unit_items=tuple(itemgetter(*unit) for unit in geo.units))
 
 
 def _mask(cells) -> int:
@@ -163,6 +168,10 @@ class Candidates:
         if key not in self._cache:
             self._cache[key] = make()
         return self._cache[key]
+
+    def state(self) -> tuple[int, ...]:
+        """The values and candidates, as one key."""
+        return (*self.values, *self.cands)
 
     def where(self) -> list[int]:
         """Per digit (index d-1), the cells where it is still a candidate, as a bitmask."""

@@ -10,8 +10,7 @@ search is breadth first, so each start yields its shortest chain.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from sudokulab.human.candidates import Candidates, cells_of, digits, per_digit
 from sudokulab.human.step import Step, cells_text, make
@@ -50,14 +49,16 @@ def _graph(g: Candidates, kinds: str, digit: int | None = None, only: int = -1):
     weak: dict[int, list[int]] = {}
 
     def weak_links(node: int) -> list[int]:
-        """A node's weak links, found when the search first reaches it."""
+        """A node's weak links, found when the search first reaches it; only to nodes with
+        a strong link: a chain cannot go on from the others."""
         out = weak.get(node)
         if out is None:
             c, d = divmod(node, n)
             b = 1 << d
-            out = [p * n + d for p in peers[c] if cands[p] & b]
+            out = [p * n + d for p in peers[c] if cands[p] & b and p * n + d in strong]
             if cells_too:
-                out += [c * n + e for e in range(n) if e != d and cands[c] >> e & 1]
+                out += [c * n + e for e in range(n)
+                        if e != d and cands[c] >> e & 1 and c * n + e in strong]
             weak[node] = out
         return out
 
@@ -94,31 +95,108 @@ def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
     strong, weak = _graph(g, kinds, digit, only)
     found = []
     best = MAX_LINKS + 1
+    reaches = _reaches(strong, weak)
     for start in sorted(strong):
+        removes = _removes(g, start)
+        if not reaches(start, removes, best):
+            continue
         prev = {start * 2: -1}   # state node*2 + on (reached by a strong link): where from
-        todo = deque([(start * 2, 0)])
-        while todo:
-            state, links = todo.popleft()
-            if links >= best:
-                break
-            node, on = state >> 1, state & 1
-            if on and node != start and links >= 3:
-                gone = _eliminations(g, start, node)
-                if gone:
+        for links, level in _levels(start, strong, weak, prev):
+            if links < 3 or not links & 1:
+                if _past(links, best):
+                    break
+                continue  # a chain has 3 links or more and ends on (after a strong link)
+            for state in level:
+                if state != start * 2 + 1 and removes(state >> 1):
+                    gone = _eliminations(g, start, state >> 1)
                     chain = _unwind_states(prev, state)
                     if accept is None or accept(chain):
                         found.append((links, chain, gone))
                         best = links
                         break
-            if links >= MAX_LINKS:
-                continue
-            for nxt in (weak(node) if on else strong.get(node, ())):
-                after = nxt * 2 + 1 - on
-                if after not in prev:
-                    prev[after] = state
-                    todo.append((after, links + 1))
+            if best == links or _past(links, best):
+                break
     for _, chain, gone in sorted(found, key=lambda f: f[0]):
         yield chain, gone
+
+
+def _removes(g: Candidates, a: int) -> Callable[[int], bool]:
+    """A test of nodes z: whether _eliminations(g, a, z) finds something, with bitmasks."""
+    n, cands, peers = g.n, g.cands, g.layout.peer_masks
+    ca, da = divmod(a, n)
+    others = cands[ca] & ~(1 << da)   # the start cell's other candidates
+    targets = peers[ca] & g.where()[da]   # the start digit's places that see the start
+
+    def removes(z: int) -> bool:
+        cz, dz = divmod(z, n)
+        if cz == ca:
+            return bool(others & ~(1 << dz))
+        if dz == da:
+            return bool(targets & peers[cz])
+        return bool(peers[ca] >> cz & 1 and (others >> dz | cands[cz] >> da) & 1)
+
+    return removes
+
+
+def _reaches(strong: dict, weak: Callable[[int], list[int]]):
+    """A filter of starts for the walk of _levels: reaches(start, removes, best) says whether
+    some node the test `removes` accepts is on at an odd level from 3 links to best-1. The
+    same levels, as sets of nodes (a level's states are all off or all on: the links
+    alternate), without recording the way: cheaper, so the walk proper is only taken from
+    the starts where it can find something."""
+
+    def reaches(start: int, removes: Callable[[int], bool], best: int) -> bool:
+        level: Iterable[int] = (start,)
+        seen = ({start}, set())   # the nodes reached off, on
+        links = 0
+        while True:
+            on = links & 1
+            if on and links >= 3:
+                for node in level:
+                    if node != start and removes(node):
+                        return True
+            if _past(links, best) or links >= MAX_LINKS:
+                return False
+            after: set[int] = set()
+            for node in level:
+                after.update(weak(node) if on else strong.get(node, ()))
+            level = after - seen[1 - on]
+            if not level:
+                return False
+            seen[1 - on].update(level)
+            links += 1
+
+    return reaches
+
+
+def _past(links: int, best: int) -> bool:
+    """Whether the walk, at a level of so many links, can stop: the next level that can end a
+    chain (odd: an on state) is as long as the shortest chain found so far."""
+    return links + 1 + (links & 1) >= best
+
+
+def _levels(start: int, strong: dict, weak, prev: dict[int, int]) -> Iterator[tuple]:
+    """(links, states) of a breadth-first walk from a start's state start*2 (off), a level
+    at a time: states node*2 + on, alternately reached by strong links (on) and weak links
+    (off), each where first reached (`prev` records from where); up to MAX_LINKS links."""
+    level, links = [start * 2], 0
+    while level:
+        yield links, level
+        if links >= MAX_LINKS:
+            return
+        after = []
+        for state in level:
+            if state & 1:
+                for nxt in weak(state >> 1):
+                    if nxt * 2 not in prev:
+                        prev[nxt * 2] = state
+                        after.append(nxt * 2)
+            else:
+                for nxt in strong.get(state >> 1, ()):
+                    if nxt * 2 + 1 not in prev:
+                        prev[nxt * 2 + 1] = state
+                        after.append(nxt * 2 + 1)
+        level, links = after, links + 1
 
 
 def _unwind_states(prev: dict[int, int], state: int) -> list[int]:
@@ -255,6 +333,8 @@ def _grouped_graph(g: Candidates):
             a, b = index[(1 << c, x)], index[(1 << c, y)]
             strong.setdefault(a, set()).add(b)
             strong.setdefault(b, set()).add(a)
+    linked = set(strong)   # the nodes a chain can go on from (as in _graph: only those)
+    linked_of = {d: [(b, nodes[b][0]) for b in ks if b in linked] for d, ks in by_digit.items()}
     weak: dict[int, list[int]] = {}
 
     def weak_links(a: int) -> list[int]:
@@ -267,8 +347,8 @@ def _grouped_graph(g: Candidates):
                 c = cells.bit_length() - 1
                 found.update(index[(cells, e)] for e in digits(cands[c]) if e != d)
             seen = _seen_by_all(g, cells)
-            found.update(b for b in by_digit[d] if b != a and not nodes[b][0] & ~seen)
-            out = weak[a] = sorted(found)
+            found.update(b for b, bcells in linked_of[d] if b != a and not bcells & ~seen)
+            out = weak[a] = sorted(found & linked)
         return out
 
     return nodes, strong, weak_links
@@ -287,35 +367,53 @@ def _group_eliminations(g: Candidates, a, z) -> list[tuple[int, int]]:
     return [(c, da) for c in cells_of(gone)]
 
 
+def _group_removes(g: Candidates, nodes: list, seen: list[int],
+                   a: int) -> Callable[[int], bool]:
+    """A test of nodes z (indexes): whether _group_eliminations finds something for nodes a
+    and z; `seen` has the cells that see every cell of each node."""
+    ca, da = nodes[a]
+    single = _removes(g, (ca.bit_length() - 1) * g.n + da - 1) if ca & (ca - 1) == 0 else None
+    where = g.where()[da - 1] & seen[a]
+
+    def removes(z: int) -> bool:
+        cz, dz = nodes[z]
+        if single and cz & (cz - 1) == 0:
+            return single((cz.bit_length() - 1) * g.n + dz - 1)
+        return dz == da and not ca & cz and bool(where & seen[z])
+
+    return removes
+
+
 def grouped_aic(g: Candidates) -> Iterator[Step]:
     """An AIC whose nodes may be groups: a digit's places where a box meets a line."""
     nodes, strong, weak = _grouped_graph(g)
     found = []
     best = MAX_LINKS + 1   # as in `search`: a start's search stops at the shortest so far
     strong_links = {a: sorted(bs) for a, bs in strong.items()}
+    seen = [_seen_by_all(g, cells) for cells, _ in nodes]
+    reaches = _reaches(strong_links, weak)
     for start in sorted(strong):
+        removes = _group_removes(g, nodes, seen, start)
+        if not reaches(start, removes, best):
+            continue
         prev = {start * 2: -1}   # as in `search`: states node*2 + on
-        todo = deque([(start * 2, 0)])
-        while todo:
-            state, links = todo.popleft()
-            if links >= best:
-                break
-            node, on = state >> 1, state & 1
-            if on and node != start and links >= 3:
-                gone = _group_eliminations(g, nodes[start], nodes[node])
+        for links, level in _levels(start, strong_links, weak, prev):
+            if links < 3 or not links & 1:
+                if _past(links, best):
+                    break
+                continue  # as in `search`
+            for state in level:
+                if state == start * 2 + 1 or not removes(state >> 1):
+                    continue
+                gone = _group_eliminations(g, nodes[start], nodes[state >> 1])
                 if gone:
                     chain = _unwind_states(prev, state)
                     if any(nodes[k][0].bit_count() > 1 for k in chain):
                         found.append((links, chain, gone))
                         best = links
                         break
-            if links >= MAX_LINKS:
-                continue
-            for nxt in (weak(node) if on else strong_links.get(node, ())):
-                after = nxt * 2 + 1 - on
-                if after not in prev:
-                    prev[after] = state
-                    todo.append((after, links + 1))
+            if best == links or _past(links, best):
+                break
     n = g.n
     for _, chain, gone in sorted(found, key=lambda f: f[0]):
         text = "".join(("" if k == 0 else "=" if k % 2 else "-")

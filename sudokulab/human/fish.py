@@ -59,6 +59,14 @@ def _bits(mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=64)
+def _line_masks(n: int, rows_first: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(base line masks, cross line masks) over cells: rows and columns, or columns and rows."""
+    rows = tuple(((1 << n) - 1) << (r * n) for r in range(n))
+    cols = tuple(sum(1 << (r * n + c) for r in range(n)) for c in range(n))
+    return (rows, cols) if rows_first else (cols, rows)
+
+
 def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
     """The fish of one digit and orientation: steps, or (kind, step) when kind is "any";
     places[line] masks the cross positions of the digit in each base line, and cross[x] the
@@ -70,6 +78,8 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
              and (kind or count[line] >= 2)]
     # classic boxes: a cover cell sees a fin only through the fin's box
     stack = (lay.box[1] if rows_first else lay.box[0]) if lay.classic else 0
+    base_masks, cross_masks = _line_masks(n, rows_first)
+    where, peers = g.where()[d - 1], lay.peer_masks
     for base, union in _bases(lines, places, size, size + 2 if kind else size):
         width = union.bit_count()
         if not kind:
@@ -78,36 +88,40 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
             covers = _covers(union, size, stack, n)
         else:
             continue
-        base_mask = sum(1 << line for line in base)
+        base_cells = 0
+        for line in base:
+            base_cells |= base_masks[line]
         for cover in covers:
             if any(not places[line] & cover for line in base):
                 continue
+            cover_cells = 0
+            for x in _bits(cover):
+                cover_cells |= cross_masks[x]
+            gone = where & cover_cells & ~base_cells   # the digit's places the fish covers
             if not kind:
-                gone = [(_cell(line, x, n, rows_first), d) for x in _bits(cover)
-                        for line in _bits(cross[x] & ~base_mask)]
                 if gone:
-                    yield _step(g, d, size, kind, base, _bits(cover), [], gone, rows_first)
+                    yield _step(g, d, size, kind, base, _bits(cover), [],
+                                [(c, d) for c in _bits(gone)], rows_first)
                 continue
             if stack and len({x // stack for x in _bits(union & ~cover)}) > 1:
                 continue  # fins in two box stacks: no cell of a cover line sees them all
-            sashimi = any((places[line] & cover).bit_count() == 1 for line in base)
-            fins = [_cell(line, x, n, rows_first) for line in base
-                    for x in _bits(places[line] & ~cover)]
-            seen = lay.peers[fins[0]].intersection(*(lay.peers[f] for f in fins[1:]))
-            gone = [(_cell(line, x, n, rows_first), d) for x in _bits(cover)
-                    for line in _bits(cross[x] & ~base_mask)
-                    if _cell(line, x, n, rows_first) in seen]
+            for fin in _bits(where & base_cells & ~cover_cells):
+                gone &= peers[fin]   # only what sees every fin
             if gone:
+                sashimi = any((places[line] & cover).bit_count() == 1 for line in base)
+                fins = [_cell(line, x, n, rows_first) for line in base
+                        for x in _bits(places[line] & ~cover)]
                 found = "sashimi" if sashimi else "finned"
-                yield found, _step(g, d, size, found, base, _bits(cover), fins, gone,
-                                   rows_first)
+                yield found, _step(g, d, size, found, base, _bits(cover), fins,
+                                   [(c, d) for c in _bits(gone)], rows_first)
 
 
-def _covers(union: int, size: int, stack: int, n: int) -> list[int]:
+@lru_cache(maxsize=1 << 14)
+def _covers(union: int, size: int, stack: int, n: int) -> tuple[int, ...]:
     """The cover sets of `size` positions out of `union` that leave the rest as fins; with
     classic boxes only those whose fins share one box stack (else nothing sees them all)."""
     if not stack:
-        return [sum(1 << x for x in xs) for xs in combinations(_bits(union), size)]
+        return tuple(sum(1 << x for x in xs) for xs in combinations(_bits(union), size))
     covers = set()
     for first in range(0, n, stack):
         band = ((1 << stack) - 1) << first
@@ -117,7 +131,7 @@ def _covers(union: int, size: int, stack: int, n: int) -> list[int]:
             continue
         for xs in combinations(_bits(union & band), free):
             covers.add(outside | sum(1 << x for x in xs))
-    return sorted(covers)
+    return tuple(sorted(covers))
 
 
 def _bases(lines: list[int], places: list[int], size: int, widest: int,

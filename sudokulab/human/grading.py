@@ -189,7 +189,7 @@ def grade_path(path: solver.Path, techniques: Iterable[solver.Technique] | None 
         return own
     basic = next(k for k, step in enumerate(path.steps) if step_rating(step) >= EXPLAINED[0])
     explained = explainer_path(path.puzzle, techniques, unique=unique, stop=stop,
-                               ceiling=own.rating, given=path.steps[:basic])
+                               ceiling=own.rating, given=path.steps[:basic], known=path.found)
     if not _solves(path.puzzle, explained):
         return own
     other = grade(path.steps, True, explained)
@@ -198,11 +198,13 @@ def grade_path(path: solver.Path, techniques: Iterable[solver.Technique] | None 
 
 def explainer_path(puzzle: Puzzle, techniques: Iterable[solver.Technique] | None = None, *,
                    unique: bool = False, stop: Callable[[], bool] | None = None,
-                   ceiling: float | None = None, given: Iterable[Step] = ()) -> list[Step]:
+                   ceiling: float | None = None, given: Iterable[Step] = (),
+                   known: dict | None = None) -> list[Step]:
     """Explainer's way through a puzzle: each step the lowest-rated one the techniques find
     (on a tie, the first technique's first), until the grid is full or nothing applies.
     With a ceiling, only what rates below it: techniques whose steps can, and the path stops
-    before a step that does not. The `given` steps are taken first."""
+    before a step that does not. The `given` steps are taken first. `known` is what another
+    path's finders found on the grids it passed (`Path.found`): not searched again."""
     chosen = [(floor, t) for floor, t in _order(solver.usable(
         puzzle, solver.TECHNIQUES if techniques is None else techniques, unique))
         if ceiling is None or floor < ceiling]
@@ -215,7 +217,7 @@ def explainer_path(puzzle: Puzzle, techniques: Iterable[solver.Technique] | None
             while not g.solved() and all(map(or_, g.values, g.cands)):
                 if stop is not None and stop():
                     break
-                step = _lowest(g, chosen)
+                step = _lowest(g, chosen, known.get(g.state()) if known else None)
                 if step is None or ceiling is not None and step_rating(step) >= ceiling:
                     break
                 g.apply(step)
@@ -244,14 +246,21 @@ def _order(techniques: list[solver.Technique]) -> list[tuple[float, solver.Techn
     return sorted(out, key=lambda pair: pair[0])
 
 
-def _lowest(g: Candidates, chosen: list[tuple[float, solver.Technique]]) -> Step | None:
-    """The lowest-rated step of the techniques, in Explainer's order."""
+def _lowest(g: Candidates, chosen: list[tuple[float, solver.Technique]],
+            known: tuple | None = None) -> Step | None:
+    """The lowest-rated step of the techniques, in Explainer's order; `known`: (finders that
+    find nothing on this grid, a finder, its first step)."""
+    nothing, finder, first = known or ((), None, None)
     best, best_rating = None, 0.0
     for floor, technique in chosen:
         if best is not None and floor >= best_rating:
             break
+        if technique.find in nothing:
+            continue
         look = FORCING_LOOK if technique.name in FORCING else 1
-        for step in islice(technique.find(g), look):
+        found = [first] if technique.find is finder and look == 1 else islice(
+            technique.find(g), look)
+        for step in found:
             rating = step_rating(step)
             if best is None or rating < best_rating:
                 best, best_rating = step, rating

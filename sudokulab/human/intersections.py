@@ -17,7 +17,7 @@ from sudokulab.human.step import Step, make
 def _locked(g: Candidates, pointing: bool) -> Iterator[Step]:
     """Locked candidates starting from boxes (pointing) or from lines (claiming)."""
     lay, n, where = g.layout, g.n, g.where()
-    masks = lay.unit_masks
+    masks, crossing = lay.unit_masks, _crossing(lay)
     for u, unit_mask in enumerate(masks):
         if (lay.kinds[u] in ("row", "col")) == pointing:
             continue
@@ -25,7 +25,7 @@ def _locked(g: Candidates, pointing: bool) -> Iterator[Step]:
             places = where[d - 1] & unit_mask
             if places.bit_count() < 2:
                 continue
-            for v in lay.crossing[u]:
+            for v in crossing[u][(places & -places).bit_length() - 1]:
                 if places & ~masks[v]:
                     continue  # not all of the digit's places lie in v
                 gone = where[d - 1] & masks[v] & ~places
@@ -38,6 +38,17 @@ def _locked(g: Candidates, pointing: bool) -> Iterator[Step]:
                                sentence=f"In {lay.unit_names[u]}, {d} can only go in "
                                f"{lay.unit_names[v]}, so the rest of {lay.unit_names[v]} "
                                f"cannot hold {d}.")
+
+
+def _crossing(lay) -> list[dict[int, tuple[int, ...]]]:
+    """Per unit, per cell of it: the crossing units that hold the cell (in `crossing` order),
+    the only ones that can hold all of a digit's places there (kept in the layout's memo)."""
+    table = lay.memo.get(_crossing)
+    if table is None:
+        table = lay.memo[_crossing] = [
+            {c: tuple(v for v in lay.crossing[u] if lay.unit_masks[v] >> c & 1) for c in unit}
+            for u, unit in enumerate(lay.units)]
+    return table
 
 
 def pointing(g: Candidates) -> Iterator[Step]:

@@ -9,8 +9,9 @@ Skyscraper, a row and a column meeting in a box a 2-String Kite, anything else a
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
-from sudokulab.human.candidates import Candidates, per_digit
+from sudokulab.human.candidates import Candidates, cells_of, per_digit
 from sudokulab.human.step import Step, cells_text, make, name
 
 
@@ -95,52 +96,57 @@ def turbot(g: Candidates) -> Iterator[Step]:
 def _empty_rectangle(g: Candidates, d: int) -> Iterator[Step]:
     """A box whose places for a digit lie in one row and one column of it (the cross), and a
     strong link in a line that meets the cross's row (or column) outside the box."""
-    lay, cands, n = g.layout, g.cands, g.n
-    b = 1 << (d - 1)
+    lay, n = g.layout, g.n
+    where = g.where()[d - 1]
+    rows_at, cols_at = _line_masks(n)
     for u, unit in enumerate(lay.units):
         if lay.kinds[u] != "box":
             continue
-        cells = [c for c in unit if cands[c] & b]
-        if len(cells) < 2:
+        places = where & lay.unit_masks[u]
+        if places.bit_count() < 2:
             continue
         rows = {c // n for c in unit}
         cols = {c % n for c in unit}
         for r in rows:
             for c in cols:
-                on_row = [x for x in cells if x // n == r]
-                on_col = [x for x in cells if x % n == c]
-                if set(on_row) | set(on_col) != set(cells):
+                on_row, on_col = places & rows_at[r], places & cols_at[c]
+                if places & ~(on_row | on_col):
                     continue
-                if not (set(on_row) - set(on_col)) or not (set(on_col) - set(on_row)):
+                if not on_row & ~on_col or not on_col & ~on_row:
                     continue  # all in one line: locked candidates, not an ER
-                yield from _er_links(g, d, b, u, cells, r, c, rows, cols)
+                yield from _er_links(g, d, where, u, cells_of(places), r, c, rows, cols)
+
+
+@lru_cache(maxsize=16)
+def _line_masks(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(per row, per column) its cells as a bitmask."""
+    return (tuple(((1 << n) - 1) << (r * n) for r in range(n)),
+            tuple(sum(1 << (r * n + c) for r in range(n)) for c in range(n)))
 
 
 empty_rectangle = per_digit(_empty_rectangle)
 
 
-def _er_links(g, d, b, u, cells, r, c, rows, cols) -> Iterator[Step]:
+def _er_links(g, d, where, u, cells, r, c, rows, cols) -> Iterator[Step]:
     """Empty rectangle eliminations through strong links in columns and rows."""
-    cands, n = g.cands, g.n
-    unit = set(g.layout.units[u])
+    n, unit = g.n, g.layout.unit_masks[u]
+    rows_at, cols_at = _line_masks(n)
     for col in range(n):  # a strong link in a column, one end in row r
-        if col in cols:
+        ends = where & cols_at[col]
+        if col in cols or ends.bit_count() != 2 or not ends >> (r * n + col) & 1:
             continue
-        ends = [row for row in range(n) if cands[row * n + col] & b]
-        if len(ends) == 2 and r in ends:
-            other = ends[1] if ends[0] == r else ends[0]
-            target = other * n + c
-            if other not in rows and target not in unit and cands[target] & b:
-                yield _er_step(g, d, u, cells, [r * n + col, other * n + col], target)
+        other = ((ends & ~(1 << (r * n + col))).bit_length() - 1) // n
+        target = other * n + c
+        if other not in rows and not unit >> target & 1 and where >> target & 1:
+            yield _er_step(g, d, u, cells, [r * n + col, other * n + col], target)
     for row in range(n):  # a strong link in a row, one end in column c
-        if row in rows:
+        ends = where & rows_at[row]
+        if row in rows or ends.bit_count() != 2 or not ends >> (row * n + c) & 1:
             continue
-        ends = [col for col in range(n) if cands[row * n + col] & b]
-        if len(ends) == 2 and c in ends:
-            other = ends[1] if ends[0] == c else ends[0]
-            target = r * n + other
-            if other not in cols and target not in unit and cands[target] & b:
-                yield _er_step(g, d, u, cells, [row * n + c, row * n + other], target)
+        other = (ends & ~(1 << (row * n + c))).bit_length() - 1 - row * n
+        target = r * n + other
+        if other not in cols and not unit >> target & 1 and where >> target & 1:
+            yield _er_step(g, d, u, cells, [row * n + c, row * n + other], target)
 
 
 def _er_step(g, d, u, cells, link, target) -> Step:

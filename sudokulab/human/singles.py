@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import lru_cache
 
 from sudokulab.human.candidates import Candidates, bit
 from sudokulab.human.step import Step, make, name
@@ -20,6 +21,8 @@ def full_house(g: Candidates) -> Iterator[Step]:
     """A unit with one blank cell left: it takes the missing digit."""
     lay, values, cands, n = g.layout, g.values, g.cands, g.n
     full = (1 << n) - 1
+    if 1 not in g.blanks:
+        return   # the usual case, found without a loop in Python
     for u, blanks in enumerate(g.blanks):
         if blanks != 1:
             continue
@@ -37,9 +40,17 @@ def full_house(g: Candidates) -> Iterator[Step]:
                        f"{lay.unit_names[u]}, so it takes the missing {d}.")
 
 
+@lru_cache(maxsize=16)
+def _one_digit(n: int) -> Callable[[int], bool]:
+    """Whether a candidate mask holds one digit (a set's test: no loop in Python)."""
+    return frozenset(1 << k for k in range(n)).__contains__
+
+
 def naked_single(g: Candidates) -> Iterator[Step]:
     """A cell with one candidate left."""
     n = g.n
+    if not any(map(_one_digit(n), g.cands)):
+        return   # the usual case, found without a loop in Python
     for cell, m in enumerate(g.cands):
         if m and not m & (m - 1):
             d = m.bit_length()

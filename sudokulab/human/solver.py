@@ -137,6 +137,10 @@ class Path:
     solved: bool = False
     broken: bool = False    # the candidates show a contradiction (no solution)
     stopped: bool = False   # `stop` said so before the end
+    # what the finders found on grids past singles, for another path over the same grids
+    # (grading's): per grid (Candidates.state), the finders that found nothing there, the one
+    # that found the step, and the step
+    found: dict = field(default_factory=dict, repr=False, compare=False)
 
     def counts(self) -> dict[str, int]:
         """Steps per technique, in the order first used."""
@@ -169,11 +173,16 @@ def usable(puzzle: Puzzle, techniques: Iterable[Technique], unique: bool) -> lis
 
 def next_step(g: Candidates, techniques: Iterable[Technique]) -> Step | None:
     """The first step the easiest technique finds, or None."""
-    for technique in techniques:
+    return _first(g, techniques)[1]
+
+
+def _first(g: Candidates, techniques: Iterable[Technique]) -> tuple[int, Step | None]:
+    """The first step the easiest technique finds, and that technique's position."""
+    for k, technique in enumerate(techniques):
         step = next(technique.find(g), None)
         if step is not None:
-            return step
-    return None
+            return k, step
+    return -1, None
 
 
 def solve(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,
@@ -203,7 +212,9 @@ def _walk(g: Candidates, chosen: list[Technique], path: Path,
         if not all(map(or_, g.values, g.cands)):
             path.broken = True  # a blank cell with no candidate: no solution
             break
-        step = next_step(g, chosen)
+        k, step = _first(g, chosen)
+        if step is not None and chosen[k].tier:
+            path.found[g.state()] = (frozenset(t.find for t in chosen[:k]), chosen[k].find, step)
         if step is None:  # stalled: a contradiction (no solution) or the techniques' end
             path.broken = g.broken()
             break

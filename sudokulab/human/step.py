@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from sudokulab.rules import cell_name
 
@@ -38,8 +39,9 @@ class Step:
                 "text": self.notation}
 
 
+@lru_cache(maxsize=4096)
 def name(cell: int, n: int) -> str:
-    """r1c1 for a cell index."""
+    """r1c1 for a cell index (remembered: every step names its cells)."""
     return cell_name(divmod(cell, n))
 
 
@@ -76,7 +78,7 @@ def make(technique: str, n: int, what: str, *, placements: Iterable[Pair] = (),
          units: Iterable[int] = (), links: Iterable = (), sentence: str = "",
          length: int = 0) -> Step:
     """A Step whose notation is `technique: what => changes`."""
-    placements = tuple(dict.fromkeys(placements))
+    placements = tuple(dict.fromkeys(placements)) if placements else ()
     eliminations = tuple(sorted(set(eliminations), key=_by_digit)) if eliminations else ()
     if len(placements) == 1 and not eliminations:  # most steps: one single
         (cell, digit), = placements
@@ -84,8 +86,15 @@ def make(technique: str, n: int, what: str, *, placements: Iterable[Pair] = (),
     else:
         changes = changes_text(placements, eliminations, n)
     notation = f"{technique}: {what} => {changes}" if what else f"{technique}: {changes}"
-    return Step(technique, placements, eliminations, tuple(dict.fromkeys(cells)),
-                tuple(dict.fromkeys(units)), tuple(links), notation, sentence, length)
+    return Step(technique, placements, eliminations, _distinct(cells), _distinct(units),
+                tuple(links), notation, sentence, length)
+
+
+def _distinct(items: Iterable[int]) -> tuple[int, ...]:
+    """The items without repeats, in order."""
+    if isinstance(items, list) and len(items) < 2:
+        return tuple(items)   # most steps: one cell, one unit
+    return tuple(dict.fromkeys(items))
 
 
 def _by_digit(pair: Pair) -> tuple[int, int]:
