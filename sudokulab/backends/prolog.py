@@ -205,8 +205,10 @@ class PrologBackend(Backend):
         for rel in geo.digit_relations:
             key = (rel.rule, rel.kind.replace("-", "_"))
             relations[key] = relations.get(key, 0) + 1
-        lines += [f"  {rule}: relation({kind}, A, B, K) x{count}, a tuples_in/2 table of the "
-                  "digit pairs related/4 allows" for (rule, kind), count in relations.items()]
+        lines += [f"  {rule}: relation({kind}, A, B, K) x{count}, "
+                  + ("A #\\= B + 1, B #\\= A + 1" if kind == "apart" else
+                     "a tuples_in/2 table of the digit pairs related/4 allows")
+                  for (rule, kind), count in relations.items()]
         lines += [f"  {rule}: renban({len(cells)} cells): they differ, and their digits are "
                   "one of the runs, as a cage's are one of its digit sets"
                   if rule == R.Renban.name else f"  {rule}: distinct({len(cells)} cells)"
