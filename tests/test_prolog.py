@@ -5,6 +5,7 @@ SUDOKULAB_SKIP_PROLOG=1 asks to skip them. sudoku.pl is also run in plain `swipl
 with the very commands its header documents.
 """
 
+import json
 import os
 import re
 import subprocess
@@ -16,7 +17,7 @@ from sudokulab.backends import BackendError, make_backend
 from sudokulab.backends import prolog as P
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.check import check
-from sudokulab.formats.text import format_line, parse
+from sudokulab.formats.text import format_line, from_json, parse
 from sudokulab.geometry import geometry
 from sudokulab.harness import datasets
 from sudokulab.prolog import swipl as S
@@ -261,10 +262,14 @@ def test_describe_names_the_goals_and_rules():
     ((R.Cage(((0, 0), (0, 1)), 3), R.Parity(((1, 1),), even=True)), "hybrid", "ff"),
     ((R.AntiKnight(),), "all_different", "ffc"), ((R.AntiKing(),), "all_different", "ffc"),
     ((R.NonConsecutive(),), "all_different", "ffc"), (R.MIRACLE, "all_different", "ffc"),
+    ((R.LittleKiller(((0, 1), (1, 2), (2, 3)), 7),), "singles", "ff"),
+    ((R.Arrow(((1, 1), (0, 2), (0, 3))), R.AntiKnight()), "singles", "ff"),
+    ((R.Sandwich(False, 0, 0),), "singles", "ff"),
+    ((R.Thermometer(((5, 5), (6, 6))),), "singles", "ff"),
 ], ids=["classic", "diagonal+windoku", "jigsaw", "cage+parity", "anti-knight", "anti-king",
-        "non-consecutive", "miracle"])
-def test_auto_units_alone_are_hybrid_ff_pairwise_rules_all_different_ffc(rules, strength,
-                                                                          selection):
+        "non-consecutive", "miracle", "little-killer", "arrow+anti-knight", "sandwich",
+        "thermometer"])
+def test_auto_is_chosen_from_the_kinds_of_rules(rules, strength, selection):
     n = 6 if rules == (JIGSAW_6,) else 9
     assert prolog.choices(empty(n, rules)) == (strength, [selection, "up", "step"])
 
@@ -364,13 +369,15 @@ def test_solve_file_prints_every_solution_and_the_time(tmp_path, top95):
                         r"[\d.]+ s of CPU", lines[5])
 
 
-def test_sandwich_and_dot_counts_match_brute_force_on_4x4():
+@pytest.mark.parametrize("spec", ["prolog", "prolog:strength=singles,labeling=wdeg"])
+def test_sandwich_and_dot_counts_match_brute_force_on_4x4(spec):
     """Every 4x4 grid (288) filtered by the checker gives the count: sandwiches whose gap no
     digits fill (total 4) or that need neighbours (total 0), a thermometer and Kropki dots
     (pair tables), arrows and little killers (pieces of cells of one unit, their sums
-    chained), a renban (its runs)."""
+    chained), a renban (its runs); with the default choices and with the weighted labeling
+    (its dead ends and weights must lose no grid)."""
     grids = make_backend("sat").solve(empty(4), limit=None).solutions
-    backend = make_backend("prolog")
+    backend = make_backend(spec)
     for rule in (R.Sandwich(False, 0, 0), R.Sandwich(True, 2, 2), R.Sandwich(True, 1, 4),
                  R.Sandwich(False, 3, 5), R.Thermometer(((0, 0), (1, 1), (2, 3))),
                  R.Arrow(((1, 1), (0, 2), (0, 3))), R.LittleKiller(((0, 1), (1, 2), (2, 3)), 7),
@@ -392,3 +399,34 @@ def test_a_renban_reaches_sudoku_pl_as_one_term():
     terms = P.rule_terms(puzzle)
     assert ("renban", [0, 1, 10, 20]) in terms
     assert not [term for term in terms if term[0] == "relation"]
+
+
+# --- the weighted labeling (dom/wdeg) and the singles strength -----------------------------
+
+@pytest.mark.parametrize("strength", ["singles", "all_different"])
+def test_the_weighted_labeling_counts_grids_as_norvig(strength):
+    """Counting every non-consecutive 6x6 grid meets many dead ends, so the weights change
+    which cells are chosen; the grids found are still exactly norvig's (48 of them)."""
+    backend = P.PrologBackend(strength=strength, labeling="wdeg")
+    assert same_as_norvig(empty(6, (R.NonConsecutive(),)), backend).count == 48
+
+
+def variant_puzzles():
+    """The puzzles of tests/data/variants.json."""
+    data = json.loads((ROOT / "tests" / "data" / "variants.json").read_text())
+    return [from_json(json.dumps(puzzle)) for puzzle in data.values()]
+
+
+@pytest.mark.parametrize("order", P.ORDERS)
+def test_the_weighted_labeling_solves_every_variant_puzzle_as_norvig(order):
+    """tests/data/variants.json, one puzzle per rule, each unique only under its rule."""
+    backend = P.PrologBackend(strength="singles", labeling="wdeg", order=order)
+    for puzzle in variant_puzzles():
+        result = same_as_norvig(puzzle, backend, limit=2)
+        assert result.status is Status.UNIQUE, puzzle.rules
+
+
+def test_describe_names_the_weighted_labeling():
+    text = make_backend("prolog:strength=singles,labeling=wdeg,order=down").describe(empty(9))
+    assert "sudoku(3-3, Cells, Rules, singles), weighted_labeling([wdeg, down], Cells)\n" in text
+    assert "dom/wdeg" in text

@@ -27,8 +27,8 @@ from sudokulab.prolog.swipl import PROGRAM, NotAvailable, availability, janus
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status, verdict
 
-STRENGTHS = ("auto", "hybrid", "all_distinct", "all_different")
-LABELINGS = ("auto", "ff", "ffc", "leftmost", "min", "max")
+STRENGTHS = ("auto", "hybrid", "all_distinct", "all_different", "singles")
+LABELINGS = ("auto", "ff", "ffc", "leftmost", "min", "max", "wdeg")
 ORDERS = ("up", "down")
 BRANCHINGS = ("step", "enum", "bisect")
 
@@ -171,9 +171,14 @@ class PrologBackend(Backend):
             strength, labeling = self.strength, self.labeling
         chosen = "auto" in (self.strength, self.labeling[0])
         auto = " (auto: chosen from the rules)" if chosen else ""
+        search = (f"weighted_labeling([wdeg, {labeling[1]}], Cells)" if labeling[0] == "wdeg"
+                  else f"labeling([{', '.join(labeling)}], Cells)")
         lines = [f"prolog: {PROGRAM.name}: sudoku({rows}-{cols}, Cells, Rules, {strength}), "
-                 f"labeling([{', '.join(labeling)}], Cells){auto}",
+                 f"{search}{auto}",
                  f"  {len(geo.units)} units of {geo.n} cells hold distinct digits"]
+        if labeling[0] == "wdeg":
+            lines.append("  labeling: dom/wdeg, the open cell with the fewest candidates per "
+                         "weight (1 + the digits that failed at once there), each digit in turn")
         new = ("relation", "distinct", "renban", "sum", "arrow")
         lines += [f"  sandwich: sandwich({geo.name(line[0])}..{geo.name(line[-1])}, {total}): "
                   "automaton/3: before the ends, the set of filling digits so far, after"
@@ -200,8 +205,10 @@ class PrologBackend(Backend):
         for rel in geo.digit_relations:
             key = (rel.rule, rel.kind.replace("-", "_"))
             relations[key] = relations.get(key, 0) + 1
-        lines += [f"  {rule}: relation({kind}, A, B, K) x{count}, a tuples_in/2 table of the "
-                  "digit pairs related/4 allows" for (rule, kind), count in relations.items()]
+        lines += [f"  {rule}: relation({kind}, A, B, K) x{count}, "
+                  + ("A #\\= B + 1, B #\\= A + 1" if kind == "apart" else
+                     "a tuples_in/2 table of the digit pairs related/4 allows")
+                  for (rule, kind), count in relations.items()]
         lines += [f"  {rule}: renban({len(cells)} cells): they differ, and their digits are "
                   "one of the runs, as a cage's are one of its digit sets"
                   if rule == R.Renban.name else f"  {rule}: distinct({len(cells)} cells)"

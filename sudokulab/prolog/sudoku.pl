@@ -89,7 +89,7 @@
 %                          between the 1 and the N add up to Sum
 %
 %   Strength says how strongly "all different" propagates (see below): auto
-%   (chosen from the rules), hybrid, all_distinct or all_different.
+%   (chosen from the rules), hybrid, all_distinct, all_different or singles.
 
 sudoku(Box, Cells, Rules0, Strength0) :-
     maplist(must_be_rule, Rules0),
@@ -486,7 +486,9 @@ rule(sandwich(_, _)).
 %   cell: hybrid and ff on rules that only add units, all_different and ffc
 %   when a rule relates cells two by two (differ, non_consecutive, relation:
 %   with the other choices the German whispers puzzle of tests/data/variants.json
-%   took many times longer; bench/bench_corners.py times it: results/corners.md).
+%   took many times longer; bench/bench_corners.py times it: results/corners.md),
+%   singles and ff when a rule relates the digits themselves (a line, a dot, a
+%   sum: results/generated.md).
 %
 %   Strength: pairwise rules make a placed digit leave more cells (a Miracle
 %   cell has more peers than a classic one's 20), and all_distinct rebuilds a
@@ -504,6 +506,9 @@ rule(sandwich(_, _)).
 %   takes fewer labeling choices and less time with ffc than with ff, and far
 %   more with leftmost (results/variants.md).
 
+auto_choices(Rules, singles, ff) :-
+    member(Rule, Rules),
+    digit_rule(Rule), !.
 auto_choices(Rules, all_different, ffc) :-
     member(Rule, Rules),
     pairwise(Rule), !.
@@ -511,10 +516,17 @@ auto_choices(_, hybrid, ff).
 
 pairwise(differ([_|_])).
 pairwise(non_consecutive).
-pairwise(relation(_, _, _, _)).   % thermometers, dots, whispers, ...
-pairwise(sum(_, _)).               % little killers, arrows and sandwiches: not pairs,
-pairwise(arrow(_, _)).             % but their lines too favour the cheap units and ffc
-pairwise(sandwich(_, _)).          % (results/generated.md)
+
+%   Lines, dots and sums relate the digits themselves. They take candidates
+%   from cells that stay open, leaving a digit one place in a unit, which
+%   hidden singles (strength singles) fill; on the Miracle's pairs the counting
+%   costs more than it gives. Their cells differ little in how many constraints
+%   they have, and ffc's tie-break cost the consecutive marks far more choices
+%   than plain ff (results/generated.md).
+digit_rule(relation(_, _, _, _)).  % thermometers, dots, whispers, ...
+digit_rule(sum(_, _)).             % little killers
+digit_rule(arrow(_, _)).
+digit_rule(sandwich(_, _)).
 
 strength(auto, Rules, Strength) :- !,
     auto_choices(Rules, Strength, _).
@@ -525,6 +537,10 @@ strength(Strength, _, Strength).
 %   Every unit holds distinct digits, propagated as Strength says:
 %
 %     - all_different: a placed digit leaves its peers' candidates (cheap, weak);
+%     - singles: Norvig's two rules, a placed digit leaves its peers (naked
+%       singles) and a digit with one place left in a unit goes there (hidden
+%       singles, global_cardinality/3 with consistency(value): it counts each
+%       digit's places, without all_distinct's matching);
 %     - all_distinct:  each unit's candidates are matched to digits (Regin's
 %       matching), so a digit with one place left goes there, and pairs and
 %       triples are seen (strong, and costly: the matching is rebuilt each time
@@ -537,6 +553,9 @@ strength(Strength, _, Strength).
 
 all_distinct_units(all_different, Units) :-
     maplist(all_different, Units).
+all_distinct_units(singles, Units) :-
+    maplist(all_different, Units),
+    maplist(hidden_singles, Units).
 all_distinct_units(all_distinct, Units) :-
     maplist(all_distinct, Units).
 all_distinct_units(hybrid, Units) :-
@@ -547,11 +566,18 @@ all_distinct_units(hybrid, Units) :-
     pairs_values(Sorted, FewestFirst),
     maplist(all_distinct, FewestFirst).
 
+%   Each digit once in the unit, counted: one place left, it goes there.
+hidden_singles(Unit) :-
+    length(Unit, N),
+    findall(D-1, between(1, N, D), Pairs),
+    global_cardinality(Unit, Pairs, [consistency(value)]).
+
 open_cells(Unit, Open) :-
     include(var, Unit, Open).
 
 %   A cage's digits differ, as strongly as the units'.
 digits_differ(all_different, Cells) :- all_different(Cells).
+digits_differ(singles, Cells)       :- all_different(Cells).
 digits_differ(all_distinct, Cells)  :- all_distinct(Cells).
 digits_differ(hybrid, Cells)        :- all_different(Cells), all_distinct(Cells).
 
@@ -563,10 +589,11 @@ digits_differ(hybrid, Cells)        :- all_different(Cells), all_distinct(Cells)
 %!  sudoku_solution(+Box, +Givens, +Rules, +Options, -Grid) is nondet.
 %
 %   Grid is a solution of the puzzle (Givens: 0 for a blank); on backtracking,
-%   the next one. Options: strength(S) (auto, hybrid, all_distinct or
-%   all_different; default auto) and labeling(L), the options of labeling/2
-%   such as [ff], [ffc, down] or [leftmost], where `auto` stands for ff or ffc
-%   as the rules suggest (default [auto]).
+%   the next one. Options: strength(S) (auto, hybrid, all_distinct,
+%   all_different or singles; default auto) and labeling(L), the options of
+%   labeling/2 such as [ff], [ffc, down] or [leftmost], where `auto` stands for
+%   ff or ffc as the rules suggest (default [auto]); with wdeg, as in [wdeg] or
+%   [wdeg, down], weighted_labeling/3 chooses the cells instead of labeling/2.
 
 sudoku_solution(Box, Givens, Rules, Options, Grid) :-
     post(Box, Givens, Rules, Options, Grid),
@@ -581,8 +608,78 @@ label(Rules, Options, Cells) :-
     option(labeling(Labeling0), Options, [auto]),
     maplist(labeling_option(Rules), Labeling0, Labeling),
     caged_first(Rules, Cells, Caged, Free),
-    labeling(Labeling, Caged),
-    labeling(Labeling, Free).
+    (   memberchk(wdeg, Labeling)
+    ->  weighted_labeling(Labeling, Cells, [Caged, Free])
+    ;   labeling(Labeling, Caged),
+        labeling(Labeling, Free)
+    ).
+
+%!  weighted_labeling(+Labeling, +Cells, +Groups)
+%
+%   Labeling by conflicts (dom/wdeg, as norvig.py does it in Python): each
+%   cell has a weight, 1 plus the dead ends met in it so far, and the search
+%   picks the open cell with the fewest candidates per weight, the Groups in
+%   turn (caged cells first). A dead end is a digit whose placing fails at
+%   once, and its cell gains weight: once a guess has failed, the search turns
+%   to where the puzzle resists, instead of proving the same contradiction
+%   again under every choice made elsewhere. (CLP(FD) does not say which
+%   propagator emptied which domain, so the weight goes to the cell placed,
+%   where norvig.py weighs the cell and unit that ran dry.) The weights live
+%   in one term changed by nb_setarg/3, so backtracking keeps them. Until the
+%   first dead end every weight is 1: the choice is ff's. Each digit of the
+%   cell is tried in turn (up, or down with `down` in Labeling).
+
+weighted_labeling(Labeling, Cells, Groups) :-
+    length(Cells, Count),
+    length(Ones, Count),
+    maplist(=(1), Ones),
+    Weights =.. [weights|Ones],
+    numlist(1, Count, Positions),
+    pairs_keys_values(Numbered, Positions, Cells),
+    maplist(numbered_group(Numbered), Groups, NumberedGroups),
+    (   memberchk(down, Labeling) -> Order = down ; Order = up ),
+    maplist(weighted_search(Weights, Order), NumberedGroups).
+
+%   The cells of Group as Position-Cell, Position as in Numbered.
+numbered_group(Numbered, Group, Pairs) :-
+    include(in_group(Group), Numbered, Pairs).
+
+in_group(Group, _-Cell) :-
+    member(Member, Group), Member == Cell, !.
+
+weighted_search(Weights, Order, Pairs0) :-
+    exclude(placed, Pairs0, Pairs),
+    (   Pairs == []
+    ->  true
+    ;   Pairs = [First|Rest],
+        foldl(fewer_per_weight(Weights), Rest, First, Position-Cell),
+        fd_set(Cell, Set),
+        fdset_to_list(Set, Digits0),
+        (   Order == down -> reverse(Digits0, Digits) ; Digits = Digits0 ),
+        member(Digit, Digits),
+        place(Weights, Position, Cell, Digit),
+        weighted_search(Weights, Order, Pairs)
+    ).
+
+placed(_-Cell) :- integer(Cell).
+
+%   Of two open cells, the one with fewer candidates per weight (the first on a tie).
+fewer_per_weight(Weights, P-C, P0-C0, Best) :-
+    arg(P, Weights, W),
+    arg(P0, Weights, W0),
+    fd_size(C, S),
+    fd_size(C0, S0),
+    (   S * W0 < S0 * W -> Best = P-C ; Best = P0-C0 ).
+
+%   Place a digit; when propagation fails at once, the cell gains weight.
+place(Weights, Position, Cell, Digit) :-
+    (   Cell = Digit
+    ->  true
+    ;   arg(Position, Weights, W),
+        W1 is W + 1,
+        nb_setarg(Position, Weights, W1),
+        fail
+    ).
 
 %   The cells of the drawn cages (and of the other sums: arrows, little
 %   killers), then the others. In a grid that cages only in part, first-fail
