@@ -224,18 +224,29 @@ def report(puzzles, took, runs, verdicts) -> str:
         "bounds only, and a pair without a consecutive mark two cheap `#\\=` with offsets; "
         "a renban as distinct cells holding one of the runs (a cage's digit sets); arrows "
         "and little killers cut into pieces of up to three cells of one unit, each piece's "
-        "fillings and sum a table, the pieces' sums chained, and their cells labelled first "
-        "with all_different and ffc; a sandwich as an automaton read along its line whose "
+        "fillings and sum a table, the pieces' sums chained, and their cells labelled first; "
+        "a sandwich as an automaton read along its line whose "
         "state between the 1 and the N is the set of filling digits so far.",
         "- norvig: a sum's kept candidates computed once per state of its cells (as sandwich "
-        "lines already were).",
-        "- Still slow: prolog on consecutive marks and two little killers. Its "
-        "propagation is now as strong per constraint as the others'; what it lacks is the "
-        "search: CLP(FD) labels by fewest candidates (ff/ffc) and learns nothing from dead "
-        "ends, where norvig weighs the cells of each conflict (dom/wdeg) and the SAT-based "
-        "engines learn clauses. A labelling that weighs each cell by the dead ends met in "
-        "it and its neighbours, tried on the consecutive marks, did not bring them under "
-        "1 s either; nor did a dual model of each row's and column's digit places.",
+        "lines already were); a sum, sandwich or related pair that cannot hold is a dead end "
+        "of all its cells, so the conflict weights (dom/wdeg) fall on the whole rule.",
+        "- dlx: conflict weights on the branch column (dom/wdeg, as norvig's), and support "
+        "pruning for pair rules after each node's forced rows (a row goes when every row "
+        "left of a related cell conflicts with it): the secondary columns acted only once a "
+        "row was chosen. Each alone left some families slow; together they took the "
+        "slowest answer from sandwich-0's 4 s to under half a second.",
+        "- prolog: a `singles` strength (all_different, and each digit's places in a unit "
+        "counted by global_cardinality/3, so a digit with one place left goes there) with "
+        "ff, chosen by `auto` for the rules that relate digits (lines, dots, sums); an "
+        "opt-in `labeling=wdeg` that weighs the cell whose digit fails.",
+        "- Still slow: prolog on three consecutive-marks puzzles (one given each) and one "
+        "little killer. Its propagation is as strong per constraint as the others'; what "
+        "it lacks is the search: CLP(FD) learns nothing from dead ends and does not say "
+        "which constraint emptied which cell, so its wdeg can weigh only the cell being "
+        "placed, where norvig and dlx weigh the cells of the rule that failed (and the "
+        "SAT-based engines learn clauses). That wdeg solves consecutive-marks-1 in 0.6 s "
+        "but takes 6 to 9 s on -2 and -3, so `auto` does not choose it; restarts that keep "
+        "the weights, a dual model of the digit places and shaving did not help either.",
         "",
         *machine_section(*(f"{run['backend']}: {run['version']}" for run in runs.values()
                            if run.get("version")),
