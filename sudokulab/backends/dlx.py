@@ -70,7 +70,7 @@ What makes it fast in Python is that all the work on big sets is done by C: an `
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from itertools import combinations
 
@@ -184,15 +184,16 @@ def matrix(geo: Geometry) -> Matrix:
         for cell, other in ((a, b), (b, a)):
             table = tuple(keep[cell * n + d] >> (other * n) & full for d in range(n))
             supported.append((cell, other, tables.setdefault(table, len(tables))))
-    return Matrix(n=n, column_rows=tuple(column_rows), column_names=tuple(names), keep=keep,
-                  secondary=secondary, parity=parity,
-                  hopeless=hopeless_rows(n, keep, pairs, everything & ~parity),
-                  related=tuple(supported), supports=tuple(tables),
-                  cages=tuple((tuple(geo.indices(cage.cells)),
-                               digit_sets(len(cage.cells), cage.total, n))
-                              for cage in all_cages(geo)),
-                  sums=tuple((s.cells, s.circle, s.total) for s in geo.sums),
-                  sandwiches=geo.sandwiches, everything=everything)
+    m = Matrix(n=n, column_rows=tuple(column_rows), column_names=tuple(names), keep=keep,
+               secondary=secondary, parity=parity, hopeless=0,
+               related=tuple(supported), supports=tuple(tables),
+               cages=tuple((tuple(geo.indices(cage.cells)),
+                            digit_sets(len(cage.cells), cage.total, n))
+                           for cage in all_cages(geo)),
+               sums=tuple((s.cells, s.circle, s.total) for s in geo.sums),
+               sandwiches=geo.sandwiches, everything=everything)
+    start = everything & ~parity
+    return replace(m, hopeless=start & ~all_supported(m, start))
 
 
 Row = tuple[int, int, int, int]  # a secondary column: the rows (a, da) and (b, db) covering it
@@ -247,24 +248,6 @@ def secondary_pairs(geo: Geometry) -> dict[str, list[Row]]:
 
 THERMOMETER = ("thermometer, the pairs that break a + k <= b "
                "(cells a, b k apart along the line from the bulb)")
-
-
-def hopeless_rows(n: int, keep: tuple[int, ...], related: set[tuple[int, int]],
-                  alive: int) -> int:
-    """The rows that conflict with every row left of a cell they are related to."""
-    full = (1 << n) - 1
-    hopeless, changed = 0, True
-    while changed:
-        changed = False
-        for a, b in sorted(related):
-            for cell, other in ((a, b), (b, a)):
-                for d in range(n):
-                    row = cell * n + d
-                    if alive >> row & 1 and not keep[row] & alive & (full << (other * n)):
-                        alive ^= 1 << row
-                        hopeless |= 1 << row
-                        changed = True
-    return hopeless
 
 
 def parity_rows(geo: Geometry) -> int:
@@ -473,6 +456,17 @@ def keep_supported(m: Matrix, alive: int, chosen: int) -> int:
             alive &= ~(lost << (b * n))
             rows = alive | chosen
     return alive
+
+
+def all_supported(m: Matrix, alive: int) -> int:
+    """The rows left once `keep_supported` removes nothing more, before any row is chosen:
+    a row that conflicts with every row left of a cell it is related to goes (a
+    thermometer's bulb cannot hold N), and so do the rows that lose their support then."""
+    while True:
+        pruned = keep_supported(m, alive, 0)
+        if pruned == alive:
+            return alive
+        alive = pruned
 
 
 def prune(m: Matrix, alive: int, chosen: int) -> int:
