@@ -11,6 +11,7 @@ search is breadth first, so each start yields its shortest chain.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 
 from sudokulab.human.candidates import Candidates, cells_of, digits, per_digit
 from sudokulab.human.step import Step, cells_text, make
@@ -100,24 +101,34 @@ def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
         removes = _removes(g, start)
         if not reaches(start, removes, best):
             continue
-        prev = {start * 2: -1}   # state node*2 + on (reached by a strong link): where from
-        for links, level in _levels(start, strong, weak, prev):
-            if links < 3 or not links & 1:
-                if _past(links, best):
-                    break
-                continue  # a chain has 3 links or more and ends on (after a strong link)
-            for state in level:
-                if state != start * 2 + 1 and removes(state >> 1):
-                    gone = _eliminations(g, start, state >> 1)
-                    chain = _unwind_states(prev, state)
-                    if accept is None or accept(chain):
-                        found.append((links, chain, gone))
-                        best = links
-                        break
-            if best == links or _past(links, best):
-                break
+        hit = _shortest(start, strong, weak, best, removes,
+                        partial(_eliminations, g, start), accept)
+        if hit:
+            found.append(hit)
+            best = hit[0]
     for _, chain, gone in sorted(found, key=lambda f: f[0]):
         yield chain, gone
+
+
+def _shortest(start: int, strong: dict, weak, best: int, removes: Callable[[int], bool],
+              eliminate: Callable[[int], list], accept=None) -> tuple | None:
+    """(links, chain, eliminations) of the shortest chain from a start, shorter than `best`,
+    that removes something (`removes` tests an end node, `eliminate` lists what it removes)
+    and that `accept` takes; None if there is none. The first such end of a level wins."""
+    prev = {start * 2: -1}   # state node*2 + on (reached by a strong link): where from
+    for links, level in _levels(start, strong, weak, prev):
+        if links >= 3 and links & 1:  # a chain has 3 links or more and ends on
+            for state in level:
+                if state == start * 2 + 1 or not removes(state >> 1):
+                    continue
+                gone = eliminate(state >> 1)
+                if gone:
+                    chain = _unwind_states(prev, state)
+                    if accept is None or accept(chain):
+                        return links, chain, gone
+        if _past(links, best):
+            return None
+    return None
 
 
 def _removes(g: Candidates, a: int) -> Callable[[int], bool]:
@@ -396,24 +407,12 @@ def grouped_aic(g: Candidates) -> Iterator[Step]:
         removes = _group_removes(g, nodes, seen, start)
         if not reaches(start, removes, best):
             continue
-        prev = {start * 2: -1}   # as in `search`: states node*2 + on
-        for links, level in _levels(start, strong_links, weak, prev):
-            if links < 3 or not links & 1:
-                if _past(links, best):
-                    break
-                continue  # as in `search`
-            for state in level:
-                if state == start * 2 + 1 or not removes(state >> 1):
-                    continue
-                gone = _group_eliminations(g, nodes[start], nodes[state >> 1])
-                if gone:
-                    chain = _unwind_states(prev, state)
-                    if any(nodes[k][0].bit_count() > 1 for k in chain):
-                        found.append((links, chain, gone))
-                        best = links
-                        break
-            if best == links or _past(links, best):
-                break
+        hit = _shortest(start, strong_links, weak, best, removes,
+                        lambda z, a=nodes[start]: _group_eliminations(g, a, nodes[z]),
+                        lambda chain: any(nodes[k][0].bit_count() > 1 for k in chain))
+        if hit:
+            found.append(hit)
+            best = hit[0]
     n = g.n
     for _, chain, gone in sorted(found, key=lambda f: f[0]):
         text = "".join(("" if k == 0 else "=" if k % 2 else "-")
