@@ -102,6 +102,13 @@ def _union(masks) -> int:
     return out
 
 
+@lru_cache(maxsize=16)
+def line_masks(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(per row, per column) its cells as a bitmask over the cells of an N x N grid."""
+    return (tuple(((1 << n) - 1) << (r * n) for r in range(n)),
+            tuple(sum(1 << (r * n + c) for r in range(n)) for c in range(n)))
+
+
 def cells_of(mask: int) -> list[int]:
     """The cells of a cell bitmask, ascending."""
     out = []

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations
 
-from sudokulab.human.candidates import Candidates, cells_of, per_digit
+from sudokulab.human.candidates import Candidates, cells_of, line_masks, per_digit
 from sudokulab.human.step import Step, make
 from sudokulab.rules import cell_name
 
@@ -59,14 +59,6 @@ def _bits(mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=64)
-def _line_masks(n: int, rows_first: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(base line masks, cross line masks) over cells: rows and columns, or columns and rows."""
-    rows = tuple(((1 << n) - 1) << (r * n) for r in range(n))
-    cols = tuple(sum(1 << (r * n + c) for r in range(n)) for c in range(n))
-    return (rows, cols) if rows_first else (cols, rows)
-
-
 def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
     """The fish of one digit and orientation: steps, or (kind, step) when kind is "any";
     places[line] masks the cross positions of the digit in each base line, and cross[x] the
@@ -78,7 +70,8 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
              and (kind or count[line] >= 2)]
     # classic boxes: a cover cell sees a fin only through the fin's box
     stack = (lay.box[1] if rows_first else lay.box[0]) if lay.classic else 0
-    base_masks, cross_masks = _line_masks(n, rows_first)
+    rows, cols = line_masks(n)
+    base_masks, cross_masks = (rows, cols) if rows_first else (cols, rows)
     where, peers = g.where()[d - 1], lay.peer_masks
     for base, union in _bases(lines, places, size, size + 2 if kind else size):
         width = union.bit_count()

@@ -9,9 +9,8 @@ Skyscraper, a row and a column meeting in a box a 2-String Kite, anything else a
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
 
-from sudokulab.human.candidates import Candidates, cells_of, per_digit
+from sudokulab.human.candidates import Candidates, cells_of, line_masks, per_digit
 from sudokulab.human.step import Step, cells_text, make, name
 
 
@@ -98,7 +97,7 @@ def _empty_rectangle(g: Candidates, d: int) -> Iterator[Step]:
     strong link in a line that meets the cross's row (or column) outside the box."""
     lay, n = g.layout, g.n
     where = g.where()[d - 1]
-    rows_at, cols_at = _line_masks(n)
+    rows_at, cols_at = line_masks(n)
     for u, unit in enumerate(lay.units):
         if lay.kinds[u] != "box":
             continue
@@ -117,20 +116,13 @@ def _empty_rectangle(g: Candidates, d: int) -> Iterator[Step]:
                 yield from _er_links(g, d, where, u, cells_of(places), r, c, rows, cols)
 
 
-@lru_cache(maxsize=16)
-def _line_masks(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(per row, per column) its cells as a bitmask."""
-    return (tuple(((1 << n) - 1) << (r * n) for r in range(n)),
-            tuple(sum(1 << (r * n + c) for r in range(n)) for c in range(n)))
-
-
 empty_rectangle = per_digit(_empty_rectangle)
 
 
 def _er_links(g, d, where, u, cells, r, c, rows, cols) -> Iterator[Step]:
     """Empty rectangle eliminations through strong links in columns and rows."""
     n, unit = g.n, g.layout.unit_masks[u]
-    rows_at, cols_at = _line_masks(n)
+    rows_at, cols_at = line_masks(n)
     for col in range(n):  # a strong link in a column, one end in row r
         ends = where & cols_at[col]
         if col in cols or ends.bit_count() != 2 or not ends >> (r * n + col) & 1:
