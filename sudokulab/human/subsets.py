@@ -41,25 +41,34 @@ def _naked_sets(g: Candidates, size: int) -> list[tuple[int, tuple[int, ...], in
     itertools.combinations (naked and locked subsets of a size share them)."""
     lay, cands, blanks = g.layout, g.cands, g.blanks
     out: list[tuple[int, tuple[int, ...], int]] = []
-
-    def grow(u: int, small: list[int], start: int, group: tuple, mask: int) -> None:
-        """Add each later cell that keeps the group within `size` digits."""
-        if len(group) == size:
-            if mask.bit_count() == size:
-                out.append((u, group, mask))
-            return
-        for k in range(start, len(small) - (size - len(group)) + 1):
-            wider = mask | cands[small[k]]
-            if wider.bit_count() <= size:
-                grow(u, small, k + 1, group + (small[k],), wider)
-
     for u, unit in enumerate(lay.units):
-        if blanks[u] <= size:
-            continue
-        small = [c for c in unit if cands[c] and cands[c].bit_count() <= size]
-        if len(small) >= size:
-            grow(u, small, 0, (), 0)
+        if blanks[u] > size:
+            small = [(c, cands[c]) for c in unit if cands[c] and cands[c].bit_count() <= size]
+            out += [(u, group, mask) for group, mask in _within(small, size)]
     return out
+
+
+def _within(items: list[tuple[int, int]], size: int) -> list[tuple[tuple[int, ...], int]]:
+    """(keys, union of their masks) of every `size` of the (key, mask) items whose masks have
+    `size` bits together, in the order of itertools.combinations: a group grows only while
+    its union stays within `size` bits (cells within size digits, digits within size places)."""
+    found: list[tuple[tuple[int, ...], int]] = []
+
+    def grow(start: int, group: tuple, union: int) -> None:
+        """Add each later item that keeps the group within `size` bits."""
+        if len(group) == size:
+            if union.bit_count() == size:
+                found.append((group, union))
+            return
+        for k in range(start, len(items) - (size - len(group)) + 1):
+            key, mask = items[k]
+            wider = union | mask
+            if wider.bit_count() <= size:
+                grow(k + 1, group + (key,), wider)
+
+    if len(items) >= size:
+        grow(0, (), 0)
+    return found
 
 
 def _clears_both(gone: list[tuple[int, int]], common: set[int], lay) -> bool:
@@ -90,27 +99,9 @@ def _hidden_sets(g: Candidates, size: int) -> Iterator[tuple[int, tuple[int, ...
     """(unit, digits, their places) of every `size` digits whose 2 or more places each in a
     unit are `size` cells together: unit by unit, each unit's in the order of
     itertools.combinations."""
-    found: list[tuple[int, tuple[int, ...], int]] = []
-
-    def grow(u: int, places: list[tuple[int, int]], start: int, group: tuple,
-             union: int) -> None:
-        """Add each later digit that keeps the group within `size` places."""
-        if len(group) == size:
-            if union.bit_count() == size:
-                found.append((u, group, union))
-            return
-        for k in range(start, len(places) - (size - len(group)) + 1):
-            d, where_d = places[k]
-            wider = union | where_d
-            if wider.bit_count() <= size:
-                grow(u, places, k + 1, group + (d,), wider)
-
     for u, places in enumerate(g.cached("unit places", lambda: _unit_places(g))):
-        places = [(d, where_d) for d, where_d, count in places if count <= size]
-        if len(places) >= size:
-            found.clear()
-            grow(u, places, 0, (), 0)
-            yield from found
+        few = [(d, where_d) for d, where_d, count in places if count <= size]
+        yield from ((u, group, union) for group, union in _within(few, size))
 
 
 def _unit_places(g: Candidates) -> list[list[tuple[int, int, int]]]:
