@@ -399,6 +399,8 @@ def test_a_renban_reaches_sudoku_pl_as_one_term():
     terms = P.rule_terms(puzzle)
     assert ("renban", [0, 1, 10, 20]) in terms
     assert not [term for term in terms if term[0] == "relation"]
+    text = prolog.describe(puzzle)  # and the teaching view shows what is posted
+    assert "renban(4 cells)" in text and "relation(" not in text
 
 
 # --- the weighted labeling (dom/wdeg) and the singles strength -----------------------------

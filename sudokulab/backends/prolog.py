@@ -52,6 +52,12 @@ def drain(prolog) -> None:
         prolog.query_once(DRAIN)
 
 
+def posted_relations(geo) -> list:
+    """The pair relations sudoku.pl posts: a renban is one term of its own (its digits are
+    one of the runs), not its pairs."""
+    return [rel for rel in geo.digit_relations if rel.rule != R.Renban.name]
+
+
 def rule_terms(puzzle: Puzzle) -> list[tuple]:
     """The puzzle's rules as sudoku.pl rule terms (tuples), cells numbered as in geometry."""
     geo = geometry(puzzle.box, puzzle.rules)
@@ -74,9 +80,8 @@ def rule_terms(puzzle: Puzzle) -> list[tuple]:
         elif isinstance(rule, R.Parity):
             terms.append(("parity", geo.indices(rule.cells),
                           "even" if rule.even else "odd"))
-    # a renban is one term of its own (its digits are one of the runs), not its pairs
     terms += [("relation", rel.kind.replace("-", "_"), rel.a, rel.b, rel.param)
-              for rel in geo.digit_relations if rel.rule != R.Renban.name]
+              for rel in posted_relations(geo)]
     terms += [("renban" if rule == R.Renban.name else "distinct", list(cells))
               for rule, cells in geo.groups]
     terms += [("sum", list(total.cells), total.total) if total.circle < 0 else
@@ -202,7 +207,7 @@ class PrologBackend(Backend):
                          "adds each unit's cells outside its cages as one more cage (the rule "
                          "of 45); the caged cells are labeled first")
         relations: dict[tuple[str, str], int] = {}
-        for rel in geo.digit_relations:
+        for rel in posted_relations(geo):
             key = (rel.rule, rel.kind.replace("-", "_"))
             relations[key] = relations.get(key, 0) + 1
         lines += [f"  {rule}: relation({kind}, A, B, K) x{count}, "
