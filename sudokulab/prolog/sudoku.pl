@@ -93,7 +93,8 @@
 
 sudoku(Box, Cells, Rules0, Strength0) :-
     maplist(must_be_rule, Rules0),
-    implied_cages(Box, Rules0, Implied),
+    index_units(Box, Rules0, Places),   % implied cages add no unit: the same for Rules
+    implied_cages(Box, Places, Rules0, Implied),
     append(Rules0, Implied, Rules),
     strength(Strength0, Rules, Strength),
     size(Box, N),
@@ -102,7 +103,6 @@ sudoku(Box, Cells, Rules0, Strength0) :-
     Grid =.. [grid|Cells],
     units(Box, Rows, Grid, Rules, Units),
     all_distinct_units(Strength, Units),
-    index_units(Box, Rules, Places),
     maplist(rule_holds(Strength, Grid, Rows, Places), Rules).
 
 %   N, the number of digits, from the box shape.
@@ -175,6 +175,7 @@ rule_holds(_, Grid, _, _, parity(Indices, Parity)) :-
     cells_at(Grid, Indices, Cage),
     maplist(has_parity(Parity), Cage).
 
+%   apart (no consecutive mark): |X - Y| =\= 1 as two cheap #\=, not a table.
 rule_holds(_, Grid, _, _, relation(apart, A, B, _)) :- !,
     cell_at(Grid, A, X),
     cell_at(Grid, B, Y),
@@ -316,7 +317,6 @@ related(equal, _, X, Y)   :- X #= Y.                  % palindrome: mirrored cel
 related(white, _, X, Y)   :- abs(X - Y) #= 1.         % kropki white dot: consecutive
 related(black, _, X, Y)   :- X #= 2 * Y #\/ Y #= 2 * X. % kropki black dot: ratio 2
 related(no_dot, _, X, Y)  :- abs(X - Y) #\= 1, X #\= 2 * Y, Y #\= 2 * X.
-related(apart, _, X, Y)   :- abs(X - Y) #\= 1.         % no consecutive mark
 related(x, _, X, Y)       :- X + Y #= 10.
 related(v, _, X, Y)       :- X + Y #= 5.
 related(no_xv, _, X, Y)   :- X + Y #\= 5, X + Y #\= 10.
@@ -341,15 +341,15 @@ relation_table(Kind, K, N, Pairs) :-
 %   drawn cage.
 
 implied_cages(Box, Rules, Implied) :-
+    index_units(Box, Rules, Units),
+    implied_cages(Box, Units, Rules, Implied).
+
+%   The same, given the units as index_units/3 gives them.
+implied_cages(Box, Units, Rules, Implied) :-
     findall(Sorted-Sum, ( member(cage(Indices, Sum), Rules),
                           sort(Indices, Sorted) ), Cages),
     size(Box, N),
     Whole is N * (N + 1) // 2,
-    Last is N * N - 1,
-    numlist(0, Last, Indices),
-    rows(N, Indices, Rows),
-    Grid =.. [grid|Indices],
-    units(Box, Rows, Grid, Rules, Units),
     convlist(unit_rest(Whole, Cages), Units, Implied0),
     sort(Implied0, Implied).
 
