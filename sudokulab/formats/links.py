@@ -314,12 +314,19 @@ def _fpuzzles_lines(data: dict, n: int, refused: list[str]) -> list[R.Rule]:
             if not match or not step:
                 refused.append("littlekillersum without its cells")
                 continue
-            r, c = int(match[1]) - 1 + step[0], int(match[2]) - 1 + step[1]
-            while 0 <= r < n and 0 <= c < n:
-                cells += ((r, c),)
-                r, c = r + step[0], c + step[1]
+            cells = _diagonal((int(match[1]) - 1, int(match[2]) - 1), step, n)
         rules.append(R.LittleKiller(cells, int(total)))
     return rules
+
+
+def _diagonal(clue: tuple[int, int], step: tuple[int, ...], n: int) -> tuple[R.Cell, ...]:
+    """A little killer's cells: from the one after its clue along `step`, to the grid's edge
+    (the clue sits outside an N x N grid)."""
+    cells, (r, c) = [], (clue[0] + step[0], clue[1] + step[1])
+    while 0 <= r < n and 0 <= c < n:
+        cells.append((r, c))
+        r, c = r + step[0], c + step[1]
+    return tuple(cells)
 
 
 def _dot_rules(dots: dict[str, list], negative: set[str], refused: list[str]) -> list[R.Rule]:
@@ -736,13 +743,10 @@ def _scl_arrows(data: dict, n: int, circles: dict, clues: dict, refused: list[st
         start = (int(points[0][0] // 1), int(points[0][1] // 1))
         step = tuple(_sign(b - a) for a, b in zip(points[0], points[1]))
         if start in clues and len(points) == 2 and 0 not in step:  # a little killer
-            cells, (r, c) = [], (start[0] + step[0], start[1] + step[1])
-            while 0 <= r < n and 0 <= c < n:
-                cells.append((r, c))
-                r, c = r + step[0], c + step[1]
+            cells = _diagonal(start, step, n)
             if cells:
                 taken_clues.add(start)
-                rules.append(R.LittleKiller(tuple(cells), clues[start]))
+                rules.append(R.LittleKiller(cells, clues[start]))
                 continue
         shaft = _path([(start[0] + HALF, start[1] + HALF)] + points[1:], n) \
             if start in circles else None

@@ -426,12 +426,13 @@ def to_json(puzzle: Puzzle, **extra: object) -> str:
     """The JSON form: box, givens as rows of numbers, rules (a multi-grid puzzle: its
     layout, and its givens as one line)."""
     n = puzzle.n
-    data = {"box": list(puzzle.box),
-            "givens": [list(puzzle.givens[r * n:(r + 1) * n]) for r in range(n)],
-            "rules": [R.rule_to_json(rule) for rule in puzzle.rules]}
     if puzzle.layout is not None:
         data = {"layout": puzzle.layout.name, "box": list(puzzle.box),
                 "givens": line_of(puzzle.givens), "rules": []}
+    else:
+        data = {"box": list(puzzle.box),
+                "givens": [list(puzzle.givens[r * n:(r + 1) * n]) for r in range(n)],
+                "rules": [R.rule_to_json(rule) for rule in puzzle.rules]}
     data.update(extra)
     import json
 
