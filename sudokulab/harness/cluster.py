@@ -306,15 +306,7 @@ def drive(spec: str, options: Options, jobs: Iterable[Job],
     own; stops when the Dask worker is `closing` (the chunk then fails, and is not
     recorded)."""
     records: list[Record] = []
-    jobs = list(jobs)
-    if not jobs:
-        return records
-    engine = runner.Worker(spec, options)
-    try:
-        runner.drive([engine], runner.Feed(jobs), spec, records.append, closing=closing)
-    finally:
-        engine.release()
-        engine.stop()
+    runner.run_backend(spec, jobs, options, record=records.append, closing=closing)
     return records
 
 

@@ -327,17 +327,18 @@ class Feed:
 
 
 def run_backend(spec: str, puzzles: Iterable[Job], options: Options, *, jobs: int = 1,
-                record: Callable[[Record], None]) -> None:
+                record: Callable[[Record], None],
+                closing: threading.Event | None = None) -> None:
     """Solve every (index, puzzle) with backend `spec` on up to `jobs` workers.
 
     `record` receives each Record as soon as it exists, in the order puzzles finish.
-    Raises BackendFailed when no worker can start.
+    Raises BackendFailed when no worker can start, RuntimeError once `closing` is set.
     """
     feed = Feed(puzzles)
     pool = [Worker(spec, options) for _ in range(min(jobs, len(feed)))]
     feed.workers = max(1, len(pool))
     try:
-        drive(pool, feed, spec, record)
+        drive(pool, feed, spec, record, closing=closing)
     finally:
         for worker in pool:
             worker.release()
@@ -346,10 +347,10 @@ def run_backend(spec: str, puzzles: Iterable[Job], options: Options, *, jobs: in
 
 
 def drive(pool: list[Worker], feed: Feed, spec: str, record: Callable[[Record], None], *,
-          keep: bool = False, closing: threading.Event | None = None) -> None:
+          closing: threading.Event | None = None) -> None:
     """Feed the pool's workers until every puzzle is recorded, replacing lost workers
-    (when more puzzles wait, or always to `keep` them warm). Raises BackendFailed when
-    workers keep dying before they are ready, RuntimeError once `closing` is set."""
+    when more puzzles wait. Raises BackendFailed when workers keep dying before they are
+    ready, RuntimeError once `closing` is set."""
     startup_failures = 0
     while feed or any(w.batches for w in pool):
         if closing is not None and closing.is_set():
@@ -369,7 +370,7 @@ def drive(pool: list[Worker], feed: Feed, spec: str, record: Callable[[Record], 
                 if startup_failures >= STARTUP_FAILURES:
                     raise BackendFailed(f"workers die before they are ready "
                                         f"({_exit_text(worker.process.exitcode)})")
-            if feed or keep:
+            if feed:
                 worker.start()
 
 
