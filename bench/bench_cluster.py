@@ -253,12 +253,7 @@ def batch_savings(puzzles: list, folder: Path, pairs: int = 2) -> dict[str, floa
             for size in (largest, 1) if k % 2 == 0 else (1, largest):
                 runner.BATCH_MAX = size
                 kind = "batches" if size > 1 else "one at a time"
-                before = os.times()
-                local(puzzles, 1, folder)
-                after = os.times()
-                engine = (after.children_user + after.children_system
-                          - before.children_user - before.children_system)
-                parent = after.user + after.system - before.user - before.system
+                _, _, engine, parent = local(puzzles, 1, folder)
                 for part, seconds in (("engine", engine), ("parent", parent)):
                     figures.setdefault(f"{kind} {part}", []).append(
                         1000 * seconds / len(puzzles))
@@ -444,7 +439,8 @@ def main(argv: list[str] | None = None) -> int:
     load = (before, os.getloadavg()[0])
     rows = verdicts(figures)
     print(tabulate(chunk_rows, headers="keys"))
-    print(tabulate(cpu_rows(cpu), headers="keys"))
+    cpu_table = cpu_rows(cpu)
+    print(tabulate(cpu_table, headers="keys"))
     print(tabulate(idle, headers="keys"))
     print(", ".join(f"{k} {v:.1f}" for k, v in size.items()))
     print("CPU ms per puzzle: " + ", ".join(f"{k} {v:.3f}" for k, v in savings.items()))
@@ -452,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{row['target']}: {row['measured']} (needed {row['needed']}): {row['verdict']}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(report(figures, rows, chunk_rows, size, savings, load,
-                               cpu_rows(cpu), idle))
+                               cpu_table, idle))
     print(f"wrote {args.out}")
     return 0 if all(row["verdict"] == "PASS" for row in rows) else 1
 
