@@ -104,12 +104,12 @@ class Formula:
     candidates: frozenset[int] | None = None
     fixed: tuple[int, ...] = ()
     selectors: int = 0  # cage digit sets, one auxiliary variable each
-    cells: int = 0  # how many cells: N * N, or a multi-grid board's count
+    cells: int = 0  # how many cells: N * N, or a multi-grid board's count (Builder sets it)
 
     @property
     def top(self) -> int:
         """The last cell variable (N^3 for one grid); auxiliaries come after it."""
-        return (self.cells or self.n * self.n) * self.n
+        return self.cells * self.n
 
     @property
     def variables(self) -> int:
@@ -136,14 +136,14 @@ class Formula:
 class Builder:
     """Collects the clauses of one formula, counting them per part."""
 
-    def __init__(self, n: int, encoding: str, amo: str, cells: int = 0) -> None:
+    def __init__(self, n: int, encoding: str, amo: str, cells: int) -> None:
         if encoding not in ENCODINGS:
             raise ValueError(unknown("encoding", encoding, ENCODINGS))
         if amo not in AMO_ENCODINGS:
             raise ValueError(unknown("at-most-one encoding", amo, AMO_ENCODINGS))
         self.n = n
         self.cnf = CNFPlus() if amo == "native" else CNF()
-        self.formula = Formula(n, encoding, amo, self.cnf, cells=cells or n * n)
+        self.formula = Formula(n, encoding, amo, self.cnf, cells=cells)
         self.cnf.nv = self.formula.top
         self.pool = IDPool(start_from=self.cnf.nv + 1)
         self.amo_type = None if amo in ("pairwise", "native") else getattr(EncType, amo)
