@@ -549,12 +549,14 @@ def from_scl(data: dict) -> Puzzle:
         rules.append(R.Windoku())
     rules_text = _scl_rules_text(data, meta)
     rules += _scl_drawing(data, n, rules_text, refused)
-    rules += [R.SumlessCage(cage) for cage in disjoint if "disjoint" not in _scl_global(data)]
+    disjoint_groups = "disjoint" in _scl_global(data)
+    if not disjoint_groups:  # cages without sums, not the groups
+        rules += [R.SumlessCage(cage) for cage in disjoint]
     read = {type(rule) for rule in rules}
     refused += [f"{word} (named by the rules text, not drawn in a way sudokulab reads)"
                 for word, kinds in SCL_NAMED.items()
                 if re.search(rf"\b{word}", rules_text) and not read & set(kinds)]
-    if "disjoint" in _scl_global(data):
+    if disjoint_groups:
         groups = {frozenset(unit) for unit in geometry(box, (R.DisjointGroups(),)).units
                   if unit.kind == "disjoint group"}
         if jigsaw or {frozenset(r * n + c for r, c in cage) for cage in disjoint} != groups:
@@ -643,7 +645,8 @@ def _scl_drawing(data: dict, n: int, rules_text: str, refused: list[str]) -> lis
     clues without an arrow (sandwiches, X-sums, ...), coloured lines (renban, whispers,
     ...: SudokuPad has no colour of its own for them), shading, pill-shaped circles."""
     rules: list[R.Rule] = []
-    for name in _scl_global(data):
+    names = _scl_global(data)
+    for name in names:
         if name in SCL_GLOBAL:
             rules.append(SCL_GLOBAL[name])
         elif name not in SCL_NEGATIVE and name != "disjoint":
@@ -677,7 +680,7 @@ def _scl_drawing(data: dict, n: int, rules_text: str, refused: list[str]) -> lis
         else:
             others += 1
     rules += _scl_arrows(data, n, circles, clues, refused)
-    negative = {SCL_NEGATIVE[name] for name in _scl_global(data) if name in SCL_NEGATIVE}
+    negative = {SCL_NEGATIVE[name] for name in names if name in SCL_NEGATIVE}
     if dots and not negative and _may_be_negative(rules_text):
         refused.append("dots or marks whose rules text may say that no mark means neither "
                        "(the drawing cannot say it)")
