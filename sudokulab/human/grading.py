@@ -164,18 +164,15 @@ def _in_box(step: Step) -> bool:
     return " box " in step.sentence or " region " in step.sentence
 
 
-def grade(steps: Iterable[Step], solved: bool, explained: Iterable[Step] | None = None) -> Grade:
-    """HoDoKu's level and score of a path and the SE-like rating of its Explainer path
-    (`explained`; without one, of the path itself). A path that does not solve the puzzle
-    is graded on what it did, and says so with `solved`."""
+def grade(steps: Iterable[Step], solved: bool) -> Grade:
+    """HoDoKu's level and score of a path and the SE-like rating of its hardest step. A path
+    that does not solve the puzzle is graded on what it did, and says so with `solved`."""
     steps = list(steps)
     score = sum(TABLE[s.technique][1] for s in steps)
     level = max((TABLE[s.technique][0] for s in steps), key=LEVELS.index, default="Easy")
     while level in CEILINGS and score > CEILINGS[level]:
         level = LEVELS[LEVELS.index(level) + 1]
-    rated = [(step_rating(s), s.technique)
-             for s in (steps if explained is None else list(explained) or steps)]
-    rating, hardest = max(rated, default=(0.0, ""))
+    rating, hardest = _hardest(steps)
     return Grade(level, score, rating, hardest, solved)
 
 
@@ -192,8 +189,13 @@ def grade_path(path: solver.Path, techniques: Iterable[solver.Technique] | None 
                                ceiling=own.rating, given=path.steps[:basic], known=path.found)
     if not _solves(path.puzzle, explained):
         return own
-    other = grade(path.steps, True, explained)
-    return other if other.rating < own.rating else own
+    rating, hardest = _hardest(explained)
+    return replace(own, rating=rating, hardest=hardest) if rating < own.rating else own
+
+
+def _hardest(steps: Iterable[Step]) -> tuple[float, str]:
+    """The highest SE-like rating of the steps, and its technique ((0.0, '') for none)."""
+    return max(((step_rating(s), s.technique) for s in steps), default=(0.0, ""))
 
 
 def explainer_path(puzzle: Puzzle, techniques: Iterable[solver.Technique] | None = None, *,
