@@ -53,22 +53,23 @@ def _within(items: list[tuple[int, int]], size: int) -> list[tuple[tuple[int, ..
     `size` bits together, in the order of itertools.combinations: a group grows only while
     its union stays within `size` bits (cells within size digits, digits within size places)."""
     found: list[tuple[tuple[int, ...], int]] = []
-
-    def grow(start: int, group: tuple, union: int) -> None:
-        """Add each later item that keeps the group within `size` bits."""
-        if len(group) == size:
-            if union.bit_count() == size:
-                found.append((group, union))
-            return
-        for k in range(start, len(items) - (size - len(group)) + 1):
-            key, mask = items[k]
-            wider = union | mask
-            if wider.bit_count() <= size:
-                grow(k + 1, group + (key,), wider)
-
     if len(items) >= size:
-        grow(0, (), 0)
+        _grow(items, size, found, 0, (), 0)
     return found
+
+
+def _grow(items: list[tuple[int, int]], size: int, found: list, start: int, group: tuple,
+          union: int) -> None:
+    """Add each later item that keeps the group within `size` bits; record full groups."""
+    if len(group) == size:
+        if union.bit_count() == size:
+            found.append((group, union))
+        return
+    for k in range(start, len(items) - (size - len(group)) + 1):
+        key, mask = items[k]
+        wider = union | mask
+        if wider.bit_count() <= size:
+            _grow(items, size, found, k + 1, group + (key,), wider)
 
 
 def _clears_both(gone: list[tuple[int, int]], common: set[int], lay) -> bool:
