@@ -210,10 +210,13 @@ class PrologBackend(Backend):
         for rel in posted_relations(geo):
             key = (rel.rule, rel.kind.replace("-", "_"))
             relations[key] = relations.get(key, 0) + 1
-        lines += [f"  {rule}: relation({kind}, A, B, K) x{count}, "
-                  + ("A #\\= B + 1, B #\\= A + 1" if kind == "apart" else
-                     "a tuples_in/2 table of the digit pairs related/4 allows")
+        lines += [f"  {rule}: relation({kind}, A, B, K) x{count}, a pair/4 propagator: each "
+                  "digit keeps a partner that related/4 allows (cells of one unit differ too)"
                   for (rule, kind), count in relations.items()]
+        if relations:
+            lines.append("  partner_triples: a cell's two partners in one unit under a relation "
+                         "of at most two partners per digit (a consecutive mark, a Kropki "
+                         "dot, X, V) hold those two partners: a tuples_in/2 table of the three")
         lines += [f"  {rule}: renban({len(cells)} cells): they differ, and their digits are "
                   "one of the runs, as a cage's are one of its digit sets"
                   if rule == R.Renban.name else f"  {rule}: distinct({len(cells)} cells)"
@@ -221,5 +224,7 @@ class PrologBackend(Backend):
         lines += [f"  {total.rule}: " + (f"sum({len(total.cells)} cells, {total.total})"
                                          if total.circle < 0 else
                                          f"arrow({geo.name(total.circle)}, "
-                                         f"{len(total.cells)} cells)") for total in geo.sums]
+                                         f"{len(total.cells)} cells)")
+                  + ": pieces of up to 3 cells of one unit (piece_sum/2: distinct digits), "
+                  "line_sum/2 adds them up" for total in geo.sums]
         return "\n".join(lines)

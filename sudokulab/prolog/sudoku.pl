@@ -103,7 +103,8 @@ sudoku(Box, Cells, Rules0, Strength0) :-
     Grid =.. [grid|Cells],
     units(Box, Rows, Grid, Rules, Units),
     all_distinct_units(Strength, Units),
-    maplist(rule_holds(Strength, Grid, Rows, Places), Rules).
+    maplist(rule_holds(Strength, Grid, Rows, Places), Rules),
+    partner_triples(N, Grid, Places, Rules).
 
 %   N, the number of digits, from the box shape.
 size(BoxRows-BoxCols, N) :-
@@ -175,17 +176,12 @@ rule_holds(_, Grid, _, _, parity(Indices, Parity)) :-
     cells_at(Grid, Indices, Cage),
     maplist(has_parity(Parity), Cage).
 
-%   apart (no consecutive mark): |X - Y| =\= 1 as two cheap #\=, not a table.
-rule_holds(_, Grid, _, _, relation(apart, A, B, _)) :- !,
-    cell_at(Grid, A, X),
-    cell_at(Grid, B, Y),
-    X #\= Y + 1, Y #\= X + 1.
-rule_holds(_, Grid, Rows, _, relation(Kind, A, B, K)) :-
+rule_holds(_, Grid, Rows, Places, relation(Kind, A, B, K)) :-
     cell_at(Grid, A, X),
     cell_at(Grid, B, Y),
     length(Rows, N),
-    relation_table(Kind, K, N, Pairs),
-    tuples_in([[X, Y]], Pairs).
+    (   peers(Places, A, B) -> Peers = true ; Peers = false ),
+    pair_relation(N, Kind, K, Peers, X, Y).
 rule_holds(Strength, Grid, Rows, _, renban(Indices)) :-
     cells_at(Grid, Indices, Line),
     digits_differ(Strength, Line),
@@ -254,40 +250,26 @@ subset_of([_|Ds], Set) :- subset_of(Ds, Set).
 
 %   Digits of 1..N at some cells add up to Total (a number, or an arrow's
 %   circle). The line is cut into pieces of at most three cells that share a
-%   unit, so differ (a little killer's cells within one box): each piece's
-%   digits and their sum are one tuples_in/2 table of its fillings. The
-%   pieces' sums then add up as a chain of partial sums, each step a table of
-%   (sum before, piece's sum, sum after). Tables joined in a chain with no
-%   cycle keep together exactly the digits that can complete the total with
-%   distinct digits in each piece, where sum/3 narrows bounds only.
+%   unit, so differ (a little killer's cells within one box): a piece of two
+%   or three cells gets a sum of its own, tied to its cells by piece_sum/3
+%   (distinct digits adding up to it); line_sum/2 adds up the pieces. Each
+%   propagator keeps exactly the digits that some completion allows, where
+%   sum/3 narrows bounds only.
 sum_chain(N, Grid, Places, Indices, Total) :-
     pieces(Places, Indices, Pieces),
-    maplist(piece_sum(N, Grid), Pieces, Sums, Ranges),
-    foldl(partial_sum, Sums, Ranges, 0-(0-0), Total-_).
+    maplist(piece_term(N, Grid), Pieces, Terms),
+    line_sum(Terms, Total).
 
-%   The sum of a piece's digits, and the smallest and largest it can be.
-piece_sum(N, Grid, Piece, Sum, Low-High) :-
+%   A one-cell piece is its cell; a longer one, the sum of its distinct digits.
+piece_term(_, Grid, [Index], Cell) :- !,
+    cell_at(Grid, Index, Cell).
+piece_term(N, Grid, Piece, Sum) :-
     cells_at(Grid, Piece, Cells),
     length(Piece, Size),
-    numlist(1, N, Digits),
-    findall(Row, ( length(Filling, Size), distinct_digits(Filling, Digits),
-                   sum_list(Filling, S), append(Filling, [S], Row) ), Table),
-    append(Cells, [Sum], Vars),
-    tuples_in([Vars], Table),
     Low is Size * (Size + 1) // 2,
-    High is Size * (2 * N - Size + 1) // 2.
-
-distinct_digits([], _).
-distinct_digits([D|Ds], Digits) :-
-    select(D, Digits, Rest),
-    distinct_digits(Ds, Rest).
-
-partial_sum(Sum, Low-High, Before-(Least-Most), After-(Least1-Most1)) :-
-    Least1 is Least + Low,
-    Most1 is Most + High,
-    findall([A, S, C], ( between(Least, Most, A), between(Low, High, S), C is A + S ),
-            Table),
-    tuples_in([[Before, Sum, After]], Table).
+    High is Size * (2 * N - Size + 1) // 2,
+    Sum in Low..High,
+    piece_sum(Cells, Sum).
 
 %   A line cut into pieces, in order: each piece at most three cells, all in one unit.
 pieces(_, [], []).
@@ -322,13 +304,79 @@ related(v, _, X, Y)       :- X + Y #= 5.
 related(no_xv, _, X, Y)   :- X + Y #\= 5, X + Y #\= 10.
 related(far, K, X, Y)     :- abs(X - Y) #>= K.         % german whispers
 related(near, K, X, Y)    :- abs(X - Y) #=< K.         % renban: a run of K + 1 digits
+related(apart, _, X, Y)   :- abs(X - Y) #\= 1.         % no consecutive mark between them
 
-%   The pairs of digits a relation allows, as a table: tuples_in/2 keeps every
-%   digit that has a partner (arc consistency), where the arithmetic of
-%   related/4 (abs, #\/) only narrows bounds or waits for a digit.
-relation_table(Kind, K, N, Pairs) :-
-    findall([X, Y], ( between(1, N, X), between(1, N, Y), related(Kind, K, X, Y) ),
-            Pairs).
+%   The digits related/4 allows to the cell B when cell A holds A1 (Peers:
+%   A and B share a unit, so they differ too), as a bitmask: bit Y set for digit Y.
+partners(N, Kind, K, Peers, A1, Mask) :-
+    aggregate_all(sum(1 << B1),
+                  ( between(1, N, B1), related(Kind, K, A1, B1),
+                    ( Peers == true -> A1 =\= B1 ; true ) ),
+                  Mask).
+
+%   The same, seen from B: the digits of A that go with B's digit B1.
+partners_back(N, Kind, K, Peers, B1, Mask) :-
+    aggregate_all(sum(1 << A1),
+                  ( between(1, N, A1), related(Kind, K, A1, B1),
+                    ( Peers == true -> A1 =\= B1 ; true ) ),
+                  Mask).
+
+%   Post a relation between two cells as a pair/4 propagator over its tables.
+pair_relation(N, Kind, K, Peers, X, Y) :-
+    partner_tables(N, Kind, K, Peers, Ahead, Behind),
+    pair(X, Y, Ahead, Behind).
+
+%   The tables of a relation, made once per process (a puzzle has a hundred
+%   relations of a few kinds).
+:- table partner_tables/6.
+partner_tables(N, Kind, K, Peers, Ahead, Behind) :-
+    numlist(1, N, Digits),
+    maplist(partners(N, Kind, K, Peers), Digits, Forward),
+    maplist(partners_back(N, Kind, K, Peers), Digits, Backward),
+    Ahead =.. [partners|Forward],
+    Behind =.. [partners|Backward].
+
+peers(Places, A, B) :-
+    member(Unit, Places),
+    memberchk(A, Unit),
+    memberchk(B, Unit), !.
+
+%   A cell related to two cells of one unit, by relations that give each
+%   digit at most two partners (a consecutive mark, a Kropki dot, X or V):
+%   the two cells differ, so they hold the two partners of the cell's digit
+%   (consecutive marks on both sides: the cell's digit minus one and plus
+%   one, so never 1 or N). Pair by pair the propagators miss it; a table
+%   of the three cells' digits (tuples_in/2) sees it.
+partner_triples(N, Grid, Places, Rules) :-
+    findall(Middle-Side, ( member(relation(Kind, A, B, K), Rules),
+                           narrow_relation(N, Kind, K),
+                           ( Middle = A, Side = side(B, Kind, K, ahead)
+                           ; Middle = B, Side = side(A, Kind, K, behind) ) ),
+            Ends),
+    findall(Middle-S1-S2, ( member(Middle-S1, Ends), member(Middle-S2, Ends),
+                            S1 @< S2, arg(1, S1, C1), arg(1, S2, C2),
+                            C1 =\= C2, peers(Places, C1, C2) ),
+            Triples),
+    maplist(partner_triple(N, Grid), Triples).
+
+%   Each digit has at most two partners under the relation.
+:- table narrow_relation/3.
+narrow_relation(N, Kind, K) :-
+    forall(between(1, N, D),
+           ( aggregate_all(count, ( between(1, N, E), related(Kind, K, D, E) ), C1), C1 =< 2,
+             aggregate_all(count, ( between(1, N, E), related(Kind, K, E, D) ), C2), C2 =< 2 )).
+
+partner_triple(N, Grid, Middle-side(A, KindA, KA, DirA)-side(B, KindB, KB, DirB)) :-
+    cells_at(Grid, [A, Middle, B], Cells),
+    findall([DA, D, DB], ( between(1, N, D), between(1, N, DA), between(1, N, DB),
+                           DA =\= DB,
+                           side_related(DirA, KindA, KA, D, DA),
+                           side_related(DirB, KindB, KB, D, DB) ),
+            Table),
+    tuples_in([Cells], Table).
+
+side_related(ahead, Kind, K, D, E)  :- related(Kind, K, D, E).
+side_related(behind, Kind, K, D, E) :- related(Kind, K, E, D).
 
 %!  implied_cages(+Box, +Rules, -Implied)
 %
@@ -539,8 +587,8 @@ strength(Strength, _, Strength).
 %     - all_different: a placed digit leaves its peers' candidates (cheap, weak);
 %     - singles: Norvig's two rules, a placed digit leaves its peers (naked
 %       singles) and a digit with one place left in a unit goes there (hidden
-%       singles, global_cardinality/3 with consistency(value): it counts each
-%       digit's places, without all_distinct's matching);
+%       singles, places/1 below: it counts each digit's places, without
+%       all_distinct's matching);
 %     - all_distinct:  each unit's candidates are matched to digits (Regin's
 %       matching), so a digit with one place left goes there, and pairs and
 %       triples are seen (strong, and costly: the matching is rebuilt each time
@@ -555,7 +603,7 @@ all_distinct_units(all_different, Units) :-
     maplist(all_different, Units).
 all_distinct_units(singles, Units) :-
     maplist(all_different, Units),
-    maplist(hidden_singles, Units).
+    maplist(places, Units).
 all_distinct_units(all_distinct, Units) :-
     maplist(all_distinct, Units).
 all_distinct_units(hybrid, Units) :-
@@ -566,12 +614,6 @@ all_distinct_units(hybrid, Units) :-
     pairs_values(Sorted, FewestFirst),
     maplist(all_distinct, FewestFirst).
 
-%   Each digit once in the unit, counted: one place left, it goes there.
-hidden_singles(Unit) :-
-    length(Unit, N),
-    findall(D-1, between(1, N, D), Pairs),
-    global_cardinality(Unit, Pairs, [consistency(value)]).
-
 open_cells(Unit, Open) :-
     include(var, Unit, Open).
 
@@ -580,6 +622,232 @@ digits_differ(all_different, Cells) :- all_different(Cells).
 digits_differ(singles, Cells)       :- all_different(Cells).
 digits_differ(all_distinct, Cells)  :- all_distinct(Cells).
 digits_differ(hybrid, Cells)        :- all_different(Cells), all_distinct(Cells).
+
+
+                 /*******************************
+                 *  PROPAGATORS ON DIGIT MASKS  *
+                 *******************************/
+
+%   Four constraints are CLP(FD) propagators of their own, written with the
+%   library's interface for new constraints (make_propagator/2,
+%   init_propagator/2, trigger_once/1, kill/1 and clauses of
+%   run_propagator/2). Each reads its cells' candidates as a bitmask (bit D
+%   set when digit D is possible), reasons with a few integer operations and
+%   narrows the domains that change. They deduce what global_cardinality/3
+%   and tuples_in/2 tables deduced before, in about half the inferences
+%   (results/generated.md): the generated consecutive marks and little
+%   killers spend their time in these deductions, thousands of times a puzzle.
+
+:- multifile clpfd:run_propagator/2.
+
+%!  places(+Unit)
+%
+%   Every digit has a place in the unit's cells, and a digit with one place
+%   left goes there (a hidden single).
+places(Unit) :-
+    length(Unit, N),
+    Full is (1 << (N + 1)) - 2,
+    propagate(places(Unit, Full), Unit).
+
+%!  pair(?X, ?Y, +Ahead, +Behind)
+%
+%   The digits of X and Y are related as two tables say: Ahead's argument D
+%   is the mask of Y's digits that go with X = D, Behind's the mask of X's
+%   digits that go with Y = D. Each digit left has a partner (arc consistency).
+pair(X, Y, Ahead, Behind) :-
+    propagate(pair(X, Y, Ahead, Behind), [X, Y]).
+
+%!  piece_sum(?Cells, ?Sum)
+%
+%   Cells (two or three) hold distinct digits adding up to Sum; each digit
+%   left, and each sum left, is part of such a filling.
+piece_sum(Cells, Sum) :-
+    propagate(piece_sum(Cells, Sum), [Sum|Cells]).
+
+%!  line_sum(?Terms, ?Total)
+%
+%   Terms (cells, or the sums of pieces) add up to Total; each value left is
+%   part of a way to reach it. The sums the terms before each one can reach,
+%   and those the terms after it can complete, are masks too (bit S: sum S).
+line_sum(Terms, Total) :-
+    propagate(line_sum(Terms, Total), [Total|Terms]).
+
+%   Post a propagator on the variables it reads, and run it once.
+propagate(Constraint, Vars) :-
+    clpfd:make_propagator(Constraint, Prop),
+    maplist(wake(Prop), Vars),
+    clpfd:trigger_once(Prop).
+
+wake(Prop, Var) :-
+    (   var(Var) -> clpfd:init_propagator(Var, Prop) ; true ).
+
+clpfd:run_propagator(places(Unit, Full), State) :-
+    counted(Unit, 0, Once, 0, Twice, 0, Placed, Open),
+    Once =:= Full,                                % no digit without a place
+    (   Open == []
+    ->  clpfd:kill(State)
+    ;   Singles is Once /\ \ (Twice \/ Placed),
+        (   Singles =:= 0 -> true ; maplist(place_single(Singles), Open) )
+    ).
+clpfd:run_propagator(pair(X, Y, Ahead, Behind), State) :-
+    mask(X, MX0),
+    mask(Y, MY0),
+    partners_of(MY0, Behind, 0, ForX),
+    MX is MX0 /\ ForX,
+    partners_of(MX, Ahead, 0, ForY),
+    MY is MY0 /\ ForY,
+    narrow(X, MX0, MX),
+    narrow(Y, MY0, MY),
+    (   integer(X), integer(Y) -> clpfd:kill(State) ; true ).
+clpfd:run_propagator(piece_sum(Cells, Sum), State) :-
+    maplist(mask, Cells, Masks),
+    mask(Sum, SumMask0),
+    fillings(Masks, [], SumMask0, Kept, 0, Reached),
+    SumMask is SumMask0 /\ Reached,
+    narrow(Sum, SumMask0, SumMask),
+    maplist(narrow, Cells, Masks, Kept),
+    (   ground(Cells) -> clpfd:kill(State) ; true ).
+clpfd:run_propagator(line_sum(Terms, Total), State) :-
+    maplist(mask, Terms, Masks),
+    mask(Total, TotalMask0),
+    foldl(reach, Masks, Before, 1, Reached),
+    TotalMask is TotalMask0 /\ Reached,
+    narrow(Total, TotalMask0, TotalMask),
+    reverse(Terms, Back),
+    reverse(Masks, BackMasks),
+    reverse(Before, BackBefore),
+    foldl(complete, Back, BackMasks, BackBefore, TotalMask, _),
+    (   ground(Terms) -> clpfd:kill(State) ; true ).
+
+%   Once: the digits some cell can hold; Twice: those two cells can; Placed:
+%   those placed; Open: the open cells, each as Mask-Cell.
+counted([], Once, Once, Twice, Twice, Placed, Placed, []).
+counted([Cell|Cells], Once0, Once, Twice0, Twice, Placed0, Placed, Open) :-
+    (   integer(Cell)
+    ->  Mask is 1 << Cell, Placed1 is Placed0 \/ Mask, Open = Open1
+    ;   mask(Cell, Mask), Placed1 = Placed0, Open = [Mask-Cell|Open1]
+    ),
+    Twice1 is Twice0 \/ (Once0 /\ Mask),
+    Once1 is Once0 \/ Mask,
+    counted(Cells, Once1, Once, Twice1, Twice, Placed1, Placed, Open1).
+
+%   An open cell that is the one place of a digit holds it (of two, it fails).
+place_single(Singles, Mask-Cell) :-
+    Here is Mask /\ Singles,
+    (   Here =:= 0 -> true
+    ;   Here /\ (Here - 1) =:= 0 -> Cell is msb(Here)
+    ;   fail
+    ).
+
+%   The union of the tables' masks over the digits of Mask.
+partners_of(0, _, Union, Union) :- !.
+partners_of(Mask, Table, Union0, Union) :-
+    Digit is lsb(Mask),
+    arg(Digit, Table, Partners),
+    Union1 is Union0 \/ Partners,
+    Rest is Mask /\ (Mask - 1),
+    partners_of(Rest, Table, Union1, Union).
+
+%   Fillings of a piece: for each cell in turn, the digits that have distinct
+%   partners in the other cells with a sum in SumMask (Kept), and the sums
+%   those fillings reach.
+fillings([], _, _, [], Reached, Reached).
+fillings([Mask|Masks], Before, SumMask, [Kept|Keeps], Reached0, Reached) :-
+    append(Before, Masks, Others),
+    digit_fillings(Mask, Others, SumMask, 0, Kept, Reached0, Reached1),
+    append(Before, [Mask], Before1),
+    fillings(Masks, Before1, SumMask, Keeps, Reached1, Reached).
+
+digit_fillings(0, _, _, Kept, Kept, Reached, Reached) :- !.
+digit_fillings(Mask, Others, SumMask, Kept0, Kept, Reached0, Reached) :-
+    Digit is lsb(Mask),
+    Bit is 1 << Digit,
+    distinct_sums(Others, Bit, Sums),
+    Reach is (Sums << Digit) /\ SumMask,
+    (   Reach =:= 0
+    ->  Kept1 = Kept0, Reached1 = Reached0
+    ;   Kept1 is Kept0 \/ Bit, Reached1 is Reached0 \/ Reach
+    ),
+    Rest is Mask /\ (Mask - 1),
+    digit_fillings(Rest, Others, SumMask, Kept1, Kept, Reached1, Reached).
+
+%   The sums of distinct digits, one per mask, none of them in Used.
+distinct_sums([Mask], Used, Sums) :- !,
+    Sums is Mask /\ \ Used.
+distinct_sums([Mask|Masks], Used, Sums) :-
+    Free is Mask /\ \ Used,
+    free_sums(Free, Masks, Used, 0, Sums).
+
+free_sums(0, _, _, Sums, Sums) :- !.
+free_sums(Free, Masks, Used, Sums0, Sums) :-
+    Digit is lsb(Free),
+    Used1 is Used \/ (1 << Digit),
+    distinct_sums(Masks, Used1, Rest),
+    Sums1 is Sums0 \/ (Rest << Digit),
+    Free1 is Free /\ (Free - 1),
+    free_sums(Free1, Masks, Used, Sums1, Sums).
+
+%   Reached: the sums the terms so far can make, shifted by each value of the next.
+reach(Mask, Reached, Reached, Next) :-
+    shifted(Mask, Reached, 0, Next).
+
+shifted(0, _, Union, Union) :- !.
+shifted(Mask, Sums, Union0, Union) :-
+    Value is lsb(Mask),
+    Union1 is Union0 \/ (Sums << Value),
+    Rest is Mask /\ (Mask - 1),
+    shifted(Rest, Sums, Union1, Union).
+
+%   Walking back from the total: a value stays when the sums before it, plus
+%   the value, meet the sums that the terms after it can complete (Needed).
+complete(Term, Mask, Before, Needed, Needed1) :-
+    kept(Mask, Before, Needed, 0, Kept),
+    narrow(Term, Mask, Kept),
+    unshifted(Kept, Needed, 0, Needed1).
+
+kept(0, _, _, Kept, Kept) :- !.
+kept(Mask, Before, Needed, Kept0, Kept) :-
+    Value is lsb(Mask),
+    (   (Before << Value) /\ Needed =\= 0 -> Kept1 is Kept0 \/ (1 << Value) ; Kept1 = Kept0 ),
+    Rest is Mask /\ (Mask - 1),
+    kept(Rest, Before, Needed, Kept1, Kept).
+
+unshifted(0, _, Union, Union) :- !.
+unshifted(Mask, Sums, Union0, Union) :-
+    Value is lsb(Mask),
+    Union1 is Union0 \/ (Sums >> Value),
+    Rest is Mask /\ (Mask - 1),
+    unshifted(Rest, Sums, Union1, Union).
+
+%   A variable's candidates as a bitmask: bit D set when D is possible.
+mask(Var, Mask) :-
+    (   integer(Var) -> Mask is 1 << Var
+    ;   fd_set(Var, Set), set_mask(Set, Mask)
+    ).
+
+set_mask(from_to(n(Low), n(High)), Mask) :-
+    Mask is (1 << (High + 1)) - (1 << Low).
+set_mask(split(_, Left, Right), Mask) :-
+    set_mask(Left, MaskLeft),
+    set_mask(Right, MaskRight),
+    Mask is MaskLeft \/ MaskRight.
+
+%   Keep only the candidates of Mask (Mask0 is what the variable had): none
+%   left fails, one left places it.
+narrow(Var, Mask0, Mask) :-
+    (   Mask =:= Mask0 -> true
+    ;   Mask =:= 0 -> fail
+    ;   Mask /\ (Mask - 1) =:= 0 -> Var is lsb(Mask)
+    ;   mask_digits(Mask, Digits),
+        list_to_fdset(Digits, Set),
+        Var in_set Set
+    ).
+
+mask_digits(0, []) :- !.
+mask_digits(Mask, [Digit|Digits]) :-
+    Digit is lsb(Mask),
+    Rest is Mask /\ (Mask - 1),
+    mask_digits(Rest, Digits).
 
 
                  /*******************************
