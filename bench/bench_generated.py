@@ -219,13 +219,16 @@ def report(puzzles, took, runs, verdicts) -> str:
         "- smt (bool model): a sandwich as Booleans (\"exactly one of the 1 and the N lies "
         "before this cell\") and one pseudo-Boolean sum, the places of the 1 and the N that no "
         "gap fills ruled out, instead of the places as integer terms.",
-        "- prolog: each pair relation (thermometer steps, dots, whispers, ...) a "
-        "`tuples_in/2` table of the digit pairs it allows, instead of arithmetic that narrowed "
-        "bounds only, and a pair without a consecutive mark two cheap `#\\=` with offsets; "
-        "a renban as distinct cells holding one of the runs (a cage's digit sets); arrows "
-        "and little killers cut into pieces of up to three cells of one unit, each piece's "
-        "fillings and sum a table, the pieces' sums chained, and their cells labelled first; "
-        "a sandwich as an automaton read along its line whose "
+        "- prolog: each pair relation (thermometer steps, dots, whispers, consecutive "
+        "marks and their absence) a propagator of sudoku.pl's own, `pair/4`, that keeps each "
+        "digit with a partner (arc consistency over bitmasks; two cells of one unit differ "
+        "in it too), instead of arithmetic that narrowed bounds only; a cell whose two "
+        "partners share a unit, under a relation giving each digit at most two partners, "
+        "one table of the three (consecutive marks on both sides: its digit minus and plus "
+        "one); a renban as distinct cells holding one of the runs (a cage's digit sets); "
+        "arrows and little killers cut into pieces of up to three cells of one unit, each "
+        "piece a `piece_sum/2` propagator, the pieces added up by `line_sum/2`, and their "
+        "cells labelled first; a sandwich as an automaton read along its line whose "
         "state between the 1 and the N is the set of filling digits so far.",
         "- norvig: a sum's kept candidates computed once per state of its cells (as sandwich "
         "lines already were); a sum, sandwich or related pair that cannot hold is a dead end "
@@ -236,17 +239,14 @@ def report(puzzles, took, runs, verdicts) -> str:
         "row was chosen. Each alone left some families slow; together they took the "
         "slowest answer from sandwich-0's 4 s to under half a second.",
         "- prolog: a `singles` strength (all_different, and each digit's places in a unit "
-        "counted by global_cardinality/3, so a digit with one place left goes there) with "
-        "ff, chosen by `auto` for the rules that relate digits (lines, dots, sums); an "
+        "counted over bitmasks by `places/1`, so a digit with one place left goes there) "
+        "with ff, chosen by `auto` for the rules that relate digits (lines, dots, sums); an "
         "opt-in `labeling=wdeg` that weighs the cell whose digit fails.",
-        "- Still slow: prolog on three consecutive-marks puzzles (one given each) and one "
-        "little killer. Its propagation is as strong per constraint as the others'; what "
-        "it lacks is the search: CLP(FD) learns nothing from dead ends and does not say "
-        "which constraint emptied which cell, so its wdeg can weigh only the cell being "
-        "placed, where norvig and dlx weigh the cells of the rule that failed (and the "
-        "SAT-based engines learn clauses). That wdeg solves consecutive-marks-1 in 0.6 s "
-        "but takes 6 to 9 s on -2 and -3, so `auto` does not choose it; restarts that keep "
-        "the weights, a dual model of the digit places and shaving did not help either.",
+        "- Still slow: prolog on little-killer-0. Every engine that searches cell by cell "
+        "needs about 2,500 guesses there (norvig and dlx too); prolog's guesses cost about "
+        "0.5 ms each, where the SAT-based engines learn clauses instead. Tried without "
+        "gain: branching on the pieces' sums, line by line, restarts that keep the weights, "
+        "and probing every digit at the root (singleton arc consistency).",
         "",
         *machine_section(*(f"{run['backend']}: {run['version']}" for run in runs.values()
                            if run.get("version")),

@@ -708,15 +708,11 @@ clpfd:run_propagator(piece_sum(Cells, Sum), State) :-
     maplist(narrow, Cells, Masks, Kept),
     (   ground(Cells) -> clpfd:kill(State) ; true ).
 clpfd:run_propagator(line_sum(Terms, Total), State) :-
-    maplist(mask, Terms, Masks),
+    reached(Terms, 1, [], Back, Reached),
     mask(Total, TotalMask0),
-    foldl(reach, Masks, Before, 1, Reached),
     TotalMask is TotalMask0 /\ Reached,
     narrow(Total, TotalMask0, TotalMask),
-    reverse(Terms, Back),
-    reverse(Masks, BackMasks),
-    reverse(Before, BackBefore),
-    foldl(complete, Back, BackMasks, BackBefore, TotalMask, _),
+    foldl(complete, Back, TotalMask, _),
     (   ground(Terms) -> clpfd:kill(State) ; true ).
 
 %   Once: the digits some cell can hold; Twice: those two cells can; Placed:
@@ -725,7 +721,8 @@ counted([], Once, Once, Twice, Twice, Placed, Placed, []).
 counted([Cell|Cells], Once0, Once, Twice0, Twice, Placed0, Placed, Open) :-
     (   integer(Cell)
     ->  Mask is 1 << Cell, Placed1 is Placed0 \/ Mask, Open = Open1
-    ;   mask(Cell, Mask), Placed1 = Placed0, Open = [Mask-Cell|Open1]
+    ;   fd_set(Cell, Set), set_mask(Set, Mask),
+        Placed1 = Placed0, Open = [Mask-Cell|Open1]
     ),
     Twice1 is Twice0 \/ (Once0 /\ Mask),
     Once1 is Once0 \/ Mask,
@@ -787,9 +784,13 @@ free_sums(Free, Masks, Used, Sums0, Sums) :-
     Free1 is Free /\ (Free - 1),
     free_sums(Free1, Masks, Used, Sums1, Sums).
 
-%   Reached: the sums the terms so far can make, shifted by each value of the next.
-reach(Mask, Reached, Reached, Next) :-
-    shifted(Mask, Reached, 0, Next).
+%   Reached: the sums the terms can make; Back: each term as Term-Mask-Before
+%   (Before: the sums of the terms before it), the last term first.
+reached([], Reached, Back, Back, Reached).
+reached([Term|Terms], Before, Back0, Back, Reached) :-
+    mask(Term, Mask),
+    shifted(Mask, Before, 0, Next),
+    reached(Terms, Next, [Term-Mask-Before|Back0], Back, Reached).
 
 shifted(0, _, Union, Union) :- !.
 shifted(Mask, Sums, Union0, Union) :-
@@ -800,7 +801,7 @@ shifted(Mask, Sums, Union0, Union) :-
 
 %   Walking back from the total: a value stays when the sums before it, plus
 %   the value, meet the sums that the terms after it can complete (Needed).
-complete(Term, Mask, Before, Needed, Needed1) :-
+complete(Term-Mask-Before, Needed, Needed1) :-
     kept(Mask, Before, Needed, 0, Kept),
     narrow(Term, Mask, Kept),
     unshifted(Kept, Needed, 0, Needed1).
