@@ -373,8 +373,9 @@ def test_solve_file_prints_every_solution_and_the_time(tmp_path, top95):
 def test_sandwich_and_dot_counts_match_brute_force_on_4x4(spec):
     """Every 4x4 grid (288) filtered by the checker gives the count: sandwiches whose gap no
     digits fill (total 4) or that need neighbours (total 0), a thermometer and Kropki dots
-    (pair tables), arrows and little killers (pieces of cells of one unit, their sums
-    chained), a renban (its runs); with the default choices and with the weighted labeling
+    (pair/4), consecutive marks and XV with their negatives (the pair and triple tables),
+    arrows and little killers (piece_sum/2, line_sum/2), a renban (its runs); with the
+    default choices and with the weighted labeling
     (its dead ends and weights must lose no grid)."""
     grids = make_backend("sat").solve(empty(4), limit=None).solutions
     backend = make_backend(spec)
@@ -385,12 +386,57 @@ def test_sandwich_and_dot_counts_match_brute_force_on_4x4(spec):
                  R.LittleKiller(((0, 0), (1, 1), (2, 2), (3, 3)), 10),
                  R.Renban(((0, 0), (1, 0), (1, 1))),
                  R.Kropki(white=(((0, 0), (0, 1)),), black=(((1, 1), (2, 1)),),
-                          negative=True)):
+                          negative=True),
+                 # a cell with marks to two cells of its row: the triple table
+                 R.ConsecutiveMarks((((0, 0), (0, 1)), ((0, 1), (0, 2)), ((2, 2), (3, 2)))),
+                 R.XV(x=(), v=(((1, 0), (1, 1)),), negative=True)):
         puzzle = empty(4, (rule,))
         expected = sum(check(puzzle, grid) == [] for grid in grids)
         result = backend.solve(puzzle, limit=None)
         assert result.count == expected, rule
         assert all(check(puzzle, grid) == [] for grid in result.solutions)
+
+
+# --- sudoku.pl's own propagators, on the domains they leave ----------------------------------
+
+def digits_left(goal: str) -> list[int]:
+    """The digits Prolog's Y keeps after the CLP(FD) goal (run in module sudoku)."""
+    query = ("term_string(_Goal, Text, [module(sudoku), variable_names(_Names)]), "
+             "memberchk('Y' = _Y, _Names), sudoku:_Goal, "
+             "clpfd:fd_dom(_Y, _Dom), findall(_V, clpfd:(in(_V, _Dom), indomain(_V)), Vs)")
+    return S.janus().query_once(query, {"Text": goal})["Vs"]
+
+
+def test_a_pair_keeps_each_digit_with_a_partner():
+    """No consecutive mark between two cells of one unit: |x - y| >= 2, so with X in {4, 5}
+    Y loses 4 and 5 (Y = 5 would leave X only 4, a consecutive digit), where two #\\=
+    waited for X's digit."""
+    assert digits_left("[X, Y] ins 1..9, pair_relation(9, apart, 0, true, X, Y), X in 4..5") == [
+        1, 2, 3, 6, 7, 8, 9]
+    # cells of no common unit may repeat a digit: every Y has a partner (Y = 5 has X = 5)
+    goal = "[X, Y] ins 1..9, pair_relation(9, apart, 0, false, X, Y), X in 4..5"
+    assert digits_left(goal) == list(range(1, 10))
+
+
+def test_two_marked_neighbours_in_one_unit_hold_the_digit_minus_and_plus_one():
+    """r1c2 marked to r1c1 and r1c3 (one row): never 1 or 9. r2c4 marked to r1c4 and r2c3
+    (no common unit): both may hold 2, so r2c4 may be 1."""
+    row = "[relation(white, 0, 1, 0), relation(white, 1, 2, 0)]"
+    corner = "[relation(white, 3, 12, 0), relation(white, 11, 12, 0)]"
+    blank = "[" + ", ".join(["0"] * 81) + "]"
+    assert digits_left(f"post(3-3, {blank}, {row}, [], Cells), nth0(1, Cells, Y)") == list(
+        range(2, 9))
+    assert digits_left(f"post(3-3, {blank}, {corner}, [], Cells), nth0(12, Cells, Y)") == list(
+        range(1, 10))
+
+
+def test_a_piece_keeps_the_digits_of_its_fillings_and_a_line_its_completions():
+    """Three distinct digits adding up to 7 are 1, 2 and 4; two digits adding up to 17 are 8
+    and 9; a line of a piece summing to 6 (1+2+3) and a cell, totalling 8, leaves the cell 2."""
+    assert digits_left("Y in 1..9, [A, B] ins 1..9, piece_sum([A, B, Y], 7)") == [1, 2, 4]
+    assert digits_left("Y in 1..9, X in 1..9, line_sum([X, Y], 17)") == [8, 9]
+    assert digits_left("[A, B, C] ins 1..9, S in 6..24, piece_sum([A, B, C], S), Y in 1..9, "
+                       "line_sum([S, Y], 8)") == [1, 2]
 
 
 def test_a_renban_reaches_sudoku_pl_as_one_term():
