@@ -306,19 +306,14 @@ related(far, K, X, Y)     :- abs(X - Y) #>= K.         % german whispers
 related(near, K, X, Y)    :- abs(X - Y) #=< K.         % renban: a run of K + 1 digits
 related(apart, _, X, Y)   :- abs(X - Y) #\= 1.         % no consecutive mark between them
 
-%   The digits related/4 allows to the cell B when cell A holds A1 (Peers:
-%   A and B share a unit, so they differ too), as a bitmask: bit Y set for digit Y.
-partners(N, Kind, K, Peers, A1, Mask) :-
-    aggregate_all(sum(1 << B1),
-                  ( between(1, N, B1), related(Kind, K, A1, B1),
-                    ( Peers == true -> A1 =\= B1 ; true ) ),
-                  Mask).
-
-%   The same, seen from B: the digits of A that go with B's digit B1.
-partners_back(N, Kind, K, Peers, B1, Mask) :-
-    aggregate_all(sum(1 << A1),
-                  ( between(1, N, A1), related(Kind, K, A1, B1),
-                    ( Peers == true -> A1 =\= B1 ; true ) ),
+%   The digits related/4 allows to the other cell when this one holds Digit,
+%   as a bitmask (bit D set for digit D). Side says which cell this is: the
+%   relation's first (ahead) or its second (behind); Peers: the two cells
+%   share a unit, so they differ too.
+partners(N, Kind, K, Peers, Side, Digit, Mask) :-
+    aggregate_all(sum(1 << Other),
+                  ( between(1, N, Other), side_related(Side, Kind, K, Digit, Other),
+                    ( Peers == true -> Other =\= Digit ; true ) ),
                   Mask).
 
 %   Post a relation between two cells as a pair/4 propagator over its tables.
@@ -331,8 +326,8 @@ pair_relation(N, Kind, K, Peers, X, Y) :-
 :- table partner_tables/6.
 partner_tables(N, Kind, K, Peers, Ahead, Behind) :-
     numlist(1, N, Digits),
-    maplist(partners(N, Kind, K, Peers), Digits, Forward),
-    maplist(partners_back(N, Kind, K, Peers), Digits, Backward),
+    maplist(partners(N, Kind, K, Peers, ahead), Digits, Forward),
+    maplist(partners(N, Kind, K, Peers, behind), Digits, Backward),
     Ahead =.. [partners|Forward],
     Behind =.. [partners|Backward].
 
@@ -359,12 +354,10 @@ partner_triples(N, Grid, Places, Rules) :-
             Triples),
     maplist(partner_triple(N, Grid), Triples).
 
-%   Each digit has at most two partners under the relation.
-:- table narrow_relation/3.
+%   Each digit has at most two partners under the relation, either way.
 narrow_relation(N, Kind, K) :-
-    forall(between(1, N, D),
-           ( aggregate_all(count, ( between(1, N, E), related(Kind, K, D, E) ), C1), C1 =< 2,
-             aggregate_all(count, ( between(1, N, E), related(Kind, K, E, D) ), C2), C2 =< 2 )).
+    partner_tables(N, Kind, K, false, Ahead, Behind),
+    forall(( arg(_, Ahead, Mask) ; arg(_, Behind, Mask) ), popcount(Mask) =< 2).
 
 partner_triple(N, Grid, Middle-side(A, KindA, KA, DirA)-side(B, KindB, KB, DirB)) :-
     cells_at(Grid, [A, Middle, B], Cells),
