@@ -214,9 +214,9 @@ class PrologBackend(Backend):
                   "digit keeps a partner that related/4 allows (cells of one unit differ too)"
                   for (rule, kind), count in relations.items()]
         if relations:
-            lines.append("  partner_triples: a cell's two partners in one unit under a relation "
-                         "of at most two partners per digit (a consecutive mark, a Kropki "
-                         "dot, X, V) hold those two partners: a tuples_in/2 table of the three")
+            lines.append("  partner_triples: wherever a cell has two partners in one unit under "
+                         "relations of at most two partners per digit (a consecutive mark, a "
+                         "Kropki dot, X, V), they hold those two: a tuples_in/2 table of the three")
         lines += [f"  {rule}: renban({len(cells)} cells): they differ, and their digits are "
                   "one of the runs, as a cage's are one of its digit sets"
                   if rule == R.Renban.name else f"  {rule}: distinct({len(cells)} cells)"

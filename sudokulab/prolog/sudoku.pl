@@ -251,7 +251,7 @@ subset_of([_|Ds], Set) :- subset_of(Ds, Set).
 %   Digits of 1..N at some cells add up to Total (a number, or an arrow's
 %   circle). The line is cut into pieces of at most three cells that share a
 %   unit, so differ (a little killer's cells within one box): a piece of two
-%   or three cells gets a sum of its own, tied to its cells by piece_sum/3
+%   or three cells gets a sum of its own, tied to its cells by piece_sum/2
 %   (distinct digits adding up to it); line_sum/2 adds up the pieces. Each
 %   propagator keeps exactly the digits that some completion allows, where
 %   sum/3 narrows bounds only.
@@ -316,6 +316,9 @@ partners(N, Kind, K, Peers, Side, Digit, Mask) :-
                     ( Peers == true -> Other =\= Digit ; true ) ),
                   Mask).
 
+side_related(ahead, Kind, K, D, E)  :- related(Kind, K, D, E).
+side_related(behind, Kind, K, D, E) :- related(Kind, K, E, D).
+
 %   Post a relation between two cells as a pair/4 propagator over its tables.
 pair_relation(N, Kind, K, Peers, X, Y) :-
     partner_tables(N, Kind, K, Peers, Ahead, Behind),
@@ -359,17 +362,24 @@ narrow_relation(N, Kind, K) :-
     partner_tables(N, Kind, K, false, Ahead, Behind),
     forall(( arg(_, Ahead, Mask) ; arg(_, Behind, Mask) ), popcount(Mask) =< 2).
 
-partner_triple(N, Grid, Middle-side(A, KindA, KA, DirA)-side(B, KindB, KB, DirB)) :-
+partner_triple(N, Grid, Middle-SideA-SideB) :-
+    arg(1, SideA, A),
+    arg(1, SideB, B),
     cells_at(Grid, [A, Middle, B], Cells),
-    findall([DA, D, DB], ( between(1, N, D), between(1, N, DA), between(1, N, DB),
-                           DA =\= DB,
-                           side_related(DirA, KindA, KA, D, DA),
-                           side_related(DirB, KindB, KB, D, DB) ),
+    findall([DA, D, DB], ( between(1, N, D),
+                           side_partner(N, SideA, D, DA),
+                           side_partner(N, SideB, D, DB),
+                           DA =\= DB ),
             Table),
     tuples_in([Cells], Table).
 
-side_related(ahead, Kind, K, D, E)  :- related(Kind, K, D, E).
-side_related(behind, Kind, K, D, E) :- related(Kind, K, E, D).
+%   A digit of the partner on this side when the middle cell holds D, read
+%   from the relation's tables.
+side_partner(N, side(_, Kind, K, Side), D, Partner) :-
+    partner_tables(N, Kind, K, false, Ahead, Behind),
+    (   Side == ahead -> arg(D, Ahead, Mask) ; arg(D, Behind, Mask) ),
+    mask_digits(Mask, Partners),
+    member(Partner, Partners).
 
 %!  implied_cages(+Box, +Rules, -Implied)
 %
@@ -627,9 +637,9 @@ digits_differ(hybrid, Cells)        :- all_different(Cells), all_distinct(Cells)
 %   run_propagator/2). Each reads its cells' candidates as a bitmask (bit D
 %   set when digit D is possible), reasons with a few integer operations and
 %   narrows the domains that change. They deduce what global_cardinality/3
-%   and tuples_in/2 tables deduced before, in about half the inferences
-%   (results/generated.md): the generated consecutive marks and little
-%   killers spend their time in these deductions, thousands of times a puzzle.
+%   and tuples_in/2 tables deduced before, with less work: the generated
+%   consecutive marks and little killers spend their time in these
+%   deductions, thousands of times a puzzle (results/generated.md).
 
 :- multifile clpfd:run_propagator/2.
 
@@ -725,8 +735,8 @@ counted([Cell|Cells], Once0, Once, Twice0, Twice, Placed0, Placed, Open) :-
 place_single(Singles, Mask-Cell) :-
     Here is Mask /\ Singles,
     (   Here =:= 0 -> true
-    ;   Here /\ (Here - 1) =:= 0 -> Cell is msb(Here)
-    ;   fail
+    ;   Here /\ (Here - 1) =:= 0,
+        Cell is msb(Here)
     ).
 
 %   The union of the tables' masks over the digits of Mask.
