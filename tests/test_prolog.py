@@ -374,7 +374,7 @@ def test_sandwich_and_dot_counts_match_brute_force_on_4x4(spec):
     """Every 4x4 grid (288) filtered by the checker gives the count: sandwiches whose gap no
     digits fill (total 4) or that need neighbours (total 0), a thermometer and Kropki dots
     (pair/4), consecutive marks and XV with their negatives (the pair and triple tables),
-    arrows and little killers (piece_sum/2, line_sum/2), a renban (its runs); with the
+    arrows and little killers (line_sum/2), a renban (its runs); with the
     default choices and with the weighted labeling
     (its dead ends and weights must lose no grid)."""
     grids = make_backend("sat").solve(empty(4), limit=None).solutions
@@ -430,13 +430,16 @@ def test_two_marked_neighbours_in_one_unit_hold_the_digit_minus_and_plus_one():
         range(1, 10))
 
 
-def test_a_piece_keeps_the_digits_of_its_fillings_and_a_line_its_completions():
-    """Three distinct digits adding up to 7 are 1, 2 and 4; two digits adding up to 17 are 8
-    and 9; a line of a piece summing to 6 (1+2+3) and a cell, totalling 8, leaves the cell 2."""
-    assert digits_left("Y in 1..9, [A, B] ins 1..9, piece_sum([A, B, Y], 7)") == [1, 2, 4]
-    assert digits_left("Y in 1..9, X in 1..9, line_sum([X, Y], 17)") == [8, 9]
-    assert digits_left("[A, B, C] ins 1..9, S in 6..24, piece_sum([A, B, C], S), Y in 1..9, "
-                       "line_sum([S, Y], 8)") == [1, 2]
+def test_a_line_keeps_the_digits_of_its_fillings():
+    """Three distinct digits of one piece adding up to 7 are 1, 2 and 4; two one-cell
+    pieces adding up to 17 are 8 and 9; a piece of three (at least 1+2+3) and a cell
+    totalling 8 leave the cell 1 or 2; a piece of two (at least 1+2) and a cell totalling
+    4 leave the cell 1, and the walk back leaves the piece 1 and 2."""
+    assert digits_left("Y in 1..9, [A, B] ins 1..9, line_sum([[A, B, Y]], 7)") == [1, 2, 4]
+    assert digits_left("Y in 1..9, X in 1..9, line_sum([[X], [Y]], 17)") == [8, 9]
+    assert digits_left("[A, B, C, Y] ins 1..9, line_sum([[A, B, C], [Y]], 8)") == [1, 2]
+    assert digits_left("[A, B, X] ins 1..9, line_sum([[A, B], [X]], 4), Y = X") == [1]
+    assert digits_left("[A, B, X] ins 1..9, line_sum([[A, B], [X]], 4), Y = A") == [1, 2]
 
 
 def test_a_renban_reaches_sudoku_pl_as_one_term():

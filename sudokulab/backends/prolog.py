@@ -225,6 +225,6 @@ class PrologBackend(Backend):
                                          if total.circle < 0 else
                                          f"arrow({geo.name(total.circle)}, "
                                          f"{len(total.cells)} cells)")
-                  + ": pieces of up to 3 cells of one unit (piece_sum/2: distinct digits), "
-                  "line_sum/2 adds them up" for total in geo.sums]
+                  + ": line_sum/2, one propagator over pieces of up to 3 cells of one unit "
+                  "(distinct digits)" for total in geo.sums]
         return "\n".join(lines)

@@ -193,13 +193,11 @@ rule_holds(Strength, Grid, Rows, _, renban(Indices)) :-
 rule_holds(Strength, Grid, _, _, distinct(Indices)) :-
     cells_at(Grid, Indices, Group),
     digits_differ(Strength, Group).
-rule_holds(_, Grid, Rows, Places, sum(Indices, Sum)) :-
-    length(Rows, N),
-    sum_chain(N, Grid, Places, Indices, Sum).
-rule_holds(_, Grid, Rows, Places, arrow(Circle, Indices)) :-
+rule_holds(_, Grid, _, Places, sum(Indices, Sum)) :-
+    sum_chain(Grid, Places, Indices, Sum).
+rule_holds(_, Grid, _, Places, arrow(Circle, Indices)) :-
     cell_at(Grid, Circle, Total),
-    length(Rows, N),
-    sum_chain(N, Grid, Places, Indices, Total).
+    sum_chain(Grid, Places, Indices, Total).
 
 rule_holds(_, Grid, _, _, sandwich(Indices, Sum)) :-
     cells_at(Grid, Indices, Line),
@@ -248,28 +246,15 @@ subset_of([], []).
 subset_of([D|Ds], [D|Set]) :- subset_of(Ds, Set).
 subset_of([_|Ds], Set) :- subset_of(Ds, Set).
 
-%   Digits of 1..N at some cells add up to Total (a number, or an arrow's
-%   circle). The line is cut into pieces of at most three cells that share a
-%   unit, so differ (a little killer's cells within one box): a piece of two
-%   or three cells gets a sum of its own, tied to its cells by piece_sum/2
-%   (distinct digits adding up to it); line_sum/2 adds up the pieces. Each
-%   propagator keeps exactly the digits that some completion allows, where
+%   Digits at some cells add up to Total (a number, or an arrow's circle).
+%   The line is cut into pieces of at most three cells that share a unit, so
+%   differ (a little killer's cells within one box), and line_sum/2 keeps
+%   exactly the digits that some filling of the whole line allows, where
 %   sum/3 narrows bounds only.
-sum_chain(N, Grid, Places, Indices, Total) :-
+sum_chain(Grid, Places, Indices, Total) :-
     pieces(Places, Indices, Pieces),
-    maplist(piece_term(N, Grid), Pieces, Terms),
-    line_sum(Terms, Total).
-
-%   A one-cell piece is its cell; a longer one, the sum of its distinct digits.
-piece_term(_, Grid, [Index], Cell) :- !,
-    cell_at(Grid, Index, Cell).
-piece_term(N, Grid, Piece, Sum) :-
-    cells_at(Grid, Piece, Cells),
-    length(Piece, Size),
-    Low is Size * (Size + 1) // 2,
-    High is Size * (2 * N - Size + 1) // 2,
-    Sum in Low..High,
-    piece_sum(Cells, Sum).
+    maplist(cells_at(Grid), Pieces, Cells),
+    line_sum(Cells, Total).
 
 %   A line cut into pieces, in order: each piece at most three cells, all in one unit.
 pieces(_, [], []).
@@ -631,7 +616,7 @@ digits_differ(hybrid, Cells)        :- all_different(Cells), all_distinct(Cells)
                  *  PROPAGATORS ON DIGIT MASKS  *
                  *******************************/
 
-%   Four constraints are CLP(FD) propagators of their own, written with the
+%   Three constraints are CLP(FD) propagators of their own, written with the
 %   library's interface for new constraints (make_propagator/2,
 %   init_propagator/2, trigger_once/1, kill/1 and clauses of
 %   run_propagator/2). Each reads its cells' candidates as a bitmask (bit D
@@ -660,20 +645,20 @@ places(Unit) :-
 pair(X, Y, Ahead, Behind) :-
     propagate(pair(X, Y, Ahead, Behind), [X, Y]).
 
-%!  piece_sum(?Cells, ?Sum)
+%!  line_sum(?Pieces, ?Total)
 %
-%   Cells (two or three) hold distinct digits adding up to Sum; each digit
-%   left, and each sum left, is part of such a filling.
-piece_sum(Cells, Sum) :-
-    propagate(piece_sum(Cells, Sum), [Sum|Cells]).
+%   The digits of Pieces (lists of one to three cells, the cells of a piece
+%   holding distinct digits) add up to Total; each digit left, and each total
+%   left, is part of such a filling of the whole line. Sums are masks too (bit
+%   S: sum S): each piece's, those the pieces before it reach, those the
+%   pieces after it can complete.
+line_sum(Pieces, Total) :-
+    maplist(remembered, Pieces, Remembered),
+    append(Pieces, Cells),
+    propagate(line_sum(Remembered, Total), [Total|Cells]).
 
-%!  line_sum(?Terms, ?Total)
-%
-%   Terms (cells, or the sums of pieces) add up to Total; each value left is
-%   part of a way to reach it. The sums the terms before each one can reach,
-%   and those the terms after it can complete, are masks too (bit S: sum S).
-line_sum(Terms, Total) :-
-    propagate(line_sum(Terms, Total), [Total|Terms]).
+%   A piece with room for its last masks and what they gave (piece_sums/2).
+remembered(Cells, piece(Cells, last(none))).
 
 %   Post a propagator on the variables it reads, and run it once.
 propagate(Constraint, Vars) :-
@@ -702,21 +687,24 @@ clpfd:run_propagator(pair(X, Y, Ahead, Behind), State) :-
     narrow(X, MX0, MX),
     narrow(Y, MY0, MY),
     (   integer(X), integer(Y) -> clpfd:kill(State) ; true ).
-clpfd:run_propagator(piece_sum(Cells, Sum), State) :-
-    maplist(mask, Cells, Masks),
-    mask(Sum, SumMask0),
-    fillings(Masks, [], SumMask0, Kept, 0, Reached),
-    SumMask is SumMask0 /\ Reached,
-    narrow(Sum, SumMask0, SumMask),
-    maplist(narrow, Cells, Masks, Kept),
-    (   ground(Cells) -> clpfd:kill(State) ; true ).
-clpfd:run_propagator(line_sum(Terms, Total), State) :-
-    reached(Terms, 1, [], Back, Reached),
-    mask(Total, TotalMask0),
-    TotalMask is TotalMask0 /\ Reached,
-    narrow(Total, TotalMask0, TotalMask),
-    foldl(complete, Back, TotalMask, _),
-    (   ground(Terms) -> clpfd:kill(State) ; true ).
+%   A line narrows many cells in one run. Like clpfd's own propagators, it
+%   holds the queue until it is done (else each narrowing would first run the
+%   propagators it wakes, this one among them, on a line narrowed in part),
+%   and it does not wake itself: after one run each digit and each total left
+%   has a filling of the whole line, so a second run would change nothing.
+%   Both switches are backtrackable global variables of library(clpfd), set
+%   back as they were. The generated little killers owe their speed-up to
+%   these two switches: the line in one propagator, without them, was no
+%   faster than a propagator per piece (results/generated.md).
+clpfd:run_propagator(line_sum(Pieces, Total), State) :-
+    b_getval('$clpfd_queue_status', Queue),
+    b_getval('$clpfd_current_propagator', Current),
+    b_setval('$clpfd_queue_status', disabled),
+    b_setval('$clpfd_current_propagator', State),
+    summed_line(Pieces, Total),
+    b_setval('$clpfd_current_propagator', Current),
+    b_setval('$clpfd_queue_status', Queue),
+    (   ground(Pieces) -> clpfd:kill(State) ; true ).
 
 %   Once: the digits some cell can hold; Twice: those two cells can; Placed:
 %   those placed; Open: the open cells, each as Mask-Cell.
@@ -748,30 +736,81 @@ partners_of(Mask, Table, Union0, Union) :-
     Rest is Mask /\ (Mask - 1),
     partners_of(Rest, Table, Union1, Union).
 
-%   Fillings of a piece: for each cell in turn, the digits that have distinct
-%   partners in the other cells with a sum in SumMask (Kept), and the sums
-%   those fillings reach.
-fillings([], _, _, [], Reached, Reached).
-fillings([Mask|Masks], Before, SumMask, [Kept|Keeps], Reached0, Reached) :-
-    append(Before, Masks, Others),
-    digit_fillings(Mask, Others, SumMask, 0, Kept, Reached0, Reached1),
-    append(Before, [Mask], Before1),
-    fillings(Masks, Before1, SumMask, Keeps, Reached1, Reached).
+%   From the front, the sums each piece can make and those the pieces before
+%   it reach; then from the back, what each piece may keep to meet the total.
+summed_line(Pieces, Total) :-
+    maplist(piece_sums, Pieces, Summed),
+    sums_before(Summed, 1, [], Back, Reached),
+    mask(Total, TotalMask0),
+    TotalMask is TotalMask0 /\ Reached,
+    narrow(Total, TotalMask0, TotalMask),
+    foldl(piece_kept, Back, TotalMask, _).
 
-digit_fillings(0, _, _, Kept, Kept, Reached, Reached) :- !.
-digit_fillings(Mask, Others, SumMask, Kept0, Kept, Reached0, Reached) :-
+%   A piece as sums(Sums, Options): its sums, and each cell as Cell-Mask-Digits,
+%   each digit as Digit-Sums (the sums of its fillings with the digit there).
+%   While a piece's masks stay those of the last run, what they gave is taken
+%   from there: a run follows a change in one piece, and the others keep
+%   theirs. setarg/3 is undone on backtracking, as the masks are.
+piece_sums(piece(Cells, Last), Summed) :-
+    maplist(mask, Cells, Masks),
+    arg(1, Last, Kept),
+    (   Kept = Masks-Summed0
+    ->  Summed = Summed0
+    ;   piece_fillings(Cells, Masks, Summed),
+        setarg(1, Last, Masks-Summed)
+    ).
+
+piece_fillings(Cells, Masks, sums(Sums, Options)) :-
+    cell_fillings(Cells, Masks, [], Options),
+    Options = [_-_-Digits|_],
+    foldl(digit_sums, Digits, 0, Sums).
+
+digit_sums(_-Sums, Union0, Union) :-
+    Union is Union0 \/ Sums.
+
+cell_fillings([], [], _, []).
+cell_fillings([Cell|Cells], [Mask|Masks], Before, [Cell-Mask-Digits|Options]) :-
+    append(Before, Masks, Others),
+    digit_fillings(Mask, Others, Digits),
+    append(Before, [Mask], Before1),
+    cell_fillings(Cells, Masks, Before1, Options).
+
+%   Each digit of Mask with the sums it makes with distinct digits of the
+%   Others (one mask each); a digit that makes none is left out.
+digit_fillings(0, _, []) :- !.
+digit_fillings(Mask, Others, Digits) :-
     Digit is lsb(Mask),
-    Bit is 1 << Digit,
-    distinct_sums(Others, Bit, Sums),
-    Reach is (Sums << Digit) /\ SumMask,
-    (   Reach =:= 0
-    ->  Kept1 = Kept0, Reached1 = Reached0
-    ;   Kept1 is Kept0 \/ Bit, Reached1 is Reached0 \/ Reach
-    ),
+    distinct_sums(Others, 1 << Digit, Sums0),
+    Sums is Sums0 << Digit,
+    (   Sums =:= 0 -> Digits = Digits1 ; Digits = [Digit-Sums|Digits1] ),
     Rest is Mask /\ (Mask - 1),
-    digit_fillings(Rest, Others, SumMask, Kept1, Kept, Reached1, Reached).
+    digit_fillings(Rest, Others, Digits1).
+
+%   Summed: the pieces; Back: each as Piece-Before (Before: the sums of the
+%   pieces before it), the last piece first; Reached: the line's sums.
+sums_before([], Reached, Back, Back, Reached).
+sums_before([Piece|Pieces], Before, Back0, Back, Reached) :-
+    Piece = sums(Sums, _),
+    shifted(Sums, Before, 0, Next),
+    sums_before(Pieces, Next, [Piece-Before|Back0], Back, Reached).
+
+%   Walking back from the total: a piece keeps the sums that, added to those
+%   before it, meet the sums the pieces after it can complete (Needed); each
+%   of its cells keeps the digits with a filling of such a sum.
+piece_kept(sums(Sums, Options)-Before, Needed, Needed1) :-
+    kept(Sums, Before, Needed, 0, Allowed),
+    unshifted(Allowed, Needed, 0, Needed1),
+    maplist(cell_kept(Allowed), Options).
+
+cell_kept(Allowed, Cell-Mask-Digits) :-
+    foldl(meeting(Allowed), Digits, 0, Kept),
+    narrow(Cell, Mask, Kept).
+
+meeting(Allowed, Digit-Sums, Kept0, Kept) :-
+    (   Sums /\ Allowed =:= 0 -> Kept = Kept0 ; Kept is Kept0 \/ (1 << Digit) ).
 
 %   The sums of distinct digits, one per mask, none of them in Used.
+distinct_sums([], _, 1).
 distinct_sums([Mask], Used, Sums) :- !,
     Sums is Mask /\ \ Used.
 distinct_sums([Mask|Masks], Used, Sums) :-
@@ -787,27 +826,12 @@ free_sums(Free, Masks, Used, Sums0, Sums) :-
     Free1 is Free /\ (Free - 1),
     free_sums(Free1, Masks, Used, Sums1, Sums).
 
-%   Reached: the sums the terms can make; Back: each term as Term-Mask-Before
-%   (Before: the sums of the terms before it), the last term first.
-reached([], Reached, Back, Back, Reached).
-reached([Term|Terms], Before, Back0, Back, Reached) :-
-    mask(Term, Mask),
-    shifted(Mask, Before, 0, Next),
-    reached(Terms, Next, [Term-Mask-Before|Back0], Back, Reached).
-
 shifted(0, _, Union, Union) :- !.
 shifted(Mask, Sums, Union0, Union) :-
     Value is lsb(Mask),
     Union1 is Union0 \/ (Sums << Value),
     Rest is Mask /\ (Mask - 1),
     shifted(Rest, Sums, Union1, Union).
-
-%   Walking back from the total: a value stays when the sums before it, plus
-%   the value, meet the sums that the terms after it can complete (Needed).
-complete(Term-Mask-Before, Needed, Needed1) :-
-    kept(Mask, Before, Needed, 0, Kept),
-    narrow(Term, Mask, Kept),
-    unshifted(Kept, Needed, 0, Needed1).
 
 kept(0, _, _, Kept, Kept) :- !.
 kept(Mask, Before, Needed, Kept0, Kept) :-
