@@ -687,15 +687,15 @@ clpfd:run_propagator(pair(X, Y, Ahead, Behind), State) :-
     narrow(X, MX0, MX),
     narrow(Y, MY0, MY),
     (   integer(X), integer(Y) -> clpfd:kill(State) ; true ).
+
 %   A line narrows many cells in one run. Like clpfd's own propagators, it
 %   holds the queue until it is done (else each narrowing would first run the
 %   propagators it wakes, this one among them, on a line narrowed in part),
 %   and it does not wake itself: after one run each digit and each total left
 %   has a filling of the whole line, so a second run would change nothing.
-%   Both switches are backtrackable global variables of library(clpfd), set
-%   back as they were. The generated little killers owe their speed-up to
-%   these two switches: the line in one propagator, without them, was no
-%   faster than a propagator per piece (results/generated.md).
+%   Both switches are backtrackable global variables of library(clpfd), its
+%   internals rather than its documented interface, and are set back as they
+%   were.
 clpfd:run_propagator(line_sum(Pieces, Total), State) :-
     b_getval('$clpfd_queue_status', Queue),
     b_getval('$clpfd_current_propagator', Current),
@@ -760,6 +760,7 @@ piece_sums(piece(Cells, Last), Summed) :-
         setarg(1, Last, Masks-Summed)
     ).
 
+%   Every filling has a digit in the first cell, so its digits' sums are the piece's.
 piece_fillings(Cells, Masks, sums(Sums, Options)) :-
     cell_fillings(Cells, Masks, [], Options),
     Options = [_-_-Digits|_],
