@@ -26,6 +26,14 @@ class GridNotFound(ValueError):
     """No Sudoku grid could be found in the image."""
 
 
+class WrongSize(GridNotFound):
+    """A grid is there, but not of the size asked for."""
+
+    def __init__(self, asked: int, found: int) -> None:
+        super().__init__(f"the grid found is {found}x{found}, not {asked}x{asked}")
+        self.asked, self.found = asked, found
+
+
 def gray_of(image: np.ndarray) -> np.ndarray:
     """The image in grey levels."""
     return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)

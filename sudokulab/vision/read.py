@@ -16,17 +16,15 @@ import numpy as np
 
 from sudokulab.puzzle import Puzzle, box_shape
 from sudokulab.vision import cells as C
+from sudokulab.vision import files
 from sudokulab.vision import grid as G
+from sudokulab.vision.files import ImageError, load_image, write_picture  # noqa: F401 (the command's)
 from sudokulab.vision.model import CLASSES, load
 
 LOW = 0.9          # a cell read with less confidence than this is flagged
 OUTLINES = ((7, 3), (7, 7), (20, 3))  # (contrast, closing) tried in turn for the outline
 NESTED = 0.2       # a passing outline inside another, and this large, is the grid
 SUSPECTS = 24      # the least confident cells tried one by one when the read is not unique
-
-
-class ImageError(ValueError):
-    """A file that cannot be read as an image."""
 
 
 @dataclass(frozen=True)
@@ -64,23 +62,11 @@ class Verdict:
     backend: str
 
 
-def load_image(path: str | Path) -> np.ndarray:
-    """An image file as BGR pixels; ImageError saying why not."""
-    path = Path(path)
-    if not path.is_file():
-        raise ImageError(f"{path}: no such file")
-    data = np.fromfile(path, dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise ImageError(f"{path}: not an image OpenCV can read (PNG, JPEG, ...)")
-    return image
-
-
 def read_image(image: np.ndarray, *, size: int | None = None,
                box: tuple[int, int] | None = None, debug: bool = False) -> Reading:
     """Read the puzzle in a photo; GridNotFound if there is no grid."""
     gray = G.gray_of(image)
-    corners, ink, square, (across, down), (n, rows, cols) = _find_grid(gray, size)
+    corners, ink, square, (across, down), (n, rows, cols) = _find_grid_of_size(gray, size)
     found = [C.read_cell(crop, inner) for crop, inner in C.cut(square, rows, cols)]
     digits = [i for i, cell in enumerate(found) if cell.patch is not None]
     probabilities = load().probabilities([found[i].patch for i in digits], n)
@@ -92,6 +78,20 @@ def read_image(image: np.ndarray, *, size: int | None = None,
     puzzle = Puzzle(box or box_shape(n), tuple(givens))
     pictures = _pictures(image, ink, corners, square, across, down, found, givens) if debug else {}
     return Reading(puzzle, tuple(confidence), tuple(second), corners, pictures)
+
+
+def _find_grid_of_size(gray: np.ndarray, size: int | None):
+    """The grid of the size asked for; WrongSize if a grid of another size is there
+    (a wrong --size or --box is then named as such, not as a missing grid)."""
+    try:
+        return _find_grid(gray, size)
+    except G.GridNotFound:
+        if size is None:
+            raise
+        found = _find_grid(gray, None)[4][0]  # GridNotFound as it is if there is no grid
+        if found == size:
+            raise
+        raise G.WrongSize(size, found) from None
 
 
 def _find_grid(gray: np.ndarray, size: int | None):
@@ -200,20 +200,7 @@ def _mosaic(found: list[C.Cell], givens: list[int]) -> np.ndarray:
 
 def write_pictures(reading: Reading, folder: str | Path) -> list[Path]:
     """Write the debug images as PNG files into a folder (made if needed)."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    written = [folder / f"{name}.png" for name in reading.debug]
-    for path, picture in zip(written, reading.debug.values()):
-        write_picture(picture, path)
-    return written
-
-
-def write_picture(picture: np.ndarray, path: str | Path) -> None:
-    """Write an image file (its kind from its extension); OSError if it cannot be."""
-    ok, data = cv2.imencode(Path(path).suffix or ".png", picture)
-    if not ok:
-        raise OSError(f"{path}: cannot encode an image of that kind")
-    Path(path).write_bytes(data.tobytes())
+    return files.write_pictures(reading.debug, folder)
 
 
 def overlay(image: np.ndarray, reading: Reading, solution: tuple[int, ...]) -> np.ndarray:
