@@ -18,7 +18,6 @@ from sudokulab.puzzle import Puzzle, box_shape
 from sudokulab.vision import cells as C
 from sudokulab.vision import files
 from sudokulab.vision import grid as G
-from sudokulab.vision.files import ImageError, load_image, write_picture  # noqa: F401 (the command's)
 from sudokulab.vision.model import CLASSES, load
 
 LOW = 0.9          # a cell read with less confidence than this is flagged

@@ -1,0 +1,205 @@
+"""`sudokulab read IMAGE`: a puzzle from a photo (the reader itself is sudokulab.vision,
+whose OpenCV is imported only when the command runs)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING
+
+from sudokulab.commands.inputs import backend as engine_named
+from sudokulab.commands.inputs import box_shape, examples, unavailable
+from sudokulab.errors import (
+    EXIT_DISAGREE,
+    EXIT_ENGINE,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_NONE,
+    EXIT_OK,
+    InputError,
+    UsageError,
+    error_line,
+    exit_help,
+    positive_int,
+)
+from sudokulab.formats.text import format_grid
+from sudokulab.puzzle import line_of
+from sudokulab.rules import cell_name
+
+if TYPE_CHECKING:  # OpenCV and numpy: imported when the command runs, not for its --help
+    from sudokulab.vision import read as R
+
+CODES = {"unique": EXIT_OK, "none": EXIT_NONE, "multiple": EXIT_NONE, "invalid": EXIT_DISAGREE}
+DESCRIPTION = ("Read a puzzle from a photo or screenshot: find the grid, straighten it, read "
+               "each cell. A solver engine then checks the puzzle read: one with no solution "
+               "or several is reported with the cells likely misread.")
+EXAMPLES = examples("sudokulab read photo.jpg",
+                    "sudokulab read photo.jpg --solve --overlay solved.png",
+                    "sudokulab read - --size 6 --format json < shot.png")
+EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_DISAGREE, EXIT_ENGINE, EXIT_INTERRUPTED)
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    """The options of `read`."""
+    p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
+    p.add_argument("image", metavar="IMAGE",
+                   help="a photo or screenshot (PNG, JPEG, ...); '-' reads it from standard "
+                        "input")
+    p.add_argument("--format", choices=("grid", "line", "json"), default="grid",
+                   help="grid (default), line, or json with a confidence per cell")
+    p.add_argument("--size", type=positive_int, metavar="N",
+                   help="the grid's size when it should not be guessed: 4, 6, 9 or 16")
+    p.add_argument("--box", metavar="RxC", help="box shape when not the squarest (e.g. 3x2)")
+    p.add_argument("--solve", action="store_true", help="print the solution too")
+    p.add_argument("--backend", "-b", default="norvig", metavar="NAME",
+                   help="the engine that checks (and with --solve solves) the puzzle read")
+    p.add_argument("--overlay", metavar="FILE",
+                   help="needs --solve: write the photo with the solution in its blank cells "
+                        "(its kind from FILE's extension: .png, .jpg, ...)")
+    p.add_argument("--debug", metavar="DIR",
+                   help="write the intermediate images (threshold, contour, warped grid, "
+                        "lines, cells) into DIR, made if needed")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read the photo, check the puzzle with a solver engine, print; the exit code."""
+    from sudokulab.vision import files
+    from sudokulab.vision import grid as G
+    from sudokulab.vision import read as R
+
+    box, backend = box_shape(args.box), engine_named(args.backend)
+    size = _size_asked(args.size, box)
+    _check_outputs(args)
+    why = unavailable(backend)
+    if why:
+        print(error_line(why), file=sys.stderr)
+        return EXIT_ENGINE
+    image = files.load_image(args.image)
+    try:
+        reading = R.read_image(image, size=size, box=box, debug=bool(args.debug))
+    except G.WrongSize as error:
+        asked = f"--box {args.box}" if box else f"--size {args.size}"
+        raise UsageError(f"{_name(args)}: {asked} does not fit the grid found "
+                         f"({error.found}x{error.found})") from None
+    except G.GridNotFound as error:
+        raise InputError(f"{_name(args)}: {error}") from None
+    verdict = R.verify(reading, backend)
+    solution = verdict.solution if args.solve else None
+    _pictures(args, image, reading, verdict)
+    print(_render(args, reading, verdict, solution))
+    _notes(args, reading, verdict)
+    return CODES.get(verdict.status, EXIT_ENGINE)
+
+
+def _size_asked(size: int | None, box: tuple[int, int] | None) -> int | None:
+    """The grid size --size or --box asks for; UsageError for one the reader cannot read."""
+    from sudokulab.vision import grid as G
+
+    known = "the reader knows sizes 4, 6, 9 and 16"
+    if size is not None and size not in G.SIZES:
+        raise UsageError(f"--size {size}: {known}")
+    if box is None:
+        return size
+    rows, cols = box
+    if size and rows * cols != size:
+        raise UsageError(f"--box {rows}x{cols} does not make a {size}x{size}")
+    if rows * cols not in G.SIZES:
+        raise UsageError(f"--box {rows}x{cols} is for {rows * cols}x{rows * cols} grids; {known}")
+    return rows * cols
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse --overlay and --debug paths that cannot be written before reading anything
+    (a full disk still shows only when writing)."""
+    from sudokulab.vision import files
+
+    if args.overlay and not args.solve:  # the help says so: the picture is the solution
+        raise UsageError("--overlay draws the solution: give --solve too")
+    if args.overlay:
+        files.check_picture_path(args.overlay)
+    if args.debug:
+        files.check_folder(args.debug)
+
+
+def _name(args: argparse.Namespace) -> str:
+    """The image's name in messages."""
+    from sudokulab.vision import files
+
+    return files.STDIN_NAME if args.image == files.STDIN else args.image
+
+
+def _pictures(args: argparse.Namespace, image, reading: R.Reading, verdict: R.Verdict) -> None:
+    """The --debug images and the --overlay picture, each named on stderr when written."""
+    from sudokulab.vision import files
+    from sudokulab.vision import read as R
+
+    if args.debug:
+        if verdict.solution:
+            reading.debug["6-solution"] = R.overlay(image, reading, verdict.solution)
+        written = R.write_pictures(reading, args.debug)
+        print(f"sudokulab: wrote {len(written)} pictures into {args.debug}", file=sys.stderr)
+    if args.overlay and verdict.solution:
+        files.write_picture(R.overlay(image, reading, verdict.solution), args.overlay)
+        print(f"sudokulab: wrote {args.overlay}", file=sys.stderr)
+    elif args.overlay:
+        print(f"sudokulab: {args.overlay} not written: the puzzle read has no unique "
+              f"solution to draw", file=sys.stderr)
+
+
+def _where(cell: int, n: int) -> str:
+    """A cell's name, r1c1 style."""
+    return cell_name(divmod(cell, n))
+
+
+def _render(args: argparse.Namespace, reading: R.Reading, verdict: R.Verdict, solution) -> str:
+    """The puzzle read (and the solution, with --solve) in the chosen format."""
+    puzzle, n = reading.puzzle, reading.puzzle.n
+    if args.format == "line":
+        if args.solve:
+            return line_of(solution) if solution else verdict.status
+        return line_of(puzzle.givens)
+    if args.format == "json":
+        rows = [list(puzzle.givens[r * n:(r + 1) * n]) for r in range(n)]
+        sure = [[round(p, 3) for p in reading.confidence[r * n:(r + 1) * n]] for r in range(n)]
+        data = {"image": str(args.image), "size": n, "box": list(puzzle.box),
+                "puzzle": line_of(puzzle.givens), "givens": rows, "confidence": sure,
+                "low_confidence": [_where(i, n) for i in reading.doubtful],
+                "status": verdict.status, "backend": verdict.backend,
+                "suspects": [{"cell": _where(s.cell, n), "read": s.read, "instead": s.instead}
+                             for s in verdict.suspects],
+                "solution": line_of(solution) if solution else None}
+        return json.dumps(data)
+    head = (f"read a {n}x{n} puzzle with {puzzle.clues} clues: "
+            f"{STATUS.get(verdict.status, verdict.status)} (checked by {verdict.backend})")
+    parts = [head, format_grid(puzzle)]
+    if solution:
+        parts += ["", "solution:", format_grid(puzzle.with_values(solution))]
+    return "\n".join(parts)
+
+
+STATUS = {"unique": "a unique solution", "none": "NO solution", "multiple":
+          "SEVERAL solutions", "invalid": "the engine's grid fails the independent checker"}
+
+
+def _notes(args: argparse.Namespace, reading: R.Reading, verdict: R.Verdict) -> None:
+    """Low-confidence cells and likely misreads, on stderr (stdout stays the answer)."""
+    if args.format == "json":
+        return
+    n = reading.puzzle.n
+    for cell in reading.doubtful:
+        read = reading.puzzle.givens[cell]
+        what = f"read {line_of([read])}, else {line_of([reading.second[cell]])}" if read \
+            else "read as blank"
+        print(f"sudokulab: low confidence: {_where(cell, n)} {what} "
+              f"({reading.confidence[cell]:.2f})", file=sys.stderr)
+    if verdict.status in ("none", "multiple"):
+        if verdict.suspects:
+            named = ", ".join(f"{_where(s.cell, n)} read {line_of([s.read])}, "
+                              f"{line_of([s.instead]) if s.instead else 'blank'} would make it "
+                              f"unique" for s in verdict.suspects)
+            print(f"sudokulab: the puzzle read has {STATUS[verdict.status].lower()}; "
+                  f"likely misread: {named}", file=sys.stderr)
+        else:
+            print(f"sudokulab: the puzzle read has {STATUS[verdict.status].lower()}; no single "
+                  f"cell read otherwise makes it unique", file=sys.stderr)
