@@ -67,7 +67,7 @@ def reference_run(name: str, options: list[str]) -> dict:
     print(f"\n=== compare {name}", flush=True)
     out = RESULTS / name
     shutil.rmtree(out, ignore_errors=True)
-    code, _ = run([sys.executable, "-m", "sudokulab.harness.compare", *options,
+    code, _ = run([sys.executable, "-m", "sudokulab", "compare", *options,
                    "--timeout", TIMEOUT, "--out", str(out.relative_to(ROOT))])
     runs = out / "runs.jsonl"
     if runs.exists() and runs.stat().st_size > KEEP_RUNS_UNDER:

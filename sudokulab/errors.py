@@ -16,19 +16,49 @@ EXIT_INPUT = 2       # bad input (puzzle, file, option, backend name) or unwrita
 EXIT_TIMEOUT = 3     # some puzzle ran out of time
 EXIT_DISAGREE = 4    # backends disagree, or a grid fails the independent checker
 EXIT_ENGINE = 5      # backend unavailable, rule unsupported, or an engine error
-EXIT_INTERRUPTED = 130
+EXIT_SEVERAL = 6     # explain, hint, grade: the puzzle has several solutions
+EXIT_INTERRUPTED = 130  # 128 + SIGINT
+EXIT_TERMINATED = 143   # 128 + SIGTERM
 
 # When several puzzles end differently, the most serious outcome names the exit code; a
 # bad puzzle skipped in a file (EXIT_INPUT) counts after wrong answers and engine failures.
-PRECEDENCE = (EXIT_DISAGREE, EXIT_ENGINE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_NONE, EXIT_OK)
+# Input that stops a command before it starts (an unknown option, a missing file) and an
+# interrupt end it at once, with that code.
+PRECEDENCE = (EXIT_DISAGREE, EXIT_ENGINE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_SEVERAL, EXIT_NONE,
+              EXIT_OK)
 
-EXIT_CODES = """exit codes (the first that applies, in this order: 4, 5, 2, 3, 1, 0):
-  0  solved            1  no solution (also: givens that clash, the clash named)
-  2  bad input (a bad puzzle of a file is skipped, the others solved), or output that
-     cannot be written
-  3  timeout           4  backends disagree, or a grid fails the independent checker
-  5  engine failure (backend unavailable, rule unsupported, engine error)
-  130  interrupted (Ctrl-C): what was found so far is printed"""
+# The one table of what each exit code means; each command's --help lists the ones it uses.
+MEANINGS = {
+    EXIT_OK: "done: every puzzle answered",
+    EXIT_NONE: "no solution (an answer, not an error; givens that clash are named)",
+    EXIT_INPUT: "bad input: a puzzle, file, option or backend name, or output that cannot "
+                "be written (a bad puzzle of a file is reported and skipped, the others "
+                "answered)",
+    EXIT_TIMEOUT: "timeout: some puzzle ran out of time",
+    EXIT_DISAGREE: "disagreement: backends contradict each other, or a grid fails the "
+                   "independent checker",
+    EXIT_ENGINE: "engine failure: backend unavailable, rule unsupported, engine error",
+    EXIT_SEVERAL: "several solutions: the puzzle has no unique solution to explain",
+    EXIT_INTERRUPTED: "interrupted (Ctrl-C): what was found so far is printed",
+    EXIT_TERMINATED: "terminated (SIGTERM): stopped as on Ctrl-C",
+}
+
+
+def exit_help(codes: Iterable[int]) -> str:
+    """The 'exit codes' section of a command's --help: the codes it can return."""
+    import textwrap
+
+    chosen = [code for code in MEANINGS if code in set(codes)]
+    order = ", ".join(str(code) for code in PRECEDENCE if code in chosen)
+    lines = [f"exit codes (when puzzles end differently, the first of {order}):"]
+    for code in chosen:
+        lines += textwrap.wrap(MEANINGS[code], 88, initial_indent=f"  {code:<4} ",
+                               subsequent_indent=" " * 7)
+    return "\n".join(lines)
+
+
+ALL_CODES = tuple(MEANINGS)
+EXIT_CODES = exit_help(ALL_CODES)
 
 
 class InputError(ValueError):

@@ -52,6 +52,10 @@ class Result:
         """The count as people read it: '3' or '>= 2'."""
         return str(self.count) if self.exact else f">= {self.count}"
 
+    def stats_text(self) -> str:
+        """The statistics as people read them: 'conflicts=12, cpu_time=0.0155'."""
+        return ", ".join(f"{key}={readable(value)}" for key, value in self.stats.items())
+
     def to_json(self) -> dict:
         """A JSON-ready dict."""
         return {"status": self.status.value, "count": self.count, "exact": self.exact,
@@ -92,3 +96,18 @@ def verdict(solutions: Sequence[Grid], limit: int | None, *, complete: bool,
         status = (Status.NONE, Status.UNIQUE)[found] if found < 2 else Status.MULTIPLE
         exact = True
     return Result(status, solutions, found, exact, **times)
+
+
+def readable(value: object) -> str:
+    """A number as people read it: whole numbers whole, others to 3 significant digits
+    (at least to the microsecond), never in exponent form."""
+    if isinstance(value, bool) or not isinstance(value, float):
+        return str(value)
+    if value.is_integer():
+        return str(int(value))
+    digits = max(3 - len(str(int(abs(value)))) if abs(value) >= 1 else 6, 0)
+    text = f"{value:.{digits}f}"
+    if abs(value) < 1:  # 3 significant digits after the zeros
+        lead = len(text.split(".")[1]) - len(text.split(".")[1].lstrip("0"))
+        text = f"{value:.{min(lead + 3, 6)}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text

@@ -148,13 +148,14 @@ def test_a_grid_that_fails_the_checker_is_not_printed_as_a_solution(test_backend
     code, out, err = run("solve", EASY, "--backend", "test-wrong:mode=repeat",
                          "--format", "line")
     assert code == 4 and out == "invalid\n"
-    assert "test-wrong:mode=repeat returned a grid that fails the independent checker" in err
+    assert "test-wrong:mode=repeat's answer fails the independent check: invalid grid" in err
     assert "repeat" in err or "at r" in err
 
 
 def test_model_of_a_rule_the_backend_cannot_express_exits_5():
-    code, out, _ = run("model", "--backend", "smt:model=bitvec", "--cage", "r1c1,r1c2=3", EASY)
-    assert code == 5 and "cannot express" in out
+    code, out, err = run("model", "--backend", "smt:model=bitvec", "--cage", "r1c1,r1c2=3",
+                         EASY)
+    assert code == 5 and out == "" and "cannot express" in err
 
 
 @pytest.mark.parametrize("seconds", ["0", "inf", "1e9"])
@@ -216,7 +217,7 @@ def test_a_jigsaw_is_drawn_without_box_lines():
 @pytest.mark.parametrize("fmt, found", [("pretty", "interrupted (Ctrl-C), what was found so "
                                                    "far: >= 3 solution(s)"),
                                         ("json", '"status": "interrupted"'),
-                                        ("line", "interrupted")])
+                                        ("line", ">= 3")])
 def test_ctrl_c_prints_what_was_found_and_exits_130(test_backends, tmp_path, fmt, found):
     import os
     import signal

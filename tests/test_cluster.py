@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 from test_harness import add_to_path, puzzle_file, records, table, wait_for_records
 
+from sudokulab.cli import main
 from sudokulab.formats.text import format_line
-from sudokulab.harness import cluster, compare, datasets
+from sudokulab.harness import cluster, datasets
 from sudokulab.harness.records import Record
 from sudokulab.harness.runner import Options
 from sudokulab.harness.testing import write_plugin
@@ -61,7 +62,7 @@ def local_run(tmp_path_factory) -> tuple[int, Path]:
     """The local runner's exit code and run folder on the sample, every backend."""
     folder = tmp_path_factory.mktemp("local")
     puzzles = puzzle_file(folder, LINES)
-    code = compare.run(["--file", str(puzzles), "--backends", ",".join(BACKENDS),
+    code = main(["compare", "--file", str(puzzles), "--backends", ",".join(BACKENDS),
                         "--jobs", "2", "--out", str(folder / "run")])
     return code, folder / "run"
 
@@ -82,7 +83,7 @@ def test_local_cluster_gives_the_local_runners_records_and_reports(local_run, tm
                                                                    capsys, monkeypatch):
     monkeypatch.setattr(cluster, "chunk_size", lambda puzzles, threads: 5)
     out = tmp_path / "run"
-    code = compare.run(["--file", str(puzzle_file(tmp_path, LINES)), "--backends",
+    code = main(["compare", "--file", str(puzzle_file(tmp_path, LINES)), "--backends",
                         ",".join(BACKENDS), "--cluster", "local:2", "--out", str(out)])
     same_as_local(local_run, code, out)
     # 5 chunks per backend, but an engine per worker, kept warm: 2 warm-up solves at most
@@ -100,7 +101,7 @@ def test_hanging_and_crashing_backends_on_a_cluster(plugin_dir, monkeypatch, tmp
     add_to_path(monkeypatch, plugin_dir)
     monkeypatch.setattr(cluster, "chunk_size", lambda puzzles, threads: 2)  # dies mid-chunk
     out = tmp_path / "run"
-    code = compare.run(["--file", str(puzzle_file(tmp_path, LINES[:3])), "--timeout", "1",
+    code = main(["compare", "--file", str(puzzle_file(tmp_path, LINES[:3])), "--timeout", "1",
                         "--cluster", "local:2", "--out", str(out),
                         "--backends", "test-hang,test-crash:how=segv,norvig"])
     assert code == 5  # engine errors (the crashes) outrank timeouts, as on the local runner
@@ -179,7 +180,7 @@ def test_a_connection_closed_midway_is_a_lost_scheduler_not_an_output_error(caps
 
 @pytest.mark.parametrize("address", ["local:0", "lcoal", "tcp://127.0.0.1"])
 def test_a_bad_cluster_is_one_line_and_exit_code_2(address, tmp_path, capsys):
-    assert compare.run(["--dataset", "hardest", "--backends", "norvig", "--cluster", address,
+    assert main(["compare", "--dataset", "hardest", "--backends", "norvig", "--cluster", address,
                         "--out", str(tmp_path / "run")]) == 2
     error = capsys.readouterr().err
     assert error.startswith("sudokulab: error: --cluster wants") and error.count("\n") == 1
@@ -241,7 +242,7 @@ def held_run(out: Path, puzzles: Path, log: Path, hold: Path, address: str,
              backends: list[str]) -> subprocess.Popen:
     """compare on the cluster in a process of its own, the counting backend first and
     held once 8 puzzles were asked while `hold` exists."""
-    command = [sys.executable, "-m", "sudokulab.harness.compare", "--file", str(puzzles),
+    command = [sys.executable, "-m", "sudokulab", "compare", "--file", str(puzzles),
                "--out", str(out), "--timeout", "0", "--cluster", address, "--backends",
                ",".join([f"test-count:log={log},hold={hold},after=8", *backends])]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -292,7 +293,7 @@ def test_a_lost_scheduler_interrupts_and_the_run_resumes_elsewhere(processes, tm
     processes.stop()
     with log.open("a") as marker:
         marker.write("resume\n")
-    assert compare.run(["--resume", "--out", str(out), "--cluster", "local:2"]) == 0
+    assert main(["compare", "--resume", "--out", str(out), "--cluster", "local:2"]) == 0
     said = answers(out)  # each (backend, puzzle) once
     assert sorted(said) == sorted((b, i) for b in {b for b, _ in said} for i in range(SAMPLE))
     asked_after = log.read_text().split("resume\n", 1)[1].splitlines()

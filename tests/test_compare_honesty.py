@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from sudokulab.cli import main
 from sudokulab.formats.text import format_line
 from sudokulab.harness import compare, datasets, plots, report
 from sudokulab.harness.crosscheck import CrossCheck
@@ -40,7 +41,7 @@ def puzzles(tmp_path, lines):
 
 def run(tmp_path, *arguments):
     """compare over the arguments, into tmp_path/run; the exit code."""
-    return compare.run([*arguments, "--out", str(tmp_path / "run")])
+    return main(["compare", *arguments, "--out", str(tmp_path / "run")])
 
 
 # --- exit codes ----------------------------------------------------------------------
@@ -133,7 +134,7 @@ def test_out_naming_a_file_is_one_line_and_exit_2(tmp_path, capsys):
 def test_out_that_cannot_be_made_is_one_line_exit_2_and_leaves_nothing(tmp_path, capsys):
     (tmp_path / "file").write_text("a file, where a folder would have to be")
     out = tmp_path / "file" / "run"
-    assert compare.run(["--dataset", "hardest", "-b", "norvig", "--out", str(out)]) == 2
+    assert main(["compare", "--dataset", "hardest", "-b", "norvig", "--out", str(out)]) == 2
     error = capsys.readouterr().err
     assert error.startswith("sudokulab: error: --out") and error.count("\n") == 1
     assert (tmp_path / "file").read_text().startswith("a file")
@@ -231,7 +232,7 @@ def test_a_backend_with_no_answer_has_no_times_and_no_rate():
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
 def test_a_full_standard_output_is_one_line_not_a_traceback(tmp_path):
-    command = [sys.executable, "-m", "sudokulab.harness.compare", "--dataset", "hardest",
+    command = [sys.executable, "-m", "sudokulab", "compare", "--dataset", "hardest",
                "-b", "norvig", "--out", str(tmp_path / "run")]
     with open("/dev/full", "w") as full:
         child = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, text=True)

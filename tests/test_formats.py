@@ -22,7 +22,7 @@ from sudokulab.cli import main
 from sudokulab.errors import PuzzleError
 from sudokulab.formats import files, links
 from sudokulab.formats.text import format_line, parse
-from sudokulab.harness import compare, datasets
+from sudokulab.harness import datasets
 from sudokulab.puzzle import Puzzle, box_shape
 from sudokulab.result import Status
 
@@ -200,7 +200,7 @@ def test_with_a_timeout_the_worker_answers_in_order_around_the_bad_puzzle(tmp_pa
 
 def test_compare_skips_the_bad_puzzle_and_counts_the_clash_as_none(tmp_path, capsys):
     out = tmp_path / "run"
-    code = compare.run(["--file", str(five(tmp_path)), "--backends", "norvig,sat",
+    code = main(["compare", "--file", str(five(tmp_path)), "--backends", "norvig,sat",
                         "--jobs", "1", "--out", str(out), "--timeout", "30"])
     err = capsys.readouterr().err
     records = [json.loads(line) for line in (out / "runs.jsonl").read_text().splitlines()]
@@ -208,7 +208,7 @@ def test_compare_skips_the_bad_puzzle_and_counts_the_clash_as_none(tmp_path, cap
     assert sorted({r["index"] for r in records}) == [0, 1, 2, 4]
     clash = [r for r in records if r["index"] == 2]
     assert {r["result"]["status"] for r in clash} == {"none"} and len(clash) == 2
-    assert compare.run(["--file", str(five(tmp_path)), "--strict", "--backends", "norvig",
+    assert main(["compare", "--file", str(five(tmp_path)), "--strict", "--backends", "norvig",
                         "--out", str(tmp_path / "strict")]) == 2
     assert not (tmp_path / "strict").exists()
 
@@ -487,10 +487,10 @@ def test_ctc_is_scl_by_another_name_and_no_regions_leave_a_latin_square():
 
 
 def test_the_command_line_offers_every_reader_and_writer():
-    from sudokulab import cli
+    from sudokulab.commands import inputs, show
 
-    assert cli.INPUT_FORMATS == files.READERS
-    assert set(files.WRITERS) - {"json", "line"} <= set(cli.SHOW_FORMATS)
+    assert inputs.INPUT_FORMATS == files.READERS
+    assert set(files.WRITERS) - {"json", "line"} <= set(show.FORMATS)
 
 
 def test_a_7x7_jigsaw_is_solved_and_checked():
@@ -507,6 +507,6 @@ def test_compare_runs_a_json_lines_file_of_variants_each_under_its_rules(tmp_pat
     puzzles = variant_puzzles()
     path.write_text(files.write(puzzles, "jsonl"))
     out = tmp_path / "run"
-    assert compare.run(["--file", str(path), "--backends", "norvig,sat", "--jobs", "1",
+    assert main(["compare", "--file", str(path), "--backends", "norvig,sat", "--jobs", "1",
                         "--out", str(out)]) == 0
     assert f"unique {len(puzzles)}; every answer agrees" in capsys.readouterr().out

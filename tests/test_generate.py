@@ -207,7 +207,7 @@ def test_a_wrong_uniqueness_answer_is_caught_by_the_second_engine(monkeypatch, r
 def test_a_wrong_uniqueness_answer_is_not_written(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(working.Engine, "unique_without", lambda self, *args: True)
     out = tmp_path / "bad.txt"
-    assert main(["generate", "--count", "3", "--out", str(out)]) == 4
+    assert main(["generate", "--number", "3", "--jobs", "1", "--out", str(out)]) == 4
     assert "does not confirm" in capsys.readouterr().err
     assert [line for line in out.read_text().splitlines() if line[:1] != "#"] == []
 
@@ -222,7 +222,7 @@ def test_an_interrupted_run_keeps_what_it_made(monkeypatch, tmp_path, capsys):
 
     monkeypatch.setattr(maker, "make", make)
     out = tmp_path / "part.txt"
-    assert main(["generate", "--count", "5", "--out", str(out)]) == 130
+    assert main(["generate", "--number", "5", "--jobs", "1", "--out", str(out)]) == 130
     lines = [line for line in out.read_text().splitlines() if line[:1] != "#"]
     assert [parse(line).clues > 0 for line in lines] == [True, True]
 
@@ -266,7 +266,7 @@ def test_grade_compare_and_solve_read_the_output_with_its_header(tmp_path, capsy
     (["--symmetry", "sideways"], "invalid choice"),
     (["--rules", "killer"], "use --format json"),
     (["--rules", "bishop"], "unknown rule"),
-    (["--box", "3y3"], "expected RxC"),
+    (["--box", "3y3"], "expected rows x cols"),
     (["--box", "1x2"], "makes no grid"),
     (["--rating", "4..x"], "expected A..B"),
     (["--givens", "18", "--symmetry", "full"], "no union"),

@@ -20,8 +20,9 @@ import pytest
 from conftest import add_to_path
 
 from sudokulab.backends import names
+from sudokulab.cli import main
 from sudokulab.formats.text import format_line
-from sudokulab.harness import compare, datasets, progress
+from sudokulab.harness import datasets, progress
 from sudokulab.harness.testing import write_plugin
 
 MANY = "1..............."  # a 4x4 puzzle with many solutions
@@ -52,7 +53,7 @@ def test_wrong_backends_are_caught_with_a_command_to_reproduce(test_backends, tm
                                                                capsys):
     puzzles = puzzle_file(tmp_path, [HARDEST[0], MANY, HARDEST[1]])
     out = tmp_path / "run"
-    code = compare.run(["--file", str(puzzles), "--out", str(out), "--jobs", "2",
+    code = main(["compare", "--file", str(puzzles), "--out", str(out), "--jobs", "2",
                         "--backends", "norvig,test-wrong:mode=repeat,test-wrong:mode=other,"
                                       "test-wrong:mode=none"])
     assert code == 4
@@ -67,17 +68,17 @@ def test_wrong_backends_are_caught_with_a_command_to_reproduce(test_backends, tm
 
 
 def test_a_lone_backend_is_checked_against_the_reference_solutions(test_backends, tmp_path):
-    assert compare.run(["--dataset", "hardest", "--backends", "test-wrong:mode=none",
+    assert main(["compare", "--dataset", "hardest", "--backends", "test-wrong:mode=none",
                         "--out", str(tmp_path / "none")]) == 4
     assert table(tmp_path / "none")["test-wrong:mode=none"]["wrong"] == "11"
     # on puzzles with one solution, "the last grid found" is the right one
-    assert compare.run(["--dataset", "hardest", "--backends", "test-wrong:mode=other",
+    assert main(["compare", "--dataset", "hardest", "--backends", "test-wrong:mode=other",
                         "--out", str(tmp_path / "other")]) == 0
 
 
 def test_answers_that_agree_exit_zero(tmp_path, capsys):
     out = tmp_path / "run"
-    assert compare.run(["--dataset", "easy50", "--backends", "norvig", "--limit", "1",
+    assert main(["compare", "--dataset", "easy50", "--backends", "norvig", "--limit", "1",
                         "--out", str(out)]) == 0
     assert "every answer agrees" in capsys.readouterr().out
     assert table(out)["norvig"]["answered"] == "50"
@@ -89,7 +90,7 @@ def test_hanging_and_crashing_backends_are_recorded_and_the_run_goes_on(test_bac
                                                                         tmp_path):
     puzzles = puzzle_file(tmp_path, HARDEST[:3])
     out = tmp_path / "run"
-    code = compare.run(["--file", str(puzzles), "--out", str(out), "--timeout", "1",
+    code = main(["compare", "--file", str(puzzles), "--out", str(out), "--timeout", "1",
                         "--jobs", "2", "--backends",
                         "test-hang,test-crash:how=kill,test-crash:how=exit,"
                         "test-crash:how=segv,norvig"])
@@ -111,7 +112,7 @@ def test_hanging_and_crashing_backends_are_recorded_and_the_run_goes_on(test_bac
 
 def start_run(out: Path, puzzles: Path, log: Path, hold: Path) -> subprocess.Popen:
     """A compare run in its own process, held after 8 puzzles while `hold` exists."""
-    command = [sys.executable, "-m", "sudokulab.harness.compare", "--file", str(puzzles),
+    command = [sys.executable, "-m", "sudokulab", "compare", "--file", str(puzzles),
                "--out", str(out), "--jobs", "2", "--timeout", "0",
                "--backends", f"test-count:log={log},hold={hold},after=8,norvig"]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -166,27 +167,27 @@ def test_an_interrupted_run_resumes_without_redoing_or_losing_puzzles(test_backe
     assert 0 < len(before) < len(lines)
     with log.open("a") as marker:
         marker.write("resume\n")
-    assert compare.run(["--resume", "--out", str(out)]) == 0
+    assert main(["compare", "--resume", "--out", str(out)]) == 0
     check_resumed(out, lines, log, before)
 
 
 def test_resume_refuses_other_settings(tmp_path, capsys):
     out = tmp_path / "run"
-    assert compare.run(["--dataset", "hardest", "--backends", "norvig", "--out", str(out)]) == 0
-    assert compare.run(["--resume", "--out", str(out), "--limit", "1"]) == 2
+    assert main(["compare", "--dataset", "hardest", "--backends", "norvig", "--out", str(out)]) == 0
+    assert main(["compare", "--resume", "--out", str(out), "--limit", "1"]) == 2
     assert "--limit 1" in capsys.readouterr().err
-    assert compare.run(["--dataset", "hardest", "--out", str(out)]) == 2  # no overwriting
-    assert compare.run(["--resume", "--out", str(out)]) == 0  # nothing left to do
+    assert main(["compare", "--dataset", "hardest", "--out", str(out)]) == 2  # no overwriting
+    assert main(["compare", "--resume", "--out", str(out)]) == 0  # nothing left to do
     assert len(records(out)) == 11
 
 
 def test_a_truncated_last_line_is_dropped_and_its_puzzle_solved_again(tmp_path):
     out = tmp_path / "run"
-    assert compare.run(["--dataset", "hardest", "--backends", "norvig", "--out", str(out)]) == 0
+    assert main(["compare", "--dataset", "hardest", "--backends", "norvig", "--out", str(out)]) == 0
     runs = out / "runs.jsonl"
     text = runs.read_text()
     runs.write_text(text[: len(text) - 40])  # as a machine dying mid-write leaves it
-    assert compare.run(["--resume", "--out", str(out)]) == 0
+    assert main(["compare", "--resume", "--out", str(out)]) == 0
     assert sorted(r["index"] for r in records(out)) == list(range(11))
 
 
@@ -194,7 +195,7 @@ def test_a_truncated_last_line_is_dropped_and_its_puzzle_solved_again(tmp_path):
 
 def test_report_files_are_written_and_parse(test_backends, tmp_path):
     out = tmp_path / "run"
-    assert compare.run(["--dataset", "top95", "--sample", "7", "--seed", "3", "--repeat", "3",
+    assert main(["compare", "--dataset", "top95", "--sample", "7", "--seed", "3", "--repeat", "3",
                         "--backends", "norvig,test-count:log=" + str(tmp_path / "log"),
                         "--out", str(out)]) == 0
     meta = json.loads((out / "meta.json").read_text())
@@ -213,7 +214,7 @@ def test_report_files_are_written_and_parse(test_backends, tmp_path):
     assert "## Timings" in (out / "summary.md").read_text()
     # the same seed draws the same puzzles
     again = tmp_path / "again"
-    assert compare.run(["--dataset", "top95", "--sample", "7", "--seed", "3",
+    assert main(["compare", "--dataset", "top95", "--sample", "7", "--seed", "3",
                         "--backends", "norvig", "--out", str(again)]) == 0
     assert {r["index"] for r in records(again)} == {r["index"] for r in rows}
 
@@ -313,7 +314,7 @@ def fake_plugin(tmp_path, monkeypatch) -> Path:
 def test_a_wrong_plugin_is_run_like_a_builtin_and_caught(fake_plugin, tmp_path, capsys):
     assert {"fake", "absent"} <= set(names())
     out = tmp_path / "run"
-    code = compare.run(["--dataset", "hardest", "--backends", "norvig,fake,absent",
+    code = main(["compare", "--dataset", "hardest", "--backends", "norvig,fake,absent",
                         "--out", str(out)])
     assert code == 4
     assert table(out)["fake"]["wrong"] == "11"
@@ -325,7 +326,7 @@ def test_a_wrong_plugin_is_run_like_a_builtin_and_caught(fake_plugin, tmp_path, 
 
 def test_a_backend_that_raises_is_recorded_as_an_error(fake_plugin, tmp_path, capsys):
     out = tmp_path / "run"
-    assert compare.run(["--dataset", "hardest", "--backends", "raising",
+    assert main(["compare", "--dataset", "hardest", "--backends", "raising",
                         "--out", str(out)]) == 5
     assert table(out)["raising"]["errors"] == "11"
     assert "solve raised RuntimeError: engine on fire" in (out / "summary.md").read_text()
@@ -334,7 +335,7 @@ def test_a_backend_that_raises_is_recorded_as_an_error(fake_plugin, tmp_path, ca
 def test_a_backend_whose_workers_cannot_start_is_skipped_with_the_reason(fake_plugin,
                                                                          tmp_path, capsys):
     out = tmp_path / "run"
-    assert compare.run(["--dataset", "hardest", "--backends", "shy,shy:how=die,norvig",
+    assert main(["compare", "--dataset", "hardest", "--backends", "shy,shy:how=die,norvig",
                         "--out", str(out)]) == 5
     printed = capsys.readouterr().out
     assert "skipped shy: RuntimeError: no engine in workers" in printed
@@ -344,7 +345,7 @@ def test_a_backend_whose_workers_cannot_start_is_skipped_with_the_reason(fake_pl
 
 
 def test_no_runnable_backend_is_an_engine_failure(fake_plugin, tmp_path, capsys):
-    assert compare.run(["--dataset", "hardest", "--backends", "absent",
+    assert main(["compare", "--dataset", "hardest", "--backends", "absent",
                         "--out", str(tmp_path / "run")]) == 5
     assert "absent: unavailable: no engine here" in capsys.readouterr().err
 
@@ -360,7 +361,7 @@ def test_no_runnable_backend_is_an_engine_failure(fake_plugin, tmp_path, capsys)
     (["--resume", "--out", "/no/such/run"], "cannot resume"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(arguments, message, tmp_path, capsys):
-    assert compare.run([*arguments, "--out", str(tmp_path / "run")]
+    assert main(["compare", *arguments, "--out", str(tmp_path / "run")]
                        if "--out" not in arguments else arguments) == 2
     error = capsys.readouterr().err
     assert error.startswith("sudokulab: error:") and message in error

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from sudokulab.backends import make_backend
 from sudokulab.cli import main
 from sudokulab.formats.text import format_line
@@ -11,7 +13,8 @@ from sudokulab.harness import datasets
 from sudokulab.result import Result, Status
 
 EASY = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
-STALLS = "..6.....5.......4......9.3..4....8....3...6.....7..2..1...5.....2..1.....3.....7."
+STALLS = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+SEVERAL = "..6.....5.......4......9.3..4....8....3...6.....7..2..1...5.....2..1.....3.....7."
 
 
 def run(capsys, *argv):
@@ -25,7 +28,7 @@ def test_explain_json_is_one_object_with_steps_counted_from_one(capsys):
     code, out, _ = run(capsys, "explain", EASY, "--format", "json")
     data = json.loads(out)
     assert code == 0
-    assert set(data) == {"puzzle", "solved", "level", "score", "rating", "steps"}
+    assert set(data) == {"puzzle", "solved", "stopped", "level", "score", "rating", "steps"}
     assert data["puzzle"] == EASY.replace("0", ".") and data["solved"] is True
     assert data["level"] in ("Easy", "Medium", "Hard", "Unfair", "Extreme")
     grid = {}
@@ -62,8 +65,14 @@ def test_hint_is_the_easiest_step_only(capsys):
     code, out, _ = run(capsys, "hint", STALLS, "--format", "json", "--uniqueness", "no")
     step = json.loads(out)
     assert code == 0
-    assert step["technique"] == "Locked Triple"  # no single is open in this puzzle
-    assert [1, 8, 1] in step["eliminations"]
+    assert step["technique"] == "Hidden Single" and step["placements"] == [[6, 2, 4]]
+
+
+@pytest.mark.parametrize("command", ["explain", "hint", "grade"])
+def test_a_puzzle_with_several_solutions_gets_no_step_and_exit_6(command, capsys):
+    code, out, err = run(capsys, command, SEVERAL)
+    assert code == 6 and out == ""
+    assert err.startswith("sudokulab: error: puzzle 1: several solutions (norvig")
 
 
 def test_the_human_backend_proves_unique_or_stalls_with_the_partial_grid():

@@ -1,9 +1,6 @@
-"""`sudokulab compare`: run backends over a puzzle set, cross-check them, report timings.
-
-Exit codes, the first that applies (see EXIT_HELP): 2 bad input; 130 interrupted (143
-on SIGTERM); 4 a disagreement; 5 an engine failure; 3 a timeout; 1 a puzzle with no
-solution; 0 otherwise.
-"""
+"""The comparison behind `sudokulab compare`: run backends over a puzzle set, cross-check
+them, report timings. Its options are in sudokulab/commands/compare.py; its exit codes
+follow errors.PRECEDENCE (bad input before the run, 2; Ctrl-C 130, SIGTERM 143)."""
 
 from __future__ import annotations
 
@@ -11,7 +8,6 @@ import argparse
 import contextlib
 import json
 import math
-import os
 import random
 import shlex
 import signal
@@ -22,7 +18,20 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from sudokulab.backends import BackendError, backend_class, make_backend, names, parse_spec
-from sudokulab.errors import PuzzleError, UsageError, error_line, positive_int, seconds
+from sudokulab.errors import (
+    EXIT_DISAGREE,
+    EXIT_ENGINE,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_NONE,
+    EXIT_OK,
+    EXIT_TERMINATED,
+    EXIT_TIMEOUT,
+    PuzzleError,
+    UsageError,
+    error_line,
+    worst,
+)
 from sudokulab.formats.text import parse_many
 from sudokulab.harness import datasets, report
 from sudokulab.harness.crosscheck import cross_check
@@ -34,23 +43,8 @@ from sudokulab.harness.stats import figures
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Status
 
-EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE = 0, 1, 2, 3, 4, 5
-EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM
 RUNS = Path("runs")
 CHOICES = ("backends", "limit", "timeout", "repeat", "seed")  # defaults: in Settings
-EXIT_HELP = """exit codes (the first that applies):
-  2  bad input: dataset, file, option, backend name, --out not a writable folder (a bad
-     puzzle in --file is skipped and the run goes on: then 2 after 4 and 5 below)
-  130  interrupted (Ctrl-C; 143 on SIGTERM): what is done is kept, --resume finishes it
-  4  disagreement: a backend contradicts another or the reference, or a grid fails the
-     checker
-  5  engine failure: an engine error, a rule a backend cannot express, a backend that
-     cannot start, or a backend named in --backends that is unavailable here
-  3  timeout: some puzzle ran out of time with some backend
-  1  no solution: some puzzle has none (an answer, not an error)
-  0  every backend answered every puzzle, and all agree
---timeout 0 (or inf) means no timeout."""
-
 
 
 class Terminated(KeyboardInterrupt):
@@ -82,76 +76,8 @@ class Settings:
         return Options(limit=self.limit, timeout=self.timeout, repeat=self.repeat)
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Every option of `sudokulab compare`."""
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--dataset", "-d", metavar="NAME",
-                        help="a bundled dataset (see `sudokulab datasets`; default: top95)")
-    source.add_argument("--file", "-f", metavar="F",
-                        help="a file of puzzles in any supported format (.gz works), each "
-                             "with its own rules in JSON Lines or a JSON array")
-    parser.add_argument("--input-format", metavar="FMT",
-                        help="how to read --file: auto (the default), lines, jsonl, json, "
-                             "sdk, sdm, ss, euler, hodoku, forum, link")
-    parser.add_argument("--strict", action="store_true",
-                        help="refuse a file with a bad puzzle (by default each is reported "
-                             "with its file and line and skipped, and the exit code is 2)")
-    parser.add_argument("--backends", "-b", metavar="LIST",
-                        help="'all' (every available backend, the default) or a comma list "
-                             "of backend specs, e.g. norvig,sat:solver=glucose4,smt")
-    parser.add_argument("--limit", "-k", type=positive_int, metavar="K",
-                        help="solutions to look for per puzzle (default 2: proves uniqueness)")
-    parser.add_argument("--timeout", "-t", type=seconds, metavar="S",
-                        help="seconds per puzzle and backend (default 10; 0 or inf: none)")
-    parser.add_argument("--jobs", "-j", type=positive_int, metavar="J",
-                        help=f"worker processes per backend (default: the usable cores, "
-                             f"{cores()} here)")
-    parser.add_argument("--repeat", "-r", type=positive_int, metavar="R",
-                        help="solve each puzzle R times and keep the median time (default 1)")
-    parser.add_argument("--sample", type=positive_int, metavar="K",
-                        help="run K puzzles drawn at random (see --seed) instead of all")
-    parser.add_argument("--seed", type=int, metavar="S", help="seed for --sample (default 0)")
-    parser.add_argument("--scatter", metavar="A,B",
-                        help="the two backends of the scatter plot (default: the first two)")
-    parser.add_argument("--out", "-o", metavar="DIR",
-                        help="output folder (default: a new runs/<dataset>-<timestamp>)")
-    parser.add_argument("--resume", action="store_true",
-                        help="finish the interrupted run in --out (default: the latest in "
-                             "runs/), solving only what runs.jsonl does not hold yet")
-    parser.add_argument("--cluster", metavar="C",
-                        help="run on Dask: local:N (a local cluster of N workers) or "
-                             "tcp://HOST:PORT (a running `dask scheduler`); see README")
-    parser.epilog = EXIT_HELP
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-
-
-def run(argv: list[str] | None = None) -> int:
-    """`sudokulab compare` without the rest of the command line (tests, benchmarks)."""
-    parser = argparse.ArgumentParser(prog="sudokulab compare")
-    add_arguments(parser)
-    return main(parser.parse_args(argv))
-
-
-def main(args: argparse.Namespace) -> int:
-    """Run the comparison the arguments describe; the exit code."""
-    try:
-        with _sigterm_stops():
-            return compare(args)
-    except (PuzzleError, BackendError, UsageError) as error:
-        print(error_line(error), file=sys.stderr)
-        return EXIT_INPUT
-    except BrokenPipeError:  # the reader went away (`| head`): theirs to decide, not ours
-        raise
-    except OSError as error:  # a full disk or a full standard output (> /dev/full)
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (nothing more to write there, even at exit)
-        where = error.filename or "standard output"
-        print(f"sudokulab: error: cannot write {where}: {error.strerror or error}",
-              file=sys.stderr)
-        return EXIT_INPUT
-
-
 @contextlib.contextmanager
-def _sigterm_stops():
+def sigterm_stops():
     """SIGTERM raises Terminated (a KeyboardInterrupt) here, so the run ends as on Ctrl-C:
     runs.jsonl complete line by line, meta.json marked, workers ended."""
     def stop(signum, frame):
@@ -307,24 +233,30 @@ def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int
 
 def exit_code(findings: list, records: list[Record], skipped: dict[str, str],
               explicit: bool, consensus: set[str]) -> int:
-    """The exit code of a finished run, by precedence: disagreement 4, engine failure 5,
-    timeout 3, no solution 1, else 0 (EXIT_HELP).
+    """The exit code of a finished run (errors.PRECEDENCE); a code other than 0 and 1
+    comes with one line on stderr saying why.
 
     A backend skipped because it is unavailable here is a failure only when the user
     named it; with `--backends all` it is merely not part of the run.
     """
-    statuses = {r.result.status for r in records}
     failed = [spec for spec, why in skipped.items()
               if explicit or not why.startswith("unavailable")]
-    if findings:
-        return EXIT_DISAGREE
-    if failed or statuses & {Status.ERROR, Status.UNSUPPORTED}:
-        return EXIT_ENGINE
-    if Status.TIMEOUT in statuses:
-        return EXIT_TIMEOUT
-    if "none" in consensus:
-        return EXIT_NONE
-    return EXIT_OK
+    troubles = {status: sorted({r.backend for r in records if r.result.status == status})
+                for status in (Status.ERROR, Status.UNSUPPORTED, Status.TIMEOUT)}
+    reasons = {EXIT_DISAGREE: f"{len(findings)} wrong answer(s) (see the findings above)"
+                              if findings else "",
+               EXIT_ENGINE: "; ".join(filter(None, (
+                   f"could not run {', '.join(failed)}" if failed else "",
+                   *(f"{status.value} answers from {', '.join(specs)}"
+                     for status, specs in troubles.items()
+                     if specs and status != Status.TIMEOUT)))),
+               EXIT_TIMEOUT: f"timeouts from {', '.join(troubles[Status.TIMEOUT])}"
+                             if troubles[Status.TIMEOUT] else ""}
+    code = worst([code for code, why in reasons.items() if why] +
+                 [EXIT_NONE if "none" in consensus else EXIT_OK])
+    if reasons.get(code):
+        print(f"sudokulab: exit {code}: {reasons[code]}", file=sys.stderr)
+    return code
 
 
 # --- settings, fresh or resumed --------------------------------------------------------
@@ -521,6 +453,3 @@ def _now() -> str:
     """The local time, ISO 8601 to the second."""
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
 
-
-if __name__ == "__main__":
-    sys.exit(run())

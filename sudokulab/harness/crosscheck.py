@@ -92,23 +92,36 @@ def cross_check(puzzles: Mapping[int, Puzzle], records: Iterable[Record],
     return CrossCheck(checked)
 
 
+def verify(puzzle: Puzzle, result: Result, checked: dict[Grid, list] | None = None) -> str:
+    """Why an answer cannot be right on its own ('' when it can): a grid that fails the
+    independent checker, or grids that do not match its count. `checked` keeps each grid's
+    violations, so a grid several answers return is checked once."""
+    checked = {} if checked is None else checked
+    for grid in result.solutions:
+        if grid not in checked:
+            checked[grid] = check(puzzle, grid)
+        if checked[grid]:
+            return _invalid(checked[grid])
+    distinct = len(set(result.solutions))
+    if result.status.is_answer and distinct != result.count:
+        return f"claims {result.count_text} solution(s) but returns {distinct} distinct grid(s)"
+    return ""
+
+
 def judge(puzzle: Puzzle, claims: Mapping[str, Result]) -> tuple[str, dict[str, str]]:
     """The consensus about a puzzle, and why each claim that cannot be right is wrong."""
     why: dict[str, str] = {}
     valid: dict[Grid, str] = {}  # each valid grid, and who found it first
-    violations: dict[Grid, list] = {}
+    checked: dict[Grid, list] = {}
     for source, result in claims.items():
+        reason = verify(puzzle, result, checked)
+        if reason:
+            why[source] = reason
         for grid in result.solutions:
-            if grid not in violations:
-                violations[grid] = check(puzzle, grid)
-            if violations[grid]:
-                why.setdefault(source, _invalid(violations[grid]))
-            else:
+            if grid not in checked:
+                checked[grid] = check(puzzle, grid)
+            if not checked[grid]:
                 valid.setdefault(grid, source)
-        distinct = len(set(result.solutions))
-        if result.status.is_answer and source not in why and distinct != result.count:
-            why[source] = (f"claims {result.count_text} solution(s) but returns {distinct} "
-                           f"distinct grid(s)")
     answers = {s: bounds(r) for s, r in claims.items() if r.status.is_answer}
     for source, (_, high) in answers.items():
         if high < len(valid) and source not in why:

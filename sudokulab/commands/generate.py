@@ -1,4 +1,5 @@
-"""`sudokulab generate`: its options, and the run that streams puzzles as they are made."""
+"""`sudokulab generate`: its options, and the run that streams puzzles as they are made
+(the generator itself is sudokulab.generate)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,38 @@ import argparse
 import json
 import sys
 
-from sudokulab.errors import EXIT_DISAGREE, EXIT_OK, UsageError, error_line
+from sudokulab.commands.inputs import box_shape, examples
+from sudokulab.errors import (
+    EXIT_DISAGREE,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    UsageError,
+    error_line,
+    exit_help,
+)
 from sudokulab.generate import RANDOM_RULES
 
-FORMATS = ("line", "json", "grid")
+FORMATS = ("line", "json", "pretty", "grid")  # grid: the old name of pretty
 LINE_SAFE = RANDOM_RULES  # random rules: a line of digits cannot hold them
+DESCRIPTION = (
+    "Make new puzzles: a random solution grid for the shape and rules, then givens "
+    "removed while the puzzle stays unique (PySAT, incremental), keeping the symmetry. "
+    "Every puzzle is proved unique again by a second engine of another paradigm before "
+    "it is written. Puzzle k of a run (from 0) is the first puzzle of seed S + k.")
+EXAMPLES = examples("sudokulab generate -n 5 --level hard --symmetry rotational",
+                    "sudokulab generate --box 2x3 --rules killer --format json --out six.jsonl")
+EXITS = (EXIT_OK, EXIT_INPUT, EXIT_DISAGREE, EXIT_INTERRUPTED)
+
+
+class _OldCount(argparse.Action):
+    """--count N, the old spelling of --number N: it still works, with a warning."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        """Store N as --number, and say the option's new name."""
+        print("sudokulab: warning: generate --count is now --number (-n): the number of "
+              "puzzles; --count counts solutions in solve", file=sys.stderr)
+        namespace.number = values
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -18,14 +46,12 @@ def options(p: argparse.ArgumentParser) -> None:
     from sudokulab.errors import count_int, positive_int
     from sudokulab.generate import DEFAULT_TRIES, LEVELS, PROVERS
     from sudokulab.generate.symmetry import SYMMETRIES
+    from sudokulab.harness.records import cores
 
-    p.description = (
-        "Make new puzzles: a random solution grid for the shape and rules, then givens "
-        "removed while the puzzle stays unique (PySAT, incremental), keeping the symmetry. "
-        "Every puzzle is proved unique again by a second engine of another paradigm before "
-        "it is written. Puzzle k of a run (from 0) is the first puzzle of seed S + k.")
-    p.add_argument("--count", "-n", type=count_int, default=1, metavar="N",
+    p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
+    p.add_argument("--number", "-n", type=count_int, default=1, metavar="N",
                    help="how many puzzles (default 1)")
+    p.add_argument("--count", type=count_int, action=_OldCount, help=argparse.SUPPRESS)
     p.add_argument("--seed", type=count_int, default=0, metavar="S",
                    help="the seed (default 0): the same seed and options give the same "
                         "puzzles on any machine")
@@ -59,14 +85,15 @@ def options(p: argparse.ArgumentParser) -> None:
                    help="grade every puzzle (level, score, rating in the JSON output)")
     p.add_argument("--format", choices=FORMATS, default="line",
                    help="line (default): one puzzle per line; json: one object per line (the "
-                        "JSON puzzle form with solution, seed, provers, level); grid: a grid "
-                        "per puzzle. Each starts with '#' lines of provenance, which "
-                        "compare, grade and solve --file skip")
+                        "JSON puzzle form with solution, seed, provers, level); pretty: a grid "
+                        "per puzzle (grid is its old name). Each starts with '#' lines of "
+                        "provenance, which compare, grade and solve --file skip")
     p.add_argument("--out", "-o", metavar="FILE",
                    help="write here (default: standard output); each puzzle is written as "
                         "it is made, so an interrupted run keeps what it made")
-    p.add_argument("--jobs", "-j", type=positive_int, default=1, metavar="J",
-                   help="worker processes (default 1); the output is the same as with 1")
+    p.add_argument("--jobs", "-j", type=positive_int, default=cores(), metavar="J",
+                   help=f"worker processes (default: the usable cores, {cores()} here); the "
+                        f"output is the same as with 1")
     p.add_argument("--prover", choices=PROVERS, default="auto",
                    help="the second engine that proves each puzzle unique again: norvig, "
                         "dlx, asp, cpsat; auto (the default): norvig up to 9x9, asp for "
@@ -74,7 +101,6 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tries", type=positive_int, default=DEFAULT_TRIES, metavar="T",
                    help=f"tries (removal passes) per puzzle before giving up on the "
                         f"filters (default {DEFAULT_TRIES:,})")
-    p.set_defaults(run=run)
 
 
 def _rating(text: str) -> tuple[float, float]:
@@ -94,12 +120,13 @@ def run(args: argparse.Namespace) -> int:
     """Generate and write the puzzles, each as soon as it is proved."""
     from sudokulab.generate import ProofError, generate
 
+    args.format = "pretty" if args.format == "grid" else args.format
     rules = [name.strip() for text in args.rules for name in text.split(",") if name.strip()]
     rules += args.rule
     if args.format == "line" and any(name.lower() in LINE_SAFE for name in rules):
         raise UsageError("a line of digits cannot hold jigsaw regions, cages, marks, lines or "
                          "sums: use --format json")
-    puzzles = generate(_box(args.box), rules, count=args.count, seed=args.seed,
+    puzzles = generate(box_shape(args.box), rules, count=args.number, seed=args.seed,
                        symmetry=args.symmetry, minimal=args.minimal, givens=args.givens,
                        max_givens=args.max_givens, level=args.level, rating=args.rating,
                        grade=args.grade, prover=args.prover, tries=args.tries,
@@ -109,10 +136,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         out.write(header(args, rules))
         out.flush()
-        if args.count >= 20:
+        if args.number >= 20:
             from sudokulab.harness.progress import Progress
 
-            progress = Progress("generate", args.count)
+            progress = Progress("generate", args.number)
         for number, made in enumerate(puzzles, 1):
             out.write(render(made, args.format, number))
             out.flush()
@@ -129,25 +156,17 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _box(text: str) -> tuple[int, int]:
-    """(rows, cols) from '3x2'."""
-    rows, x, cols = text.lower().partition("x")
-    if not (x and rows.strip().isdigit() and cols.strip().isdigit()):
-        raise UsageError(f"--box {text!r}: expected RxC, like 3x3 or 2x3")
-    return int(rows), int(cols)
-
-
 def header(args: argparse.Namespace, rules: list[str]) -> str:
     """The provenance lines: version, command, options, seeds, engines ('#': readers skip
     them)."""
     from sudokulab import __version__
 
-    rows, cols = _box(args.box)
+    rows, cols = box_shape(args.box)
     n = rows * cols
     named = ", ".join(rules) or "classic"
     lines = [
         f"sudokulab {__version__} generate {command(args)}",
-        f"{args.count} puzzle(s) {n}x{n} (box {rows}x{cols}), rules {named}, symmetry "
+        f"{args.number} puzzle(s) {n}x{n} (box {rows}x{cols}), rules {named}, symmetry "
         f"{args.symmetry}{', minimal' if args.minimal else ''}"
         + (f", {args.givens} givens" if args.givens is not None else "")
         + (f", at most {args.max_givens} givens" if args.max_givens is not None else "")
@@ -158,10 +177,10 @@ def header(args: argparse.Namespace, rules: list[str]) -> str:
         f"{'norvig or asp' if args.prover == 'auto' else args.prover} (each JSON record "
         f"names its provers); solutions checked by sudokulab.check",
     ]
-    from sudokulab.puzzle import box_shape
+    from sudokulab.puzzle import box_shape as squarest
 
     simple = [name for name in rules if name.lower() not in LINE_SAFE]
-    needs = ([f"--box {rows}x{cols}"] if (rows, cols) != box_shape(n) else []) + \
+    needs = ([f"--box {rows}x{cols}"] if (rows, cols) != squarest(n) else []) + \
         ([f"--rules {','.join(simple)}"] if simple else [])
     if needs and args.format != "json":
         lines.append(f"this format drops the box shape and rules: solve and grade read it "
@@ -171,7 +190,7 @@ def header(args: argparse.Namespace, rules: list[str]) -> str:
 
 def command(args: argparse.Namespace) -> str:
     """The options that decide the puzzles, as a command line that makes them again."""
-    words = [f"--count {args.count}", f"--seed {args.seed}", f"--box {args.box}"]
+    words = [f"--number {args.number}", f"--seed {args.seed}", f"--box {args.box}"]
     words += [f"--rules {text}" for text in args.rules]
     words += [f"--rule {name}" for name in args.rule]
     words.append(f"--symmetry {args.symmetry}")
@@ -191,7 +210,7 @@ def render(made, fmt: str, number: int) -> str:
 
     if fmt == "json":
         return json.dumps(made.to_json()) + "\n"
-    if fmt == "grid":
+    if fmt == "pretty":
         about = f"# puzzle {number}: seed {made.seed}, {made.clues} givens" + \
             (f", {made.level} {made.score} {made.rating}" if made.level else "")
         return f"{about}\n{format_grid(made.puzzle)}\n\n"

@@ -1,0 +1,7 @@
+"""`python -m sudokulab`: the same as the `sudokulab` command."""
+
+import sys
+
+from sudokulab.cli import main
+
+sys.exit(main())

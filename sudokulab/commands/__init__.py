@@ -1,0 +1,36 @@
+"""The commands of `sudokulab`, one module each.
+
+Every command module has the same shape: `DESCRIPTION` (its --help's first paragraph),
+`EXAMPLES` (two or three command lines), `EXITS` (the exit codes it can return),
+`options(parser)` that adds its options, and `run(args) -> int` that runs it and returns
+the exit code. `cli.py` imports only the module of the command being run, so a command
+never pays for another's imports.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+# Each command's one-line summary, in the order `sudokulab --help` lists them.
+COMMANDS = {
+    "solve": "solve puzzles with one backend",
+    "compare": "run backends over a dataset, cross-check them, compare timings",
+    "backends": "list the backends, whether each can run here, and why not",
+    "datasets": "list the bundled puzzle sets",
+    "show": "print a puzzle in another format, or its candidates",
+    "export": "write the puzzle as DIMACS CNF, SMT-LIB 2 or an ASP program for external "
+              "solvers",
+    "model": "show what a backend builds for each rule",
+    "read": "read a puzzle from a photo or screenshot",
+    "explain": "the numbered human-style steps that solve a puzzle",
+    "hint": "the easiest next human-style step",
+    "grade": "grade puzzles as HoDoKu and Sudoku Explainer would",
+    "generate": "make new puzzles: unique, minimal, symmetric, of a chosen level",
+    "serve": "the web page: play, solve and compare in the browser",
+}
+
+
+def module(name: str) -> ModuleType:
+    """The module of the command `name` (imported now, not before)."""
+    return importlib.import_module(f"sudokulab.commands.{name}")

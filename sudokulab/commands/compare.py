@@ -1,0 +1,96 @@
+"""`sudokulab compare`: its options; the run itself is sudokulab.harness.compare."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from sudokulab.commands.inputs import examples
+from sudokulab.errors import (
+    EXIT_DISAGREE,
+    EXIT_ENGINE,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_NONE,
+    EXIT_OK,
+    EXIT_TERMINATED,
+    EXIT_TIMEOUT,
+    UsageError,
+    exit_help,
+    positive_int,
+    seconds,
+)
+
+DESCRIPTION = ("Run every backend (or those named) over a dataset, validate each answer with "
+               "the independent checker, cross-check the backends and compare times. Each "
+               "result is written to runs.jsonl as it comes: an interrupted run keeps them, "
+               "and --resume finishes it.")
+EXAMPLES = examples("sudokulab compare --dataset top95 --backends norvig,sat,dlx",
+                    "sudokulab compare --file my.txt --timeout 5 --out runs/mine",
+                    "sudokulab compare --resume")
+EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE,
+         EXIT_INTERRUPTED, EXIT_TERMINATED)
+
+
+def options(parser: argparse.ArgumentParser) -> None:
+    """The options of `compare`."""
+    from sudokulab.harness.records import cores
+
+    parser.description = DESCRIPTION
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--dataset", "-d", metavar="NAME",
+                        help="a bundled dataset (see `sudokulab datasets`; default: top95)")
+    source.add_argument("--file", "-f", metavar="F",
+                        help="a file of puzzles in any supported format (.gz works), each "
+                             "with its own rules in JSON Lines or a JSON array")
+    parser.add_argument("--input-format", metavar="FMT",
+                        help="how to read --file: auto (the default), lines, jsonl, json, "
+                             "sdk, sdm, ss, euler, hodoku, forum, link")
+    parser.add_argument("--strict", action="store_true",
+                        help="refuse a file with a bad puzzle (by default each is reported "
+                             "with its file and line and skipped, and the exit code is 2)")
+    parser.add_argument("--backends", "-b", metavar="LIST",
+                        help="'all' (every available backend, the default) or a comma list "
+                             "of backend specs, e.g. norvig,sat:solver=glucose4,smt")
+    parser.add_argument("--limit", "-k", type=positive_int, metavar="K",
+                        help="solutions to look for per puzzle (default 2: proves uniqueness)")
+    parser.add_argument("--timeout", "-t", type=seconds, metavar="S",
+                        help="seconds per puzzle and backend (default 10; 0 or inf: none)")
+    parser.add_argument("--jobs", "-j", type=positive_int, metavar="J",
+                        help=f"worker processes per backend (default: the usable cores, "
+                             f"{cores()} here)")
+    parser.add_argument("--repeat", "-r", type=positive_int, metavar="R",
+                        help="solve each puzzle R times and keep the median time (default 1)")
+    parser.add_argument("--sample", type=positive_int, metavar="K",
+                        help="run K puzzles drawn at random (see --seed) instead of all")
+    parser.add_argument("--seed", type=int, metavar="S", help="seed for --sample (default 0)")
+    parser.add_argument("--scatter", metavar="A,B",
+                        help="the two backends of the scatter plot (default: the first two)")
+    parser.add_argument("--out", "-o", metavar="DIR",
+                        help="output folder (default: a new runs/<dataset>-<timestamp>)")
+    parser.add_argument("--resume", action="store_true",
+                        help="finish the interrupted run in --out (default: the latest in "
+                             "runs/), solving only what runs.jsonl does not hold yet")
+    parser.add_argument("--cluster", metavar="C",
+                        help="run on Dask: local:N (a local cluster of N workers) or "
+                             "tcp://HOST:PORT (a running `dask scheduler`); see README")
+    parser.epilog = f"{EXAMPLES}\n\n--timeout 0 (or inf) means no timeout.\n\n{exit_help(EXITS)}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the comparison the arguments describe; the exit code."""
+    from sudokulab.backends import BackendError
+    from sudokulab.harness import compare
+
+    try:
+        with compare.sigterm_stops():
+            return compare.compare(args)
+    except BackendError as error:
+        raise UsageError(str(error)) from None
+    except BrokenPipeError:  # the reader went away (`| head`): theirs to decide, not ours
+        raise
+    except OSError as error:  # a full disk or a full standard output (> /dev/full)
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (nothing more to write there, even at exit)
+        where = error.filename or "standard output"
+        raise UsageError(f"cannot write {where}: {error.strerror or error}") from None

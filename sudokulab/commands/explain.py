@@ -1,0 +1,113 @@
+"""`sudokulab explain`: the numbered human-style steps that solve a puzzle, and its grade."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from sudokulab.commands import steps
+from sudokulab.commands.inputs import examples, input_arguments, read_input
+from sudokulab.errors import (
+    EXIT_DISAGREE,
+    EXIT_ENGINE,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_NONE,
+    EXIT_OK,
+    EXIT_SEVERAL,
+    EXIT_TIMEOUT,
+    exit_help,
+    worst,
+)
+
+DESCRIPTION = ("The numbered steps a human solver takes, easiest technique first (HoDoKu's "
+               "catalogue and notation), with one plain sentence each, and the grade. A "
+               "puzzle is explained only once a search engine (norvig) proves it has one "
+               "solution: one with none or several is refused at once, saying which.")
+EXAMPLES = examples(
+    "sudokulab explain 1...........2..81...51.3..2.2.6....3...8..74....7....5...5.2..6...9..17.8",
+    "sudokulab explain --file puzzles.txt --upto 'x-wing' --format json",
+    "sudokulab explain --list")
+EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE,
+         EXIT_SEVERAL, EXIT_INTERRUPTED)
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    """The options of `explain`."""
+    p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
+    input_arguments(p)
+    steps.technique_options(p)
+    p.add_argument("--format", choices=("pretty", "json"), default="pretty",
+                   help="pretty (default), or one JSON object per puzzle: puzzle, solved, "
+                        "level, score, rating, steps (technique, placements, eliminations "
+                        "as [row, col, digit] counted from 1, text)")
+    p.add_argument("--verify", action="store_true",
+                   help="check every step against the solution the norvig backend finds: "
+                        "no placement may differ from it, no elimination may remove its "
+                        "digit (exit 4 if one does)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print each puzzle's numbered steps and grade; with --verify, check every step."""
+    if args.list:
+        print(steps.listing())
+        return EXIT_OK
+    from sudokulab.human import grading, solver
+    from sudokulab.puzzle import line_of
+
+    techniques = steps.chosen(args)
+    codes = [EXIT_OK]
+    for number, puzzle in enumerate(read_input(args), 1):
+        answer = steps.judged(number, puzzle, args)
+        if isinstance(answer, int):
+            codes.append(answer)
+            continue
+        stop = steps.deadline(args)
+        unique = steps.unique(args)
+        path = solver.solve(puzzle, techniques, unique=unique, stop=stop)
+        grade = grading.grade_path(path, techniques, unique=unique, stop=stop)
+        wrong = solver.wrong_moves(path.steps, answer.solutions[0], puzzle.n) \
+            if args.verify else []
+        if args.format == "json":
+            print(json.dumps({"puzzle": line_of(puzzle.givens), "solved": path.solved,
+                              "stopped": path.stopped, "level": grade.level,
+                              "score": grade.score, "rating": grade.rating,
+                              "steps": [s.to_json(puzzle.n) for s in path.steps],
+                              **({"verified": not wrong} if args.verify else {})}))
+        else:
+            print(explanation(puzzle, path, grade))
+        if path.stopped:
+            print(f"sudokulab: puzzle {number}: stopped at --timeout {args.timeout:g} s after "
+                  f"{len(path.steps)} steps", file=sys.stderr)
+            codes.append(EXIT_TIMEOUT)
+        for problem in wrong:
+            print(f"sudokulab: error: puzzle {number}: {problem}", file=sys.stderr)
+        if args.verify and not wrong:
+            print(f"verified: all {len(path.steps)} steps agree with norvig's solution",
+                  file=sys.stderr)
+        codes.append(EXIT_DISAGREE if wrong else EXIT_OK)
+    return worst(codes)
+
+
+def explanation(puzzle, path, grade) -> str:
+    """The numbered steps, each with its sentence, then the grade or where they stopped."""
+    from sudokulab.formats.text import format_grid
+
+    width = len(str(len(path.steps)))
+    lines = []
+    for k, step in enumerate(path.steps, 1):
+        lines.append(f"{k:>{width}}. {step.notation}")
+        lines.append(f"{'':>{width}}  {step.sentence}")
+    if path.solved:
+        lines.append(f"solved in {len(path.steps)} steps: level {grade.level}, score "
+                     f"{grade.score}, rating {grade.rating:.1f} (hardest: {grade.hardest})")
+        return "\n".join(lines)
+    if path.stopped:
+        lines.append(f"stopped at the time limit after {len(path.steps)} steps; the grid so "
+                     f"far:")
+    else:
+        lines.append(f"stalled after {len(path.steps)} steps: no enabled technique applies; "
+                     f"the grid so far:")
+    lines.append(format_grid(puzzle.with_values(path.grid)))
+    return "\n".join(lines)

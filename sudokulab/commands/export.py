@@ -1,0 +1,88 @@
+"""`sudokulab export`: a solver-neutral model file (DIMACS, SMT-LIB 2, ASP) or a link."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from sudokulab.commands.inputs import examples, input_arguments, read_input
+from sudokulab.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, UsageError, exit_help
+
+DESCRIPTION = ("Write one puzzle as a model for an external solver (DIMACS CNF, "
+               "SMT-LIB 2, an ASP program for clingo) or as a link that opens it in the "
+               "browser.")
+EXAMPLES = examples(
+    "sudokulab export PUZZLE --to dimacs --encoding minimal --out puzzle.cnf",
+    "sudokulab export PUZZLE --to lp | clingo - 0")
+EXITS = (EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED)
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    """The options of `export`."""
+    p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
+    input_arguments(p)
+    p.add_argument("--to", choices=("dimacs", "smt2", "lp", "fpuzzles", "sudokupad"),
+                   required=True,
+                   help="output format: a model (dimacs, smt2; lp: an answer set program "
+                        "for clingo) or a link that opens the puzzle in the browser "
+                        "(fpuzzles, sudokupad)")
+    p.add_argument("--encoding", default="extended",
+                   help="CNF encoding (dimacs): minimal, efficient, extended, optimized")
+    p.add_argument("--amo", default="pairwise",
+                   help="at-most-one encoding (dimacs): pairwise, seqcounter, ladder, ...")
+    p.add_argument("--model", default="bool", help="SMT model (smt2): int, bool, bitvec")
+    p.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    p.set_defaults(multi_grid=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the DIMACS CNF, SMT-LIB 2 or ASP model of one puzzle."""
+    puzzles = read_input(args)
+    if len(puzzles) != 1:
+        raise UsageError(f"export takes one puzzle, the input has {len(puzzles)}")
+    try:
+        text = _exported(puzzles[0], args)
+    except ValueError as error:  # a rule the encoding or model cannot express
+        raise UsageError(str(error)) from None
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as error:
+            raise UsageError(f"cannot write {args.output}: {error.strerror}") from None
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _exported(puzzle, args: argparse.Namespace) -> str:
+    """The DIMACS, SMT-LIB 2 or ASP text, or the link, the options ask for."""
+    if puzzle.layout is not None and args.to != "dimacs":
+        raise UsageError(f"export --to {args.to} takes one N x N grid; a "
+                         f"{puzzle.layout.name} exports --to dimacs")
+    if args.to == "lp":  # sudoku.lp and the puzzle's facts: clingo alone solves it
+        from sudokulab import asp
+
+        return asp.to_lp(puzzle)
+    if args.to in ("fpuzzles", "sudokupad"):
+        from sudokulab.formats import links
+
+        link = links.fpuzzles_link if args.to == "fpuzzles" else links.sudokupad_link
+        return link(puzzle) + "\n"
+    if args.to == "dimacs":
+        from sudokulab.encodings import cnf
+
+        _choice("--encoding", args.encoding, cnf.ENCODINGS)
+        _choice("--amo", args.amo, cnf.AMO_ENCODINGS)
+        return cnf.to_dimacs(puzzle, encoding=args.encoding, amo=args.amo)
+    from sudokulab.encodings import smt
+
+    _choice("--model", args.model, smt.MODELS)
+    return smt.to_smt2(puzzle, model=args.model)
+
+
+def _choice(option: str, value: str, allowed: Sequence[str]) -> None:
+    """UsageError unless value is one of allowed."""
+    if value not in allowed:
+        raise UsageError(f"{option} {value!r}: choose one of {', '.join(allowed)}")

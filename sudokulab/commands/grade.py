@@ -1,0 +1,177 @@
+"""`sudokulab grade`: HoDoKu's level and an SE-like rating for each puzzle, and a summary."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+
+from sudokulab.commands import steps
+from sudokulab.commands.inputs import examples, input_arguments, picture_path, read_entries
+from sudokulab.errors import (
+    EXIT_ENGINE,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_NONE,
+    EXIT_OK,
+    EXIT_SEVERAL,
+    EXIT_TIMEOUT,
+    UsageError,
+    error_line,
+    exit_help,
+    worst,
+)
+
+DESCRIPTION = ("Grade each puzzle as a human solver would: HoDoKu's level and score, an "
+               "SE-like rating of the hardest step, the hardest technique and the steps per "
+               "technique; then a table of the levels over the input. A puzzle is graded "
+               "only once a search engine (norvig) proves it has one solution.")
+EXAMPLES = examples("sudokulab grade --file puzzles.txt",
+                    "sudokulab grade --file puzzles.txt --format csv --plot levels.png")
+EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_ENGINE, EXIT_SEVERAL,
+         EXIT_INTERRUPTED)
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    """The options of `grade`."""
+    p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
+    input_arguments(p)
+    steps.technique_options(p)
+    p.add_argument("--format", choices=("pretty", "json", "csv", "tsv"), default="pretty",
+                   help="pretty (default): number, level, score, rating, hardest technique; "
+                        "json: one object per puzzle per line; csv, tsv: a header and one "
+                        "row per puzzle (techniques as name:count;...)")
+    p.add_argument("--plot", metavar="FILE",
+                   help="write a histogram of the levels here (.png, .svg or .pdf)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Grade every puzzle; print one record each, then the summary table."""
+    if args.list:
+        print(steps.listing())
+        return EXIT_OK
+    from sudokulab.harness.progress import Progress
+    from sudokulab.human import grading, solver
+
+    if args.plot:
+        picture_path("--plot", args.plot)
+    techniques = steps.chosen(args)
+    entries = read_entries(args)
+    bad = [entry for entry in entries if entry.puzzle is None]
+    if bad and args.strict:  # stop at the first bad puzzle, after grading those before it
+        entries = entries[:entries.index(bad[0]) + 1]
+    progress = Progress("grade", len(entries)) if len(entries) >= 50 else None
+    table = Table(args.format)
+    grades, codes = [], [EXIT_OK]
+    for number, entry in enumerate(entries, 1):  # numbered as read: each row names its puzzle
+        if progress:
+            progress.step()
+        if entry.puzzle is None:
+            print(error_line(entry.error), file=sys.stderr)
+            codes.append(EXIT_INPUT)
+            continue
+        puzzle = entry.puzzle
+        answer = steps.judged(number, puzzle, args)
+        if isinstance(answer, int):
+            codes.append(answer)
+            continue
+        stop = steps.deadline(args)
+        unique = steps.unique(args)
+        path = solver.solve(puzzle, techniques, unique=unique, stop=stop)
+        grade = grading.grade_path(path, techniques, unique=unique, stop=stop)
+        if path.stopped:
+            print(error_line(f"puzzle {number}: stopped at --timeout {args.timeout:g} s after "
+                             f"{len(path.steps)} steps: no grade"), file=sys.stderr)
+            codes.append(EXIT_TIMEOUT)
+            continue
+        grades.append(grade)
+        table.row(number, puzzle, path, grade)
+    if progress:
+        progress.finish()
+    if grades:  # a file of refused puzzles has nothing to sum up or draw
+        print(summary(grades), file=sys.stdout if args.format == "pretty" else sys.stderr)
+        if args.plot:
+            histogram(grades, args.plot)
+            print(f"sudokulab: wrote {args.plot}", file=sys.stderr)
+    return worst(codes)
+
+
+class Table:
+    """One record per graded puzzle, in the chosen format."""
+
+    def __init__(self, fmt: str) -> None:
+        self.format = fmt
+        self.writer = None
+        if fmt in ("csv", "tsv"):
+            self.writer = csv.writer(sys.stdout, lineterminator="\n",
+                                     delimiter="," if fmt == "csv" else "\t")
+            self.writer.writerow(["puzzle", "givens", "solved", "level", "score", "rating",
+                                  "hardest", "techniques"])
+
+    def row(self, number: int, puzzle, path, grade) -> None:
+        """Print one puzzle's grade."""
+        from sudokulab.puzzle import line_of
+
+        counts = path.counts()
+        if self.format == "json":
+            print(json.dumps({"puzzle": line_of(puzzle.givens), "solved": path.solved,
+                              "level": grade.level, "score": grade.score,
+                              "rating": grade.rating, "hardest": grade.hardest,
+                              "techniques": counts}))
+        elif self.writer:
+            self.writer.writerow([number, line_of(puzzle.givens), path.solved, grade.level,
+                                  grade.score, grade.rating, grade.hardest,
+                                  ";".join(f"{k}:{v}" for k, v in counts.items())])
+        else:
+            state = "" if path.solved else "  (stalled)"
+            print(f"#{number}  {grade.level:<7} {grade.score:>6}  {grade.rating:4.1f}  "
+                  f"{grade.hardest}{state}")
+
+
+def summary(grades) -> str:
+    """A table: puzzles per level (stalled paths apart), with share and mean rating."""
+    from tabulate import tabulate
+
+    from sudokulab.human.grading import LEVELS
+
+    rows = []
+    total = len(grades) or 1
+    for level in LEVELS + ("stalled",):
+        those = [g for g in grades if (not g.solved if level == "stalled"
+                                       else g.solved and g.level == level)]
+        if those:
+            rows.append((level, len(those), f"{100 * len(those) / total:.1f}%",
+                         f"{sum(g.rating for g in those) / len(those):.2f}",
+                         round(sum(g.score for g in those) / len(those))))
+    return tabulate(rows, headers=("level", "puzzles", "share", "mean rating", "mean score"),
+                    tablefmt="simple")
+
+
+def histogram(grades, path: str) -> None:
+    """A bar chart of puzzles per level, in the format the path's suffix names."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    from sudokulab.human.grading import LEVELS
+
+    labels = list(LEVELS) + ["stalled"]
+    counts = [sum(1 for g in grades if g.solved and g.level == level) for level in LEVELS]
+    counts.append(sum(1 for g in grades if not g.solved))
+    figure, axes = plt.subplots(figsize=(6, 3.5))
+    axes.bar(labels, counts, color="#4a7ab5")
+    axes.set_ylabel("puzzles")
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # whole puzzles only
+    axes.set_title(f"HoDoKu levels of {len(grades)} puzzles")
+    for x, count in enumerate(counts):
+        axes.annotate(str(count), (x, count), ha="center", va="bottom", fontsize=8)
+    figure.tight_layout()
+    try:
+        figure.savefig(path, format=path.rsplit(".", 1)[-1].lower())
+    except OSError as error:
+        raise UsageError(f"--plot {path}: cannot write it: {error.strerror or error}") from None
+    finally:
+        plt.close(figure)

@@ -1,0 +1,65 @@
+"""`sudokulab hint`: the easiest next human-style step."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from sudokulab.commands import steps
+from sudokulab.commands.inputs import examples, input_arguments, read_input
+from sudokulab.errors import (
+    EXIT_ENGINE,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_NONE,
+    EXIT_OK,
+    EXIT_SEVERAL,
+    EXIT_TIMEOUT,
+    exit_help,
+    worst,
+)
+
+DESCRIPTION = ("The easiest next step only, on the puzzle's pencil marks. Given only once a "
+               "search engine (norvig) proves the puzzle has one solution: one with none or "
+               "several is refused at once, saying which.")
+EXAMPLES = examples(
+    "sudokulab hint 1...........2..81...51.3..2.2.6....3...8..74....7....5...5.2..6...9..17.8",
+    "sudokulab hint PUZZLE --upto 'hidden single' --format json")
+EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_ENGINE, EXIT_SEVERAL,
+         EXIT_INTERRUPTED)
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    """The options of `hint`."""
+    p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
+    input_arguments(p)
+    steps.technique_options(p)
+    p.add_argument("--format", choices=("pretty", "json"), default="pretty",
+                   help="pretty (default): the step's notation and sentence; json: the step "
+                        "as an object (null when there is none)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the easiest next step of each puzzle."""
+    if args.list:
+        print(steps.listing())
+        return EXIT_OK
+    from sudokulab.human import solver
+
+    techniques = steps.chosen(args)
+    codes = [EXIT_OK]
+    for number, puzzle in enumerate(read_input(args), 1):
+        answer = steps.judged(number, puzzle, args)
+        if isinstance(answer, int):
+            codes.append(answer)
+            continue
+        step = solver.hint(puzzle, techniques, unique=steps.unique(args))
+        if args.format == "json":
+            print(json.dumps(step.to_json(puzzle.n) if step else None))
+        elif step is None:
+            full = all(puzzle.givens)
+            print("no step: the puzzle is full" if full else
+                  "no step: no enabled technique applies (try more techniques)")
+        else:
+            print(f"{step.notation}\n{step.sentence}")
+    return worst(codes)

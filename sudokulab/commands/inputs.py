@@ -1,0 +1,222 @@
+"""Input shared by the commands: PUZZLE, '-' or --file, the box shape, variant rules,
+and the backend a spec names. Every command that reads puzzles reads them here."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from sudokulab.errors import PuzzleError, UsageError
+
+INPUT_FORMATS = ("auto", "lines", "jsonl", "json", "sdk", "sdm", "ss", "euler", "hodoku",
+                 "forum", "link")  # sudokulab.formats.files.READERS (not imported here)
+
+def input_arguments(parser: argparse.ArgumentParser) -> None:
+    """PUZZLE | - | --file F, and the box shape."""
+    parser.add_argument("puzzle", nargs="?", metavar="PUZZLE",
+                        help="a puzzle: a line of N*N symbols ('.', '0', '_', '-' or '*' for "
+                             "blanks), a grid, numbers separated by commas, JSON, or an "
+                             "f-puzzles or SudokuPad link; '-' reads standard input")
+    parser.add_argument("--file", "-f", metavar="F",
+                        help="read puzzles from a file (one per line, grids, JSON Lines, a "
+                             "JSON array, .sdk/.sdm/.ss, Project Euler, HoDoKu, forum lines, "
+                             "links; .gz works)")
+    parser.add_argument("--input-format", default="auto", metavar="FMT",
+                        choices=INPUT_FORMATS,
+                        help=f"how to read the input: {', '.join(INPUT_FORMATS)} "
+                             f"(default auto: detected line by line)")
+    parser.add_argument("--strict", action="store_true",
+                        help="stop at the first bad puzzle of a file (by default each is "
+                             "reported with its file and line and skipped; exit code 2)")
+    parser.add_argument("--box", metavar="RxC",
+                        help="box shape when it is not the squarest one (e.g. 3x2)")
+    rules = parser.add_argument_group("variant rules (added to every puzzle read)")
+    rules.add_argument("--rules", metavar="LIST", action="append", default=[],
+                       help="comma list of: diagonal, anti-knight, anti-king, "
+                            "non-consecutive, windoku, main-diagonal, anti-diagonal, "
+                            "disjoint-groups, miracle (= anti-knight, anti-king, "
+                            "non-consecutive)")
+    rules.add_argument("--rule", metavar="NAME", action="append", default=[],
+                       help="one rule by name (repeatable)")
+    rules.add_argument("--cage", metavar="CELLS=SUM", action="append", default=[],
+                       help="a killer cage, e.g. 'r1c1,r1c2=10' (repeatable)")
+    rules.add_argument("--even", metavar="CELLS", action="append", default=[],
+                       help="cells that hold even digits, e.g. r1c1,r5c5")
+    rules.add_argument("--odd", metavar="CELLS", action="append", default=[],
+                       help="cells that hold odd digits")
+    rules.add_argument("--regions", metavar="LAYOUT",
+                       help="jigsaw: N*N region labels row by row, e.g. 'AAABBB...'")
+    rules.add_argument("--line", metavar="KIND:CELLS", action="append", default=[],
+                       help="thermometer, arrow, renban, whispers, palindrome, "
+                            "cage-without-sum or extra-region along cells, e.g. "
+                            "'thermometer:r1c1,r1c2,r1c3' (bulb or circle first; repeatable)")
+    rules.add_argument("--little-killer", metavar="CELLS=SUM", action="append", default=[],
+                       help="a diagonal sum, e.g. 'r1c2,r2c3,r3c4=15' (repeatable)")
+    rules.add_argument("--kropki", metavar="MARKS",
+                       help="dots: 'w:r1c1-r1c2,b:r2c1-r2c2' (white consecutive, black ratio "
+                            "2); add ',negative' when no dot means neither")
+    rules.add_argument("--sandwich", metavar="LINE=SUM", action="append", default=[],
+                       help="digits between the 1 and the N of a row or column add up to "
+                            "SUM, e.g. 'r3=10' or 'c5=0' (repeatable)")
+    rules.add_argument("--consecutive", metavar="PAIRS",
+                       help="consecutive marks 'r1c1-r1c2,r3c3-r4c3'; every other pair of "
+                            "orthogonal neighbours is not consecutive")
+    rules.add_argument("--xv", metavar="MARKS",
+                       help="marks: 'x:r1c1-r1c2,v:r2c1-r2c2' (sum 10, sum 5); add "
+                            "',negative' when no mark means neither")
+
+
+def read_input(args: argparse.Namespace) -> list:
+    """The puzzles named by PUZZLE, '-' or --file; PuzzleError at the first bad one."""
+    entries = read_entries(args)
+    for entry in entries:
+        if entry.puzzle is None:
+            raise PuzzleError(entry.error)
+    return [entry.puzzle for entry in entries]
+
+
+def read_entries(args: argparse.Namespace) -> list:
+    """Entries (a puzzle, or a bad one's error with file and line) of PUZZLE, '-' or --file.
+
+    A single PUZZLE argument that is not a puzzle raises PuzzleError at once.
+    """
+    box = box_shape(args.box)
+    rules = rules_from_args(args)
+    fmt = getattr(args, "input_format", "auto")
+    if args.file and args.puzzle:
+        raise UsageError("give a PUZZLE or --file, not both")
+    if args.puzzle and args.puzzle != "-":  # one puzzle: no file reader to import
+        from types import SimpleNamespace
+
+        puzzle = parse_argument(args.puzzle, box, rules, fmt)
+        return single_grids(args, [SimpleNamespace(source="<argument>", line=1, puzzle=puzzle,
+                                                   error="", where="<argument>:1")])
+    from sudokulab.formats import files
+
+    if args.file:
+        entries = files.read_file(args.file, box, rules, fmt)
+    elif args.puzzle == "-":
+        entries = files.read_text(sys.stdin.read(), "<stdin>", box, rules, fmt)
+    else:
+        raise UsageError("no puzzle: give PUZZLE, '-' for standard input, or --file F")
+    if not entries:
+        raise UsageError("no puzzle found in the input")
+    return single_grids(args, entries)
+
+
+def single_grids(args: argparse.Namespace, entries: list) -> list:
+    """The entries, unless a command that takes one N x N grid met a samurai: PuzzleError."""
+    if not getattr(args, "multi_grid", False):
+        for entry in entries:
+            if entry.puzzle is not None and entry.puzzle.layout is not None:
+                raise PuzzleError(f"{entry.where}: a {entry.puzzle.layout.name} has several "
+                                  f"grids; solve, show, model and export take it, this command "
+                                  f"takes one N x N grid")
+    return entries
+
+
+def rules_from_args(args: argparse.Namespace) -> tuple:
+    """The variant rules named by --rules, --rule, --cage, --even, --odd, --regions."""
+    from sudokulab import rules as R
+
+    try:
+        rules = [rule for text in args.rules for name in text.split(",") if name.strip()
+                 for rule in R.named(name)]
+        rules += [rule for name in args.rule for rule in R.named(name)]
+        rules += [R.parse_cage(text) for text in args.cage]
+        rules += [R.Parity(R.parse_cells(text), True) for text in args.even]
+        rules += [R.Parity(R.parse_cells(text), False) for text in args.odd]
+        if args.regions:
+            rules.append(R.parse_regions(args.regions))
+        rules += [R.parse_line(text) for text in args.line]
+        rules += [R.parse_little_killer(text) for text in args.little_killer]
+        rules += [R.parse_marks(kind, text) for kind, text in
+                  (("kropki", args.kropki), ("xv", args.xv)) if text]
+        if args.consecutive:
+            rules.append(R.parse_pairs(args.consecutive))
+        rules += [R.parse_sandwich(text) for text in args.sandwich]
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return tuple(dict.fromkeys(rules))  # a rule named twice counts once
+
+
+def parse_argument(text: str, box: tuple[int, int] | None, rules: tuple, fmt: str = "auto"):
+    """A puzzle given on the command line, with a hint when it looks like a file name."""
+    from sudokulab.formats.text import parse
+
+    try:
+        if fmt not in ("auto", "lines"):
+            from sudokulab.formats import files
+
+            return files.puzzles(files.read_text(text, "<argument>", box, rules, fmt))[0]
+        return parse(text, box=box, rules=rules)
+    except PuzzleError as error:
+        if is_file(text):
+            raise PuzzleError(f"{error} (to read the file {text!r}, use --file)") from None
+        raise
+
+
+def is_file(text: str) -> bool:
+    """Whether text names an existing file (False for text no file name can be)."""
+    import os
+
+    try:
+        return os.path.isfile(text)
+    except (OSError, ValueError):  # too long for a file name, or a NUL byte in it
+        return False
+
+
+def box_shape(text: str | None) -> tuple[int, int] | None:
+    """(rows, cols) from '3x2'."""
+    if text is None:
+        return None
+    rows, sep, cols = text.lower().partition("x")
+    if not (sep and rows.isdigit() and cols.isdigit()):
+        raise UsageError(f"--box {text!r}: expected rows x cols, like 2x3")
+    if int(rows) < 1 or int(cols) < 1:
+        raise UsageError(f"--box {text!r}: a box has at least 1 row and 1 column")
+    return int(rows), int(cols)
+
+
+def backend(spec: str):
+    """The backend a spec names; UsageError for an unknown name or option."""
+    from sudokulab.backends import BackendError, make_backend
+
+    try:
+        return make_backend(spec)
+    except BackendError as error:
+        raise UsageError(str(error)) from None
+
+
+def unavailable(engine) -> str:
+    """Why a backend cannot run here ('' when it can), with the fix."""
+    availability = engine.available()
+    if availability.ok:
+        return ""
+    fix = f"; {availability.fix}" if availability.fix else ""
+    return f"backend {engine.name} is not available: {availability.reason}{fix}"
+
+
+def examples(*lines: str) -> str:
+    """The 'examples' section of a --help."""
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+PICTURES = (".png", ".svg", ".pdf")  # what the plots are written as, by the file's suffix
+
+
+def picture_path(option: str, text: str) -> str:
+    """An output path for a plot, checked before any work: its suffix names a format we
+    write, and it is no folder; UsageError otherwise."""
+    import os
+
+    suffix = os.path.splitext(text)[1].lower()
+    if suffix not in PICTURES:
+        raise UsageError(f"{option} {text}: name a {', '.join(PICTURES)} file (the suffix "
+                         f"says the format)")
+    if os.path.isdir(text):
+        raise UsageError(f"{option} {text}: is a folder; name a file in it")
+    folder = os.path.dirname(text) or "."
+    if not os.path.isdir(folder):
+        raise UsageError(f"{option} {text}: no folder {folder}")
+    return text

@@ -1,0 +1,58 @@
+"""`sudokulab serve`: the web page and its JSON API."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from sudokulab.commands.inputs import examples
+from sudokulab.errors import (
+    EXIT_ENGINE,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    UsageError,
+    exit_help,
+    port_number,
+)
+
+DESCRIPTION = ("Serve the web page and its JSON API (/api, documented at /docs). Solves "
+               "run in worker processes with a timeout.")
+EXAMPLES = examples(
+    "sudokulab serve --open",
+    "sudokulab serve --host 0.0.0.0 --port 8080   # reachable from other machines")
+EXITS = (EXIT_OK, EXIT_INPUT, EXIT_ENGINE, EXIT_INTERRUPTED)
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    """The options of `serve`."""
+    p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve the page and the API until Ctrl-C."""
+    try:
+        import uvicorn
+
+        from sudokulab.web.app import create_app
+    except ImportError as error:
+        print(f"sudokulab: the web server needs fastapi and uvicorn ({error}); run "
+              f"`make install`", file=sys.stderr)
+        return EXIT_ENGINE
+    url = f"http://{args.host}:{args.port}/"
+    if args.open:
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, webbrowser.open, (url,)).start()
+    print(f"sudokulab: serving {url} (API docs at {url}docs); Ctrl-C stops", file=sys.stderr)
+    try:
+        uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning")
+    except OSError as error:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: "
+                         f"{error.strerror or error}") from None
+    return EXIT_OK

@@ -1,0 +1,89 @@
+"""`sudokulab show`: a puzzle in another format, or its candidates."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from sudokulab.commands.inputs import examples, input_arguments, read_entries
+from sudokulab.errors import (
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    PuzzleError,
+    error_line,
+    exit_help,
+)
+
+DESCRIPTION = ("Print each puzzle in another format (a grid, a line, JSON, a link, a "
+               "file format) or with the candidates of each blank cell.")
+EXAMPLES = examples(
+    "sudokulab show PUZZLE --format candidates",
+    "sudokulab show --file puzzles.sdm --format sudokupad")
+EXITS = (EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED)
+
+
+FORMATS = ("pretty", "line", "numbers", "json", "candidates", "jsonl", "sdk", "sdm", "ss",
+                "euler", "hodoku", "fpuzzles", "sudokupad")
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    """The options of `show`."""
+    p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
+    input_arguments(p)
+    p.add_argument("--format", choices=FORMATS, default="pretty", metavar="FMT",
+                   help="candidates: each blank's digits not ruled out by the givens and the "
+                        "rules (units, chess moves, non-consecutive, parity, cage sums); "
+                        "also " + ", ".join(FORMATS) + " (json and jsonl: one object "
+                        "a line; fpuzzles, sudokupad: a link; euler: Project Euler 96's form)")
+    p.set_defaults(multi_grid=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print each puzzle in the chosen format; a bad one of a file is reported and skipped."""
+    entries = read_entries(args)
+    puzzles = [entry.puzzle for entry in entries if entry.puzzle is not None]
+    lossy = args.format not in ("pretty", "candidates", "json", "jsonl", "fpuzzles",
+                                "sudokupad")
+    dropped = sorted({rule.name for puzzle in puzzles for rule in puzzle.rules}) if lossy else []
+    if dropped:
+        print(f"sudokulab: note: the {args.format} form cannot hold rules; not shown: "
+              f"{', '.join(dropped)} (--format json keeps them)", file=sys.stderr)
+    code = EXIT_OK
+    for number, entry in enumerate(entries, 1):
+        if entry.puzzle is None:
+            print(error_line(entry.error), file=sys.stderr)
+            code = EXIT_INPUT
+            if args.strict:
+                break
+            continue
+        print(_show(entry.puzzle, args.format, number))
+    return code
+
+
+BOARD_FORMATS = ("pretty", "line", "json", "jsonl", "candidates")  # what draws several grids
+
+
+def _show(puzzle, fmt: str, number: int = 1) -> str:
+    """One puzzle in a format (its number heads a Project Euler grid)."""
+    from sudokulab.formats import text
+
+    if puzzle.layout is not None and fmt not in BOARD_FORMATS:
+        raise PuzzleError(f"the {fmt} form holds one N x N grid; a {puzzle.layout.name} shows "
+                          f"as {', '.join(BOARD_FORMATS)}")
+
+    if fmt not in ("pretty", "line", "numbers", "json", "candidates"):
+        from sudokulab.formats import files
+
+        return files.write_one(puzzle, fmt, number)
+    if fmt == "candidates":
+        from sudokulab.geometry import pencil_marks
+
+        marks = pencil_marks(puzzle)
+        head = f"{text.format_rules(puzzle)}\n" if puzzle.rules else ""
+        return head + text.format_candidates(puzzle, marks)
+    if fmt == "pretty" and puzzle.rules:
+        return f"{text.format_rules(puzzle)}\n{text.format_grid(puzzle)}"
+    writers = {"pretty": text.format_grid, "line": text.format_line, "numbers": text.format_numbers,
+               "json": text.to_json}
+    return writers[fmt](puzzle)

@@ -1,0 +1,275 @@
+"""`sudokulab solve`: one backend over one puzzle or a file; every grid checked before it
+is printed, by the independent checker (through the cross-check's `verify`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from sudokulab.commands.inputs import backend, examples, input_arguments, read_entries, unavailable
+from sudokulab.errors import (
+    EXIT_DISAGREE,
+    EXIT_ENGINE,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_NONE,
+    EXIT_OK,
+    EXIT_TIMEOUT,
+    UsageError,
+    count_int,
+    error_line,
+    exit_help,
+    positive_int,
+    timeout_seconds,
+    worst,
+)
+
+DESCRIPTION = ("Solve one puzzle or a file of puzzles with one backend. Every grid a backend "
+               "returns is checked by the independent checker before it is printed.")
+EXAMPLES = examples(
+    "sudokulab solve 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..1.4......",
+    "sudokulab solve --file puzzles.txt -b sat --format line",
+    "sudokulab solve ................ --count -b dlx   # every 4x4 grid: 288")
+EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE,
+         EXIT_INTERRUPTED)
+
+FORMATS = """output formats:
+  pretty  a headline and each grid found, with box lines (the default)
+  line    one line per puzzle: the solution when there is exactly one known (unique, or
+          solved with --limit 1), the count with --count, otherwise the status word
+          (none, multiple, timeout, unsupported, error, stalled, invalid, bad-input;
+          interrupted after Ctrl-C, or the count so far with --count)
+  tsv     one line per puzzle after a header: number, status, count, milliseconds,
+          the grids printed (comma-separated lines), message
+  json    one JSON object per line (JSON Lines): puzzle, box, rules, backend, status,
+          count, exact, solutions, stats, times, message
+  fpuzzles, sudokupad
+          one link per puzzle that opens it in the browser, its solution inside when
+          exactly one is known; otherwise the status word, as in line
+A bad puzzle in a file is reported on stderr with its file and line and skipped (status
+bad-input in line, tsv and json); --strict stops there instead. Exit code 2 then."""
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    """The options of `solve`."""
+    p.description = DESCRIPTION
+    p.epilog = f"{FORMATS}\n\n{EXAMPLES}\n\n{exit_help(EXITS)}"
+    input_arguments(p)
+    p.add_argument("--backend", "-b", default="norvig", metavar="NAME",
+                   help="backend, optionally with options: norvig, sat, "
+                        "sat:solver=glucose4, smt:model=int, prolog ... (default: norvig)")
+    p.add_argument("--limit", "-k", type=positive_int, default=2, metavar="K",
+                   help="stop after K solutions (default 2: proves uniqueness; 1: first only)")
+    p.add_argument("--count", action="store_true",
+                   help="count every solution; prints the count, not the grids (see --grids)")
+    p.add_argument("--grids", type=count_int, default=0, metavar="K",
+                   help="with --count, also print the first K grids found (default 0)")
+    p.add_argument("--format", choices=("pretty", "line", "tsv", "json", "fpuzzles", "sudokupad"),
+                   default="pretty",
+                   help="output format (default: pretty; see below)")
+    p.add_argument("--timeout", "-t", type=timeout_seconds, metavar="S",
+                   help="give up on a puzzle after S seconds (0 or inf: never); the backend "
+                        "then runs in a worker process that is stopped at the deadline")
+    p.add_argument("--stats", action="store_true", help="show the engine's statistics")
+    p.set_defaults(multi_grid=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Solve each puzzle with one backend, check every grid, print the answers."""
+    entries = read_entries(args)
+    if args.grids and not args.count:
+        raise UsageError("--grids K prints K of the grids a count finds: give --count too")
+    engine = backend(args.backend)
+    why = unavailable(engine)
+    if why:
+        print(error_line(why), file=sys.stderr)
+        return EXIT_ENGINE
+    out = Output(args, engine.label, numbered=len(entries) > 1)
+    limit = None if args.count else args.limit
+    if args.strict:  # stop at the first bad puzzle, after answering those before it
+        first_bad = next((k for k, e in enumerate(entries) if e.puzzle is None), None)
+        entries = entries if first_bad is None else entries[:first_bad + 1]
+    if args.timeout:
+        return worst(_isolated(engine.label, entries, limit, args.timeout, out))
+    codes = []
+    try:
+        for number, entry in enumerate(entries, 1):
+            if entry.puzzle is None:
+                codes.append(out.bad(number, entry))
+            else:
+                codes.append(out.write(number, entry.puzzle,
+                                       engine.solve(entry.puzzle, limit=limit)))
+    except KeyboardInterrupt as interrupt:
+        partial = getattr(interrupt, "result", None)  # what the engine found before Ctrl-C
+        if partial is not None:
+            out.write(len(codes) + 1, entries[len(codes)].puzzle, partial, interrupted=True)
+        raise
+    return worst(codes)
+
+
+def _isolated(spec: str, entries: list, limit: int | None, timeout: float,
+              out: Output) -> list[int]:
+    """Solve in a worker process that is killed when it overruns; write answers in order."""
+    from sudokulab.harness.runner import BackendFailed, Options, run_backend
+    from sudokulab.result import Result, Status
+
+    waiting: dict = {}
+    codes: list[int] = []
+
+    def deliver(index: int | None = None, result=None) -> None:
+        """Keep each answer until every earlier one is written (bad puzzles in their turn)."""
+        if index is not None:
+            waiting[index] = result
+        while len(codes) < len(entries):
+            index = len(codes)
+            entry = entries[index]
+            if entry.puzzle is None:
+                codes.append(out.bad(index + 1, entry))
+            elif index in waiting:
+                codes.append(out.write(index + 1, entry.puzzle, waiting.pop(index)))
+            else:
+                return
+
+    options = Options(limit=limit, timeout=timeout, warmup=False)
+    todo = [(k, e.puzzle) for k, e in enumerate(entries) if e.puzzle is not None]
+    deliver()
+    try:
+        run_backend(spec, todo, options, jobs=1,
+                    record=lambda record: deliver(record.index, record.result))
+    except BackendFailed as error:
+        failed = Result(Status.ERROR, message=f"the worker process failed: {error}")
+        for index, _ in todo:
+            if index >= len(codes) and index not in waiting:
+                deliver(index, failed)
+    return codes
+
+
+HEADLINES = {
+    "unique": "unique solution", "multiple": "several solutions",
+    "solved": "solved (uniqueness not checked)", "none": "no solution", "timeout": "timeout",
+    "unsupported": "unsupported", "error": "error",
+    "stalled": "stalled (the techniques found no further step; the grid so far)",
+    "interrupted": "interrupted (Ctrl-C), what was found so far",
+}
+CODES = {"none": EXIT_NONE, "timeout": EXIT_TIMEOUT, "error": EXIT_ENGINE,
+         "unsupported": EXIT_ENGINE}
+
+
+class Output:
+    """Writes each puzzle's answer in the chosen format, after checking its grids."""
+
+    def __init__(self, args: argparse.Namespace, label: str, numbered: bool) -> None:
+        from sudokulab.harness.crosscheck import verify
+        from sudokulab.puzzle import line_of
+
+        self.verify, self.line_of = verify, line_of
+        self.format, self.stats, self.label = args.format, args.stats, label
+        self.counting, self.grids = args.count, args.grids
+        self.numbered = numbered
+        self.flushed = time.perf_counter()
+        if self.format == "tsv":
+            self.emit("puzzle\tstatus\tcount\tms\tgrids\tmessage")
+
+    def write(self, number: int, puzzle, result, interrupted: bool = False) -> int:
+        """Check and print one answer; its exit code."""
+        shown = result.solutions[:self.grids] if self.counting else result.solutions
+        why = self.verify(puzzle, result)  # every grid the backend returned, shown or not
+        if why:
+            return self._invalid(number, puzzle, result, why)
+        status = "interrupted" if interrupted else result.status.value
+        self.emit(self._render(number, puzzle, result, shown, status))
+        return CODES.get(result.status.value, EXIT_OK)
+
+    def bad(self, number: int, entry) -> int:
+        """A puzzle of a file that is not one: say where and why, keep the numbering."""
+        print(error_line(entry.error), file=sys.stderr)
+        if self.format == "json":
+            import json
+
+            self.emit(json.dumps({"puzzle": None, "where": entry.where, "backend": self.label,
+                                  "status": "bad-input", "message": entry.error}))
+        elif self.format == "tsv":
+            self.emit("\t".join((str(number), "bad-input", "", "", "",
+                                 entry.error.replace("\t", " "))))
+        elif self.format != "pretty":
+            self.emit("bad-input")
+        return EXIT_INPUT
+
+    def _invalid(self, number: int, puzzle, result, why: str) -> int:
+        """A backend's answer cannot be right (a grid breaks the rules): say so, exit 4."""
+        print(error_line(f"puzzle {number}: {self.label}'s answer fails the independent "
+                         f"check: {why}"), file=sys.stderr)
+        from sudokulab.result import Result, Status
+
+        rejected = Result(Status.ERROR, message=f"invalid grid from {self.label}: {why}")
+        self.emit(self._render(number, puzzle, rejected, (), "invalid"))
+        return EXIT_DISAGREE
+
+    def _render(self, number: int, puzzle, result, shown, status: str) -> str:
+        """One answer in the chosen format."""
+        line_of = self.line_of
+        if self.format == "json":
+            return self._json(puzzle, result, shown, status)
+        if self.format == "tsv":
+            return "\t".join((str(number), status, result.count_text,
+                              f"{result.time * 1000:.3f}", ",".join(map(line_of, shown)),
+                              result.message.replace("\t", " ").replace("\n", " ")))
+        if self.format in ("line", "fpuzzles", "sudokupad"):
+            if status in ("unique", "solved") and not self.counting:
+                if self.format == "line":
+                    return line_of(result.solutions[0])
+                from sudokulab.formats import links
+
+                if puzzle.layout is not None:
+                    raise UsageError(f"a {self.format} link holds one N x N grid; a "
+                                     f"{puzzle.layout.name} prints as pretty, line, tsv or json")
+                link = links.fpuzzles_link if self.format == "fpuzzles" else links.sudokupad_link
+                return link(puzzle, result.solutions[0])
+            counted = result.status.is_answer or status == "interrupted"
+            return result.count_text if self.counting and counted else status
+        return self._pretty(number, puzzle, result, shown, status)
+
+    def _json(self, puzzle, result, shown, status: str) -> str:
+        """One JSON object: the puzzle with its rules, and the backend's answer."""
+        import json
+
+        from sudokulab import rules as R
+        from sudokulab.puzzle import line_of
+
+        data = {"puzzle": line_of(puzzle.givens), "box": list(puzzle.box),
+                **({"layout": puzzle.layout.name} if puzzle.layout is not None else {}),
+                "rules": [R.rule_to_json(rule) for rule in puzzle.rules],
+                "backend": self.label, **result.to_json()}
+        data["status"] = status
+        data["solutions"] = [list(grid) for grid in shown]
+        return json.dumps(data)
+
+    def _pretty(self, number: int, puzzle, result, shown, status: str) -> str:
+        """A headline, the rules, the statistics and each grid, boxed."""
+        from sudokulab.formats.text import format_grid, format_rules
+
+        headline = HEADLINES.get(status, status)
+        head = (f"{f'#{number} ' if self.numbered else ''}{headline}: "
+                f"{result.count_text} solution(s) [{self.label}, {result.time * 1000:.1f} ms]")
+        parts = [head + (f" {result.message}" if result.message else "")]
+        if puzzle.rules:
+            parts.append(format_rules(puzzle))
+        if self.stats and result.stats:
+            parts.append("  " + result.stats_text())
+        parts += [format_grid(puzzle.with_values(grid)) + "\n" for grid in shown]
+        if result.partial:
+            parts.append(format_grid(puzzle.with_values(result.partial)) + "\n")
+        hidden = len(result.solutions) - len(shown)
+        if hidden:
+            more = "more " if shown else ""
+            parts.append(f"({hidden} {more}grid(s) found, not shown: --grids K prints K)")
+        return "\n".join(parts)
+
+    def emit(self, text: str) -> None:
+        """Print, flushing at most ten times a second (so a long file streams cheaply)."""
+        sys.stdout.write(text + "\n")
+        now = time.perf_counter()
+        if now - self.flushed > 0.1:
+            sys.stdout.flush()
+            self.flushed = now
