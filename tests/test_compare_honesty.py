@@ -98,11 +98,12 @@ def test_exit_codes_follow_their_precedence(findings, statuses, skipped, explici
 
 
 def test_the_exit_codes_are_in_the_help():
-    parser = compare.argparse.ArgumentParser()
-    compare.add_arguments(parser)
-    text = parser.format_help()
-    assert "4  disagreement" in text and "5  engine failure" in text
-    assert "first that applies" in text and "--timeout 0 (or inf) means no timeout" in text
+    from sudokulab.cli import build_parser
+
+    text = build_parser("compare")._subparsers._group_actions[0].choices["compare"].format_help()
+    assert "4    disagreement" in text and "5    engine failure" in text
+    assert "143  terminated" in text and "6  " not in text  # compare never says "several"
+    assert "--timeout 0 (or inf) means no timeout" in text
 
 
 # --- options -------------------------------------------------------------------------

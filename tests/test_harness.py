@@ -361,8 +361,8 @@ def test_no_runnable_backend_is_an_engine_failure(fake_plugin, tmp_path, capsys)
     (["--resume", "--out", "/no/such/run"], "cannot resume"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(arguments, message, tmp_path, capsys):
-    assert main(["compare", *arguments, "--out", str(tmp_path / "run")]
-                       if "--out" not in arguments else arguments) == 2
+    out = [] if "--out" in arguments else ["--out", str(tmp_path / "run")]
+    assert main(["compare", *arguments, *out]) == 2
     error = capsys.readouterr().err
     assert error.startswith("sudokulab: error:") and message in error
     assert error.count("\n") == 1

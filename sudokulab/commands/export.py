@@ -27,17 +27,23 @@ def options(p: argparse.ArgumentParser) -> None:
                    help="output format: a model (dimacs, smt2; lp: an answer set program "
                         "for clingo) or a link that opens the puzzle in the browser "
                         "(fpuzzles, sudokupad)")
-    p.add_argument("--encoding", default="extended",
-                   help="CNF encoding (dimacs): minimal, efficient, extended, optimized")
-    p.add_argument("--amo", default="pairwise",
-                   help="at-most-one encoding (dimacs): pairwise, seqcounter, ladder, ...")
-    p.add_argument("--model", default="bool", help="SMT model (smt2): int, bool, bitvec")
-    p.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    p.add_argument("--encoding",
+                   help="CNF encoding (dimacs only): minimal, efficient, extended (the "
+                        "default), optimized")
+    p.add_argument("--amo",
+                   help="at-most-one encoding (dimacs only): pairwise (the default), "
+                        "seqcounter, ladder, ...")
+    p.add_argument("--model", help="SMT model (smt2 only): int, bool (the default), bitvec")
+    p.add_argument("--out", "--output", "-o", dest="out", metavar="FILE",
+                   help="write here instead of stdout (--output: its old name)")
     p.set_defaults(multi_grid=True)
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the DIMACS CNF, SMT-LIB 2 or ASP model of one puzzle."""
+    for option, form in (("encoding", "dimacs"), ("amo", "dimacs"), ("model", "smt2")):
+        if getattr(args, option) is not None and args.to != form:
+            raise UsageError(f"--{option} shapes the {form} model only, not --to {args.to}")
     puzzles = read_input(args)
     if len(puzzles) != 1:
         raise UsageError(f"export takes one puzzle, the input has {len(puzzles)}")
@@ -45,12 +51,13 @@ def run(args: argparse.Namespace) -> int:
         text = _exported(puzzles[0], args)
     except ValueError as error:  # a rule the encoding or model cannot express
         raise UsageError(str(error)) from None
-    if args.output:
+    if args.out:
         try:
-            with open(args.output, "w", encoding="utf-8") as out:
+            with open(args.out, "w", encoding="utf-8") as out:
                 out.write(text)
         except OSError as error:
-            raise UsageError(f"cannot write {args.output}: {error.strerror}") from None
+            raise UsageError(f"--out {args.out}: cannot write it: {error.strerror}") from None
+        print(f"sudokulab: wrote {args.out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return EXIT_OK
@@ -73,13 +80,15 @@ def _exported(puzzle, args: argparse.Namespace) -> str:
     if args.to == "dimacs":
         from sudokulab.encodings import cnf
 
-        _choice("--encoding", args.encoding, cnf.ENCODINGS)
-        _choice("--amo", args.amo, cnf.AMO_ENCODINGS)
-        return cnf.to_dimacs(puzzle, encoding=args.encoding, amo=args.amo)
+        encoding, amo = args.encoding or "extended", args.amo or "pairwise"
+        _choice("--encoding", encoding, cnf.ENCODINGS)
+        _choice("--amo", amo, cnf.AMO_ENCODINGS)
+        return cnf.to_dimacs(puzzle, encoding=encoding, amo=amo)
     from sudokulab.encodings import smt
 
-    _choice("--model", args.model, smt.MODELS)
-    return smt.to_smt2(puzzle, model=args.model)
+    model = args.model or "bool"
+    _choice("--model", model, smt.MODELS)
+    return smt.to_smt2(puzzle, model=model)
 
 
 def _choice(option: str, value: str, allowed: Sequence[str]) -> None:

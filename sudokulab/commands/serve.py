@@ -43,16 +43,37 @@ def run(args: argparse.Namespace) -> int:
         print(f"sudokulab: the web server needs fastapi and uvicorn ({error}); run "
               f"`make install`", file=sys.stderr)
         return EXIT_ENGINE
-    url = f"http://{args.host}:{args.port}/"
+    listening = bind(args.host, args.port)  # before announcing: a busy port says so now
+    port = listening.getsockname()[1]
+    url = f"http://{args.host}:{port}/"
     if args.open:
         import threading
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     print(f"sudokulab: serving {url} (API docs at {url}docs); Ctrl-C stops", file=sys.stderr)
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    server.run(sockets=[listening])
+    # uvicorn returns when a signal stopped it: Ctrl-C (or SIGTERM) is the only way out
+    return EXIT_INTERRUPTED
+
+
+def bind(host: str, port: int):
+    """A socket listening on host:port; UsageError (exit 2) naming why it cannot be."""
+    import socket
+
     try:
-        uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning")
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as error:
+        raise UsageError(f"--host {host}: not an address of this machine ({error})") from None
+    listening = socket.socket(family, kind, proto)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind(address)
+        listening.listen(128)
     except OSError as error:
-        raise UsageError(f"cannot listen on {args.host}:{args.port}: "
-                         f"{error.strerror or error}") from None
-    return EXIT_OK
+        listening.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {error.strerror or error}") \
+            from None
+    return listening

@@ -7,6 +7,7 @@ the line being written, and `--resume` skips every (backend, puzzle) already the
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import TextIO
 
@@ -21,18 +22,28 @@ class RunLog:
     def __init__(self, folder: Path) -> None:
         self.path = Path(folder) / FILENAME
         self._file: TextIO | None = None
+        self._warned: set[int] = set()
 
     def read(self) -> list[Record]:
-        """Every complete record on disk (a line cut short by a crash is dropped)."""
+        """Every complete record on disk. A line that is no record (cut short by a crash,
+        or edited by hand) is dropped with a warning, once: its puzzle is solved again."""
         if not self.path.exists():
             return []
         records = []
-        for line in self.path.read_text(encoding="utf-8").splitlines():
+        lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
+        for number, line in enumerate(lines, 1):
             try:
                 records.append(Record.from_json(json.loads(line)))
-            except (ValueError, KeyError, TypeError):
-                continue
+            except (ValueError, KeyError, TypeError, AttributeError):
+                self._warn(number)
         return records
+
+    def _warn(self, number: int) -> None:
+        """Say once that a line is no record and is skipped."""
+        if number not in self._warned:
+            self._warned.add(number)
+            print(f"sudokulab: warning: {self.path}:{number}: not a result record; "
+                  f"skipped (its puzzle is solved again)", file=sys.stderr)
 
     def done(self) -> set[tuple[str, int]]:
         """The (backend, puzzle index) pairs already recorded."""
