@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 
 from sudokulab import rules as R
-from sudokulab.errors import PuzzleError
+from sudokulab.errors import PuzzleError, UsageError
 from sudokulab.geometry import geometry
 from sudokulab.layout import Layout
 
@@ -45,6 +45,50 @@ def valid_sizes() -> list[int]:
     return [n for n in range(MIN_SIZE, MAX_SIZE + 1) if _has_box(n)]
 
 
+def box_problem(box: object) -> str:
+    """What makes a box shape no box ('' when nothing does): it is two whole numbers of
+    at least 1 whose product is a grid size from MIN_SIZE to MAX_SIZE."""
+    if not (isinstance(box, (tuple, list)) and len(box) == 2
+            and all(isinstance(side, int) and not isinstance(side, bool) for side in box)):
+        return "a box is two whole numbers, rows and columns"
+    rows, cols = box
+    if rows < 1 or cols < 1:
+        return "a box has at least 1 row and 1 column"
+    n = rows * cols
+    if not MIN_SIZE <= n <= MAX_SIZE:
+        return (f"a {rows}x{cols} box makes a {n}x{n} grid; grids go from "
+                f"{MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE}")
+    return ""
+
+
+def box_text(box: object) -> str:
+    """'3x2' for a pair of numbers, the value itself for anything else."""
+    if isinstance(box, (tuple, list)) and len(box) == 2 and all(type(v) is int for v in box):
+        return f"{box[0]}x{box[1]}"
+    return repr(box)
+
+
+def parse_box(text: str) -> tuple[int, int]:
+    """(rows, cols) from the text of --box, '3x2'; UsageError saying what is wrong."""
+    import re
+
+    match = re.fullmatch(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*", text)
+    if not match:
+        raise UsageError(f"--box {text!r}: expected rows x columns, like 2x3")
+    box = int(match[1]), int(match[2])
+    problem = box_problem(box)
+    if problem:
+        raise UsageError(f"--box {text.strip()}: {problem}")
+    return box
+
+
+def check_box(box: object) -> None:
+    """PuzzleError if a box shape is no box, naming it."""
+    problem = box_problem(box)
+    if problem:
+        raise PuzzleError(f"box {box_text(box)}: {problem}")
+
+
 def jigsaw_box(n: int) -> tuple[int, int]:
     """The box shape kept for a jigsaw of size N: the squarest, or 1 x N where none exists.
 
@@ -70,9 +114,7 @@ class Puzzle:
     layout: Layout | None = field(default=None)
 
     def __post_init__(self) -> None:
-        rows, cols = self.box
-        if rows < 1 or cols < 1 or not MIN_SIZE <= rows * cols <= MAX_SIZE:
-            raise PuzzleError(f"box {rows}x{cols} makes no grid from {MIN_SIZE} to {MAX_SIZE}")
+        check_box(self.box)
         if self.layout is not None:
             _check_layout(self)
         if len(self.givens) != self.cell_count:
@@ -187,6 +229,10 @@ def _check_each(box: tuple[int, int], rules: Sequence[R.Rule]) -> None:
         if isinstance(rule, R.Cage):
             if not isinstance(rule.total, int) or isinstance(rule.total, bool):
                 raise PuzzleError(f"cage of {rule.total!r}: the sum must be a whole number")
+            if rule.total < 1:
+                raise PuzzleError(f"cage of {rule.total}: the sum must be 1 or more")
+            if not rule.cells:
+                raise PuzzleError(f"cage of {rule.total}: needs at least one cell")
             _check_cells(rule.cells, n, f"cage of {rule.total}")
         elif isinstance(rule, R.Parity):
             _check_cells(rule.cells, n, "even cells" if rule.even else "odd cells")
