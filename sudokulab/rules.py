@@ -245,8 +245,10 @@ def cell_name(cell: Cell) -> str:
 def parse_cell(text: str) -> Cell:
     """(row, col) from 'r1c1', counted from 1 in the text; ValueError if malformed."""
     match = re.fullmatch(r"\s*[rR](\d+)\s*[cC](\d+)\s*", text)
-    if not match or int(match[1]) < 1 or int(match[2]) < 1:
+    if not match:
         raise ValueError(f"{text!r} is not a cell name like r1c1")
+    if int(match[1]) < 1 or int(match[2]) < 1:
+        raise ValueError(f"{text!r}: rows and columns count from 1, as in r1c1")
     return int(match[1]) - 1, int(match[2]) - 1
 
 
@@ -281,55 +283,143 @@ _DOT_FIELDS = {Kropki: ("white", "black"), XV: ("x", "v"), ConsecutiveMarks: ("p
 _LINE_TYPES = {kind.name: kind for kind in LINES}
 
 
-def _pairs(data: object) -> tuple[Pair, ...]:
-    """Pairs of cells from [["r1c1", "r1c2"], ...]."""
-    if not isinstance(data, list):
-        raise ValueError("dots need a list of cell pairs")
+# The keys each rule's JSON object takes besides "type" (puzzle.schema.json): any other
+# key is a typo ("negativ") that would silently change the puzzle, so it is refused.
+_JSON_KEYS: dict[str, tuple[str, ...]] = {
+    **{name: () for name in SIMPLE_RULES}, "jigsaw": ("regions",),
+    **{name: ("cells",) for name in _LINE_TYPES}, "cage": ("cells", "total"),
+    "parity": ("cells", "even"), "little-killer": ("cells", "total"),
+    "kropki": ("white", "black", "negative"), "xv": ("x", "v", "negative"),
+    "consecutive-marks": ("pairs",), "sandwich": ("row", "column", "total")}
+CELLS_FORM = '["r1c1", "r1c2"]'
+
+
+def json_text(value: object, limit: int = 60) -> str:
+    """A decoded JSON value as it was written (true, null, "3"), cut to a short line."""
+    import json
+
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # not from JSON: a Python value handed in
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _field(data: dict, key: str) -> object:
+    """data[key]; ValueError naming the key when it is missing."""
+    if key not in data:
+        raise ValueError(f"missing '{key}'")
+    return data[key]
+
+
+def _cells(data: dict, key: str = "cells") -> tuple[Cell, ...]:
+    """Cells from a list of names like "r1c1"."""
+    value = _field(data, key)
+    if not (isinstance(value, list) and all(isinstance(c, str) for c in value)):
+        raise ValueError(f"'{key}' must be a list of cell names like {CELLS_FORM}, "
+                         f"not {json_text(value)}")
+    return tuple(parse_cell(c) for c in value)
+
+
+def _regions(data: dict) -> tuple[tuple[Cell, ...], ...]:
+    """Jigsaw regions from a list of lists of cell names."""
+    value = _field(data, "regions")
+    if not (isinstance(value, list) and all(isinstance(region, list) and
+                                            all(isinstance(c, str) for c in region)
+                                            for region in value)):
+        raise ValueError(f"'regions' must be a list of regions, each a list of cell names "
+                         f"like {CELLS_FORM}, not {json_text(value)}")
+    return tuple(tuple(parse_cell(c) for c in region) for region in value)
+
+
+def _pairs(data: dict, key: str) -> tuple[Pair, ...]:
+    """Pairs of cells from [["r1c1", "r1c2"], ...] (none when the key is absent)."""
+    value = data.get(key, [])
+    form = f"'{key}' must be a list of cell pairs like [{CELLS_FORM}]"
+    if not isinstance(value, list):
+        raise ValueError(f"{form}, not {json_text(value)}")
     pairs = []
-    for pair in data:
+    for pair in value:
         if not isinstance(pair, list) or len(pair) != 2:
-            raise ValueError(f"{pair!r} is not a pair of cells like [\"r1c1\", \"r1c2\"]")
+            raise ValueError(f"{form}: {json_text(pair)} is not a pair of cells")
+        if not all(isinstance(c, str) for c in pair):
+            raise ValueError(f"{form}, not {json_text(value)}")
         pairs.append((parse_cell(pair[0]), parse_cell(pair[1])))
     return tuple(pairs)
 
 
-def rule_from_json(data: object, index: int = 1) -> Rule:
-    """A rule from its JSON object; PuzzleError naming the rule (by position) if malformed."""
-    try:
-        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-            raise ValueError("needs an object with a 'type'")
-        kind = data["type"]
-        if kind in SIMPLE_RULES:
-            return SIMPLE_RULES[kind]
-        if kind == "jigsaw":
-            return Jigsaw(tuple(tuple(parse_cell(c) for c in region)
-                                for region in data["regions"]))
-        if kind in _LINE_TYPES:
-            return _LINE_TYPES[kind](tuple(parse_cell(c) for c in data["cells"]))
-        if kind == "little-killer":
-            return LittleKiller(tuple(parse_cell(c) for c in data["cells"]),
-                                int(data["total"]))
-        if kind in ("kropki", "xv"):
-            rule_type = Kropki if kind == "kropki" else XV
-            return rule_type(*(_pairs(data.get(f, [])) for f in _DOT_FIELDS[rule_type]),
-                             negative=bool(data.get("negative", False)))
-        if kind == "sandwich":
-            if ("row" in data) == ("column" in data):
-                raise ValueError("a sandwich needs a 'row' or a 'column' (counted from 1)")
-            index = int(data["column"] if "column" in data else data["row"])
-            if index < 1:
-                raise ValueError(f"sandwich: no row or column {index}")
-            return Sandwich("column" in data, index - 1, int(data["total"]))
-        if kind == "consecutive-marks":
-            return ConsecutiveMarks(_pairs(data.get("pairs", [])))
-        if kind == "cage":
-            return Cage(tuple(parse_cell(c) for c in data["cells"]), int(data["total"]))
-        if kind == "parity":
-            return Parity(tuple(parse_cell(c) for c in data["cells"]), bool(data["even"]))
+def _whole(data: dict, key: str) -> int:
+    """A whole number: not a string, a fraction, true or null."""
+    value = _field(data, key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"'{key}' must be a whole number, not {json_text(value)}")
+    return value
+
+
+def _flag(data: dict, key: str, default: bool | None = None) -> bool:
+    """true or false (the default when the key is absent and there is one)."""
+    value = data.get(key, default) if default is not None else _field(data, key)
+    if not isinstance(value, bool):
+        raise ValueError(f"'{key}' must be true or false, not {json_text(value)}")
+    return value
+
+
+def _rule_kind(data: object) -> str:
+    """The name of a rule's JSON object, checked: an object with a known 'type'."""
+    if not isinstance(data, dict):
+        raise ValueError(f"must be an object with a 'type', not {json_text(data)}")
+    if "type" not in data:
+        raise ValueError("needs a 'type'")
+    kind = data["type"]
+    if not isinstance(kind, str):
+        raise ValueError(f"'type' must be a rule's name, not {json_text(kind)}")
+    if kind not in _JSON_KEYS:
         raise ValueError(unknown("type", kind, BY_NAME))
-    except (KeyError, TypeError, ValueError) as error:
-        detail = f"missing {error}" if isinstance(error, KeyError) else str(error)
-        raise PuzzleError(f"rule {index}: {detail}") from None
+    return kind
+
+
+def rule_from_json(data: object, index: int = 1) -> Rule:
+    """A rule from its JSON object; PuzzleError naming the rule (by position and type) and
+    what is wrong, the JSON value as written."""
+    where = f"rule {index}"
+    try:
+        kind = _rule_kind(data)
+        where += f" ({kind})"
+        extra = [key for key in data if key != "type" and key not in _JSON_KEYS[kind]]
+        if extra:
+            takes = ", ".join(_JSON_KEYS[kind]) or "nothing but its type"
+            raise ValueError(f"unknown key {extra[0]!r}; a {kind} takes: {takes}")
+        return _rule_of(kind, data)
+    except ValueError as error:
+        raise PuzzleError(f"{where}: {error}") from None
+
+
+def _rule_of(kind: str, data: dict) -> Rule:
+    """The rule of a known type from its JSON object; ValueError saying what is wrong."""
+    if kind in SIMPLE_RULES:
+        return SIMPLE_RULES[kind]
+    if kind == "jigsaw":
+        return Jigsaw(_regions(data))
+    if kind in _LINE_TYPES:
+        return _LINE_TYPES[kind](_cells(data))
+    if kind == "little-killer":
+        return LittleKiller(_cells(data), _whole(data, "total"))
+    if kind in ("kropki", "xv"):
+        rule_type = Kropki if kind == "kropki" else XV
+        return rule_type(*(_pairs(data, f) for f in _DOT_FIELDS[rule_type]),
+                         negative=_flag(data, "negative", False))
+    if kind == "sandwich":
+        if ("row" in data) == ("column" in data):
+            raise ValueError("a sandwich needs a 'row' or a 'column' (counted from 1)")
+        index = _whole(data, "column" if "column" in data else "row")
+        if index < 1:
+            raise ValueError(f"no row or column {index}")
+        return Sandwich("column" in data, index - 1, _whole(data, "total"))
+    if kind == "consecutive-marks":
+        return ConsecutiveMarks(_pairs(data, "pairs"))
+    if kind == "cage":
+        return Cage(_cells(data), _whole(data, "total"))
+    return Parity(_cells(data), _flag(data, "even"))
 
 
 def rule_problem(rule: Rule, n: int) -> str:
@@ -350,6 +440,9 @@ def rule_problem(rule: Rule, n: int) -> str:
             return "two marks between the same cells"
         return ""
     if isinstance(rule, Sandwich):
+        if not all(isinstance(v, int) and not isinstance(v, bool)
+                   for v in (rule.index, rule.total)):
+            return f"row or column {rule.index!r} and sum {rule.total!r} are not whole numbers"
         if not 0 <= rule.index < n:
             return f"{'column' if rule.column else 'row'} {rule.index + 1} is outside the grid"
         if not 0 <= rule.total <= n * (n + 1) // 2 - 1 - n:
@@ -361,9 +454,15 @@ def rule_problem(rule: Rule, n: int) -> str:
         return "a cell is listed twice"
     if isinstance(rule, (Thermometer, Arrow, Palindrome, Whispers)) and len(rule.cells) < 2:
         return "needs at least two cells"
+    if not rule.cells:
+        return "needs at least one cell"
     if isinstance(rule, (Renban, SumlessCage, ExtraRegion)) and len(rule.cells) > n:
         return f"more than {n} cells cannot all differ"
     if isinstance(rule, LittleKiller):
+        if not isinstance(rule.total, int) or isinstance(rule.total, bool):
+            return f"the sum {rule.total!r} is not a whole number"
+        if rule.total < 1:
+            return f"the sum must be 1 or more, not {rule.total}"
         steps = {(b[0] - a[0], b[1] - a[1]) for a, b in zip(rule.cells, rule.cells[1:])}
         if len(steps) > 1 or not steps <= {(1, 1), (1, -1), (-1, 1), (-1, -1)}:
             return "its cells are not one diagonal line"
