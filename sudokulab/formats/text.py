@@ -9,7 +9,9 @@ Forms read (see README "Puzzle formats"):
 - a multi-grid puzzle (samurai): its board drawn line by line (`formats.boards`), one
   line of its 369 cells row by row over the board, or JSON with "layout": "samurai" and
   "givens" that line (or the board's rows of numbers, null where no cell is).
-Parsing never guesses: anything wrong raises PuzzleError saying what and where. Files of
+Parsing never guesses: anything wrong raises PuzzleError saying what and where (a JSON
+value as written: true, null, "3"). A box given beside the text (--box) is the box of a
+form that has none, and must be the box of one that has its own (JSON, a link, a samurai). Files of
 many puzzles are `formats.files`; links are `formats.links` (imported only for a link).
 """
 
@@ -28,7 +30,9 @@ from sudokulab.puzzle import (
     MIN_SIZE,
     SYMBOLS,
     Puzzle,
+    box_problem,
     box_shape,
+    check_box,
     jigsaw_box,
     line_of,
     row_column,
@@ -60,17 +64,19 @@ def parse(text: str, *, box: tuple[int, int] | None = None,
     if len(stripped) > MAX_TEXT:
         raise PuzzleError(f"input too long: {len(stripped):,} characters; one puzzle takes "
                           f"at most {MAX_TEXT:,}")
+    if box is not None:
+        check_box(box)
     if _looks_like_link(stripped):
         from sudokulab.formats.links import read_link
 
-        return with_rules(read_link(stripped), tuple(rules))
+        return fit_box(with_rules(read_link(stripped), tuple(rules)), box)
     if stripped.startswith("{"):
-        return with_rules(from_json(stripped), tuple(rules))
+        return with_rules(from_json(stripped, box=box), tuple(rules))
     if stripped.startswith(("[", '"')):
         _refuse_json(stripped)
     board = read_board(stripped, rules)  # a samurai drawn as its board
     if board is not None:
-        return board
+        return fit_box(board, box)
     lines = [line for line in stripped.splitlines() if line.strip() and not RULE_LINE.match(line)]
     if not lines:
         raise PuzzleError("empty input: no puzzle found")
@@ -81,6 +87,20 @@ def parse(text: str, *, box: tuple[int, int] | None = None,
 def _looks_like_link(text: str) -> bool:
     """Whether text may be an f-puzzles or SudokuPad link (checked without importing them)."""
     return text[:24].lower().startswith(LINK_STARTS)
+
+
+def fit_box(puzzle: Puzzle, box: tuple[int, int] | None) -> Puzzle:
+    """The puzzle, if a box given beside it (--box) is its own; PuzzleError if not, since
+    a box the reader cannot apply must not pass as applied."""
+    if box is None or tuple(box) == puzzle.box:
+        return puzzle
+    given = f"box {box[0]}x{box[1]}"
+    if puzzle.layout is not None:
+        n = puzzle.layout.n
+        raise PuzzleError(f"{given} does not fit this {puzzle.layout.name}: its grids are "
+                          f"{n}x{n} with {puzzle.box[0]}x{puzzle.box[1]} boxes")
+    raise PuzzleError(f"{given} does not fit this puzzle: its boxes are "
+                      f"{puzzle.box[0]}x{puzzle.box[1]}")
 
 
 def with_rules(puzzle: Puzzle, rules: tuple[R.Rule, ...]) -> Puzzle:
@@ -114,7 +134,7 @@ def read_line(line: str, box: tuple[int, int] | None, rules: Iterable[R.Rule]) -
     read as they are: such a puzzle is well formed and has no solution (see `clash`).
     """
     n = _LINE_SIZES.get(len(line))
-    if n is None or (box is not None and box[0] * box[1] != n):
+    if n is None or (box is not None and (box[0] * box[1] != n or box_problem(box))):
         return None
     try:
         givens = tuple(map(_alphabet(n).__getitem__, line))
@@ -169,9 +189,11 @@ def _number_tokens(lines: list[str]) -> list[tuple[str, str]]:
 def _from_tokens(tokens: list[tuple[str, str]], box: tuple[int, int] | None,
                  rules: tuple[R.Rule, ...], layout: Layout | None = None) -> Puzzle:
     """Build a Puzzle once the count of tokens tells the size (or the layout's cells)."""
+    if box is not None:
+        check_box(box)  # before its size is used to count or read anything
     count = len(tokens)
     n = round(count**0.5)
-    if layout is None and box is None and n * n != count:
+    if layout is None and n * n != count:
         layout = BY_CELLS.get(count)  # 369 cells: a samurai's board, row by row
     if layout is not None:
         if count != layout.cell_count:
@@ -179,7 +201,7 @@ def _from_tokens(tokens: list[tuple[str, str]], box: tuple[int, int] | None,
                               f"{layout.cell_count}")
         n = layout.n
         givens = tuple(_digit(tok, i, n, where, layout) for i, (tok, where) in enumerate(tokens))
-        return Puzzle(box_shape(n), givens, rules, layout)
+        return fit_box(Puzzle(box_shape(n), givens, rules, layout), box)
     if box is None and n * n == count and any(isinstance(r, R.Jigsaw) for r in rules):
         box = jigsaw_box(n)  # regions replace the boxes: any size from 4 to 25 will do
     if box is None:
@@ -439,8 +461,10 @@ def to_json(puzzle: Puzzle, **extra: object) -> str:
     return json.dumps(data)
 
 
-def from_json(text: str) -> Puzzle:
-    """A puzzle from its JSON form; PuzzleError naming the field that is wrong."""
+def from_json(text: str, *, box: tuple[int, int] | None = None) -> Puzzle:
+    """A puzzle from its JSON form; PuzzleError naming the field that is wrong and its value
+    as written. `box` (--box) is the box when the JSON has none, and must be its box if it
+    has one."""
     import json
 
     try:
@@ -452,25 +476,63 @@ def from_json(text: str) -> Puzzle:
         raise PuzzleError(f"a JSON puzzle is an object with 'givens', not {_json_kind(data)}")
     if "givens" not in data:
         raise PuzzleError("JSON puzzle needs an object with 'givens'")
+    own_box = _json_box(data)
+    layout = _json_layout(data)
     givens = data["givens"]
-    layout = named(data["layout"]) if "layout" in data else None
-    if layout is not None and isinstance(givens, list) and all(isinstance(row, list)
-                                                               for row in givens):
-        givens = [[v for v in row if v is not None] for row in givens]  # null: no cell
-    if isinstance(givens, str):
-        givens_text = givens
-    elif isinstance(givens, list) and all(isinstance(row, list) for row in givens):
-        givens_text = "\n".join(",".join(str(v) for v in row) for row in givens)
-    else:
-        raise PuzzleError("JSON 'givens' must be a string or a list of rows of numbers")
-    box = data.get("box")
-    if box is not None and not (isinstance(box, list) and len(box) == 2
-                                and all(isinstance(b, int) for b in box)):
-        raise PuzzleError("JSON 'box' must be [rows, cols]")
     raw_rules = data.get("rules", [])
     if not isinstance(raw_rules, list):
-        raise PuzzleError("JSON 'rules' must be a list")
+        raise PuzzleError(f"JSON 'rules' must be a list, not {R.json_text(raw_rules)}")
     rules = tuple(R.rule_from_json(rule, k) for k, rule in enumerate(raw_rules, 1))
-    tokens = (_number_tokens(givens_text.splitlines()) if not isinstance(givens, str)
-              else _symbol_tokens([givens_text]))
-    return _from_tokens(tokens, tuple(box) if box else None, rules, layout)
+    if isinstance(givens, str):
+        tokens = _symbol_tokens([givens])
+    else:
+        tokens = _number_tokens(_json_rows(givens, layout).splitlines())
+    if own_box is None:
+        return _from_tokens(tokens, box, rules, layout)
+    return fit_box(_from_tokens(tokens, own_box, rules, layout), box)
+
+
+def _json_box(data: dict) -> tuple[int, int] | None:
+    """The JSON's 'box', checked before anything is counted by it; None when absent."""
+    if "box" not in data:
+        return None
+    box = data["box"]
+    problem = box_problem(box)
+    if problem:
+        raise PuzzleError(f"JSON 'box' {R.json_text(box)}: {problem}")
+    return tuple(box)
+
+
+def _json_layout(data: dict) -> Layout | None:
+    """The JSON's 'layout' (a name), or None when absent."""
+    if "layout" not in data:
+        return None
+    name = data["layout"]
+    if not isinstance(name, str):
+        from sudokulab.layout import LAYOUTS
+
+        raise PuzzleError(f"JSON 'layout' must be a layout's name ({', '.join(LAYOUTS)}), "
+                          f"not {R.json_text(name)}")
+    return named(name)
+
+
+def _json_rows(givens: object, layout: Layout | None) -> str:
+    """The number form of JSON 'givens' given as rows; PuzzleError naming a value that is
+    no digit (null stands for no cell on a layout's board)."""
+    if not isinstance(givens, list):
+        raise PuzzleError(f"JSON 'givens' must be a string or a list of rows of numbers, "
+                          f"not {_json_kind(givens)}")
+    for r, row in enumerate(givens, 1):
+        if not isinstance(row, list):
+            raise PuzzleError(f"JSON 'givens' row {r}: {R.json_text(row)} is not a list of "
+                              f"numbers ('givens' is a string, or a list of rows of numbers)")
+    lines = []
+    for r, row in enumerate(givens, 1):
+        for c, value in enumerate(row, 1):
+            if value is None and layout is not None:
+                continue
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise PuzzleError(f"JSON 'givens' row {r}, item {c}: {R.json_text(value)} is "
+                                  f"not a digit (a whole number from 1, or 0 for a blank)")
+        lines.append(",".join(str(v) for v in row if v is not None))
+    return "\n".join(lines)
