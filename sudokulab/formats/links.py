@@ -70,12 +70,16 @@ def _payload(link: str) -> tuple[str, str]:
     """('fpuzzles' or 'scl', the compressed payload) of a link or a bare prefixed payload."""
     rest = re.sub(r"^[a-z]+:/*", "", link, flags=re.IGNORECASE)  # "https:/" too
     host, _, path = rest.partition("/")
-    if "f-puzzles.com" in host.lower():
+    site = _site(host)
+    if site == "f-puzzles.com":
         if "load=" in path:
             return "fpuzzles", path.split("load=", 1)[1].split("&", 1)[0]
         raise PuzzleError("f-puzzles link without ?load=: a short link (?id=) needs the "
                           "f-puzzles server; open it and copy the long link")
-    if not any(h in host.lower() for h in HOSTS):
+    if site is None:
+        if rest != link or link.lower().startswith("www."):  # an address, of another site
+            raise PuzzleError(f"{link[:60]!r} is not a puzzle link sudokulab knows: it reads "
+                              f"links of {', '.join(HOSTS)}")
         path = link  # a bare payload: fpuzzles..., scl..., ctc...
     if "puzzleid=" in path:
         path = path.split("puzzleid=", 1)[1].split("&", 1)[0]
@@ -89,9 +93,18 @@ def _payload(link: str) -> tuple[str, str]:
     if path.startswith("scf"):
         raise PuzzleError("SudokuPad 'scf' links are not supported; share the puzzle as "
                           "an f-puzzles or scl link")
+    if not path:
+        raise PuzzleError(f"SudokuPad link without a puzzle: {link[:60]!r}")
     raise PuzzleError(f"SudokuPad short link {path[:40]!r}: the puzzle is on SudokuPad's "
                       f"server, not in the link; open it and share it as an scl or "
                       f"f-puzzles link")
+
+
+def _site(host: str) -> str | None:
+    """Which of HOSTS a link's host is (itself or a subdomain of it), or None: only a
+    known site's own host counts, not a host that merely contains its name."""
+    name = host.rpartition("@")[2].partition(":")[0].lower().rstrip(".")
+    return next((h for h in HOSTS if name == h or name.endswith("." + h)), None)
 
 
 def _decoded(payload: str, kind: str) -> dict:
