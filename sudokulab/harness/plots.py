@@ -10,6 +10,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only: no display needed, none opened
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from sudokulab.harness.records import Record  # noqa: E402
 from sudokulab.result import Status  # noqa: E402
@@ -40,6 +41,7 @@ def cactus(runs: Mapping[str, Sequence[Record]], path: Path, title: str, *,
     axes.set_xscale("log")
     axes.set_xlabel("time per puzzle (s, log scale)")
     axes.set_ylabel("puzzles answered right within that time")
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # whole puzzles only
     axes.set_title(_wrapped(title, 70), fontsize=10)
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(fontsize=8)

@@ -18,7 +18,7 @@ from tabulate import tabulate
 from sudokulab.harness.crosscheck import CrossCheck, Finding
 from sudokulab.harness.records import Record, cores
 from sudokulab.harness.stats import Figures
-from sudokulab.result import Status
+from sudokulab.result import Status, readable
 
 PACKAGES = ("sudokulab", "python-sat", "z3-solver", "janus-swi", "ortools", "matplotlib",
             "tabulate")
@@ -215,7 +215,8 @@ def _ms(seconds: float | None) -> float | None:
 
 
 def _number(value: float) -> str:
-    """'1,138,860', '976,312' or '0.0006317': thousands separated, small ones to 4 digits."""
+    """'1,138,860', '976,312' or '0.000632': thousands separated, small ones to 3
+    significant digits, never in exponent form."""
     if float(value).is_integer() or abs(value) >= 1000:
         return f"{value:,.0f}"
-    return f"{value:.4g}"
+    return readable(float(value))

@@ -73,7 +73,9 @@ SIZES = frozenset({"variables", "clauses", "memory_mb", "columns", "secondary_co
 
 def native(records: Sequence[Record]) -> dict[str, tuple[float | None, float]]:
     """Each native statistic the engine reported: its total (None for a size) and its mean
-    per puzzle."""
+    per puzzle run. Work (steps of a technique, conflicts) is averaged over every puzzle,
+    since a puzzle that did not report it did none of it; a size over the puzzles that
+    have one."""
     totals: dict[str, float] = {}
     counts: dict[str, int] = {}
     for record in records:
@@ -81,5 +83,6 @@ def native(records: Sequence[Record]) -> dict[str, tuple[float | None, float]]:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 totals[key] = totals.get(key, 0) + value
                 counts[key] = counts.get(key, 0) + 1
-    return {key: (None if key in SIZES else totals[key], totals[key] / counts[key])
+    return {key: (None, totals[key] / counts[key]) if key in SIZES
+            else (totals[key], totals[key] / len(records))
             for key in sorted(totals)}
