@@ -167,15 +167,10 @@ def is_file(text: str) -> bool:
 
 
 def box_shape(text: str | None) -> tuple[int, int] | None:
-    """(rows, cols) from '3x2'."""
-    if text is None:
-        return None
-    rows, sep, cols = text.lower().partition("x")
-    if not (sep and rows.isdigit() and cols.isdigit()):
-        raise UsageError(f"--box {text!r}: expected rows x cols, like 2x3")
-    if int(rows) < 1 or int(cols) < 1:
-        raise UsageError(f"--box {text!r}: a box has at least 1 row and 1 column")
-    return int(rows), int(cols)
+    """(rows, cols) from --box '3x2' (None when not given); UsageError saying what is wrong."""
+    from sudokulab.puzzle import parse_box
+
+    return None if text is None else parse_box(text)
 
 
 def backend(spec: str):
