@@ -1,0 +1,26 @@
+"""docs/commands.md is the table scripts/commands-table makes from the parser: current."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_commands_table_in_the_docs_is_current():
+    made = subprocess.run([sys.executable, str(ROOT / "scripts" / "commands-table")],
+                          capture_output=True, text=True, check=True).stdout
+    assert (ROOT / "docs" / "commands.md").read_text(encoding="utf-8") == made, \
+        "run: .venv/bin/python scripts/commands-table > docs/commands.md"
+
+
+def test_every_command_module_has_the_same_shape():
+    from sudokulab.commands import COMMANDS, module
+
+    for name in COMMANDS:
+        command = module(name)
+        assert callable(command.options) and callable(command.run), name
+        assert command.DESCRIPTION and command.EXAMPLES.startswith("examples:"), name
+        assert set(command.EXITS) >= {0, 2, 130}, name
