@@ -30,7 +30,8 @@ def read_board(text: str, rules: Iterable[R.Rule] = ()) -> Puzzle | None:
 
     A text of as many lines as a layout has rows, none wider than the board and with
     void marks between its grids, is that board: from then on anything wrong in it is
-    a PuzzleError naming the line and column.
+    a PuzzleError naming the line and column, a stray line above it too (a text of
+    boards, as many lines above as the board has, is no board).
     """
     if text.count("\n") > MAX_LINES:  # looked at before the text is split: files are long
         return None
@@ -38,9 +39,15 @@ def read_board(text: str, rules: Iterable[R.Rule] = ()) -> Puzzle | None:
              if line.strip()]
     for layout in LAYOUTS.values():
         head, rows = lines[:-layout.height], lines[-layout.height:]
-        if len(rows) == layout.height and all(line.lstrip().startswith("#") for _, line in head) \
-                and _looks_drawn(rows, layout):
-            return _board_puzzle(rows, layout, tuple(rules))
+        if len(rows) == layout.height and _looks_drawn(rows, layout):
+            stray = [(number, line) for number, line in head if not line.lstrip().startswith("#")]
+            if stray and len(stray) < layout.height:  # a board under a line of its own
+                number, line = stray[0]
+                raise PuzzleError(f"{layout.name}: line {number}: {line.strip()[:40]!r} "
+                                  f"stands before the board, where only '#' comment lines "
+                                  f"may")
+            if not stray:
+                return _board_puzzle(rows, layout, tuple(rules))
     return None
 
 

@@ -15,7 +15,11 @@ Read (auto-detected; `--input-format` names one where a file is not plain):
 In `auto` every line may be any of these, tried cheapest first: the fast line reader,
 then JSON, links, HoDoKu and forum lines; headers (`Grid 01`, `[Puzzle]`) split grids.
 
-A bad puzzle is an Entry with its file and line and the reason; the others are read.
+A bad puzzle is an Entry with its file and line and the reason; the others are read: a
+grid that is wrong is one bad puzzle at its first line, a line that is no UTF-8 one too.
+Files and streams (`read_file`, `read_stream`) are read in chunks and refused whole, at
+once, at a NUL byte (binary data), a line longer than a puzzle may be (MAX_TEXT) or more
+than MAX_INPUT characters, so that /dev/zero, /dev/urandom or a gzip bomb stop early.
 """
 
 from __future__ import annotations
@@ -23,12 +27,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import IO
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError, unknown
 from sudokulab.formats.boards import read_board
 from sudokulab.formats.text import (
     BOM,
+    MAX_TEXT,
     format_line,
     from_json,
     is_grid,
@@ -48,6 +54,8 @@ SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".sdk": "sdk
             ".sdm": "sdm", ".ss": "ss"}
 HEADER = re.compile(r"^\s*(?:grid\s+\d+|\[puzzle\])\s*$", re.IGNORECASE)
 SECTION = re.compile(r"^\s*\[[a-z]+\]\s*$", re.IGNORECASE)
+GRID_FORMATS = ("euler", "sdk", "ss")  # where a block of lines is always one grid
+GRID_MARKS = " \t|+-=:*,;"  # what a grid's rows hold besides their cells
 FORUM = re.compile(r"^\s*([^\s;]{16,625})\s*(?:;|\t|\s)\s*(\S.*)?$")
 
 
@@ -75,18 +83,29 @@ class Entry:
 
 # --- reading ---------------------------------------------------------------------------
 
+CHUNK = 1 << 16  # bytes read at a time: a stream without end is refused after a bounded read
+MAX_INPUT = 100 * MAX_TEXT  # characters in a whole file: a million 9x9 lines (82 million),
+                            # the README's advice for a large set, fit; an endless stream not
+LINE_BREAK = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")  # str.splitlines()'s
+NOT_UTF8 = re.compile("[\ud800-\udfff]")  # what bytes that are no UTF-8 decode to, escaped
+
+
 def read_file(path: str | Path, box: tuple[int, int] | None = None,
               rules: Iterable[R.Rule] = (), fmt: str = "auto") -> list[Entry]:
     """Every puzzle in a file (plain text, or .gz), as Entries; PuzzleError if unreadable."""
+    import zlib
+
     path = Path(path)
     try:
         if path.suffix == ".gz":
             import gzip
 
-            text = gzip.decompress(path.read_bytes()).decode("utf-8-sig")
+            with gzip.open(path, "rb") as stream:  # decompressed as read: a bomb stops early
+                text = _read_all(stream, str(path))
         else:
-            text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError, EOFError) as error:
+            with open(path, "rb") as stream:
+                text = _read_all(stream, str(path))
+    except (OSError, EOFError, zlib.error) as error:
         raise PuzzleError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") \
             from None
     stem = path.name[:-3] if path.suffix == ".gz" else path.name
@@ -95,13 +114,76 @@ def read_file(path: str | Path, box: tuple[int, int] | None = None,
     return read_text(text, str(path), box, rules, fmt)
 
 
+def read_stream(stream: IO | None, source: str = "<stdin>",
+                box: tuple[int, int] | None = None, rules: Iterable[R.Rule] = (),
+                fmt: str = "auto") -> list[Entry]:
+    """Every puzzle in a stream (`sys.stdin`: its bytes are read), under read_file's limits
+    and decoding; PuzzleError, one line, if it is closed, unreadable or too long."""
+    stream = getattr(stream, "buffer", stream)  # the bytes: the same decoding as a file
+    if stream is None:  # Python sets sys.stdin to None when descriptor 0 is closed
+        raise PuzzleError(f"{source}: cannot read: it is closed")
+    try:
+        text = _read_all(stream, source)
+    except PuzzleError:
+        raise
+    except (OSError, ValueError) as error:  # ValueError: a closed file object
+        raise PuzzleError(f"{source}: cannot read: {getattr(error, 'strerror', None) or error}") \
+            from None
+    return read_text(text, source, box, rules, fmt)
+
+
+def _read_all(stream: IO, source: str) -> str:
+    """A stream's text, read CHUNK bytes at a time and refused (PuzzleError) as soon as it
+    holds a NUL, a line longer than a puzzle may be, or more than MAX_INPUT characters.
+
+    Bytes that are no UTF-8 are kept as escapes (surrogates), so that only their lines are
+    refused (read_text). A text stream (a test's StringIO) is read as it is.
+    """
+    import codecs
+
+    decode = codecs.getincrementaldecoder("utf-8")("surrogateescape").decode
+    parts: list[str] = []
+    size = line = 0  # characters read, and those of the line not ended yet
+    while True:
+        chunk = stream.read(CHUNK)
+        text = chunk if isinstance(chunk, str) else decode(chunk, final=not chunk)
+        if "\0" in text:
+            raise PuzzleError(_nul_error(source, "".join(parts) + text))
+        first = LINE_BREAK.search(text)
+        line += first.start() if first else len(text)
+        if line > MAX_TEXT:
+            number = len(("".join(parts) + "x").splitlines())
+            raise PuzzleError(f"{source}:{number}: input too long: a line of more than "
+                              f"{MAX_TEXT:,} characters; one puzzle takes at most "
+                              f"{MAX_TEXT:,}")
+        if first:  # a line fits in one chunk: only the last one may go on growing
+            line = LINE_BREAK.search(text[::-1]).start()  # type: ignore[union-attr]
+        size += len(text)
+        if size > MAX_INPUT:
+            raise PuzzleError(f"{source}: input too long: more than {MAX_INPUT:,} "
+                              f"characters; split it into several files")
+        parts.append(text)
+        if not chunk:
+            return "".join(parts)
+
+
+def _nul_error(source: str, text: str) -> str:
+    """The message for a text holding a NUL: no text of puzzles does, binary data does."""
+    number = len((text[:text.index("\0")] + "x").splitlines())
+    return f"{source}:{number}: a NUL byte: binary data or UTF-16, not a UTF-8 text of puzzles"
+
+
 def read_text(text: str, source: str = "<input>", box: tuple[int, int] | None = None,
               rules: Iterable[R.Rule] = (), fmt: str = "auto") -> list[Entry]:
-    """Every puzzle in a text, as Entries (a bad one holds its error, with file and line)."""
+    """Every puzzle in a text, as Entries (a bad one holds its error, with file and line);
+    a line that was no UTF-8 (escaped as surrogates) is a bad one, 'not UTF-8'."""
     if fmt not in READERS:
         raise PuzzleError(unknown("input format", fmt, READERS))
+    if "\0" in text:  # the same answer as read_stream's for the same bytes
+        raise PuzzleError(_nul_error(source, text))
     rules = tuple(rules)
     text = text.lstrip(BOM)
+    bad = _not_utf8(text)
     start = text.lstrip()[:1]
     if start == "#" and fmt in ("auto", "json", "jsonl"):  # a header over JSON: `generate`
         body = _blank_comments(text)
@@ -109,16 +191,39 @@ def read_text(text: str, source: str = "<input>", box: tuple[int, int] | None = 
             text, start = body, body.lstrip()[:1]
     if fmt in ("auto", "json") and start == "{":  # one object, or JSON Lines
         fmt = "json" if _one_object(text) else "jsonl"
+    if start == "[" and fmt == "auto" and SECTION.match(text.lstrip().split("\n", 1)[0]):
+        fmt = "sdk"  # `[Puzzle]` over a grid: SadMan's file on standard input, no JSON
     if fmt == "json" or (fmt == "auto" and start == "["):
-        return _json_entries(text, source, rules)
-    if fmt in ("auto", "lines"):  # a samurai's board is the whole file: its void may be '#'
+        return _with_bad_lines(_json_entries(text, source, rules), bad, source)
+    if fmt in ("auto", "lines") and not bad:  # a samurai's board is the whole file
         try:
             board = read_board(text, rules)
         except PuzzleError as error:  # the message names the line and column
             return [Entry(source, 1, error=f"{source}: {error}")]
         if board is not None:
             return [Entry(source, 1, board)]
-    return _line_entries(text, source, box, rules, fmt)
+    return _line_entries(text, source, box, rules, fmt, bad)
+
+
+def _not_utf8(text: str) -> frozenset[int]:
+    """The numbers of the lines that were no UTF-8 (their bytes escaped as surrogates)."""
+    if not NOT_UTF8.search(text):  # one scan: the common case
+        return frozenset()
+    return frozenset(number for number, line in enumerate(text.splitlines(), 1)
+                     if NOT_UTF8.search(line))
+
+
+def _with_bad_lines(entries: list[Entry], bad: frozenset[int], source: str) -> list[Entry]:
+    """A JSON document's entries with each line that was no UTF-8 in place of its own."""
+    if not bad:
+        return entries
+    kept = [entry for entry in entries if entry.line not in bad]
+    return sorted(kept + [_bad_line(source, number) for number in bad], key=lambda e: e.line)
+
+
+def _bad_line(source: str, number: int) -> Entry:
+    """The Entry of a line that was no UTF-8."""
+    return Entry(source, number, error=f"{source}:{number}: not UTF-8")
 
 
 def _blank_comments(text: str) -> str:
@@ -235,20 +340,23 @@ def _object_puzzle(data: object, rules: tuple[R.Rule, ...]) -> Puzzle:
 
 
 def _line_entries(text: str, source: str, box: tuple[int, int] | None,
-                  rules: tuple[R.Rule, ...], fmt: str) -> list[Entry]:
+                  rules: tuple[R.Rule, ...], fmt: str,
+                  bad: frozenset[int] = frozenset()) -> list[Entry]:
     """The puzzles of a text of lines and grids (every format but JSON arrays)."""
     entries: list[Entry] = []
     add = entries.append
     fast = fmt not in ("jsonl", "link", "hodoku")  # where a plain line is a puzzle
     grids = fmt not in ("jsonl", "link", "hodoku", "forum")
-    for block in _blocks(text, fmt):
-        if grids and len(block) <= 2 * MAX_SIZE:
-            lines = [line for _, line in block]
-            if is_grid(lines):
-                add(_entry(source, block[0][0],
-                           lambda lines=lines: parse("\n".join(lines), box=box, rules=rules)))
+    for headed, block in _blocks(text, fmt, bad):
+        if grids and 1 < len(block) <= 2 * MAX_SIZE:
+            grid = _grid_entry(block, source, box, rules, headed or fmt in GRID_FORMATS)
+            if grid is not None:
+                add(grid)
                 continue
         for number, line in block:  # one puzzle per line: most files, and the hot loop
+            if line is None:
+                add(_bad_line(source, number))
+                continue
             puzzle = read_line(line.strip(), box, rules) if fast else None
             if puzzle is not None:
                 add(Entry(source, number, puzzle))
@@ -257,16 +365,48 @@ def _line_entries(text: str, source: str, box: tuple[int, int] | None,
     return entries
 
 
-def _blocks(text: str, fmt: str) -> Iterator[list[tuple[int, str]]]:
-    """Runs of (line number, line) without comments, split at blank and header lines.
+def _grid_entry(block: list[tuple[int, str | None]], source: str,
+                box: tuple[int, int] | None, rules: tuple[R.Rule, ...],
+                headed: bool) -> Entry | None:
+    """The one Entry of a block that is one grid, at its first line; None when the block
+    is lines of their own. A bad grid is one bad puzzle, not one per row."""
+    first = block[0][0]
+    broken = [number for number, line in block if line is None]
+    lines = [line for _, line in block if line is not None]
+    if broken and (headed or _rows(lines)):
+        return Entry(source, first, error=f"{source}:{broken[0]}: not UTF-8")
+    if broken:
+        return None
+    if headed or is_grid(lines) or (_rows(lines) and not any(
+            read_line(line.strip(), box, rules) is not None for line in lines)):
+        return _entry(source, first, lambda: parse("\n".join(lines), box=box, rules=rules))
+    return None
+
+
+def _rows(lines: list[str]) -> bool:
+    """Whether lines are rows of a grid: none holds more cells than a row may (a grid's
+    rule lines hold none), and none is JSON."""
+    return bool(lines) and all(
+        len(line) - sum(line.count(mark) for mark in GRID_MARKS) <= MAX_SIZE
+        and not line.lstrip().startswith("{") for line in lines)
+
+
+def _blocks(text: str, fmt: str, bad: frozenset[int] = frozenset()
+            ) -> Iterator[tuple[bool, list[tuple[int, str | None]]]]:
+    """Runs of (line number, line) without comments, split at blank and header lines,
+    each with whether a header started it; a line that was no UTF-8 is (number, None).
 
     A header (`Grid 01`, `[Puzzle]`) starts a grid; another section of a SadMan file
     (`[State]`, ...) is skipped to the next `[Puzzle]`.
     """
-    block: list[tuple[int, str]] = []
-    skipping = False
+    block: list[tuple[int, str | None]] = []
+    skipping = headed = False
     json_lines = fmt in ("jsonl", "json")
     for number, raw in enumerate(text.splitlines(), 1):
+        if bad and number in bad:  # its own bad entry, in its place (a grid's row too)
+            if not skipping:
+                block.append((number, None))
+            continue
         first = raw[:1]
         if first in " \t":  # rare: look past the indent (the hot loop looks at one char)
             first = raw.lstrip()[:1]
@@ -276,19 +416,20 @@ def _blocks(text: str, fmt: str) -> Iterator[list[tuple[int, str]]]:
             line = raw.split("#", 1)[0].rstrip() if "#" in raw else raw.rstrip()
         if first in "[Gg" and first and (SECTION.match(line) or HEADER.match(line)):
             if block:
-                yield block
+                yield headed, block
             block = []
             skipping = bool(SECTION.match(line)) and line.strip().lower() != "[puzzle]"
+            headed = not skipping
             continue
         if skipping:
             continue
         if line.strip():
             block.append((number, line))
         elif block and first != "#":
-            yield block
-            block = []
+            yield headed, block
+            block, headed = [], False
     if block:
-        yield block
+        yield headed, block
 
 
 def _one_line(line: str, box: tuple[int, int] | None, rules: tuple[R.Rule, ...],
