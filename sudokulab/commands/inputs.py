@@ -153,7 +153,19 @@ def parse_argument(text: str, box: tuple[int, int] | None, rules: tuple, fmt: st
     except PuzzleError as error:
         if is_file(text):
             raise PuzzleError(f"{error} (to read the file {text!r}, use --file)") from None
+        if looks_like_a_file_name(text):
+            raise PuzzleError(f"{text!r} looks like a file name, not a puzzle, and there is "
+                              f"no such file; to read a file, use --file") from None
         raise
+
+
+def looks_like_a_file_name(text: str) -> bool:
+    """Whether text reads as a path ('puzzles.txt', 'data/p.sdk') rather than a puzzle."""
+    import re
+
+    return bool(re.fullmatch(r"[\w./~-]*[A-Za-z_][\w-]*\.[A-Za-z][A-Za-z0-9]{0,4}", text)
+                or ("/" in text and not text.startswith(("http://", "https://"))
+                    and re.search(r"[A-Za-z]{2}", text)))
 
 
 def is_file(text: str) -> bool:
