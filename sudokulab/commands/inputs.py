@@ -96,7 +96,7 @@ def read_entries(args: argparse.Namespace) -> list:
     if args.file:
         entries = files.read_file(args.file, box, rules, fmt)
     elif args.puzzle == "-":
-        entries = files.read_text(sys.stdin.read(), "<stdin>", box, rules, fmt)
+        entries = files.read_stream(sys.stdin, "<stdin>", box, rules, fmt)
     else:
         raise UsageError("no puzzle: give PUZZLE, '-' for standard input, or --file F")
     if not entries:

@@ -40,7 +40,8 @@ FORMATS = """output formats:
           solved with --limit 1), the count with --count, otherwise the status word
           (none, multiple, timeout, unsupported, error, stalled, invalid, bad-input;
           interrupted after Ctrl-C, or the count so far with --count)
-  tsv     one line per puzzle after a header: number, status, count, milliseconds,
+  csv, tsv
+          one line per puzzle after a header: number, status, count, milliseconds,
           the grids printed (comma-separated lines), message
   json    one JSON object per line (JSON Lines): puzzle, box, rules, backend, status,
           count, exact, solutions, stats, times, message
@@ -48,7 +49,7 @@ FORMATS = """output formats:
           one link per puzzle that opens it in the browser, its solution inside when
           exactly one is known; otherwise the status word, as in line
 A bad puzzle in a file is reported on stderr with its file and line and skipped (status
-bad-input in line, tsv and json); --strict stops there instead. Exit code 2 then."""
+bad-input in line, csv, tsv and json); --strict stops there instead. Exit code 2 then."""
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -65,7 +66,8 @@ def options(p: argparse.ArgumentParser) -> None:
                    help="count every solution; prints the count, not the grids (see --grids)")
     p.add_argument("--grids", type=count_int, default=0, metavar="K",
                    help="with --count, also print the first K grids found (default 0)")
-    p.add_argument("--format", choices=("pretty", "line", "tsv", "json", "fpuzzles", "sudokupad"),
+    p.add_argument("--format", choices=("pretty", "line", "csv", "tsv", "json", "fpuzzles",
+                                        "sudokupad"),
                    default="pretty",
                    help="output format (default: pretty; see below)")
     p.add_argument("--timeout", "-t", type=timeout_seconds, metavar="S",
@@ -145,6 +147,7 @@ def _isolated(spec: str, entries: list, limit: int | None, timeout: float,
     return codes
 
 
+TABLES = ("csv", "tsv")
 HEADLINES = {
     "unique": "unique solution", "multiple": "several solutions",
     "solved": "solved (uniqueness not checked)", "none": "no solution", "timeout": "timeout",
@@ -168,8 +171,8 @@ class Output:
         self.counting, self.grids = args.count, args.grids
         self.numbered = numbered
         self.flushed = time.perf_counter()
-        if self.format == "tsv":
-            self.emit("puzzle\tstatus\tcount\tms\tgrids\tmessage")
+        if self.format in TABLES:
+            self.emit(self._row(("puzzle", "status", "count", "ms", "grids", "message")))
 
     def write(self, number: int, puzzle, result, interrupted: bool = False) -> int:
         """Check and print one answer; its exit code."""
@@ -189,9 +192,8 @@ class Output:
 
             self.emit(json.dumps({"puzzle": None, "where": entry.where, "backend": self.label,
                                   "status": "bad-input", "message": entry.error}))
-        elif self.format == "tsv":
-            self.emit("\t".join((str(number), "bad-input", "", "", "",
-                                 entry.error.replace("\t", " "))))
+        elif self.format in TABLES:
+            self.emit(self._row((number, "bad-input", "", "", "", entry.error)))
         elif self.format != "pretty":
             self.emit("bad-input")
         return EXIT_INPUT
@@ -211,10 +213,9 @@ class Output:
         line_of = self.line_of
         if self.format == "json":
             return self._json(puzzle, result, shown, status)
-        if self.format == "tsv":
-            return "\t".join((str(number), status, result.count_text,
-                              f"{result.time * 1000:.3f}", ",".join(map(line_of, shown)),
-                              result.message.replace("\t", " ").replace("\n", " ")))
+        if self.format in TABLES:
+            return self._row((number, status, result.count_text, f"{result.time * 1000:.3f}",
+                              ",".join(map(line_of, shown)), result.message))
         if self.format in ("line", "fpuzzles", "sudokupad"):
             if status in ("unique", "solved") and not self.counting:
                 if self.format == "line":
@@ -223,12 +224,24 @@ class Output:
 
                 if puzzle.layout is not None:
                     raise UsageError(f"a {self.format} link holds one N x N grid; a "
-                                     f"{puzzle.layout.name} prints as pretty, line, tsv or json")
+                                     f"{puzzle.layout.name} prints as pretty, line, csv, tsv "
+                                     f"or json")
                 link = links.fpuzzles_link if self.format == "fpuzzles" else links.sudokupad_link
                 return link(puzzle, result.solutions[0])
             counted = result.status.is_answer or status == "interrupted"
             return result.count_text if self.counting and counted else status
         return self._pretty(number, puzzle, result, shown, status)
+
+    def _row(self, cells) -> str:
+        """One row of the csv or tsv table (a message's tabs and line breaks are spaces)."""
+        import csv
+        import io
+
+        text = io.StringIO()
+        delimiter = "," if self.format == "csv" else "\t"
+        csv.writer(text, delimiter=delimiter, lineterminator="").writerow(
+            [" ".join(str(cell).split()) if isinstance(cell, str) else cell for cell in cells])
+        return text.getvalue()
 
     def _json(self, puzzle, result, shown, status: str) -> str:
         """One JSON object: the puzzle with its rules, and the backend's answer."""
