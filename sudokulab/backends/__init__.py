@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from sudokulab.backends.base import Availability, Backend, unknown_options
+from sudokulab.backends.base import Availability, Backend
 from sudokulab.errors import unknown
 
 BUILTIN = {
@@ -78,27 +78,37 @@ def _missing(name: str, why: str) -> type[Backend]:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """('sat', {'solver': 'glucose4'}) from 'sat:solver=glucose4'."""
+    """('sat', {'solver': 'glucose4'}) from 'sat:solver=glucose4'; BackendError for an
+    item that is not key=value or a key given twice."""
     name, _, rest = spec.strip().partition(":")
-    options = {}
+    name = name.strip()
+    options: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not key:
             raise BackendError(f"backend option {item!r} in {spec!r} is not key=value")
-        options[key.strip()] = value.strip()
+        if key in options:  # which one was meant is a guess: the user says
+            raise BackendError(f"{name}: {key} is given twice ({key}={options[key]}, "
+                               f"{key}={value}); give each option once")
+        options[key] = value
     return name, options
 
 
 def make_backend(spec: str) -> Backend:
-    """A backend instance from a spec such as 'sat:solver=glucose4'."""
-    name, options = parse_spec(spec)
+    """A backend instance from a spec such as 'sat:solver=glucose4'.
+
+    BackendError (one line) for an unknown name, an unknown key, a key given twice, or a
+    value its backend's `option_table` does not allow, before any engine runs.
+    """
+    name, given = parse_spec(spec)
     cls = backend_class(name)
-    unknown = set(options) - set(cls.option_names())
-    if unknown and not cls.takes_any_option():
-        raise BackendError(f"backend {spec.strip()!r}: {unknown_options(cls, unknown)}")
+    try:
+        options = cls.read_options(given)
+    except ValueError as error:
+        raise BackendError(str(error)) from None
     try:
         backend = cls(**options)
-    except (TypeError, ValueError) as error:
-        raise BackendError(f"backend {spec!r}: {error}") from None
+    except (TypeError, ValueError) as error:  # options that do not go together
+        raise BackendError(f"{name}: {error}") from None
     backend.label = spec.strip()
     return backend

@@ -129,6 +129,7 @@ class AspBackend(Backend):
     name = "asp"
     paradigm = "answer set programming (clingo)"
     supported_rules = R.RULE_TYPES  # sudoku.lp states every rule there is
+    option_table = {}  # it takes no options: nothing to tune
 
     @classmethod
     def available(cls) -> Availability:

@@ -163,6 +163,10 @@ class Backend(ABC):
     # Whether it takes a puzzle of several overlapping grids (a samurai's layout); one that
     # does not answers UNSUPPORTED, naming the layout.
     multi_grid: ClassVar[bool] = False
+    # The options (`name:key=value`) by name, each saying the values it allows, checked
+    # before the constructor runs; {} for none. None (a backend or plugin that declares
+    # none): the constructor's keyword arguments, given as text and judged by it alone.
+    option_table: ClassVar[dict[str, Option] | None] = None
 
     def __init__(self, **options: str) -> None:
         if options:
@@ -170,16 +174,55 @@ class Backend(ABC):
 
     @classmethod
     def option_names(cls) -> list[str]:
-        """The options the constructor names (`name:key=value`), in its order."""
-        parameters = inspect.signature(cls.__init__).parameters.values()
-        return [p.name for p in parameters if p.name != "self"
+        """The options it takes (`name:key=value`), in the table's or constructor's order."""
+        if cls.option_table is not None:
+            return list(cls.option_table)
+        return [p.name for p in _parameters(cls) if p.name != "self"
                 and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
     @classmethod
     def takes_any_option(cls) -> bool:
-        """Whether the constructor takes **options (and so judges unknown keys itself)."""
-        return any(p.kind == p.VAR_KEYWORD
-                   for p in inspect.signature(cls.__init__).parameters.values())
+        """Whether it takes keys it does not name (a constructor with **options, no table)."""
+        return cls.option_table is None and any(p.kind == p.VAR_KEYWORD
+                                                for p in _parameters(cls))
+
+    @classmethod
+    def read_options(cls, given: dict[str, str]) -> dict[str, object]:
+        """The constructor's keyword arguments from a spec's `key=value` texts.
+
+        ValueError, naming the backend, for an unknown key or an empty value, and for a
+        value its Option does not allow, saying what it allows.
+        """
+        unknown = set(given) - set(cls.option_names())
+        if unknown and not cls.takes_any_option():
+            raise ValueError(unknown_options(cls, unknown))
+        table = cls.option_table or {}
+        values: dict[str, object] = {}
+        for key, text in given.items():
+            option = table.get(key)
+            allowed = f"it must be {option.allowed()}" if option else "give it a value"
+            if not text:
+                raise ValueError(f"{cls.name}: {key} is empty; {allowed}")
+            try:
+                values[key] = option.read(text) if option else text
+            except ValueError:
+                raise ValueError(f"{cls.name}: {key} must be {option.allowed()}, "
+                                 f"not {text}") from None
+        return values
+
+    @classmethod
+    def option_help(cls) -> list[str]:
+        """One line per option: 'workers: a whole number from 1 to 64 (default 1): ...'."""
+        defaults = {p.name: p.default for p in _parameters(cls)}
+        lines = []
+        for key in cls.option_names():
+            option = (cls.option_table or {}).get(key)
+            default = defaults.get(key, inspect.Parameter.empty)
+            line = f"{key}: {option.allowed() if option else 'text'}"
+            if default not in (inspect.Parameter.empty, ""):
+                line += f" (default: {default})"
+            lines.append(line + (f": {option.help}" if option and option.help else ""))
+        return lines
 
     @property
     def label(self) -> str:
@@ -258,6 +301,91 @@ def unknown_options(cls: type[Backend], options: Iterable[str]) -> str:
     if not valid:
         return f"{cls.name} takes no option {unknown}: it has no options"
     return f"{cls.name} has no option {unknown}; its options: {', '.join(valid)}"
+
+
+def _parameters(cls: type[Backend]) -> list[inspect.Parameter]:
+    """The constructor's parameters, `self` included."""
+    return list(inspect.signature(cls.__init__).parameters.values())
+
+
+# --- option values: what each `key=value` of a backend spec allows ----------------------
+
+YES, NO = ("yes", "true", "1", "on"), ("no", "false", "0", "off")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Option:
+    """One backend option: a line of help and the values it allows (any text here; the
+    subclasses narrow it). The default is the constructor's."""
+
+    help: str = ""
+
+    def allowed(self) -> str:
+        """What it allows, to end 'KEY must be ...'."""
+        return "any text"
+
+    def read(self, text: str) -> object:
+        """The value the constructor takes for a text; ValueError if not allowed."""
+        return text
+
+
+@dataclass(frozen=True)
+class Choice(Option):
+    """One word of a list; `fold`: in any case, read as the list spells it. `words` may be
+    a function, for a list that costs an import to make."""
+
+    words: tuple[str, ...] | Callable[[], Iterable[str]] = ()
+    fold: bool = False
+
+    def choices(self) -> tuple[str, ...]:
+        """The words it allows, in order."""
+        return tuple(self.words() if callable(self.words) else self.words)
+
+    def allowed(self) -> str:
+        """'bool, bitvec or int'."""
+        *first, last = self.choices()
+        return f"{', '.join(first)} or {last}" if first else last
+
+    def read(self, text: str) -> str:
+        """The word as the list spells it."""
+        for word in self.choices():
+            if text == word or (self.fold and text.lower() == word.lower()):
+                return word
+        raise ValueError(text)
+
+
+@dataclass(frozen=True)
+class Whole(Option):
+    """A whole number from `low` to `high`."""
+
+    low: int = 1
+    high: int = 1
+
+    def allowed(self) -> str:
+        """'a whole number from 1 to 64'."""
+        return f"a whole number from {self.low} to {self.high}"
+
+    def read(self, text: str) -> int:
+        """The number."""
+        number = int(text)  # ValueError when it is none
+        if not self.low <= number <= self.high:
+            raise ValueError(text)
+        return number
+
+
+@dataclass(frozen=True)
+class YesNo(Option):
+    """A switch: yes or no (true/false, 1/0, on/off alike), read as 'yes' or 'no'."""
+
+    def allowed(self) -> str:
+        """'yes or no'."""
+        return "yes or no"
+
+    def read(self, text: str) -> str:
+        """'yes' or 'no'."""
+        if text.lower() in YES + NO:
+            return "yes" if text.lower() in YES else "no"
+        raise ValueError(text)
 
 
 # The rules before the line, dot and region rules of issue 19: what the human solver's

@@ -495,6 +495,7 @@ class DlxBackend(Backend):
     # Conflict weights on the branch choice (dom/wdeg); False is Knuth's fewest rows alone,
     # for the tests to compare the two.
     weigh_conflicts = True
+    option_table = {}  # it takes no options: nothing to tune
 
     @classmethod
     def available(cls) -> Availability:

@@ -10,11 +10,24 @@ grid is only SOLVED, since the assumption is not proven here.
 
 from __future__ import annotations
 
-from sudokulab.backends.base import FIRST_RULES, Availability, Backend, Deadline
+from sudokulab.backends.base import (
+    FIRST_RULES,
+    YES,
+    Availability,
+    Backend,
+    Choice,
+    Deadline,
+    YesNo,
+)
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status, verdict
 
-YES, NO = ("yes", "true", "1", "on"), ("no", "false", "0", "off")
+
+def technique_names() -> list[str]:
+    """The techniques `upto` takes, easiest first (importing the solver only when asked)."""
+    from sudokulab.human import solver
+
+    return [technique.name for technique in solver.TECHNIQUES]
 
 
 class HumanBackend(Backend):
@@ -25,16 +38,19 @@ class HumanBackend(Backend):
     supported_rules = FIRST_RULES  # the line, dot and region rules are beyond its techniques
     complete = False  # no guessing: it stalls where its techniques find no step
 
+    option_table = {
+        "upto": Choice(technique_names, fold=True,
+                       help="the hardest technique to use (default: every one)"),
+        "uniqueness": YesNo(help="also use the techniques that assume one solution (a "
+                                 "filled grid is then only SOLVED)"),
+    }
+
     def __init__(self, upto: str = "", uniqueness: str = "no") -> None:
         from sudokulab.human import solver
 
-        if uniqueness.lower() not in YES + NO:
-            raise ValueError(f"uniqueness must be yes or no, not {uniqueness!r}")
+        super().__init__()
         self.unique = uniqueness.lower() in YES
-        try:
-            self.techniques = solver.select(upto=upto) if upto else solver.TECHNIQUES
-        except solver.UnknownTechnique as error:
-            raise ValueError(str(error)) from None
+        self.techniques = solver.select(upto=upto) if upto else solver.TECHNIQUES
 
     @classmethod
     def available(cls) -> Availability:

@@ -602,6 +602,7 @@ class NorvigBackend(Backend):
     paradigm = "propagation and search (Python)"
     supported_rules = R.RULE_TYPES
     multi_grid = True  # a samurai's grids are only more units and peers
+    option_table = {}  # it takes no options: nothing to tune
 
     @classmethod
     def available(cls) -> Availability:

@@ -17,11 +17,11 @@ from sudokulab import rules as R
 from sudokulab.backends.base import (
     Availability,
     Backend,
+    Choice,
     Deadline,
     ctrl_c,
     interrupted,
 )
-from sudokulab.errors import unknown
 from sudokulab.geometry import geometry
 from sudokulab.prolog.swipl import PROGRAM, NotAvailable, availability, janus
 from sudokulab.puzzle import Puzzle
@@ -90,13 +90,6 @@ def rule_terms(puzzle: Puzzle) -> list[tuple]:
     return terms
 
 
-def _choose(option: str, value: str, allowed: tuple[str, ...]) -> str:
-    """The value if allowed, else ValueError listing the choices."""
-    if value not in allowed:
-        raise ValueError(unknown(option, value, allowed))
-    return value
-
-
 class PrologBackend(Backend):
     """SWI-Prolog CLP(FD): sudoku.pl posts the rules as constraints, then labels."""
 
@@ -104,13 +97,20 @@ class PrologBackend(Backend):
     paradigm = "constraint logic programming: CLP(FD) in SWI-Prolog (janus)"
     supported_rules = R.RULE_TYPES
 
+    option_table = {
+        "strength": Choice(STRENGTHS, help="how strongly a unit's cells are kept distinct "
+                                           "(auto: chosen from the rules)"),
+        "labeling": Choice(LABELINGS, help="which cell to label next (auto: chosen from the "
+                                           "rules)"),
+        "order": Choice(ORDERS, help="the order a cell's digits are tried in"),
+        "branching": Choice(BRANCHINGS, help="how a cell's domain is split (not for wdeg)"),
+    }
+
     def __init__(self, strength: str = "auto", labeling: str = "auto", order: str = "up",
                  branching: str = "step") -> None:
         super().__init__()
-        self.strength = _choose("strength", strength, STRENGTHS)
-        self.labeling = [_choose("labeling", labeling, LABELINGS),
-                         _choose("order", order, ORDERS),
-                         _choose("branching", branching, BRANCHINGS)]
+        self.strength = strength
+        self.labeling = [labeling, order, branching]
 
     @classmethod
     def available(cls) -> Availability:

@@ -21,6 +21,7 @@ from functools import lru_cache
 from sudokulab.backends.base import (
     Availability,
     Backend,
+    Choice,
     CtrlC,
     Deadline,
     ctrl_c,
@@ -39,6 +40,7 @@ except ImportError as error:  # available() says why and how to fix it
     IMPORT_ERROR = str(error)
 
 DEFAULT_MODEL = "bool"
+MODELS = ("bool", "bitvec", "int")  # encodings.smt.MODELS, here without importing z3
 SOLVERS = ("default", "qffd")
 GIVENS = ("assume", "push")
 NO_TIMEOUT = 4294967295  # Z3's "no timeout": the largest unsigned int
@@ -123,18 +125,22 @@ class SmtBackend(Backend):
     paradigm = "SMT (Z3)"
     supported_rules = encoding.model_class(DEFAULT_MODEL).rules if encoding else ()
 
+    option_table = {
+        "model": Choice(MODELS, help="one-hot Booleans, one-hot bit-vectors or integers"),
+        "solver": Choice(SOLVERS, help="Z3's default solver or its finite-domain SAT core "
+                                       "(qffd: bool and bitvec models)"),
+        "givens": Choice(GIVENS, help="givens as assumptions or asserted between push and "
+                                      "pop (default: whichever measured faster)"),
+    }
+
     def __init__(self, model: str = DEFAULT_MODEL, solver: str = "default",
-                 givens: str = "", **options: str) -> None:
-        super().__init__(**options)
-        givens = givens or faster_givens(model, solver)
-        for option, value, choices in (("model", model, encoding.MODELS if encoding else ()),
-                                       ("solver", solver, SOLVERS), ("givens", givens, GIVENS)):
-            if encoding and value not in choices:
-                raise ValueError(f"{option}={value!r}: choose one of {', '.join(choices)}")
+                 givens: str = "") -> None:
+        super().__init__()
         if solver == "qffd" and model == "int":
             raise ValueError("solver=qffd (Z3's finite-domain SAT core) takes the bool and "
                              "bitvec models, not int")
-        self.model, self.solver, self.givens = model, solver, givens
+        self.model, self.solver = model, solver
+        self.givens = givens or faster_givens(model, solver)
         if encoding:
             self.supported_rules = encoding.model_class(model).rules
 
