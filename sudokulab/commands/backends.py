@@ -8,7 +8,8 @@ from sudokulab.commands.inputs import examples
 from sudokulab.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK
 
 DESCRIPTION = ("List the backends: each engine's paradigm, whether it can run on this "
-               "machine, its version, or why not and how to fix it.")
+               "machine, its version, or why not and how to fix it; then the options each "
+               "takes, with what they allow and their defaults.")
 EXAMPLES = examples("sudokulab backends")
 EXITS = (EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED)
 
@@ -34,4 +35,8 @@ def run(args: argparse.Namespace) -> int:
         note = a.reason + (f" (fix: {a.fix})" if a.fix else "")
         rows.append((name, "yes" if a.ok else "no", a.version, note or cls.paradigm))
     print(tabulate(rows, headers=("backend", "available", "engine", "paradigm / notes")))
+    print("\noptions (as NAME:key=value,key=value, e.g. sat:solver=glucose4):")
+    for name in names():
+        lines = backend_class(name).option_help()
+        print(f"  {name}:" + (" none" if not lines else "\n    " + "\n    ".join(lines)))
     return EXIT_OK
