@@ -6,8 +6,13 @@ These run in a helper process (tutor.py), never on the server's event loop. A st
 from 1, HoDoKu's notation as `text`) plus what the page draws: the plain sentence, the
 pattern's cells, its units with their cells, its chain links, and `removed`, every
 candidate the step takes away (its eliminations and what its placements take from their
-peers), so that the page can replay the steps on its pencil marks. Every answer is checked
-against the solution the norvig backend finds (another paradigm): `verified`.
+peers), so that the page can replay the steps on its pencil marks.
+
+As on the command line (`sudokulab explain`, `hint`), steps come only after the verdict of
+the norvig backend (sudokulab.human.verdict) proves one solution: a puzzle with none or
+several, or one norvig cannot judge in time, is answered at once with that status ('none',
+'several', 'timeout') and why, without steps or a grade. Every step given is checked
+against norvig's solution (another paradigm): `verified`.
 
 The generator (`sudokulab.generate`) is imported only when a puzzle is asked for: without
 it the server still runs, and /api/generate says why it cannot (503).
@@ -20,9 +25,11 @@ from collections.abc import Callable
 
 from sudokulab.errors import UsageError
 from sudokulab.puzzle import Puzzle
-from sudokulab.result import Status
+from sudokulab.result import Result, Status
 
 Cell = list[int]  # [row, col] counted from 1
+# the page's status when norvig's verdict leaves no step to give (any other: 'error')
+VERDICTS = {Status.NONE: "none", Status.MULTIPLE: "several", Status.TIMEOUT: "timeout"}
 
 
 class Unavailable(Exception):
@@ -53,11 +60,17 @@ def chosen(techniques: list[str] | None, upto: str | None) -> tuple:
         raise UsageError(str(error)) from None
 
 
-def reference(puzzle: Puzzle, seconds: float):
-    """The norvig backend's answer (limit 2): the solution every step is checked against."""
-    from sudokulab.backends import make_backend
+def judged(puzzle: Puzzle, seconds: float) -> tuple[Result, dict | None]:
+    """norvig's answer, and the page's answer instead of any step when it is not unique
+    (None when it is): the status and why, as `sudokulab explain` and `hint` say it."""
+    from sudokulab.human import verdict
 
-    return make_backend("norvig").solve(puzzle, limit=2, timeout=max(seconds, 0.1))
+    answer = verdict.referee(puzzle, seconds)
+    why = verdict.objection(answer)
+    if not why:
+        return answer, None
+    return answer, {"status": VERDICTS.get(answer.status, "error"), "message": why,
+                    "reference": answer.status.value}
 
 
 def known_rules(puzzle: Puzzle) -> None:
@@ -67,13 +80,6 @@ def known_rules(puzzle: Puzzle) -> None:
     reason = solver.refusal(puzzle)
     if reason:
         raise UsageError(reason)
-
-
-def is_unique(uniqueness: str, answer) -> bool:
-    """Whether uniqueness techniques may be used: auto means norvig proves one solution."""
-    if uniqueness == "auto":
-        return answer.status is Status.UNIQUE
-    return uniqueness == "yes"
 
 
 def cell(index: int, n: int) -> Cell:
@@ -108,12 +114,10 @@ def step_json(step, g) -> dict:
             "removed": removed}
 
 
-def verification(steps, answer, n: int) -> dict:
-    """Whether the steps agree with norvig's solution (None when it has no unique one)."""
+def verification(steps, answer: Result, n: int) -> dict:
+    """Whether the steps agree with norvig's solution (the verdict proved it unique)."""
     from sudokulab.human import solver
 
-    if answer.status is not Status.UNIQUE:
-        return {"verified": None, "problems": []}
     problems = solver.wrong_moves(steps, answer.solutions[0], n)
     return {"verified": not problems, "problems": problems[:5]}
 
@@ -124,11 +128,13 @@ def explain(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | Non
     from sudokulab.human import grading, solver
     from sudokulab.human.candidates import Candidates
 
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + seconds  # the verdict's time counts: the helper's limit
     selected = chosen(techniques, upto)
     known_rules(puzzle)
-    answer = reference(puzzle, seconds)
-    unique = is_unique(uniqueness, answer)
+    answer, refused = judged(puzzle, seconds)
+    if refused:
+        return refused
+    unique = uniqueness != "no"  # every puzzle that gets here has one solution
     path = solver.solve(puzzle, selected, unique=unique, stop=past(deadline))
     grade = grading.grade_path(path, selected, unique=unique, stop=past(deadline))
     g = Candidates(puzzle)
@@ -136,21 +142,21 @@ def explain(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | Non
     steps = [step_json(step, g) for step in path.steps]
     status = ("timeout" if path.stopped else "solved" if path.solved
               else "broken" if path.broken else "stalled")
-    return {"status": status, "message": explain_message(status, len(steps), answer),
+    return {"status": status, "message": explain_message(status, len(steps)),
             "solved": path.solved, "level": grade.level, "score": grade.score,
             "rating": grade.rating, "hardest": grade.hardest, "reference": answer.status.value,
             "candidates": start, "steps": steps,
             **verification(path.steps, answer, puzzle.n)}
 
 
-def explain_message(status: str, count: int, answer) -> str:
+def explain_message(status: str, count: int) -> str:
     """One line saying how the path ended."""
     if status == "solved":
         return f"solved in {count} steps"
     if status == "timeout":
         return f"stopped at the time limit after {count} steps"
-    if status == "broken" or answer.status is Status.NONE:
-        return f"no solution: the steps reach a contradiction after {count} steps"
+    if status == "broken":  # on a puzzle of one solution: a wrong step, which verified names
+        return f"the steps reach a contradiction after {count} steps"
     return f"stalled after {count} steps: no enabled technique applies"
 
 
@@ -162,17 +168,15 @@ def hint(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | None =
 
     selected = chosen(techniques, upto)
     known_rules(puzzle)
+    answer, refused = judged(puzzle, seconds)
+    if refused:
+        return refused
     g = Candidates(puzzle)
-    start = candidates_json(g)
-    out = {"step": None, "candidates": start, "verified": None, "problems": []}
+    out = {"step": None, "candidates": candidates_json(g), "verified": None, "problems": [],
+           "reference": answer.status.value}
     if g.solved():
         return {**out, "status": "full", "message": "the grid is full"}
-    answer = reference(puzzle, seconds)
-    out["reference"] = answer.status.value
-    if g.broken() or answer.status is Status.NONE:
-        return {**out, "status": "broken",
-                "message": "no solution from here: a digit in the grid is wrong"}
-    step = solver.hint(puzzle, selected, unique=is_unique(uniqueness, answer))
+    step = solver.hint(puzzle, selected, unique=uniqueness != "no")
     if step is None:
         return {**out, "status": "stalled", "message": "no enabled technique applies"}
     return {**out, "status": "step", "message": step.notation, "step": step_json(step, g),
