@@ -16,6 +16,7 @@ import asyncio
 import json
 import secrets
 import time
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -26,6 +27,7 @@ from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
 from sudokulab.errors import InputError, UsageError
+from sudokulab.result import Result
 from sudokulab.web.learn import Unavailable
 from sudokulab.web.models import (
     CompareRequest,
@@ -41,7 +43,6 @@ MAX_BODY = 256 * 1024   # bytes in a request body
 MAX_PAGE = 100          # puzzles in one page of a dataset
 HELPER_WAIT = 60.0      # seconds for availability or a teaching view
 STATIC = resources.files("sudokulab.web") / "static"
-ANSWERS = ("unique", "multiple", "solved", "none")
 
 
 def create_app(pool: Pool | None = None) -> FastAPI:
@@ -296,63 +297,67 @@ def puzzle_json(puzzle) -> dict:
 
 async def _solve(app: FastAPI, spec: str, puzzle, limit: int, timeout: float) -> dict:
     """One backend's checked answer, shaped like Result.to_json() plus the puzzle."""
+    return (await _run(app, spec, puzzle, limit, timeout))[1]
+
+
+async def _run(app: FastAPI, spec: str, puzzle, limit: int,
+               timeout: float) -> tuple[Result, dict]:
+    """One backend's Result, and its checked answer for the page."""
     started = time.perf_counter()
     result, seconds = await app.state.pool.solve(spec, puzzle, limit, timeout)
-    return answer_json(spec, puzzle, result, seconds, time.perf_counter() - started)
+    return result, answer_json(spec, puzzle, result, seconds, time.perf_counter() - started)
 
 
 def answer_json(spec: str, puzzle, result, seconds: float, wall: float) -> dict:
-    """The answer with every grid checked: an invalid grid turns the status to 'invalid'."""
-    from sudokulab.check import check
+    """The answer checked as the cross-check checks it (harness/crosscheck.py `verify`):
+    an invalid grid, or grids that do not match the count, turn the status to 'invalid'."""
+    from sudokulab.harness.crosscheck import verify
 
     data = {"backend": spec, "puzzle": puzzle_json(puzzle), **result.to_json(),
             "time": seconds, "wall": wall, "valid": True, "violations": []}
-    for grid in result.solutions:
-        problems = check(puzzle, grid)
-        if problems:
-            data.update(status="invalid", valid=False,
-                        violations=[str(problem) for problem in problems[:10]],
-                        message=f"invalid grid from {spec}: {len(problems)} violation(s), "
-                                f"first: {problems[0]}")
-            break
+    checked: dict = {}  # each grid's violations, filled by verify
+    reason = verify(puzzle, result, checked)
+    if reason:
+        first = next((found for found in checked.values() if found), [])
+        data.update(status="invalid", valid=False,
+                    violations=[str(problem) for problem in first[:10]],
+                    message=f"invalid answer from {spec}: {reason}")
     return data
 
 
 async def _compare(app: FastAPI, specs: list[str], puzzle, limit: int, timeout: float):
     """Server-sent events: start, one result per backend as it finishes, then agreement."""
     yield _event("start", {"backends": specs, "puzzle": puzzle_json(puzzle)})
-    tasks = [asyncio.ensure_future(_solve(app, spec, puzzle, limit, timeout))
+    tasks = [asyncio.ensure_future(_run(app, spec, puzzle, limit, timeout))
              for spec in specs]
-    answers = []
+    results = {}  # judged as Results, not as the page's JSON
     try:
         for finished in asyncio.as_completed(tasks):
-            answer = await finished
-            answers.append(answer)
+            result, answer = await finished
+            results[answer["backend"]] = result
             yield _event("result", answer)
-        yield _event("done", agreement(answers))
+        yield _event("done", agreement(puzzle, results))
     finally:  # the client left: its solves stop (their workers are ended)
         for task in tasks:
             task.cancel()
 
 
-def agreement(answers: list[dict]) -> dict:
-    """Whether the backends that answered agree: same count claim, same grids.
+def agreement(puzzle, results: Mapping[str, Result]) -> dict:
+    """Whether the backends that answered agree, judged by harness/crosscheck.py `judge`:
+    a claim is wrong when it returns an invalid grid, grids that do not match its count, or
+    a count below the distinct valid grids found by all. Timeouts, errors, stalls and
+    unsupported rules are not answers (`others`), unless their grids are invalid."""
+    from sudokulab.check import check
+    from sudokulab.harness.crosscheck import judge
 
-    Timeouts, errors and unsupported rules are not answers. An exact count (unique, none)
-    must equal the number of distinct valid grids found by all; an answer at its limit
-    ('multiple', or 'solved' with limit 1) says "at least", so it agrees with any larger
-    count; an invalid grid never agrees (as in harness/crosscheck.py).
-    """
-    claims = {a["backend"]: a for a in answers if a["status"] in ANSWERS + ("invalid",)}
-    invalid = sorted(b for b, a in claims.items() if a["status"] == "invalid")
-    grids = {tuple(g) for a in claims.values() if a["status"] != "invalid"
-             for g in a["solutions"]}
-    facts = len(grids)  # distinct valid grids, whoever found them: at least this many
-    wrong = sorted(set(invalid) | {b for b, a in claims.items()
-                                   if a["exact"] and a["count"] != facts})
-    return {"agree": not wrong and len(claims) > 0, "answered": sorted(claims),
-            "disagree": wrong, "grids": facts,
-            "others": sorted({a["backend"] for a in answers} - set(claims))}
+    _, why = judge(puzzle, results)
+    answered = {s for s, result in results.items() if result.status.is_answer} | set(why)
+    # judge counts the same grids but does not return them: the page shows how many
+    grids = {grid for result in results.values() for grid in result.solutions}
+    valid = [grid for grid in grids if not check(puzzle, grid)]
+    return {"agree": not why and bool(answered), "answered": sorted(answered),
+            "disagree": sorted(why), "grids": len(valid),
+            "others": sorted(set(results) - answered)}
 
 
 def _event(kind: str, data: dict) -> str:
