@@ -11,11 +11,15 @@ import pytest
 from conftest import add_to_path
 from fastapi.testclient import TestClient
 
+from sudokulab.backends import make_backend
 from sudokulab.check import check
 from sudokulab.cli import main
+from sudokulab.errors import EXIT_NONE, EXIT_SEVERAL
 from sudokulab.formats import links
 from sudokulab.formats.text import parse
+from sudokulab.harness.testing import write_plugin
 from sudokulab.puzzle import line_of
+from sudokulab.result import Result, Status
 from sudokulab.web import learn
 from sudokulab.web.app import MAX_BODY, agreement, create_app
 
@@ -24,6 +28,29 @@ SOLUTION = [int(d) for d in
             "483921657967345821251876493548132976729564138136798245372689514814253769695417382"]
 KILLER = {"box": [2, 2], "givens": [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
           "rules": [{"type": "cage", "cells": ["r1c2", "r2c2"], "total": 7}]}
+# givens that repeat (1 at r3c8 and r9c8): one blank cell, and no solution
+BROKEN = "4.7369825632158947958724316825437169791586432346912758289643571573291684164875213"
+NO_SOLUTION = "46....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+# a 16x16 with one solution (the generator's, seed 4) whose explanation takes the human
+# solver far longer than a few seconds
+SLOW = (".4.B....C.9...3E18........2.57.....7.5...A..D..2.5.FC4..E...A.B."
+        "32..D9.G..8..F..F...2E4..37...G...E..FB3.6.....8...D..5.B...4..."
+        "..F.B..AG...2...G....2E65..C..A.7.C4..G.......5.8.....9..B...GF."
+        "....6......1.E...C5A.....74....B..6..A..F2..8594.D..713....9G2..")
+# a plugin backend whose grids do not match its count: one grid, claimed "at least 2"
+MISCOUNT = """
+from sudokulab.backends import make_backend
+from sudokulab.harness.testing import TestBackend
+from sudokulab.result import Result, Status
+
+
+class MiscountBackend(TestBackend):
+    name = "test-miscount"
+
+    def _solve(self, puzzle, limit, deadline):
+        right = make_backend("norvig").solve(puzzle, limit=1, timeout=deadline.left())
+        return Result(Status.MULTIPLE, right.solutions * 2, 2, False)
+"""
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +63,17 @@ def client():
 @pytest.fixture
 def doubles(test_backends):
     """An app that also knows the misbehaving test backends (hang, crash, wrong)."""
+    with TestClient(create_app()) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def miscount(test_backends, tmp_path, monkeypatch):
+    """An app that also knows test-miscount (MISCOUNT) besides the test backends."""
+    (tmp_path / "web_miscount.py").write_text(MISCOUNT)
+    write_plugin(tmp_path, {"test-miscount": "web_miscount:MiscountBackend"},
+                 name="web_miscount")
+    add_to_path(monkeypatch, tmp_path)
     with TestClient(create_app()) as test_client:
         yield test_client
 
@@ -193,7 +231,26 @@ def test_a_wrong_grid_fails_the_checker_and_is_reported(doubles):
     answer = doubles.post("/api/solve", json={"puzzle": EASY, "backend": "test-wrong"}).json()
     assert answer["status"] == "invalid" and not answer["valid"]
     assert answer["violations"] and "fails" not in answer["violations"][0]
-    assert "invalid grid from test-wrong" in answer["message"]
+    assert answer["message"].startswith("invalid answer from test-wrong: invalid grid: ")
+
+
+def test_grids_that_do_not_match_the_count_are_invalid(miscount):
+    answer = miscount.post("/api/solve", json={"puzzle": EASY,
+                                               "backend": "test-miscount"}).json()
+    assert answer["status"] == "invalid" and not answer["valid"]
+    assert answer["solutions"] == [SOLUTION, SOLUTION] and answer["violations"] == []
+    assert answer["message"] == ("invalid answer from test-miscount: claims >= 2 "
+                                 "solution(s) but returns 1 distinct grid(s)")
+
+
+def test_compare_judges_mixed_answers_by_their_grids(miscount):
+    stream = events(miscount.post("/api/compare", json={
+        "puzzle": EASY, "backends": ["norvig", "test-miscount", "test-wrong:mode=none",
+                                     "test-noop"]}))
+    assert stream[-1] == ("done", {
+        "agree": False, "answered": ["norvig", "test-miscount", "test-wrong:mode=none"],
+        "disagree": ["test-miscount", "test-wrong:mode=none"], "grids": 1,
+        "others": ["test-noop"]})
 
 
 def test_a_hung_engine_does_not_hold_up_other_requests(doubles):
@@ -255,14 +312,33 @@ def test_compare_with_a_bad_puzzle_is_a_400(client):
 
 
 def test_agreement_counts_grids_found_by_all():
-    unique = {"backend": "a", "status": "unique", "count": 1, "exact": True,
-              "solutions": [[1]]}
-    other = {**unique, "backend": "b", "solutions": [[2]]}
-    more = {"backend": "c", "status": "multiple", "count": 2, "exact": False,
-            "solutions": [[1], [2]]}
-    assert agreement([unique, {**unique, "backend": "b"}])["agree"]
-    assert agreement([unique, other])["disagree"] == ["a", "b"]
-    assert agreement([unique, more])["disagree"] == ["a"]
+    puzzle = parse("." * 15 + "1")  # many solutions
+    one, two = make_backend("norvig").solve(puzzle, limit=2).solutions
+    unique = Result(Status.UNIQUE, (one,), 1, True)
+    assert agreement(puzzle, {"a": unique, "b": unique})["agree"]
+    assert agreement(puzzle, {"a": unique, "b": Result(Status.UNIQUE, (two,), 1, True)}) \
+        ["disagree"] == ["a", "b"]
+    more = Result(Status.MULTIPLE, (one, two), 2, False)
+    assert agreement(puzzle, {"a": unique, "c": more}) == {
+        "agree": False, "answered": ["a", "c"], "disagree": ["a"], "grids": 2, "others": []}
+
+
+def test_agreement_over_mixed_answers_judges_each_claim_by_its_grids():
+    puzzle = parse(EASY)
+    grid = tuple(SOLUTION)
+    spoiled = (grid[1], *grid[1:])  # r1c1 repeats r1c2's digit
+    done = agreement(puzzle, {
+        "right": Result(Status.UNIQUE, (grid,), 1, True),
+        "twice": Result(Status.MULTIPLE, (grid, grid), 2, False),  # one grid for ">= 2"
+        "spoiled": Result(Status.SOLVED, (spoiled,), 1, False),
+        "late": Result(Status.TIMEOUT, (), 0, False),
+        "none": Result(Status.NONE),
+        "stalled": Result(Status.STALLED)})
+    assert done == {"agree": False, "answered": ["none", "right", "spoiled", "twice"],
+                    "disagree": ["none", "spoiled", "twice"], "grids": 1,
+                    "others": ["late", "stalled"]}
+    assert agreement(puzzle, {"late": Result(Status.TIMEOUT, (), 0, False)}) == {
+        "agree": False, "answered": [], "disagree": [], "grids": 0, "others": ["late"]}
 
 
 def test_model_shows_what_a_backend_builds(client):
@@ -375,11 +451,27 @@ def test_generate_leaves_a_puzzle_of_unknown_rules_ungraded(client):
 
 
 def test_hint_on_a_wrong_entry_says_there_is_no_solution(client):
-    wrong = "7" + EASY[1:]  # r1c1 is 4 in the solution; 7 clashes with no given
+    wrong = "5" + EASY[1:]  # r1c1 is 4 in the solution; 5 clashes with no given
     answer = client.post("/api/hint", json={"puzzle": wrong}).json()
-    assert answer["status"] == "broken" and answer["step"] is None
+    assert answer["status"] == "none" and answer["step"] is None
+    assert answer["message"] == "no solution (norvig)"
     full = client.post("/api/hint", json={"puzzle": "".join(map(str, SOLUTION))}).json()
     assert full["status"] == "full" and full["step"] is None
+
+
+@pytest.mark.parametrize("route", ["hint", "explain"])
+@pytest.mark.parametrize("text, status, code", [(BROKEN, "none", EXIT_NONE),
+                                                (NO_SOLUTION, "none", EXIT_NONE),
+                                                ("." * 81, "several", EXIT_SEVERAL)])
+def test_learn_gives_no_step_unless_norvig_proves_one_solution(client, capsys, route, text,
+                                                               status, code):
+    # the command line's verdict: no step, no level, no "solved"; the empty grid at once
+    answer = client.post(f"/api/{route}", json={"puzzle": text}).json()
+    assert answer["status"] == status
+    assert main([route, text]) == code
+    assert f"puzzle 1: {answer['message']}" in capsys.readouterr().err
+    assert answer["step" if route == "hint" else "steps"] in (None, [])
+    assert not {"level", "score", "rating", "solved", "verified"} & set(answer)
 
 
 @pytest.mark.parametrize("route", ["hint", "explain"])
@@ -402,8 +494,8 @@ def test_learn_bad_input_is_a_400_with_the_clis_message(client, capsys, route):
 def test_a_long_explanation_is_stopped_at_its_timeout_and_others_go_on(client):
     slow = {}
 
-    def ask() -> None:  # the empty grid: every technique searches it long and finds nothing
-        slow["answer"] = client.post("/api/explain", json={"puzzle": "." * 81,
+    def ask() -> None:  # a 16x16 of one solution, whose explanation takes long
+        slow["answer"] = client.post("/api/explain", json={"puzzle": SLOW,
                                                            "timeout": 2}).json()
 
     waiting = threading.Thread(target=ask)
@@ -414,7 +506,7 @@ def test_a_long_explanation_is_stopped_at_its_timeout_and_others_go_on(client):
         assert "answer" not in slow  # the explanation was still under way meanwhile
     finally:
         waiting.join()
-    assert slow["answer"]["status"] == "timeout" and slow["answer"]["steps"] == []
+    assert slow["answer"]["status"] == "timeout" and not slow["answer"].get("solved")
     again = client.post("/api/hint", json={"puzzle": EASY}).json()
     assert again["status"] == "step"
 
