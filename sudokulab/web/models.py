@@ -56,8 +56,9 @@ class LearnRequest(PuzzleText):
     upto: str | None = Field(None, max_length=200, description="every technique up to and "
                              "including this one")
     uniqueness: Literal["auto", "yes", "no"] = Field("auto", description="uniqueness "
-                                                     "techniques: auto uses them when the "
-                                                     "norvig backend proves one solution")
+                                                     "techniques: auto and yes use them "
+                                                     "(norvig first proves one solution, or "
+                                                     "no step is given), no never does")
     timeout: float = Field(DEFAULT_TIMEOUT, gt=0, le=MAX_TIMEOUT,
                            description="seconds; the helper is stopped past it")
 
