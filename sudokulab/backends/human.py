@@ -2,10 +2,12 @@
 
 The answer is a proof when it comes: every step without a uniqueness technique holds in
 every solution, so a grid the steps fill is the only one (UNIQUE), and a contradiction
-they reach means there is none (NONE). When the enabled techniques find no further step,
-the status is STALLED with the partial grid: no verdict, and no failure either. Uniqueness
-techniques (Unique Rectangles, BUG+1) assume one solution; with `uniqueness=yes` a filled
-grid is only SOLVED, since the assumption is not proven here.
+they reach means there is none (NONE): a blank cell without a candidate, or a rule broken
+by the givens, a step's placements or the full grid (a cage's sum missed). When the
+enabled techniques find no further step, the status is STALLED with the partial grid: no
+verdict, and no failure either. Uniqueness techniques (Unique Rectangles, BUG+1) assume
+one solution; with `uniqueness=yes` a filled grid is only SOLVED, since the assumption is
+not proven here.
 """
 
 from __future__ import annotations
@@ -78,7 +80,12 @@ class HumanBackend(Backend):
                                   "techniques finished")
         if path.broken and not assumed:
             return verdict((), limit, complete=True, stats=stats, solve_time=took,
-                           message="the steps reach a contradiction: no solution")
+                           message=f"the steps reach a contradiction ({path.contradiction}): "
+                                   f"no solution")
+        if path.broken:  # a uniqueness step may be what broke it: no verdict either way
+            return Result(Status.STALLED, stats=stats, solve_time=took, partial=path.grid,
+                          message=f"the steps reach a contradiction ({path.contradiction}), "
+                                  f"but uniqueness techniques assumed one solution")
         if path.solved:
             if assumed:
                 return Result(Status.SOLVED, (path.grid,), 1, False, stats, solve_time=took,

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import itemgetter
+from operator import itemgetter, or_
 
 from sudokulab import rules as R
 from sudokulab.geometry import geometry, pencil_marks
+from sudokulab.human.step import name
 from sudokulab.puzzle import Puzzle
 
 
@@ -40,6 +41,8 @@ class Layout:
     crossing: tuple[tuple[int, ...], ...]     # per unit: the other units sharing 2+ cells
     # per unit: a function giving its cells' entries of a per-cell list, as a tuple
     unit_items: tuple = field(default=(), compare=False, hash=False, repr=False)
+    # per cell: the same for its peers (a digit seen twice is found without a Python loop)
+    peer_items: tuple = field(default=(), compare=False, hash=False, repr=False)
     # what single-digit finders found, by (finder, arguments, digit, the digit's places),
     # and what others found by what they read
     memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
@@ -83,7 +86,8 @@ def layout(box: tuple[int, int], rules: tuple = ()) -> Layout:
                              if v != u and len(set(unit) & set(other)) >= 2)
                        for u, unit in enumerate(geo.units)),
         peer_masks=tuple(_mask(p) for p in geo.peers),
-        unit_items=tuple(itemgetter(*unit) for unit in geo.units))
+        unit_items=tuple(itemgetter(*unit) for unit in geo.units),
+        peer_items=tuple(itemgetter(*peers) for peers in geo.peers))  # N >= 4: 6+ peers
 
 
 def _mask(cells) -> int:
@@ -232,17 +236,25 @@ class Candidates:
 
     def broken(self) -> bool:
         """Whether a blank cell has no candidate or a unit has no place for a missing digit."""
-        values, cands = self.values, self.cands
-        if any(not v and not c for v, c in zip(values, cands)):
-            return True
-        full = (1 << self.n) - 1
-        for unit in self.layout.units:
+        return bool(self.stuck())
+
+    def stuck(self) -> str:
+        """Why the pencil marks show no solution: a blank cell without a candidate, or a
+        unit without a place for a digit it lacks ('' when neither)."""
+        values, cands, n = self.values, self.cands, self.n
+        if not all(map(or_, values, cands)):
+            cell = next(c for c, (v, m) in enumerate(zip(values, cands)) if not v and not m)
+            return f"{name(cell, n)} has no candidate left"
+        full = (1 << n) - 1
+        for u, unit in enumerate(self.layout.units):
             seen = 0
             for cell in unit:
                 seen |= cands[cell] | (bit(values[cell]) if values[cell] else 0)
             if seen != full:
-                return True
-        return False
+                lacking = full & ~seen
+                return (f"{self.layout.unit_names[u]} has no place left for "
+                        f"{(lacking & -lacking).bit_length()}")
+        return ""
 
     def places(self, unit: int, digit: int) -> list[int]:
         """The cells of a unit where a digit is still a candidate."""

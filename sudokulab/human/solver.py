@@ -2,7 +2,9 @@
 
 Each step takes the easiest technique that finds something on the current candidates
 (HoDoKu's order), applies it, and starts again from the top, until the grid is full or no
-enabled technique finds anything (the path stalls).
+enabled technique finds anything (the path stalls). The givens, each step's placements and
+the full grid are checked against every rule the techniques know: a rule broken ends the
+path as a contradiction (`Path.contradiction` says which), never as solved.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from sudokulab.human import (
     wings,
 )
 from sudokulab.human.candidates import Candidates
+from sudokulab.human.contradiction import broken_rule
 from sudokulab.human.step import Step
 from sudokulab.puzzle import Puzzle
 
@@ -135,7 +138,8 @@ class Path:
     steps: list[Step] = field(default_factory=list)
     grid: tuple[int, ...] = ()
     solved: bool = False
-    broken: bool = False    # the candidates show a contradiction (no solution)
+    broken: bool = False    # a contradiction: a rule broken, or no place left for a digit
+    contradiction: str = ""  # which, in one line naming the cells ('' when none)
     stopped: bool = False   # `stop` said so before the end
     # what the finders found on grids past singles, for another path over the same grids
     # (grading's): per grid (Candidates.state), the finders that found nothing there, the one
@@ -192,14 +196,34 @@ def solve(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,
     chosen = usable(puzzle, TECHNIQUES if techniques is None else techniques, unique)
     g = Candidates(puzzle)
     path = Path(puzzle)
-    try:
-        with forcing.stopping(stop):
-            _walk(g, chosen, path, stop)
-    except forcing.Stopped:
-        path.stopped = True
+    _end(path, broken_rule(g, givens(puzzle)))
+    if not path.broken:
+        try:
+            with forcing.stopping(stop):
+                _walk(g, chosen, path, stop)
+        except forcing.Stopped:
+            path.stopped = True
+    if g.solved() and not path.broken:  # the last guard: a full grid keeps every rule
+        _end(path, broken_rule(g, range(len(g.values))))
     path.grid = g.grid()
-    path.solved = g.solved()
+    path.solved = g.solved() and not path.broken
     return path
+
+
+def givens(puzzle: Puzzle) -> list[int]:
+    """The given cells."""
+    return [cell for cell, d in enumerate(puzzle.givens) if d]
+
+
+def contradiction(puzzle: Puzzle) -> str:
+    """The rule the givens break, in one line naming the cells ('' when none)."""
+    return broken_rule(Candidates(puzzle), givens(puzzle))
+
+
+def _end(path: Path, reason: str) -> None:
+    """End the path as a contradiction, if there is one."""
+    if reason:
+        path.broken, path.contradiction = True, reason
 
 
 def _walk(g: Candidates, chosen: list[Technique], path: Path,
@@ -210,19 +234,22 @@ def _walk(g: Candidates, chosen: list[Technique], path: Path,
             path.stopped = True
             break
         if not all(map(or_, g.values, g.cands)):
-            path.broken = True  # a blank cell with no candidate: no solution
+            _end(path, g.stuck())  # a blank cell with no candidate: no solution
             break
         k, step = _first(g, chosen)
         if step is not None and chosen[k].tier:
             path.found[g.state()] = (frozenset(t.find for t in chosen[:k]), chosen[k].find, step)
         if step is None:  # stalled: a contradiction (no solution) or the techniques' end
-            path.broken = g.broken()
+            _end(path, g.stuck())
             break
         if not changes(g, step):  # a finder's bug: applying it would loop forever
             raise RuntimeError(f"{step.technique} found a step that changes nothing: "
                                f"{step.notation}")
         g.apply(step)
         path.steps.append(step)
+        _end(path, broken_rule(g, [cell for cell, _ in step.placements]))
+        if path.broken:  # the step's placements break a rule: no solution
+            break
 
 
 def changes(g: Candidates, step: Step) -> bool:
@@ -233,9 +260,13 @@ def changes(g: Candidates, step: Step) -> bool:
 
 def hint(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,
          unique: bool = False) -> Step | None:
-    """The easiest next step on a puzzle's pencil marks."""
+    """The easiest next step on a puzzle's pencil marks; None when the givens break a rule
+    (`contradiction` says which): no step leads anywhere from them."""
     chosen = usable(puzzle, TECHNIQUES if techniques is None else techniques, unique)
-    return next_step(Candidates(puzzle), chosen)
+    g = Candidates(puzzle)
+    if broken_rule(g, givens(puzzle)):
+        return None
+    return next_step(g, chosen)
 
 
 def wrong_moves(steps: Iterable[Step], solution: tuple[int, ...], n: int) -> list[str]:
