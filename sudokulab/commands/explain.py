@@ -17,6 +17,7 @@ from sudokulab.errors import (
     EXIT_OK,
     EXIT_SEVERAL,
     EXIT_TIMEOUT,
+    error_line,
     exit_help,
     worst,
 )
@@ -81,6 +82,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"sudokulab: puzzle {number}: stopped at --timeout {args.timeout:g} s after "
                   f"{len(path.steps)} steps", file=sys.stderr)
             codes.append(EXIT_TIMEOUT)
+        if path.broken:  # the steps contradict norvig's solution: one of them is wrong
+            print(error_line(f"puzzle {number}: the steps reach a contradiction "
+                             f"({path.contradiction}) although norvig finds a solution"),
+                  file=sys.stderr)
+            codes.append(EXIT_DISAGREE)
         for problem in wrong:
             print(f"sudokulab: error: puzzle {number}: {problem}", file=sys.stderr)
         if args.verify and not wrong:
@@ -103,7 +109,10 @@ def explanation(puzzle, path, grade) -> str:
         lines.append(f"solved in {len(path.steps)} steps: level {grade.level}, score "
                      f"{grade.score}, rating {grade.rating:.1f} (hardest: {grade.hardest})")
         return "\n".join(lines)
-    if path.stopped:
+    if path.broken:  # norvig found a solution: a contradiction here is a wrong step
+        lines.append(f"contradiction after {len(path.steps)} steps: {path.contradiction}; "
+                     f"the grid so far:")
+    elif path.stopped:
         lines.append(f"stopped at the time limit after {len(path.steps)} steps; the grid so "
                      f"far:")
     else:
