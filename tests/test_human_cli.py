@@ -181,3 +181,21 @@ def test_grade_skips_a_refused_puzzle_and_grades_the_others(tmp_path, capsys):
     assert code == 5
     assert [line.split()[0] for line in out.splitlines() if line.startswith("#")] == ["#1", "#3"]
     assert err.startswith("sudokulab: error: puzzle 2: ") and "thermometer" in err
+
+
+def test_hint_past_its_timeout_exits_3_without_a_step(monkeypatch, capsys):
+    from sudokulab.commands import steps
+
+    monkeypatch.setattr(steps, "deadline", lambda args: lambda: True)  # always past
+    code, out, err = run(capsys, "hint", STALLS, "--techniques", "forcing chain contradiction")
+    assert code == 3 and out == ""
+    assert err.startswith("sudokulab: error: puzzle 1: no step found within --timeout")
+
+
+def test_explain_past_its_timeout_exits_3_with_the_steps_so_far(monkeypatch, capsys):
+    from sudokulab.commands import steps
+
+    monkeypatch.setattr(steps, "deadline", lambda args: lambda: True)
+    code, out, err = run(capsys, "explain", STALLS)
+    assert code == 3 and "stopped at the time limit after 0 steps" in out
+    assert "stopped at --timeout" in err

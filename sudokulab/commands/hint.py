@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from sudokulab.commands import steps
 from sudokulab.commands.inputs import examples, input_arguments, read_input
@@ -15,6 +16,7 @@ from sudokulab.errors import (
     EXIT_OK,
     EXIT_SEVERAL,
     EXIT_TIMEOUT,
+    error_line,
     exit_help,
     worst,
 )
@@ -44,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         print(steps.listing())
         return EXIT_OK
-    from sudokulab.human import solver
+    from sudokulab.human import forcing, solver
 
     techniques = steps.chosen(args)
     codes = [EXIT_OK]
@@ -53,7 +55,14 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(answer, int):
             codes.append(answer)
             continue
-        step = solver.hint(puzzle, techniques, unique=steps.unique(args))
+        try:
+            step = solver.hint(puzzle, techniques, unique=steps.unique(args),
+                               stop=steps.deadline(args))
+        except forcing.Stopped:
+            print(error_line(f"puzzle {number}: no step found within --timeout "
+                             f"{args.timeout:g} s"), file=sys.stderr)
+            codes.append(EXIT_TIMEOUT)
+            continue
         if args.format == "json":
             print(json.dumps(step.to_json(puzzle.n) if step else None))
         elif step is None:

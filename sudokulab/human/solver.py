@@ -259,14 +259,16 @@ def changes(g: Candidates, step: Step) -> bool:
 
 
 def hint(puzzle: Puzzle, techniques: Iterable[Technique] | None = None, *,
-         unique: bool = False) -> Step | None:
+         unique: bool = False, stop: Callable[[], bool] | None = None) -> Step | None:
     """The easiest next step on a puzzle's pencil marks; None when the givens break a rule
-    (`contradiction` says which): no step leads anywhere from them."""
+    (`contradiction` says which): no step leads anywhere from them. The forcing searches
+    raise forcing.Stopped once `stop()` says so."""
     chosen = usable(puzzle, TECHNIQUES if techniques is None else techniques, unique)
     g = Candidates(puzzle)
     if broken_rule(g, givens(puzzle)):
         return None
-    return next_step(g, chosen)
+    with forcing.stopping(stop):
+        return next_step(g, chosen)
 
 
 def wrong_moves(steps: Iterable[Step], solution: tuple[int, ...], n: int) -> list[str]:
