@@ -4,6 +4,7 @@ Each case runs a count in a child process and sends it SIGINT from inside the se
 a known point: after a few solutions (norvig, dlx, sat, smt, cpsat: the function that reads each
 solution is wrapped; asp too), or once the Prolog thread has done a million inferences (a
 watching thread reads them). The count has 39,168 solutions: it is far from done then.
+SAT also gets Ctrl-C inside one long SAT call, twice, and must then solve again.
 """
 
 from __future__ import annotations
@@ -133,3 +134,54 @@ def test_ctrl_c_stops_prolog_inside_the_janus_call():
     assert result["count"] == len(result["solutions"]) < 39168
     puzzle = parse(ROW)
     assert all(is_solution(puzzle, grid) for grid in result["solutions"])
+
+
+# A 16x16 puzzle CaDiCaL takes more than 20 s to settle: Ctrl-C lands inside one SAT call.
+INSIDE_A_SAT_CALL = r'''
+import json, os, signal, sys, threading
+from sudokulab import rules as R
+from sudokulab.backends import make_backend
+from sudokulab.backends import sat
+from sudokulab.backends.base import Interrupted
+from sudokulab.puzzle import empty
+
+LONG = empty(16, (R.AntiKnight(), R.AntiKing(), R.Diagonal(), R.NonConsecutive()))
+run = sat.Engine.run
+
+
+def ctrl_c_once_running(self, *args):
+    """The first SAT call of each solve: Ctrl-C 0.3 s into it."""
+    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+    sat.Engine.run = run
+    return run(self, *args)
+
+
+backend = make_backend(sys.argv[1])
+answers = []
+for _ in range(2):  # twice: the first Ctrl-C leaves no handler of PySAT's behind
+    sat.Engine.run = ctrl_c_once_running
+    try:
+        answers.append(backend.solve(LONG, limit=1).to_json())
+    except Interrupted as stop:
+        answers.append(stop.result.to_json())
+answers.append(backend.solve(LONG, limit=1, timeout=0.2).to_json())  # its solver still works
+answers.append(backend.solve(empty(4), limit=None).to_json())
+print(json.dumps(answers))
+'''
+
+
+@pytest.mark.parametrize("spec", ["sat", "sat:solver=glucose4"])
+def test_ctrl_c_inside_a_sat_call_stops_it_and_leaves_the_solver_usable(spec):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    # the timeout only keeps a hung child (PySAT's handler jumping in the wrong thread) from
+    # hanging the suite: the solves take about a second
+    child = subprocess.run([sys.executable, "-c", INSIDE_A_SAT_CALL, spec],
+                           capture_output=True, text=True, env=env, preexec_fn=interruptible,
+                           timeout=300)
+    assert child.returncode == 0, child.stderr
+    first, second, timed, small = json.loads(child.stdout)
+    for stopped in (first, second):
+        assert stopped["status"] == "timeout" and "interrupted" in stopped["message"]
+        assert stopped["count"] == 0
+    assert timed["status"] == "timeout" and "interrupted" not in timed["message"]
+    assert small["status"] == "multiple" and small["count"] == 288 and small["exact"]

@@ -71,24 +71,38 @@ class _Watcher:
     Python runs a signal handler only between bytecodes of the main thread, so an
     engine running native code (SWI-Prolog, Z3) would hear Ctrl-C only once it
     returns. The C-level handler also writes the signal number to the wakeup fd
-    at once: this thread reads it and asks the engine to stop.
+    at once: this thread reads it and asks the engine to stop. The pipe is read only
+    under the lock, by this thread or by a block as it ends: a signal number a block
+    left behind (this thread may wait for the GIL while an engine holds it)
+    is drained by that block, never taken for a Ctrl-C during the next one.
     """
 
     def __init__(self) -> None:
         self.read, self.write = os.pipe()
         os.set_blocking(self.write, False)  # set_wakeup_fd requires it
+        os.set_blocking(self.read, False)  # drain() must not wait
         self.lock = threading.Lock()
         self.current: CtrlC | None = None
         threading.Thread(target=self.listen, daemon=True, name="sudokulab-ctrl-c").start()
 
     def listen(self) -> None:
         """Forever: on SIGINT, stop the block running now (if any)."""
+        import select
+
         while True:
-            if signal.SIGINT in os.read(self.read, 512):
-                with self.lock:
-                    if self.current is not None and not self.current.stopped:
-                        self.current.pressed = self.current.stopped = True
-                        self.current.stop()  # once: a second Ctrl-C has nothing more to do
+            select.select([self.read], [], [])
+            with self.lock:
+                if (signal.SIGINT in self.drain() and self.current is not None
+                        and not self.current.stopped):
+                    self.current.pressed = self.current.stopped = True
+                    self.current.stop()  # once: a second Ctrl-C has nothing more to do
+
+    def drain(self) -> bytes:
+        """The signal numbers waiting in the pipe, read (call it holding the lock)."""
+        try:
+            return os.read(self.read, 512)
+        except BlockingIOError:
+            return b""
 
 
 _watcher: _Watcher | None = None
@@ -115,16 +129,17 @@ def ctrl_c(stop: Callable[[], None]) -> Iterator[CtrlC]:
         state.pressed = True
 
     handler = signal.signal(signal.SIGINT, note)
-    wakeup = signal.set_wakeup_fd(_watcher.write, warn_on_full_buffer=False)
     with _watcher.lock:
         _watcher.current = state
+    wakeup = signal.set_wakeup_fd(_watcher.write, warn_on_full_buffer=False)
     try:
         yield state
     finally:
-        with _watcher.lock:
-            _watcher.current = None
         signal.set_wakeup_fd(wakeup)
-        signal.signal(signal.SIGINT, handler)
+        with _watcher.lock:  # a Ctrl-C of this block not yet heard is note()'s alone
+            _watcher.drain()
+            _watcher.current = None
+        signal.signal(signal.SIGINT, handler)  # runs note() first for a signal pending
 
 
 class Deadline:

@@ -22,6 +22,12 @@ Timeouts, by what the solver offers (probed, not assumed):
 - budget (CaDiCaL: no interrupt in PySAT, but conflict budgets): slices of conflicts,
   checking the clock between slices;
 - none (Lingeling): the solve runs unbounded; the harness isolates processes.
+
+Ctrl-C: PySAT's own SIGINT handler is kept out (`hear_ctrl_c_ourselves`): it longjmps out
+of the C++ solver, which leaves the solver in an invalid state (CaDiCaL then aborts the
+process on its next call) and itself installed. Python hears Ctrl-C between two calls
+into the solver instead, and `base.ctrl_c` during a call longer than one slice (which
+then stops by `interrupt()` or between slices); a count keeps the solutions found so far.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from sudokulab.backends.base import (
     Availability,
     Backend,
     Deadline,
+    Interrupted,
     ctrl_c,
     interrupted,
 )
@@ -88,6 +95,7 @@ def capabilities(solver: str) -> str:
     """
     from pysat.solvers import NoSuchSolverError, Solver
 
+    hear_ctrl_c_ourselves()
     try:
         with Solver(name=solver, bootstrap_with=[[1, 2]]) as probe, \
                 warnings.catch_warnings():
@@ -100,6 +108,25 @@ def capabilities(solver: str) -> str:
         known = ", ".join(name for name in solver_names() if name != solver)
         raise ValueError(f"solver {solver!r} is unknown or not built into this PySAT; "
                          f"names: {known}") from None
+
+
+@cache
+def hear_ctrl_c_ourselves() -> None:
+    """Keep PySAT from installing its SIGINT handler around a SAT call (or an encoding).
+
+    PySAT installs it when called from the main thread; on Ctrl-C it longjmps out of the
+    C++ solver, leaving the solver unusable and the handler in place. PySAT decides by
+    asking MainThread.check(), so it is told no: Python's handler, and base.ctrl_c during
+    a search, hear Ctrl-C instead (a SAT call then stops as Engine.run says).
+    """
+    from pysat._utils import MainThread
+
+    MainThread.check = staticmethod(_not_the_main_thread)
+
+
+def _not_the_main_thread() -> bool:
+    """What PySAT is told when it asks whether it may handle SIGINT itself."""
+    return False
 
 
 def _stop_mode(solver) -> str:
@@ -142,6 +169,7 @@ class Engine:
         """A new solver holding the formula; activation literals start above its variables."""
         from pysat.solvers import Solver
 
+        hear_ctrl_c_ourselves()
         if self.solver is not None:
             self.solver.delete()
         self.broken = False
@@ -160,8 +188,11 @@ class Engine:
                deadline: Deadline) -> tuple[list[tuple[int, ...]], bool, dict]:
         """Up to `limit` solutions under the givens, whether the search ended, stats.
 
-        Ctrl-C raises Interrupted with the solutions found so far (PySAT's solve
-        hears SIGINT itself and raises KeyboardInterrupt).
+        Ctrl-C raises Interrupted with the solutions found so far. It comes as a
+        KeyboardInterrupt between two calls into the solver (never inside one: see
+        hear_ctrl_c_ourselves), or from run() when it cut a long SAT call short; either
+        way the solver is sound but this puzzle's blocking clauses may be half done, so
+        the next search loads a fresh one.
         """
         if self.broken:
             self.load()
@@ -169,7 +200,11 @@ class Engine:
         try:
             return self._search(givens, blanks, limit, deadline, solutions)
         except KeyboardInterrupt:
+            self.broken = True
             raise interrupted(solutions, limit) from None
+        except Exception:
+            self.broken = True  # an engine failure: the next puzzle gets a fresh solver
+            raise
 
     def _search(self, givens: list[int], blanks: list[int], limit: int | None,
                 deadline: Deadline, solutions: list) -> tuple[list[tuple[int, ...]], bool,
@@ -178,34 +213,28 @@ class Engine:
         solver, n = self.solver, self.n
         stats, clock = solver.accum_stats(), solver.time_accum()
         assumptions, act, complete = givens, 0, True
-        try:
-            while True:
-                status = self.run(assumptions, deadline)
-                if status is None:
-                    complete = False
-                    break
-                if not status:
-                    break
-                grid = self.decode(solver.get_model())
-                solutions.append(grid)
-                if limit is not None and len(solutions) >= limit:
-                    break
-                if not act:
-                    self.top += 1
-                    act = self.top
-                    assumptions = givens + [act]
-                # Block this solution on the blank cells (the givens are assumed anyway).
-                solver.add_clause([-act] + [-cnf.var(n, cell, grid[cell]) for cell in blanks])
-                if deadline.passed():
-                    complete = False
-                    break
-        except KeyboardInterrupt:
-            # PySAT leaves a solve by longjmp on SIGINT: the solver is not to be trusted
-            self.broken = True
-            raise
-        finally:
-            if act and not self.broken:
-                solver.add_clause([-act])  # retire this puzzle's blocking clauses for good
+        while True:
+            status = self.run(assumptions, deadline)
+            if status is None:
+                complete = False
+                break
+            if not status:
+                break
+            grid = self.decode(solver.get_model())
+            solutions.append(grid)
+            if limit is not None and len(solutions) >= limit:
+                break
+            if deadline.passed():
+                complete = False
+                break
+            if not act:
+                self.top += 1
+                act = self.top
+                assumptions = givens + [act]
+            # Block this solution on the blank cells (the givens are assumed anyway).
+            solver.add_clause([-act] + [-cnf.var(n, cell, grid[cell]) for cell in blanks])
+        if act:
+            solver.add_clause([-act])  # retire this puzzle's blocking clauses for good
         after = solver.accum_stats()
         delta = {key: after.get(key, 0) - stats.get(key, 0) for key in STATS}
         delta["solver_time"] = solver.time_accum() - clock
@@ -232,37 +261,52 @@ class Engine:
         return grid
 
     def run(self, assumptions: list[int], deadline: Deadline) -> bool | None:
-        """One SAT call: True, False, or None when the deadline cut it short."""
+        """One SAT call: True, False, or None when the deadline cut it short.
+
+        A first slice of SLICE conflicts answers most calls. A longer call goes on
+        inside base.ctrl_c, so that Ctrl-C stops it too (by interrupt(), or between
+        slices): run() then raises KeyboardInterrupt.
+        """
         solver = self.solver
-        if deadline.at is None or self.stop == "none":
-            return solver.solve(assumptions=assumptions)
+        if self.stop == "none":
+            return solver.solve(assumptions=assumptions)  # nothing can stop it
         solver.conf_budget(SLICE)
         status = solver.solve_limited(assumptions=assumptions)
-        while status is None and not deadline.passed():
-            if self.stop == "budget":
-                solver.conf_budget(SLICE)
-                status = solver.solve_limited(assumptions=assumptions)
-            else:
-                status = self.run_until(assumptions, deadline.left() or 0.0)
-        return status
-
-    def run_until(self, assumptions: list[int], seconds: float) -> bool | None:
-        """A SAT call that a timer interrupts after `seconds`."""
-        solver = self.solver
-        solver.conf_budget(-1)
-        timer = threading.Timer(seconds, solver.interrupt)
-        timer.start()
-        # expect_interrupt turns PySAT's own SIGINT handling off: Ctrl-C interrupts too
-        try:
-            with ctrl_c(solver.interrupt) as key:
-                status = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-        finally:
-            timer.cancel()
-            timer.join()  # a callback already running must finish before the flag is cleared
-            solver.clear_interrupt()
+        if status is not None or deadline.passed():
+            return status
+        with ctrl_c(self.halt) as key:
+            while status is None and not deadline.passed() and not key.pressed:
+                if self.stop == "budget":
+                    solver.conf_budget(SLICE)
+                    status = solver.solve_limited(assumptions=assumptions)
+                else:
+                    status = self.run_until(assumptions, deadline.left())
         if key.pressed:
+            if self.stop == "interrupt":
+                solver.clear_interrupt()  # halt() may have come after the call returned
             raise KeyboardInterrupt
         return status
+
+    def halt(self) -> None:
+        """Ctrl-C's stop, from the watching thread: interrupt the SAT call, if this solver
+        can be; otherwise run() sees `pressed` between slices."""
+        if self.stop == "interrupt":
+            self.solver.interrupt()
+
+    def run_until(self, assumptions: list[int], seconds: float | None) -> bool | None:
+        """A SAT call that a timer interrupts after `seconds` (None: only halt() does)."""
+        solver = self.solver
+        solver.conf_budget(-1)
+        timer = None if seconds is None else threading.Timer(seconds, solver.interrupt)
+        if timer is not None:
+            timer.start()
+        try:
+            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        finally:
+            if timer is not None:
+                timer.cancel()
+                timer.join()  # a callback already running must finish before the flag is cleared
+            solver.clear_interrupt()
 
 
 LIVE: weakref.WeakSet[Engine] = weakref.WeakSet()
@@ -337,6 +381,10 @@ class SatBackend(Backend):
         built = time.perf_counter()
         try:
             solutions, complete, stats = the_engine.search(assumptions, blanks, limit, deadline)
+        except Interrupted as stop:  # keeps its times, as other engines' do
+            stop.result.build_time = built - started
+            stop.result.solve_time = time.perf_counter() - built
+            raise
         finally:
             if fresh:
                 the_engine.close()
