@@ -204,12 +204,12 @@ def test_play_mode_highlights_conflicts_undo_and_pencil_marks(page):
     page.click("#grid .cell[data-index='0']")
     page.keyboard.press("Delete")
     assert grid_text(page) == EASY
-    page.check("#pencil")
+    page.click("#tool-corner")
     page.click("#grid .cell[data-index='0']")
     page.keyboard.press("4")
     page.keyboard.press("8")
     assert page.text_content("#grid .cell[data-index='0'] .marks") == "48"
-    page.uncheck("#pencil")
+    page.click("#tool-digit")
     page.click("#grid .cell[data-index='0']")
     page.keyboard.press("7")  # a wrong digit but no clash: check finds it
     page.click("#check")
@@ -218,15 +218,17 @@ def test_play_mode_highlights_conflicts_undo_and_pencil_marks(page):
 
 
 def test_variants_are_drawn_on_the_grid(page):
-    paste(page, json.dumps(VARIANTS["killer"]))
+    for name in ("killer", "diagonal", "jigsaw", "thermometer", "sandwich"):
+        puzzle = VARIANTS[name]
+        paste(page, json.dumps(puzzle))
+        drawn = page.eval_on_selector_all("#overlay [data-rule]", "g => g.map(x => "
+                                          "x.dataset.rule)")
+        assert set(drawn) == {rule["type"] for rule in puzzle["rules"]}, name
     cages = [rule for rule in VARIANTS["killer"]["rules"] if rule["type"] == "cage"]
-    sums = page.eval_on_selector_all("#overlay text.sum", "t => t.map(x => x.textContent)")
-    assert sorted(sums) == sorted(str(cage["total"]) for cage in cages)
+    paste(page, json.dumps(VARIANTS["killer"]))
     assert "killer cages" in page.text_content("#badges")
-    paste(page, json.dumps(VARIANTS["diagonal"]))
-    assert page.locator("#overlay line.diag").count() == 2
-    paste(page, json.dumps(VARIANTS["jigsaw"]))
-    assert page.locator("#grid .cell.region-alt").count() > 0
+    totals = page.text_content("#overlay")
+    assert all(str(cage["total"]) in totals for cage in cages)
 
 
 def post(server: str, route: str, body: dict) -> dict:

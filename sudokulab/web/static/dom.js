@@ -1,0 +1,15 @@
+// Small helpers for the page's elements, shared by every module.
+
+/** The element with this id. */
+export const $ = (id) => document.getElementById(id);
+
+/** The line under the board: what the last action found (kind: "good", "bad" or ""). */
+export function say(text, kind = "") {
+  $("message").textContent = text;
+  $("message").className = kind;
+}
+
+/** Text safe to put inside HTML. */
+export function escape(text) {
+  return String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}

@@ -1,0 +1,124 @@
+// The engines: solve with one backend, compare every backend live (server-sent events),
+// and show what a backend builds for the puzzle (its model). Each answer belongs to the
+// puzzle it was asked for (api.js drops the others).
+
+import { api, Stale, stream } from "./api.js";
+import { render } from "./board.js";
+import { $, escape } from "./dom.js";
+import { endLearn } from "./learn.js";
+import { puzzleText, state } from "./state.js";
+
+/** The seconds an engine may take, from the page's timeout control. */
+export function timeout() {
+  const seconds = Number($("timeout").value);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 60) : 10;
+}
+
+function withEntries() {
+  // In play mode the engines solve the puzzle (givens only); in edit mode what is typed.
+  return !$("mode-play").checked;
+}
+
+/** Solve with the backend chosen; the grid shows its first solution. */
+export async function solve() {
+  const backend = $("backend").value, status = $("solve-status");
+  endLearn();  // an explanation drawn over the grid would hide the solution
+  state.solved.fill(0);
+  render();
+  status.textContent = `${backend}: solving…`;
+  delete status.dataset.status;
+  try {
+    const answer = await api("/api/solve", { puzzle: puzzleText(withEntries()), backend, timeout: timeout() });
+    const ms = (answer.time * 1000).toFixed(1);
+    status.textContent = `${backend}: ${answer.status} (${answer.count}${answer.exact ? "" : "+"} solution(s), ${ms} ms)${answer.message ? " " + answer.message : ""}`;
+    status.dataset.status = answer.status;
+    if (answer.solutions.length && answer.valid) {
+      state.solved = answer.solutions[0].slice();
+      if (answer.status === "unique") state.solution = answer.solutions[0];
+      render();
+    }
+  } catch (error) {
+    if (error instanceof Stale) return;
+    status.textContent = error.message;
+    status.dataset.status = "bad-input";
+  }
+}
+
+/** Run every engine at once; a row each as it finishes, then whether they agree. */
+export async function compare() {
+  const body = $("compare-table").querySelector("tbody"), rows = {};
+  body.innerHTML = "";
+  const line = $("agreement");
+  line.textContent = "running…"; line.className = "";
+  delete line.dataset.agree; delete line.dataset.others;
+  try {
+    await stream("/api/compare", { puzzle: puzzleText(withEntries()), timeout: timeout() },
+      (kind, data) => onCompareEvent(kind, data, body, rows));
+  } catch (error) {
+    if (error instanceof Stale) return;
+    line.textContent = error.message; line.className = "bad";
+  }
+}
+
+function onCompareEvent(kind, data, body, rows) {
+  if (kind === "start") {
+    for (const name of data.backends) {
+      const tr = document.createElement("tr");
+      tr.dataset.backend = name;
+      tr.innerHTML = `<td>${escape(name)}</td><td class="status status-running">running…</td><td class="ms"></td><td class="stats"></td><td><button class="model">model</button></td>`;
+      tr.querySelector(".model").addEventListener("click", () => showModel(name));
+      body.appendChild(tr); rows[name] = tr;
+    }
+  } else if (kind === "result") {
+    const tr = rows[data.backend];
+    if (!tr) return;
+    const status = tr.querySelector(".status");
+    status.textContent = data.status; status.className = `status status-${data.status}`;
+    status.title = data.message || "";
+    tr.querySelector(".ms").textContent = (data.time * 1000).toFixed(1);
+    tr.querySelector(".stats").textContent = Object.entries(data.stats || {}).map(([k, v]) => `${k}=${Number.isInteger(v) || typeof v !== "number" ? v : v.toPrecision(3)}`).join(" ");
+    tr.dataset.done = "1";
+    tr.dataset.status = data.status;
+  } else if (kind === "done") {
+    showAgreement(data, rows);
+  }
+}
+
+function showAgreement(data, rows) {
+  // Agreement among the engines that answered, naming every engine that did not.
+  const line = $("agreement"), others = data.others || [];
+  const missing = others.map((name) => `${name} (${rows[name] ? rows[name].dataset.status || "no answer" : "no answer"})`);
+  let text = data.agree ? `all ${data.answered.length} answers agree (${data.grids} grid(s))`
+    : data.disagree.length ? `disagreement: ${data.disagree.join(", ")}` : "no engine answered";
+  if (missing.length) text += `; no answer from ${missing.join(", ")}`;
+  if (data.message) text += ` — ${data.message}`;
+  line.textContent = text;
+  line.className = !data.agree ? "bad" : missing.length ? "partial" : "good";
+  line.dataset.agree = String(data.agree);
+  line.dataset.others = others.join(",");
+}
+
+/** What one backend builds for this puzzle. */
+export async function showModel(backend) {
+  const pre = $("model-text");
+  pre.hidden = false;
+  pre.textContent = `${backend}: building the model…`;
+  try {
+    const model = await api("/api/model", { puzzle: puzzleText(withEntries()), backend });
+    pre.textContent = model.text;
+  } catch (error) {
+    if (!(error instanceof Stale)) pre.textContent = error.message;
+  }
+}
+
+/** A new puzzle: nothing of the old one's engines stays on the page. */
+export function resetEngines() {
+  $("compare-table").querySelector("tbody").innerHTML = "";
+  const line = $("agreement");
+  line.textContent = ""; line.className = "";
+  delete line.dataset.agree; delete line.dataset.others;
+  $("solve-status").textContent = "";
+  delete $("solve-status").dataset.status;
+  $("model-text").hidden = true;
+  $("model-text").textContent = "";
+}

@@ -1,0 +1,126 @@
+// Opening a puzzle: pasted text, a dataset's puzzle, a new one from the generator, a photo
+// read by the server, or a share link. Whatever is opened starts clean: nothing of the old
+// puzzle (its running requests, engines' answers, learn view, check outlines) stays.
+
+import { api, newPuzzle, Stale, upload } from "./api.js";
+import { buildGrid, render } from "./board.js";
+import { $, escape, say } from "./dom.js";
+import { resetEngines } from "./engines.js";
+import { buildPad } from "./input.js";
+import { endLearn } from "./learn.js";
+import { BOXES, resetState, state, SYMBOLS } from "./state.js";
+
+let loading = 0;  // the latest load: an older one that answers late is dropped
+
+/** Put a puzzle on the board (mode "play" or "edit"), named for the player. */
+export function setPuzzle(puzzle, { solution = null, mode = "play", name = "", keepPaste = false } = {}) {
+  newPuzzle();
+  endLearn();
+  resetState(puzzle, solution);
+  resetEngines();
+  state.name = name;
+  $("puzzle-name").textContent = name;
+  $(mode === "play" ? "mode-play" : "mode-edit").checked = true;
+  if (!keepPaste) $("paste").value = "";
+  if ([...$("size").options].some((o) => Number(o.value) === puzzle.size)) $("size").value = String(puzzle.size);
+  $("error").textContent = "";
+  $("share-links").hidden = true;
+  say("");
+  buildGrid();
+  buildPad();
+  document.body.dataset.loads = Number(document.body.dataset.loads || 0) + 1;
+}
+
+/** An empty grid of n x n to type givens in. */
+export function emptyPuzzle(n) {
+  return { box: BOXES[n], size: n, givens: new Array(n * n).fill(0), rules: [], line: ".".repeat(n * n) };
+}
+
+/** The digits of a line ("1.3..."), 0 for a blank. */
+export function fromLine(line, n) {
+  return [...line].map((ch) => Math.max(0, SYMBOLS.indexOf(ch) + 1)).slice(0, n * n);
+}
+
+/** Read text (any form the command line reads) through the server and open it. */
+export async function loadText(text, options = {}) {
+  const mine = ++loading;
+  $("error").textContent = "";
+  try {
+    const puzzle = await api("/api/puzzle", { puzzle: text });
+    if (mine === loading) setPuzzle(puzzle, options);
+    return mine === loading;
+  } catch (error) {
+    if (mine === loading && !(error instanceof Stale)) $("error").textContent = error.message;
+    return false;
+  }
+}
+
+/** Open puzzle k (from 1) of the dataset chosen. */
+export async function loadDataset() {
+  const name = $("dataset").value, k = Math.max(1, Number($("dataset-index").value) || 1);
+  try {
+    const page = await api(`/api/datasets/${name}?offset=${k - 1}&count=1`);
+    if (!page.puzzles.length) throw new Error(`${name} has ${page.total} puzzles`);
+    await openEntry(name, page.puzzles[0]);
+  } catch (error) { $("error").textContent = error.message; }
+}
+
+/** Open a dataset's entry ({index, puzzle, solution}), named "dataset #k". */
+export function openEntry(dataset, entry) {
+  const n = Math.round(Math.sqrt(entry.solution.length));
+  return loadText(entry.puzzle, { solution: fromLine(entry.solution, n), name: `${dataset} #${entry.index + 1}` });
+}
+
+/** A new puzzle of the size chosen under the grid, the level and rules chosen here. */
+export async function generate() {
+  const n = Number($("size").value), box = BOXES[n];
+  const body = { box, rules: $("gen-rules").value ? [$("gen-rules").value] : [],
+    symmetry: $("gen-symmetric").checked ? "rotational" : "none" };
+  if ($("gen-level").value) body.level = $("gen-level").value;
+  const status = $("gen-status"), mine = ++loading;
+  status.textContent = "generating…"; delete status.dataset.status;
+  try {
+    const answer = await api("/api/generate", body);
+    if (mine !== loading) return;
+    if (answer.status !== "generated") throw new Error(answer.message);
+    setPuzzle(answer.puzzle, { solution: answer.solution, name: `new puzzle: ${answer.message}` });
+    status.textContent = `new puzzle: ${answer.message}`;
+    status.dataset.status = "generated";
+    status.dataset.seed = answer.seed;
+  } catch (error) {
+    if (error instanceof Stale) return;
+    status.textContent = error.message;
+    status.dataset.status = "failed";
+  }
+}
+
+/** Send a photo to /api/read and open the puzzle read, its doubtful cells marked. */
+export async function readPhoto(file) {
+  const status = $("photo-status"), mine = ++loading;
+  status.textContent = `reading ${file.name}…`;
+  delete status.dataset.status;
+  try {
+    const answer = await upload("/api/read", "image", file);
+    if (mine !== loading) return;
+    const puzzle = answer.puzzle && answer.puzzle.givens ? answer.puzzle
+      : await api("/api/puzzle", { puzzle: answer.line || answer.puzzle });
+    setPuzzle(puzzle, { mode: "edit", name: `photo: ${file.name}` });
+    for (const cell of answer.doubtful || []) {
+      const i = typeof cell === "string" ? cellIndex(cell, puzzle.size) : Array.isArray(cell) ? cell[0] * puzzle.size + cell[1] : Number(cell);
+      if (Number.isInteger(i)) state.doubtful.add(i);
+    }
+    render();
+    const doubts = state.doubtful.size;
+    status.innerHTML = doubts ? `read; <strong>${doubts}</strong> doubtful cell(s) outlined: fix them, then play` : `read ${escape(file.name)}: check it, then play`;
+    status.dataset.status = "read";
+  } catch (error) {
+    if (error instanceof Stale) return;
+    status.textContent = error.message;
+    status.dataset.status = "failed";
+  }
+}
+
+function cellIndex(name, n) {
+  const m = /^r(\d+)c(\d+)$/i.exec(name);
+  return m ? (Number(m[1]) - 1) * n + Number(m[2]) - 1 : NaN;
+}
