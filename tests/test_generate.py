@@ -267,7 +267,7 @@ def test_grade_compare_and_solve_read_the_output_with_its_header(tmp_path, capsy
     (["--rules", "killer"], "use --format json"),
     (["--rules", "bishop"], "unknown rule"),
     (["--box", "3y3"], "expected rows x col"),
-    (["--box", "1x2"], "makes no grid"),
+    (["--box", "1x2"], "makes a 2x2 grid"),
     (["--rating", "4..x"], "expected A..B"),
     (["--givens", "18", "--symmetry", "full"], "no union"),
 ])
