@@ -75,6 +75,22 @@ def read_input(args: argparse.Namespace) -> list:
     return [entry.puzzle for entry in entries]
 
 
+def each_puzzle(args: argparse.Namespace, codes: list[int]):
+    """(number, puzzle) for each good puzzle of the input, numbered as read; a bad one is
+    reported on stderr with its file and line and adds exit code 2 to `codes` (--strict:
+    the command stops there, after those before it)."""
+    from sudokulab.errors import EXIT_INPUT, error_line
+
+    for number, entry in enumerate(read_entries(args), 1):
+        if entry.puzzle is None:
+            print(error_line(entry.error), file=sys.stderr)
+            codes.append(EXIT_INPUT)
+            if args.strict:
+                return
+            continue
+        yield number, entry.puzzle
+
+
 def read_entries(args: argparse.Namespace) -> list:
     """Entries (a puzzle, or a bad one's error with file and line) of PUZZLE, '-' or --file.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sudokulab.commands.inputs import backend, examples, input_arguments, read_input
+from sudokulab.commands.inputs import backend, each_puzzle, examples, input_arguments
 from sudokulab.errors import (
     EXIT_ENGINE,
     EXIT_INPUT,
@@ -35,8 +35,8 @@ def options(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print what a backend builds for each rule of each puzzle; 5 if it cannot."""
     engine = backend(args.backend)
-    codes = []
-    for puzzle in read_input(args):
+    codes = [EXIT_OK]
+    for _, puzzle in each_puzzle(args, codes):
         reason = engine.unsupported(puzzle)
         if reason:  # an error, on stderr: stdout holds only models
             print(error_line(f"{engine.label}: {reason}"), file=sys.stderr)

@@ -352,13 +352,14 @@ def select(settings: Settings, skipped: list | None = None, strict: bool = False
 
         entries = files.read_file(settings.file, fmt=settings.input_format)
         good = [k for k, entry in enumerate(entries) if entry.puzzle is not None]
-        for entry in entries:
-            if entry.puzzle is None:
-                if strict:
-                    raise PuzzleError(entry.error)
-                print(error_line(f"{entry.error} (skipped)"), file=sys.stderr)
-                if skipped is not None:
-                    skipped.append(entry)
+        bad = [entry for entry in entries if entry.puzzle is None]
+        if bad and (strict or not good):  # nothing to run: one line says why
+            more = f" (and {len(bad) - 1} more bad, no good puzzle)" if len(bad) > 1 else ""
+            raise PuzzleError(bad[0].error + more)
+        for entry in bad:
+            print(error_line(f"{entry.error} (skipped)"), file=sys.stderr)
+            if skipped is not None:
+                skipped.append(entry)
         if not good:
             raise PuzzleError(f"{settings.file}: no puzzles in it")
         return {good[i]: entries[good[i]].puzzle for i in _drawn(len(good), settings)}, {}
