@@ -64,8 +64,29 @@ def quiet() -> Iterator[None]:
 def load_image(path: str | Path) -> np.ndarray:
     """An image file ('-': standard input) as BGR pixels; ImageError saying why not."""
     if str(path) == STDIN:
-        return decode(sys.stdin.buffer.read(), STDIN_NAME)
+        return decode(_stdin_bytes(), STDIN_NAME)
     return decode(_file_bytes(Path(path)), str(path))
+
+
+MAX_IMAGE = 64 * 1024 * 1024  # bytes of a photo: far above any phone's, far below memory
+
+
+def _stdin_bytes() -> bytes:
+    """Standard input's bytes, read in chunks up to MAX_IMAGE; ImageError if it is closed,
+    unreadable or longer."""
+    if sys.stdin is None:
+        raise ImageError(f"{STDIN_NAME}: cannot read: it is closed")
+    chunks, size = [], 0
+    try:
+        while size <= MAX_IMAGE and (chunk := sys.stdin.buffer.read(1 << 20)):
+            chunks.append(chunk)
+            size += len(chunk)
+    except (OSError, ValueError) as error:
+        raise ImageError(f"{STDIN_NAME}: cannot read: {error}") from None
+    if size > MAX_IMAGE:
+        raise ImageError(f"{STDIN_NAME}: more than {MAX_IMAGE >> 20} MB: no photo is that "
+                         f"large")
+    return b"".join(chunks)
 
 
 def _file_bytes(path: Path) -> bytes:
