@@ -37,6 +37,8 @@ THERMO = json.dumps({"givens": EASY, "rules": [{"type": "thermometer",
                                                 "cells": ["r1c1", "r1c2"]}]})
 SAMURAI = "\n".join(line for line in (Path(__file__).parent / "data" / "samurai.txt")
                     .read_text().splitlines() if not line.startswith("#"))
+LINK = json.loads((Path(__file__).parent / "data" / "formats" / "links.json")
+                  .read_text())[0]["link"]  # an f-puzzles killer, 9x9
 TECHNIQUES = ("explain", "hint", "grade")
 PHOTO, CUT_PHOTO = "<photo>", "<photo cut short>"  # made by the `photos` fixture
 
@@ -339,6 +341,15 @@ CASES = [
          "does not fit this samurai"),
     case("samurai-file-box", "solve --file samurai.txt --box 2x2", 2, "2x2",
          files={"samurai.txt": lines(SAMURAI)}),        # item 14: silently ignored
+    case("jsonl-file-box", "solve --file p.jsonl --box 2x2", 2, "2x2",
+         files={"p.jsonl": lines(json.dumps({"givens": EASY}))}),   # ignored too
+    case("json-file-box", "solve --file p.json --box 2x2", 2, "2x2",
+         files={"p.json": json.dumps([{"givens": EASY}]).encode()}),
+    case("link-file-box", "show --file links.txt --box 2x2", 2, "2x2",
+         files={"links.txt": lines(LINK)}),
+    case("json-argument-box", ["solve", json.dumps({"givens": EASY}), "--box", "2x2"], 2,
+         "2x2"),
+    case("link-argument-box", ["solve", LINK, "--box", "2x2"], 2, "box 2x2 does not fit"),
 
     # --- puzzles: wrong length, symbols, JSON, links -------------------------------------
     *per_command("{c}-one-cell-short", READING, "{c} " + EASY[:-1], 2,
