@@ -17,6 +17,12 @@ answer that comes in. A worker lost midway through a batch keeps what it answere
 more than one puzzle of the batch is left, nobody knows which one it was solving, so
 each is solved again on its own, and only a puzzle that hangs or crashes alone is
 recorded as a timeout or an error.
+
+Ctrl-C (SIGINT, which a terminal sends to the whole process group) stops a run started
+from the main thread: each worker's engine stops as it does in one process, keeping what
+it found, and the worker sends its answers so far and that partial answer before it ends;
+the parent records every finished puzzle and raises RunInterrupted with the partial
+answers. A worker that did not hear the Ctrl-C (sent to the parent alone) is sent one.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import contextlib
 import math
 import multiprocessing
 import numbers
+import os
 import signal
 import threading
 import time
@@ -33,6 +40,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 
+from sudokulab.backends.base import INTERRUPTED, Interrupted, ctrl_c
 from sudokulab.harness.records import Record
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
@@ -49,6 +57,8 @@ BATCH_CELLS = 8100      # ...and cells: a batch and its answers stay well within
 FLUSH = 0.05            # seconds an answer may wait in a worker for the rest of its batch
 CONTEXT = multiprocessing.get_context("spawn")
 KILLED = "no answer in time: worker killed"  # a puzzle past its hard deadline
+GRACE = 2.0             # seconds a worker has, after Ctrl-C, to send what it found
+                        # before it is sent SIGINT itself (the parent alone heard it)
 
 Job = tuple[int, Puzzle]  # a puzzle and its index in the puzzle set
 Answer = tuple[int, Result, float, list[float], float | None]  # index, result, time, times,
@@ -84,22 +94,40 @@ class BackendFailed(Exception):
     """The backend's workers cannot even start; the message says why."""
 
 
+class RunInterrupted(Interrupted):
+    """Ctrl-C stopped run_backend, after every puzzle finished was recorded.
+
+    `partial` maps each puzzle being solved then to what its engine had found (an
+    interrupted Result: status TIMEOUT, `exact` False, the grids so far); `index` and
+    `result` are the first of them, None when no solve was under way.
+    """
+
+    def __init__(self, partial: dict[int, Result]) -> None:
+        self.partial = dict(sorted(partial.items()))
+        self.index = next(iter(self.partial), None)
+        self.result = self.partial.get(self.index)  # type: ignore[arg-type]
+        KeyboardInterrupt.__init__(self, self.result.message if self.result else INTERRUPTED)
+
+
 # --- in the worker process -------------------------------------------------------------
 
-def serve(spec: str, conn: Connection, options: Options) -> None:
-    """A worker's life: build the engine, then answer batches until told to stop."""
-    # Ctrl-C and SIGTERM (sent to the whole process group) are the parent's to handle:
-    # it records what is done, then ends its workers
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def serve(spec: str, conn: Connection, options: Options, hear: bool = False) -> None:
+    """A worker's life: build the engine, then answer batches until told to stop, or
+    until Ctrl-C when it `hear`s it."""
+    # SIGTERM (sent to the whole process group) is the parent's to handle: it records
+    # what is done, then ends its workers. So is Ctrl-C, unless the parent hears it.
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    ear = Ear(hear)
     try:
-        _serve(spec, conn, options)
+        _serve(spec, conn, options, ear)
     except (EOFError, OSError):  # the parent is gone (a broken pipe): nobody to answer
+        return
+    except KeyboardInterrupt:  # a second Ctrl-C while the first was being answered
         return
 
 
-def _serve(spec: str, conn: Connection, options: Options) -> None:
-    """serve() until the parent says stop or its pipe breaks."""
+def _serve(spec: str, conn: Connection, options: Options, ear: Ear) -> None:
+    """serve() until the parent says stop, its pipe breaks, or Ctrl-C."""
     from sudokulab.backends import make_backend
 
     try:
@@ -115,9 +143,52 @@ def _serve(spec: str, conn: Connection, options: Options) -> None:
         if batch is None:
             return
         for index, puzzle in batch:
-            outbox.put(answer(backend, index, puzzle, options, fresh))
+            reply = None
+            try:
+                with ear.solving():
+                    reply = answer(backend, index, puzzle, options, fresh)
+            except KeyboardInterrupt as stop:
+                ear.deafen()
+                found = getattr(stop, "result", None)
+                if reply is not None:  # Ctrl-C came just after the solve: it is whole
+                    outbox.put(reply)
+                    index, found = None, None
+                outbox.last(("interrupted", index, None if found is None else plain(found)))
+                return
+            outbox.put(reply)
             fresh = False
         outbox.flush()
+
+
+class Ear:
+    """A worker's Ctrl-C, when it hears it: its engine hears it during a solve (and stops
+    with what it found), it is noted in between (the next solve stops at once)."""
+
+    def __init__(self, hear: bool) -> None:
+        self.hear, self.pressed = hear, False
+        signal.signal(signal.SIGINT, self.note if hear else signal.SIG_IGN)
+
+    def note(self, signum, frame) -> None:
+        """SIGINT between two solves."""
+        self.pressed = True
+
+    @contextlib.contextmanager
+    def solving(self):
+        """A solve, under Python's own handler (base.ctrl_c listens only under it)."""
+        if not self.hear:
+            yield
+            return
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # note()s a pending one
+        try:
+            if self.pressed:
+                raise KeyboardInterrupt
+            yield
+        finally:
+            signal.signal(signal.SIGINT, self.note)
+
+    def deafen(self) -> None:
+        """One Ctrl-C is answered: further ones are not heard."""
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def answer(backend, index: int, puzzle: Puzzle, options: Options, fresh: bool) -> Answer:
@@ -154,6 +225,12 @@ class Outbox:
         """Send every waiting answer now."""
         with self.changed:
             self._send()
+
+    def last(self, message: tuple) -> None:
+        """Send every waiting answer, then `message` (after it the timer sends nothing)."""
+        with self.changed:
+            self._send()
+            self.conn.send(message)
 
     def _send(self) -> None:
         """One message with every waiting answer (called holding the lock)."""
@@ -204,14 +281,15 @@ def _number(value: object) -> int | float | str:
 class Worker:
     """The parent's handle on one worker process and the batches sent to it."""
 
-    def __init__(self, spec: str, options: Options) -> None:
-        self.spec, self.options = spec, options
+    def __init__(self, spec: str, options: Options, hear: bool = False) -> None:
+        self.spec, self.options, self.hear = spec, options, hear
         self.start()
 
     def start(self) -> None:
         """Spawn a fresh process; it reports 'ready' once its engine is built."""
         self.conn, child = CONTEXT.Pipe()
-        self.process = CONTEXT.Process(target=serve, args=(self.spec, child, self.options),
+        self.process = CONTEXT.Process(target=serve,
+                                       args=(self.spec, child, self.options, self.hear),
                                        daemon=True, name=f"sudokulab-{self.spec}")
         self.process.start()
         child.close()
@@ -221,6 +299,8 @@ class Worker:
         self.batches: deque[deque[Job]] = deque()
         self.started = 0.0               # when the puzzle being solved began, at the latest
         self.deadline: float | None = time.perf_counter() + STARTUP
+        self.heard = False               # it answered a Ctrl-C, and ends
+        self.partial: tuple[int, Result] | None = None  # what it found of its puzzle then
 
     @property
     def jobs(self) -> list[Job]:
@@ -268,6 +348,14 @@ class Worker:
         if not self.batches:
             self.process.join(timeout=1.0)
         self.kill()
+
+    def interrupted(self, index: int | None, found: Result | None) -> None:
+        """The worker answered Ctrl-C: what it found of puzzle `index` (if it was solving
+        one); its other puzzles are not recorded, and it ends."""
+        self.heard, self.deadline = True, None
+        if index is not None and found is not None:
+            self.partial = (index, found)
+        self.batches.clear()
 
     def kill(self) -> None:
         """End the process now, whatever it is doing."""
@@ -332,14 +420,26 @@ def run_backend(spec: str, puzzles: Iterable[Job], options: Options, *, jobs: in
     """Solve every (index, puzzle) with backend `spec` on up to `jobs` workers.
 
     `record` receives each Record as soon as it exists, in the order puzzles finish.
-    Raises BackendFailed when no worker can start, RuntimeError once `closing` is set.
+    Raises BackendFailed when no worker can start, RuntimeError once `closing` is set,
+    RunInterrupted on Ctrl-C (heard only from the main thread, as base.ctrl_c hears it).
     """
     feed = Feed(puzzles)
-    pool = [Worker(spec, options) for _ in range(min(jobs, len(feed)))]
+    hear = (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+    pool = [Worker(spec, options, hear) for _ in range(min(jobs, len(feed)))]
     feed.workers = max(1, len(pool))
+    bell_in, bell = os.pipe()  # rung on Ctrl-C, so that the wait for workers ends
     try:
-        drive(pool, feed, spec, record, closing=closing)
+        with ctrl_c(lambda: os.write(bell, b"!")) as key:
+            def stopping() -> bool:
+                return key.pressed or any(w.heard for w in pool)
+
+            drive(pool, feed, spec, record, closing=closing, stopping=stopping, bell=bell_in)
+        if stopping():  # outside ctrl_c: a second Ctrl-C ends the wait for the workers
+            raise RunInterrupted(settle(pool, spec, record, feed))
     finally:
+        os.close(bell_in)
+        os.close(bell)
         for worker in pool:
             worker.release()
         for worker in pool:
@@ -347,12 +447,14 @@ def run_backend(spec: str, puzzles: Iterable[Job], options: Options, *, jobs: in
 
 
 def drive(pool: list[Worker], feed: Feed, spec: str, record: Callable[[Record], None], *,
-          closing: threading.Event | None = None) -> None:
+          closing: threading.Event | None = None,
+          stopping: Callable[[], bool] = lambda: False, bell: int | None = None) -> None:
     """Feed the pool's workers until every puzzle is recorded, replacing lost workers
-    when more puzzles wait. Raises BackendFailed when workers keep dying before they are
-    ready, RuntimeError once `closing` is set."""
+    when more puzzles wait, or until `stopping` (Ctrl-C, which rings `bell`). Raises
+    BackendFailed when workers keep dying before they are ready, RuntimeError once
+    `closing` is set."""
     startup_failures = 0
-    while feed or any(w.batches for w in pool):
+    while (feed or any(w.batches for w in pool)) and not stopping():
         if closing is not None and closing.is_set():
             raise RuntimeError("the Dask worker is closing")
         for worker in pool:
@@ -361,32 +463,57 @@ def drive(pool: list[Worker], feed: Feed, spec: str, record: Callable[[Record], 
                 if not worker.send(batch):
                     feed.unsent(batch)
                     break
-        ready = _wait(pool)
+        ready = _wait(pool, bell)
         for worker in pool:
-            if not _collect(worker, spec, record, ready, feed):
+            if not _collect(worker, spec, record, ready, feed) or worker.heard:
                 continue
             if not worker.ready:
                 startup_failures += 1
                 if startup_failures >= STARTUP_FAILURES:
                     raise BackendFailed(f"workers die before they are ready "
                                         f"({_exit_text(worker.process.exitcode)})")
-            if feed:
+            if feed and not stopping():
                 worker.start()
 
 
-def _wait(pool: list[Worker]) -> list:
-    """Sleep until a worker says something, dies, or reaches its deadline; what is ready."""
+def settle(pool: list[Worker], spec: str, record: Callable[[Record], None],
+           feed: Feed) -> dict[int, Result]:
+    """After Ctrl-C: record what busy workers still answer, and return what each found of
+    the puzzle it was solving. A worker silent for GRACE seconds is sent SIGINT (the
+    Ctrl-C reached the parent alone); one that dies or overruns its hard deadline has
+    nothing of its puzzle recorded. A second Ctrl-C ends the wait."""
+    asked = time.perf_counter() + GRACE
+    while True:
+        busy = [w for w in pool if w.batches and not w.conn.closed]
+        if not busy:
+            return dict(w.partial for w in pool if w.partial is not None)
+        if asked is not None and time.perf_counter() >= asked:
+            for worker in busy:
+                with contextlib.suppress(OSError):  # it may have just ended
+                    os.kill(worker.process.pid, signal.SIGINT)
+            asked = None
+        wait_at_most = 3600.0 if asked is None else max(0.0, asked - time.perf_counter())
+        ready = _wait(busy, cap=wait_at_most)
+        for worker in busy:
+            _collect(worker, spec, record, ready, feed, stopping=True)
+
+
+def _wait(pool: list[Worker], bell: int | None = None, cap: float = 3600.0) -> list:
+    """Sleep until a worker says something, dies, or reaches its deadline, or the `bell`
+    rings, or for `cap` seconds at most; what is ready."""
     deadlines = [w.deadline for w in pool if w.deadline is not None and w.process.is_alive()]
     # Capped at an hour: poll() cannot wait for the years a huge --timeout asks for.
-    timeout = min(3600.0, max(0.0, min(deadlines) - time.perf_counter())) if deadlines else None
+    timeout = min([cap] + [max(0.0, d - time.perf_counter()) for d in deadlines])
     waitables = [w.conn for w in pool if not w.conn.closed]
     waitables += [w.process.sentinel for w in pool if w.process.is_alive()]
+    waitables += [] if bell is None else [bell]
     return wait(waitables, timeout) if waitables else []
 
 
 def _collect(worker: Worker, spec: str, record: Callable[[Record], None], ready: list,
-             feed: Feed) -> bool:
-    """Take in what one worker produced; True when it is gone (dead, or killed now)."""
+             feed: Feed, stopping: bool = False) -> bool:
+    """Take in what one worker produced; True when it is gone (dead, or killed now).
+    When `stopping` (after Ctrl-C), a puzzle it leaves unanswered is not recorded."""
     if worker.conn.closed:
         return False
     alive = worker.process.is_alive()
@@ -402,19 +529,22 @@ def _collect(worker: Worker, spec: str, record: Callable[[Record], None], ready:
             worker.ready, worker.deadline = True, None
         elif message[0] == "failed":
             raise BackendFailed(message[1])
+        elif message[0] == "interrupted":
+            worker.interrupted(message[1], message[2])
         else:
             answers = message[1]
             worker.answered(len(answers))
             feed.learn(answers)
             for index, result, seconds, times, warmup in answers:
                 record(Record(spec, index, result, seconds, times, warmup))
+    if alive and (worker.deadline is None or time.perf_counter() < worker.deadline):
+        return False
+    worker.kill()
+    if stopping:
+        worker.batches.clear()  # cut short by Ctrl-C, not lost: nothing to record
     if alive:
-        if worker.deadline is None or time.perf_counter() < worker.deadline:
-            return False
-        worker.kill()
         _lost(worker, spec, record, feed, Status.TIMEOUT, KILLED)
     else:
-        worker.kill()
         _lost(worker, spec, record, feed, Status.ERROR,
               f"worker died ({_exit_text(worker.process.exitcode)})")
     return True

@@ -1,0 +1,157 @@
+"""Ctrl-C during `sudokulab solve --count` prints the count so far and exits 130.
+
+As a terminal does, SIGINT goes to the whole process group (the command, and with
+--timeout its worker process too), a couple of seconds into counting the empty 9x9 grid
+(6,670,903,752,021,072,936,960 solutions: never done). Every counting engine, in
+pretty, line and json; with --timeout (the worker-process path) in one format each.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from sudokulab.backends import complete_searches, make_backend
+
+EMPTY = "." * 81
+EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+FORMATS = ("pretty", "line", "json")
+COUNTING = 2.0  # seconds of counting before Ctrl-C, after the engine is ready
+ENGINES = complete_searches()
+startups: dict[tuple[str, bool], float] = {}
+
+
+def available(name: str) -> bool:
+    """Whether the engine runs here (those that do not are skipped, not failed)."""
+    return make_backend(name).available().ok
+
+
+def command(name: str, *extra: str) -> list[str]:
+    """`sudokulab solve ... -b name` as a process of this Python (PYTHONPATH holds)."""
+    return [sys.executable, "-m", "sudokulab", "solve", *extra, "-b", name]
+
+
+def interruptible() -> None:
+    """In the child: Ctrl-C's default action, even if the tests run with SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def startup(name: str, isolated: bool) -> float:
+    """Seconds the command takes to answer an easy puzzle: when its engine is ready.
+
+    Only to send Ctrl-C once counting is under way (never asserted on).
+    """
+    key = (name, isolated)
+    if key not in startups:
+        began = time.monotonic()
+        extra = ("--timeout", "60") if isolated else ()
+        subprocess.run(command(name, EASY, *extra), capture_output=True, timeout=600)
+        startups[key] = time.monotonic() - began
+    return startups[key]
+
+
+def count_then_ctrl_c(name: str, form: str, isolated: bool) -> tuple[int, str, str]:
+    """Count EMPTY's solutions, press Ctrl-C (the process group), return code and output."""
+    if not available(name):
+        pytest.skip(f"backend {name} is not available here")
+    extra = ("--timeout", "60") if isolated else ()
+    wait = startup(name, isolated) + COUNTING
+    child = subprocess.Popen(command(name, EMPTY, "--count", "--format", form, *extra),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True, preexec_fn=interruptible)
+    try:
+        time.sleep(wait)
+        os.killpg(child.pid, signal.SIGINT)
+        # a generous bound, only so that a hung command fails instead of hanging the suite
+        out, err = child.communicate(timeout=300)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
+    return child.returncode, out, err
+
+
+def count_so_far(form: str, out: str) -> int:
+    """The count the output gives, checked to be a lower bound ('>= N', exact false)."""
+    if form == "json":
+        data = json.loads(out.strip().splitlines()[-1])
+        assert data["exact"] is False and data["status"] == "interrupted", data
+        return data["count"]
+    pattern = {"line": r"^>= ?(\d+)$", "pretty": r"^interrupted .*: >= ?(\d+) solution"}[form]
+    found = re.search(pattern, out, re.MULTILINE)
+    assert found, out[:2000]
+    return int(found.group(1))
+
+
+def assert_count_kept(form: str, code: int, out: str, err: str) -> None:
+    """Exit 130 (Ctrl-C), the count so far on stdout, no traceback or engine abort."""
+    assert code == 130, (code, out[:2000], err[-2000:])
+    assert "Traceback" not in err and "fatal" not in err, err[-2000:]
+    assert count_so_far(form, out) >= 1
+
+
+@pytest.mark.parametrize("form", FORMATS)
+@pytest.mark.parametrize("name", ENGINES)
+def test_ctrl_c_while_counting_prints_the_count_so_far(name, form):
+    assert_count_kept(form, *count_then_ctrl_c(name, form, isolated=False))
+
+
+@pytest.mark.xfail(strict=True, reason="needs the command side")
+@pytest.mark.parametrize("name", ENGINES)
+def test_ctrl_c_while_counting_in_a_worker_prints_the_count_so_far(name):
+    form = FORMATS[ENGINES.index(name) % len(FORMATS)]  # each format on some engines
+    assert_count_kept(form, *count_then_ctrl_c(name, form, isolated=True))
+
+
+# --- the runner's side: what run_backend hands the command ------------------------------
+
+RUN = r'''
+import json, sys
+from sudokulab.harness.runner import Options, RunInterrupted, run_backend
+from sudokulab.puzzle import empty
+from sudokulab.formats.text import parse
+
+puzzles = [(0, parse(sys.argv[2])), (1, parse(sys.argv[2])), (2, empty(9))]
+
+
+def record(done):
+    print(json.dumps({"index": done.index, "status": done.result.status.value}), flush=True)
+
+
+try:
+    run_backend(sys.argv[1], puzzles, Options(limit=None, timeout=60, warmup=False),
+                record=record)
+except RunInterrupted as stop:
+    print(json.dumps({"index": stop.index, **stop.result.to_json()}), flush=True)
+    sys.exit(130)
+'''
+
+
+@pytest.mark.parametrize("to", ["group", "parent"])
+def test_run_backend_hands_back_what_a_worker_found_before_ctrl_c(to):
+    # to the parent alone (kill -INT <pid>), the parent passes the Ctrl-C on to its worker
+    child = subprocess.Popen([sys.executable, "-c", RUN, "norvig", EASY], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, start_new_session=True,
+                             preexec_fn=interruptible)
+    try:
+        finished = [json.loads(child.stdout.readline()) for _ in range(2)]
+        time.sleep(COUNTING)  # the worker counts the empty grid's solutions meanwhile
+        (os.killpg if to == "group" else os.kill)(child.pid, signal.SIGINT)
+        out, err = child.communicate(timeout=300)  # only so that a hang fails
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
+    assert child.returncode == 130, err[-2000:]
+    assert [(r["index"], r["status"]) for r in finished] == [(0, "unique"), (1, "unique")]
+    stopped = json.loads(out.strip().splitlines()[-1])
+    assert stopped["index"] == 2 and stopped["status"] == "timeout" and not stopped["exact"]
+    assert "interrupted" in stopped["message"]
+    assert stopped["count"] == len(stopped["solutions"]) >= 1
