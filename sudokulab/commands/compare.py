@@ -20,6 +20,7 @@ from sudokulab.errors import (
     exit_help,
     positive_int,
     seconds,
+    whole_number,
 )
 
 DESCRIPTION = ("Run every backend (or those named) over a dataset, validate each answer with "
@@ -64,7 +65,8 @@ def options(parser: argparse.ArgumentParser) -> None:
                         help="solve each puzzle R times and keep the median time (default 1)")
     parser.add_argument("--sample", type=positive_int, metavar="K",
                         help="run K puzzles drawn at random (see --seed) instead of all")
-    parser.add_argument("--seed", type=int, metavar="S", help="seed for --sample (default 0)")
+    parser.add_argument("--seed", type=whole_number, metavar="S",
+                        help="seed for --sample (default 0)")
     parser.add_argument("--scatter", metavar="A,B",
                         help="the two backends of the scatter plot (default: the first two)")
     parser.add_argument("--out", "-o", metavar="DIR",

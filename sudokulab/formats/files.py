@@ -35,6 +35,7 @@ from sudokulab.formats.boards import read_board
 from sudokulab.formats.text import (
     BOM,
     MAX_TEXT,
+    fit_box,
     format_line,
     from_json,
     is_grid,
@@ -194,14 +195,14 @@ def read_text(text: str, source: str = "<input>", box: tuple[int, int] | None = 
     if start == "[" and fmt == "auto" and SECTION.match(text.lstrip().split("\n", 1)[0]):
         fmt = "sdk"  # `[Puzzle]` over a grid: SadMan's file on standard input, no JSON
     if fmt == "json" or (fmt == "auto" and start == "["):
-        return _with_bad_lines(_json_entries(text, source, rules), bad, source)
+        return _with_bad_lines(_json_entries(text, source, rules, box), bad, source)
     if fmt in ("auto", "lines") and not bad:  # a samurai's board is the whole file
         try:
             board = read_board(text, rules)
         except PuzzleError as error:  # the message names the line and column
             return [Entry(source, 1, error=f"{source}: {error}")]
         if board is not None:
-            return [Entry(source, 1, board)]
+            return [_entry(source, 1, lambda: fit_box(board, box))]
     return _line_entries(text, source, box, rules, fmt, bad)
 
 
@@ -265,7 +266,8 @@ def _one_object(text: str) -> bool:
     return True
 
 
-def _json_entries(text: str, source: str, rules: tuple[R.Rule, ...]) -> list[Entry]:
+def _json_entries(text: str, source: str, rules: tuple[R.Rule, ...],
+                  box: tuple[int, int] | None = None) -> list[Entry]:
     """The puzzles of a JSON object or array, each with the line where it starts."""
     import json
 
@@ -273,7 +275,7 @@ def _json_entries(text: str, source: str, rules: tuple[R.Rule, ...]) -> list[Ent
     at = _skip(text, 0)
     if text.startswith("{", at):
         return [_entry(source, 1 + text.count("\n", 0, at),
-                       lambda: _json_puzzle(text[at:], rules))]
+                       lambda: _json_puzzle(text[at:], rules, box))]
     if not text.startswith("[", at):
         return [Entry(source, 1, error=f"{source}:1: not a JSON object or array of puzzles")]
     entries, at = [], _skip(text, at + 1)
@@ -284,7 +286,8 @@ def _json_entries(text: str, source: str, rules: tuple[R.Rule, ...]) -> list[Ent
         except json.JSONDecodeError as error:
             return entries + [Entry(source, error.lineno, error=f"{source}:{error.lineno}: "
                                     f"bad JSON at column {error.colno}: {error.msg}")]
-        entries.append(_entry(source, line, lambda item=item: _object_puzzle(item, rules)))
+        entries.append(_entry(source, line,
+                              lambda item=item: _object_puzzle(item, rules, box)))
         at = _skip(text, end)
         if text.startswith(",", at):
             at = _skip(text, at + 1)
@@ -313,30 +316,33 @@ def _entry(source: str, line: int, read) -> Entry:
         return Entry(source, line, error=f"{source}:{line}: {error}")
 
 
-def _json_puzzle(text: str, rules: tuple[R.Rule, ...]) -> Puzzle:
+def _json_puzzle(text: str, rules: tuple[R.Rule, ...],
+                 box: tuple[int, int] | None = None) -> Puzzle:
     """One puzzle from a JSON object's text: ours, solve's output, or f-puzzles' JSON."""
     import json
 
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
-        return with_rules(from_json(text), rules)  # the same error, worded for puzzles
-    return _object_puzzle(data, rules)
+        return with_rules(from_json(text, box=box), rules)  # the same error, for puzzles
+    return _object_puzzle(data, rules, box)
 
 
-def _object_puzzle(data: object, rules: tuple[R.Rule, ...]) -> Puzzle:
-    """One puzzle from a decoded JSON value."""
+def _object_puzzle(data: object, rules: tuple[R.Rule, ...],
+                   box: tuple[int, int] | None = None) -> Puzzle:
+    """One puzzle from a decoded JSON value (--box applied, or refused when it is not its
+    box)."""
     import json
 
     if isinstance(data, str):
-        return parse(data, rules=rules)  # a line or a link in a JSON array
+        return parse(data, box=box, rules=rules)  # a line or a link in a JSON array
     if isinstance(data, dict) and "grid" in data and "size" in data:
         from sudokulab.formats.links import from_fpuzzles
 
-        return with_rules(from_fpuzzles(data), rules)
+        return with_rules(fit_box(from_fpuzzles(data), box), rules)
     if isinstance(data, dict) and "givens" not in data and isinstance(data.get("puzzle"), str):
         data = {**data, "givens": data["puzzle"]}  # a line of `solve --format json`
-    return with_rules(from_json(json.dumps(data)), rules)
+    return with_rules(from_json(json.dumps(data), box=box), rules)
 
 
 def _line_entries(text: str, source: str, box: tuple[int, int] | None,
@@ -437,14 +443,14 @@ def _one_line(line: str, box: tuple[int, int] | None, rules: tuple[R.Rule, ...],
     """One line the fast reader did not take: JSON, a link, HoDoKu, forum, or plain text."""
     text = line.strip()
     if fmt in ("auto", "jsonl") and text.startswith("{"):
-        return _json_puzzle(text, rules)
+        return _json_puzzle(text, rules, box)
     if fmt == "jsonl":
         raise PuzzleError("not a JSON object")
     if fmt in ("auto", "link"):
         from sudokulab.formats.links import is_link, read_link
 
         if is_link(text):
-            return with_rules(read_link(text), rules)
+            return with_rules(fit_box(read_link(text), box), rules)
         if fmt == "link":
             raise PuzzleError("not an f-puzzles or SudokuPad link")
     if fmt in ("auto", "hodoku") and text.startswith(":"):
