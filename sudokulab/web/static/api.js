@@ -44,7 +44,7 @@ async function send(path, init, tag) {
   } finally {
     running.delete(tag);
   }
-  if (!isCurrent(tag) || (data && data.tag !== undefined && data.tag !== tag)) throw new Stale(tag);
+  if (!isCurrent(tag) || (data && data.tag != null && data.tag !== tag)) throw new Stale(tag);
   if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
   return data;
 }
@@ -88,7 +88,7 @@ export async function stream(path, body, onEvent) {
         const text = buffer.slice(0, cut);
         buffer = buffer.slice(cut + 2);
         const kind = /^event: (.*)$/m.exec(text)[1], data = JSON.parse(/^data: (.*)$/m.exec(text)[1]);
-        if (!isCurrent(tag) || (data.tag !== undefined && data.tag !== tag)) throw new Stale(tag);
+        if (!isCurrent(tag) || (data.tag != null && data.tag !== tag)) throw new Stale(tag);
         onEvent(kind, data);
       }
     }

@@ -102,13 +102,11 @@ export async function readPhoto(file) {
   try {
     const answer = await upload("/api/read", "image", file);
     if (mine !== loading) return;
-    const puzzle = answer.puzzle && answer.puzzle.givens ? answer.puzzle
-      : await api("/api/puzzle", { puzzle: answer.line || answer.puzzle });
-    setPuzzle(puzzle, { mode: "edit", name: `photo: ${file.name}` });
-    for (const cell of answer.doubtful || []) {
-      const i = typeof cell === "string" ? cellIndex(cell, puzzle.size) : Array.isArray(cell) ? cell[0] * puzzle.size + cell[1] : Number(cell);
-      if (Number.isInteger(i)) state.doubtful.add(i);
-    }
+    if (!answer.puzzle) throw new Error(answer.message || `no puzzle read (${answer.status})`);
+    setPuzzle(answer.puzzle, { mode: "edit", name: `photo: ${file.name}` });
+    // the cells read with low confidence, [row, col] from 1: outlined until the player types
+    const n = answer.puzzle.size;
+    for (const [r, c] of answer.doubtful || []) state.doubtful.add((r - 1) * n + c - 1);
     render();
     const doubts = state.doubtful.size;
     status.innerHTML = doubts ? `read; <strong>${doubts}</strong> doubtful cell(s) outlined: fix them, then play` : `read ${escape(file.name)}: check it, then play`;
@@ -118,9 +116,4 @@ export async function readPhoto(file) {
     status.textContent = error.message;
     status.dataset.status = "failed";
   }
-}
-
-function cellIndex(name, n) {
-  const m = /^r(\d+)c(\d+)$/i.exec(name);
-  return m ? (Number(m[1]) - 1) * n + Number(m[2]) - 1 : NaN;
 }
