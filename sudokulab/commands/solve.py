@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
 def _isolated(spec: str, entries: list, limit: int | None, timeout: float,
               out: Output) -> list[int]:
     """Solve in a worker process that is killed when it overruns; write answers in order."""
-    from sudokulab.harness.runner import BackendFailed, Options, run_backend
+    from sudokulab.harness.runner import BackendFailed, Options, RunInterrupted, run_backend
     from sudokulab.result import Result, Status
 
     waiting: dict = {}
@@ -139,6 +139,10 @@ def _isolated(spec: str, entries: list, limit: int | None, timeout: float,
     try:
         run_backend(spec, todo, options, jobs=1,
                     record=lambda record: deliver(record.index, record.result))
+    except RunInterrupted as stop:  # Ctrl-C: the puzzle being solved prints what was found
+        if stop.result is not None and stop.index == len(codes):
+            out.write(stop.index + 1, entries[stop.index].puzzle, stop.result, interrupted=True)
+        raise
     except BackendFailed as error:
         failed = Result(Status.ERROR, message=f"the worker process failed: {error}")
         for index, _ in todo:
