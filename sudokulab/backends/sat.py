@@ -44,12 +44,12 @@ from sudokulab import rules as R
 from sudokulab.backends.base import (
     Availability,
     Backend,
+    Choice,
     Deadline,
     Interrupted,
     ctrl_c,
     interrupted,
 )
-from sudokulab.errors import unknown
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
@@ -334,6 +334,12 @@ class SatBackend(Backend):
     paradigm = "SAT: CNF + CDCL solver (PySAT)"
     supported_rules = cnf.RULES  # cnf.py compiles every rule, cages by digit sets
     multi_grid = True  # a samurai's grids are only more units over more cells
+    option_table = {
+        "solver": Choice(solver_names, help="the PySAT solver (CaDiCaL 1.9.5 by default)"),
+        "encoding": Choice(cnf.ENCODINGS, help="the CNF encoding (README: Backend options)"),
+        "amo": Choice(cnf.AMO_ENCODINGS, help="the at-most-one encoding (native: minicard, "
+                                               "gluecard3, gluecard4)"),
+    }
 
     # amo: pairwise measured fastest with CaDiCaL on top1465 (results/sat.md): Sudoku's
     # at-most-one groups have only N literals, too few for auxiliary variables to pay off.
@@ -342,10 +348,6 @@ class SatBackend(Backend):
         super().__init__()
         if cnf is None:
             raise ValueError(f"the sat backend needs PySAT ({MISSING}): {FIX}")
-        if encoding not in cnf.ENCODINGS:
-            raise ValueError(unknown("encoding", encoding, cnf.ENCODINGS))
-        if amo not in cnf.AMO_ENCODINGS:
-            raise ValueError(unknown("amo", amo, cnf.AMO_ENCODINGS))
         self.stop = capabilities(solver)
         if amo == "native" and solver not in NATIVE_AMO:
             raise ValueError(f"amo=native needs a solver with cardinality constraints: "
