@@ -1,5 +1,5 @@
-"""The page's learn mode: hints and explanations from the human-style solver, and new
-puzzles from the generator, as JSON.
+"""The page's learn mode: hints and explanations from the human-style solver, new
+puzzles from the generator, and puzzles read from photos, as JSON.
 
 These run in a helper process (tutor.py), never on the server's event loop. A step is
 `Step.to_json` (what `sudokulab explain --format json` prints: rows, columns and digits
@@ -14,8 +14,15 @@ several, or one norvig cannot judge in time, is answered at once with that statu
 'several', 'timeout') and why, without steps or a grade. Every step given is checked
 against norvig's solution (another paradigm): `verified`.
 
-The generator (`sudokulab.generate`) is imported only when a puzzle is asked for: without
-it the server still runs, and /api/generate says why it cannot (503).
+A hint starts from the player's state when the page sends it: the givens plus their
+entries, and their pencil marks (within what the rules allow) when they keep any. Entries
+and marks are first checked against norvig's solution: one that differs is answered
+'wrong' with its cells named, never a step built on it. So a step that only removes
+candidates, once the player applies it, leads to the next step instead of itself again.
+
+The generator (`sudokulab.generate`) and the photo reader (`sudokulab.vision`) are
+imported only when asked for: without them the server still runs, and /api/generate or
+/api/read says why it cannot (503).
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from sudokulab.errors import UsageError
+from sudokulab.errors import InputError, UsageError
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
 
@@ -40,7 +47,7 @@ def run(task: str, arguments: dict) -> tuple[str, object]:
     """(in the helper) ('ok', answer), or ('usage' | 'unavailable' | 'error', message)."""
     try:
         return "ok", TASKS[task](**arguments)
-    except UsageError as error:
+    except InputError as error:  # options, entries or an image the task refuses: a 400
         return "usage", str(error)
     except Unavailable as error:
         return "unavailable", str(error)
@@ -80,6 +87,70 @@ def known_rules(puzzle: Puzzle) -> None:
     reason = solver.refusal(puzzle)
     if reason:
         raise UsageError(reason)
+
+
+def check_state(puzzle: Puzzle, values: list[int] | None,
+                candidates: list[list[int]] | None) -> None:
+    """UsageError (a 400) for the player's entries or pencil marks that do not fit the grid:
+    the wrong count, a digit out of range, an entry over a different given."""
+    from sudokulab.rules import cell_name
+
+    n, givens = puzzle.n, puzzle.givens
+    for field, cells in (("values", values), ("candidates", candidates)):
+        if cells is not None and len(cells) != n * n:
+            raise UsageError(f"{field}: {len(cells)} cells, the {n}x{n} puzzle has {n * n}")
+    for c, d in enumerate(values or ()):
+        if d > n:
+            raise UsageError(f"values: {cell_name(divmod(c, n))} holds {d}, digits of a "
+                             f"{n}x{n} go from 1 to {n}")
+        if d and givens[c] and d != givens[c]:
+            raise UsageError(f"values: {cell_name(divmod(c, n))} is given {givens[c]}, "
+                             f"not {d}")
+    for c, marks in enumerate(candidates or ()):
+        if any(not 1 <= d <= n for d in marks):
+            raise UsageError(f"candidates: {cell_name(divmod(c, n))} has "
+                             f"{[d for d in marks if not 1 <= d <= n][0]}, digits of a "
+                             f"{n}x{n} go from 1 to {n}")
+
+
+def entries(puzzle: Puzzle, values: list[int] | None) -> list[int]:
+    """The givens with the player's entries on top."""
+    return [g or v for g, v in zip(puzzle.givens, values or [0] * len(puzzle.givens))]
+
+
+def mistakes(puzzle: Puzzle, solution: tuple[int, ...], values: list[int] | None,
+             candidates: list[list[int]] | None) -> dict | None:
+    """The page's answer when an entry differs from the solution, or the pencil marks of a
+    blank cell rule out its digit (the cells named, the digits not); None when none does."""
+    from sudokulab.rules import cell_name
+
+    n, placed = puzzle.n, entries(puzzle, values)
+    entered = [c for c, d in enumerate(placed) if d and d != solution[c]]
+    marked = [c for c, marks in enumerate(candidates or ()) if marks and not placed[c]
+              and solution[c] not in marks]
+    if not entered and not marked:
+        return None
+    said = []
+    if entered:
+        said.append(f"{', '.join(cell_name(divmod(c, n)) for c in entered)} "
+                    f"differ{'s' if len(entered) == 1 else ''} from the solution")
+    if marked:
+        said.append(f"the pencil marks of {', '.join(cell_name(divmod(c, n)) for c in marked)}"
+                    f" leave out the solution's digit")
+    return {"status": "wrong", "message": "; ".join(said),
+            "wrong": [cell(c, n) for c in entered + marked]}
+
+
+def position(puzzle: Puzzle, values: list[int] | None, candidates: list[list[int]] | None):
+    """The player's position as the techniques see it: the givens plus their entries, each
+    blank cell's candidates cut to the player's marks when they keep any there."""
+    from sudokulab.human.candidates import Candidates, bit
+
+    g = Candidates(puzzle.with_values(entries(puzzle, values)) if values else puzzle)
+    for c, marks in enumerate(candidates or ()):
+        if marks and not g.values[c]:
+            g.cands[c] &= sum(bit(d) for d in set(marks))
+    return g
 
 
 def cell(index: int, n: int) -> Cell:
@@ -123,8 +194,10 @@ def verification(steps, answer: Result, n: int) -> dict:
 
 
 def explain(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | None = None,
-            uniqueness: str = "auto", seconds: float = 10.0) -> dict:
-    """Every step to the end (or the stall, or the time limit), with the grade."""
+            uniqueness: str = "auto", seconds: float = 10.0,
+            values: list[int] | None = None) -> dict:
+    """Every step to the end (or the stall, or the time limit), with the grade; from the
+    player's entries when given."""
     from sudokulab.human import grading, solver
     from sudokulab.human.candidates import Candidates
 
@@ -134,6 +207,11 @@ def explain(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | Non
     answer, refused = judged(puzzle, seconds)
     if refused:
         return refused
+    wrong = mistakes(puzzle, answer.solutions[0], values, None)
+    if wrong:
+        return wrong
+    if values:  # the entries match the solution: the path goes on from them
+        puzzle = puzzle.with_values(entries(puzzle, values))
     unique = uniqueness != "no"  # every puzzle that gets here has one solution
     path = solver.solve(puzzle, selected, unique=unique, stop=past(deadline))
     grade = grading.grade_path(path, selected, unique=unique, stop=past(deadline))
@@ -161,22 +239,32 @@ def explain_message(status: str, count: int) -> str:
 
 
 def hint(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | None = None,
-         uniqueness: str = "auto", seconds: float = 10.0) -> dict:
-    """The easiest next step on the position's pencil marks, and those pencil marks."""
-    from sudokulab.human import solver
-    from sudokulab.human.candidates import Candidates
+         uniqueness: str = "auto", seconds: float = 10.0, values: list[int] | None = None,
+         candidates: list[list[int]] | None = None) -> dict:
+    """The easiest next step on the player's position (the givens, or their entries and
+    pencil marks), and the pencil marks it was found on."""
+    from sudokulab.human import forcing, solver
 
+    deadline = time.monotonic() + seconds  # the verdict's time counts: the helper's limit
     selected = chosen(techniques, upto)
     known_rules(puzzle)
     answer, refused = judged(puzzle, seconds)
     if refused:
         return refused
-    g = Candidates(puzzle)
+    wrong = mistakes(puzzle, answer.solutions[0], values, candidates)
+    if wrong:
+        return {**wrong, "step": None, "reference": answer.status.value}
+    g = position(puzzle, values, candidates)
     out = {"step": None, "candidates": candidates_json(g), "verified": None, "problems": [],
            "reference": answer.status.value}
     if g.solved():
         return {**out, "status": "full", "message": "the grid is full"}
-    step = solver.hint(puzzle, selected, unique=uniqueness != "no")
+    usable = solver.usable(puzzle, selected, unique=uniqueness != "no")
+    try:  # stopped by itself at the deadline: the helper stays warm for the next request
+        with forcing.stopping(past(deadline)):
+            step = solver.next_step(g, usable)
+    except forcing.Stopped:
+        return {**out, "status": "timeout", "message": f"no step found in {seconds:g} s"}
     if step is None:
         return {**out, "status": "stalled", "message": "no enabled technique applies"}
     return {**out, "status": "step", "message": step.notation, "step": step_json(step, g),
@@ -219,10 +307,48 @@ def generated(box: tuple[int, int] = (3, 3), rules: tuple[str, ...] = (),
                        f"unique by {' and '.join(made.provers)}"}
 
 
+def photo(data: bytes, seconds: float = 30.0) -> dict:
+    """The puzzle in a photo (as `sudokulab read` reads it), checked by norvig: the cells
+    read with low confidence, and when it is not unique the cells likely misread."""
+    try:
+        from sudokulab.vision import files
+        from sudokulab.vision import grid as G
+        from sudokulab.vision import read as R
+    except ImportError as error:
+        raise Unavailable(f"reading photos is not available here: {error}") from None
+
+    image = files.decode(data, "the image")  # ImageError (a 400) naming what is wrong
+    try:
+        reading = R.read_image(image)
+    except G.GridNotFound as error:
+        raise UsageError(f"the image: {error}") from None
+    verdict = R.verify(reading, "norvig")
+    puzzle, n = reading.puzzle, reading.puzzle.n
+    suspects = [{"cell": cell(s.cell, n), "read": s.read, "instead": s.instead}
+                for s in verdict.suspects]
+    return {"status": verdict.status, "backend": verdict.backend, "puzzle": puzzle,
+            "doubtful": [cell(c, n) for c in reading.doubtful],
+            "confidence": [round(p, 3) for p in reading.confidence], "suspects": suspects,
+            "message": photo_message(puzzle, verdict.status, suspects)}
+
+
+def photo_message(puzzle: Puzzle, status: str, suspects: list[dict]) -> str:
+    """One line: what was read and what norvig says of it."""
+    said = {"unique": "one solution", "none": "no solution", "multiple": "several solutions",
+            "invalid": "norvig's grid fails the checker"}.get(status, status)
+    line = (f"read a {puzzle.n}x{puzzle.n} puzzle with {puzzle.clues} givens: {said} "
+            f"(norvig)")
+    if status in ("none", "multiple"):
+        line += ("; likely misread: " + ", ".join(f"r{s['cell'][0]}c{s['cell'][1]}"
+                                                  for s in suspects)
+                 if suspects else "; no single cell read otherwise makes it unique")
+    return line
+
+
 def past(deadline: float) -> Callable[[], bool]:
     """Whether the monotonic clock is past a deadline."""
     return lambda: time.monotonic() > deadline
 
 
 TASKS: dict[str, Callable[..., dict]] = {"explain": explain, "hint": hint,
-                                         "generate": generated}
+                                         "generate": generated, "read": photo}
