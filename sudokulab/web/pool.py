@@ -5,7 +5,8 @@ that builds its engine once and keeps it warm). The server never solves itself: 
 the puzzle down the worker's pipe and awaits the pipe becoming readable, with a hard
 deadline (the solve's timeout plus the harness's grace). A worker that overruns is killed
 and the solve answered TIMEOUT; one that dies is answered ERROR. Either way the request
-gets a Result, and the next request gets a fresh worker.
+gets a Result, and the next request gets a fresh worker. A solve cancelled meanwhile
+(POST /api/cancel, or its client gone) ends its worker the same way.
 
 Workers are keyed by (backend spec, limit, timeout), since a harness worker applies the
 options it was started with. At most PER_KEY workers per key and MAX_PROCESSES in all:
@@ -109,10 +110,14 @@ class Pool:
                         self.live[key] = self.live.get(key, 0) + 1
                         break
                 await self.changed.wait()
-        try:  # spawning forks and writes the start data: kept off the event loop
-            return await asyncio.to_thread(Worker, key[0], Options(key[1], key[2],
-                                                                   warmup=False))
+        # spawning forks and writes the start data: kept off the event loop, and finished
+        # even when the request is cancelled meanwhile (the new worker is then ended)
+        spawning = asyncio.ensure_future(asyncio.to_thread(
+            Worker, key[0], Options(key[1], key[2], warmup=False)))
+        try:
+            return await asyncio.shield(spawning)
         except BaseException:
+            spawning.add_done_callback(_discard)
             await self._forget(key)
             raise
 
@@ -172,6 +177,13 @@ async def _receive(worker: Worker, seconds: float) -> object:
     except (EOFError, OSError):
         await asyncio.to_thread(worker.process.join, 1.0)
         return f"worker died (exit code {worker.process.exitcode})"
+
+
+def _discard(spawning: asyncio.Future) -> None:
+    """End a worker whose request was gone before it started."""
+    if not spawning.cancelled() and spawning.exception() is None:
+        # off the event loop: ending a process waits for it
+        asyncio.get_running_loop().run_in_executor(None, _end, spawning.result())
 
 
 def _end(worker: Worker) -> None:

@@ -5,7 +5,12 @@ plain functions (web/learn.py), run here in spawned processes that import the la
 and stay warm. The server sends a task down a pipe and awaits the pipe on its event loop
 (pool.py's `_receive`) with a hard deadline: the task's own timeout, which it checks
 between steps, plus the harness's grace. A process past it is killed and the request
-answered 'timeout'; the next request gets a fresh process.
+answered 'timeout'; the next request gets a fresh process. A request cancelled meanwhile
+(POST /api/cancel, or its client gone) kills its process the same way.
+
+Fairness: MAX_PROCESSES helpers serve requests in turn, and the time a request waits for a
+free one counts in its timeout, so two slow requests leave helpers for a quick one, and no
+request waits longer than it asked to.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from sudokulab.harness.runner import CONTEXT, STARTUP, grace
 from sudokulab.web.learn import Unavailable
 from sudokulab.web.pool import _receive
 
-MAX_PROCESSES = 2   # helper processes in all: the work is pure Python, one core each
+MAX_PROCESSES = 4   # helper processes: two slow requests still leave two for the others
 STARTUP_WAIT = min(STARTUP, 60.0)  # seconds a request waits for a new process's imports
 
 
@@ -59,24 +64,38 @@ class Tutor:
         self.live = 0
         self.changed: asyncio.Condition | None = None
 
+    @property
+    def busy(self) -> int:
+        """Helper processes at work (or starting) for a request."""
+        return self.live - len(self.idle)
+
     async def run(self, task: str, timeout: float, **arguments) -> dict:
         """The task's answer (a dict); {'status': 'timeout' | 'error', 'message'} when it
-        overruns or its process dies; UsageError (a 400) for options the task refuses,
-        Unavailable (a 503) when what it needs is not installed."""
-        helper = await self._acquire()
+        overruns (waiting for a free helper included) or its process dies; UsageError (a
+        400) for options the task refuses, Unavailable (a 503) when what it needs is not
+        installed."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        helper = await self._acquire(deadline)
+        if helper is None:
+            return {"status": "timeout",
+                    "message": f"every helper was busy for {timeout:g} s: try again"}
         healthy = False
         try:
-            if not helper.ready:
+            if not helper.ready:  # a new process's imports: not the request's own time
+                started = loop.time()
                 message = await _receive(helper, STARTUP_WAIT)
                 if message != ("ready",):
                     return {"status": "error", "message": f"the helper did not start: "
                                                           f"{message or 'no answer in time'}"}
                 helper.ready = True
+                deadline += loop.time() - started
+            left = max(deadline - loop.time(), 0.1)
             try:
-                helper.conn.send((task, {**arguments, "seconds": timeout}))
+                helper.conn.send((task, {**arguments, "seconds": left}))
             except OSError:
                 return {"status": "error", "message": "the helper died before the task"}
-            message = await _receive(helper, timeout + grace(timeout))
+            message = await _receive(helper, left + grace(left))
             if message is None:
                 return {"status": "timeout",
                         "message": f"no answer in {timeout:g} s: the helper was stopped"}
@@ -91,22 +110,31 @@ class Tutor:
             if kind == "error":
                 return {"status": "error", "message": value}
             return value
-        finally:  # a cancelled request must not leave a busy helper behind
+        finally:  # a cancelled request must not leave a busy helper behind: it is killed
             await self._release(helper, healthy)
 
-    async def _acquire(self) -> Helper:
-        """An idle helper, or a new one when there is room; waits otherwise."""
+    async def _acquire(self, deadline: float) -> Helper | None:
+        """An idle helper, or a new one when there is room; waits otherwise, until the
+        deadline (None then)."""
         if self.changed is None:
             self.changed = asyncio.Condition()
+        loop = asyncio.get_running_loop()
         async with self.changed:
             while not self.idle and self.live >= self.max_processes:
-                await self.changed.wait()
+                try:
+                    await asyncio.wait_for(self.changed.wait(), deadline - loop.time())
+                except asyncio.TimeoutError:
+                    return None
             if self.idle:
                 return self.idle.pop()
             self.live += 1
-        try:  # spawning writes the start data: kept off the event loop
-            return await asyncio.to_thread(Helper)
+        # spawning writes the start data: kept off the event loop, and finished even when
+        # the request is cancelled meanwhile (the new process is then ended)
+        spawning = asyncio.ensure_future(asyncio.to_thread(Helper))
+        try:
+            return await asyncio.shield(spawning)
         except BaseException:
+            spawning.add_done_callback(_discard)
             await self._release(None, False)
             raise
 
@@ -128,6 +156,13 @@ class Tutor:
             helper.end()
         self.idle.clear()
         self.live = 0
+
+
+def _discard(spawning: asyncio.Future) -> None:
+    """End a helper whose request was gone before it started."""
+    if not spawning.cancelled() and spawning.exception() is None:
+        # off the event loop: ending a process waits for it
+        asyncio.get_running_loop().run_in_executor(None, spawning.result().kill)
 
 
 # --- in the helper process -------------------------------------------------------------
