@@ -4,8 +4,14 @@ the command line words it, engine failures and timeouts as results, never a 500.
 from __future__ import annotations
 
 import json
+import logging
+import re
+import select
+import socket
 import sys
 import threading
+import time
+from pathlib import Path
 
 import pytest
 from conftest import add_to_path
@@ -21,7 +27,7 @@ from sudokulab.harness.testing import write_plugin
 from sudokulab.puzzle import line_of
 from sudokulab.result import Result, Status
 from sudokulab.web import learn
-from sudokulab.web.app import MAX_BODY, agreement, create_app
+from sudokulab.web.app import MAX_BODY, MAX_IMAGE, agreement, create_app
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 SOLUTION = [int(d) for d in
@@ -37,6 +43,10 @@ SLOW = (".4.B....C.9...3E18........2.57.....7.5...A..D..2.5.FC4..E...A.B."
         "32..D9.G..8..F..F...2E4..37...G...E..FB3.6.....8...D..5.B...4..."
         "..F.B..AG...2...G....2E65..C..A.7.C4..G.......5.8.....9..B...GF."
         "....6......1.E...C5A.....74....B..6..A..F2..8594.D..713....9G2..")
+# a killer on which forcing nets alone search for long and find nothing (tens of seconds)
+SLOW_HINT = {"puzzle": (Path(__file__).parent / "data" / "killers.jsonl").read_text()
+             .splitlines()[5], "techniques": ["Forcing Net Verity", "Nested Forcing Net"],
+             "timeout": 60}
 # a plugin backend whose grids do not match its count: one grid, claimed "at least 2"
 MISCOUNT = """
 from sudokulab.backends import make_backend
@@ -78,6 +88,42 @@ def miscount(test_backends, tmp_path, monkeypatch):
         yield test_client
 
 
+@pytest.fixture
+def served(test_backends):
+    """The app under uvicorn in a thread, on a free port (TestClient cannot hang up
+    mid-request): the app and its port."""
+    import uvicorn
+
+    app = create_app()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    until(lambda: server.started or not thread.is_alive())
+    assert server.started
+    yield app, server.servers[0].sockets[0].getsockname()[1]
+    server.should_exit = True
+    thread.join()
+
+
+def until(condition) -> None:
+    """Wait until condition() holds (no time limit: each caller's condition also holds
+    once the work it waits on has ended by itself)."""
+    while not condition():
+        time.sleep(0.02)
+
+
+def asking(client, route: str, body: dict) -> tuple[threading.Thread, dict]:
+    """A request sent from a thread: the thread, and where its JSON answer lands."""
+    answer: dict = {}
+
+    def ask() -> None:
+        answer.update(client.post(route, json=body).json())
+
+    thread = threading.Thread(target=ask)
+    thread.start()
+    return thread, answer
+
+
 def cli_error(capsys, *argv: str) -> str:
     """The one-line message `sudokulab` prints for the same bad input."""
     assert main(list(argv)) == 2
@@ -100,9 +146,29 @@ def events(response) -> list[tuple[str, dict]]:
 def test_the_page_and_its_files_are_served(client):
     page = client.get("/")
     assert page.status_code == 200 and 'id="grid"' in page.text
-    for name in ("app.js", "style.css"):
-        assert client.get(f"/static/{name}").status_code == 200
+    files = re.findall(r'(?:src|href)="(/static/[^"]+)"', page.text)
+    assert any(f.endswith(".js") for f in files) and any(f.endswith(".css") for f in files)
+    for name in files:  # the page's script and style (its modules are imported from there)
+        assert client.get(name).status_code == 200, name
     assert "/api/solve" in client.get("/openapi.json").json()["paths"]
+
+
+def test_head_and_the_favicon_answer(client):
+    assert client.head("/").status_code == 200
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
+    assert icon.text.startswith("<svg") and icon.text.endswith("</svg>")
+
+
+def test_docs_work_offline_from_the_servers_own_files(client):
+    page = client.get("/docs")
+    assert page.status_code == 200 and "SwaggerUIBundle" in page.text
+    links = re.findall(r'(?:src|href)="([^"]+)"', page.text) + re.findall(
+        r"url: '([^']+)'", page.text)
+    assert len(links) >= 4 and not re.search(r"https?://", page.text)
+    for link in links:  # the script, the style, the icon, the API description
+        assert link.startswith("/") and client.get(link).status_code == 200, link
+    assert client.get("/redoc").status_code == 404  # it would load from a CDN
 
 
 def test_backends_say_whether_they_run_and_why_not(client):
@@ -250,7 +316,9 @@ def test_compare_judges_mixed_answers_by_their_grids(miscount):
     assert stream[-1] == ("done", {
         "agree": False, "answered": ["norvig", "test-miscount", "test-wrong:mode=none"],
         "disagree": ["test-miscount", "test-wrong:mode=none"], "grids": 1,
-        "others": ["test-noop"]})
+        "others": ["test-noop"], "cancelled": False, "tag": None,
+        "message": "the answers disagree: test-miscount, test-wrong:mode=none judged wrong "
+                   "by their grids; test-noop does not take this puzzle's rules"})
 
 
 def test_a_hung_engine_does_not_hold_up_other_requests(doubles):
@@ -280,12 +348,14 @@ def test_compare_streams_each_engine_then_agreement(client):
     assert answer.headers["content-type"].startswith("text/event-stream")
     stream = events(answer)
     assert stream[0] == ("start", {"backends": ["norvig", "sat", "dlx"],
-                                   "puzzle": stream[0][1]["puzzle"]})
+                                   "puzzle": stream[0][1]["puzzle"], "tag": None})
     results = [data for kind, data in stream if kind == "result"]
     assert sorted(r["backend"] for r in results) == ["dlx", "norvig", "sat"]
     assert all(r["solutions"] == [SOLUTION] for r in results)
     assert stream[-1] == ("done", {"agree": True, "answered": ["dlx", "norvig", "sat"],
-                                   "disagree": [], "grids": 1, "others": []})
+                                   "disagree": [], "grids": 1, "others": [],
+                                   "message": "all 3 engines agree", "cancelled": False,
+                                   "tag": None})
 
 
 def test_compare_names_the_engine_that_disagrees(doubles):
@@ -295,6 +365,8 @@ def test_compare_names_the_engine_that_disagrees(doubles):
     done = stream[-1][1]
     assert not done["agree"] and done["disagree"] == ["test-wrong:mode=none"]
     assert done["others"] == ["test-hang"]
+    assert done["message"] == ("the answers disagree: test-wrong:mode=none judged wrong by "
+                               "their grids; test-hang timed out")
 
 
 def test_compare_of_every_available_engine_by_default(client):
@@ -305,6 +377,9 @@ def test_compare_of_every_available_engine_by_default(client):
     # every searching engine answers; human's techniques stall on a puzzle of many solutions
     assert last["agree"] and last["answered"] == sorted(set(available) - {"human"})
     assert last["others"] == ["human"]
+    # the line the page shows names the engine that gave no answer, never "all agree"
+    assert last["message"] == (f"{len(available) - 1} of {len(available)} engines agree; "
+                               f"human stalled")
 
 
 def test_compare_with_a_bad_puzzle_is_a_400(client):
@@ -320,7 +395,8 @@ def test_agreement_counts_grids_found_by_all():
         ["disagree"] == ["a", "b"]
     more = Result(Status.MULTIPLE, (one, two), 2, False)
     assert agreement(puzzle, {"a": unique, "c": more}) == {
-        "agree": False, "answered": ["a", "c"], "disagree": ["a"], "grids": 2, "others": []}
+        "agree": False, "answered": ["a", "c"], "disagree": ["a"], "grids": 2, "others": [],
+        "message": "the answers disagree: a judged wrong by their grids"}
 
 
 def test_agreement_over_mixed_answers_judges_each_claim_by_its_grids():
@@ -336,9 +412,20 @@ def test_agreement_over_mixed_answers_judges_each_claim_by_its_grids():
         "stalled": Result(Status.STALLED)})
     assert done == {"agree": False, "answered": ["none", "right", "spoiled", "twice"],
                     "disagree": ["none", "spoiled", "twice"], "grids": 1,
-                    "others": ["late", "stalled"]}
+                    "others": ["late", "stalled"],
+                    "message": "the answers disagree: none, spoiled, twice judged wrong by "
+                               "their grids; late timed out, stalled stalled"}
     assert agreement(puzzle, {"late": Result(Status.TIMEOUT, (), 0, False)}) == {
-        "agree": False, "answered": [], "disagree": [], "grids": 0, "others": ["late"]}
+        "agree": False, "answered": [], "disagree": [], "grids": 0, "others": ["late"],
+        "message": "no answer from 1 engine; late timed out"}
+    some = agreement(puzzle, {"right": Result(Status.UNIQUE, (grid,), 1, True),
+                              "again": Result(Status.UNIQUE, (grid,), 1, True),
+                              "late": Result(Status.TIMEOUT, (), 0, False),
+                              "odd": Result(Status.UNSUPPORTED),
+                              "broke": Result(Status.ERROR)})
+    assert some["agree"] and some["message"] == (
+        "2 of 5 engines agree; broke failed, late timed out, odd does not take this "
+        "puzzle's rules")
 
 
 def test_model_shows_what_a_backend_builds(client):
@@ -348,6 +435,110 @@ def test_model_shows_what_a_backend_builds(client):
                                              "backend": "norvig"}).json()
     assert norvig["ok"] and norvig["text"]
     assert client.post("/api/model", json={"puzzle": EASY, "backend": "x"}).status_code == 400
+
+
+# --- tags: echoed by every answer; cancelled on request or when the client leaves ----------
+
+def test_every_answer_and_event_echoes_its_tag(client):
+    tagged = {"puzzle": EASY, "tag": "easy50#1:7"}
+    for route in ("puzzle", "solve", "model", "hint", "explain"):
+        assert client.post(f"/api/{route}", json=tagged).json()["tag"] == "easy50#1:7", route
+    made = client.post("/api/generate", json={"box": [2, 2], "seed": 1, "tag": "g:1"})
+    assert made.json()["tag"] == "g:1"
+    stream = events(client.post("/api/compare", json={**tagged, "backends": ["norvig", "dlx"]}))
+    assert [kind for kind, _ in stream] == ["start", "result", "result", "done"]
+    assert all(data["tag"] == "easy50#1:7" for _, data in stream)
+    assert client.post("/api/solve", json={"puzzle": "123", "tag": "x:1"}).json() == {
+        "error": client.post("/api/solve", json={"puzzle": "123"}).json()["error"],
+        "tag": "x:1"}
+    assert client.post("/api/hint", json={**tagged, "timeout": 0}).json()["tag"] == "easy50#1:7"
+    too_long = client.post("/api/solve", json={"puzzle": EASY, "tag": "t" * 101})
+    assert too_long.status_code == 422 and too_long.json()["error"].startswith("tag: ")
+
+
+def test_cancel_ends_a_solve_and_its_worker(doubles):
+    thread, answer = asking(doubles, "/api/solve", {"puzzle": EASY, "backend": "test-hang",
+                                                    "timeout": 60, "tag": "p1:1"})
+    jobs, pool = doubles.app.state.jobs, doubles.app.state.pool
+    until(lambda: "p1:1" in jobs.by_tag or not thread.is_alive())
+    assert doubles.post("/api/cancel", json={"tag": "p1:1"}).json() == {"cancelled": 1,
+                                                                        "tag": "p1:1"}
+    thread.join()
+    assert answer["status"] == "cancelled" and answer["tag"] == "p1:1"
+    assert pool.live.get(("test-hang", 2, 60.0), 0) == 0  # its worker was ended
+    assert doubles.post("/api/cancel", json={"tag": "p1:1"}).json()["cancelled"] == 0
+    assert doubles.post("/api/solve", json={"puzzle": EASY}).json()["status"] == "unique"
+
+
+def test_cancel_ends_a_compare_and_says_so_in_its_last_event(doubles):
+    body = {"puzzle": EASY, "backends": ["norvig", "test-hang"], "timeout": 60, "tag": "c:1"}
+    stream: list = []
+
+    def ask() -> None:
+        stream.extend(events(doubles.post("/api/compare", json=body)))
+
+    thread = threading.Thread(target=ask)
+    thread.start()
+    jobs = doubles.app.state.jobs
+    until(lambda: len(jobs.by_tag.get("c:1", ())) == 2 or not thread.is_alive())
+    assert doubles.post("/api/cancel", json={"tag": "c:1"}).json()["cancelled"] >= 1
+    thread.join()
+    kind, done = stream[-1]
+    assert kind == "done" and done["cancelled"] and done["tag"] == "c:1"
+    assert done["message"].startswith("cancelled after ")
+    assert doubles.app.state.pool.live.get(("test-hang", 2, 60.0), 0) == 0
+
+
+def test_cancel_ends_a_hint_and_its_helper(client):
+    thread, answer = asking(client, "/api/hint", {**SLOW_HINT, "tag": "k:1"})
+    tutor = client.app.state.tutor
+    until(lambda: "k:1" in client.app.state.jobs.by_tag or not thread.is_alive())
+    assert client.post("/api/cancel", json={"tag": "k:1"}).json()["cancelled"] == 1
+    thread.join()
+    assert answer["status"] == "cancelled" and answer["step"] is None
+    assert tutor.busy == 0  # the helper was ended, not left searching
+
+
+def test_a_quick_hint_is_answered_while_two_slow_ones_run(client):
+    tutor = client.app.state.tutor
+    slow = [asking(client, "/api/hint", {**SLOW_HINT, "tag": f"slow:{k}"}) for k in (1, 2)]
+    until(lambda: tutor.busy >= 2 or not all(t.is_alive() for t, _ in slow))
+    quick = client.post("/api/hint", json={"puzzle": EASY}).json()
+    assert quick["status"] == "step"
+    assert not any(answer for _, answer in slow)  # both slow hints were still searching
+    for k in (1, 2):
+        client.post("/api/cancel", json={"tag": f"slow:{k}"})
+    for thread, answer in slow:
+        thread.join()
+        assert answer["status"] == "cancelled"
+
+
+def request_bytes(route: str, body: dict) -> bytes:
+    """A raw HTTP/1.1 POST of a JSON body."""
+    data = json.dumps(body).encode()
+    return (f"POST {route} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\n\r\n").encode() + data
+
+
+@pytest.mark.parametrize("route, body", [
+    ("/api/solve", {"puzzle": EASY, "backend": "test-hang", "timeout": 60}),
+    ("/api/compare", {"puzzle": EASY, "backends": ["test-hang"], "timeout": 60}),
+    ("/api/hint", SLOW_HINT),
+    ("/api/explain", {"puzzle": SLOW, "timeout": 60}),
+])
+def test_a_client_that_leaves_stops_its_work(served, caplog, route, body):
+    app, port = served
+    caplog.set_level(logging.INFO, logger="sudokulab.web")
+    tag = f"gone{route}"
+    with socket.create_connection(("127.0.0.1", port)) as connection:
+        connection.sendall(request_bytes(route, {**body, "tag": tag}))
+        until(lambda: tag in app.state.jobs.by_tag
+              or select.select([connection], [], [], 0)[0])
+        assert tag in app.state.jobs.by_tag  # under way, no answer yet
+    until(lambda: tag not in app.state.jobs.by_tag)  # ended: by the hang-up, or in 60 s
+    assert any(f"tag '{tag}': the client left" in r.getMessage() for r in caplog.records)
+    assert app.state.tutor.busy == 0
+    assert app.state.pool.live.get(("test-hang", 2, 60.0), 0) == 0
 
 
 # --- learn: hints and explanations from the human-style solver -----------------------------
@@ -457,6 +648,82 @@ def test_hint_on_a_wrong_entry_says_there_is_no_solution(client):
     assert answer["message"] == "no solution (norvig)"
     full = client.post("/api/hint", json={"puzzle": "".join(map(str, SOLUTION))}).json()
     assert full["status"] == "full" and full["step"] is None
+
+
+def applied(values: list[int], marks: list[list[int]], step: dict) -> tuple[list, list]:
+    """The player's entries and pencil marks after applying a step, as the page does."""
+    n = int(len(values) ** 0.5)
+    values, marks = list(values), [list(m) for m in marks]
+    for r, c, d in step["placements"]:
+        values[(r - 1) * n + c - 1], marks[(r - 1) * n + c - 1] = d, []
+    for r, c, d in step["removed"]:
+        marks[(r - 1) * n + c - 1] = [x for x in marks[(r - 1) * n + c - 1] if x != d]
+    return values, marks
+
+
+def test_hints_from_the_players_own_marks_never_repeat_a_step(client, top95):
+    puzzle, solution = top95[0]
+    line = line_of(puzzle.givens)
+    values, marks, seen = [0] * 81, None, []
+    for _ in range(8):  # elimination steps among them: each must lead to the next
+        answer = client.post("/api/hint", json={"puzzle": line, "values": values,
+                                                "candidates": marks}).json()
+        assert answer["status"] == "step" and answer["verified"] is True
+        step = answer["step"]
+        assert step["text"] not in seen, seen
+        seen.append(step["text"])
+        values, marks = applied(values, answer["candidates"], step)
+    assert any(not step.startswith(("Full House", "Naked Single", "Hidden Single"))
+               for step in seen)
+    assert all(v in (0, solution[k]) for k, v in enumerate(values))
+
+
+def test_a_hint_starts_from_the_players_entries_and_marks(client):
+    values = [0] * 81
+    values[0] = SOLUTION[0]  # r1c1 entered: no longer a blank cell to fill
+    marks = [[] for _ in range(81)]
+    marks[1] = [SOLUTION[1]]  # r1c2: the player kept one mark, the solution's digit
+    answer = client.post("/api/hint", json={"puzzle": EASY, "values": values,
+                                            "candidates": marks}).json()
+    assert answer["status"] == "step"
+    assert answer["candidates"][0] == [] and answer["candidates"][1] == [SOLUTION[1]]
+    assert answer["step"]["placements"] == [[1, 2, SOLUTION[1]]]  # the single they made
+    assert len(answer["candidates"][5]) > 1  # r1c6, without marks: what the rules allow
+
+
+def test_a_wrong_entry_or_mark_is_named_and_gets_no_step(client):
+    values = [0] * 81
+    values[1] = 1 if SOLUTION[1] != 1 else 2  # r1c2: not the solution's digit
+    answer = client.post("/api/hint", json={"puzzle": EASY, "values": values}).json()
+    assert answer["status"] == "wrong" and answer["step"] is None
+    assert answer["message"] == "r1c2 differs from the solution"
+    assert answer["wrong"] == [[1, 2]]
+    marks = [[] for _ in range(81)]
+    marks[3] = [d for d in range(1, 10) if d != SOLUTION[3]]  # r1c4 rules out its digit
+    marked = client.post("/api/hint", json={"puzzle": EASY, "candidates": marks}).json()
+    assert marked["status"] == "wrong" and marked["wrong"] == [[1, 4]]
+    assert marked["message"] == "the pencil marks of r1c4 leave out the solution's digit"
+    explained = client.post("/api/explain", json={"puzzle": EASY, "values": values}).json()
+    assert explained["status"] == "wrong" and explained["steps"] == []
+
+
+@pytest.mark.parametrize("body, code, message", [
+    ({"values": [0] * 80}, 400, "values: 80 cells, the 9x9 puzzle has 81"),
+    ({"values": [0] * 2 + [5] + [0] * 78}, 400, "values: r1c3 is given 3, not 5"),
+    ({"candidates": [[]] * 82}, 400, "candidates: 82 cells, the 9x9 puzzle has 81"),
+    ({"values": [26] + [0] * 80}, 422, "values.0: "),
+    ({"candidates": [[1, 2]] * 80 + [[0]]}, 400, "candidates: r9c9 has 0, digits of a 9x9 "
+                                                 "go from 1 to 9"),
+])
+def test_a_players_state_that_does_not_fit_is_refused_in_one_line(client, body, code,
+                                                                  message):
+    answer = client.post("/api/hint", json={"puzzle": EASY, **body})
+    assert answer.status_code == code and answer.json()["error"].startswith(message)
+    assert "\n" not in answer.json()["error"]
+    sixteen = client.post("/api/hint", json={"puzzle": "." * 15 + "1", "values": [10] * 16})
+    assert sixteen.json()["error"] == "values: r1c1 holds 10, digits of a 4x4 go from 1 to 4"
+    marks = client.post("/api/explain", json={"puzzle": EASY, "candidates": [[1]] * 81})
+    assert marks.status_code == 400 and marks.json()["error"].startswith("candidates: ")
 
 
 @pytest.mark.parametrize("route", ["hint", "explain"])
@@ -592,3 +859,74 @@ def test_a_slow_generation_is_stopped_at_its_timeout(client):
     assert answer["message"].startswith("no puzzle in 0.5 s")
     assert client.post("/api/generate", json={"box": [2, 2], "seed": 1}).json()["status"] \
         == "generated"
+
+
+# --- read: a puzzle from a photo -------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def screenshot():
+    """A clean screenshot of a 9x9 puzzle in a font the reader never trained on (PNG bytes)."""
+    import cv2
+
+    from sudokulab.vision import fonts, synth
+
+    puzzle = synth.nine_by_nine(77)
+    shot = synth.synthetic_photo(puzzle, fonts.paths(fonts.HELD_OUT)[4], seed=9,
+                                 screenshot=True)
+    return puzzle, cv2.imencode(".png", shot.image)[1].tobytes()
+
+
+def test_read_a_photo_sent_as_its_bytes_or_a_form(client, screenshot):
+    puzzle, png = screenshot
+    raw = client.post("/api/read", params={"tag": "photo:1"}, content=png,
+                      headers={"content-type": "image/png"}).json()
+    assert raw["status"] == "unique" and raw["tag"] == "photo:1"
+    assert raw["puzzle"]["givens"] == list(puzzle.givens)
+    assert raw["doubtful"] == [] and raw["suspects"] == [] and raw["backend"] == "norvig"
+    assert raw["message"] == f"read a 9x9 puzzle with {puzzle.clues} givens: one solution (norvig)"
+    form = client.post("/api/read", files={"image": ("shot.png", png, "image/png")}).json()
+    assert {k: form[k] for k in ("status", "puzzle")} == {k: raw[k] for k in ("status", "puzzle")}
+
+
+def test_read_names_the_suspects_as_the_command_does(client):
+    import cv2
+
+    from sudokulab.vision import fonts, synth
+    from sudokulab.vision import read as R
+
+    givens = list(synth.nine_by_nine(77).givens)
+    givens[next(k for k, d in enumerate(givens) if d)] = 0  # one clue fewer: maybe several
+    puzzle = parse(line_of(givens))
+    image = synth.synthetic_photo(puzzle, fonts.paths(fonts.HELD_OUT)[4], seed=9,
+                                  screenshot=True).image
+    answer = client.post("/api/read", content=cv2.imencode(".png", image)[1].tobytes()).json()
+    verdict = R.verify(R.read_image(image))
+    assert answer["status"] == verdict.status
+    assert answer["suspects"] == [{"cell": [s.cell // 9 + 1, s.cell % 9 + 1], "read": s.read,
+                                   "instead": s.instead} for s in verdict.suspects]
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"not an image", "the image: not an image OpenCV can read"),
+    (b"\x89PNG\r\n\x1a\n" + b"0" * 100, "the image: truncated or corrupt image"),
+    (b"", "the image: not an image OpenCV can read (empty)"),
+])
+def test_read_a_bad_image_is_a_400_in_one_line(client, data, message):
+    answer = client.post("/api/read", content=data, params={"tag": "bad"})
+    assert answer.status_code == 400 and answer.json()["error"].startswith(message)
+    assert "\n" not in answer.json()["error"] and answer.json()["tag"] == "bad"
+
+
+def test_read_a_blank_page_or_a_huge_upload_is_refused(client):
+    import cv2
+    import numpy as np
+
+    blank = cv2.imencode(".png", np.full((200, 200, 3), 255, np.uint8))[1].tobytes()
+    answer = client.post("/api/read", content=blank)
+    assert answer.status_code == 400
+    assert answer.json()["error"].startswith("the image: no grid found in the image")
+    huge = client.post("/api/read", content=b"0" * (MAX_IMAGE + 1))
+    assert huge.status_code == 413 and "10,485,760 bytes" in huge.json()["error"]
+    form = client.post("/api/read", data={"note": "no file"},
+                       files={"other": ("", b"", "text/plain")})
+    assert form.status_code in (400, 422)

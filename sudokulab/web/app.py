@@ -6,14 +6,20 @@ view) runs in a helper process, so the server stays small and a slow engine neve
 up another request. A puzzle never gets a 500: bad input is a 400/422 with the command
 line's one-line message, an engine failure or timeout is a result.
 
-The human-style solver's hints and explanations and the generator's new puzzles
-(learn.py) run in helper processes of their own (tutor.py), bounded the same way.
+The human-style solver's hints and explanations, the generator's new puzzles and the
+photo reader (learn.py) run in helper processes of their own (tutor.py), bounded the same way.
+
+Every request may carry a `tag` (the page makes one per puzzle and request); its answer,
+and each event of a compare, echoes it. POST /api/cancel with a tag stops the work running
+for it (its worker or helper process is ended), and so does a client that leaves: the
+page cancels the old puzzle's tags when it loads another, so no late answer costs anything.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import time
 from collections.abc import Mapping
@@ -23,13 +29,16 @@ from importlib import resources
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
 from sudokulab.errors import InputError, UsageError
-from sudokulab.result import Result
+from sudokulab.result import Result, Status
+from sudokulab.web import learn
 from sudokulab.web.learn import Unavailable
 from sudokulab.web.models import (
+    MAX_TAG,
+    CancelRequest,
     CompareRequest,
     GenerateRequest,
     LearnRequest,
@@ -40,9 +49,19 @@ from sudokulab.web.pool import Pool
 from sudokulab.web.tutor import Tutor
 
 MAX_BODY = 256 * 1024   # bytes in a request body
+MAX_IMAGE = 10 * 1024 * 1024  # bytes in a photo sent to /api/read
+READ_TIMEOUT = 30.0     # seconds to read a photo and check the puzzle read
 MAX_PAGE = 100          # puzzles in one page of a dataset
 HELPER_WAIT = 60.0      # seconds for availability or a teaching view
 STATIC = resources.files("sudokulab.web") / "static"
+LOG = logging.getLogger("sudokulab.web")
+# the tab's icon: a 3x3 box with one digit, drawn here (static/ is the page's own)
+FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 9">'
+           '<rect x=".3" y=".3" width="8.4" height="8.4" rx=".8" fill="#fff" stroke="#234" '
+           'stroke-width=".6"/><path d="M3.2 .3v8.4M5.8 .3v8.4M.3 3.2h8.4M.3 5.8h8.4" '
+           'stroke="#234" stroke-width=".3"/><text x="4.5" y="5.45" font-size="2.6" '
+           'font-family="sans-serif" font-weight="bold" text-anchor="middle" '
+           'fill="#c0392b">9</text></svg>')
 
 
 def create_app(pool: Pool | None = None) -> FastAPI:
@@ -54,6 +73,7 @@ def create_app(pool: Pool | None = None) -> FastAPI:
         app.state.tutor = Tutor()
         app.state.helper = ProcessPoolExecutor(1, mp_context=_spawn())
         app.state.backends = None
+        app.state.jobs = Jobs()
         try:
             yield
         finally:
@@ -62,17 +82,24 @@ def create_app(pool: Pool | None = None) -> FastAPI:
             # wait: a helper told to stop before it exits would be left waiting on its queue
             app.state.helper.shutdown(wait=True, cancel_futures=True)
 
-    app = FastAPI(title="sudokulab", lifespan=lifespan,
+    # /docs is ours (its assets served here, not from a CDN); ReDoc would need a CDN
+    app = FastAPI(title="sudokulab", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Solve, compare and play Sudoku with independent engines.")
     app.add_middleware(BodyLimit)
     app.add_exception_handler(InputError, _bad_input)
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(Unavailable, _unavailable)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    _docs(app)
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"))
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return Response(FAVICON, media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=86400"})
 
     @app.get("/api/backends")
     async def backends(request: Request) -> list[dict]:
@@ -93,14 +120,22 @@ def create_app(pool: Pool | None = None) -> FastAPI:
     @app.post("/api/puzzle")
     async def read(body: ModelRequest) -> dict:
         """The puzzle as the page draws it: box, givens, rules (cells named r1c1)."""
-        return puzzle_json(_parse(body.puzzle))
+        return {**puzzle_json(_parse(body.puzzle)), "tag": body.tag}
+
+    @app.post("/api/cancel")
+    async def cancel(body: CancelRequest, request: Request) -> dict:
+        """Stop the work running for a tag: its solves' workers and its hints', explanations'
+        or photos' helper processes are ended, and those requests answer 'cancelled'."""
+        return {"cancelled": await request.app.state.jobs.cancel(body.tag), "tag": body.tag}
 
     @app.post("/api/solve")
     async def solve(body: SolveRequest, request: Request) -> dict:
         """Solve with one backend in a worker; every grid checked before it is sent."""
         puzzle = _parse(body.puzzle)
         spec = await _spec(request.app, body.backend)
-        return await _solve(request.app, spec, puzzle, body.limit, body.timeout)
+        answer = await _tagged(request, body.tag,
+                               _solve(request.app, spec, puzzle, body.limit, body.timeout))
+        return {**(answer or {"backend": spec, **CANCELLED}), "tag": body.tag}
 
     @app.post("/api/compare")
     async def compare(body: CompareRequest, request: Request) -> StreamingResponse:
@@ -110,7 +145,7 @@ def create_app(pool: Pool | None = None) -> FastAPI:
             specs = [await _spec(request.app, name) for name in body.backends]
         else:
             specs = [b["name"] for b in await _backends(request.app) if b["available"]]
-        events = _compare(request.app, specs, puzzle, body.limit, body.timeout)
+        events = _compare(request.app, specs, puzzle, body.limit, body.timeout, body.tag)
         return StreamingResponse(events, media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache"})
 
@@ -125,8 +160,9 @@ def create_app(pool: Pool | None = None) -> FastAPI:
                 loop.run_in_executor(request.app.state.helper, _describe, spec, puzzle),
                 HELPER_WAIT)
         except Exception as error:  # an engine that cannot build its model: said, not a 500
-            return {"backend": spec, "ok": False, "text": f"{type(error).__name__}: {error}"}
-        return {"backend": spec, **text}
+            return {"backend": spec, "ok": False, "text": f"{type(error).__name__}: {error}",
+                    "tag": body.tag}
+        return {"backend": spec, **text, "tag": body.tag}
 
     @app.get("/api/techniques")
     async def techniques() -> list[dict]:
@@ -137,40 +173,124 @@ def create_app(pool: Pool | None = None) -> FastAPI:
     async def hint(body: LearnRequest, request: Request) -> JSONResponse:
         """The easiest next step (the human-style solver), with what to highlight."""
         # plain JSON types already: sent as they are, without FastAPI's walk through them
-        return JSONResponse(await _learn(request.app, "hint", body))
+        return JSONResponse(await _learn(request.app, "hint", body, request))
 
     @app.post("/api/explain")
     async def explain(body: LearnRequest, request: Request) -> JSONResponse:
         """Every step to the end, easiest technique first, with the grade."""
-        return JSONResponse(await _learn(request.app, "explain", body))
+        return JSONResponse(await _learn(request.app, "explain", body, request))
 
     @app.post("/api/generate")
     async def generate(body: GenerateRequest, request: Request) -> dict:
         """A new puzzle (of a level, if asked), proved unique by two engines, graded."""
         seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
-        answer = await request.app.state.tutor.run(
+        answer = await _tagged(request, body.tag, request.app.state.tutor.run(
             "generate", body.timeout, box=body.box, rules=tuple(body.rules),
-            level=body.level, symmetry=body.symmetry, seed=seed)
+            level=body.level, symmetry=body.symmetry, seed=seed)) or dict(CANCELLED)
         if answer["status"] == "timeout":
             answer["message"] = (f"no puzzle{' of level ' + body.level if body.level else ''}"
                                  f" in {body.timeout:g} s: try again, or another level")
         if "puzzle" in answer:
             answer["puzzle"] = puzzle_json(answer["puzzle"])
-        return {"seed": seed, "puzzle": None, **answer}
+        return {"seed": seed, "puzzle": None, **answer, "tag": body.tag}
+
+    @app.post("/api/read", openapi_extra={"requestBody": {"required": True, "content": {
+        "image/*": {"schema": {"type": "string", "format": "binary"}},
+        "multipart/form-data": {"schema": {"type": "object", "properties": {
+            "image": {"type": "string", "format": "binary"}}}}}}})
+    async def read_photo(request: Request,
+                         tag: str | None = Query(None, max_length=MAX_TAG)) -> dict:
+        """A puzzle read from a photo or screenshot (its bytes as the body, or one file in
+        a multipart form; at most 10 MB), as `sudokulab read` reads it, checked by norvig:
+        the puzzle, the cells read with low confidence (`doubtful`, [row, col] from 1),
+        `status` (unique, none, multiple) and the cells likely misread (`suspects`)."""
+        data = _image(request.headers.get("content-type", ""), await request.body())
+        answer = await _tagged(request, tag, request.app.state.tutor.run(
+            "read", READ_TIMEOUT, data=data)) or dict(CANCELLED)
+        if "puzzle" in answer:
+            answer["puzzle"] = puzzle_json(answer["puzzle"])
+        return {"puzzle": None, "doubtful": [], "suspects": [], **answer, "tag": tag}
 
     return app
 
 
-async def _learn(app: FastAPI, task: str, body: LearnRequest) -> dict:
+CANCELLED = {"status": "cancelled", "message": "cancelled: the client asked, or left"}
+
+
+async def _learn(app: FastAPI, task: str, body: LearnRequest, request: Request) -> dict:
     """A hint or an explanation from a helper process; the puzzle as the page draws it."""
     puzzle = _parse(body.puzzle)
     if body.techniques is not None and body.upto is not None:
         raise UsageError("techniques and upto exclude each other: give one")
-    answer = await app.state.tutor.run(task, body.timeout, puzzle=puzzle,
-                                       techniques=body.techniques, upto=body.upto,
-                                       uniqueness=body.uniqueness)
+    if task != "hint" and body.candidates is not None:
+        raise UsageError("candidates: only /api/hint starts from the player's pencil marks")
+    learn.check_state(puzzle, body.values, body.candidates)
+    state = {"values": body.values}
+    if task == "hint":
+        state["candidates"] = body.candidates
+    answer = await _tagged(request, body.tag, app.state.tutor.run(
+        task, body.timeout, puzzle=puzzle, techniques=body.techniques, upto=body.upto,
+        uniqueness=body.uniqueness, **state)) or dict(CANCELLED)
     empty = {"step": None} if task == "hint" else {"steps": []}  # for a timeout or an error
-    return {"puzzle": puzzle_json(puzzle), **empty, "candidates": [], **answer}
+    return {"puzzle": puzzle_json(puzzle), **empty, "candidates": [], **answer,
+            "tag": body.tag}
+
+
+# --- the work of a tag: cancelled on request, or when its client leaves ------------------
+
+class Jobs:
+    """The work under way for each request tag, so that POST /api/cancel can end it."""
+
+    def __init__(self) -> None:
+        self.by_tag: dict[str, set[asyncio.Future]] = {}
+
+    def add(self, tag: str | None, work: asyncio.Future) -> None:
+        """Record a task under its tag until it is done."""
+        if tag is None:
+            return
+        self.by_tag.setdefault(tag, set()).add(work)
+        work.add_done_callback(lambda done: self._forget(tag, done))
+
+    def _forget(self, tag: str, work: asyncio.Future) -> None:
+        """A task is done: its tag forgets it."""
+        tasks = self.by_tag.get(tag, set())
+        tasks.discard(work)
+        if not tasks:
+            self.by_tag.pop(tag, None)
+
+    async def cancel(self, tag: str) -> int:
+        """Cancel the tag's tasks and wait until their processes are ended; how many."""
+        tasks = [work for work in self.by_tag.get(tag, ()) if not work.done()]
+        for work in tasks:
+            work.cancel()
+        if tasks:
+            await asyncio.wait(tasks)
+            LOG.info("tag %r: cancelled, %d task(s) stopped", tag, len(tasks))
+        return len(tasks)
+
+
+async def _tagged(request: Request, tag: str | None, coroutine) -> dict | None:
+    """Run a request's work as a task its tag can cancel, and that ends when the client
+    leaves: its answer, or None when it was ended so (its process is ended by then)."""
+    work = asyncio.ensure_future(coroutine)
+    request.app.state.jobs.add(tag, work)
+    gone = asyncio.ensure_future(_left(request))
+    try:
+        await asyncio.wait({work, gone}, return_when=asyncio.FIRST_COMPLETED)
+        if not work.done():  # the client left: nobody to answer, so the work stops
+            work.cancel()
+            await asyncio.wait({work})
+            LOG.info("tag %r: the client left, its work is stopped", tag)
+    finally:
+        gone.cancel()
+        work.cancel()  # the server stops (nothing when the work is done)
+    return None if work.cancelled() else work.result()
+
+
+async def _left(request: Request) -> None:
+    """Return when the client disconnects (the body has been read by then)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 # --- reading the request ---------------------------------------------------------------
@@ -221,20 +341,69 @@ def spec_problem(spec: str) -> str:
 
 async def _bad_input(request: Request, error: InputError) -> JSONResponse:
     """Bad input: the command line's one-line message."""
-    return JSONResponse({"error": _one_line(str(error))}, status_code=400)
+    return JSONResponse({"error": _one_line(str(error)), "tag": _tag_of(request)},
+                        status_code=400)
 
 
 async def _unavailable(request: Request, error: Unavailable) -> JSONResponse:
     """What the route needs is not installed here: 503 with one line saying so."""
-    return JSONResponse({"error": _one_line(str(error))}, status_code=503)
+    return JSONResponse({"error": _one_line(str(error)), "tag": _tag_of(request)},
+                        status_code=503)
 
 
 async def _invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
     """A body that breaks the API's types or bounds: one line naming the field."""
     first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
     where = ".".join(str(part) for part in first["loc"] if part != "body")
-    return JSONResponse({"error": f"{where}: {first['msg']}" if where else first["msg"]},
-                        status_code=422)
+    return JSONResponse({"error": f"{where}: {first['msg']}" if where else first["msg"],
+                         "tag": _tag_of(request)}, status_code=422)
+
+
+def _tag_of(request: Request) -> str | None:
+    """The tag of a request answered with an error: in its query, or in its JSON body
+    (kept by BodyLimit), when it is a tag at all."""
+    tag = request.query_params.get("tag")
+    if tag is None:
+        try:
+            data = json.loads(request.scope.get("sudokulab.body") or b"null")
+        except ValueError:
+            return None
+        tag = data.get("tag") if isinstance(data, dict) else None
+    return tag if isinstance(tag, str) and len(tag) <= MAX_TAG else None
+
+
+def _image(content_type: str, body: bytes) -> bytes:
+    """The image in a request body: the bytes themselves, or the first file of a
+    multipart form (read with the standard library: no form parser needed)."""
+    if not content_type.startswith("multipart/form-data"):
+        return body
+    from email.parser import BytesParser
+    from email.policy import HTTP
+
+    form = BytesParser(policy=HTTP).parsebytes(
+        b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body)
+    for part in form.iter_parts():
+        if part.get_filename() is not None:
+            return part.get_payload(decode=True) or b""
+    raise UsageError("the form holds no file: send the image as a file field "
+                     "(e.g. curl -F image=@photo.jpg)")
+
+
+def _docs(app: FastAPI) -> None:
+    """/docs: Swagger UI from the swagger-ui-bundle package's files, served here, so that
+    the page works offline (FastAPI's own loads it from a CDN)."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from swagger_ui_bundle import swagger_ui_path
+
+    app.mount("/docs-assets", StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json", title="sudokulab API",
+            swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+            swagger_css_url="/docs-assets/swagger-ui.css", swagger_favicon_url="/favicon.ico",
+            swagger_ui_parameters={"validatorUrl": None})  # no badge from an outside validator
 
 
 def _one_line(text: str) -> str:
@@ -243,7 +412,8 @@ def _one_line(text: str) -> str:
 
 
 class BodyLimit:
-    """ASGI middleware: a request body over MAX_BODY bytes gets 413 and is read no further."""
+    """ASGI middleware: a request body over MAX_BODY bytes (MAX_IMAGE for /api/read) gets 413
+    and is read no further."""
 
     def __init__(self, app) -> None:
         self.app = app
@@ -251,18 +421,21 @@ class BodyLimit:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        limit = MAX_IMAGE if scope["path"] == "/api/read" else MAX_BODY
         declared = dict(scope["headers"]).get(b"content-length", b"0")
-        if not declared.isdigit() or int(declared) > MAX_BODY:
-            return await _too_large(send)
-        body, more = b"", True
-        while more:  # read (at most MAX_BODY bytes) before the app sees any of it
+        if not declared.isdigit() or int(declared) > limit:
+            return await _too_large(send, limit)
+        chunks, size, more = [], 0, True
+        while more:  # read (at most `limit` bytes) before the app sees any of it
             message = await receive()
             if message["type"] != "http.request":
                 break
-            body += message.get("body", b"")
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
             more = message.get("more_body", False)
-            if len(body) > MAX_BODY:  # a body streamed without a length, or lying about it
-                return await _too_large(send)
+            if size > limit:  # a body streamed without a length, or lying about it
+                return await _too_large(send, limit)
+        body = scope["sudokulab.body"] = b"".join(chunks)  # kept for an error's tag
         replayed = False
 
         async def replay():
@@ -275,9 +448,9 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-async def _too_large(send) -> None:
+async def _too_large(send, limit: int) -> None:
     """413 with the one-line message."""
-    body = json.dumps({"error": f"request body too large: at most {MAX_BODY:,} bytes"})
+    body = json.dumps({"error": f"request body too large: at most {limit:,} bytes"})
     await send({"type": "http.response.start", "status": 413,
                 "headers": [(b"content-type", b"application/json")]})
     await send({"type": "http.response.body", "body": body.encode()})
@@ -325,20 +498,36 @@ def answer_json(spec: str, puzzle, result, seconds: float, wall: float) -> dict:
     return data
 
 
-async def _compare(app: FastAPI, specs: list[str], puzzle, limit: int, timeout: float):
-    """Server-sent events: start, one result per backend as it finishes, then agreement."""
-    yield _event("start", {"backends": specs, "puzzle": puzzle_json(puzzle)})
-    tasks = [asyncio.ensure_future(_run(app, spec, puzzle, limit, timeout))
-             for spec in specs]
+async def _compare(app: FastAPI, specs: list[str], puzzle, limit: int, timeout: float,
+                   tag: str | None):
+    """Server-sent events: start, one result per backend as it finishes, then agreement
+    (each with the request's tag). Cancelling the tag ends every solve still running."""
+    yield _event("start", {"backends": specs, "puzzle": puzzle_json(puzzle), "tag": tag})
+    pending = {asyncio.ensure_future(_run(app, spec, puzzle, limit, timeout))
+               for spec in specs}
+    for task in pending:
+        app.state.jobs.add(tag, task)
     results = {}  # judged as Results, not as the page's JSON
+    cancelled = False
     try:
-        for finished in asyncio.as_completed(tasks):
-            result, answer = await finished
-            results[answer["backend"]] = result
-            yield _event("result", answer)
-        yield _event("done", agreement(puzzle, results))
+        while pending:
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                if task.cancelled():  # POST /api/cancel: the others are cancelled too
+                    cancelled = True
+                    continue
+                result, answer = task.result()
+                results[answer["backend"]] = result
+                yield _event("result", {**answer, "tag": tag})
+        verdict = agreement(puzzle, results)
+        if cancelled:
+            verdict["message"] = f"cancelled after {len(results)} of {len(specs)} answers"
+        yield _event("done", {**verdict, "cancelled": cancelled, "tag": tag})
     finally:  # the client left: its solves stop (their workers are ended)
-        for task in tasks:
+        if pending:
+            LOG.info("tag %r: the client left its compare, %d solve(s) stopped", tag,
+                     len(pending))
+        for task in pending:
             task.cancel()
 
 
@@ -346,7 +535,8 @@ def agreement(puzzle, results: Mapping[str, Result]) -> dict:
     """Whether the backends that answered agree, judged by harness/crosscheck.py `judge`:
     a claim is wrong when it returns an invalid grid, grids that do not match its count, or
     a count below the distinct valid grids found by all. Timeouts, errors, stalls and
-    unsupported rules are not answers (`others`), unless their grids are invalid."""
+    unsupported rules are not answers (`others`), unless their grids are invalid. The
+    message names every backend that did not answer, and why."""
     from sudokulab.check import check
     from sudokulab.harness.crosscheck import judge
 
@@ -355,9 +545,34 @@ def agreement(puzzle, results: Mapping[str, Result]) -> dict:
     # judge counts the same grids but does not return them: the page shows how many
     grids = {grid for result in results.values() for grid in result.solutions}
     valid = [grid for grid in grids if not check(puzzle, grid)]
-    return {"agree": not why and bool(answered), "answered": sorted(answered),
-            "disagree": sorted(why), "grids": len(valid),
-            "others": sorted(set(results) - answered)}
+    others = sorted(set(results) - answered)
+    agree = not why and bool(answered)
+    return {"agree": agree, "answered": sorted(answered), "disagree": sorted(why),
+            "grids": len(valid), "others": others,
+            "message": agreement_message(results, agree, len(answered), sorted(why), others)}
+
+
+# why a backend gave no answer, as the compare line says it
+SILENT = {Status.TIMEOUT: "timed out", Status.ERROR: "failed",
+          Status.UNSUPPORTED: "does not take this puzzle's rules", Status.STALLED: "stalled"}
+
+
+def agreement_message(results: Mapping[str, Result], agree: bool, answered: int,
+                      wrong: list[str], others: list[str]) -> str:
+    """One line for the page: how many answers agree out of how many engines, which are
+    wrong, and every engine that did not answer with why (never 'all agree' over a gap)."""
+    total = len(results)
+    engines = f"{total} engine{'' if total == 1 else 's'}"
+    if not answered:
+        head = f"no answer from {engines}"
+    elif agree:
+        head = (f"all {engines} agree" if answered == total > 1 else
+                "the one engine answered" if total == 1 else f"{answered} of {engines} agree")
+    else:
+        head = f"the answers disagree: {', '.join(wrong)} judged wrong by their grids"
+    silent = [f"{name} {SILENT.get(results[name].status, results[name].status.value)}"
+              for name in others]
+    return "; ".join([head, ", ".join(silent)] if silent else [head])
 
 
 def _event(kind: str, data: dict) -> str:

@@ -13,9 +13,21 @@ MAX_TEXT = 100_000       # characters of puzzle text (a long SudokuPad link fits
 GENERATE_TIMEOUT = 30.0  # seconds a new puzzle may take when the request does not say
 Level = Literal["easy", "medium", "hard", "unfair", "extreme"]  # HoDoKu's, as the generator's
 Side = Annotated[int, Field(ge=1, le=5)]  # a box side: grids from 4x4 to 25x25
+MAX_CELLS = 625          # cells of the largest grid (25x25)
+MAX_TAG = 100            # characters of a request's tag
+Digit = Annotated[int, Field(ge=0, le=25)]   # checked against the puzzle's size by the route
+Marks = Annotated[list[Digit], Field(max_length=25)]  # one cell's pencil marks
 
 
-class PuzzleText(BaseModel):
+class Tagged(BaseModel):
+    """A request the page can cancel: its tag comes back in the answer."""
+
+    tag: str | None = Field(None, max_length=MAX_TAG, description="the client's name for "
+                            "this request (e.g. puzzle id and counter): every answer and "
+                            "event echoes it, and POST /api/cancel with it stops the work")
+
+
+class PuzzleText(Tagged):
     """A puzzle in any form the command line reads."""
 
     puzzle: str = Field(max_length=MAX_TEXT, description="a line, a grid, numbers, JSON, "
@@ -61,9 +73,23 @@ class LearnRequest(PuzzleText):
                                                      "no step is given), no never does")
     timeout: float = Field(DEFAULT_TIMEOUT, gt=0, le=MAX_TIMEOUT,
                            description="seconds; the helper is stopped past it")
+    values: list[Digit] | None = Field(None, max_length=MAX_CELLS, description="the "
+                                       "player's entries on top of the givens, N*N digits "
+                                       "row by row (0: blank)")
+    candidates: list[Marks] | None = Field(
+        None, max_length=MAX_CELLS, description="/api/hint only: the player's pencil marks, "
+        "N*N lists of digits row by row ([] for a filled cell, or a blank cell without "
+        "marks); the hint is found on them (within what the rules allow) instead of the "
+        "full candidates")
 
 
-class GenerateRequest(BaseModel):
+class CancelRequest(BaseModel):
+    """POST /api/cancel: stop the work running for a tag."""
+
+    tag: str = Field(max_length=MAX_TAG)
+
+
+class GenerateRequest(Tagged):
     """POST /api/generate: one new puzzle, proved unique by two engines."""
 
     level: Level | None = Field(None, description="HoDoKu's level from the human-style "
