@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         print(steps.listing())
         return EXIT_OK
-    from sudokulab.human import grading, solver
+    from sudokulab.human import solver
     from sudokulab.puzzle import line_of
 
     techniques = steps.chosen(args)
@@ -64,10 +64,7 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(answer, int):
             codes.append(answer)
             continue
-        stop = steps.deadline(args)
-        unique = steps.unique(args)
-        path = solver.solve(puzzle, techniques, unique=unique, stop=stop)
-        grade = grading.grade_path(path, techniques, unique=unique, stop=stop)
+        path, grade = steps.walk(puzzle, techniques, args)
         wrong = solver.wrong_moves(path.steps, answer.solutions[0], puzzle.n) \
             if args.verify else []
         if args.format == "json":

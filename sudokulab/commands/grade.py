@@ -52,7 +52,6 @@ def run(args: argparse.Namespace) -> int:
         print(steps.listing())
         return EXIT_OK
     from sudokulab.harness.progress import Progress
-    from sudokulab.human import grading, solver
 
     if args.plot:
         picture_path("--plot", args.plot)
@@ -76,10 +75,7 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(answer, int):
             codes.append(answer)
             continue
-        stop = steps.deadline(args)
-        unique = steps.unique(args)
-        path = solver.solve(puzzle, techniques, unique=unique, stop=stop)
-        grade = grading.grade_path(path, techniques, unique=unique, stop=stop)
+        path, grade = steps.walk(puzzle, techniques, args)
         if path.stopped:
             print(error_line(f"puzzle {number}: stopped at --timeout {args.timeout:g} s after "
                              f"{len(path.steps)} steps: no grade"), file=sys.stderr)

@@ -86,3 +86,12 @@ def judged(number: int, puzzle, args: argparse.Namespace):
 def unique(args: argparse.Namespace) -> bool:
     """Whether uniqueness techniques may be used (the verdict proved one solution)."""
     return args.uniqueness != "no"
+
+
+def walk(puzzle, techniques, args: argparse.Namespace):
+    """The human path through a puzzle within --timeout, and its grade."""
+    from sudokulab.human import grading, solver
+
+    stop, uniqueness = deadline(args), unique(args)
+    path = solver.solve(puzzle, techniques, unique=uniqueness, stop=stop)
+    return path, grading.grade_path(path, techniques, unique=uniqueness, stop=stop)
