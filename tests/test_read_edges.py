@@ -108,7 +108,7 @@ def test_a_size_other_than_the_grid(photos):
 
 
 def test_a_box_no_grid_the_reader_knows_has(photos):
-    refused([photos["four"], "--box", "9x9"], "--box 9x9 is for 81x81 grids")
+    refused([photos["four"], "--box", "9x9"], "--box 9x9: a 9x9 box makes a 81x81 grid")
 
 
 def test_reading_at_a_size_names_the_size_found(photos):
