@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sudokulab.result import Result
 
 EXIT_OK = 0          # every puzzle has an answer with a solution
 EXIT_NONE = 1        # some puzzle has no solution: an answer, not an error
@@ -61,8 +65,31 @@ ALL_CODES = tuple(MEANINGS)
 EXIT_CODES = exit_help(ALL_CODES)
 
 
-class InputError(ValueError):
+# --- the exceptions: one hierarchy, the exit code on the class ---------------------------
+#
+# A caller catches SudokulabError once and exits with `error.exit_code`; the web page
+# answers `error.http_status`. Each module may keep its old name for a class here
+# (`BackendError = errors.BackendError`), so its callers do not change.
+#
+# Control-flow exceptions that never reach a user stay in their modules, on purpose:
+# human.forcing.Stopped (a deadline inside a forcing search), backends.norvig.Contradiction
+# and backends.dlx.Dead (a dead end of a search, undone by backtracking).
+CONTROL_FLOW = ("sudokulab.human.forcing.Stopped", "sudokulab.backends.norvig.Contradiction",
+                "sudokulab.backends.dlx.Dead")
+
+
+class SudokulabError(Exception):
+    """Anything sudokulab refuses or fails at: one line of message, an exit code."""
+
+    exit_code = EXIT_ENGINE
+    http_status = 500
+
+
+class InputError(SudokulabError, ValueError):
     """Bad input of any kind: the message says what is wrong and where (exit code 2)."""
+
+    exit_code = EXIT_INPUT
+    http_status = 400
 
 
 class PuzzleError(InputError):
@@ -71,6 +98,128 @@ class PuzzleError(InputError):
 
 class UsageError(InputError):
     """A bad option, or a bad combination of options."""
+
+
+class BackendError(UsageError):
+    """An unknown backend name or a bad option."""
+
+
+class UnknownTechnique(UsageError):
+    """A technique name that is not in the human solver's list."""
+
+
+class ClusterError(UsageError):
+    """A --cluster that names no cluster, or one that cannot be reached."""
+
+
+class ImageError(InputError):
+    """An image that cannot be read, or a picture that cannot be written."""
+
+
+class GridNotFound(InputError):
+    """No Sudoku grid could be found in the image."""
+
+
+class WrongSize(GridNotFound):
+    """A grid is there, but not of the size asked for."""
+
+    def __init__(self, asked: int, found: int) -> None:
+        super().__init__(f"the grid found is {found}x{found}, not {asked}x{asked}")
+        self.asked, self.found = asked, found
+
+
+class EngineError(SudokulabError):
+    """An engine cannot run here, or failed (exit code 5)."""
+
+    exit_code = EXIT_ENGINE
+
+
+class Unavailable(EngineError):
+    """What a command, engine or page needs is not installed or cannot run here (a 503)."""
+
+    http_status = 503
+
+
+class NotAvailable(Unavailable):
+    """SWI-Prolog or janus cannot be used here; the message says why."""
+
+
+class FontsMissing(Unavailable, RuntimeError):
+    """A font file the renderer needs is not installed."""
+
+
+class BackendFailed(EngineError):
+    """The backend's workers cannot even start; the message says why."""
+
+
+class UnsupportedRule(EngineError, ValueError):
+    """The puzzle has a rule that an encoding does not compile: a guard, so that a rule
+    type added to `rules` later is refused there rather than silently left out."""
+
+
+class DisagreementError(SudokulabError):
+    """Engines contradict each other, or an answer fails the checker (exit code 4)."""
+
+    exit_code = EXIT_DISAGREE
+
+
+class ProofError(DisagreementError):
+    """The generator's second engine did not confirm what the working engine claimed."""
+
+
+# --- stops: KeyboardInterrupt, so that code which does not know them still stops ---------
+
+INTERRUPTED = "interrupted (Ctrl-C)"
+
+
+class Interruption(KeyboardInterrupt):
+    """Ctrl-C, SIGTERM or a lost cluster stopped the work; what was done is kept."""
+
+    exit_code = EXIT_INTERRUPTED
+
+
+class Interrupted(Interruption):
+    """Ctrl-C (SIGINT) stopped a solve; `result` holds what was found before it.
+
+    `result` is a Result as a search cut short gives it: status TIMEOUT with `exact`
+    False and the grids found so far (SOLVED or MULTIPLE when the limit was reached
+    anyway), and a message that says it was interrupted.
+    """
+
+    def __init__(self, result: Result) -> None:
+        super().__init__(result.message)
+        self.result = result
+
+
+class RunInterrupted(Interrupted):
+    """Ctrl-C stopped a run of worker processes, after every puzzle finished was recorded.
+
+    `partial` maps each puzzle being solved then to what its engine had found (an
+    interrupted Result: status TIMEOUT, `exact` False, the grids so far); `index` and
+    `result` are the first of them, None when no solve was under way.
+    """
+
+    def __init__(self, partial: dict[int, Result]) -> None:
+        self.partial = dict(sorted(partial.items()))
+        self.index = next(iter(self.partial), None)
+        self.result = self.partial.get(self.index)  # type: ignore[arg-type]
+        KeyboardInterrupt.__init__(self, self.result.message if self.result else INTERRUPTED)
+
+
+class Terminated(Interruption):
+    """SIGTERM: stop as Ctrl-C does, keeping what is done."""
+
+    exit_code = EXIT_TERMINATED
+
+
+class ClusterLost(Interruption):
+    """The Dask scheduler went away midway: the run is interrupted, what it recorded kept."""
+
+    def __init__(self, why: str) -> None:
+        import sys
+
+        super().__init__(why)
+        print(f"\n{why}", file=sys.stderr)  # compare then says how to resume
 
 
 def worst(codes: Iterable[int]) -> int:
