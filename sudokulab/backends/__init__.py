@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 
+from sudokulab import errors
 from sudokulab.backends.base import Availability, Backend
 from sudokulab.errors import unknown
 
@@ -25,9 +26,7 @@ BUILTIN = {
 PLUGIN_GROUP = "sudokulab.backends"
 
 
-class BackendError(ValueError):
-    """An unknown backend name or a bad option."""
-
+BackendError = errors.BackendError  # a UsageError
 
 def _plugins() -> dict[str, str]:
     """Third-party backends registered as entry points."""

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sudokulab import errors
 from sudokulab import rules as R
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.puzzle import clash as givens_clash
@@ -33,21 +34,8 @@ class Availability:
     fix: str = ""
 
 
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C (SIGINT) stopped a solve; `result` holds what was found before it.
-
-    A KeyboardInterrupt, so a caller that does not know it still stops. `result` is
-    a Result as a search cut short gives it: status TIMEOUT with `exact` False and
-    the grids found so far (SOLVED or MULTIPLE when the limit was reached anyway),
-    and a message that says it was interrupted.
-    """
-
-    def __init__(self, result: Result) -> None:
-        super().__init__(result.message)
-        self.result = result
-
-
-INTERRUPTED = "interrupted (Ctrl-C)"
+Interrupted = errors.Interrupted  # a KeyboardInterrupt holding what was found
+INTERRUPTED = errors.INTERRUPTED
 
 
 def interrupted(solutions: Sequence[Grid], limit: int | None, **times) -> Interrupted:

@@ -60,6 +60,7 @@ from operator import add
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, CNFPlus, IDPool
 
+from sudokulab import errors
 from sudokulab import rules as R
 from sudokulab.errors import unknown
 from sudokulab.geometry import Geometry, Sum, forbidden_pairs, geometry
@@ -73,10 +74,7 @@ REUSABLE = ("minimal", "efficient", "extended")  # independent of the givens
 RULES = R.RULE_TYPES  # what these encodings compile: every rule there is, cages by digit sets
 
 
-class UnsupportedRule(ValueError):
-    """The puzzle has a rule that these encodings do not compile: a guard, so that a rule
-    type added to `rules` later is refused here rather than silently left out."""
-
+UnsupportedRule = errors.UnsupportedRule  # an EngineError
 
 def var(n: int, cell: int, digit: int) -> int:
     """The variable of 'the cell holds digit' (cell = row * N + col from 0, digit from 1).

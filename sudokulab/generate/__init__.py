@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from sudokulab import errors
 from sudokulab import rules as R
 from sudokulab.errors import UsageError
 from sudokulab.generate.marks import FAMILIES
@@ -46,9 +47,7 @@ DEFAULT_TRIES = 20_000
 FEWEST_CLASSIC = {(2, 2): 4, (3, 3): 17}
 
 
-class ProofError(RuntimeError):
-    """The second engine did not confirm what the working engine claimed: a bug."""
-
+ProofError = errors.ProofError  # a DisagreementError: a bug, never a puzzle
 
 @dataclass(frozen=True)
 class Generated:

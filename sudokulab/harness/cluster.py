@@ -52,6 +52,7 @@ import distributed
 from distributed.diagnostics.plugin import NannyPlugin, WorkerPlugin
 from distributed.utils import sync
 
+from sudokulab import errors
 from sudokulab.backends import backend_class, make_backend, names, parse_spec
 from sudokulab.backends.base import Backend
 from sudokulab.harness import runner
@@ -83,17 +84,8 @@ QUIET = {"distributed.worker.profile.enabled": False,
          "distributed.worker.memory.monitor-interval": "1s"}
 
 
-class ClusterError(ValueError):
-    """A --cluster that names no cluster, or one that cannot be reached: exit code 2."""
-
-
-class ClusterLost(KeyboardInterrupt):
-    """The scheduler went away midway: the run is interrupted, what it recorded is kept."""
-
-    def __init__(self, why: str) -> None:
-        super().__init__(why)
-        print(f"\n{why}", file=sys.stderr)  # compare then says how to resume
-
+ClusterError = errors.ClusterError  # a UsageError
+ClusterLost = errors.ClusterLost  # a KeyboardInterrupt
 
 # --- on each Dask worker -------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from sudokulab import errors
 from sudokulab.backends import BackendError, backend_class, make_backend, names, parse_spec
 from sudokulab.errors import (
     EXIT_DISAGREE,
@@ -47,9 +48,7 @@ RUNS = Path("runs")
 CHOICES = ("backends", "limit", "timeout", "repeat", "seed")  # defaults: in Settings
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM: stop as Ctrl-C does, keeping what is done."""
-
+Terminated = errors.Terminated  # SIGTERM: a KeyboardInterrupt
 
 @dataclass
 class Settings:

@@ -40,7 +40,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 
-from sudokulab.backends.base import INTERRUPTED, Interrupted, ctrl_c
+from sudokulab import errors
+from sudokulab.backends.base import ctrl_c
 from sudokulab.harness.records import Record
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
@@ -90,23 +91,8 @@ def grace(timeout: float) -> float:
     return 1.0 + timeout / 2
 
 
-class BackendFailed(Exception):
-    """The backend's workers cannot even start; the message says why."""
-
-
-class RunInterrupted(Interrupted):
-    """Ctrl-C stopped run_backend, after every puzzle finished was recorded.
-
-    `partial` maps each puzzle being solved then to what its engine had found (an
-    interrupted Result: status TIMEOUT, `exact` False, the grids so far); `index` and
-    `result` are the first of them, None when no solve was under way.
-    """
-
-    def __init__(self, partial: dict[int, Result]) -> None:
-        self.partial = dict(sorted(partial.items()))
-        self.index = next(iter(self.partial), None)
-        self.result = self.partial.get(self.index)  # type: ignore[arg-type]
-        KeyboardInterrupt.__init__(self, self.result.message if self.result else INTERRUPTED)
+BackendFailed = errors.BackendFailed  # an EngineError
+RunInterrupted = errors.RunInterrupted  # a KeyboardInterrupt
 
 
 # --- in the worker process -------------------------------------------------------------

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from operator import or_
 
+from sudokulab import errors
 from sudokulab.errors import unknown
 from sudokulab.human import (
     als,
@@ -107,9 +108,7 @@ TECHNIQUES: tuple[Technique, ...] = tuple(_techniques())
 BY_NAME = {t.name.lower(): t for t in TECHNIQUES}
 
 
-class UnknownTechnique(ValueError):
-    """A technique name that is not in the list."""
-
+UnknownTechnique = errors.UnknownTechnique  # a UsageError
 
 def lookup(name: str) -> Technique:
     """A technique by name (case-insensitive); UnknownTechnique names the known ones."""

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from sudokulab import errors
 from sudokulab.backends.base import Availability
 
 PROGRAM = Path(__file__).resolve().parent / "sudoku.pl"
@@ -63,9 +64,7 @@ class Swipl:
         return f"{self.version // 10000}.{self.version // 100 % 100}.{self.version % 100}"
 
 
-class NotAvailable(Exception):
-    """SWI-Prolog or janus cannot be used here; the message says why."""
-
+NotAvailable = errors.NotAvailable  # an Unavailable
 
 def candidates() -> list[tuple[str, Path]]:
     """Where to look for swipl, in order, each with how it was found."""

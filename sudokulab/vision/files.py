@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sudokulab.errors import InputError
+from sudokulab import errors
 
 STDIN = "-"            # the image argument that means standard input
 STDIN_NAME = "<stdin>"  # its name in messages, as the puzzle readers name it
@@ -36,9 +36,7 @@ KINDS = (
 )
 
 
-class ImageError(InputError):
-    """An image that cannot be read, or a picture that cannot be written (exit code 2)."""
-
+ImageError = errors.ImageError  # an InputError
 
 @contextmanager
 def quiet() -> Iterator[None]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sudokulab import errors
+
 ROOTS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts/opentype"))
 PACKAGES = ("fonts-dejavu-core", "fonts-liberation", "fonts-freefont-ttf", "fonts-urw-base35",
             "fonts-noto-core")
@@ -34,9 +36,7 @@ HELD_OUT = (
 )
 
 
-class FontsMissing(RuntimeError):
-    """A font file the renderer needs is not installed."""
-
+FontsMissing = errors.FontsMissing  # an Unavailable
 
 def path(name: str) -> Path:
     """The installed file of a font; FontsMissing naming the Debian packages if absent."""

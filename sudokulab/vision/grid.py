@@ -11,6 +11,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from sudokulab import errors
+
 SIDE = 576          # the straightened grid, in pixels: 4, 6, 9 and 16 cells divide it
 DETECT = 1000       # photos are shrunk to at most this many pixels a side to find the grid
 SIZES = (16, 9, 6, 4)
@@ -22,17 +24,8 @@ BETWEEN = 0.9       # halfway between two lines, no run this long (digits in a c
                     # chain up through the lines they cross, but not this far)
 
 
-class GridNotFound(ValueError):
-    """No Sudoku grid could be found in the image."""
-
-
-class WrongSize(GridNotFound):
-    """A grid is there, but not of the size asked for."""
-
-    def __init__(self, asked: int, found: int) -> None:
-        super().__init__(f"the grid found is {found}x{found}, not {asked}x{asked}")
-        self.asked, self.found = asked, found
-
+GridNotFound = errors.GridNotFound  # an InputError
+WrongSize = errors.WrongSize  # a GridNotFound
 
 def gray_of(image: np.ndarray) -> np.ndarray:
     """The image in grey levels."""

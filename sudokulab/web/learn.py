@@ -30,6 +30,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from sudokulab import errors
 from sudokulab.errors import InputError, UsageError
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
@@ -39,9 +40,7 @@ Cell = list[int]  # [row, col] counted from 1
 VERDICTS = {Status.NONE: "none", Status.MULTIPLE: "several", Status.TIMEOUT: "timeout"}
 
 
-class Unavailable(Exception):
-    """What a task needs is not installed here (an HTTP 503)."""
-
+Unavailable = errors.Unavailable  # an EngineError, HTTP 503
 
 def run(task: str, arguments: dict) -> tuple[str, object]:
     """(in the helper) ('ok', answer), or ('usage' | 'unavailable' | 'error', message)."""
