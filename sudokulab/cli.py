@@ -21,7 +21,8 @@ from sudokulab.errors import (
     EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_OK,
-    InputError,
+    EXIT_TERMINATED,
+    SudokulabError,
     UsageError,
     error_line,
 )
@@ -50,12 +51,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = module(args.command).run(args)
         sys.stdout.flush()
         return code
-    except InputError as error:  # one line, whatever line breaks the input put in it
+    except SudokulabError as error:  # one line, whatever line breaks the input put in it
         _say(error)
-        return EXIT_INPUT
-    except KeyboardInterrupt:
-        _say("interrupted", prefix="sudokulab: ")
-        return EXIT_INTERRUPTED
+        return error.exit_code
+    except KeyboardInterrupt as stop:  # errors.Terminated says SIGTERM's code
+        code = getattr(stop, "exit_code", EXIT_INTERRUPTED)
+        _say("terminated" if code == EXIT_TERMINATED else "interrupted", prefix="sudokulab: ")
+        return code
     except BrokenPipeError:  # the reader went away (| head): not an error of ours
         _detach_stdout()
         return EXIT_OK

@@ -82,14 +82,11 @@ def options(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the comparison the arguments describe; the exit code."""
-    from sudokulab.backends import BackendError
     from sudokulab.harness import compare
 
     try:
         with compare.sigterm_stops():
             return compare.compare(args)
-    except BackendError as error:
-        raise UsageError(str(error)) from None
     except BrokenPipeError:  # the reader went away (`| head`): theirs to decide, not ours
         raise
     except OSError as error:  # a full disk or a full standard output (> /dev/full)

@@ -202,13 +202,10 @@ def box_shape(text: str | None) -> tuple[int, int] | None:
 
 
 def backend(spec: str):
-    """The backend a spec names; UsageError for an unknown name or option."""
-    from sudokulab.backends import BackendError, make_backend
+    """The backend a spec names; BackendError (a UsageError) for an unknown name or option."""
+    from sudokulab.backends import make_backend
 
-    try:
-        return make_backend(spec)
-    except BackendError as error:
-        raise UsageError(str(error)) from None
+    return make_backend(spec)
 
 
 def unavailable(engine) -> str:

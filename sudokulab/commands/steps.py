@@ -32,16 +32,13 @@ def chosen(args: argparse.Namespace):
     """The techniques the options select; UsageError for an unknown name or none."""
     from sudokulab.human import solver
 
-    try:
-        if args.techniques is not None:
-            names = [t for t in args.techniques.split(",") if t.strip()]
-            if not names:
-                raise UsageError(f"--techniques {args.techniques!r} names no technique; "
-                                 f"see `sudokulab explain --list`")
-            return solver.select(names=names)
-        return solver.select(upto=args.upto)
-    except solver.UnknownTechnique as error:
-        raise UsageError(str(error)) from None
+    if args.techniques is not None:
+        names = [t for t in args.techniques.split(",") if t.strip()]
+        if not names:
+            raise UsageError(f"--techniques {args.techniques!r} names no technique; "
+                             f"see `sudokulab explain --list`")
+        return solver.select(names=names)  # UnknownTechnique (a UsageError) for a bad name
+    return solver.select(upto=args.upto)
 
 
 def listing() -> str:

@@ -190,12 +190,9 @@ def _runner(cluster: str | None) -> contextlib.AbstractContextManager:
     """Where the puzzles are solved: local worker processes, or the Dask --cluster."""
     if not cluster:
         return contextlib.nullcontext(run_backend)
-    from sudokulab.harness.cluster import Cluster, ClusterError  # imports Dask
+    from sudokulab.harness.cluster import Cluster  # imports Dask
 
-    try:
-        return Cluster(cluster)
-    except ClusterError as error:
-        raise UsageError(str(error)) from None
+    return Cluster(cluster)  # ClusterError (a UsageError) for a bad or unreachable one
 
 
 def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int, Grid],
