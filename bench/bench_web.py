@@ -17,7 +17,13 @@ host), spoken to over HTTP with httpx:
    same task (sudokulab.web.learn.hint / explain) run in the bench's process, side by side:
    the median over the puzzles of round trip minus in-process time.
 
-Run: .venv/bin/python bench/bench_web.py [--rounds N] [--out PATH]
+Measured in the browser (Playwright on Debian's Chromium, as tests/test_web_browser.py
+drives it), desktop 1400x900 and phone 390x844, several runs each (reported, no target):
+the page's load (navigation to the board drawn and interactive: body[data-ready]), the
+first hint on top95 #1 (click hint -> the step shown) and a full compare on top95 #1 (click
+compare all -> the done line shown), each timed inside the page (performance.now()).
+
+Run: .venv/bin/python bench/bench_web.py [--rounds N] [--runs N] [--out PATH]
 """
 
 from __future__ import annotations
@@ -50,6 +56,26 @@ LEARN_TARGET_MS = 10.0  # added by the server to a hint or an explanation
 LEARN_SET = "easy50"
 STORM = 20              # concurrent compare requests
 CLIENT_TIMEOUT = 300.0  # seconds any one request may take before the bench gives up on it
+CHROMIUM = "/usr/bin/chromium"
+SCREENS = {"desktop 1400x900": {"viewport": {"width": 1400, "height": 900}},
+           "phone 390x844": {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
+                             "has_touch": True, "device_scale_factor": 2}}
+# Inside the page, before its scripts: when a control is clicked and when the page shows
+# what it answers (an attribute the page sets last), on the page's own clock.
+TIMING = """window.__bench = {};
+document.addEventListener("click", (e) => {
+  const b = e.target.closest && e.target.closest("#hint, #pad-hint, #compare");
+  if (b) window.__bench[b.id === "compare" ? "compare" : "hint"] = performance.now();
+}, true);
+const SHOWN = {BODY: "ready", learn: "hinted", agreement: "compared"};
+new MutationObserver((changes) => {
+  for (const m of changes) {
+    const key = SHOWN[m.target.id || m.target.tagName];
+    const set = m.target.getAttribute(m.attributeName) !== null;
+    if (key && set) window.__bench[key] = performance.now();
+  }
+}).observe(document, {subtree: true, attributes: true,
+                      attributeFilter: ["data-ready", "data-status", "data-agree"]});"""
 SECTION = re.compile(r"<!-- page-load -->.*?<!-- /page-load -->", re.S)
 
 
@@ -182,6 +208,83 @@ def storm(url: str, engines: list[str]) -> dict:
             "slowest": slowest, "wall": wall}
 
 
+def browse(url: str, runs: int) -> dict:
+    """Per screen: the page's load, first hint and full compare on top95 #1, in ms."""
+    from playwright.sync_api import sync_playwright
+
+    out = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        try:
+            for screen, options in SCREENS.items():
+                times = {"load": [], "hint": [], "compare": []}
+                for k in range(runs):
+                    for what, ms in page_run(browser, url, options).items():
+                        times[what].append(ms)
+                    print(f"{screen} run {k + 1}/{runs}: " + ", ".join(
+                        f"{what} {xs[-1]:.0f} ms" for what, xs in times.items()), file=sys.stderr)
+                out[screen] = times
+        finally:
+            browser.close()
+    return out
+
+
+def page_run(browser, url: str, options: dict) -> dict:
+    """One fresh page: load it, open top95 #1, ask a hint, compare every engine."""
+    context = browser.new_context(**options)
+    try:
+        tab = context.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        tab.add_init_script(TIMING)
+        tab.goto(url + "/")
+        tab.wait_for_selector("body[data-ready='1']")
+        tab.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        tab.select_option("#dataset", "top95")
+        tab.fill("#dataset-index", "1")
+        loads = int(tab.get_attribute("body", "data-loads") or 0)
+        tab.click("#load-dataset")
+        tab.wait_for_function(f"Number(document.body.dataset.loads) > {loads}")
+        tab.click("#pad-hint" if options.get("is_mobile") else "#hint")
+        tab.wait_for_selector("#learn[data-status]", timeout=CLIENT_TIMEOUT * 1000)
+        status = tab.get_attribute("#learn", "data-status")
+        tab.click("#learn-close")
+        tab.click("#compare")
+        tab.wait_for_selector("#agreement[data-agree]", timeout=CLIENT_TIMEOUT * 1000)
+        agree = tab.get_attribute("#agreement", "data-agree")
+        mark = tab.evaluate("window.__bench")
+        if status != "step" or agree != "true" or errors:
+            raise SystemExit(f"bench_web: the page answered hint {status!r}, compare "
+                             f"agree={agree!r}, errors {errors}")
+        return {"load": mark["ready"], "hint": mark["hinted"] - mark["hint"],
+                "compare": mark["compared"] - mark["compare"]}
+    finally:
+        context.close()
+
+
+def browser_section(b: dict, runs: int) -> list[str]:
+    """The report's lines on the page measured in Chromium."""
+    what = {"load": "load: navigation to the board drawn and interactive",
+            "hint": "first hint, top95 #1: click hint to the step shown",
+            "compare": "full compare, top95 #1: click compare all to the done line"}
+    rows = [[screen, what[key], f"{min(xs):.0f}", f"{statistics.median(xs):.0f}",
+             f"{max(xs):.0f}"] for screen, times in b.items() for key, xs in times.items()]
+    return ["## The page in the browser (Playwright, Debian's Chromium, headless)", "",
+            f"{runs} runs per screen, each a fresh browser context (no cache) on the same "
+            "server; times on the page's clock (performance.now()): from navigation start, "
+            "and from the click (a capturing listener) to the attribute the page sets once "
+            "the answer is drawn (body[data-ready], #learn[data-status], "
+            "#agreement[data-agree]). Reported, no target.", "",
+            tabulate(rows, ["screen", "milliseconds", "min", "median", "max"],
+                     tablefmt="github"), "",
+            "The compare runs every available engine on the server at once; the desktop's "
+            "first hint and compare follow the API measurements above (workers warm), but "
+            "an engine's first puzzle in a worker is slower, hence the max. The phone is "
+            "emulated (touch, 2x pixels) on the same machine.", ""]
+
+
 def learn_section(le: dict, le_ok: bool) -> list[str]:
     """The report's lines on hints and explanations."""
     ms = lambda xs: f"{statistics.median(xs) * 1000:.2f}"  # noqa: E731
@@ -200,7 +303,7 @@ def learn_section(le: dict, le_ok: bool) -> list[str]:
 
 
 def report(o: dict, o_ok: bool, s: dict, s_ok: bool, engines: list[str], le: dict,
-           le_ok: bool) -> str:
+           le_ok: bool, b: dict, runs: int) -> str:
     """results/web.md: the figures, the targets, the verdicts, the machine."""
     ms = lambda xs, q=0.5: f"{statistics.quantiles(xs, n=100)[int(q * 100) - 1] * 1000:.2f}"  # noqa: E731
     rows = [["round trip (client)", ms(o["trips"]), ms(o["trips"], 0.9)],
@@ -231,6 +334,7 @@ def report(o: dict, o_ok: bool, s: dict, s_ok: bool, engines: list[str], le: dic
         f"the solves during it took a median {statistics.median(solve_times) * 1000:.1f} ms, "
         f"the slowest {s['slowest'] * 1000:.0f} ms.", "",
         *learn_section(le, le_ok),
+        *browser_section(b, runs),
         *machine_section(measured=("sudokulab/web", "bench/bench_web.py"))])
 
 
@@ -238,6 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     """Measure, print one line per target, write the report; 0 when both are met."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5, help="browser runs per screen")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "web.md")
     args = parser.parse_args(argv)
     process, url = start_server()
@@ -248,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
             o = overhead(client, url, args.rounds)
             le = learning(client, url)
         s = storm(url, engines)
+        b = browse(url, args.runs)
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -256,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
     s_ok = not s["failed"] and not s["blocked"]
     le_ok = all(statistics.median(r["added"]) * 1000 <= LEARN_TARGET_MS and not r["wrong"]
                 for r in le.values())
-    text = report(o, o_ok, s, s_ok, engines, le, le_ok)
+    text = report(o, o_ok, s, s_ok, engines, le, le_ok, b, args.runs)
     old = args.out.read_text() if args.out.exists() else ""
     kept = SECTION.search(old)  # the page load time, written by the browser test
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -270,6 +376,9 @@ def main(argv: list[str] | None = None) -> int:
           f"process: " + ", ".join(f"{route} {statistics.median(r['added']) * 1000:.2f} ms"
                                   for route, r in le.items())
           + f": {'PASS' if le_ok else 'FAIL'}")
+    for screen, times in b.items():
+        print(f"{screen}: median " + ", ".join(f"{what} {statistics.median(xs):.0f} ms"
+                                               for what, xs in times.items()))
     print(f"wrote {args.out}")
     return 0 if o_ok and s_ok and le_ok else 1
 
