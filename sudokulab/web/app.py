@@ -32,10 +32,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
-from sudokulab.errors import InputError, UsageError
+from sudokulab.errors import SudokulabError, UsageError
 from sudokulab.result import Result, Status
 from sudokulab.web import learn
-from sudokulab.web.learn import Unavailable
 from sudokulab.web.models import (
     MAX_TAG,
     CancelRequest,
@@ -86,9 +85,8 @@ def create_app(pool: Pool | None = None) -> FastAPI:
     app = FastAPI(title="sudokulab", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Solve, compare and play Sudoku with independent engines.")
     app.add_middleware(BodyLimit)
-    app.add_exception_handler(InputError, _bad_input)
+    app.add_exception_handler(SudokulabError, _refused)
     app.add_exception_handler(RequestValidationError, _invalid_request)
-    app.add_exception_handler(Unavailable, _unavailable)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     _docs(app)
 
@@ -309,13 +307,10 @@ def _parse(text: str):
 
 async def _spec(app: FastAPI, spec: str) -> str:
     """A backend spec checked by name and options (UsageError: a 400)."""
-    from sudokulab.backends import BackendError, parse_spec
+    from sudokulab.backends import parse_spec
     from sudokulab.errors import UsageError, unknown
 
-    try:
-        name, _ = parse_spec(spec)
-    except BackendError as error:
-        raise UsageError(str(error)) from None
+    name, _ = parse_spec(spec)  # BackendError (a UsageError) for a malformed spec
     known = [b["name"] for b in await _backends(app)]
     if name not in known:
         raise UsageError(unknown("backend", name, known))
@@ -339,16 +334,11 @@ def spec_problem(spec: str) -> str:
     return ""
 
 
-async def _bad_input(request: Request, error: InputError) -> JSONResponse:
-    """Bad input: the command line's one-line message."""
+async def _refused(request: Request, error: SudokulabError) -> JSONResponse:
+    """The command line's one-line message, with the class's HTTP status: 400 for bad
+    input, 503 for what is not installed here, 500 for an engine's failure."""
     return JSONResponse({"error": _one_line(str(error)), "tag": _tag_of(request)},
-                        status_code=400)
-
-
-async def _unavailable(request: Request, error: Unavailable) -> JSONResponse:
-    """What the route needs is not installed here: 503 with one line saying so."""
-    return JSONResponse({"error": _one_line(str(error)), "tag": _tag_of(request)},
-                        status_code=503)
+                        status_code=error.http_status)
 
 
 async def _invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -58,12 +58,9 @@ def chosen(techniques: list[str] | None, upto: str | None) -> tuple:
     """The techniques named, or those up to one, or all; UsageError for an unknown name."""
     from sudokulab.human import solver
 
-    try:
-        if techniques is not None:
-            return solver.select(names=[t for t in techniques if t.strip()])
-        return solver.select(upto=upto or None)
-    except solver.UnknownTechnique as error:
-        raise UsageError(str(error)) from None
+    if techniques is not None:
+        return solver.select(names=[t for t in techniques if t.strip()])
+    return solver.select(upto=upto or None)
 
 
 def judged(puzzle: Puzzle, seconds: float) -> tuple[Result, dict | None]:

@@ -1,0 +1,121 @@
+"""One error hierarchy (issue 30): every exception a user can meet is errors.py's, with
+its exit code on the class, and `sudokulab` turns each into that code and one line."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+import sudokulab
+from sudokulab import cli, errors
+from sudokulab.result import Result, Status
+
+
+def _modules() -> list:
+    """Every module of the package that imports here (one whose extra is missing cannot
+    raise anything)."""
+    found = []
+    for info in pkgutil.walk_packages(sudokulab.__path__, "sudokulab."):
+        if info.name.endswith("__main__"):
+            continue
+        try:
+            found.append(importlib.import_module(info.name))
+        except ImportError:
+            continue
+    return found
+
+
+def _exceptions_defined_in(module) -> list[type]:
+    """The exception classes a module defines (not the ones it imports or re-exports)."""
+    return [value for value in vars(module).values()
+            if inspect.isclass(value) and issubclass(value, BaseException)
+            and value.__module__ == module.__name__]
+
+
+def _errors_classes() -> list[type]:
+    """The exception classes errors.py defines."""
+    return _exceptions_defined_in(errors)
+
+
+def test_no_exception_class_lives_outside_errors_but_control_flow():
+    outside = {f"{cls.__module__}.{cls.__qualname__}"
+               for module in _modules() if module is not errors
+               for cls in _exceptions_defined_in(module)}
+    assert outside - set(errors.CONTROL_FLOW) == set()
+
+
+def test_the_control_flow_list_names_classes_that_exist():
+    for name in errors.CONTROL_FLOW:
+        module, cls = name.rsplit(".", 1)
+        assert issubclass(getattr(importlib.import_module(module), cls), Exception), name
+
+
+@pytest.mark.parametrize("cls", _errors_classes(), ids=lambda cls: cls.__name__)
+def test_each_class_is_an_error_or_a_stop_with_a_documented_exit_code(cls):
+    assert issubclass(cls, errors.SudokulabError | errors.Interruption)
+    assert cls.exit_code in errors.MEANINGS
+
+
+def test_the_exit_code_follows_the_meaning():
+    assert errors.UsageError.exit_code == errors.BackendError.exit_code == errors.EXIT_INPUT
+    assert errors.GridNotFound.exit_code == errors.ImageError.exit_code == errors.EXIT_INPUT
+    assert errors.Unavailable.exit_code == errors.BackendFailed.exit_code == errors.EXIT_ENGINE
+    assert errors.ProofError.exit_code == errors.EXIT_DISAGREE
+    assert errors.Terminated.exit_code == errors.EXIT_TERMINATED
+    assert errors.RunInterrupted.exit_code == errors.EXIT_INTERRUPTED
+    assert errors.InputError.http_status == 400 and errors.NotAvailable.http_status == 503
+
+
+def test_old_names_still_catch_as_before():
+    """Callers that caught ValueError, RuntimeError or KeyboardInterrupt still do."""
+    assert issubclass(errors.BackendError, ValueError)
+    assert issubclass(errors.GridNotFound, ValueError)
+    assert issubclass(errors.UnsupportedRule, ValueError)
+    assert issubclass(errors.FontsMissing, RuntimeError)
+    for stop in (errors.Interrupted, errors.RunInterrupted, errors.Terminated,
+                 errors.ClusterLost):
+        assert issubclass(stop, KeyboardInterrupt)
+
+
+def _instance(cls: type) -> BaseException:
+    """An instance of an errors.py class, with a message that holds a line break."""
+    if cls is errors.WrongSize:
+        return cls(9, 4)
+    if issubclass(cls, errors.RunInterrupted):
+        return cls({})
+    if issubclass(cls, errors.Interrupted):
+        return cls(Result(Status.TIMEOUT, message="interrupted"))
+    return cls("what went wrong\nand where")
+
+
+def _raising(monkeypatch, error: BaseException) -> None:
+    """`sudokulab backends` raises `error`."""
+    from sudokulab.commands import backends
+
+    def run(args):
+        raise error
+
+    monkeypatch.setattr(backends, "run", run)
+
+
+@pytest.mark.parametrize("cls", [cls for cls in _errors_classes()
+                                 if issubclass(cls, errors.SudokulabError)],
+                         ids=lambda cls: cls.__name__)
+def test_main_turns_each_error_into_its_exit_code_and_one_line(cls, monkeypatch, capsys):
+    _raising(monkeypatch, _instance(cls))
+    assert cli.main(["backends"]) == cls.exit_code
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("sudokulab: error: ")
+
+
+@pytest.mark.parametrize("cls", [errors.Interrupted, errors.RunInterrupted,
+                                 errors.Terminated], ids=lambda cls: cls.__name__)
+def test_main_turns_each_stop_into_its_exit_code(cls, monkeypatch, capsys):
+    _raising(monkeypatch, _instance(cls))
+    assert cli.main(["backends"]) == cls.exit_code
+    word = "terminated" if cls is errors.Terminated else "interrupted"
+    assert capsys.readouterr().err == f"sudokulab: {word}\n"
