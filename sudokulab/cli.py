@@ -35,7 +35,7 @@ DESCRIPTION = ("Solve Sudoku with independent paradigms and check their answers 
                "(clingo), CP-SAT (OR-Tools), exact cover (dancing links) and human "
                "techniques with explained steps and grades.")
 EXAMPLES = """examples:
-  sudokulab solve 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..1.4......
+  sudokulab solve 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
   sudokulab compare --dataset top95 --backends norvig,sat,prolog
   sudokulab explain PUZZLE        sudokulab COMMAND --help   (each command's options)"""
 

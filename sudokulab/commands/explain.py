@@ -27,7 +27,7 @@ DESCRIPTION = ("The numbered steps a human solver takes, easiest technique first
                "puzzle is explained only once a search engine (norvig) proves it has one "
                "solution: one with none or several is refused at once, saying which.")
 EXAMPLES = examples(
-    "sudokulab explain 1...........2..81...51.3..2.2.6....3...8..74....7....5...5.2..6...9..17.8",
+    "sudokulab explain ..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",  # noqa: E501  (a puzzle to copy whole)
     "sudokulab explain --file puzzles.txt --upto 'x-wing' --format json",
     "sudokulab explain --list")
 EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE,

@@ -25,7 +25,7 @@ DESCRIPTION = ("The easiest next step only, on the puzzle's pencil marks. Given 
                "search engine (norvig) proves the puzzle has one solution: one with none or "
                "several is refused at once, saying which.")
 EXAMPLES = examples(
-    "sudokulab hint 1...........2..81...51.3..2.2.6....3...8..74....7....5...5.2..6...9..17.8",
+    "sudokulab hint 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",  # noqa: E501  (a puzzle to copy whole)
     "sudokulab hint PUZZLE --upto 'hidden single' --format json")
 EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_ENGINE, EXIT_SEVERAL,
          EXIT_INTERRUPTED)

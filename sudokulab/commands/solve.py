@@ -28,7 +28,7 @@ from sudokulab.errors import (
 DESCRIPTION = ("Solve one puzzle or a file of puzzles with one backend. Every grid a backend "
                "returns is checked by the independent checker before it is printed.")
 EXAMPLES = examples(
-    "sudokulab solve 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..1.4......",
+    "sudokulab solve 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",  # noqa: E501  (a puzzle to copy whole)
     "sudokulab solve --file puzzles.txt -b sat --format line",
     "sudokulab solve ................ --count -b dlx   # every 4x4 grid: 288")
 EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE,
