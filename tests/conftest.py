@@ -4,6 +4,11 @@ that misbehave on purpose (sudokulab.harness.testing), registered as a plugin.""
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -49,3 +54,43 @@ def test_backends(plugin_dir, monkeypatch) -> Path:
     """The test backends, registered for this test and its workers."""
     add_to_path(monkeypatch, plugin_dir)
     return plugin_dir
+
+
+ROOT = Path(__file__).resolve().parent.parent
+STARTUP = 60.0  # seconds the server may take to answer its first request
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on now, on 127.0.0.1."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """`sudokulab serve` in a subprocess, for the browser tests; its base URL. Stopped after
+    the module."""
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "sudokulab.cli", "serve", "--host",
+                                "127.0.0.1", "--port", str(port)], cwd=ROOT,
+                               stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+    give_up = time.monotonic() + STARTUP
+    try:
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/api/backends", timeout=STARTUP).read()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > give_up:
+                    pytest.fail(f"sudokulab serve did not start: {process.stderr.read()}")
+                time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

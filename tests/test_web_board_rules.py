@@ -14,7 +14,7 @@ import json
 import re
 
 import pytest
-from test_web_browser import DESKTOP, VARIANTS, browser, grid_text, paste, server  # noqa: F401
+from test_web_browser import DESKTOP, VARIANTS, browser, grid_text, paste  # noqa: F401
 from test_web_rules import features, puzzle_of, rule_cells, solution
 
 from sudokulab import rules as R

@@ -12,10 +12,6 @@ import contextlib
 import json
 import os
 import re
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from pathlib import Path
 
@@ -34,43 +30,7 @@ WRITE_DOCS = os.environ.get("SUDOKULAB_WRITE_DOCS") == "1"
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
 VARIANTS = json.loads((ROOT / "tests" / "data" / "variants.json").read_text())
-STARTUP = 60.0  # seconds the server may take to answer its first request
 SECTION = re.compile(r"<!-- page-load -->.*?<!-- /page-load -->", re.S)
-
-
-def free_port() -> int:
-    """A TCP port nothing listens on now, on 127.0.0.1."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server():
-    """`sudokulab serve` in a subprocess; its base URL. Stopped after the module."""
-    port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "sudokulab.cli", "serve", "--host",
-                                "127.0.0.1", "--port", str(port)], cwd=ROOT,
-                               stderr=subprocess.PIPE, text=True)
-    url = f"http://127.0.0.1:{port}"
-    give_up = time.monotonic() + STARTUP
-    try:
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/api/backends", timeout=STARTUP).read()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > give_up:
-                    pytest.fail(f"sudokulab serve did not start: {process.stderr.read()}")
-                time.sleep(0.2)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture(scope="module")

@@ -13,11 +13,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -33,7 +28,6 @@ CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 WRITE_DOCS = os.environ.get("SUDOKULAB_WRITE_DOCS") == "1"
 VARIANTS = json.loads((ROOT / "tests" / "data" / "variants.json").read_text())
-STARTUP = 60.0  # seconds the server may take to answer its first request
 SIDE = 540  # the board's width in pixels for the pixel comparisons
 SCREENS = {"desktop": (1400, 900), "phone": (390, 844)}
 HOUSES = ("row ", "column ", "box ")  # the checker's classic houses, which rules.js leaves out
@@ -79,41 +73,6 @@ window.rules = rules;
 document.body.dataset.ready = "1";
 </script>
 """
-
-
-def free_port() -> int:
-    """A TCP port nothing listens on now, on 127.0.0.1."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server():
-    """`sudokulab serve` in a subprocess (it serves /static/rules.js); its base URL."""
-    port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "sudokulab.cli", "serve", "--host",
-                                "127.0.0.1", "--port", str(port)], cwd=ROOT,
-                               stderr=subprocess.PIPE, text=True)
-    url = f"http://127.0.0.1:{port}"
-    give_up = time.monotonic() + STARTUP
-    try:
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/static/rules.js", timeout=STARTUP).read()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > give_up:
-                    pytest.fail(f"sudokulab serve did not start: {process.stderr.read()}")
-                time.sleep(0.2)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture(scope="module")
