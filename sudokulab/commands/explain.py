@@ -7,7 +7,7 @@ import json
 import sys
 
 from sudokulab.commands import steps
-from sudokulab.commands.inputs import each_puzzle, examples, input_arguments
+from sudokulab.commands.inputs import examples, input_arguments
 from sudokulab.errors import (
     EXIT_DISAGREE,
     EXIT_ENGINE,
@@ -59,11 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
     techniques = steps.chosen(args)
     codes = [EXIT_OK]
-    for number, puzzle in each_puzzle(args, codes):
-        answer = steps.judged(number, puzzle, args)
-        if isinstance(answer, int):
-            codes.append(answer)
-            continue
+    for number, puzzle, answer in steps.explainable(args, codes):
         path, grade = steps.walk(puzzle, techniques, args)
         wrong = solver.wrong_moves(path.steps, answer.solutions[0], puzzle.n) \
             if args.verify else []

@@ -7,7 +7,7 @@ import json
 import sys
 
 from sudokulab.commands import steps
-from sudokulab.commands.inputs import each_puzzle, examples, input_arguments
+from sudokulab.commands.inputs import examples, input_arguments
 from sudokulab.errors import (
     EXIT_ENGINE,
     EXIT_INPUT,
@@ -50,11 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
     techniques = steps.chosen(args)
     codes = [EXIT_OK]
-    for number, puzzle in each_puzzle(args, codes):
-        answer = steps.judged(number, puzzle, args)
-        if isinstance(answer, int):
-            codes.append(answer)
-            continue
+    for number, puzzle, _ in steps.explainable(args, codes):
         try:
             step = solver.hint(puzzle, techniques, unique=steps.unique(args),
                                stop=steps.deadline(args))

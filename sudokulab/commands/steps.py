@@ -92,3 +92,16 @@ def walk(puzzle, techniques, args: argparse.Namespace):
     stop, uniqueness = deadline(args), unique(args)
     path = solver.solve(puzzle, techniques, unique=uniqueness, stop=stop)
     return path, grading.grade_path(path, techniques, unique=uniqueness, stop=stop)
+
+
+def explainable(args: argparse.Namespace, codes: list[int]):
+    """(number, puzzle, norvig's answer) for each puzzle of the input that has exactly one
+    solution; each other puzzle is reported and adds its exit code to `codes`."""
+    from sudokulab.commands.inputs import each_puzzle
+
+    for number, puzzle in each_puzzle(args, codes):
+        answer = judged(number, puzzle, args)
+        if isinstance(answer, int):
+            codes.append(answer)
+        else:
+            yield number, puzzle, answer
