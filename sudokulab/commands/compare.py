@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from sudokulab.commands.inputs import examples
+from sudokulab.commands.inputs import INPUT_FORMATS, examples
 from sudokulab.errors import (
     EXIT_DISAGREE,
     EXIT_ENGINE,
@@ -45,9 +45,9 @@ def options(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--file", "-f", metavar="F",
                         help="a file of puzzles in any supported format (.gz works), each "
                              "with its own rules in JSON Lines or a JSON array")
-    parser.add_argument("--input-format", metavar="FMT",
-                        help="how to read --file: auto (the default), lines, jsonl, json, "
-                             "sdk, sdm, ss, euler, hodoku, forum, link")
+    parser.add_argument("--input-format", metavar="FMT", choices=INPUT_FORMATS,
+                        help=f"how to read --file: {', '.join(INPUT_FORMATS)} (default "
+                             f"auto)")
     parser.add_argument("--strict", action="store_true",
                         help="refuse a file with a bad puzzle (by default each is reported "
                              "with its file and line and skipped, and the exit code is 2)")
