@@ -222,3 +222,12 @@ def test_a_sadman_file_on_standard_input_is_read_as_one_not_as_json():
     text = "[Puzzle]\n" + "\n".join(ROWS) + "\n[State]\n" + "\n".join(ROWS) + "\n"
     [entry] = files.read_stream(io.BytesIO(text.encode()))
     assert entry.line == 2 and entry.puzzle is not None
+
+
+def test_short_hodoku_lines_are_puzzles_of_their_own_not_the_rows_of_a_grid(tmp_path):
+    line = ":0000:x:................:::"  # an empty 4x4 as HoDoKu writes it: 20 characters
+    path = tmp_path / "two.txt"
+    path.write_text(f"{line}\n{line}\n")
+    entries = files.read_file(path)
+    assert [entry.line for entry in entries] == [1, 2]
+    assert all(entry.puzzle is not None and entry.puzzle.n == 4 for entry in entries)

@@ -391,10 +391,10 @@ def _grid_entry(block: list[tuple[int, str | None]], source: str,
 
 def _rows(lines: list[str]) -> bool:
     """Whether lines are rows of a grid: none holds more cells than a row may (a grid's
-    rule lines hold none), and none is JSON."""
+    rule lines hold none), and none is a puzzle of its own kind (JSON, a HoDoKu line)."""
     return bool(lines) and all(
         len(line) - sum(line.count(mark) for mark in GRID_MARKS) <= MAX_SIZE
-        and not line.lstrip().startswith("{") for line in lines)
+        and not line.lstrip().startswith(("{", ":")) for line in lines)
 
 
 def _blocks(text: str, fmt: str, bad: frozenset[int] = frozenset()
