@@ -33,11 +33,10 @@ import clingo
 from provenance import machine_section
 from tabulate import tabulate
 
-from sudokulab import asp
+from sudokulab import asp, datasets
 from sudokulab import rules as R
 from sudokulab.backends import asp as backend_module
 from sudokulab.backends import make_backend
-from sudokulab.harness import datasets
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
 

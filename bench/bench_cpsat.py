@@ -32,11 +32,11 @@ from ortools.sat.python import cp_model
 from provenance import machine_section
 from tabulate import tabulate
 
+from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import cpsat as backend_module
 from sudokulab.backends import make_backend
 from sudokulab.geometry import geometry
-from sudokulab.harness import datasets
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
 

@@ -32,10 +32,10 @@ from pathlib import Path
 from provenance import machine_section
 from tabulate import tabulate
 
+from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends.dlx import DlxBackend
 from sudokulab.check import check
-from sudokulab.harness import datasets
 from sudokulab.puzzle import Puzzle, empty
 from sudokulab.result import Status
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from provenance import machine_section
 from tabulate import tabulate
 
-from sudokulab.harness import datasets
+from sudokulab import datasets
 from sudokulab.human import grading, solver
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -26,9 +26,9 @@ from pathlib import Path
 from provenance import machine_section
 from tabulate import tabulate
 
+from sudokulab import datasets
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.formats.text import format_line
-from sudokulab.harness import datasets
 from sudokulab.result import Status
 
 HERE = Path(__file__).resolve().parent

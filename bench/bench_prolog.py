@@ -34,10 +34,10 @@ from pathlib import Path
 from provenance import machine_section
 from tabulate import tabulate
 
+from sudokulab import datasets
 from sudokulab.backends import make_backend
 from sudokulab.backends import prolog as P
 from sudokulab.formats.text import format_line
-from sudokulab.harness import datasets
 from sudokulab.prolog import swipl as S
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Status

@@ -32,9 +32,9 @@ import pysat
 from provenance import machine_section
 from tabulate import tabulate
 
+from sudokulab import datasets
 from sudokulab.backends.sat import SatBackend, engine
 from sudokulab.encodings import cnf
-from sudokulab.harness import datasets
 from sudokulab.result import Status
 
 ROOT = Path(__file__).resolve().parent.parent

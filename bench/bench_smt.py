@@ -21,11 +21,11 @@ import z3
 from provenance import machine_section
 from tabulate import tabulate
 
+from sudokulab import datasets
 from sudokulab.backends import make_backend
 from sudokulab.backends import smt as backend_module
 from sudokulab.encodings import smt as encoding
 from sudokulab.geometry import geometry
-from sudokulab.harness import datasets
 from sudokulab.result import Status
 
 DATASET = "top1465"

@@ -44,8 +44,8 @@ import httpx
 from provenance import machine_section
 from tabulate import tabulate
 
+from sudokulab import datasets
 from sudokulab.backends.norvig import NorvigBackend
-from sudokulab.harness import datasets
 from sudokulab.puzzle import line_of
 from sudokulab.web.models import DEFAULT_TIMEOUT, MAX_TIMEOUT
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from sudokulab import datasets
 from sudokulab.backends import make_backend
-from sudokulab.harness import datasets
 from sudokulab.harness.testing import write_plugin
 
 

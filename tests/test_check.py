@@ -1,8 +1,8 @@
 """The independent validator finds every kind of violation, and accepts real solutions."""
 
+from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.check import check, is_solution
-from sudokulab.harness import datasets
 from sudokulab.puzzle import Puzzle
 
 

@@ -19,9 +19,10 @@ from pathlib import Path
 import pytest
 from test_harness import add_to_path, puzzle_file, records, table, wait_for_records
 
+from sudokulab import datasets
 from sudokulab.cli import main
 from sudokulab.formats.text import format_line
-from sudokulab.harness import cluster, datasets
+from sudokulab.harness import cluster
 from sudokulab.harness.records import Record
 from sudokulab.harness.runner import Options
 from sudokulab.harness.testing import write_plugin

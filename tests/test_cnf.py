@@ -8,11 +8,11 @@ import pytest
 from pysat.formula import CNF, CNFPlus
 from pysat.solvers import Solver
 
+from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.check import check
 from sudokulab.encodings import cnf
 from sudokulab.geometry import geometry
-from sudokulab.harness import datasets
 from sudokulab.puzzle import Puzzle, empty
 
 JIGSAW_4 = R.Jigsaw((((0, 0), (0, 1), (1, 0), (2, 0)), ((0, 2), (0, 3), (1, 3), (2, 3)),

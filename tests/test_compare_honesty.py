@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from sudokulab import datasets
 from sudokulab.cli import main
 from sudokulab.formats.text import format_line
-from sudokulab.harness import compare, datasets, plots, report
+from sudokulab.harness import compare, plots, report
 from sudokulab.harness.crosscheck import CrossCheck
 from sudokulab.harness.records import Record, cores
 from sudokulab.harness.stats import figures

@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 from conftest import ready_backend
 
+from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import BackendError, make_backend, names
 from sudokulab.backends.base import Interrupted
 from sudokulab.check import check
 from sudokulab.formats.text import from_json, parse
-from sudokulab.harness import datasets
 from sudokulab.puzzle import Puzzle, empty
 from sudokulab.result import Status
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import BackendError, make_backend
 from sudokulab.backends import cpsat as cpsat_backend
@@ -18,7 +19,6 @@ from sudokulab.check import check
 from sudokulab.encodings import cpsat
 from sudokulab.formats.text import from_json, parse
 from sudokulab.geometry import geometry
-from sudokulab.harness import datasets
 from sudokulab.puzzle import Puzzle, empty
 from sudokulab.result import Status
 

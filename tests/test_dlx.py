@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import dlx, make_backend
 from sudokulab.backends.base import Interrupted
 from sudokulab.check import check
 from sudokulab.formats.text import from_json, parse
 from sudokulab.geometry import geometry
-from sudokulab.harness import datasets
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
 

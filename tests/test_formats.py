@@ -15,6 +15,7 @@ from conftest import ready_backend
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import make_backend
 from sudokulab.check import check
@@ -22,7 +23,6 @@ from sudokulab.cli import main
 from sudokulab.errors import PuzzleError
 from sudokulab.formats import files, links
 from sudokulab.formats.text import format_line, parse
-from sudokulab.harness import datasets
 from sudokulab.puzzle import Puzzle, box_shape
 from sudokulab.result import Status
 

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 from conftest import add_to_path
 
+from sudokulab import datasets, progress
 from sudokulab.backends import names
 from sudokulab.cli import main
 from sudokulab.formats.text import format_line
-from sudokulab.harness import datasets, progress
 from sudokulab.harness.testing import write_plugin
 
 MANY = "1..............."  # a 4x4 puzzle with many solutions

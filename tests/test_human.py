@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sudokulab import datasets
 from sudokulab.backends import make_backend
 from sudokulab.backends.base import FIRST_RULES
 from sudokulab.formats.text import from_json, parse
-from sudokulab.harness import datasets
 from sudokulab.human import solver
 from sudokulab.human.candidates import Candidates
 from sudokulab.puzzle import empty

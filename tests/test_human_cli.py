@@ -6,10 +6,10 @@ import json
 
 import pytest
 
+from sudokulab import datasets
 from sudokulab.backends import make_backend
 from sudokulab.cli import main
 from sudokulab.formats.text import format_line
-from sudokulab.harness import datasets
 from sudokulab.result import Result, Status
 
 EASY = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"

@@ -14,7 +14,7 @@ from itertools import combinations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sudokulab.harness import datasets
+from sudokulab import datasets
 from sudokulab.human import als, chains, grading, solver, subsets
 from sudokulab.human.candidates import Candidates, digits
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from sudokulab import datasets
 from sudokulab.formats.text import parse
-from sudokulab.harness import datasets
 from sudokulab.human import grading, solver
 from sudokulab.human.candidates import Candidates
 from sudokulab.human.grading import LEVELS, TABLE, grade

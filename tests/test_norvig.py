@@ -2,10 +2,10 @@
 
 import pytest
 
+from sudokulab import datasets
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.check import check
 from sudokulab.formats.text import parse
-from sudokulab.harness import datasets
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
 

@@ -10,6 +10,7 @@ from itertools import permutations
 
 import pytest
 
+from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends.norvig import (
     Board,
@@ -22,7 +23,6 @@ from sudokulab.backends.norvig import (
 from sudokulab.check import check
 from sudokulab.formats.text import parse
 from sudokulab.geometry import geometry
-from sudokulab.harness import datasets
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
 

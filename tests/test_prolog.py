@@ -12,6 +12,7 @@ import subprocess
 
 import pytest
 
+from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import BackendError, make_backend
 from sudokulab.backends import prolog as P
@@ -19,7 +20,6 @@ from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.check import check
 from sudokulab.formats.text import format_line, from_json, parse
 from sudokulab.geometry import geometry
-from sudokulab.harness import datasets
 from sudokulab.prolog import swipl as S
 from sudokulab.puzzle import empty
 from sudokulab.result import Status

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import make_backend
 from sudokulab.backends.base import Deadline
@@ -14,7 +15,6 @@ from sudokulab.backends.sat import NATIVE_AMO, Engine, SatBackend, engine
 from sudokulab.check import check
 from sudokulab.encodings import cnf
 from sudokulab.geometry import geometry
-from sudokulab.harness import datasets
 from sudokulab.puzzle import Puzzle, empty
 from sudokulab.result import Status
 

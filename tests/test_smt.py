@@ -7,6 +7,7 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import BackendError, make_backend
 from sudokulab.backends import smt as smt_backend
@@ -14,7 +15,6 @@ from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.check import check
 from sudokulab.encodings import smt
 from sudokulab.formats.text import parse
-from sudokulab.harness import datasets
 from sudokulab.puzzle import Puzzle, empty
 from sudokulab.result import Status
 

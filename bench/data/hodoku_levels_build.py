@@ -20,7 +20,7 @@ import re
 import sys
 from pathlib import Path
 
-from sudokulab.harness import datasets
+from sudokulab import datasets
 
 OUT = Path(__file__).resolve().parent / "hodoku_levels.txt"
 EVERY = {"top1465": 6, "sudoku10k": 40}

@@ -20,7 +20,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the bundled datasets with their counts."""
-    from sudokulab.harness import datasets
+    from sudokulab import datasets
 
     print(datasets.describe())
     return EXIT_OK

@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         out.write(header(args, rules))
         out.flush()
         if args.number >= 20:
-            from sudokulab.harness.progress import Progress
+            from sudokulab.progress import Progress
 
             progress = Progress("generate", args.number)
         for number, made in enumerate(puzzles, 1):

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         print(steps.listing())
         return EXIT_OK
-    from sudokulab.harness.progress import Progress
+    from sudokulab.progress import Progress
 
     if args.plot:
         picture_path("--plot", args.plot)

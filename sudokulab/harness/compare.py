@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from sudokulab import errors
+from sudokulab import datasets, errors
 from sudokulab.backends import BackendError, backend_class, make_backend, names, parse_spec
 from sudokulab.errors import (
     EXIT_DISAGREE,
@@ -34,13 +34,13 @@ from sudokulab.errors import (
     worst,
 )
 from sudokulab.formats.text import parse_many
-from sudokulab.harness import datasets, report
+from sudokulab.harness import report
 from sudokulab.harness.crosscheck import cross_check
-from sudokulab.harness.progress import Progress
 from sudokulab.harness.records import Record, cores
 from sudokulab.harness.runlog import RunLog
 from sudokulab.harness.runner import BackendFailed, Options, run_backend
 from sudokulab.harness.stats import figures
+from sudokulab.progress import Progress
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Status
 

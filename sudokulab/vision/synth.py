@@ -70,7 +70,7 @@ def make_puzzle(n: int, rng: random.Random, clues: float = 0.45) -> Puzzle:
 
 def nine_by_nine(index: int) -> Puzzle:
     """A 9x9 puzzle from the bundled sudoku10k set."""
-    from sudokulab.harness import datasets
+    from sudokulab import datasets
 
     puzzles = datasets.load("sudoku10k")
     return puzzles[index % len(puzzles)]

@@ -618,7 +618,7 @@ def learn_techniques() -> list[dict]:
 
 def _datasets() -> list[dict]:
     """Name, puzzle count, what it is, origin."""
-    from sudokulab.harness import datasets
+    from sudokulab import datasets
 
     about = datasets._provenance()
     return [{"name": name, "puzzles": len(datasets.lines(name)),
@@ -628,7 +628,7 @@ def _datasets() -> list[dict]:
 
 def _dataset_page(name: str, offset: int, count: int) -> dict:
     """Puzzles offset..offset+count of a dataset, each with its reference solution."""
-    from sudokulab.harness import datasets
+    from sudokulab import datasets
 
     lines = datasets.lines(name)  # PuzzleError naming the known ones: a 400
     solutions = datasets.solution_lines(name)
