@@ -47,3 +47,23 @@ def implied_cages(geo: Geometry) -> tuple[R.Cage, ...]:
 def all_cages(geo: Geometry) -> tuple[R.Cage, ...]:
     """The drawn cages, then the implied ones."""
     return geo.cages + implied_cages(geo) if geo.cages else ()
+
+
+@lru_cache(maxsize=1024)
+def digit_sets(size: int, total: int, n: int) -> tuple[tuple[int, ...], ...]:
+    """Every set of `size` distinct digits from 1..n adding up to `total`, each ascending,
+    in lexicographic order (the digit sets a cage of `size` cells may hold)."""
+    def sets(low: int, size: int, total: int):
+        if not size:
+            if not total:
+                yield ()
+            return
+        # the largest sum the other size - 1 digits can make: n, n - 1, ...
+        largest_rest = (size - 1) * n - (size - 1) * (size - 2) // 2
+        for d in range(low, n + 1):
+            if d * size + size * (size - 1) // 2 > total:
+                break  # d and the next size - 1 digits already add up to too much
+            if total - d <= largest_rest:
+                for rest in sets(d + 1, size - 1, total - d):
+                    yield (d, *rest)
+    return tuple(sets(1, size, total))

@@ -82,7 +82,7 @@ from sudokulab.backends.base import (
     interrupted,
     plain_python,
 )
-from sudokulab.cages import all_cages, implied_cages
+from sudokulab.cages import all_cages, digit_sets, implied_cages
 from sudokulab.geometry import Geometry, forbidden_pairs, geometry, relation_text
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Result, verdict
@@ -124,24 +124,6 @@ class Matrix:
         """The primary columns a row covers (for the teaching view and the tests)."""
         bit = 1 << row
         return [c for c, rows in enumerate(self.column_rows) if rows & bit]
-
-
-@lru_cache(maxsize=256)
-def digit_sets(size: int, total: int, n: int) -> tuple[int, ...]:
-    """Every set of `size` distinct digits 1..n adding up to `total`, as bitmasks."""
-    def sets(low: int, size: int, total: int):
-        if not size:
-            if not total:
-                yield 0
-            return
-        largest_rest = (size - 1) * n - (size - 1) * (size - 2) // 2
-        for d in range(low, n + 1):
-            if d * size + size * (size - 1) // 2 > total:
-                break  # d and the next size - 1 digits already add up to too much
-            if total - d <= largest_rest:
-                for rest in sets(d + 1, size - 1, total - d):
-                    yield 1 << (d - 1) | rest
-    return tuple(sets(1, size, total))
 
 
 @lru_cache(maxsize=8)  # a 25x25 matrix holds some 30 MB of masks
@@ -188,7 +170,8 @@ def matrix(geo: Geometry) -> Matrix:
                secondary=secondary, parity=parity, hopeless=0,
                related=tuple(supported), supports=tuple(tables),
                cages=tuple((tuple(geo.indices(cage.cells)),
-                            digit_sets(len(cage.cells), cage.total, n))
+                            tuple(sum(1 << (d - 1) for d in digits)  # as bitmasks
+                                  for digits in digit_sets(len(cage.cells), cage.total, n)))
                            for cage in all_cages(geo)),
                sums=tuple((s.cells, s.circle, s.total) for s in geo.sums),
                sandwiches=geo.sandwiches, everything=everything)

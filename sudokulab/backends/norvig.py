@@ -43,7 +43,7 @@ from sudokulab.backends.base import (
     interrupted,
     plain_python,
 )
-from sudokulab.cages import all_cages, implied_cages
+from sudokulab.cages import all_cages, digit_sets, implied_cages
 from sudokulab.geometry import Geometry, geometry, related, relation_text
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
@@ -213,23 +213,6 @@ class Board:
             tally[0] += assignments
 
 
-@cache
-def digit_sets(size: int, total: int, n: int) -> tuple[int, ...]:
-    """Every set of `size` distinct digits from 1..n adding up to `total`, as bitmasks."""
-    def sets(low: int, size: int, total: int):
-        if not size:
-            if not total:
-                yield 0
-            return
-        for d in range(low, n + 1):
-            if d * size + size * (size - 1) // 2 > total:
-                break  # d and the digits above it already add up to too much
-            if total - d <= (2 * n - size + 2) * (size - 1) // 2:  # the largest rest fits
-                for rest in sets(d + 1, size - 1, total - d):
-                    yield 1 << (d - 1) | rest
-    return tuple(sets(1, size, total))
-
-
 def parity_mask(n: int, even: bool) -> int:
     """The candidates of a cell that must hold an even (or an odd) digit."""
     return sum(1 << (d - 1) for d in range(2 if even else 1, n + 1, 2))
@@ -277,7 +260,8 @@ class RuleBoard(Board):
         # cages, drawn and implied (the rule of 45): each cage's cells with the digit
         # sets that fill it
         self.cages = tuple((tuple(geo.indices(cage.cells)),
-                            digit_sets(len(cage.cells), cage.total, n))
+                            tuple(sum(1 << (d - 1) for d in digits)  # as bitmasks
+                                  for digits in digit_sets(len(cage.cells), cage.total, n)))
                            for cage in all_cages(geo))
         # pair relations (thermometers, dots, whispers, ...): per relation, the digits a
         # partner may hold for each digit of the cell, as masks, both ways

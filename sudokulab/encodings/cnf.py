@@ -53,7 +53,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import combinations, compress
 from operator import add
 
@@ -62,6 +61,7 @@ from pysat.formula import CNF, CNFPlus, IDPool
 
 from sudokulab import errors
 from sudokulab import rules as R
+from sudokulab.cages import digit_sets
 from sudokulab.errors import unknown
 from sudokulab.geometry import Geometry, Sum, forbidden_pairs, geometry
 from sudokulab.layout import Layout
@@ -396,12 +396,6 @@ def _sum_clauses(build: Builder, geo: Geometry, total: Sum, kept,
     if not states:
         ends.append([])
     build.add(total.rule, ends)
-
-
-@lru_cache(maxsize=1024)
-def digit_sets(size: int, total: int, n: int) -> tuple[tuple[int, ...], ...]:
-    """Every set of `size` distinct digits from 1..n adding up to `total`, ascending."""
-    return tuple(s for s in combinations(range(1, n + 1), size) if sum(s) == total)
 
 
 def _wrong_parity(rule: R.Parity, n: int) -> range:

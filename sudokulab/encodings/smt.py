@@ -26,7 +26,7 @@ from typing import ClassVar
 import z3
 
 from sudokulab import rules as R
-from sudokulab.cages import implied_cages
+from sudokulab.cages import digit_sets, implied_cages
 from sudokulab.geometry import (
     UNIT_GROUPS,
     DigitRelation,
@@ -472,11 +472,6 @@ def gap_fits(size: int, total: int, n: int) -> bool:
     if size > n - 2:
         return False
     return sum(range(2, size + 2)) <= total <= sum(range(n - size, n))
-
-
-def digit_sets(size: int, total: int, n: int) -> tuple[tuple[int, ...], ...]:
-    """Every set of `size` distinct digits from 1..n adding up to `total`, ascending."""
-    return tuple(s for s in combinations(range(1, n + 1), size) if sum(s) == total)
 
 
 KINDS: dict[str, type[CellModel]] = {m.name: m for m in (BoolModel, BitVecModel, IntModel)}
