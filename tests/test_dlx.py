@@ -179,18 +179,6 @@ def test_describe_shows_columns_by_kind_and_the_rules_beyond_exact_cover(backend
     assert "rows of wrong-parity digits removed before search" in parity
 
 
-@pytest.mark.parametrize("n", [4, 6, 9])
-def test_digit_sets_are_every_set_of_distinct_digits_with_the_total(n):
-    from itertools import combinations
-
-    for size in range(1, n + 1):
-        for total in range(n * size + 2):
-            want = {sum(1 << (d - 1) for d in digits)
-                    for digits in combinations(range(1, n + 1), size) if sum(digits) == total}
-            got = dlx.digit_sets(size, total, n)
-            assert len(got) == len(want) and set(got) == want
-
-
 def test_sudokulab_model_prints_the_matrix(capsys):
     from sudokulab.cli import main
 

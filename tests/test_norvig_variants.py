@@ -18,7 +18,6 @@ from sudokulab.backends.norvig import (
     NorvigBackend,
     RuleBoard,
     board,
-    digit_sets,
 )
 from sudokulab.check import check
 from sudokulab.formats.text import parse
@@ -102,15 +101,6 @@ def test_only_rules_with_propagation_of_their_own_get_a_rule_board():
     for rule in (R.NonConsecutive(), R.Parity(((0, 0),), even=True),
                  R.Cage(((0, 0), (0, 1)), 3)):
         assert type(board(geometry((3, 3), (rule,)))) is RuleBoard
-
-
-def test_digit_sets_of_a_cage():
-    # 2 cells adding up to 10 in 9x9: 1+9, 2+8, 3+7, 4+6 (never 5+5)
-    assert sorted(digit_sets(2, 10, 9)) == sorted(
-        1 << (a - 1) | 1 << (b - 1) for a, b in ((1, 9), (2, 8), (3, 7), (4, 6)))
-    assert digit_sets(3, 6, 9) == (0b111,)  # only 1+2+3
-    assert digit_sets(3, 5, 9) == ()  # too small for three distinct digits
-    assert digit_sets(9, 45, 9) == (0b111111111,)
 
 
 def test_describe_says_what_each_rule_became():
