@@ -211,49 +211,16 @@ def _check_rules(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> None:
 
 
 def _check_each(box: tuple[int, int], rules: Sequence[R.Rule]) -> None:
-    """Check every rule against the grid, in the order the readers always did."""
-    n = box[0] * box[1]
+    """Check every rule against the grid: first that each is a rule, then each in turn."""
     for k, rule in enumerate(rules, 1):
         # A rule of a type sudokulab does not know (a plugin's, say) is data all the same:
         # a backend that cannot express it answers UNSUPPORTED. It needs a name.
         if not isinstance(getattr(rule, "name", None), str):
             raise PuzzleError(f"rule {k}: {rule!r} is not a rule")
-    if min(box) == 1 and any(isinstance(r, R.Windoku) for r in rules):
-        raise PuzzleError(f"windoku needs boxes, and a {n}x{n} grid has none")
-    jigsaw = next((rule for rule in rules if isinstance(rule, R.Jigsaw)), None)
-    if jigsaw is not None:
-        if len(jigsaw.regions) != n or any(len(region) != n for region in jigsaw.regions):
-            raise PuzzleError(f"jigsaw: needs {n} regions of {n} cells each")
-        _check_cells(tuple(c for region in jigsaw.regions for c in region), n, "jigsaw")
     for rule in rules:
-        if isinstance(rule, R.Cage):
-            if not isinstance(rule.total, int) or isinstance(rule.total, bool):
-                raise PuzzleError(f"cage of {rule.total!r}: the sum must be a whole number")
-            if rule.total < 1:
-                raise PuzzleError(f"cage of {rule.total}: the sum must be 1 or more")
-            if not rule.cells:
-                raise PuzzleError(f"cage of {rule.total}: needs at least one cell")
-            _check_cells(rule.cells, n, f"cage of {rule.total}")
-        elif isinstance(rule, R.Parity):
-            _check_cells(rule.cells, n, "even cells" if rule.even else "odd cells")
-        else:  # the line, dot and region rules
-            problem = R.rule_problem(rule, n)
-            if problem:
-                raise PuzzleError(f"{rule.name}: {problem}")
-
-
-def _check_cells(cells: tuple[R.Cell, ...], n: int, what: str) -> None:
-    """PuzzleError if a rule names a cell outside the grid or names one twice."""
-    for cell in cells:
-        if not (isinstance(cell, tuple) and len(cell) == 2
-                and all(isinstance(i, int) for i in cell)):
-            raise PuzzleError(f"{what}: {cell!r} is not a (row, column) cell")
-        row, col = cell
-        if not (0 <= row < n and 0 <= col < n):
-            raise PuzzleError(f"{what}: cell {R.cell_name((row, col))} is outside the "
-                              f"{n}x{n} grid")
-    if len(set(cells)) != len(cells):
-        raise PuzzleError(f"{what}: a cell is listed twice")
+        problem = R.rule_problem(rule, box)
+        if problem:
+            raise PuzzleError(problem)
 
 
 def clash(puzzle: Puzzle) -> str:
