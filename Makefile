@@ -8,11 +8,12 @@ BIN    := $(VENV)/bin
 SWIPL_PREFIX := $(CURDIR)/.local/swipl
 INSTALLED := $(VENV)/.installed
 
-.PHONY: help install prolog fonts chromium model demo test lint bench clean
+.PHONY: help install prolog fonts chromium model demo test lint docs bench clean
 
 help:
 	@echo "make demo    install everything, then compare every backend on the bundled top95"
-	@echo "make test    install everything, then run ruff and the tests"
+	@echo "make test    install everything, then run ruff, the tests and the strict docs build"
+	@echo "make docs    build the manual (docs/, mkdocs.yml) into site/; a broken link fails it"
 	@echo "make bench   run the speed targets side by side and regenerate results/"
 	@echo "make model   retrain the digit classifier of \`sudokulab read\` (sudokulab/vision/digits.npz)"
 	@echo "make clean   remove the virtual environment, the SWI-Prolog build and caches"
@@ -59,9 +60,13 @@ demo: install
 	$(BIN)/sudokulab backends
 	$(BIN)/sudokulab compare --dataset top95
 
-test: install
+test: install docs
 	$(BIN)/ruff check sudokulab tests bench
 	$(BIN)/pytest
+
+# The manual as a site; --strict turns a broken link, a missing page or anchor into a failure.
+docs: $(INSTALLED)
+	$(BIN)/mkdocs build --strict --site-dir site
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check sudokulab tests bench
@@ -70,4 +75,4 @@ bench: install
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) .local *.egg-info .pytest_cache .ruff_cache .hypothesis runs
+	rm -rf $(VENV) .local *.egg-info .pytest_cache .ruff_cache .hypothesis runs site
