@@ -4,7 +4,8 @@ that misbehave on purpose (sudokulab.harness.testing), registered as a plugin.""
 from __future__ import annotations
 
 import os
-import socket
+import re
+import select
 import subprocess
 import sys
 import time
@@ -60,37 +61,47 @@ ROOT = Path(__file__).resolve().parent.parent
 STARTUP = 60.0  # seconds the server may take to answer its first request
 
 
-def free_port() -> int:
-    """A TCP port nothing listens on now, on 127.0.0.1."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+def start_server() -> tuple[subprocess.Popen, str]:
+    """`sudokulab serve` on a port the system picks (--port 0), answering; its process and
+    base URL. Port 0 rather than a probed free port: parallel workers cannot race for it."""
+    process = subprocess.Popen([sys.executable, "-m", "sudokulab.cli", "serve", "--host",
+                                "127.0.0.1", "--port", "0"], cwd=ROOT,
+                               stderr=subprocess.PIPE, text=True)
+    ready, _, _ = select.select([process.stderr], [], [], STARTUP)
+    announced = process.stderr.readline() if ready else ""
+    found = re.search(r"serving (http://\S+?)/? ", announced)
+    if not found:
+        stop(process)
+        pytest.fail(f"sudokulab serve did not start: {announced}{process.stderr.read()}")
+    url = found.group(1)
+    give_up = time.monotonic() + STARTUP
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/api/backends", timeout=STARTUP).read()
+            return process, url
+        except OSError:
+            if process.poll() is not None or time.monotonic() > give_up:
+                stop(process)
+                pytest.fail(f"sudokulab serve did not answer: {process.stderr.read()}")
+            time.sleep(0.2)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Terminate a server, killing it when it does not stop within 10 seconds."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 @pytest.fixture(scope="module")
 def server():
     """`sudokulab serve` in a subprocess, for the browser tests; its base URL. Stopped after
     the module."""
-    port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "sudokulab.cli", "serve", "--host",
-                                "127.0.0.1", "--port", str(port)], cwd=ROOT,
-                               stderr=subprocess.PIPE, text=True)
-    url = f"http://127.0.0.1:{port}"
-    give_up = time.monotonic() + STARTUP
+    process, url = start_server()
     try:
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/api/backends", timeout=STARTUP).read()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > give_up:
-                    pytest.fail(f"sudokulab serve did not start: {process.stderr.read()}")
-                time.sleep(0.2)
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
