@@ -47,9 +47,11 @@ from sudokulab.backends.base import (
     Choice,
     Deadline,
     Interrupted,
+    YesNo,
     ctrl_c,
     interrupted,
 )
+from sudokulab.backends.root import root_result
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
@@ -327,6 +329,45 @@ def engine(solver: str, encoding: str, amo: str, box: tuple[int, int],
     return Engine(cnf.base(box, rules, encoding, amo, layout), solver)
 
 
+@lru_cache(maxsize=8)
+def root_solver(solver: str, encoding: str, amo: str, box: tuple[int, int],
+                rules: tuple[R.Rule, ...], layout: Layout | None = None):
+    """A solver holding the formula that only ever propagates: nothing learned from a search
+    strengthens its unit propagation."""
+    from pysat.solvers import Solver
+
+    hear_ctrl_c_ourselves()
+    formula = cnf.base(box, rules, encoding, amo, layout)
+    return formula, Solver(name=solver, bootstrap_with=formula.cnf,
+                           **({"native_card": True} if amo == "native" else {}))
+
+
+def root_marks(puzzle: Puzzle, encoding: str = "extended", solver: str = "cadical195",
+               amo: str = "pairwise") -> tuple[int, ...] | None:
+    """Each cell's candidates (bit d-1 for digit d) where unit propagation of the givens
+    stops, no decision taken; a cell whose variable is true keeps that digit alone. None
+    when propagation reaches a conflict (no solution)."""
+    formula, sat = root_solver(solver, encoding, amo, puzzle.box, puzzle.rules, puzzle.layout)
+    if encoding == "optimized":
+        raise ValueError("root propagation takes a reusable encoding: "
+                         + ", ".join(cnf.REUSABLE))
+    ok, literals = sat.propagate(assumptions=cnf.givens_literals(puzzle))
+    if not ok:
+        return None
+    n, top = formula.n, formula.top
+    marks = [(1 << n) - 1] * (top // n)
+    true = [0] * (top // n)
+    for lit in literals:
+        v = abs(lit)
+        if v <= top:
+            cell, bit = (v - 1) // n, 1 << ((v - 1) % n)
+            if lit > 0:
+                true[cell] = bit
+            else:
+                marks[cell] &= ~bit
+    return tuple(t or m for t, m in zip(true, marks))
+
+
 class SatBackend(Backend):
     """A CNF encoding (Lynce & Ouaknine; Kwon & Jain) solved by a CDCL solver via PySAT."""
 
@@ -339,13 +380,18 @@ class SatBackend(Backend):
         "encoding": Choice(cnf.ENCODINGS, help="the CNF encoding (README: Backend options)"),
         "amo": Choice(cnf.AMO_ENCODINGS, help="the at-most-one encoding (native: minicard, "
                                                "gluecard3, gluecard4)"),
+        "root": YesNo(help="unit propagation of the givens only, no decision (the inference "
+                           "ladder's level): STALLED with the cells it decides, or the grid"),
     }
 
     # amo: pairwise measured fastest with CaDiCaL on top1465 (results/sat.md): Sudoku's
     # at-most-one groups have only N literals, too few for auxiliary variables to pay off.
     def __init__(self, solver: str = "cadical195", encoding: str = "extended",
-                 amo: str = "pairwise") -> None:
+                 amo: str = "pairwise", root: str = "no") -> None:
         super().__init__()
+        self.root = root == "yes"
+        if self.root and encoding not in cnf.REUSABLE:
+            raise ValueError(f"root=yes takes a reusable encoding: {', '.join(cnf.REUSABLE)}")
         if cnf is None:
             raise ValueError(f"the sat backend needs PySAT ({MISSING}): {FIX}")
         self.stop = capabilities(solver)
@@ -370,6 +416,9 @@ class SatBackend(Backend):
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Load the puzzle's formula (built once per shape) and search under its givens."""
         started = time.perf_counter()
+        if self.root:
+            return root_result(root_marks(puzzle, self.encoding, self.solver, self.amo),
+                               limit, started)
         givens = puzzle.givens
         fresh = self.encoding == "optimized"
         if fresh:

@@ -17,9 +17,18 @@ problem", 2006):
 - minimal:   every cell holds at least one digit; every unit holds each digit at most once;
 - efficient: + every cell holds at most one digit;
 - extended:  + every unit holds each digit at least once.
+- augmented (tdoku's fourth MiniSat encoding, `other/other_minisat.cc`): cells exactly-one
+  as in efficient, but rows, columns and boxes through triads. A triad is the three (box
+  width or height) cells a row or a column shares with a box; t(triad, d) is true exactly
+  when one of them holds d (exactly one of x1, x2, x3, not-t), and each row, column and
+  box holds d in exactly one of its triads (a box: once over its row triads, once over its
+  column triads). Unit propagation on it does what singles plus locked candidates do.
+  Other units (diagonals, windows) are as in extended; jigsaw regions and multi-grid
+  boards have no triads, and this encoding refuses them.
 - optimized (Kwon & Jain, "Optimized CNF encoding for Sudoku puzzles", 2006): the
   extended encoding with every variable the givens decide left out, and every clause
   they satisfy dropped. It depends on the givens, so a solver cannot reuse it.
+Lynce & Ouaknine's efficient encoding is tdoku's "natural" one, extended its "complete".
 
 A unit is any group of N cells holding each digit once: rows, columns, boxes, and
 the diagonals, windows or jigsaw regions a rule adds. Chess-move rules (anti-knight,
@@ -67,10 +76,10 @@ from sudokulab.geometry import Geometry, Sum, forbidden_pairs, geometry
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 
-ENCODINGS = ("minimal", "efficient", "extended", "optimized")
+ENCODINGS = ("minimal", "efficient", "extended", "augmented", "optimized")
 AMO_ENCODINGS = ("pairwise", "seqcounter", "ladder", "bitwise", "totalizer", "mtotalizer",
                  "kmtotalizer", "sortnetwrk", "cardnetwrk", "native")
-REUSABLE = ("minimal", "efficient", "extended")  # independent of the givens
+REUSABLE = ("minimal", "efficient", "extended", "augmented")  # independent of the givens
 RULES = R.RULE_TYPES  # what these encodings compile: every rule there is, cages by digit sets
 
 
@@ -200,16 +209,68 @@ def base(box: tuple[int, int], rules: tuple[R.Rule, ...] = (), encoding: str = "
         build.add("cell", [lits])
         if encoding != "minimal":
             build.at_most_one("cell", lits)
+    triads = encoding == "augmented"
+    if triads:
+        _triad_clauses(build, geo, box, layout)
     for unit in geo.units:
+        if triads and unit.kind in TRIAD_UNITS:
+            continue
         for d in digits:
             lits = [var(n, cell, d) for cell in unit]
-            if encoding == "extended":
+            if encoding in ("extended", "augmented"):
                 build.add(unit.part, [lits])
             build.at_most_one(unit.part, lits)
     _rule_clauses(build, geo, lambda lit: True)
     _cage_clauses(build, geo, lambda lit: True)
     _line_clauses(build, geo, lambda lit: True)
     return build.formula
+
+
+TRIAD_UNITS = ("row", "column", "box")  # the units the augmented encoding states by triads
+
+
+def _triad_clauses(build: Builder, geo: Geometry, box: tuple[int, int],
+                   layout: Layout | None) -> None:
+    """The augmented encoding's rows, columns and boxes: triads (see the module docstring),
+    with tdoku's exactly-one (pairwise) in each of them."""
+    if layout is not None or any(unit.kind == "region" for unit in geo.units):
+        raise UnsupportedRule("the augmented encoding needs the classic boxes (no jigsaw "
+                              "regions, one grid)")
+    n, (rows, cols) = geo.n, box
+
+    def exactly_one(part: str, lits: list[int]) -> None:
+        _exactly_one(build, part, lits)
+
+    for d in range(1, n + 1):
+        across = {}  # (row, box column) -> the row triad's variable
+        down = {}  # (box row, column) -> the column triad's variable
+        for r in range(n):
+            for b in range(n // cols):
+                t = across[r, b] = build.pool.id(("row triad", r, b, d))
+                exactly_one("row", [var(n, r * n + c, d) for c in range(b * cols, b * cols + cols)]
+                            + [-t])
+        for c in range(n):
+            for b in range(n // rows):
+                t = down[b, c] = build.pool.id(("column triad", b, c, d))
+                exactly_one("column", [var(n, r * n + c, d)
+                                       for r in range(b * rows, b * rows + rows)] + [-t])
+        build.cnf.nv = max(build.cnf.nv, build.pool.top)
+        for r in range(n):
+            exactly_one("row", [across[r, b] for b in range(n // cols)])
+        for c in range(n):
+            exactly_one("column", [down[b, c] for b in range(n // rows)])
+        for band in range(n // rows):
+            for stack in range(n // cols):
+                exactly_one("box", [across[r, stack] for r in range(band * rows,
+                                                                    band * rows + rows)])
+                exactly_one("box", [down[band, c] for c in range(stack * cols,
+                                                                 stack * cols + cols)])
+
+
+def _exactly_one(build: Builder, part: str, lits: list[int]) -> None:
+    """At least one of lits, and at most one in the chosen at-most-one encoding."""
+    build.add(part, [lits])
+    build.at_most_one(part, lits)
 
 
 def _rule_clauses(build: Builder, geo: Geometry, kept) -> None:
