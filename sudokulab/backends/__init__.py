@@ -22,6 +22,9 @@ BUILTIN = {
     "asp": "sudokulab.backends.asp:AspBackend",
     "cpsat": "sudokulab.backends.cpsat:CpsatBackend",
     "human": "sudokulab.backends.human:HumanBackend",
+    "mzn": "sudokulab.backends.mzn:MznBackend",
+    "milp": "sudokulab.backends.milp:MilpBackend",
+    "cpmpy": "sudokulab.backends.cpmpy:CpmpyBackend",
 }
 PLUGIN_GROUP = "sudokulab.backends"
 

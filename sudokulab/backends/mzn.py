@@ -1,0 +1,160 @@
+"""The mzn backend: sudokulab/mzn/sudoku.mzn, a MiniZinc model, compiled to FlatZinc and
+solved by Gecode (classic constraint programming: propagation and search, no learning).
+
+The model is one file for every shape and rule (rules as predicates); a puzzle is data:
+its shape and rules, added to the model once per process (`model`), and its givens,
+added to a fresh Instance per puzzle. The PyPI package `minizinc` drives the `minizinc`
+executable (Debian's 2.6 with Gecode 6.2), which runs in a process of its own per
+puzzle: compiling the model costs more than Gecode's search on a 9x9.
+
+Solutions arrive one by one (`Instance.solutions`), so a timeout (MiniZinc's own
+--time-limit) or Ctrl-C keeps those found; Ctrl-C cancels the asyncio task, and the
+package kills the MiniZinc process as the task ends.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from datetime import timedelta
+from functools import lru_cache
+
+from sudokulab import rules as R
+from sudokulab.backends.base import Availability, Backend, Deadline, interrupted
+from sudokulab.layout import Layout
+from sudokulab.puzzle import Puzzle
+from sudokulab.result import Result, verdict
+
+SOLVER = "gecode"
+FIX = ("apt-get install minizinc (Debian's MiniZinc brings Gecode; scripts/provision-minizinc, "
+       "run by `make install`) and pip install 'sudokulab[mzn]'")
+# MiniZinc's statistics kept, in its own words (times in seconds).
+STATS = ("nodes", "failures", "propagations", "propagators", "peakDepth", "restarts",
+         "flatIntVars", "flatIntConstraints", "flatTime", "solveTime")
+
+
+@lru_cache(maxsize=16)
+def model(box: tuple[int, int], rules: tuple, layout: Layout | None = None):
+    """The MiniZinc model with a shape's and rule set's data added (built once per process)."""
+    import minizinc
+
+    from sudokulab import mzn
+    from sudokulab.geometry import geometry
+
+    built = minizinc.Model(mzn.MODEL)
+    geo = geometry(box, rules, layout)
+    built.add_string(mzn.data_text(mzn.rule_data(geo), geo.n))
+    return built
+
+
+@lru_cache(maxsize=1)
+def solver():
+    """MiniZinc's Gecode configuration (looked up once)."""
+    import minizinc
+
+    return minizinc.Solver.lookup(SOLVER)
+
+
+class MznBackend(Backend):
+    """sudoku.mzn (MiniZinc) compiled to FlatZinc and searched by Gecode."""
+
+    name = "mzn"
+    paradigm = "constraint modelling language: MiniZinc to FlatZinc, Gecode (propagation " \
+               "and search, no learning)"
+    supported_rules = R.RULE_TYPES  # sudoku.mzn has a predicate for each
+    multi_grid = True  # a samurai's grids: more cells and units, the same model
+    option_table: dict = {}
+
+    @classmethod
+    def available(cls) -> Availability:
+        """Available when the minizinc package, the executable and Gecode are found."""
+        try:
+            import minizinc
+        except ImportError as error:
+            return Availability(False, reason=f"cannot import minizinc: {error}", fix=FIX)
+        if minizinc.default_driver is None:
+            return Availability(False, reason="the minizinc executable is not on the PATH",
+                                fix=FIX)
+        try:
+            gecode = solver()
+        except LookupError as error:
+            return Availability(False, reason=f"MiniZinc has no Gecode: {error}", fix=FIX)
+        driver = ".".join(map(str, minizinc.default_driver.parsed_version))
+        return Availability(True, version=f"MiniZinc {driver} / Gecode {gecode.version}")
+
+    def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        """Add the givens to the shape's model and collect Gecode's solutions as they come."""
+        import asyncio
+
+        import minizinc
+        from minizinc.error import MiniZincWarning
+
+        started = time.perf_counter()
+        instance = minizinc.Instance(solver(), model(puzzle.box, puzzle.rules, puzzle.layout))
+        instance["givens"] = list(puzzle.givens)
+        built = time.perf_counter()
+        found: list[tuple[int, ...]] = []
+        last: list = [None]
+        try:
+            with warnings.catch_warnings():
+                # Debian's Gecode library redefines global constraints the old way: MiniZinc
+                # 2.6 warns about it on every compile, and it is no fault of the puzzle.
+                warnings.filterwarnings("ignore", "included file .* overrides a global",
+                                        MiniZincWarning)
+                asyncio.run(self._collect(instance, limit, deadline, found, last))
+        except KeyboardInterrupt:
+            raise interrupted(found, limit, build_time=built - started,
+                              solve_time=time.perf_counter() - built) from None
+        final = last[0]
+        status = final.status if final is not None else minizinc.Status.UNKNOWN
+        if status is minizinc.Status.ERROR:
+            raise RuntimeError("MiniZinc reported an error")
+        complete = status in (minizinc.Status.ALL_SOLUTIONS, minizinc.Status.UNSATISFIABLE,
+                              minizinc.Status.OPTIMAL_SOLUTION)
+        cut = not complete and (limit is None or len(found) < limit)
+        return verdict(found, limit, complete=complete,
+                       stats=statistics(final.statistics if final is not None else {}),
+                       build_time=built - started, solve_time=time.perf_counter() - built,
+                       message=f"MiniZinc stopped before the end: {status.name}" if cut else "")
+
+    @staticmethod
+    async def _collect(instance, limit: int | None, deadline: Deadline, found: list,
+                       last: list) -> None:
+        """Each solution into `found` as MiniZinc prints it; its final Result into `last`."""
+        left = deadline.left()
+        # MiniZinc reads --time-limit in whole milliseconds, 0 meaning none.
+        time_limit = None if left is None else timedelta(milliseconds=max(1, int(left * 1000)))
+        how = {"all_solutions": True} if limit is None else {"nr_solutions": limit}
+        async for result in instance.solutions(time_limit=time_limit, **how):
+            if result.solution is not None:
+                found.append(tuple(result.solution.grid))
+            last[0] = result
+
+    def describe(self, puzzle: Puzzle) -> str:
+        """The model file, its predicates used by the puzzle, and the data's sizes."""
+        from sudokulab import mzn
+        from sudokulab.geometry import geometry
+
+        data = mzn.rule_data(geometry(puzzle.box, puzzle.rules, puzzle.layout))
+        sizes = [f"{key} {len(value)}" for key, value in data.items()
+                 if not isinstance(value, int) and value]
+        return "\n".join([
+            f"mzn: {mzn.MODEL} (MiniZinc) solved by Gecode; rules as predicates "
+            "(each_digit_once, not_consecutive, cage, related, sandwich)",
+            f"  data (cells from 1): {', '.join(sizes)}",
+            f"  givens: {sum(map(bool, puzzle.givens))}, each `grid[c] = givens[c]`; the model "
+            "and the shape's data are built once per process, an Instance per puzzle",
+            "  search: int_search(grid, first_fail, indomain_min); counting: --all-solutions",
+            "  run it alone: sudokulab export PUZZLE --to mzn > p.mzn; minizinc -a p.mzn"])
+
+
+def statistics(stats: dict) -> dict[str, float]:
+    """MiniZinc's and Gecode's own counters, times in seconds."""
+    kept = {}
+    for key in STATS:
+        value = stats.get(key)
+        if isinstance(value, timedelta):
+            value = value.total_seconds()
+        if isinstance(value, (int, float)):
+            kept[key] = value
+    return kept
