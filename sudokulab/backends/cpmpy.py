@@ -1,0 +1,225 @@
+"""The cpmpy backend: one CPMpy model of the puzzle, handed to the solver you choose.
+
+`solver=choco` (the default): Choco through pychoco, classic constraint programming
+(propagation and search); `solver=pumpkin`: lazy clause generation (propagators that
+explain themselves to a SAT core); `solver=exact`: pseudo-Boolean conflict analysis with
+proof logging; and any other CPMpy solver found installed (ortools, z3, pysat, highs ...).
+
+The model is integers in 1..N per cell, AllDifferent per unit, and each rule as the
+integer CP-SAT model (encodings/cpsat.py) posts it: `!=` for chess moves, |a - b| > 1 for
+non-consecutive, AllDifferent and a sum for a cage (and the cages it implies), a domain
+of even or odd digits for parity, a Table of allowed pairs for a line or dot relation,
+sums for arrows and little killers, positions of the 1 and the N for a sandwich.
+
+It is built once per process for a shape and rule set (`model`); each puzzle gets a
+solver made from it with the givens added as `grid[c] == d`, since CPMpy's solvers
+take constraints but do not give them back. Counting is CPMpy's `solveAll`, its
+`solution_limit` the limit, its `time_limit` the deadline. Ctrl-C: the solvers run in
+native code that CPMpy gives no way to stop, so Python hears it once the call returns.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from functools import lru_cache
+
+from sudokulab import rules as R
+from sudokulab.backends.base import Availability, Backend, Choice, Deadline, interrupted
+from sudokulab.layout import Layout
+from sudokulab.puzzle import Puzzle
+from sudokulab.result import Result, Status, verdict
+
+FIX = "pip install cpmpy pychoco pumpkin-solver exact (or pip install 'sudokulab[cpmpy]')"
+DEFAULT = "choco"
+# CPMpy solvers that are no satisfaction engines of their own (rc2 is MaxSAT over pysat).
+LEFT_OUT = ("rc2",)
+
+
+def solver_names() -> list[str]:
+    """The CPMpy solvers installed here: choco, pumpkin, exact first, then the others."""
+    try:
+        from cpmpy import SolverLookup
+    except ImportError:
+        return [DEFAULT]
+    found = [name for name, solver in SolverLookup.base_solvers()
+             if name not in LEFT_OUT and _installed(solver)]
+    first = [name for name in ("choco", "pumpkin", "exact") if name in found]
+    return first + [name for name in found if name not in first] or [DEFAULT]
+
+
+def _installed(solver) -> bool:
+    """Whether a CPMpy solver class finds its package (False when asking fails)."""
+    try:
+        return bool(solver.supported())
+    except Exception:  # a solver's own check can fail in many ways: then it is not here
+        return False
+
+
+class Model:
+    """The CPMpy model of a shape and rule set: `grid` and its constraints."""
+
+    def __init__(self, box: tuple[int, int], rules: tuple, layout: Layout | None) -> None:
+        import cpmpy as cp
+
+        from sudokulab.geometry import geometry
+
+        geo = self.geo = geometry(box, rules, layout)
+        self.grid = grid = cp.intvar(1, geo.n, shape=len(geo.cells), name="grid")
+        self.model = cp.Model([cp.AllDifferent(grid[list(unit)]) for unit in geo.units])
+        self.model += _variants(geo, grid)
+
+
+def _variants(geo, grid) -> list:
+    """The constraints of every rule beyond rows, columns and boxes (see the docstring)."""
+    import cpmpy as cp
+
+    from sudokulab.cages import implied_cages
+    from sudokulab.geometry import forbidden_pairs
+
+    n, posted = geo.n, []
+    for relation in geo.relations:
+        for a, b in relation.pairs:
+            posted.append(grid[a] != grid[b] if relation.differ
+                          else cp.abs(grid[a] - grid[b]) > 1)
+    cages = [(geo.indices(rule.cells), rule.total) for rule in geo.cages]
+    cages += [(geo.indices(cage.cells), cage.total)
+              for cage in (implied_cages(geo) if geo.cages else ())]
+    for cells, total in cages:
+        posted += [cp.AllDifferent(grid[cells]), cp.sum(grid[cells]) == total]
+    for rule in geo.rules:
+        if isinstance(rule, R.Parity):
+            digits = [d for d in range(1, n + 1) if (d % 2 == 0) == rule.even]
+            posted += [cp.InDomain(grid[cell], digits) for cell in geo.indices(rule.cells)]
+    for rel in geo.digit_relations:
+        banned = set(forbidden_pairs(rel.kind, rel.param, n))
+        allowed = [[x, y] for x in range(1, n + 1) for y in range(1, n + 1)
+                   if (x, y) not in banned]
+        posted.append(cp.Table([grid[rel.a], grid[rel.b]], allowed))
+    posted += [cp.AllDifferent(grid[list(cells)]) for _, cells in geo.groups]
+    for total in geo.sums:
+        target = grid[total.circle] if total.circle >= 0 else total.total
+        posted.append(cp.sum(grid[list(total.cells)]) == target)
+    for line, total in geo.sandwiches:
+        posted += _sandwich(grid[list(line)], n, total)
+    return posted
+
+
+def _sandwich(line, n: int, total: int) -> list:
+    """The digits strictly between the 1 and the N of a line add up to `total`."""
+    import cpmpy as cp
+
+    one, top = cp.intvar(0, len(line) - 1, shape=2)
+    low, high = cp.intvar(0, len(line) - 1, shape=2)
+    return [line[one] == 1, line[top] == n, low == cp.min([one, top]),
+            high == cp.max([one, top]),
+            cp.sum([((low < k) & (k < high)) * line[k] for k in range(len(line))]) == total]
+
+
+@lru_cache(maxsize=16)
+def model(box: tuple[int, int], rules: tuple, layout: Layout | None = None) -> Model:
+    """The process's model of a shape and rule set (built on first use)."""
+    return Model(box, rules, layout)
+
+
+class CpmpyBackend(Backend):
+    """CPMpy's one model, solved by Choco, Pumpkin, Exact or another CPMpy solver."""
+
+    name = "cpmpy"
+    paradigm = "constraint modelling in Python (CPMpy): Choco's classic CP, Pumpkin's lazy " \
+               "clause generation, Exact's pseudo-Boolean reasoning"
+    supported_rules = R.RULE_TYPES  # every rule is a CPMpy constraint
+    multi_grid = True
+    option_table = {
+        "solver": Choice(solver_names, help="the CPMpy solver: choco (classic CP), pumpkin "
+                                            "(lazy clause generation), exact (pseudo-Boolean), "
+                                            "or another one installed"),
+    }
+
+    def __init__(self, solver: str = DEFAULT) -> None:
+        super().__init__()
+        self.solver = solver
+
+    @classmethod
+    def available(cls) -> Availability:
+        """Available when CPMpy and its default solver, Choco, import."""
+        try:
+            import cpmpy
+            from cpmpy import SolverLookup
+        except ImportError as error:
+            return Availability(False, reason=f"cannot import cpmpy: {error}", fix=FIX)
+        if not _installed(SolverLookup.lookup(DEFAULT)):
+            return Availability(False, reason="CPMpy finds no pychoco (its Choco solver)",
+                                fix=FIX)
+        others = ", ".join(name for name in solver_names() if name != DEFAULT)
+        return Availability(True, version=f"CPMpy {cpmpy.__version__} / Choco (pychoco "
+                                          f"{_version('pychoco')}); also: {others}")
+
+    def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        """A solver from the shape's model plus the givens; solveAll up to the limit."""
+        import cpmpy as cp
+        from cpmpy.exceptions import NotSupportedError
+        from cpmpy.solvers.solver_interface import ExitStatus
+
+        started = time.perf_counter()
+        built_model = model(puzzle.box, puzzle.rules, puzzle.layout)
+        grid = built_model.grid
+        try:
+            solver = cp.SolverLookup.get(self.solver, built_model.model)
+            solver += [grid[cell] == d for cell, d in enumerate(puzzle.givens) if d]
+        except NotSupportedError as error:
+            return Result(Status.UNSUPPORTED, message=f"cpmpy:solver={self.solver} cannot "
+                                                      f"express this puzzle: {error}")
+        built = time.perf_counter()
+        found: list[tuple[int, ...]] = []
+        left = deadline.left()
+        timing = {} if left is None else {"time_limit": max(left, 0.001)}
+        try:
+            if limit == 1:
+                if solver.solve(**timing):
+                    found.append(tuple(int(v) for v in grid.value()))
+            else:
+                with warnings.catch_warnings():  # that solveAll spoils the solver: it is
+                    warnings.simplefilter("ignore", UserWarning)  # this puzzle's alone
+                    solver.solveAll(display=lambda: found.append(tuple(int(v) for v in
+                                                                       grid.value())),
+                                    solution_limit=limit, **timing)
+        except KeyboardInterrupt:
+            raise interrupted(found, limit, build_time=built - started,
+                              solve_time=time.perf_counter() - built) from None
+        status = solver.status()
+        # An enumeration that ran out of solutions ends OPTIMAL (or UNSATISFIABLE: none);
+        # one cut by the limit or the time limit, FEASIBLE (or UNKNOWN: none found).
+        complete = status.exitstatus in (ExitStatus.OPTIMAL, ExitStatus.UNSATISFIABLE)
+        cut = not complete and (limit is None or len(found) < limit)
+        return verdict(found, limit, complete=complete, stats={"runtime": status.runtime},
+                       build_time=built - started, solve_time=time.perf_counter() - built,
+                       message=f"{self.solver} stopped before the end: "
+                               f"{status.exitstatus.name}" if cut else "")
+
+    def describe(self, puzzle: Puzzle) -> str:
+        """The CPMpy model: its variables and constraints by kind."""
+        built = Model(puzzle.box, puzzle.rules, puzzle.layout)
+        kinds: dict[str, int] = {}
+        for constraint in built.model.constraints:
+            for each in (constraint if isinstance(constraint, list) else [constraint]):
+                kind = type(each).__name__ if type(each).__name__ != "Comparison" \
+                    else f"Comparison {each.name}"
+                kinds[kind] = kinds.get(kind, 0) + 1
+        lines = [f"cpmpy: solver {self.solver}; grid: {len(built.geo.cells)} integers in "
+                 f"1..{built.geo.n}; constraints by kind:"]
+        lines += [f"    {kind}: {count}" for kind, count in sorted(kinds.items())]
+        lines.append(f"  givens: {sum(map(bool, puzzle.givens))}, each `grid[c] == d` added "
+                     "to a solver made from the model (the model is built once per shape)")
+        lines.append("  counting: CPMpy's solveAll with solution_limit = the limit")
+        return "\n".join(lines)
+
+
+def _version(package: str) -> str:
+    """An installed package's version, or '?'."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "?"
