@@ -330,7 +330,7 @@ def test_real_payloads_round_trip(name):
 
 
 def test_sudokupads_compact_format_is_unzipped():
-    data = links._decoded(LINKS["parity-fish"]["link"].split(".app/scl")[1], "scl")
+    data = links.decoded(LINKS["parity-fish"]["link"].split(".app/scl")[1], "scl")
     assert data["metadata"]["title"] == "Parity Fish" and len(data["cells"]) == 9
     assert len(data["regions"]) == 9 and data["overlays"][0]["rounded"] is True
 

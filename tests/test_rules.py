@@ -332,7 +332,7 @@ def fpuzzles(**keys):
 
 
 def test_fpuzzles_keys_become_rules():
-    from sudokulab.formats.links import from_fpuzzles
+    from sudokulab.formats.fpuzzles import from_fpuzzles
 
     puzzle = from_fpuzzles(fpuzzles(
         thermometer=[{"lines": [["R1C1", "R1C2", "R1C3"]]}],
@@ -354,7 +354,7 @@ def test_fpuzzles_keys_become_rules():
 
 
 def test_fpuzzles_difference_dots_with_negative_difference_are_consecutive_marks():
-    from sudokulab.formats.links import from_fpuzzles
+    from sudokulab.formats.fpuzzles import from_fpuzzles
 
     puzzle = from_fpuzzles(fpuzzles(difference=[{"cells": ["R1C1", "R1C2"]}],
                                     negative=["difference"]))
@@ -371,7 +371,7 @@ def test_fpuzzles_difference_dots_with_negative_difference_are_consecutive_marks
     ({"sandwichsum": [{"cell": "R1C1", "value": "5"}]}, "sandwichsum without a sum or out"),
 ])
 def test_fpuzzles_constraints_still_out_of_reach_are_refused_by_name(keys, refused):
-    from sudokulab.formats.links import from_fpuzzles
+    from sudokulab.formats.fpuzzles import from_fpuzzles
 
     with pytest.raises(PuzzleError, match=refused):
         from_fpuzzles(fpuzzles(**keys))

@@ -19,7 +19,7 @@ import pytest
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError
-from sudokulab.formats import links
+from sudokulab.formats import fpuzzles, links, sudokupad
 from sudokulab.formats.text import from_json
 from sudokulab.puzzle import Puzzle
 
@@ -149,15 +149,15 @@ REFUSED = {"sandwich": "clues outside the grid", "parity": "underlays",
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_every_variant_puzzle_drawn_by_sudokupad_is_read_back_or_refused(name):
     puzzle = from_json(json.dumps(VARIANTS[name]))
-    fp = links.to_fpuzzles(puzzle)
+    fp = fpuzzles.to_fpuzzles(puzzle)
     if name in REFUSED:
         data = drawn(fp)
         data["metadata"] = {"rules": f"Normal sudoku rules apply. {name.title()} rules."}
         with pytest.raises(PuzzleError, match="cannot express") as error:
-            links.from_scl(data)
+            sudokupad.from_scl(data)
         assert REFUSED[name] in str(error.value)
         return
-    read = links.from_scl(drawn(fp))
+    read = sudokupad.from_scl(drawn(fp))
     assert (read.box, read.givens, set(read.rules)) == (puzzle.box, puzzle.givens,
                                                         set(puzzle.rules))
 
@@ -170,7 +170,7 @@ def grid4(**keys) -> dict:
 
 
 def test_a_cage_without_a_sum_is_a_cage_whose_digits_differ():
-    puzzle = links.from_scl(grid4(cages=[{"cells": [[0, 0], [1, 2]], "unique": True},
+    puzzle = sudokupad.from_scl(grid4(cages=[{"cells": [[0, 0], [1, 2]], "unique": True},
                                          {"cells": [[2, 0], [3, 3]]}]))
     assert puzzle.rules == (R.SumlessCage(((0, 0), (1, 2))), R.SumlessCage(((2, 0), (3, 3))))
 
@@ -179,7 +179,7 @@ def test_a_cage_without_a_sum_is_a_cage_whose_digits_differ():
                                         ([[0, 4], [4, 0]], R.AntiDiagonal()),
                                         ([[4, 4], [0, 0]], R.MainDiagonal())])
 def test_one_diagonal_alone_is_read(ends, rule):
-    assert links.from_scl(grid4(lines=[{"wayPoints": ends}])).rules == (rule,)
+    assert sudokupad.from_scl(grid4(lines=[{"wayPoints": ends}])).rules == (rule,)
 
 
 def test_the_compact_form_of_a_thermometer_link_is_read():
@@ -198,15 +198,15 @@ def test_negative_constraints_come_from_the_global_names():
     dot = {"rounded": True, "width": 0.3, "height": 0.3, "text": "",
            "backgroundColor": "#FFFFFF", "center": [0.5, 1]}
     black = {**dot, "backgroundColor": "#000000", "center": [1, 0.5]}
-    assert links.from_scl(grid4(overlays=[dot])).rules == (
+    assert sudokupad.from_scl(grid4(overlays=[dot])).rules == (
         R.Kropki(white=(((0, 0), (0, 1)),)),)
-    assert links.from_scl(grid4(overlays=[dot], **{"global": ["antidifference"]})).rules == (
+    assert sudokupad.from_scl(grid4(overlays=[dot], **{"global": ["antidifference"]})).rules == (
         R.ConsecutiveMarks((((0, 0), (0, 1)),)),)
-    both = links.from_scl(grid4(overlays=[dot, black],
+    both = sudokupad.from_scl(grid4(overlays=[dot, black],
                                 **{"global": ["antiratio", "antidifference"]}))
     assert both.rules == (R.Kropki((((0, 0), (0, 1)),), (((0, 0), (1, 0)),), negative=True),)
     mark = {"text": "V", "rounded": False, "center": [2, 3.5]}
-    assert links.from_scl(grid4(overlays=[mark], **{"global": ["antixv"]})).rules == (
+    assert sudokupad.from_scl(grid4(overlays=[mark], **{"global": ["antixv"]})).rules == (
         R.XV(v=(((1, 3), (2, 3)),), negative=True),)
 
 
@@ -243,16 +243,16 @@ DOT = {"rounded": True, "width": 0.3, "height": 0.3, "text": "",
 ])
 def test_drawings_of_more_than_one_meaning_are_refused_by_name(keys, refused):
     with pytest.raises(PuzzleError, match="cannot express") as error:
-        links.from_scl(grid4(**keys))
+        sudokupad.from_scl(grid4(**keys))
     assert refused in str(error.value)
 
 
 def test_the_disjoint_global_with_other_groups_is_refused():
     cages = [{"cells": [[0, 0], [1, 1], [2, 2], [3, 3]], "unique": True, "type": "disjoint"}]
     with pytest.raises(PuzzleError, match="disjoint groups that are not the boxes' groups"):
-        links.from_scl(grid4(cages=cages, **{"global": ["disjoint"]}))
+        sudokupad.from_scl(grid4(cages=cages, **{"global": ["disjoint"]}))
     # without the global name, each such cage is what it says: its digits differ
-    assert links.from_scl(grid4(cages=cages)).rules == (
+    assert sudokupad.from_scl(grid4(cages=cages)).rules == (
         R.SumlessCage(((0, 0), (1, 1), (2, 2), (3, 3))),)
 
 
@@ -263,7 +263,7 @@ def test_an_arrow_and_a_little_killer_are_read_with_their_cells():
                   {"text": "5", "rounded": False, "center": [-0.5, 0.5]}],
         arrows=[{"wayPoints": [[0.5, 0.9], [0.5, 2.5], [1.5, 3.5]]},
                 {"wayPoints": [[-0.2, 0.8], [-0.02, 0.98]]}])
-    assert links.from_scl(data) == Puzzle((2, 2), (0,) * 16, (
+    assert sudokupad.from_scl(data) == Puzzle((2, 2), (0,) * 16, (
         R.Arrow(((0, 0), (0, 1), (0, 2), (1, 3))), R.LittleKiller(((0, 1), (1, 2), (2, 3)), 5)))
 
 

@@ -39,6 +39,7 @@ from sudokulab.formats.text import (
     format_line,
     from_json,
     is_grid,
+    is_link,
     parse,
     read_line,
     to_json,
@@ -337,7 +338,7 @@ def _object_puzzle(data: object, rules: tuple[R.Rule, ...],
     if isinstance(data, str):
         return parse(data, box=box, rules=rules)  # a line or a link in a JSON array
     if isinstance(data, dict) and "grid" in data and "size" in data:
-        from sudokulab.formats.links import from_fpuzzles
+        from sudokulab.formats.fpuzzles import from_fpuzzles
 
         return with_rules(fit_box(from_fpuzzles(data), box), rules)
     if isinstance(data, dict) and "givens" not in data and isinstance(data.get("puzzle"), str):
@@ -447,7 +448,7 @@ def _one_line(line: str, box: tuple[int, int] | None, rules: tuple[R.Rule, ...],
     if fmt == "jsonl":
         raise PuzzleError("not a JSON object")
     if fmt in ("auto", "link"):
-        from sudokulab.formats.links import is_link, read_link
+        from sudokulab.formats.links import read_link
 
         if is_link(text):
             return with_rules(fit_box(read_link(text), box), rules)

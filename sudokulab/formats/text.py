@@ -12,7 +12,8 @@ Forms read (see README "Puzzle formats"):
 Parsing never guesses: anything wrong raises PuzzleError saying what and where (a JSON
 value as written: true, null, "3"). A box given beside the text (--box) is the box of a
 form that has none, and must be the box of one that has its own (JSON, a link, a samurai). Files of
-many puzzles are `formats.files`; links are `formats.links` (imported only for a link).
+many puzzles are `formats.files`; links are `formats.links` (imported only for a link:
+`is_link` tells).
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def parse(text: str, *, box: tuple[int, int] | None = None,
                           f"at most {MAX_TEXT:,}")
     if box is not None:
         check_box(box)
-    if _looks_like_link(stripped):
+    if is_link(stripped):
         from sudokulab.formats.links import read_link
 
         return fit_box(with_rules(read_link(stripped), tuple(rules)), box)
@@ -84,8 +85,10 @@ def parse(text: str, *, box: tuple[int, int] | None = None,
     return _from_tokens(tokens, box, tuple(rules))
 
 
-def _looks_like_link(text: str) -> bool:
-    """Whether text may be an f-puzzles or SudokuPad link (checked without importing them)."""
+def is_link(text: str) -> bool:
+    """Whether text is meant as a link (an address, or a bare f-puzzles or SudokuPad
+    payload): it starts as no puzzle does, so `formats.links` then reads it or says why
+    not. Asked without importing the link readers."""
     return text[:24].lower().startswith(LINK_STARTS)
 
 
