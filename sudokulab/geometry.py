@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from itertools import combinations, compress
+from itertools import compress
 
 from sudokulab import rules as R
 from sudokulab.layout import Layout
@@ -56,11 +56,7 @@ UNIT_GROUPS = {"row": "rows", "column": "columns", "box": "boxes", "region": "ji
                "disjoint group": "disjoint groups", "extra region": "extra regions"}
 
 # What each pairwise rule relates: the steps from a cell to the cells it constrains.
-STEPS: dict[type, tuple[Pair, ...]] = {
-    R.AntiKnight: R.KNIGHT_MOVES,
-    R.AntiKing: R.KING_MOVES,
-    R.NonConsecutive: R.ORTHOGONAL_MOVES,
-}
+STEPS: dict[type, tuple[Pair, ...]] = {kind: kind.moves for kind in R.RULE_TYPES if kind.moves}
 
 
 @dataclass(frozen=True)
@@ -77,7 +73,7 @@ class Relation:
     @property
     def differ(self) -> bool:
         """Whether the rule says 'different digits' (else 'not consecutive digits')."""
-        return not isinstance(self.rule, R.NonConsecutive)
+        return self.rule.moves_differ
 
 
 @dataclass(frozen=True)
@@ -258,8 +254,8 @@ def geometry(box: tuple[int, int], rules: tuple[R.Rule, ...] = (),
         return _board(box, layout)
     n = box[0] * box[1]
     units = tuple(_classic_units(box, rules) + _rule_units(box, rules))
-    relations = tuple(Relation(rule, _pairs(n, STEPS[type(rule)]))
-                      for rule in dict.fromkeys(rules) if type(rule) in STEPS)
+    relations = tuple(Relation(rule, _pairs(n, rule.moves))
+                      for rule in dict.fromkeys(_known(rules)) if rule.moves)
     cages = tuple(rule for rule in rules if isinstance(rule, R.Cage))
     digit_relations, groups, sums = _lines(n, rules)
     whole = [(rule, cells) for rule, cells in groups if len(cells) == n]
@@ -314,49 +310,28 @@ def orthogonal_pairs(n: int) -> tuple[Pair, ...]:
     return _pairs(n, R.ORTHOGONAL_MOVES)
 
 
+def _known(rules: tuple[R.Rule, ...]) -> tuple[R.Rule, ...]:
+    """The rules of sudokulab's classes (another's rule adds nothing to the geometry: the
+    backends that cannot express it say so)."""
+    return tuple(rule for rule in rules if isinstance(rule, R.Rule))
+
+
 def _lines(n: int, rules: tuple[R.Rule, ...]) -> tuple[tuple, tuple, tuple]:
     """The pair relations, groups of cells that differ (with their rule), and sums of the
-    line and dot rules."""
+    line and dot rules, each as its rule states them."""
     relations: list[DigitRelation] = []
     groups: list[tuple[R.Rule, tuple[int, ...]]] = []
     sums: list[Sum] = []
-    for rule in rules:
-        cells = tuple(_index(c, n) for c in getattr(rule, "cells", ()))
-        name = rule.name
-        if isinstance(rule, R.Thermometer):
-            relations += [DigitRelation(name, "less", a, b) for a, b in zip(cells, cells[1:])]
-        elif isinstance(rule, R.Whispers):
-            relations += [DigitRelation(name, "far", a, b, (n + 1) // 2)
-                          for a, b in zip(cells, cells[1:])]
-        elif isinstance(rule, R.Palindrome):
-            relations += [DigitRelation(name, "equal", a, b)
-                          for a, b in zip(cells[:len(cells) // 2], reversed(cells))]
-        elif isinstance(rule, R.Renban):
-            groups.append((rule, cells))
-            relations += [DigitRelation(name, "near", a, b, len(cells) - 1)
-                          for k, a in enumerate(cells) for b in cells[k + 1:]]
-        elif isinstance(rule, (R.SumlessCage, R.ExtraRegion)):
-            groups.append((rule, cells))
-        elif isinstance(rule, R.Arrow):
-            sums.append(Sum(name, cells[1:], circle=cells[0]))
-        elif isinstance(rule, R.LittleKiller):
-            sums.append(Sum(name, cells, total=rule.total))
-        elif isinstance(rule, R.ConsecutiveMarks):
-            marked = {tuple(sorted((_index(a, n), _index(b, n)))) for a, b in rule.pairs}
-            relations += [DigitRelation(name, "white" if pair in marked else "apart", *pair)
-                          for pair in orthogonal_pairs(n)]
-        elif isinstance(rule, (R.Kropki, R.XV)):
-            first, second = ("white", "black") if isinstance(rule, R.Kropki) else ("x", "v")
-            marked = set()
-            for kind in (first, second):
-                for a, b in getattr(rule, kind):
-                    pair = tuple(sorted((_index(a, n), _index(b, n))))
-                    marked.add(pair)
-                    relations.append(DigitRelation(name, kind, *pair))
-            if rule.negative:
-                kind = "no-dot" if isinstance(rule, R.Kropki) else "no-xv"
-                relations += [DigitRelation(name, kind, a, b) for a, b in orthogonal_pairs(n)
-                              if (a, b) not in marked]
+    for rule in _known(rules):
+        relations += [DigitRelation(rule.name, kind, _index(a, n), _index(b, n), param)
+                      for kind, a, b, param in rule.relations(n)]
+        if rule.distinct_cells():
+            groups.append((rule, tuple(_index(c, n) for c in rule.distinct_cells())))
+        found = rule.sum_of()
+        if found is not None:
+            cells, total, circle = found
+            sums.append(Sum(rule.name, tuple(_index(c, n) for c in cells), total,
+                            -1 if circle is None else _index(circle, n)))
     return tuple(relations), tuple(groups), tuple(sums)
 
 
@@ -372,11 +347,10 @@ def _classic_units(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list[Unit
     units = [Unit(tuple(r * n + c for c in range(n)), "row", f"row {r + 1}") for r in range(n)]
     units += [Unit(tuple(r * n + c for r in range(n)), "column", f"column {c + 1}")
               for c in range(n)]
-    jigsaw = next((rule for rule in rules if isinstance(rule, R.Jigsaw)), None)
+    jigsaw = R.jigsaw(rules)
     if jigsaw is not None:
-        return units + [Unit(tuple(sorted(r * n + c for r, c in region)), "region",
-                             f"region {k + 1}", jigsaw)
-                        for k, region in enumerate(jigsaw.regions)]
+        return units + [Unit(tuple(_index(c, n) for c in cells), kind, name, jigsaw)
+                        for kind, name, cells in jigsaw.units(box)]
     for b in range(n):
         top, left = (b // rows) * rows, (b % rows) * cols
         units.append(Unit(tuple((top + r) * n + left + c for r in range(rows) for c in range(cols)),
@@ -385,35 +359,12 @@ def _classic_units(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list[Unit
 
 
 def _rule_units(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> list[Unit]:
-    """The extra units of diagonal, windoku and disjoint-groups rules."""
-    rows, cols = box
-    n = rows * cols
-    units = []
-    for rule in rules:
-        if isinstance(rule, R.Diagonal):
-            units.append(Unit(tuple(i * n + i for i in range(n)), "diagonal", "main diagonal",
-                              rule))
-            units.append(Unit(tuple(i * n + n - 1 - i for i in range(n)), "diagonal",
-                              "anti-diagonal", rule))
-        elif isinstance(rule, R.MainDiagonal):
-            units.append(Unit(tuple(i * n + i for i in range(n)), "diagonal", "main diagonal",
-                              rule))
-        elif isinstance(rule, R.AntiDiagonal):
-            units.append(Unit(tuple(i * n + n - 1 - i for i in range(n)), "diagonal",
-                              "anti-diagonal", rule))
-        elif isinstance(rule, R.DisjointGroups):
-            for r in range(rows):
-                for c in range(cols):
-                    units.append(Unit(tuple((top + r) * n + left + c for top in range(0, n, rows)
-                                            for left in range(0, n, cols)),
-                                      "disjoint group", f"disjoint group r{r + 1}c{c + 1}", rule))
-        elif isinstance(rule, R.Windoku):
-            for top in range(1, n - rows + 1, rows + 1):
-                for left in range(1, n - cols + 1, cols + 1):
-                    units.append(Unit(tuple((top + r) * n + left + c
-                                            for r in range(rows) for c in range(cols)),
-                                      "window", f"window r{top + 1}c{left + 1}", rule))
-    return units
+    """The extra units the rules add (diagonals, windows, disjoint groups, ...); regions
+    that replace the boxes are the classic units'."""
+    n = box[0] * box[1]
+    return [Unit(tuple(_index(c, n) for c in cells), kind, name, rule)
+            for rule in _known(rules) if not rule.replaces_boxes
+            for kind, name, cells in rule.units(box)]
 
 
 def _pairs(n: int, steps: tuple[Pair, ...]) -> tuple[Pair, ...]:
@@ -435,6 +386,8 @@ def pencil_marks(puzzle) -> list[list[int]]:
     neighbours' digits from orthogonal cells; parity and cage sums keep only digits that
     can still fit. Only what the givens show directly: no search, no deduction chains.
     """
+    from sudokulab.cages import digit_sets  # cages.py imports this module
+
     n, givens = puzzle.n, puzzle.givens
     geo = geometry(puzzle.box, puzzle.rules, puzzle.layout)
     marks = [{d} if d else set(range(1, n + 1)) for d in givens]
@@ -455,10 +408,8 @@ def pencil_marks(puzzle) -> list[list[int]]:
         elif isinstance(rule, R.Cage) and len(rule.cells) <= 9:
             cells = geo.indices(rule.cells)
             placed = {givens[c] for c in cells if givens[c]}
-            fits = set()
-            for digits in combinations(range(1, n + 1), len(cells)):
-                if sum(digits) == rule.total and placed <= set(digits):
-                    fits.update(digits)
+            fits = {d for digits in digit_sets(len(cells), rule.total, n)
+                    if placed <= set(digits) for d in digits}
             for cell in cells:
                 if not givens[cell]:
                     marks[cell] &= fits - placed

@@ -75,7 +75,7 @@ class Rule:
         return ()
 
     def distinct_cells(self) -> tuple[Cell, ...]:
-        """Cells whose digits all differ, beyond the units ('' for none)."""
+        """Cells whose digits all differ, beyond the units and cages (none by default)."""
         return ()
 
     def sum_of(self) -> tuple[tuple[Cell, ...], int, Cell | None] | None:
@@ -367,10 +367,6 @@ class Cage(Rule):
         return _problem_of(label, "the sum must be 1 or more" if self.total < 1 else "",
                            "needs at least one cell" if not self.cells else "",
                            _cells_problem(self.cells, box[0] * box[1]))
-
-    def distinct_cells(self) -> tuple[Cell, ...]:
-        """Its cells differ."""
-        return self.cells
 
 
 @dataclass(frozen=True)
