@@ -59,7 +59,7 @@ def describe() -> str:
     """A table of the bundled datasets: name, puzzles, what each is and where it comes from."""
     from tabulate import tabulate
 
-    about = _provenance()
+    about = provenance()
     rows = [(name, f"{_count(name):,}", *about.get(name, ("", ""))) for name in names()]
     return tabulate(rows, headers=("name", "puzzles", "what it is", "origin"),
                     tablefmt="simple")
@@ -70,8 +70,9 @@ def _count(name: str) -> int:
     return sum(1 for line in _text(f"{name}.txt.gz").splitlines() if line.strip())
 
 
-def _provenance() -> dict[str, tuple[str, str]]:
-    """(what it is, origin) per dataset, from the table in sudokulab/data/README.md."""
+def provenance() -> dict[str, tuple[str, str]]:
+    """(what it is, origin) per dataset name, from the table in sudokulab/data/README.md
+    (what the page shows beside each dataset, and `describe` prints)."""
     about = {}
     for line in (DATA / "README.md").read_text(encoding="utf-8").splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]

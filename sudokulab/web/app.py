@@ -620,7 +620,7 @@ def _datasets() -> list[dict]:
     """Name, puzzle count, what it is, origin."""
     from sudokulab import datasets
 
-    about = datasets._provenance()
+    about = datasets.provenance()
     return [{"name": name, "puzzles": len(datasets.lines(name)),
              "about": about.get(name, ("", ""))[0], "origin": about.get(name, ("", ""))[1]}
             for name in datasets.names()]

@@ -66,7 +66,7 @@ class Pool:
 
     async def _ready(self, worker: Worker) -> Result | None:
         """Wait for a new worker's engine; a Result saying why when it cannot start."""
-        message = await _receive(worker, STARTUP_WAIT)
+        message = await receive(worker, STARTUP_WAIT)
         if message is None:
             return Result(Status.ERROR, message="the worker did not start in time")
         if isinstance(message, str):
@@ -82,7 +82,7 @@ class Pool:
         started = time.perf_counter()
         if not worker.send([(0, puzzle)]):
             return None, Result(Status.ERROR, message="worker died before the puzzle"), 0.0
-        message = await _receive(worker, options.timeout + grace(options.timeout))
+        message = await receive(worker, options.timeout + grace(options.timeout))
         elapsed = time.perf_counter() - started
         if message is None:
             return None, Result(Status.TIMEOUT, message="no answer in time: worker killed"), \
@@ -158,9 +158,10 @@ class Pool:
         self.live.clear()
 
 
-async def _receive(worker: Worker, seconds: float) -> object:
+async def receive(worker: Worker, seconds: float) -> object:
     """The worker's next message; None when it is overdue (it is then killed), or text
-    saying how it died."""
+    saying how it died. The one way the server awaits a spawned process (the solve
+    workers here, and tutor.py's helpers) without blocking its event loop."""
     loop = asyncio.get_running_loop()
     readable = asyncio.Event()
     fd = worker.conn.fileno()

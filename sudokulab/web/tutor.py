@@ -3,7 +3,7 @@
 A solve goes to a harness worker (pool.py); the human-style steps and the generator are
 plain functions (web/learn.py), run here in spawned processes that import the lab once
 and stay warm. The server sends a task down a pipe and awaits the pipe on its event loop
-(pool.py's `_receive`) with a hard deadline: the task's own timeout, which it checks
+(pool.py's `receive`) with a hard deadline: the task's own timeout, which it checks
 between steps, plus the harness's grace. A process past it is killed and the request
 answered 'timeout'; the next request gets a fresh process. A request cancelled meanwhile
 (POST /api/cancel, or its client gone) kills its process the same way.
@@ -23,7 +23,7 @@ from multiprocessing.connection import Connection
 from sudokulab.errors import UsageError
 from sudokulab.harness.runner import CONTEXT, STARTUP, grace
 from sudokulab.web.learn import Unavailable
-from sudokulab.web.pool import _receive
+from sudokulab.web.pool import receive
 
 MAX_PROCESSES = 4   # helper processes: two slow requests still leave two for the others
 STARTUP_WAIT = min(STARTUP, 60.0)  # seconds a request waits for a new process's imports
@@ -84,7 +84,7 @@ class Tutor:
         try:
             if not helper.ready:  # a new process's imports: not the request's own time
                 started = loop.time()
-                message = await _receive(helper, STARTUP_WAIT)
+                message = await receive(helper, STARTUP_WAIT)
                 if message != ("ready",):
                     return {"status": "error", "message": f"the helper did not start: "
                                                           f"{message or 'no answer in time'}"}
@@ -95,7 +95,7 @@ class Tutor:
                 helper.conn.send((task, {**arguments, "seconds": left}))
             except OSError:
                 return {"status": "error", "message": "the helper died before the task"}
-            message = await _receive(helper, left + grace(left))
+            message = await receive(helper, left + grace(left))
             if message is None:
                 return {"status": "timeout",
                         "message": f"no answer in {timeout:g} s: the helper was stopped"}
