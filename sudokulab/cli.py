@@ -27,8 +27,6 @@ from sudokulab.errors import (
     error_line,
 )
 
-__all__ = ["build_parser", "main"]
-
 DESCRIPTION = ("Solve Sudoku with independent paradigms and check their answers against each "
                "other: hand-written propagation and search (norvig), SAT (PySAT), SMT (Z3), "
                "constraint logic programming (SWI-Prolog CLP(FD)), answer set programming "

@@ -43,8 +43,3 @@ def orbits(symmetry: str, n: int) -> tuple[tuple[int, ...], ...]:
         seen |= group
         groups.append(tuple(sorted(group)))
     return tuple(groups)
-
-
-def is_symmetric(givens, symmetry: str, n: int) -> bool:
-    """Whether the given cells are a union of the symmetry's orbits."""
-    return all(len({bool(givens[c]) for c in orbit}) == 1 for orbit in orbits(symmetry, n))

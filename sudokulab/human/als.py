@@ -20,11 +20,6 @@ MOST_CELLS = 3  # bigger sets add little and cost much
 WING_CELLS = 4  # but a bivalue cell and 4 cells are a VWXYZ-Wing, which Explainer rates
 
 
-def almost_locked_sets(g: Candidates, most_cells: int = MOST_CELLS) -> list[tuple[int, int]]:
-    """(cells as a bitmask, candidate mask) of every ALS of up to `most_cells` cells."""
-    return [(cells, mask) for cells, mask, _ in _every_set(g, most_cells)]
-
-
 def _every_set(g: Candidates, most_cells: int) -> list[tuple[int, int, int]]:
     """(cells, candidates, the cells that see one of them) of every ALS of up to `most_cells`
     cells: unit by unit, each unit's fewest cells first, each set once."""
