@@ -346,51 +346,59 @@ def _boxed(puzzle: Puzzle, texts: list[str]) -> str:
     return "\n".join(lines)
 
 
+# How format_rules draws each rule type; a type not listed is named only.
+DRAWN = {R.Jigsaw: "regions", R.Cage: "cages", R.Parity: "cages", R.LittleKiller: "lines",
+         R.Sandwich: "sandwiches", **dict.fromkeys(R.LINES, "lines"),
+         **dict.fromkeys(R.DOTS, "dots")}
+
+
 def format_rules(puzzle: Puzzle) -> str:
     """The rules drawn on the grid: jigsaw regions and cages by letter, parity as e/o.
 
     Empty for a classic puzzle; rules that need no drawing are listed by name.
     """
     n = puzzle.n
+    drawn: dict[str, list] = {}
+    for rule in puzzle.rules:
+        drawn.setdefault(DRAWN.get(type(rule), "names"), []).append(rule)
     parts = []
-    drawn = (R.Jigsaw, R.Cage, R.Parity, R.LittleKiller, R.Sandwich, *R.LINES, *R.DOTS)
-    names = [rule.name for rule in puzzle.rules if not isinstance(rule, drawn)]
-    if names:
-        parts.append("rules: " + ", ".join(names))
-    for rule in puzzle.rules:
-        if isinstance(rule, R.Jigsaw):
-            marks = ["?"] * (n * n)
-            for label, region in zip(SYMBOLS[9:] + SYMBOLS[:9], rule.regions):
-                for row, col in region:
-                    marks[row * n + col] = label
-            parts.append("regions:\n" + _boxed(puzzle, marks))
-    cages = [rule for rule in puzzle.rules if isinstance(rule, R.Cage)]
-    parity = [rule for rule in puzzle.rules if isinstance(rule, R.Parity)]
-    if cages or parity:
-        marks = ["."] * (n * n)
-        labels = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-        for k, cage in enumerate(cages):
-            for row, col in cage.cells:
-                marks[row * n + col] = labels[k % len(labels)]
-        for rule in parity:
-            for row, col in rule.cells:
-                cell = row * n + col
-                marks[cell] = marks[cell].strip(".") + ("e" if rule.even else "o")
-        legend = ", ".join(f"{labels[k % len(labels)]}={cage.total}"
-                           for k, cage in enumerate(cages))
-        title = "cages (letter) and parity (e even, o odd)" if parity else "cages"
-        parts.append(f"{title}:{' ' + legend if legend else ''}\n" + _boxed(puzzle, marks))
-    lines = [rule for rule in puzzle.rules if isinstance(rule, (*R.LINES, R.LittleKiller))]
-    if lines:
-        parts.append(_format_lines(puzzle, lines))
-    for rule in puzzle.rules:
-        if isinstance(rule, R.DOTS):
-            parts.append(_format_dots(puzzle, rule))
-    sandwiches = [rule for rule in puzzle.rules if isinstance(rule, R.Sandwich)]
-    if sandwiches:
+    if "names" in drawn:
+        parts.append("rules: " + ", ".join(rule.name for rule in drawn["names"]))
+    for rule in drawn.get("regions", []):
+        marks = ["?"] * (n * n)
+        for label, region in zip(SYMBOLS[9:] + SYMBOLS[:9], rule.regions):
+            for row, col in region:
+                marks[row * n + col] = label
+        parts.append("regions:\n" + _boxed(puzzle, marks))
+    if "cages" in drawn:
+        parts.append(_format_cages(puzzle, drawn["cages"]))
+    if "lines" in drawn:
+        parts.append(_format_lines(puzzle, drawn["lines"]))
+    parts += [_format_dots(puzzle, rule) for rule in drawn.get("dots", [])]
+    if "sandwiches" in drawn:
         parts.append("sandwiches (between 1 and N): " + ", ".join(
-            f"{'column' if s.column else 'row'} {s.index + 1} = {s.total}" for s in sandwiches))
+            f"{'column' if s.column else 'row'} {s.index + 1} = {s.total}"
+            for s in drawn["sandwiches"]))
     return "\n".join(parts)
+
+
+def _format_cages(puzzle: Puzzle, rules: list) -> str:
+    """Cages by letter, with their sums in a legend, and even (e) or odd (o) cells."""
+    n = puzzle.n
+    cages = [rule for rule in rules if hasattr(rule, "total")]
+    parity = [rule for rule in rules if hasattr(rule, "even")]
+    marks = ["."] * (n * n)
+    labels = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    for k, cage in enumerate(cages):
+        for row, col in cage.cells:
+            marks[row * n + col] = labels[k % len(labels)]
+    for rule in parity:
+        for row, col in rule.cells:
+            cell = row * n + col
+            marks[cell] = marks[cell].strip(".") + ("e" if rule.even else "o")
+    legend = ", ".join(f"{labels[k % len(labels)]}={cage.total}" for k, cage in enumerate(cages))
+    title = "cages (letter) and parity (e even, o odd)" if parity else "cages"
+    return f"{title}:{' ' + legend if legend else ''}\n" + _boxed(puzzle, marks)
 
 
 LINE_HEADS = {"thermometer": "bulb", "arrow": "circle"}
@@ -411,23 +419,25 @@ def _format_lines(puzzle: Puzzle, lines: list) -> str:
         what = rule.name
         if rule.name in LINE_HEADS:
             what += f" ({label.upper()} {LINE_HEADS[rule.name]})"
-        if isinstance(rule, R.LittleKiller):
+        if hasattr(rule, "total"):  # a little killer's sum
             what += f" = {rule.total}"
         legend.append(f"{label} {what}")
     return "lines: " + ", ".join(legend) + "\n" + _boxed(puzzle, marks)
 
 
-def _format_dots(puzzle: Puzzle, rule) -> str:
+# Each dot rule's title, and the symbol of each of its fields' marks.
+DOT_TITLES = {"kropki": "kropki (o consecutive, * ratio 2)", "xv": "xv (X sum 10, V sum 5)",
+              "consecutive-marks": "consecutive marks (o), no mark means not consecutive"}
+DOT_SYMBOLS = {"white": "o", "black": "*", "x": "X", "v": "V", "pairs": "o"}
+
+
+def _format_dots(puzzle: Puzzle, rule: R.Dots) -> str:
     """Kropki dots (o white, * black) or XV marks between the cells they join."""
     n = puzzle.n
-    kropki = isinstance(rule, R.Kropki)
-    kinds = (("white", "o"), ("black", "*")) if kropki else (("x", "X"), ("v", "V"))
-    if isinstance(rule, R.ConsecutiveMarks):
-        kinds = (("pairs", "o"),)
     between: dict[frozenset, str] = {}
-    for kind, mark in kinds:
-        for a, b in getattr(rule, kind):
-            between[frozenset((a, b))] = mark
+    for field, pairs in rule.pairs_by_field().items():
+        for a, b in pairs:
+            between[frozenset((a, b))] = DOT_SYMBOLS[field]
     rows = []
     for r in range(n):
         line = ""
@@ -439,10 +449,8 @@ def _format_dots(puzzle: Puzzle, rule) -> str:
         if r < n - 1:
             rows.append(" ".join(between.get(frozenset(((r, c), (r + 1, c))), " ")
                                  for c in range(n)).rstrip())
-    title = "kropki (o consecutive, * ratio 2)" if kropki else "xv (X sum 10, V sum 5)"
-    if isinstance(rule, R.ConsecutiveMarks):
-        title = "consecutive marks (o), no mark means not consecutive"
-    elif rule.negative:
+    title = DOT_TITLES[rule.name]
+    if rule.has_negative and rule.negative:
         title += ", no mark means neither"
     return f"{title}:\n" + "\n".join(rows)
 
