@@ -700,3 +700,38 @@ def grid_of(n: int, chosen: int) -> Grid:
         chosen ^= low
         grid.append((low.bit_length() - 1) % n + 1)
     return tuple(grid)
+
+
+def forced_marks(puzzle: Puzzle) -> tuple[int, ...] | None:
+    """Each cell's candidates (bit d-1 for digit d) once every forced row is chosen (a column
+    left with one row), before the first branch: the inference ladder's level. Sums and
+    pairs prune as the search's root does. None when a column runs dry (no cover)."""
+    m = matrix(geometry(puzzle.box, puzzle.rules, puzzle.layout))
+    start = DlxBackend.start(m, puzzle)
+    if start is None:
+        return None
+    alive, chosen = start
+    keep, column_rows = m.keep, m.column_rows
+    columns = range(len(column_rows))
+    while True:
+        forced = False
+        for c in columns:
+            rows = column_rows[c] & alive
+            if not rows:
+                if column_rows[c] & chosen:
+                    continue
+                return None
+            if not rows & (rows - 1):
+                alive &= keep[rows.bit_length() - 1]
+                chosen |= rows
+                forced = True
+        if not forced and m.prunes:
+            try:
+                pruned = prune(m, alive, chosen)
+            except Dead:
+                return None
+            forced, alive = pruned != alive, pruned
+        if not forced:
+            break
+    rows, n, full = alive | chosen, m.n, (1 << m.n) - 1
+    return tuple(rows >> (cell * n) & full for cell in range(m.rows // n))

@@ -768,3 +768,15 @@ class NorvigBackend(Backend):
                 lines.append(f"  parity: even and odd at once (no solution): "
                              f"{', '.join(clash)}")
         return lines
+
+
+def root_marks(puzzle: Puzzle) -> tuple[int, ...] | None:
+    """Each cell's candidates (bit d-1 for digit d) where the two rules stop on the givens,
+    before the first guess (the inference ladder's level); None at a contradiction."""
+    b = board(geometry(puzzle.box, puzzle.rules, puzzle.layout))
+    try:
+        values, places, given, hidden = b.start(puzzle)
+        b.propagate(values, places, given, hidden, [0, 0])
+    except Contradiction:
+        return None
+    return tuple(values)

@@ -228,3 +228,21 @@ class PrologBackend(Backend):
                   + ": line_sum/2, one propagator over pieces of up to 3 cells of one unit "
                   "(distinct digits)" for total in geo.sums]
         return "\n".join(lines)
+
+
+# Root propagation (the inference ladder's level): sudoku.pl posts the model, no labeling,
+# and each cell's domain comes back as a bitmask. Underscored variables stay in Prolog (a
+# constrained variable has no Python form).
+ROOT = ("atom_string(_S, Strength), maplist(sudoku:tuple_term, PyRules, _Rules), "
+        "sudoku:post(Box, Givens, _Rules, [strength(_S)], _Grid), "
+        "findall(_M, (member(_V, _Grid), (integer(_V) -> _M is 1 << (_V - 1) ; "
+        "clpfd:fd_dom(_V, _D), aggregate_all(sum(_B), (clpfd:in(_X, _D), clpfd:label([_X]), "
+        "_B is 1 << (_X - 1)), _M))), Marks)")
+
+
+def root_marks(puzzle: Puzzle, strength: str = "auto") -> tuple[int, ...] | None:
+    """Each cell's domain (bit d-1 for digit d) once the constraints of a strength are posted
+    and have propagated, labeling suppressed; None when posting fails (no solution)."""
+    answer = janus().query_once(ROOT, {"Box": puzzle.box, "Givens": list(puzzle.givens),
+                                       "PyRules": rule_terms(puzzle), "Strength": strength})
+    return tuple(answer["Marks"]) if answer["truth"] else None

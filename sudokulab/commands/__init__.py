@@ -27,6 +27,7 @@ COMMANDS = {
     "hint": "the easiest next human-style step",
     "grade": "grade puzzles as HoDoKu and Sudoku Explainer would",
     "generate": "make new puzzles: unique, minimal, symmetric, of a chosen level",
+    "ladder": "how far each engine infers before its first guess, against tdoku's table",
     "serve": "the web page: play, solve and compare in the browser",
 }
 

@@ -1,0 +1,351 @@
+"""The inference ladder: how far each paradigm gets from the givens before its first guess.
+
+A level is one engine's propagation at the root (no guess): unit propagation on a CNF
+encoding, norvig's singles, exact cover's forced rows, the human techniques family by
+family, CLP(FD) at a propagation strength; or, for an engine whose propagation cannot be
+stopped at the root from Python (clingo, CP-SAT, Z3), its full search and whether it took
+no choice at all. Each level is computed by the engine that owns it (its root option or
+its own statistics), never by another, and a level that claims a puzzle finished has its
+grid checked by `sudokulab.check`, which shares no code with any engine.
+
+The yardstick is tdoku's published "% no guess" (t-dillon/tdoku, benchmarks/results_*):
+the share of puzzles a solver finishes without a single guess. `PUBLISHED` holds the
+figures for 17_clue and top1465; `results/ladder.md` compares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from sudokulab.errors import UsageError
+from sudokulab.puzzle import Puzzle
+
+
+@dataclass(frozen=True)
+class Level:
+    """One rung: its name, the engine that owns it, what it infers, and what tdoku publishes
+    for the same inference (% no guess on 17_clue and top1465) or its guesses per puzzle."""
+
+    name: str
+    engine: str
+    what: str
+    published: tuple[str, float, float] | None = None  # (tdoku's solver, 17_clue, top1465)
+    guesses: str = ""  # the engine's word for a guess, when the level also searches
+    slow: bool = False  # left out of the default ladder (over a second per 100 puzzles)
+    within: str = ""  # a level whose inferences this one contains (never finishes fewer)
+
+
+HUMAN_FAMILIES = {  # each family adds these techniques (solver.TECHNIQUES names) to the last
+    "singles": ("Full House", "Naked Single", "Hidden Single"),
+    "locked": ("Locked Candidates Type 1 (Pointing)", "Locked Candidates Type 2 (Claiming)"),
+    "subsets": ("Locked Pair", "Locked Triple", "Naked Pair", "Naked Triple", "Hidden Pair",
+                "Hidden Triple", "Naked Quadruple", "Hidden Quadruple"),
+    "fish": ("X-Wing", "Swordfish", "Jellyfish"),
+    "wings": ("Skyscraper", "2-String Kite", "Turbot Fish", "Empty Rectangle", "XY-Wing",
+              "XYZ-Wing", "W-Wing", "Simple Colors Trap", "Simple Colors Wrap"),
+    "chains": ("Finned X-Wing", "Sashimi X-Wing", "Finned Swordfish", "Sashimi Swordfish",
+               "Remote Pair", "X-Chain", "XY-Chain", "AIC", "ALS-XZ", "Grouped AIC"),
+}
+
+LEVELS: tuple[Level, ...] = (
+    Level("sat:minimal", "sat", "unit propagation, minimal encoding (cell >= 1 digit, unit "
+          "<= 1 of each)", ("MiniSat minimal", 0.0, 0.0), "decisions"),
+    Level("sat:efficient", "sat", "unit propagation, + cell <= 1 digit (tdoku's natural)",
+          ("MiniSat natural", 0.0, 0.0), "decisions", within="sat:minimal"),
+    Level("sat:extended", "sat", "unit propagation, cells and units exactly-one (tdoku's "
+          "complete)", ("MiniSat complete", 44.5, 0.0), "decisions", within="sat:efficient"),
+    Level("sat:augmented", "sat", "unit propagation, cells exactly-one, units by triads",
+          ("MiniSat augmented", 76.0, 4.0), "decisions"),
+    Level("norvig", "norvig", "naked and hidden singles",
+          ("norvig / kudoku (singles)", 44.6, 0.0), "guesses"),
+    Level("dlx", "dlx", "forced rows (a column with one row left)", None, "guesses"),
+    Level("human:singles", "human", "full house, naked and hidden singles",
+          ("kudoku, norvig (singles)", 44.6, 0.0)),
+    Level("human:locked", "human", "+ locked candidates (pointing, claiming)",
+          ("jsolve, fsss (singles + locked candidates)", 76.0, 4.1), within="human:singles"),
+    Level("human:subsets", "human", "+ naked and hidden pairs, triples, quadruples",
+          within="human:locked"),
+    Level("human:fish", "human", "+ X-Wing, Swordfish, Jellyfish", within="human:subsets"),
+    Level("human:wings", "human", "+ single-digit patterns, wings, simple colors",
+          within="human:fish"),
+    Level("human:chains", "human", "+ finned fish, chains, AIC, ALS-XZ", within="human:wings"),
+    Level("prolog:all_different", "prolog", "CLP(FD) all_different (pairwise, on "
+          "instantiation)", slow=True),
+    Level("prolog:singles", "prolog", "CLP(FD) all_different plus hidden singles per unit",
+          slow=True),
+    Level("prolog:all_distinct", "prolog", "CLP(FD) all_distinct (Regin's matching)",
+          slow=True),
+    Level("prolog:hybrid", "prolog", "CLP(FD) all_different on givens, then all_distinct",
+          slow=True),
+    Level("asp", "asp", "clingo's propagation: puzzles solved with 0 choices", None, "choices"),
+    Level("cpsat", "cpsat", "CP-SAT, presolve off: puzzles solved with 0 branches", None,
+          "branches"),
+    Level("smt", "smt", "Z3: puzzles solved with 0 decisions", None, "decisions", slow=True),
+)
+BY_NAME = {level.name: level for level in LEVELS}
+DEFAULT = tuple(level.name for level in LEVELS if not level.slow)
+
+# tdoku's published guesses per puzzle (17_clue, top1465), for the report
+PUBLISHED_GUESSES = {"norvig": (4.84, 42.92), "jsolve": (0.77, 12.29), "tdoku": (0.61, 9.05)}
+PUBLISHED_TDOKU = (78.7, 7.9)  # tdoku's own % no guess (singles, locked candidates, triads)
+
+
+def choose(spec: str | None) -> tuple[Level, ...]:
+    """The levels a --levels text names: 'default', 'all', level names or engine names."""
+    if not spec or spec == "default":
+        return tuple(BY_NAME[name] for name in DEFAULT)
+    chosen: list[str] = []
+    for word in (w.strip() for w in spec.split(",") if w.strip()):
+        if word == "all":
+            names = [level.name for level in LEVELS]
+        elif word == "default":
+            names = list(DEFAULT)
+        elif word in BY_NAME:
+            names = [word]
+        else:
+            names = [level.name for level in LEVELS if level.engine == word]
+        if not names:
+            raise UsageError(f"unknown level {word!r}; levels: {', '.join(BY_NAME)} (or an "
+                             f"engine name, 'default', 'all')")
+        chosen += [name for name in names if name not in chosen]
+    return tuple(BY_NAME[name] for name in chosen)
+
+
+# --- one puzzle at one level --------------------------------------------------------------
+
+@dataclass
+class Outcome:
+    """Where a level leaves one puzzle: its pencil marks (None at a contradiction) and, for a
+    searching engine, the guesses its full search took."""
+
+    marks: tuple[int, ...] | None
+    guesses: float | None = None
+    finished: bool = False
+    candidates: int = 0
+    wrong: bool = False  # it claims a grid the checker rejects
+
+
+def conclude(puzzle: Puzzle, marks: Sequence[int] | None,
+             guesses: float | None = None) -> Outcome:
+    """The Outcome of marks: finished when every cell is decided and the checker accepts the
+    grid; the candidates the open cells keep."""
+    from sudokulab.backends.root import marks_grid, open_candidates
+    from sudokulab.check import is_solution
+
+    if marks is None or not all(marks):
+        return Outcome(None if marks is None else tuple(marks), guesses)
+    left = open_candidates(marks)
+    out = Outcome(tuple(marks), guesses, candidates=left)
+    if not left:
+        out.finished = is_solution(puzzle, marks_grid(marks))
+        out.wrong = not out.finished
+    return out
+
+
+def human_ladder(puzzle: Puzzle, families: Sequence[str]) -> dict[str, tuple[int, ...] | None]:
+    """The marks where each human family stops, cumulatively: each family goes on from where
+    the one before stopped (a path of the larger set of techniques, since it holds them)."""
+    from sudokulab.human import solver
+    from sudokulab.human.candidates import Candidates
+
+    g = Candidates(puzzle)
+    if solver.contradiction(puzzle):
+        return dict.fromkeys(families)
+    out: dict[str, tuple[int, ...] | None] = {}
+    names: list[str] = []
+    last = list(HUMAN_FAMILIES).index(families[-1]) if families else -1
+    for family in list(HUMAN_FAMILIES)[: last + 1]:
+        names += HUMAN_FAMILIES[family]
+        chosen = solver.usable(puzzle, solver.select(names=names), unique=False)
+        broken = _walk(g, chosen)
+        if family in families:
+            out[family] = None if broken else _human_marks(g)
+    return out
+
+
+def _walk(g, chosen) -> bool:
+    """Take the easiest step until none applies or the grid is full; whether it broke."""
+    from sudokulab.human import solver
+
+    while not g.solved():
+        if g.broken():
+            return True
+        step = solver.next_step(g, chosen)
+        if step is None:
+            return bool(g.broken())
+        g.apply(step)
+    return False
+
+
+def _human_marks(g) -> tuple[int, ...]:
+    """Marks of a Candidates grid: a filled cell keeps its digit alone."""
+    return tuple(1 << (v - 1) if v else c for v, c in zip(g.values, g.cands))
+
+
+def compute(puzzle: Puzzle, levels: Sequence[Level]) -> dict[str, Outcome]:
+    """Every chosen level's Outcome on one puzzle, each from the engine that owns it."""
+    out: dict[str, Outcome] = {}
+    families = [level.name.split(":")[1] for level in levels if level.engine == "human"]
+    human = human_ladder(puzzle, families) if families else {}
+    for level in levels:
+        marks, guesses = _marks(puzzle, level, human)
+        out[level.name] = conclude(puzzle, marks, guesses)
+    return out
+
+
+def _marks(puzzle: Puzzle, level: Level, human: dict) -> tuple[Sequence[int] | None,
+                                                                   float | None]:
+    """The marks a level leaves and the guesses its engine's search takes (or None)."""
+    engine, _, option = level.name.partition(":")
+    if engine == "human":
+        return human[option], None
+    if engine == "sat":
+        from sudokulab.backends import sat
+
+        marks = sat.root_marks(puzzle, option, solver="minisat22")
+        return marks, _search(f"sat:solver=minisat22,encoding={option}", puzzle, "decisions")
+    if engine == "norvig":
+        from sudokulab.backends import norvig
+
+        return norvig.root_marks(puzzle), _search("norvig", puzzle, "guesses")
+    if engine == "dlx":
+        from sudokulab.backends import dlx
+
+        return dlx.forced_marks(puzzle), _search("dlx", puzzle, "guesses")
+    if engine == "prolog":
+        from sudokulab.backends import prolog
+
+        return prolog.root_marks(puzzle, option), None
+    return _searched(puzzle, level)
+
+
+SEARCH_SPEC = {"asp": "asp", "cpsat": "cpsat", "smt": "smt"}
+
+
+def _searched(puzzle: Puzzle, level: Level) -> tuple[Sequence[int] | None, float]:
+    """A level an engine reaches only by its full search: finished when it took no
+    choice; its marks are the grid then, the givens otherwise (nothing more is known)."""
+    result = _backend(SEARCH_SPEC[level.engine]).solve(puzzle, limit=1)
+    guesses = float(result.stats.get(level.guesses, 0))
+    if result.solutions and not guesses:
+        return tuple(1 << (d - 1) for d in result.solutions[0]), guesses
+    full = (1 << puzzle.n) - 1
+    return tuple(1 << (d - 1) if d else full for d in puzzle.givens), guesses
+
+
+_BACKENDS: dict[str, object] = {}
+
+
+def _backend(spec: str):
+    """One backend per spec and process (engines keep their models warm)."""
+    if spec not in _BACKENDS:
+        from sudokulab.backends import make_backend
+
+        _BACKENDS[spec] = make_backend(spec)
+    return _BACKENDS[spec]
+
+
+def _search(spec: str, puzzle: Puzzle, word: str) -> float:
+    """The guesses (in the engine's word) its full search takes to the first solution."""
+    return float(_backend(spec).solve(puzzle, limit=1).stats.get(word, 0))
+
+
+def after(puzzle: Puzzle, name: str) -> Outcome:
+    """Where one level leaves one puzzle (for `show --after`)."""
+    level = choose(name)[0]
+    return compute(puzzle, (level,))[level.name]
+
+
+# --- a dataset ----------------------------------------------------------------------------
+
+@dataclass
+class Tally:
+    """One level over one set of puzzles."""
+
+    level: Level
+    finished: list[bool] = field(default_factory=list)
+    candidates: int = 0
+    guesses: float = 0.0
+    searched: int = 0
+    wrong: list[int] = field(default_factory=list)
+
+    def add(self, number: int, outcome: Outcome) -> None:
+        """Count one puzzle's outcome."""
+        self.finished.append(outcome.finished)
+        self.candidates += outcome.candidates
+        if outcome.guesses is not None:
+            self.guesses += outcome.guesses
+            self.searched += 1
+        if outcome.wrong:
+            self.wrong.append(number)
+
+    @property
+    def count(self) -> int:
+        """Puzzles finished without a guess."""
+        return sum(self.finished)
+
+    @property
+    def percent(self) -> float:
+        """Their share, in percent."""
+        return 100.0 * self.count / max(1, len(self.finished))
+
+    def row(self) -> dict:
+        """The level's figures as a JSON-ready dict."""
+        total = max(1, len(self.finished))
+        searched = self.level.engine in SEARCH_SPEC  # no root state: only its verdict
+        return {"level": self.level.name, "engine": self.level.engine,
+                "what": self.level.what, "puzzles": len(self.finished),
+                "finished": self.count, "percent": round(self.percent, 2),
+                "candidates_left": None if searched else round(self.candidates / total, 2),
+                "guesses_per_puzzle": (round(self.guesses / self.searched, 3)
+                                       if self.searched else None),
+                "guess_word": self.level.guesses or None, "wrong": self.wrong}
+
+
+def _chunk(job: tuple[tuple[Puzzle, ...], tuple[str, ...]]) -> list[dict[str, Outcome]]:
+    """A worker's share: every level on a few puzzles (marks dropped: only figures travel)."""
+    puzzles, names = job
+    levels = [BY_NAME[name] for name in names]
+    out = []
+    for puzzle in puzzles:
+        outcomes = compute(puzzle, levels)
+        for outcome in outcomes.values():
+            outcome.marks = None
+        out.append(outcomes)
+    return out
+
+
+def run(puzzles: Sequence[Puzzle], levels: Sequence[Level], jobs: int = 1,
+        label: str = "ladder", progress: bool = True,
+        chunk: int = 100) -> dict[str, Tally]:
+    """Every level over the puzzles, on `jobs` worker processes, with progress on stderr."""
+    from sudokulab.progress import Progress
+
+    tallies = {level.name: Tally(level) for level in levels}
+    names = tuple(level.name for level in levels)
+    jobs_list = [(tuple(puzzles[k:k + chunk]), names) for k in range(0, len(puzzles), chunk)]
+    shown = Progress(label, len(puzzles)) if progress else None
+    results: Callable
+    if jobs > 1 and len(jobs_list) > 1:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("spawn").Pool(jobs)
+        results = pool.imap
+    else:
+        pool, results = None, map
+    try:
+        number = 0
+        for part in results(_chunk, jobs_list):
+            for outcomes in part:
+                number += 1
+                for name, outcome in outcomes.items():
+                    tallies[name].add(number, outcome)
+                if shown:
+                    shown.step()
+    finally:
+        if pool is not None:
+            pool.terminate()
+    if shown:
+        shown.finish()
+    return tallies
