@@ -33,7 +33,9 @@ if TYPE_CHECKING:  # OpenCV and numpy: imported when the command runs, not for i
 CODES = {"unique": EXIT_OK, "none": EXIT_NONE, "multiple": EXIT_NONE, "invalid": EXIT_DISAGREE}
 DESCRIPTION = ("Read a puzzle from a photo or screenshot: find the grid, straighten it, read "
                "each cell. A solver engine then checks the puzzle read: one with no solution "
-               "or several is reported with the cells likely misread.")
+               "or several is read again, trying the classifier's next-best readings of its "
+               "least confident cells until one has exactly one solution (norvig counts, "
+               "sat confirms); failing that it is reported with the cells likely misread.")
 EXAMPLES = examples("sudokulab read photo.jpg",
                     "sudokulab read photo.jpg --solve --overlay solved.png",
                     "sudokulab read - --size 6 --format json < shot.png")
@@ -153,8 +155,9 @@ def _where(cell: int, n: int) -> str:
 
 
 def _render(args: argparse.Namespace, reading: R.Reading, verdict: R.Verdict, solution) -> str:
-    """The puzzle read (and the solution, with --solve) in the chosen format."""
-    puzzle, n = reading.puzzle, reading.puzzle.n
+    """The puzzle read, corrected if it was (and the solution, with --solve), in the chosen
+    format."""
+    puzzle, n = verdict.puzzle or reading.puzzle, reading.puzzle.n
     if args.format == "line":
         if args.solve:
             return line_of(solution) if solution else verdict.status
@@ -168,14 +171,39 @@ def _render(args: argparse.Namespace, reading: R.Reading, verdict: R.Verdict, so
                 "status": verdict.status, "backend": verdict.backend,
                 "suspects": [{"cell": _where(s.cell, n), "read": s.read, "instead": s.instead}
                              for s in verdict.suspects],
+                "first_read": line_of(reading.puzzle.givens), **_corrections(verdict, n),
                 "solution": line_of(solution) if solution else None}
         return json.dumps(data)
+    checked = verdict.backend + (f", confirmed by {verdict.confirmed}" if verdict.confirmed
+                                 else "")
     head = (f"read a {n}x{n} puzzle with {puzzle.clues} clues: "
-            f"{STATUS.get(verdict.status, verdict.status)} (checked by {verdict.backend})")
+            f"{STATUS.get(verdict.status, verdict.status)} (checked by {checked})")
     parts = [head, format_grid(puzzle)]
     if solution:
         parts += ["", "solution:", format_grid(puzzle.with_values(solution))]
     return "\n".join(parts)
+
+
+def _corrections(verdict: R.Verdict, n: int) -> dict:
+    """The cells read otherwise than first seen, for --format json."""
+    found = verdict.correction
+    if found is None:
+        return {"corrections": [], "odds": None, "confirmed": None}
+    return {"corrections": [{"cell": _where(c.cell, n), "first": c.first, "now": c.now,
+                             "chance": round(c.chance, 4)} for c in found.changes],
+            "odds": round(found.odds, 6), "confirmed": verdict.confirmed}
+
+
+def correction_line(verdict: R.Verdict, n: int) -> str:
+    """One line: which cells were read otherwise, and how sure that is."""
+    found = verdict.correction
+    changed = ", ".join(f"{_where(c.cell, n)} {line_of([c.first])}\u2192"
+                        f"{line_of([c.now]) if c.now else 'blank'}" for c in found.changes)
+    count = len(found.changes)
+    return (f"read {count} cell{'s' if count > 1 else ''} differently than first seen: "
+            f"{changed} (the first reading has no unique solution; this one, "
+            f"{found.odds:.2g} times as likely by the classifier, is the most likely of "
+            f"the {found.tried} tried with exactly one, which {verdict.confirmed} confirms)")
 
 
 STATUS = {"unique": "a unique solution", "none": "NO solution", "multiple":
@@ -187,7 +215,10 @@ def _notes(args: argparse.Namespace, reading: R.Reading, verdict: R.Verdict) -> 
     if args.format == "json":
         return
     n = reading.puzzle.n
-    for cell in reading.doubtful:
+    if verdict.correction:
+        print(f"sudokulab: {correction_line(verdict, n)}", file=sys.stderr)
+    changed = {c.cell for c in verdict.correction.changes} if verdict.correction else set()
+    for cell in (c for c in reading.doubtful if c not in changed):
         read = reading.puzzle.givens[cell]
         what = f"read {line_of([read])}, else {line_of([reading.second[cell]])}" if read \
             else "read as blank"

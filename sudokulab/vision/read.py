@@ -18,6 +18,7 @@ from sudokulab.puzzle import Puzzle, box_shape
 from sudokulab.vision import cells as C
 from sudokulab.vision import files
 from sudokulab.vision import grid as G
+from sudokulab.vision.correct import Correction, correct
 from sudokulab.vision.model import CLASSES, load
 
 LOW = 0.9          # a cell read with less confidence than this is flagged
@@ -33,8 +34,11 @@ class Reading:
     puzzle: Puzzle
     confidence: tuple[float, ...]     # per cell: the classifier's probability, or the blank's
     second: tuple[int, ...]           # per cell: the next most likely digit (0: blank)
-    corners: np.ndarray               # the grid's corners in the photo
+    corners: np.ndarray               # the grid's corners in the photo, upright
     debug: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    # per cell: the classifier's probability of each symbol (a row of zeros for a blank)
+    likelihood: np.ndarray | None = field(default=None, repr=False, compare=False)
+    turns: int = 0                    # quarter turns (anticlockwise) that made it upright
 
     @property
     def doubtful(self) -> list[int]:
@@ -53,30 +57,80 @@ class Suspect:
 
 @dataclass(frozen=True)
 class Verdict:
-    """What a solver engine says of the puzzle read."""
+    """What a solver engine says of the puzzle read (after correction, if any)."""
 
     status: str                        # unique, none or multiple
     solution: tuple[int, ...] | None
     suspects: tuple[Suspect, ...]
     backend: str
+    puzzle: Puzzle | None = None       # the puzzle finally read (None: as first seen)
+    correction: Correction | None = None   # the cells read otherwise to make it unique
+    confirmed: str | None = None       # the engine of another paradigm that agreed
 
 
 def read_image(image: np.ndarray, *, size: int | None = None,
                box: tuple[int, int] | None = None, debug: bool = False) -> Reading:
-    """Read the puzzle in a photo; GridNotFound if there is no grid."""
+    """Read the puzzle in a photo, turned upright; GridNotFound if there is no grid."""
     gray = G.gray_of(image)
     corners, ink, square, (across, down), (n, rows, cols) = _find_grid_of_size(gray, size)
     found = [C.read_cell(crop, inner) for crop, inner in C.cut(square, rows, cols)]
-    digits = [i for i, cell in enumerate(found) if cell.patch is not None]
-    probabilities = load().probabilities([found[i].patch for i in digits], n)
+    turns, found, likelihood = upright(found, n, box)
+    if turns:  # the photo was taken sideways or upside down: everything turns with it
+        corners = np.roll(corners, -turns, axis=0)
+        square = np.rot90(square, turns)
+        across, down = np.rot90(across, turns), np.rot90(down, turns)  # (drawn together)
     givens, second = [0] * (n * n), [0] * (n * n)
     confidence = [1.0 - 0.5 * cell.doubt for cell in found]  # a blank with a small blob
-    for i, p in zip(digits, probabilities):
-        best, runner_up = np.argsort(p)[::-1][:2]
-        givens[i], confidence[i], second[i] = int(best) + 1, float(p[best]), int(runner_up) + 1
+    for i, p in enumerate(likelihood):
+        if found[i].patch is not None:
+            best, runner_up = np.argsort(p)[::-1][:2]
+            givens[i], confidence[i], second[i] = (int(best) + 1, float(p[best]),
+                                                   int(runner_up) + 1)
     puzzle = Puzzle(box or box_shape(n), tuple(givens))
     pictures = _pictures(image, ink, corners, square, across, down, found, givens) if debug else {}
-    return Reading(puzzle, tuple(confidence), tuple(second), corners, pictures)
+    return Reading(puzzle, tuple(confidence), tuple(second), corners, pictures, likelihood,
+                   turns)
+
+
+def upright(found: list[C.Cell], n: int, box: tuple[int, int] | None = None
+            ) -> tuple[int, list[C.Cell], np.ndarray]:
+    """The quarter turns that make the digits most believable, the cells so turned, and
+    each cell's probabilities (zeros for a blank). A grid whose boxes are not square (6x6)
+    turns only by half: a quarter turn would change its boxes."""
+    rows, cols = box or box_shape(n)
+    choices = (0, 1, 2, 3) if rows == cols else (0, 2)
+    digits = [i for i, cell in enumerate(found) if cell.patch is not None]
+    if not digits:
+        return 0, found, np.zeros((n * n, n), np.float32)
+    patches = [np.rot90(found[i].patch, k) for k in choices for i in digits]
+    chances = load().probabilities(patches, n).reshape(len(choices), len(digits), n)
+    belief = np.log(chances.max(axis=2) + 1e-9).sum(axis=1)
+    pick = int(np.argmax(belief))
+    turns = choices[pick]
+    likelihood = np.zeros((n * n, n), np.float32)
+    likelihood[digits] = chances[pick]
+    return turns, *turned(found, likelihood, n, turns)
+
+
+def turned(found: list[C.Cell], likelihood: np.ndarray, n: int, turns: int
+           ) -> tuple[list[C.Cell], np.ndarray]:
+    """The cells (and their rows of probabilities) of a grid turned a quarter `turns` times
+    anticlockwise, in the turned grid's order, their patches turned too."""
+    if not turns:
+        return found, likelihood
+    order = np.rot90(np.arange(n * n).reshape(n, n), turns).ravel()
+    cells = [found[i] if found[i].patch is None else
+             C.Cell(np.ascontiguousarray(np.rot90(found[i].patch, turns)), found[i].box,
+                    found[i].doubt) for i in order]
+    return cells, likelihood[order]
+
+
+def straighten(image: np.ndarray, size: int | None = None
+               ) -> tuple[np.ndarray, list[int], list[int]]:
+    """The grid straightened onto a square (as photographed, not turned upright) and where
+    its row and column lines are; GridNotFound if there is none."""
+    found = _find_grid_of_size(G.gray_of(image), size)
+    return found[2], found[4][1], found[4][2]
 
 
 def _find_grid_of_size(gray: np.ndarray, size: int | None):
@@ -134,9 +188,13 @@ def _inside(inner: np.ndarray, outer: np.ndarray) -> bool:
                for x, y in inner)
 
 
-def verify(reading: Reading, backend="norvig") -> Verdict:
-    """Solve the puzzle read with a solver engine (a name or a Backend) and check its grid;
-    if the puzzle is not unique, find the cells that were likely misread."""
+def verify(reading: Reading, backend="norvig", *, confirm="sat",
+           seconds: float | None = None) -> Verdict:
+    """Solve the puzzle read with a solver engine (a name or a Backend) and check its grid.
+    A puzzle without exactly one solution is read again: the most likely other reading
+    with one solution (correct.py: norvig counts) is kept when `confirm`, an engine of
+    another paradigm, finds the same one solution; otherwise the verdict names the cells
+    likely misread."""
     from sudokulab.backends import make_backend
     from sudokulab.check import check
     from sudokulab.result import Status
@@ -146,11 +204,38 @@ def verify(reading: Reading, backend="norvig") -> Verdict:
     if result.status == Status.UNIQUE:
         if check(reading.puzzle, result.solutions[0]):
             return Verdict("invalid", None, (), solver.label)
-        return Verdict("unique", result.solutions[0], (), solver.label)
+        return Verdict("unique", result.solutions[0], (), solver.label, reading.puzzle)
     status = "multiple" if result.status == Status.MULTIPLE else "none"
     if result.status not in (Status.MULTIPLE, Status.NONE):
         status = result.status.value
+    else:
+        verdict = _corrected(reading, solver, confirm, seconds)
+        if verdict:
+            return verdict
     return Verdict(status, None, tuple(_suspects(reading, solver)), solver.label)
+
+
+def _corrected(reading: Reading, solver, confirm, seconds: float | None) -> Verdict | None:
+    """The verdict on the most likely other reading with one solution, if `confirm`
+    agrees; None if there is none or it does not."""
+    from sudokulab.backends import make_backend
+    from sudokulab.check import check
+    from sudokulab.result import Status
+
+    counter = solver if solver.name == "norvig" else make_backend("norvig")
+    found = correct(reading.puzzle, reading.confidence, reading.likelihood, counter,
+                    **({"seconds": seconds} if seconds is not None else {}))
+    if found is None:
+        return None
+    checker = make_backend(confirm) if isinstance(confirm, str) else confirm
+    second = checker.solve(found.puzzle, limit=2)
+    if second.status != Status.UNIQUE or check(found.puzzle, second.solutions[0]):
+        return None
+    solution = counter.solve(found.puzzle, limit=2).solutions[0]
+    if tuple(second.solutions[0]) != tuple(solution):
+        return None
+    return Verdict("unique", second.solutions[0], (), counter.label, found.puzzle, found,
+                   checker.label)
 
 
 def _suspects(reading: Reading, solver) -> list[Suspect]:

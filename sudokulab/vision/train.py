@@ -1,4 +1,4 @@
-"""Train the digit classifier from fonts, offline, deterministically: `make model`.
+"""Train the digit classifier from fonts and real photos, offline, deterministically.
 
 Every training sample is one cell as the reader sees it after straightening a photo: a
 symbol in a training font (fonts.TRAINING; fonts.HELD_OUT are never used here) at a random
@@ -8,7 +8,13 @@ cells.read_cell that reads photos finds and normalises the digit, so training an
 see the same kind of patch. A scikit-learn perceptron learns from their features; its
 weights go to digits.npz with the feature scaling, for model.py's numpy forward pass.
 
-Run: python -m sudokulab.vision.train [--samples K] [--out PATH]
+Fonts alone misread newsprint (1 for 4, 8 for 9): when Wicht's newspaper photos are at
+hand (--data FOLDER or $SUDOKULAB_WICHT, see wicht.py), the digits of its 160 TRAINING
+photos are added, each as read and in AUGMENTED more versions (turned, scaled, shifted,
+blurred, lit, noisy, JPEG again). Its 40 test photos are never read here.
+
+Run: python -m sudokulab.vision.train [--samples K] [--data FOLDER] [--out PATH]
+(`make model`: one thread, a fixed seed, so the same inputs give the same weights)
 """
 
 from __future__ import annotations
@@ -23,14 +29,18 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from sudokulab.vision import fonts
-from sudokulab.vision.cells import MARGIN, read_cell
+from sudokulab.vision import fonts, wicht
+from sudokulab.vision.cells import MARGIN, cut, read_cell
 from sudokulab.vision.model import CLASSES, WEIGHTS, features
 
 SEED = 20
 SAMPLES = 60      # per font and symbol
 HIDDEN = 192
+EPOCHS = 60
 CELL_SIDES = (36, 48, 64, 96, 144)   # a 16x16, 12x12, 9x9, 6x6 and 4x4 cell of grid.SIDE
+AUGMENTED = 8     # more versions of each digit of a real photo
+AGREE = 78        # a real photo's cells must be read blank or not as its .dat says, all
+                  # but this many, or its grid was found wrong and it teaches nothing
 
 
 def render_cell(font: Path, text: str, rng: random.Random) -> tuple[np.ndarray, tuple]:
@@ -98,25 +108,117 @@ def samples(font_names: tuple[str, ...], per_class: int, seed: int
     return features(patches), np.array(labels), missed
 
 
-def train(per_class: int = SAMPLES, seed: int = SEED, out: Path = WEIGHTS) -> dict:
-    """Render, train, measure on held-out fonts, write the weights; the figures."""
+def real_samples(photos: list[Path], seed: int, judge, augmented: int = AUGMENTED
+                 ) -> tuple[np.ndarray, np.ndarray, int]:
+    """Features and labels of the digits of real photos, each with `augmented` more
+    versions; and how many photos were left out (their grid not found as their .dat says).
+    judge: features to class probabilities, to tell which way up a photo was taken."""
+    rng = random.Random(seed)
+    patches, labels, skipped = [], [], 0
+    for photo in photos:
+        cells = _real_cells(photo, judge)
+        if cells is None:
+            skipped += 1
+            continue
+        for crop, inner, turns, label in cells:
+            for copy in range(augmented + 1):
+                cell = read_cell(_augmented(crop, rng) if copy else crop, inner)
+                if cell.patch is not None:
+                    patches.append(np.ascontiguousarray(np.rot90(cell.patch, turns)))
+                    labels.append(label - 1)
+    return features(patches), np.array(labels), skipped
+
+
+def _real_cells(photo: Path, judge) -> list[tuple] | None:
+    """Each digit's cut cell in a real photo, the turns that make it upright, its label;
+    None when the grid found does not match the photo's .dat (blanks in the wrong cells)."""
+    from sudokulab.vision import read
+
+    truth = wicht.truth(photo)
+    image = cv2.imread(str(photo))
+    try:
+        square, rows, cols = read.straighten(image, 9)
+    except read.G.GridNotFound:
+        return None
+    cells = cut(square, rows, cols)
+    found = [read_cell(crop, inner) for crop, inner in cells]
+    best = None
+    for turns in (0, 1, 2, 3):  # the truth is upright: turn the cells until they agree
+        order = np.rot90(np.arange(81).reshape(9, 9), turns).ravel()
+        blanks = sum((found[i].patch is not None) == bool(truth[j]) for j, i in enumerate(order))
+        read_as = read.turned(found, np.zeros((81, 9)), 9, turns)[0]
+        digits = [j for j, cell in enumerate(read_as) if cell.patch is not None and truth[j]]
+        named = 0
+        if digits:
+            guess = judge(features([read_as[j].patch for j in digits]))
+            named = sum(int(g[:9].argmax()) + 1 == truth[j] for g, j in zip(guess, digits))
+        if best is None or blanks + named > best[0] + best[1]:
+            best = (blanks, named, turns, order)
+    blanks, _, turns, order = best
+    if blanks < AGREE:
+        return None
+    return [(cells[i][0], cells[i][1], turns, truth[j]) for j, i in enumerate(order)
+            if truth[j]]
+
+
+def _augmented(crop: np.ndarray, rng: random.Random) -> np.ndarray:
+    """A real cell as another photo could show it: turned, scaled, shifted, sheared,
+    blurred or sharper, lit and contrasted otherwise, noisy, saved as JPEG again."""
+    h, w = crop.shape
+    paper = float(np.median(crop))
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(-4, 4), rng.uniform(0.9, 1.1))
+    turn[0, 1] += rng.uniform(-0.1, 0.1)
+    turn[:, 2] += [rng.uniform(-0.05, 0.05) * w, rng.uniform(-0.05, 0.05) * h]
+    cell = cv2.warpAffine(crop.astype(np.float32), turn, (w, h), borderValue=paper)
+    if rng.random() < 0.25:  # print heavier or lighter
+        k = np.ones((2, 2), np.uint8)
+        cell = cv2.erode(cell, k) if rng.random() < 0.5 else cv2.dilate(cell, k)
+    if rng.random() < 0.6:
+        cell = cv2.GaussianBlur(cell, (0, 0), rng.uniform(0.3, 1.3))
+    contrast, level = rng.uniform(0.5, 1.2), rng.uniform(-30, 30)
+    cell = paper + (cell - paper) * contrast + level
+    nprng = np.random.default_rng(rng.randrange(2**32))
+    cell = np.clip(cell + nprng.normal(0, rng.uniform(0, 7), cell.shape), 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        quality = [cv2.IMWRITE_JPEG_QUALITY, rng.randint(25, 85)]
+        cell = cv2.imdecode(cv2.imencode(".jpg", cell, quality)[1], cv2.IMREAD_GRAYSCALE)
+    return cell
+
+
+def _net(seed: int, epochs: int):
+    """The perceptron, untrained."""
     from sklearn.neural_network import MLPClassifier
 
+    return MLPClassifier(hidden_layer_sizes=(HIDDEN,), alpha=1e-3, batch_size=256,
+                         learning_rate_init=2e-3, max_iter=epochs, early_stopping=False,
+                         random_state=seed)
+
+
+def train(per_class: int = SAMPLES, seed: int = SEED, out: Path = WEIGHTS,
+          photos: list[Path] = ()) -> dict:
+    """Render, add the real photos' digits, train, measure on held-out fonts, write the
+    weights; the figures."""
     cv2.setNumThreads(1)
     started = time.perf_counter()
     x, y, missed = samples(fonts.TRAINING, per_class, seed)
+    skipped, real = 0, 0
+    if photos:  # a first net from the fonts alone tells which way up each photo is
+        mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
+        first = _net(seed, 20).fit((x - mean) / scale, y)
+        rx, ry, skipped = real_samples(list(photos), seed + 2,
+                                       lambda f: first.predict_proba((f - mean) / scale))
+        x, y, real = np.concatenate([x, rx]), np.concatenate([y, ry]), len(ry)
     mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
-    net = MLPClassifier(hidden_layer_sizes=(HIDDEN,), alpha=1e-3, batch_size=256,
-                        learning_rate_init=2e-3, max_iter=60, early_stopping=False,
-                        random_state=seed)
-    net.fit((x - mean) / scale, y)
+    net = _net(seed, EPOCHS).fit((x - mean) / scale, y)
     weights = {"mean": mean, "scale": scale, "hidden": net.coefs_[0],
                "hidden_bias": net.intercepts_[0], "out": net.coefs_[1],
                "out_bias": net.intercepts_[1]}
     np.savez_compressed(out, **{k: v.astype(np.float32) for k, v in weights.items()})
     hx, hy, hmissed = samples(fonts.HELD_OUT, max(10, per_class // 4), seed + 1)
     held = float((net.predict((hx - mean) / scale) == hy).mean())
-    return {"training samples": len(y), "missed while rendering": missed,
+    return {"training samples": len(y), "of them from real photos": real,
+            "real photos": len(photos), "real photos left out": skipped,
+            "missed while rendering": missed,
             "training accuracy": float(net.score((x - mean) / scale, y)),
             "held-out fonts accuracy": held, "held-out samples": len(hy),
             "held-out missed": hmissed, "seconds": time.perf_counter() - started,
@@ -128,9 +230,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=SAMPLES,
                         help=f"samples per font and symbol (default {SAMPLES})")
+    parser.add_argument("--data", metavar="FOLDER",
+                        help=f"Wicht's sudoku_dataset (default ${wicht.ENV}); its training "
+                             "photos are learnt from, its test photos never read")
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     args = parser.parse_args(argv)
-    for key, value in train(args.samples, SEED, args.out).items():
+    folder = wicht.root(args.data)
+    photos = wicht.photos(folder, "train") if folder else []
+    if not folder:
+        print(f"no real photos: --data or ${wicht.ENV} not given; training from fonts only",
+              file=sys.stderr)
+    for key, value in train(args.samples, SEED, args.out, photos).items():
         print(f"{key}: {value:.4f}" if isinstance(value, float) else f"{key}: {value}")
     return 0
 
