@@ -319,7 +319,7 @@ def photo(data: bytes, seconds: float = 30.0) -> dict:
     except G.GridNotFound as error:
         raise UsageError(f"the image: {error}") from None
     verdict = R.verify(reading, "norvig")
-    puzzle, n = reading.puzzle, reading.puzzle.n
+    puzzle, n = verdict.puzzle or reading.puzzle, reading.puzzle.n  # as corrected
     suspects = [{"cell": cell(s.cell, n), "read": s.read, "instead": s.instead}
                 for s in verdict.suspects]
     return {"status": verdict.status, "backend": verdict.backend, "puzzle": puzzle,
