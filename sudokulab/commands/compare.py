@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from sudokulab.commands.inputs import INPUT_FORMATS, examples
+from sudokulab.commands.inputs import examples
 from sudokulab.errors import (
     EXIT_DISAGREE,
     EXIT_ENGINE,
@@ -22,6 +22,7 @@ from sudokulab.errors import (
     seconds,
     whole_number,
 )
+from sudokulab.formats import READERS
 
 DESCRIPTION = ("Run every backend (or those named) over a dataset, validate each answer with "
                "the independent checker, cross-check the backends and compare times. Each "
@@ -45,8 +46,8 @@ def options(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--file", "-f", metavar="F",
                         help="a file of puzzles in any supported format (.gz works), each "
                              "with its own rules in JSON Lines or a JSON array")
-    parser.add_argument("--input-format", metavar="FMT", choices=INPUT_FORMATS,
-                        help=f"how to read --file: {', '.join(INPUT_FORMATS)} (default "
+    parser.add_argument("--input-format", metavar="FMT", choices=READERS,
+                        help=f"how to read --file: {', '.join(READERS)} (default "
                              f"auto)")
     parser.add_argument("--strict", action="store_true",
                         help="refuse a file with a bad puzzle (by default each is reported "

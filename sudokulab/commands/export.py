@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from sudokulab.commands.inputs import examples, input_arguments, read_input
 from sudokulab.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, UsageError, exit_help
+from sudokulab.formats import LINKS
 
 DESCRIPTION = ("Write one puzzle as a model for an external solver (DIMACS CNF, "
                "SMT-LIB 2, an ASP program for clingo) or as a link that opens it in the "
@@ -22,7 +23,7 @@ def options(p: argparse.ArgumentParser) -> None:
     """The options of `export`."""
     p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
     input_arguments(p)
-    p.add_argument("--to", choices=("dimacs", "smt2", "lp", "fpuzzles", "sudokupad"),
+    p.add_argument("--to", choices=("dimacs", "smt2", "lp", *LINKS),
                    required=True,
                    help="output format: a model (dimacs, smt2; lp: an answer set program "
                         "for clingo) or a link that opens the puzzle in the browser "
@@ -72,7 +73,7 @@ def _exported(puzzle, args: argparse.Namespace) -> str:
         from sudokulab import asp
 
         return asp.to_lp(puzzle)
-    if args.to in ("fpuzzles", "sudokupad"):
+    if args.to in LINKS:
         from sudokulab.formats import links
 
         link = links.fpuzzles_link if args.to == "fpuzzles" else links.sudokupad_link

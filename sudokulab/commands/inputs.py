@@ -7,14 +7,13 @@ import argparse
 import sys
 
 from sudokulab.errors import PuzzleError, UsageError
+from sudokulab.formats import BLANKS, READERS
 
-INPUT_FORMATS = ("auto", "lines", "jsonl", "json", "sdk", "sdm", "ss", "euler", "hodoku",
-                 "forum", "link")  # sudokulab.formats.files.READERS (not imported here)
 
 def input_arguments(parser: argparse.ArgumentParser) -> None:
     """PUZZLE | - | --file F, and the box shape."""
     parser.add_argument("puzzle", nargs="?", metavar="PUZZLE",
-                        help="a puzzle: a line of N*N symbols ('.', '0', '_', '-' or '*' for "
+                        help=f"a puzzle: a line of N*N symbols ({', '.join(BLANKS)} for "
                              "blanks), a grid, numbers separated by commas, JSON, or an "
                              "f-puzzles or SudokuPad link; '-' reads standard input")
     parser.add_argument("--file", "-f", metavar="F",
@@ -22,8 +21,8 @@ def input_arguments(parser: argparse.ArgumentParser) -> None:
                              "JSON array, .sdk/.sdm/.ss, Project Euler, HoDoKu, forum lines, "
                              "links; .gz works)")
     parser.add_argument("--input-format", default="auto", metavar="FMT",
-                        choices=INPUT_FORMATS,
-                        help=f"how to read the input: {', '.join(INPUT_FORMATS)} "
+                        choices=READERS,
+                        help=f"how to read the input: {', '.join(READERS)} "
                              f"(default auto: detected line by line)")
     parser.add_argument("--strict", action="store_true",
                         help="stop at the first bad puzzle of a file (by default each is "

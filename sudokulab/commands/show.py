@@ -14,6 +14,7 @@ from sudokulab.errors import (
     error_line,
     exit_help,
 )
+from sudokulab.formats import KEEPS_RULES, WRITERS
 
 DESCRIPTION = ("Print each puzzle in another format (a grid, a line, JSON, a link, a "
                "file format) or with the candidates of each blank cell.")
@@ -23,8 +24,7 @@ EXAMPLES = examples(
 EXITS = (EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED)
 
 
-FORMATS = ("pretty", "line", "numbers", "json", "candidates", "jsonl", "sdk", "sdm", "ss",
-                "euler", "hodoku", "fpuzzles", "sudokupad")
+FORMATS = ("pretty", "numbers", "candidates", *WRITERS)
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -36,6 +36,11 @@ def options(p: argparse.ArgumentParser) -> None:
                         "rules (units, chess moves, non-consecutive, parity, cage sums); "
                         "also " + ", ".join(FORMATS) + " (json and jsonl: one object "
                         "a line; fpuzzles, sudokupad: a link; euler: Project Euler 96's form)")
+    p.add_argument("--after", metavar="LEVEL",
+                   help="the grid and pencil marks where a level of the inference ladder "
+                        "stops, no guess taken (e.g. sat:minimal, sat:extended, norvig, "
+                        "human:locked, prolog:all_distinct; `sudokulab ladder --help` lists "
+                        "them)")
     p.set_defaults(multi_grid=True)
 
 
@@ -43,8 +48,7 @@ def run(args: argparse.Namespace) -> int:
     """Print each puzzle in the chosen format; a bad one of a file is reported and skipped."""
     entries = read_entries(args)
     puzzles = [entry.puzzle for entry in entries if entry.puzzle is not None]
-    lossy = args.format not in ("pretty", "candidates", "json", "jsonl", "fpuzzles",
-                                "sudokupad")
+    lossy = args.format not in ("pretty", "candidates", *KEEPS_RULES)
     dropped = sorted({rule.name for puzzle in puzzles for rule in puzzle.rules}) if lossy else []
     if dropped:
         print(f"sudokulab: note: the {args.format} form cannot hold rules; not shown: "
@@ -57,8 +61,25 @@ def run(args: argparse.Namespace) -> int:
             if args.strict:
                 break
             continue
-        print(_show(entry.puzzle, args.format, number))
+        print(_after(entry.puzzle, args.after) if args.after else
+              _show(entry.puzzle, args.format, number))
     return code
+
+
+def _after(puzzle, level: str) -> str:
+    """The pencil marks where a ladder level stops on the puzzle, under a line of figures."""
+    from sudokulab import ladder
+    from sudokulab.formats import text
+
+    chosen = ladder.choose(level)[0]
+    outcome = ladder.after(puzzle, chosen.name)
+    if outcome.marks is None:
+        return f"after {chosen.name}: a contradiction (no solution)"
+    marks = [[d + 1 for d in range(puzzle.n) if m >> d & 1] for m in outcome.marks]
+    decided = sum(len(m) == 1 for m in marks)
+    state = ("finished, the grid checked" if outcome.finished
+             else f"{decided} cells decided, {outcome.candidates} candidates left in the others")
+    return f"after {chosen.name} ({chosen.what}): {state}\n{text.format_candidates(puzzle, marks)}"
 
 
 BOARD_FORMATS = ("pretty", "line", "json", "jsonl", "candidates")  # what draws several grids

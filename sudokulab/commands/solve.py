@@ -24,6 +24,7 @@ from sudokulab.errors import (
     timeout_seconds,
     worst,
 )
+from sudokulab.formats import LINKS
 
 DESCRIPTION = ("Solve one puzzle or a file of puzzles with one backend. Every grid a backend "
                "returns is checked by the independent checker before it is printed.")
@@ -66,8 +67,7 @@ def options(p: argparse.ArgumentParser) -> None:
                    help="count every solution; prints the count, not the grids (see --grids)")
     p.add_argument("--grids", type=count_int, default=0, metavar="K",
                    help="with --count, also print the first K grids found (default 0)")
-    p.add_argument("--format", choices=("pretty", "line", "csv", "tsv", "json", "fpuzzles",
-                                        "sudokupad"),
+    p.add_argument("--format", choices=("pretty", "line", "csv", "tsv", "json", *LINKS),
                    default="pretty",
                    help="output format (default: pretty; see below)")
     p.add_argument("--timeout", "-t", type=timeout_seconds, metavar="S",
@@ -220,7 +220,7 @@ class Output:
         if self.format in TABLES:
             return self._row((number, status, result.count_text, f"{result.time * 1000:.3f}",
                               ",".join(map(line_of, shown)), result.message))
-        if self.format in ("line", "fpuzzles", "sudokupad"):
+        if self.format in ("line", *LINKS):
             if status in ("unique", "solved") and not self.counting:
                 if self.format == "line":
                     return line_of(result.solutions[0])

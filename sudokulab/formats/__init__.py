@@ -6,3 +6,12 @@ inside is `formats.fpuzzles` or `formats.sudokupad`). `formats.files` is the API
 call: `read_file`/`read_text` give one Entry per puzzle (or per bad one, with its file
 and line), `write` gives a file's text.
 """
+
+# The one table of format names: the commands' choices and help, and the readers and
+# writers, derive theirs from it (it imports nothing, so a command's --help stays cheap).
+READERS = ("auto", "lines", "jsonl", "json", "sdk", "sdm", "ss", "euler", "hodoku", "forum",
+           "link")  # --input-format: how a file or an argument is read (auto: line by line)
+LINKS = ("fpuzzles", "sudokupad")  # writers whose text is a link that opens the puzzle
+WRITERS = ("line", "jsonl", "json", "sdk", "sdm", "ss", "euler", "hodoku", *LINKS)
+KEEPS_RULES = ("jsonl", "json", *LINKS)  # the other writers drop rules
+BLANKS = ".0_-*"  # what stands for a blank cell in a line, a grid or a board

@@ -16,12 +16,12 @@ from collections.abc import Iterable, Sequence
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError
+from sudokulab.formats import BLANKS
 from sudokulab.layout import LAYOUTS, Layout
 from sudokulab.puzzle import SYMBOLS, Puzzle, box_shape
 
 VOID = " #-."  # what stands where no grid lies ('-' and '.' are blanks inside a grid)
 EMPTY = " #"  # the void marks that are never a cell
-BLANK = ".0_-*"
 MAX_LINES = 100  # a board and its comment lines: a longer text is a file of many puzzles
 
 
@@ -85,8 +85,8 @@ def _board_puzzle(rows: list[tuple[int, str]], layout: Layout,
         if c >= len(line) or line[c] in " #":
             raise PuzzleError(f"{where}: a cell is missing (a blank is '.' or '0')")
         char = line[c]
-        digit = 0 if char in BLANK else SYMBOLS.find(char.upper()) + 1
-        if not (char in BLANK or 1 <= digit <= n):
+        digit = 0 if char in BLANKS else SYMBOLS.find(char.upper()) + 1
+        if not (char in BLANKS or 1 <= digit <= n):
             raise PuzzleError(f"{where}: {char!r} is not a digit 1-{n} or a blank mark")
         givens.append(digit)
     return Puzzle(box_shape(n), tuple(givens), rules, layout)

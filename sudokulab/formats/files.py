@@ -31,6 +31,7 @@ from typing import IO
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError, unknown
+from sudokulab.formats import READERS, WRITERS
 from sudokulab.formats.boards import read_board
 from sudokulab.formats.text import (
     BOM,
@@ -47,11 +48,6 @@ from sudokulab.formats.text import (
 )
 from sudokulab.puzzle import MAX_SIZE, Puzzle, line_of
 
-READERS = ("auto", "lines", "jsonl", "json", "sdk", "sdm", "ss", "euler", "hodoku", "forum",
-           "link")
-WRITERS = ("line", "jsonl", "json", "sdk", "sdm", "ss", "euler", "hodoku", "fpuzzles",
-           "sudokupad")
-KEEPS_RULES = ("jsonl", "json", "fpuzzles", "sudokupad")  # the other writers drop rules
 SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".sdk": "sdk",
             ".sdm": "sdm", ".ss": "ss"}
 HEADER = re.compile(r"^\s*(?:grid\s+\d+|\[puzzle\])\s*$", re.IGNORECASE)

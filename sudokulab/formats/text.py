@@ -24,6 +24,7 @@ from functools import cache
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError
+from sudokulab.formats import BLANKS
 from sudokulab.formats.boards import format_board, read_board
 from sudokulab.layout import BY_CELLS, Layout, named
 from sudokulab.puzzle import (
@@ -42,7 +43,6 @@ from sudokulab.puzzle import (
     valid_sizes,
 )
 
-BLANKS = ".0_-*"
 LAYOUT = set(" \t\r|+:") | set("│┃║┼╋╬")
 RULE_LINE = re.compile(r"^(?:[\s\-+|=:─━═┼╋╬]*|\s*\*[-=]+\*\s*)$")  # *---* frames: .ss
 MAX_TEXT = 1_000_000  # characters in one puzzle's text: far above any real puzzle, and
