@@ -27,10 +27,6 @@ FLAGS = {R.Diagonal: "diagonal", R.MainDiagonal: "main_diagonal",
 # The lines whose cells are numbered from one end: thermo(K,I,R,C), ...
 ORDERED = {R.Thermometer: "thermo", R.Whispers: "whispers", R.Palindrome: "palindrome"}
 
-# The marks of each dot rule, by field, and the Kind each states.
-MARKS = {R.Kropki: {"white": "white", "black": "black"}, R.XV: {"x": "x", "v": "v"},
-         R.ConsecutiveMarks: {"pairs": "white"}}
-
 # The paragraphs of sudoku.lp that state each rule (their first comment lines start so).
 RELATED = "Related digits"
 SECTIONS = {R.Diagonal: ("Diagonal",), R.MainDiagonal: ("Diagonal",),
@@ -72,9 +68,9 @@ def facts_by_rule(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> dict[str, 
         count[kind] = count.get(kind, 0) + 1
         return count[kind]
 
-    jigsaw = next((rule for rule in rules if isinstance(rule, R.Jigsaw)), None)
+    jigsaw = R.jigsaw(rules)
     for rule in rules:
-        if isinstance(rule, R.Jigsaw):  # as the geometry does: the first jigsaw's regions
+        if getattr(rule, "replaces_boxes", False):  # as the geometry: the first one's regions
             facts = [f"region({k},{r + 1},{c + 1})." for k, region in enumerate(rule.regions, 1)
                      for r, c in region] if rule is jigsaw else []
         else:
@@ -115,7 +111,7 @@ def _facts(rule: R.Rule, number: Callable[[str], int]) -> list[str]:
     if isinstance(rule, R.Sandwich):
         line = f"column({rule.index + 1})" if rule.column else f"row({rule.index + 1})"
         return [f"sandwich({line},{rule.total})."]
-    if type(rule) in MARKS:
+    if isinstance(rule, R.Dots):
         return _marks(number("mark"), rule)
     raise ValueError(f"sudoku.lp cannot express rule {rule.name}")
 
@@ -125,14 +121,15 @@ def _cells(name: str, k: int, cells: tuple[R.Cell, ...]) -> list[str]:
     return [f"{name}({k},{r + 1},{c + 1})." for r, c in cells]
 
 
-def _marks(k: int, rule: R.Kropki | R.XV | R.ConsecutiveMarks) -> list[str]:
+def _marks(k: int, rule: R.Dots) -> list[str]:
     """Dot rule K's negative constraint (first, so that the teaching view shows it), then
-    its marks, each pair of cells in reading order."""
-    kinds = MARKS[type(rule)]
-    negative = isinstance(rule, R.ConsecutiveMarks) or rule.negative
-    facts = [f"negative({k},{kind})." for kind in dict.fromkeys(kinds.values()) if negative]
-    for field, kind in kinds.items():
-        for pair in getattr(rule, field):
+    its marks (each field's Kind is the relation it states), each pair in reading order."""
+    kinds = rule.marks
+    facts = [f"negative({k},{kind})." for kind in dict.fromkeys(kinds.values())
+             if rule.is_negative]
+    for field, pairs in rule.pairs_by_field().items():
+        kind = kinds[field]
+        for pair in pairs:
             (r1, c1), (r2, c2) = sorted(pair)
             facts.append(f"mark({k},{kind},{r1 + 1},{c1 + 1},{r2 + 1},{c2 + 1}).")
     return facts

@@ -191,7 +191,7 @@ def make_request(box: tuple[int, int] = (3, 3), rules: Iterable[R.Rule | str] = 
         if value is not None and not (isinstance(value, int) and 0 <= value <= n * n):
             raise UsageError(f"--{name} must be from 0 to {n * n} for a {n}x{n} grid, "
                              f"not {value!r}")
-    if "jigsaw" in randoms and any(isinstance(rule, R.Jigsaw) for rule in fixed):
+    if "jigsaw" in randoms and R.jigsaw(fixed) is not None:
         raise UsageError("random jigsaw regions and fixed regions exclude each other")
     if level is not None:
         if level.lower() not in LEVELS:
@@ -250,10 +250,7 @@ def _rules(rules: Iterable[R.Rule | str]) -> tuple[tuple[R.Rule, ...], tuple[str
             if name in RANDOM_RULES:
                 randoms.append(name)
                 continue
-            try:
-                fixed += R.named(name)
-            except ValueError as error:
-                raise UsageError(f"{error}, {', '.join(RANDOM_RULES)}") from None
+            fixed += R.named(name, others=RANDOM_RULES)
         else:
             fixed.append(rule)
     return tuple(dict.fromkeys(fixed)), tuple(dict.fromkeys(randoms))
