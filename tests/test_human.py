@@ -12,9 +12,8 @@ from hypothesis import strategies as st
 
 from sudokulab import datasets
 from sudokulab.backends import make_backend
-from sudokulab.backends.base import FIRST_RULES
 from sudokulab.formats.text import from_json, parse
-from sudokulab.human import solver
+from sudokulab.human import FIRST_RULES, solver
 from sudokulab.human.candidates import Candidates
 from sudokulab.puzzle import empty
 

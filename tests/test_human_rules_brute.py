@@ -13,10 +13,9 @@ import pytest
 
 from sudokulab import rules as R
 from sudokulab.backends import make_backend
-from sudokulab.backends.base import FIRST_RULES
 from sudokulab.check import check, is_solution
 from sudokulab.formats.text import from_json, parse
-from sudokulab.human import solver
+from sudokulab.human import FIRST_RULES, solver
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Status
 

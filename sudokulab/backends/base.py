@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sudokulab import errors
-from sudokulab import rules as R
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.puzzle import clash as givens_clash
 from sudokulab.result import Result, Status, verdict
@@ -390,8 +389,3 @@ class YesNo(Option):
             return "yes" if text.lower() in YES else "no"
         raise ValueError(text)
 
-
-# The rules before the line, dot and region rules of issue 19: what the human solver's
-# techniques know (it answers UNSUPPORTED to the others).
-FIRST_RULES: tuple[type, ...] = (R.Diagonal, R.AntiKnight, R.AntiKing, R.NonConsecutive,
-                                 R.Windoku, R.Jigsaw, R.Cage, R.Parity)

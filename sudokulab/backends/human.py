@@ -13,7 +13,6 @@ not proven here.
 from __future__ import annotations
 
 from sudokulab.backends.base import (
-    FIRST_RULES,
     YES,
     Availability,
     Backend,
@@ -21,6 +20,7 @@ from sudokulab.backends.base import (
     Deadline,
     YesNo,
 )
+from sudokulab.human import FIRST_RULES
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status, verdict
 

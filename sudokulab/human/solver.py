@@ -17,6 +17,7 @@ from operator import or_
 from sudokulab import errors
 from sudokulab.errors import unknown
 from sudokulab.human import (
+    FIRST_RULES,
     als,
     chains,
     coloring,
@@ -156,8 +157,6 @@ class Path:
 def unknown_rules(puzzle: Puzzle) -> list[str]:
     """The names of the puzzle's rules that no technique knows (the line, dot, sum and
     region rules of issue 19): a path that ignored them would stall or grade wrongly."""
-    from sudokulab.backends.base import FIRST_RULES
-
     return sorted({rule.name for rule in puzzle.rules if not isinstance(rule, FIRST_RULES)})
 
 
