@@ -251,12 +251,10 @@ class Output:
         """One JSON object: the puzzle with its rules, and the backend's answer."""
         import json
 
-        from sudokulab import rules as R
+        from sudokulab.formats.text import puzzle_data
         from sudokulab.puzzle import line_of
 
-        data = {"puzzle": line_of(puzzle.givens), "box": list(puzzle.box),
-                **({"layout": puzzle.layout.name} if puzzle.layout is not None else {}),
-                "rules": [R.rule_to_json(rule) for rule in puzzle.rules],
+        data = {"puzzle": line_of(puzzle.givens), **puzzle_data(puzzle),
                 "backend": self.label, **result.to_json()}
         data["status"] = status
         data["solutions"] = [list(grid) for grid in shown]

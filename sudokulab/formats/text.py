@@ -455,21 +455,25 @@ def _format_dots(puzzle: Puzzle, rule: R.Dots) -> str:
     return f"{title}:\n" + "\n".join(rows)
 
 
-def to_json(puzzle: Puzzle, **extra: object) -> str:
-    """The JSON form: box, givens as rows of numbers, rules (a multi-grid puzzle: its
-    layout, and its givens as one line)."""
+def puzzle_data(puzzle: Puzzle) -> dict:
+    """The JSON form as an object (sudokulab/data/puzzle.schema.json): box, givens as rows
+    of numbers, rules (a multi-grid puzzle: its layout, and its givens as one line). The
+    one shape of a puzzle in JSON: files, `solve --format json`, the generator and the
+    page all start from it."""
     n = puzzle.n
     if puzzle.layout is not None:
-        data = {"layout": puzzle.layout.name, "box": list(puzzle.box),
+        return {"layout": puzzle.layout.name, "box": list(puzzle.box),
                 "givens": line_of(puzzle.givens), "rules": []}
-    else:
-        data = {"box": list(puzzle.box),
-                "givens": [list(puzzle.givens[r * n:(r + 1) * n]) for r in range(n)],
-                "rules": [R.rule_to_json(rule) for rule in puzzle.rules]}
-    data.update(extra)
+    return {"box": list(puzzle.box),
+            "givens": [list(puzzle.givens[r * n:(r + 1) * n]) for r in range(n)],
+            "rules": [R.rule_to_json(rule) for rule in puzzle.rules]}
+
+
+def to_json(puzzle: Puzzle, **extra: object) -> str:
+    """The JSON form's text (`puzzle_data`, with extra fields)."""
     import json
 
-    return json.dumps(data)
+    return json.dumps({**puzzle_data(puzzle), **extra})
 
 
 def from_json(text: str, *, box: tuple[int, int] | None = None) -> Puzzle:

@@ -71,14 +71,11 @@ class Generated:
 
     def to_json(self) -> dict:
         """The puzzle in the JSON puzzle form (box, givens, rules), with how it was made."""
+        from sudokulab.formats.text import puzzle_data
         from sudokulab.puzzle import line_of
 
-        n = self.puzzle.n
-        givens = self.puzzle.givens
-        return {"box": list(self.puzzle.box),
-                "givens": [list(givens[r * n:(r + 1) * n]) for r in range(n)],
-                "rules": [R.rule_to_json(rule) for rule in self.puzzle.rules],
-                "puzzle": line_of(givens), "solution": line_of(self.solution),
+        return {**puzzle_data(self.puzzle),
+                "puzzle": line_of(self.puzzle.givens), "solution": line_of(self.solution),
                 "clues": self.clues, "seed": self.seed, "symmetry": self.symmetry,
                 "minimal": self.minimal, "provers": list(self.provers), "level": self.level,
                 "score": self.score, "rating": self.rating, "tries": self.tries}

@@ -449,12 +449,12 @@ async def _too_large(send, limit: int) -> None:
 # --- answers ---------------------------------------------------------------------------
 
 def puzzle_json(puzzle) -> dict:
-    """A puzzle for the page: box, size, givens, rules, and its line."""
-    from sudokulab import rules as R
+    """A puzzle for the page: its JSON form, with its size and line, and the givens
+    cell by cell (the page indexes them so, rather than by rows)."""
+    from sudokulab.formats.text import puzzle_data
     from sudokulab.puzzle import line_of
 
-    return {"box": list(puzzle.box), "size": puzzle.n, "givens": list(puzzle.givens),
-            "rules": [R.rule_to_json(rule) for rule in puzzle.rules],
+    return {**puzzle_data(puzzle), "size": puzzle.n, "givens": list(puzzle.givens),
             "line": line_of(puzzle.givens)}
 
 
