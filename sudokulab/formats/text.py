@@ -43,7 +43,7 @@ from sudokulab.puzzle import (
     valid_sizes,
 )
 
-LAYOUT = set(" \t\r|+:") | set("│┃║┼╋╬")
+FRAME = set(" \t\r|+:") | set("│┃║┼╋╬")  # what draws a grid between its cells
 RULE_LINE = re.compile(r"^(?:[\s\-+|=:─━═┼╋╬]*|\s*\*[-=]+\*\s*)$")  # *---* frames: .ss
 MAX_TEXT = 1_000_000  # characters in one puzzle's text: far above any real puzzle, and
                       # checked before anything is split, so a huge input fails at once
@@ -175,7 +175,7 @@ def _symbol_tokens(lines: list[str]) -> list[tuple[str, str]]:
     tokens = []
     for row, line in enumerate(lines, 1):
         for col, char in enumerate(line, 1):
-            if char not in LAYOUT:
+            if char not in FRAME:
                 tokens.append((char, f"line {row}, column {col}"))
     return tokens
 
@@ -294,7 +294,7 @@ def is_grid(block: list[str]) -> bool:
     if _is_number_form(rows):
         count = sum(len([w for w in re.split(r"[\s,|;]+", r) if w]) for r in rows)
     else:
-        count = sum(1 for r in rows for ch in r if ch not in LAYOUT)
+        count = sum(1 for r in rows for ch in r if ch not in FRAME)
     return count == len(rows) ** 2
 
 
