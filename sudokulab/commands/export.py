@@ -23,11 +23,13 @@ def options(p: argparse.ArgumentParser) -> None:
     """The options of `export`."""
     p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
     input_arguments(p)
-    p.add_argument("--to", choices=("dimacs", "smt2", "lp", *LINKS),
+    p.add_argument("--to", choices=("dimacs", "smt2", "lp", "mzn", "dzn", "milp-lp", *LINKS),
                    required=True,
                    help="output format: a model (dimacs, smt2; lp: an answer set program "
-                        "for clingo) or a link that opens the puzzle in the browser "
-                        "(fpuzzles, sudokupad)")
+                        "for clingo; mzn: the MiniZinc model with the puzzle inside, dzn: "
+                        "the puzzle as data for sudokulab/mzn/sudoku.mzn; milp-lp: the 0-1 "
+                        "program in CPLEX LP format, for HiGHS) or a link that opens the "
+                        "puzzle in the browser (fpuzzles, sudokupad)")
     p.add_argument("--encoding",
                    help="CNF encoding (dimacs only): minimal, efficient, extended (the "
                         "default), optimized")
@@ -73,6 +75,14 @@ def _exported(puzzle, args: argparse.Namespace) -> str:
         from sudokulab import asp
 
         return asp.to_lp(puzzle)
+    if args.to in ("mzn", "dzn"):  # sudoku.mzn and its data: `minizinc` alone solves it
+        from sudokulab import mzn
+
+        return mzn.to_mzn(puzzle) if args.to == "mzn" else mzn.to_dzn(puzzle)
+    if args.to == "milp-lp":
+        from sudokulab.encodings import milp
+
+        return milp.to_lp(puzzle)
     if args.to in LINKS:
         from sudokulab.formats import links
 

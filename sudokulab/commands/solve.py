@@ -65,6 +65,10 @@ def options(p: argparse.ArgumentParser) -> None:
                    help="stop after K solutions (default 2: proves uniqueness; 1: first only)")
     p.add_argument("--count", action="store_true",
                    help="count every solution; prints the count, not the grids (see --grids)")
+    p.add_argument("--count-with", choices=("enumeration", "sharpsat"), default="enumeration",
+                   help="with --count: enumeration (the backend lists every solution, the "
+                        "default) or sharpsat (Ganak counts the models of the sat backend's "
+                        "CNF without listing them: millions of solutions in seconds)")
     p.add_argument("--grids", type=count_int, default=0, metavar="K",
                    help="with --count, also print the first K grids found (default 0)")
     p.add_argument("--format", choices=("pretty", "line", "csv", "tsv", "json", *LINKS),
@@ -82,6 +86,10 @@ def run(args: argparse.Namespace) -> int:
     entries = read_entries(args)
     if args.grids and not args.count:
         raise UsageError("--grids K prints K of the grids a count finds: give --count too")
+    if args.count_with == "sharpsat":
+        if not args.count:
+            raise UsageError("--count-with sharpsat counts: give --count too")
+        return _sharpsat(args, entries)
     engine = backend(args.backend)
     why = unavailable(engine)
     if why:
@@ -107,6 +115,32 @@ def run(args: argparse.Namespace) -> int:
         if partial is not None:
             out.write(len(codes) + 1, entries[len(codes)].puzzle, partial, interrupted=True)
         raise
+    return worst(codes)
+
+
+def _sharpsat(args: argparse.Namespace, entries: list) -> int:
+    """Count each puzzle's solutions with Ganak; --grids K lists K of them with the backend."""
+    from dataclasses import replace
+
+    from sudokulab import counting
+
+    engine = backend(args.backend) if args.grids else None
+    if engine is not None and (why := unavailable(engine)):
+        print(error_line(why), file=sys.stderr)
+        return EXIT_ENGINE
+    out = Output(args, "sharpsat (Ganak)", numbered=len(entries) > 1)
+    codes = []
+    for number, entry in enumerate(entries, 1):
+        if entry.puzzle is None:
+            codes.append(out.bad(number, entry))
+            if args.strict:
+                break
+            continue
+        result = counting.count(entry.puzzle, timeout=args.timeout)
+        if engine is not None and result.count:
+            found = engine.solve(entry.puzzle, limit=args.grids)
+            result = replace(result, solutions=found.solutions)
+        codes.append(out.write(number, entry.puzzle, result, counted=True))
     return worst(codes)
 
 
@@ -178,10 +212,16 @@ class Output:
         if self.format in TABLES:
             self.emit(self._row(("puzzle", "status", "count", "ms", "grids", "message")))
 
-    def write(self, number: int, puzzle, result, interrupted: bool = False) -> int:
-        """Check and print one answer; its exit code."""
+    def write(self, number: int, puzzle, result, interrupted: bool = False,
+              counted: bool = False) -> int:
+        """Check and print one answer; its exit code. `counted`: a #SAT count, whose grids
+        (--grids) are only some of the solutions counted."""
+        from sudokulab.result import Result, Status
+
         shown = result.solutions[:self.grids] if self.counting else result.solutions
-        why = self.verify(puzzle, result)  # every grid the backend returned, shown or not
+        # every grid the backend returned, shown or not (a #SAT count: the grids alone)
+        why = self.verify(puzzle, result if not counted else
+                          Result(Status.TIMEOUT, solutions=result.solutions))
         if why:
             return self._invalid(number, puzzle, result, why)
         status = "interrupted" if interrupted else result.status.value
