@@ -688,9 +688,11 @@ def rule_names(kinds: tuple[type[Rule], ...] | None = None) -> str:
     return ", ".join([*SIMPLE_RULES, f"miracle (= {', '.join(r.name for r in MIRACLE)})"])
 
 
-def summaries(kinds: tuple[type[Rule], ...] = RULE_TYPES) -> str:
-    """'name: summary' of each rule type, '; ' between them, for a help text."""
-    return "; ".join(f"{kind.name}: {kind.summary}" for kind in kinds)
+def summaries(kinds: tuple[type[Rule], ...] | None = None) -> str:
+    """'name: summary' of each rule type (by default the simple rules), '; ' between
+    them, for a help text."""
+    chosen = kinds if kinds is not None else tuple(map(type, SIMPLE_RULES.values()))
+    return "; ".join(f"{kind.name}: {kind.summary}" for kind in chosen)
 
 
 def jigsaw(rules: tuple[Rule, ...]) -> Rule | None:

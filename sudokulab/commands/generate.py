@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 
+from sudokulab import rules as R
 from sudokulab.commands.inputs import box_shape, examples
 from sudokulab.errors import (
     EXIT_DISAGREE,
@@ -58,8 +59,7 @@ def options(p: argparse.ArgumentParser) -> None:
                    help="box shape: 2x2 (4x4), 2x3 (6x6), 3x3 (9x9, the default), 4x4 "
                         "(16x16), ...")
     p.add_argument("--rules", metavar="LIST", action="append", default=[],
-                   help="comma list of: diagonal, anti-knight, anti-king, non-consecutive, "
-                        "windoku, main-diagonal, anti-diagonal, disjoint-groups, miracle, "
+                   help=f"comma list of: {R.rule_names()}, "
                         f"and {', '.join(RANDOM_RULES)} (regions, cages with their sums, "
                         "even/odd marks, and the lines, dots, sums and regions of those "
                         "rules, drawn afresh for each puzzle from its solution; -negative: "

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sudokulab import rules as R
 from sudokulab.errors import PuzzleError, UsageError
 from sudokulab.formats import BLANKS, READERS
 
@@ -31,12 +32,9 @@ def input_arguments(parser: argparse.ArgumentParser) -> None:
                         help="box shape when it is not the squarest one (e.g. 3x2)")
     rules = parser.add_argument_group("variant rules (added to every puzzle read)")
     rules.add_argument("--rules", metavar="LIST", action="append", default=[],
-                       help="comma list of: diagonal, anti-knight, anti-king, "
-                            "non-consecutive, windoku, main-diagonal, anti-diagonal, "
-                            "disjoint-groups, miracle (= anti-knight, anti-king, "
-                            "non-consecutive)")
+                       help=f"comma list of: {R.rule_names()}")
     rules.add_argument("--rule", metavar="NAME", action="append", default=[],
-                       help="one rule by name (repeatable)")
+                       help=f"one rule by name (repeatable): {R.summaries()}")
     rules.add_argument("--cage", metavar="CELLS=SUM", action="append", default=[],
                        help="a killer cage, e.g. 'r1c1,r1c2=10' (repeatable)")
     rules.add_argument("--even", metavar="CELLS", action="append", default=[],
@@ -46,8 +44,7 @@ def input_arguments(parser: argparse.ArgumentParser) -> None:
     rules.add_argument("--regions", metavar="LAYOUT",
                        help="jigsaw: N*N region labels row by row, e.g. 'AAABBB...'")
     rules.add_argument("--line", metavar="KIND:CELLS", action="append", default=[],
-                       help="thermometer, arrow, renban, whispers, palindrome, "
-                            "cage-without-sum or extra-region along cells, e.g. "
+                       help=f"{R.rule_names(R.LINES)} along cells, e.g. "
                             "'thermometer:r1c1,r1c2,r1c3' (bulb or circle first; repeatable)")
     rules.add_argument("--little-killer", metavar="CELLS=SUM", action="append", default=[],
                        help="a diagonal sum, e.g. 'r1c2,r2c3,r3c4=15' (repeatable)")
@@ -131,27 +128,23 @@ def single_grids(args: argparse.Namespace, entries: list) -> list:
 
 
 def rules_from_args(args: argparse.Namespace) -> tuple:
-    """The variant rules named by --rules, --rule, --cage, --even, --odd, --regions."""
-    from sudokulab import rules as R
-
-    try:
-        rules = [rule for text in args.rules for name in text.split(",") if name.strip()
-                 for rule in R.named(name)]
-        rules += [rule for name in args.rule for rule in R.named(name)]
-        rules += [R.parse_cage(text) for text in args.cage]
-        rules += [R.Parity(R.parse_cells(text), True) for text in args.even]
-        rules += [R.Parity(R.parse_cells(text), False) for text in args.odd]
-        if args.regions:
-            rules.append(R.parse_regions(args.regions))
-        rules += [R.parse_line(text) for text in args.line]
-        rules += [R.parse_little_killer(text) for text in args.little_killer]
-        rules += [R.parse_marks(kind, text) for kind, text in
-                  (("kropki", args.kropki), ("xv", args.xv)) if text]
-        if args.consecutive:
-            rules.append(R.parse_pairs(args.consecutive))
-        rules += [R.parse_sandwich(text) for text in args.sandwich]
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    """The variant rules named by --rules, --rule, --cage, --even, --odd, --regions, ...;
+    the rules' forms raise their own one-line errors (rules.py)."""
+    rules = [rule for text in args.rules for name in text.split(",") if name.strip()
+             for rule in R.named(name)]
+    rules += [rule for name in args.rule for rule in R.named(name)]
+    rules += [R.parse_cage(text) for text in args.cage]
+    rules += [R.Parity(R.parse_cells(text), True) for text in args.even]
+    rules += [R.Parity(R.parse_cells(text), False) for text in args.odd]
+    if args.regions:
+        rules.append(R.parse_regions(args.regions))
+    rules += [R.parse_line(text) for text in args.line]
+    rules += [R.parse_little_killer(text) for text in args.little_killer]
+    rules += [R.parse_marks(kind, text) for kind, text in
+              (("kropki", args.kropki), ("xv", args.xv)) if text]
+    if args.consecutive:
+        rules.append(R.parse_pairs(args.consecutive))
+    rules += [R.parse_sandwich(text) for text in args.sandwich]
     return tuple(dict.fromkeys(rules))  # a rule named twice counts once
 
 
