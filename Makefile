@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 SWIPL_PREFIX := $(CURDIR)/.local/swipl
 INSTALLED := $(VENV)/.installed
 
-.PHONY: help install prolog fonts chromium model demo test lint docs bench clean
+.PHONY: help install prolog fonts chromium minizinc model demo test lint docs bench clean
 
 help:
 	@echo "make demo    install everything, then compare every backend on the bundled top95"
@@ -51,9 +51,15 @@ chromium:
 	@scripts/provision-chromium \
 	  || echo "WARNING: Chromium is not installed (see above); tests/test_web_browser.py will fail."
 
+# MiniZinc with Gecode (apt-get update, then install) and the PyPI packages of the mzn, milp,
+# cpmpy backends and the #SAT counter; a failure leaves the other backends working.
+minizinc: $(INSTALLED)
+	@scripts/provision-minizinc $(BIN)/pip \
+	  || echo "WARNING: MiniZinc or a solver package is missing (see above); \`sudokulab backends\` says which."
+
 # Byte-code compiled up front: where PYTHONDONTWRITEBYTECODE is set, every command would
 # otherwise compile sudokulab's modules again at each start.
-install: $(INSTALLED) prolog fonts chromium
+install: $(INSTALLED) prolog fonts chromium minizinc
 	$(BIN)/python -m compileall -q sudokulab
 
 demo: install
