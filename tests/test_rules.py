@@ -480,3 +480,95 @@ def test_the_exported_smt2_says_what_brute_force_says(name, model):
                  next(d for d in range(1, 5) if z3.is_true(values.get(f"r{r}c{c}_{d}")))
                  for r in range(1, 5) for c in range(1, 5))
     assert grid in brute_force(puzzle)  # a grid the rule allows, read from the model
+
+
+# --- each rule class owns its name, summary and JSON (issue 30) --------------------------
+
+def every_rule_class():
+    """The concrete subclasses of rules.Rule (those that set their own name), found by
+    walking the class tree, not by reading the registry."""
+    found, todo = [], list(R.Rule.__subclasses__())
+    while todo:
+        kind = todo.pop()
+        todo += kind.__subclasses__()
+        if kind.__module__ == R.__name__ and "name" in vars(kind):
+            found.append(kind)
+    return found
+
+
+SAMPLES = {type(rule): rule for rule in
+           [R.rule_from_json(rule) for puzzle in VARIANTS.values() for rule in puzzle["rules"]]
+           + list(R.SIMPLE_RULES.values())}
+
+
+def test_the_registry_holds_every_rule_class_under_its_name():
+    classes = every_rule_class()
+    assert set(R.RULE_TYPES) == set(classes) and len(R.RULE_TYPES) == len(classes)
+    assert len({kind.name for kind in classes}) == len(classes)  # no name twice
+    assert {kind.name: kind for kind in classes} == R.BY_NAME
+    assert set(R.LINES) | set(R.DOTS) <= set(classes)
+
+
+def test_the_schema_names_every_rule_and_the_keys_each_takes():
+    from importlib import resources
+
+    schema = json.loads((resources.files("sudokulab") / "data" / "puzzle.schema.json")
+                        .read_text())
+    keys = {}
+    for form in schema["properties"]["rules"]["items"]["oneOf"]:
+        kind = form["properties"]["type"]
+        for name in kind.get("enum", [kind.get("const")]):
+            keys[name] = set(form["properties"]) - {"type"}
+    assert keys == {name: set(kind.keys) for name, kind in R.BY_NAME.items()}
+
+
+@pytest.mark.parametrize("kind", R.RULE_TYPES, ids=lambda kind: kind.name)
+def test_every_rule_class_round_trips_its_json(kind):
+    rule = SAMPLES[kind]  # every class has a puzzle in tests/data/variants.json
+    data = rule.to_json()
+    assert data["type"] == kind.name and set(data) - {"type"} <= set(kind.keys)
+    assert json.loads(json.dumps(data)) == data  # plain JSON values
+    assert kind.from_json(data) == rule
+    assert R.rule_from_json(data) == rule and R.rule_to_json(rule) == data
+
+
+@pytest.mark.parametrize("kind", R.RULE_TYPES, ids=lambda kind: kind.name)
+def test_every_rule_class_has_a_name_and_a_one_line_summary(kind):
+    assert kind.name and kind.name == kind.name.strip().lower() and " " not in kind.name
+    assert kind.summary and "\n" not in kind.summary and len(kind.summary) <= 80
+    assert f"{kind.name}: {kind.summary}" in R.summaries(R.RULE_TYPES)
+
+
+def test_the_rules_help_lists_each_simple_rule_with_its_summary(capsys):
+    from sudokulab.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for rule in R.SIMPLE_RULES.values():
+        assert rule.name in text and " ".join(rule.summary.split()) in text.replace("- ", "-")
+    assert all(kind.name in text for kind in R.LINES)  # --line's kinds
+
+
+def test_every_sample_fits_its_puzzle_and_a_bad_one_is_named():
+    for name, data in VARIANTS.items():
+        puzzle = from_json(json.dumps(data))
+        assert all(rule.problem(puzzle.box) == "" for rule in puzzle.rules), name
+    for kind, rule in SAMPLES.items():
+        if "cells" in kind.keys:
+            far = type(rule)(**{**vars(rule), "cells": rule.cells[:-1] + ((0, 30),)})
+            assert "outside the 9x9 grid" in far.problem((3, 3)), kind.name
+
+
+@pytest.mark.parametrize("parse, text, message", [
+    (R.parse_line, "thermo:r1c1,r1c2", "expected KIND:CELLS"),
+    (R.parse_cage, "r1c1,r1c2", "expected cells=total"),
+    (R.parse_sandwich, "r0=3", "expected r3=10"),
+    (R.named, "zigzag", "unknown rule 'zigzag'"),
+    (R.parse_cells, "r1c1,x", "not a cell name"),
+])
+def test_the_rules_text_forms_raise_one_line_input_errors(parse, text, message):
+    from sudokulab.errors import InputError
+
+    with pytest.raises(InputError, match=message):
+        parse(text)
