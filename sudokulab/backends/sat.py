@@ -47,6 +47,7 @@ from sudokulab.backends.base import (
     Choice,
     Deadline,
     Interrupted,
+    Need,
     YesNo,
     ctrl_c,
     interrupted,
@@ -59,12 +60,8 @@ from sudokulab.result import Result, verdict
 if TYPE_CHECKING:
     from sudokulab.encodings.cnf import Formula
 
-try:
-    from sudokulab.encodings import cnf
-except ImportError as error:  # no PySAT: the module still loads so available() can say so
-    cnf = None
-    MISSING = str(error)
-
+# PySAT is imported where it is used (encodings.cnf imports it too): without it this module
+# still loads, and SatBackend.available() names what is missing.
 FIX = "pip install python-sat==1.9.dev17"
 SLICE = 1000  # conflicts per slice: a 9x9 needs a few dozen, a slice takes milliseconds
 # Solvers that take at-most-one constraints natively (CNFPlus atmost). CaDiCaL 1.9.5 has
@@ -87,6 +84,20 @@ def solver_names() -> list[str]:
     from pysat.solvers import SolverNames
 
     return sorted(name for name in vars(SolverNames) if not name.startswith("_"))
+
+
+def encoding_names() -> tuple[str, ...]:
+    """The CNF encodings (encodings.cnf's: imported when asked, as it needs PySAT)."""
+    from sudokulab.encodings import cnf
+
+    return cnf.ENCODINGS
+
+
+def amo_names() -> tuple[str, ...]:
+    """The at-most-one encodings (encodings.cnf's: imported when asked)."""
+    from sudokulab.encodings import cnf
+
+    return cnf.AMO_ENCODINGS
 
 
 @cache
@@ -212,6 +223,8 @@ class Engine:
                 deadline: Deadline, solutions: list) -> tuple[list[tuple[int, ...]], bool,
                                                               dict]:
         """search() filling `solutions` as it goes."""
+        from sudokulab.encodings.cnf import var
+
         solver, n = self.solver, self.n
         stats, clock = solver.accum_stats(), solver.time_accum()
         assumptions, act, complete = givens, 0, True
@@ -234,7 +247,7 @@ class Engine:
                 act = self.top
                 assumptions = givens + [act]
             # Block this solution on the blank cells (the givens are assumed anyway).
-            solver.add_clause([-act] + [-cnf.var(n, cell, grid[cell]) for cell in blanks])
+            solver.add_clause([-act] + [-var(n, cell, grid[cell]) for cell in blanks])
         if act:
             solver.add_clause([-act])  # retire this puzzle's blocking clauses for good
         after = solver.accum_stats()
@@ -326,6 +339,8 @@ def engine(solver: str, encoding: str, amo: str, box: tuple[int, int],
            rules: tuple[R.Rule, ...], layout: Layout | None = None) -> Engine:
     """The shared engine of a shape and rule set (or layout), built on first use in this
     process."""
+    from sudokulab.encodings import cnf
+
     return Engine(cnf.base(box, rules, encoding, amo, layout), solver)
 
 
@@ -336,10 +351,14 @@ def root_solver(solver: str, encoding: str, amo: str, box: tuple[int, int],
     strengthens its unit propagation."""
     from pysat.solvers import Solver
 
+    from sudokulab.encodings import cnf
+
     hear_ctrl_c_ourselves()
     formula = cnf.base(box, rules, encoding, amo, layout)
-    return formula, Solver(name=solver, bootstrap_with=formula.cnf,
-                           **({"native_card": True} if amo == "native" else {}))
+    propagator = Solver(name=solver, bootstrap_with=formula.cnf,
+                        **({"native_card": True} if amo == "native" else {}))
+    atexit.register(propagator.delete)  # before teardown, when PySAT's own __del__ would fail
+    return formula, propagator
 
 
 def root_marks(puzzle: Puzzle, encoding: str = "extended", solver: str = "cadical195",
@@ -347,6 +366,8 @@ def root_marks(puzzle: Puzzle, encoding: str = "extended", solver: str = "cadica
     """Each cell's candidates (bit d-1 for digit d) where unit propagation of the givens
     stops, no decision taken; a cell whose variable is true keeps that digit alone. None
     when propagation reaches a conflict (no solution)."""
+    from sudokulab.encodings import cnf
+
     formula, sat = root_solver(solver, encoding, amo, puzzle.box, puzzle.rules, puzzle.layout)
     if encoding == "optimized":
         raise ValueError("root propagation takes a reusable encoding: "
@@ -373,13 +394,16 @@ class SatBackend(Backend):
 
     name = "sat"
     paradigm = "SAT: CNF + CDCL solver (PySAT)"
-    supported_rules = cnf.RULES  # cnf.py compiles every rule, cages by digit sets
+    # encodings.cnf.RULES, named here without importing PySAT: cnf.py compiles every
+    # rule, cages by digit sets (tests/test_availability.py holds the two equal)
+    supported_rules = R.RULE_TYPES
     multi_grid = True  # a samurai's grids are only more units over more cells
+    needs = (Need("pysat", FIX),)
     option_table = {
         "solver": Choice(solver_names, help="the PySAT solver (CaDiCaL 1.9.5 by default)"),
-        "encoding": Choice(cnf.ENCODINGS, help="the CNF encoding (README: Backend options)"),
-        "amo": Choice(cnf.AMO_ENCODINGS, help="the at-most-one encoding (native: minicard, "
-                                               "gluecard3, gluecard4)"),
+        "encoding": Choice(encoding_names, help="the CNF encoding (README: Backend options)"),
+        "amo": Choice(amo_names, help="the at-most-one encoding (native: minicard, "
+                                      "gluecard3, gluecard4)"),
         "root": YesNo(help="unit propagation of the givens only, no decision (the inference "
                            "ladder's level): STALLED with the cells it decides, or the grid"),
     }
@@ -388,12 +412,12 @@ class SatBackend(Backend):
     # at-most-one groups have only N literals, too few for auxiliary variables to pay off.
     def __init__(self, solver: str = "cadical195", encoding: str = "extended",
                  amo: str = "pairwise", root: str = "no") -> None:
+        from sudokulab.encodings import cnf
+
         super().__init__()
         self.root = root == "yes"
         if self.root and encoding not in cnf.REUSABLE:
             raise ValueError(f"root=yes takes a reusable encoding: {', '.join(cnf.REUSABLE)}")
-        if cnf is None:
-            raise ValueError(f"the sat backend needs PySAT ({MISSING}): {FIX}")
         self.stop = capabilities(solver)
         if amo == "native" and solver not in NATIVE_AMO:
             raise ValueError(f"amo=native needs a solver with cardinality constraints: "
@@ -401,10 +425,8 @@ class SatBackend(Backend):
         self.solver, self.encoding, self.amo = solver, encoding, amo
 
     @classmethod
-    def available(cls) -> Availability:
-        """Whether PySAT and its default solver load here."""
-        if cnf is None:
-            return Availability(False, reason=f"PySAT does not load: {MISSING}", fix=FIX)
+    def ready(cls) -> Availability:
+        """Whether PySAT's default solver loads here (PySAT imports: see `needs`)."""
         try:
             capabilities("cadical195")
         except ValueError as error:
@@ -415,6 +437,8 @@ class SatBackend(Backend):
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Load the puzzle's formula (built once per shape) and search under its givens."""
+        from sudokulab.encodings import cnf
+
         started = time.perf_counter()
         if self.root:
             return root_result(root_marks(puzzle, self.encoding, self.solver, self.amo),
@@ -444,6 +468,8 @@ class SatBackend(Backend):
 
     def describe(self, puzzle: Puzzle) -> str:
         """The formula the puzzle becomes: variables, and clauses per part of the rules."""
+        from sudokulab.encodings import cnf
+
         formula = cnf.encode(puzzle, self.encoding, self.amo)
         n, parts = formula.n, dict(formula.parts)
         givens = parts.pop("given", 0)

@@ -1,0 +1,124 @@
+"""The inference ladder: order facts between levels, exact counts on a fixed sample, the
+agreement of unit propagation with the human techniques, and `show --after`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from sudokulab import datasets, ladder
+from sudokulab.backends.root import open_candidates
+from sudokulab.check import is_solution
+
+FAST = ("sat:minimal", "sat:efficient", "sat:extended", "sat:augmented", "norvig", "dlx",
+        "human:singles", "human:locked", "human:subsets", "human:fish", "human:wings")
+
+
+@pytest.fixture(scope="module")
+def sample():
+    """Every 100th 17-clue puzzle (492) and the first 50 of top1465."""
+    return datasets.load("17_clue")[::100] + datasets.load("top1465")[:50]
+
+
+@pytest.fixture(scope="module")
+def outcomes(sample):
+    """Each fast level's outcome on each sample puzzle."""
+    levels = ladder.choose(",".join(FAST))
+    return [ladder.compute(puzzle, levels) for puzzle in sample]
+
+
+def finished(outcomes, level: str) -> list[bool]:
+    """Which puzzles a level finishes."""
+    return [o[level].finished for o in outcomes]
+
+
+@pytest.mark.parametrize("weaker,stronger", [
+    ("sat:minimal", "sat:efficient"), ("sat:efficient", "sat:extended"),
+    ("human:singles", "human:locked"), ("human:locked", "human:subsets"),
+    ("human:subsets", "human:fish"), ("human:fish", "human:wings"),
+])
+def test_a_stronger_level_finishes_every_puzzle_a_weaker_one_does(outcomes, weaker, stronger):
+    for k, (a, b) in enumerate(zip(finished(outcomes, weaker), finished(outcomes, stronger))):
+        assert b or not a, f"puzzle {k}: {weaker} finishes it, {stronger} does not"
+
+
+@pytest.mark.parametrize("weaker,stronger", [
+    ("sat:minimal", "sat:efficient"), ("sat:efficient", "sat:extended"),
+    ("human:singles", "human:locked"), ("human:locked", "human:subsets"),
+])
+def test_a_stronger_level_never_keeps_a_candidate_the_weaker_removed(outcomes, weaker, stronger):
+    for o in outcomes:
+        weak, strong = o[weaker].marks, o[stronger].marks
+        assert all(s & ~w == 0 for w, s in zip(weak, strong))
+
+
+@pytest.mark.parametrize("cnf,human", [("sat:extended", "human:singles"),
+                                       ("sat:augmented", "human:locked"),
+                                       ("norvig", "human:singles"), ("dlx", "human:singles")])
+def test_unit_propagation_agrees_with_the_techniques_it_matches(outcomes, cnf, human):
+    """UP on the complete encoding is singles; on triads, singles plus locked candidates:
+    the same candidates left, puzzle by puzzle."""
+    for k, o in enumerate(outcomes):
+        assert o[cnf].finished == o[human].finished, f"puzzle {k}"
+        assert o[cnf].candidates == o[human].candidates, f"puzzle {k}"
+
+
+def test_the_counts_on_the_sample_are_the_hand_checked_ones(outcomes):
+    """Every 100th 17-clue puzzle: the counts each level finishes, checked against four
+    engines that share no code (PySAT's propagation, norvig, dlx, the human solver) and
+    against tdoku's 0% for naked singles alone; on the first 50 of top1465 no puzzle
+    falls to singles or locked candidates, 23 to subsets and 25 to wings."""
+    clue, top = outcomes[:-50], outcomes[-50:]
+    assert len(clue) == 492
+    expected = {"sat:minimal": 0, "sat:efficient": 0, "sat:extended": 220, "norvig": 220,
+                "dlx": 220, "human:singles": 220, "sat:augmented": 366, "human:locked": 366,
+                "human:subsets": 424, "human:fish": 424, "human:wings": 474}
+    assert {level: sum(finished(clue, level)) for level in expected} == expected
+    assert f"{100 * 220 / 492:.1f}%" == "44.7%"  # tdoku: 44.6% of all 49,158
+    assert f"{100 * 366 / 492:.1f}%" == "74.4%"  # tdoku: 76.0%
+    top_expected = dict.fromkeys(FAST, 0) | {"human:subsets": 23, "human:fish": 23,
+                                             "human:wings": 25}
+    assert {level: sum(finished(top, level)) for level in FAST} == top_expected
+
+
+def test_a_finished_level_leaves_the_checked_solution(outcomes, sample):
+    from sudokulab.backends.root import marks_grid
+
+    for puzzle, o in zip(sample, outcomes):
+        for level in FAST:
+            if o[level].finished:
+                assert is_solution(puzzle, marks_grid(o[level].marks))
+                assert open_candidates(o[level].marks) == 0
+
+
+def test_the_tally_counts_and_rounds():
+    puzzles = datasets.load("easy50")[:10]
+    tallies = ladder.run(puzzles, ladder.choose("norvig,human:singles"), progress=False)
+    row = tallies["norvig"].row()
+    assert row["puzzles"] == 10
+    assert row["finished"] == tallies["human:singles"].row()["finished"]
+    assert row["percent"] == pytest.approx(100 * row["finished"] / 10)
+    assert row["guesses_per_puzzle"] is not None
+
+
+def test_unknown_levels_are_refused():
+    from sudokulab.errors import UsageError
+
+    with pytest.raises(UsageError, match="unknown level"):
+        ladder.choose("sat:nonsense")
+    assert [lv.name for lv in ladder.choose("sat")] == ["sat:minimal", "sat:efficient",
+                                                        "sat:extended", "sat:augmented"]
+
+
+def test_show_after_draws_where_each_level_stops():
+    puzzle = datasets.lines("17_clue")[0]
+    run = [sys.executable, "-m", "sudokulab", "show", puzzle, "--after"]
+    minimal = subprocess.run(run + ["sat:minimal"], capture_output=True, text=True, check=True)
+    complete = subprocess.run(run + ["sat:extended"], capture_output=True, text=True,
+                              check=True)
+    assert minimal.stdout.startswith("after sat:minimal")
+    assert "18 cells decided, 303 candidates left" in minimal.stdout
+    assert "25 cells decided, 242 candidates left" in complete.stdout
+    assert len(complete.stdout.splitlines()) == 12  # the line, 9 rows, 2 box rules
