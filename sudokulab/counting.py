@@ -13,6 +13,7 @@ stdin): pyganak offers no way to stop a count, so a deadline or Ctrl-C kills tha
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -97,7 +98,10 @@ def main() -> None:
     counter = Counter()
     counter.add_clauses([int(x) for x in line.split()[:-1]] for line in lines[1:])
     counter.set_sampling_set([int(v) for v in lines[0].split()])
-    print(counter.count())
+    answer = os.dup(1)
+    os.dup2(2, 1)  # Ganak prints comment lines ('c o ...') to stdout: the count alone goes there
+    found = counter.count()
+    os.write(answer, f"{found}\n".encode())
 
 
 if __name__ == "__main__":

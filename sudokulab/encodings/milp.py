@@ -191,9 +191,9 @@ def load(program: Program):
     _banner_shown()
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
-    # One thread: a 9x9 is solved in presolve or a few nodes, and each solve's thread pool
-    # start-up cost more than its search (a 4x4 count, 289 solves, ran 2.3 times faster).
-    h.setOptionValue("threads", 1)
+    # `threads` stays at its default: one thread made a 4x4 count (289 solves) 2.3 times
+    # faster, but HiGHS's thread pool is one per process, and any other Highs (an LP file
+    # read back, CPMpy's highs) then made this one's solves fail with status 'Not Set'.
     count = len(program.names)
     h.addVars(count, np.zeros(count), np.array(program.upper))
     h.changeColsIntegrality(count, np.arange(count, dtype=np.int32),

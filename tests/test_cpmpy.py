@@ -1,0 +1,57 @@
+"""The cpmpy backend: one CPMpy model, each solver it offers (Choco, Pumpkin, Exact)
+counting and solving alike, an unknown solver refused, answers cross-checked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sudokulab import datasets
+from sudokulab.backends import BackendError, make_backend
+from sudokulab.formats.text import from_json
+from sudokulab.puzzle import empty
+from sudokulab.result import Status
+
+VARIANTS = json.loads((Path(__file__).parent / "data" / "variants.json").read_text())
+TOP95 = datasets.load("top95")
+SOLVERS = ["choco", "pumpkin", "exact"]
+
+
+def test_available_names_cpmpy_choco_and_the_other_solvers():
+    ready = make_backend("cpmpy").available()
+    assert ready.ok and "CPMpy" in ready.version and "Choco" in ready.version
+    assert "pumpkin" in ready.version and "exact" in ready.version
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_each_solver_counts_the_4x4_grids(solver):
+    result = make_backend(f"cpmpy:solver={solver}").solve(empty(4), limit=None)
+    assert (result.status, result.count, len(set(result.solutions))) == \
+        (Status.MULTIPLE, 288, 288)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("name", ["killer", "sandwich", "whispers", "parity"])
+def test_each_solver_solves_variants_as_norvig_does(solver, name):
+    puzzle = from_json(json.dumps(VARIANTS[name]))
+    result = make_backend(f"cpmpy:solver={solver}").solve(puzzle)
+    assert result.status is Status.UNIQUE, result.message
+    assert result.solutions == make_backend("norvig").solve(puzzle).solutions
+
+
+def test_answers_agree_with_norvig_on_top95():
+    backend, norvig = make_backend("cpmpy"), make_backend("norvig")
+    for puzzle in TOP95[:15]:
+        assert backend.solve(puzzle).solutions == norvig.solve(puzzle).solutions
+
+
+def test_an_unknown_solver_is_refused_naming_those_installed():
+    with pytest.raises(BackendError, match="cpmpy: solver must be choco, pumpkin, exact"):
+        make_backend("cpmpy:solver=cplex")
+
+
+def test_describe_lists_constraints_by_kind():
+    text = make_backend("cpmpy").describe(empty(9))
+    assert "AllDifferent: 27" in text and "81 integers in 1..9" in text

@@ -1,0 +1,75 @@
+"""The mzn backend and sudokulab/mzn/sudoku.mzn: the model alone under `minizinc`, the
+data it reads, the backend's answers cross-checked with norvig, its statistics."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sudokulab import datasets, mzn
+from sudokulab.backends import make_backend
+from sudokulab.formats.text import from_json, to_json
+from sudokulab.puzzle import empty
+from sudokulab.result import Status
+
+VARIANTS = json.loads((Path(__file__).parent / "data" / "variants.json").read_text())
+TOP95 = datasets.load("top95")
+
+
+def minizinc_alone(tmp_path, puzzle, *flags) -> list[tuple[int, ...]]:
+    """The grids `minizinc` prints for `sudokulab export --to mzn`, with no Python between."""
+    model = tmp_path / "puzzle.mzn"
+    subprocess.run([sys.executable, "-m", "sudokulab", "export", "--to", "mzn", "--out",
+                    str(model), "-"], input=to_json(puzzle), text=True, check=True,
+                   capture_output=True)
+    out = subprocess.run(["minizinc", *flags, str(model)], text=True, check=True,
+                         capture_output=True).stdout
+    return [tuple(int(x) for x in block.split()) for block in out.split("----------")
+            if block.strip() and "==========" not in block]
+
+
+def test_available_names_minizinc_and_gecode():
+    ready = make_backend("mzn").available()
+    assert ready.ok and "MiniZinc 2." in ready.version and "Gecode" in ready.version
+
+
+@pytest.mark.skipif(shutil.which("minizinc") is None, reason="no minizinc executable")
+@pytest.mark.parametrize("name", ["killer", "sandwich", "kropki-negative", "arrow", "renban"])
+def test_the_exported_model_runs_with_minizinc_alone(tmp_path, name):
+    puzzle = from_json(json.dumps(VARIANTS[name]))
+    grids = minizinc_alone(tmp_path, puzzle, "--all-solutions")
+    assert grids == list(make_backend("norvig").solve(puzzle, limit=None).solutions)
+
+
+def test_the_dzn_gives_every_part_of_the_data_the_model_declares():
+    text = mzn.to_dzn(from_json(json.dumps(VARIANTS["sandwich"])))
+    declared = {line.split(":")[1].split(";")[0].strip() for line in
+                mzn.model_text().splitlines()
+                if line.startswith(("int:", "array[", "set of CELL:"))
+                and "var" not in line}
+    assigned = {line.split(" = ")[0] for line in text.splitlines() if " = " in line}
+    assert declared == assigned
+
+
+def test_answers_agree_with_norvig_on_top95():
+    mzn_backend, norvig = make_backend("mzn"), make_backend("norvig")
+    for puzzle in TOP95[:10]:
+        result = mzn_backend.solve(puzzle)
+        assert result.status is Status.UNIQUE
+        assert result.solutions == norvig.solve(puzzle).solutions
+
+
+def test_statistics_are_gecodes_own_words():
+    result = make_backend("mzn").solve(TOP95[0])
+    assert {"nodes", "failures", "propagations"} <= set(result.stats)
+    assert result.stats["nodes"] >= 1
+
+
+def test_describe_names_the_model_file_and_its_predicates():
+    text = make_backend("mzn").describe(empty(9))
+    assert "sudoku.mzn" in text and "predicates" in text and "units 27" in text
