@@ -36,6 +36,7 @@ from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import cpsat as backend_module
 from sudokulab.backends import make_backend
+from sudokulab.encodings import cpsat as encoding
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
@@ -233,7 +234,7 @@ def report(best, passes, fastest, wrong, counts, workers, one_worker, presolve,
     top_rules = ", ".join(f"{name} ({times / presolve['n']:.0f})"
                           for name, times in presolve["rules"].most_common(6))
     per_puzzle = best["cpsat, model built per puzzle"]
-    size = backend_module.encoding.build(geometry((3, 3)), "bool").size()
+    size = encoding.build(geometry((3, 3)), "bool").size()
     lines = [
         "# cpsat backend: OR-Tools CP-SAT against a bare CP-SAT loop",
         "",

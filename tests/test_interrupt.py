@@ -66,7 +66,7 @@ elif name == "asp":  # read runs in clingo's solving thread: the signal goes to 
     press_ctrl_c_after(m, m.Engine, "read")
 elif name == "cpsat":
     import sudokulab.backends.cpsat as m
-    press_ctrl_c_after(m, m.Collector, "on_solution_callback")
+    press_ctrl_c_after(m, m.collector_class(), "on_solution_callback")
 elif name == "prolog":  # a thread watches the solving thread's inferences
     from sudokulab.prolog.swipl import janus
     prolog = janus()

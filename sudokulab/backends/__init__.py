@@ -2,7 +2,9 @@
 
 A backend is named on the command line as `NAME` or `NAME:key=value,key=value`,
 for example `sat:solver=glucose4,encoding=minimal`. Modules are imported only
-when a backend is asked for, so a missing engine never breaks the others.
+when a backend is asked for, and a backend module imports its engine's packages only
+where it uses them (they are its class's `needs`), so a missing engine never breaks
+the others: `available()` names the missing package and how to install it.
 """
 
 from __future__ import annotations
@@ -100,10 +102,15 @@ def make_backend(spec: str) -> Backend:
     """A backend instance from a spec such as 'sat:solver=glucose4'.
 
     BackendError (one line) for an unknown name, an unknown key, a key given twice, or a
-    value its backend's `option_table` does not allow, before any engine runs.
+    value its backend's `option_table` does not allow, before any engine runs;
+    Unavailable for a backend whose `needs` do not import (its options may be the
+    engine's own names).
     """
     name, given = parse_spec(spec)
     cls = backend_class(name)
+    missing = cls.missing()
+    if missing is not None:
+        raise errors.Unavailable(missing.refusal(name))
     try:
         options = cls.read_options(given)
     except ValueError as error:

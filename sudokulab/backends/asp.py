@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from sudokulab import asp as program
 from sudokulab import rules as R
@@ -26,22 +27,16 @@ from sudokulab.backends.base import (
     Availability,
     Backend,
     Deadline,
+    Need,
     ctrl_c,
     interrupted,
 )
+from sudokulab.extras import install
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Result, verdict
 
-try:
+if TYPE_CHECKING:  # clingo is imported where it is used: AspBackend.needs says why
     import clingo
-except ImportError as error:  # available() says why and how to fix it
-    clingo = None
-    IMPORT_ERROR = str(error)
-try:  # to read four statistics without converting them all (see statistics_tree)
-    from clingo._internal import _c_call, _lib
-    from clingo.statistics import StatisticsMap
-except ImportError:
-    pass
 
 OPTIONS = ["--forget-on-step=lemmas"]
 EXAMPLES = 4  # facts shown per kind in the teaching view
@@ -56,6 +51,8 @@ class Engine:
     """One grounded clingo Control for a shape and rule set, reused puzzle after puzzle."""
 
     def __init__(self, box: tuple[int, int], rules: tuple) -> None:
+        import clingo
+
         self.n = box[0] * box[1]
         self.control = clingo.Control(OPTIONS)
         self.control.add("base", [], program.program())
@@ -111,9 +108,12 @@ def statistics_tree(control: clingo.Control) -> Mapping:
     counters wanted here are a few lookups in clingo's own tree.
     """
     try:
+        from clingo._internal import _c_call, _lib
+        from clingo.statistics import StatisticsMap
+
         stats = _c_call("clingo_statistics_t*", _lib.clingo_control_statistics, control._rep)
         return StatisticsMap(stats, _c_call("uint64_t", _lib.clingo_statistics_root, stats))
-    except (NameError, AttributeError):  # another clingo: the public, slower way
+    except (ImportError, AttributeError):  # another clingo: the public, slower way
         return control.statistics
 
 
@@ -130,13 +130,13 @@ class AspBackend(Backend):
     paradigm = "answer set programming (clingo)"
     supported_rules = R.RULE_TYPES  # sudoku.lp states every rule there is
     option_table = {}  # it takes no options: nothing to tune
+    needs = (Need("clingo", install("asp")),)
 
     @classmethod
-    def available(cls) -> Availability:
-        """Available when the clingo package imports."""
-        if clingo is None:
-            return Availability(False, reason=f"cannot import clingo: {IMPORT_ERROR}",
-                                fix="run `make install` (or pip install clingo)")
+    def ready(cls) -> Availability:
+        """clingo's version (it is installed: see `needs`)."""
+        import clingo
+
         return Availability(True, version=f"clingo {clingo.__version__}")
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
@@ -168,8 +168,8 @@ class AspBackend(Backend):
 
     def describe(self, puzzle: Puzzle) -> str:
         """The program's rules this puzzle uses, the facts it adds, the ground program."""
-        if clingo is None:
-            return f"{self.name}: unavailable: {IMPORT_ERROR}"
+        import clingo
+
         if reason := self.unsupported(puzzle):
             return reason
         facts = program.facts_by_rule(puzzle.box, puzzle.rules)

@@ -32,6 +32,28 @@ class Availability:
     reason: str = ""
     fix: str = ""
 
+    def refusal(self, name: str) -> str:
+        """'backend NAME is not available: REASON; FIX', the one line a command prints."""
+        fix = f"; {self.fix}" if self.fix else ""
+        return f"backend {name} is not available: {self.reason}{fix}"
+
+
+@dataclass(frozen=True)
+class Need:
+    """A Python package a backend's engine imports (where it is used, never at module
+    level), and how to install it."""
+
+    module: str  # its top-level module: 'pysat', 'ortools'
+    fix: str  # how to get it: "pip install 'sudokulab[cpsat]'"
+
+    def missing(self) -> str:
+        """Why the package is not there ('' when it is). Looked up, not imported: asking
+        costs no engine's start-up, and a module that must not load before its set-up
+        (janus) can be asked about too."""
+        from sudokulab.extras import absent
+
+        return absent(self.module)
+
 
 Interrupted = errors.Interrupted  # a KeyboardInterrupt holding what was found
 INTERRUPTED = errors.INTERRUPTED
@@ -151,7 +173,8 @@ class Backend(ABC):
     """A solving paradigm: builds its own model of a puzzle and searches it.
 
     Subclasses set `name`, `paradigm` and `supported_rules` (and `complete` when they
-    are no complete search), and implement `available` and `_solve`. Options (solver
+    are no complete search), declare the packages their engine imports in `needs`, and
+    implement `_solve` (and `ready`, to name the engine's version). Options (solver
     name, encoding, ...) are keyword arguments of the constructor, given on the command
     line as `name:key=value,...`. tests/test_contract.py holds every backend to this.
     """
@@ -169,6 +192,10 @@ class Backend(ABC):
     # before the constructor runs; {} for none. None (a backend or plugin that declares
     # none): the constructor's keyword arguments, given as text and judged by it alone.
     option_table: ClassVar[dict[str, Option] | None] = None
+    # The packages its engine imports, each where it is used: this module and the registry
+    # load without them, `available` names the first one missing with its fix, and
+    # `make_backend` refuses the backend (Unavailable) before any option needs them.
+    needs: ClassVar[tuple[Need, ...]] = ()
 
     def __init__(self, **options: str) -> None:
         if options:
@@ -220,7 +247,11 @@ class Backend(ABC):
         for key in cls.option_names():
             option = (cls.option_table or {}).get(key)
             default = defaults.get(key, inspect.Parameter.empty)
-            line = f"{key}: {option.allowed() if option else 'text'}"
+            try:
+                allowed = option.allowed() if option else "text"
+            except ImportError:  # the engine lists them, and it is not installed
+                allowed = "as its engine lists them (not installed here)"
+            line = f"{key}: {allowed}"
             if default not in (inspect.Parameter.empty, ""):
                 line += f" (default: {default})"
             lines.append(line + (f": {option.help}" if option and option.help else ""))
@@ -236,9 +267,25 @@ class Backend(ABC):
         self._label = value
 
     @classmethod
-    @abstractmethod
     def available(cls) -> Availability:
-        """Whether this backend can run here, its engine's version, or why not."""
+        """Whether this backend can run here, its engine's version, or why not: every one
+        of `needs` imports, then `ready` says."""
+        return cls.missing() or cls.ready()
+
+    @classmethod
+    def missing(cls) -> Availability | None:
+        """The first of `needs` that does not import, as an Availability saying why and
+        how to fix it; None when they all import."""
+        for need in cls.needs:
+            if why := need.missing():
+                return Availability(False, reason=why, fix=need.fix)
+        return None
+
+    @classmethod
+    def ready(cls) -> Availability:
+        """Once `needs` import: the engine's version, or why it still cannot run (a
+        solver that does not load). Plain Python by default."""
+        return plain_python()
 
     def unsupported(self, puzzle: Puzzle) -> str:
         """Why this backend cannot express a rule of the puzzle ('' when it can)."""

@@ -23,30 +23,27 @@ proves nothing. `workers` applies to finding a first solution (limit 1).
 from __future__ import annotations
 
 import time
-from functools import lru_cache
+from functools import cache, lru_cache
 
+from sudokulab import rules as R
 from sudokulab.backends.base import (
     Availability,
     Backend,
     Choice,
     Deadline,
+    Need,
     Whole,
     ctrl_c,
     interrupted,
 )
+from sudokulab.extras import install
 from sudokulab.geometry import geometry
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Result, verdict
 
-try:
-    from ortools import __version__ as ORTOOLS_VERSION
-    from ortools.sat.python import cp_model
-
-    from sudokulab.encodings import cpsat as encoding
-except ImportError as error:  # available() says why and how to fix it
-    cp_model = encoding = None
-    IMPORT_ERROR = str(error)
+# OR-Tools (and encodings.cpsat, which imports it) is imported where it is used:
+# CpsatBackend.needs names it, so this module loads without it.
 
 DEFAULT_MODEL = "bool"
 MODELS = ("bool", "int")
@@ -66,6 +63,10 @@ class Engine:
 
     def __init__(self, box: tuple[int, int], rules: tuple, model: str,
                  layout: Layout | None = None) -> None:
+        from ortools.sat.python import cp_model
+
+        from sudokulab.encodings import cpsat as encoding
+
         self.model = encoding.build(geometry(box, rules, layout), model)
         self.variables = self.model.model.Proto().variables
         self.solver = cp_model.CpSolver()
@@ -105,7 +106,11 @@ def engine(box: tuple[int, int], rules: tuple, model: str,
     return Engine(box, rules, model, layout)
 
 
-if cp_model is not None:
+@cache
+def collector_class() -> type:
+    """The Collector class: a CP-SAT solution callback, so made once OR-Tools is imported."""
+    from ortools.sat.python import cp_model
+
     class Collector(cp_model.CpSolverSolutionCallback):
         """Keeps each grid CP-SAT reports, once, and stops the search at the limit."""
 
@@ -120,14 +125,19 @@ if cp_model is not None:
             if self.limit is not None and len(self.grids) >= self.limit:
                 self.StopSearch()
 
+    return Collector
+
 
 class CpsatBackend(Backend):
     """OR-Tools CP-SAT on an integer (AllDifferent) or a Boolean (one-hot) model."""
 
     name = "cpsat"
     paradigm = "constraint programming with clause learning (CP-SAT)"
-    supported_rules = encoding.RULES if encoding else ()  # what the models compile, no more
+    # encodings.cpsat.RULES, named here without importing OR-Tools: both models compile
+    # every rule (tests/test_availability.py holds the two equal)
+    supported_rules = R.RULE_TYPES
     multi_grid = True  # a samurai's grids: more cells and units in the same models
+    needs = (Need("ortools", install("cpsat")),)
 
     option_table = {
         "model": Choice(MODELS, help="one-hot Booleans (bool) or integers with AllDifferent"),
@@ -143,12 +153,11 @@ class CpsatBackend(Backend):
         self.model, self.workers, self.presolve = model, workers, presolve
 
     @classmethod
-    def available(cls) -> Availability:
-        """Available when OR-Tools imports."""
-        if cp_model is None:
-            return Availability(False, reason=f"cannot import ortools: {IMPORT_ERROR}",
-                                fix="pip install ortools (or `make install`)")
-        return Availability(True, version=f"OR-Tools CP-SAT {ORTOOLS_VERSION}")
+    def ready(cls) -> Availability:
+        """OR-Tools' version (it is installed: see `needs`)."""
+        from ortools import __version__
+
+        return Availability(True, version=f"OR-Tools CP-SAT {__version__}")
 
     def parameters(self, solver, limit: int | None, deadline: Deadline) -> None:
         """Set the solver's parameters for one search."""
@@ -167,6 +176,8 @@ class CpsatBackend(Backend):
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Fix the givens on the warm model, search, and put the domains back."""
+        from ortools.sat.python import cp_model
+
         started = time.perf_counter()
         warm = engine(puzzle.box, puzzle.rules, self.model, puzzle.layout)
         saved = warm.fix(warm.model.givens(puzzle.givens))
@@ -176,7 +187,7 @@ class CpsatBackend(Backend):
                            message="a given breaks a parity rule")
         solver = warm.solver
         self.parameters(solver, limit, deadline)
-        collector = Collector(warm.model.read, limit) if limit != 1 else None
+        collector = collector_class()(warm.model.read, limit) if limit != 1 else None
         try:
             with ctrl_c(solver.StopSearch) as key:
                 status = solver.Solve(warm.model.model, collector)
@@ -202,8 +213,8 @@ class CpsatBackend(Backend):
 
     def describe(self, puzzle: Puzzle) -> str:
         """The model rule by rule: variables, constraints by kind, givens, CP-SAT's counts."""
-        if encoding is None:
-            return f"{self.name}: unavailable: {IMPORT_ERROR}"
+        from sudokulab.encodings import cpsat as encoding
+
         if reason := self.unsupported(puzzle):
             return reason
         built = encoding.build(geometry(puzzle.box, puzzle.rules, puzzle.layout), self.model)

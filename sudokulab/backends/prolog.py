@@ -113,8 +113,9 @@ class PrologBackend(Backend):
         self.labeling = [labeling, order, branching]
 
     @classmethod
-    def available(cls) -> Availability:
-        """SWI-Prolog's and janus-swi's versions, or why they cannot run here."""
+    def ready(cls) -> Availability:
+        """SWI-Prolog's and janus-swi's versions, or why they cannot run here (a probe in a
+        child process: janus is imported here only once that succeeded)."""
         return availability()
 
     def options(self, limit: int | None, deadline: Deadline) -> list[tuple]:

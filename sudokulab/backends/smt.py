@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
+from sudokulab import rules as R
 from sudokulab.backends.base import (
     Availability,
     Backend,
     Choice,
     CtrlC,
     Deadline,
+    Need,
     ctrl_c,
     interrupted,
 )
@@ -31,13 +34,8 @@ from sudokulab.geometry import geometry
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Result, verdict
 
-try:
+if TYPE_CHECKING:  # Z3 is imported where it is used: SmtBackend.needs says why
     import z3
-
-    from sudokulab.encodings import smt as encoding
-except ImportError as error:  # available() says why and how to fix it
-    z3 = encoding = None
-    IMPORT_ERROR = str(error)
 
 DEFAULT_MODEL = "bool"
 MODELS = ("bool", "bitvec", "int")  # encodings.smt.MODELS, here without importing z3
@@ -61,6 +59,10 @@ class Engine:
     """One Z3 solver holding a model of a shape and rule set, reused puzzle after puzzle."""
 
     def __init__(self, box: tuple[int, int], rules: tuple, model: str, solver: str) -> None:
+        import z3
+
+        from sudokulab.encodings import smt as encoding
+
         self.model = encoding.build(geometry(box, rules), model)
         self.solver = z3.SolverFor("QF_FD") if solver == "qffd" else z3.Solver()
         # Compacting a model's function graphs is of no use to models made of constants,
@@ -123,7 +125,10 @@ class SmtBackend(Backend):
 
     name = "smt"
     paradigm = "SMT (Z3)"
-    supported_rules = encoding.model_class(DEFAULT_MODEL).rules if encoding else ()
+    # the bool model's rules (every rule there is), named here without importing Z3; each
+    # instance takes its own model's (tests/test_availability.py holds them equal)
+    supported_rules = R.RULE_TYPES
+    needs = (Need("z3", "pip install z3-solver"),)
 
     option_table = {
         "model": Choice(MODELS, help="one-hot Booleans, one-hot bit-vectors or integers"),
@@ -135,21 +140,21 @@ class SmtBackend(Backend):
 
     def __init__(self, model: str = DEFAULT_MODEL, solver: str = "default",
                  givens: str = "") -> None:
+        from sudokulab.encodings import smt as encoding
+
         super().__init__()
         if solver == "qffd" and model == "int":
             raise ValueError("solver=qffd (Z3's finite-domain SAT core) takes the bool and "
                              "bitvec models, not int")
         self.model, self.solver = model, solver
         self.givens = givens or faster_givens(model, solver)
-        if encoding:
-            self.supported_rules = encoding.model_class(model).rules
+        self.supported_rules = encoding.model_class(model).rules
 
     @classmethod
-    def available(cls) -> Availability:
-        """Available when the z3-solver package imports."""
-        if z3 is None:
-            return Availability(False, reason=f"cannot import z3: {IMPORT_ERROR}",
-                                fix="pip install z3-solver")
+    def ready(cls) -> Availability:
+        """Z3's version (it is installed: see `needs`)."""
+        import z3
+
         return Availability(True, version=f"Z3 {z3.get_version_string()}")
 
     def unsupported(self, puzzle: Puzzle) -> str:
@@ -181,8 +186,8 @@ class SmtBackend(Backend):
 
     def describe(self, puzzle: Puzzle) -> str:
         """The model's assertions rule by rule: counts and the first few of each."""
-        if encoding is None:
-            return f"{self.name}: unavailable: {IMPORT_ERROR}"
+        from sudokulab.encodings import smt as encoding
+
         if reason := self.unsupported(puzzle):
             return reason
         model = encoding.build(geometry(puzzle.box, puzzle.rules), self.model)
@@ -250,6 +255,8 @@ def search(warm: Engine, scope: Scope, puzzle: Puzzle, limit: int | None,
            deadline: Deadline, solutions: list[Grid], key: CtrlC) -> str:
     """Up to `limit` solutions into `solutions`, and why Z3 stopped early ('' when it
     did not); Ctrl-C between two checks stops it too."""
+    import z3
+
     blanks = [cell for cell, digit in enumerate(puzzle.givens) if not digit]
     while (limit is None or len(solutions) < limit) and not key.pressed:
         if solutions:  # the givens are fixed, so the blank cells tell solutions apart
