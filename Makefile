@@ -21,7 +21,7 @@ help:
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[all,test]'
 	touch $@
 
 # SWI-Prolog and janus: a failure here leaves the other backends working;

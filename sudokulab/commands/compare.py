@@ -22,6 +22,7 @@ from sudokulab.errors import (
     seconds,
     whole_number,
 )
+from sudokulab.extras import need
 from sudokulab.formats import READERS
 
 DESCRIPTION = ("Run every backend (or those named) over a dataset, validate each answer with "
@@ -85,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
     """Run the comparison the arguments describe; the exit code."""
     from sudokulab.harness import compare
 
+    need("plots", "compare")  # its report draws the cactus and scatter plots
+    if args.cluster:
+        need("cluster", "compare --cluster")
     try:
         with compare.sigterm_stops():
             return compare.compare(args)

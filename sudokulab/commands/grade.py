@@ -22,6 +22,7 @@ from sudokulab.errors import (
     exit_help,
     worst,
 )
+from sudokulab.extras import need
 
 DESCRIPTION = ("Grade each puzzle as a human solver would: HoDoKu's level and score, an "
                "SE-like rating of the hardest step, the hardest technique and the steps per "
@@ -55,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.plot:
         picture_path("--plot", args.plot)
+        need("plots", "grade --plot")
     techniques = steps.chosen(args)
     entries = read_entries(args)
     bad = [entry for entry in entries if entry.puzzle is None]

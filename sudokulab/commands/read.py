@@ -23,6 +23,7 @@ from sudokulab.errors import (
     exit_help,
     positive_int,
 )
+from sudokulab.extras import need
 from sudokulab.formats.text import format_grid
 from sudokulab.puzzle import line_of
 from sudokulab.rules import cell_name
@@ -66,6 +67,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read the photo, check the puzzle with a solver engine, print; the exit code."""
+    need("vision", "read")
     from sudokulab.vision import files
     from sudokulab.vision import grid as G
     from sudokulab.vision import read as R

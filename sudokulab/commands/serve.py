@@ -15,6 +15,7 @@ from sudokulab.errors import (
     exit_help,
     port_number,
 )
+from sudokulab.extras import need
 
 DESCRIPTION = ("Serve the web page and its JSON API (/api, documented at /docs). Solves "
                "run in worker processes with a timeout.")
@@ -35,14 +36,10 @@ def options(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve the page and the API until Ctrl-C."""
-    try:
-        import uvicorn
+    need("web", "serve")
+    import uvicorn
 
-        from sudokulab.web.app import create_app
-    except ImportError as error:
-        print(f"sudokulab: the web server needs fastapi and uvicorn ({error}); run "
-              f"`make install`", file=sys.stderr)
-        return EXIT_ENGINE
+    from sudokulab.web.app import create_app
     listening = bind(args.host, args.port)  # before announcing: a busy port says so now
     port = listening.getsockname()[1]
     url = f"http://{args.host}:{port}/"
