@@ -1,0 +1,119 @@
+"""Issue 34's engines against bare loops of their own packages, and #SAT against enumeration.
+
+1. mzn, milp, cpmpy on the first puzzles of top1465 (first solution, limit=1): the backend
+   against the same engine called directly with its model built once (MiniZinc: a Model
+   with the shape's data, an Instance per puzzle; HiGHS: one loaded program, givens as
+   bounds; CPMpy: one Model, a Choco solver per puzzle). Target: at least 0.8x each.
+2. Counting: Ganak's exact count against sat's enumeration on puzzles with 10^3 to 10^5
+   solutions (the 6x6 with its first row fixed: 39,168); counts per second of each.
+Prints one line per target ending in PASS or FAIL.
+"""
+
+from __future__ import annotations
+
+import time
+
+from sudokulab import datasets
+from sudokulab.backends import make_backend
+from sudokulab.geometry import geometry
+from sudokulab.puzzle import empty
+
+PUZZLES = {"mzn": 30, "milp": 200, "cpmpy": 200}  # MiniZinc runs a process per puzzle
+TARGET = 0.8
+
+
+def bare_mzn(puzzles) -> None:
+    """MiniZinc's Python package alone: the model built once, an Instance per puzzle."""
+    import minizinc
+
+    from sudokulab import mzn
+
+    solver = minizinc.Solver.lookup("gecode")
+    model = minizinc.Model(mzn.MODEL)
+    model.add_string(mzn.data_text(mzn.rule_data(geometry((3, 3))), 9))
+    for puzzle in puzzles:
+        instance = minizinc.Instance(solver, model)
+        instance["givens"] = list(puzzle.givens)
+        instance.solve(nr_solutions=1)
+
+
+def bare_milp(puzzles) -> None:
+    """highspy alone on the program loaded once: givens as bounds, solve, bounds back."""
+    from sudokulab.encodings import milp
+
+    program = milp.build(geometry((3, 3)))
+    h = milp.load(program)
+    for puzzle in puzzles:
+        columns = [program.x(c, d) for c, d in enumerate(puzzle.givens) if d]
+        for column in columns:
+            h.changeColBounds(column, 1.0, 1.0)
+        h.run()
+        h.getSolution()
+        for column in columns:
+            h.changeColBounds(column, 0.0, 1.0)
+
+
+def bare_cpmpy(puzzles) -> None:
+    """CPMpy alone: one Model, a Choco solver per puzzle with the givens added."""
+    import cpmpy as cp
+
+    grid = cp.intvar(1, 9, shape=81)
+    model = cp.Model([cp.AllDifferent(grid[list(u)]) for u in geometry((3, 3)).units])
+    for puzzle in puzzles:
+        solver = cp.SolverLookup.get("choco", model)
+        solver += [grid[c] == d for c, d in enumerate(puzzle.givens) if d]
+        solver.solve()
+
+
+BARE = {"mzn": bare_mzn, "milp": bare_milp, "cpmpy": bare_cpmpy}
+
+
+def speed(name: str) -> str:
+    """One target line: the backend's puzzles/s against its bare loop's."""
+    puzzles = datasets.load("top1465")[:PUZZLES[name]]
+    backend = make_backend(name)
+    backend.solve(puzzles[0], limit=1)  # warm: the model of the shape is built
+    BARE[name](puzzles[:1])
+    started = time.perf_counter()
+    BARE[name](puzzles)
+    bare = time.perf_counter() - started
+    started = time.perf_counter()
+    assert all(backend.solve(p, limit=1).solutions for p in puzzles)
+    ours = time.perf_counter() - started
+    ratio = bare / ours
+    return (f"{name} on top1465[:{len(puzzles)}]: {len(puzzles) / ours:.1f}/s, bare loop "
+            f"{len(puzzles) / bare:.1f}/s: {ratio:.2f}x (target {TARGET}x) "
+            f"{'PASS' if ratio >= TARGET else 'FAIL'}")
+
+
+def counting() -> str:
+    """One target line: Ganak's counts per second against sat's enumeration."""
+    from sudokulab import counting as sharp
+
+    puzzle = empty(6).with_values([1, 2, 3, 4, 5, 6] + [0] * 30)
+    started = time.perf_counter()
+    counted = sharp.count(puzzle).count
+    ganak = time.perf_counter() - started
+    started = time.perf_counter()
+    listed = make_backend("sat").solve(puzzle, limit=None, timeout=300)
+    enumeration = time.perf_counter() - started
+    agree = listed.exact and listed.count == counted
+    return (f"#SAT on the 6x6 with its first row fixed: Ganak {counted:,} in {ganak:.1f} s "
+            f"({counted / ganak:,.0f}/s), sat enumeration {listed.count_text} in "
+            f"{enumeration:.1f} s ({listed.count / enumeration:,.0f}/s); counts agree: "
+            f"{'PASS' if agree else 'FAIL'}")
+
+
+def main() -> int:
+    """Print each target; 0 when all are met."""
+    lines = []
+    for name in PUZZLES:
+        lines.append(speed(name))
+        print(lines[-1], flush=True)
+    lines.append(counting())
+    print(lines[-1], flush=True)
+    return 0 if all(line.endswith("PASS") for line in lines) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
