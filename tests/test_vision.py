@@ -8,6 +8,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -15,8 +16,9 @@ import pytest
 
 from sudokulab.check import check
 from sudokulab.cli import main
+from sudokulab.errors import InputError
 from sudokulab.puzzle import Puzzle, box_shape, line_of
-from sudokulab.vision import cells, fonts, grid, model, read, synth, train
+from sudokulab.vision import cells, fonts, grid, model, read, synth, train, wicht
 
 HELD_OUT = fonts.paths(fonts.HELD_OUT)
 SIZES = (9, 4, 6, 9, 16, 9)
@@ -268,3 +270,125 @@ def test_the_command_line_imports_no_opencv():
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "[]"
+
+
+# --- issue 33: turned photos, the solver correction, real newspaper photos -----------------
+
+PHOTOS = Path(__file__).parent / "data" / "photos"
+
+
+def test_a_photo_taken_sideways_or_upside_down_reads_upright(photos, readings):
+    for index, turns in ((0, 1), (0, 2), (0, 3), (2, 2)):  # a 9x9 three ways, a 6x6 by half
+        photo = photos[index]
+        reading = read.read_image(np.ascontiguousarray(np.rot90(photo.image, turns)))
+        assert reading.puzzle == photo.puzzle and reading.turns == -turns % 4, (index, turns)
+    assert photos[2].puzzle.n == 6 and all(r.turns == 0 for r in readings)
+
+
+def _likely_misread(reading: read.Reading, cell: int, digit: int) -> read.Reading:
+    """The reading with one cell read as another digit, the true one its runner-up."""
+    true = reading.puzzle.givens[cell]
+    likelihood = reading.likelihood.copy()
+    likelihood[cell] = 0.0
+    likelihood[cell, digit - 1], likelihood[cell, true - 1] = 0.6, 0.35
+    misread = _misread(reading, cell, digit)
+    return read.Reading(misread.puzzle, misread.confidence, misread.second, misread.corners,
+                        likelihood=likelihood)
+
+
+def test_a_misread_is_corrected_and_confirmed_by_another_paradigm(photos, readings):
+    reading = readings[0]
+    cell = next(i for i, d in enumerate(reading.puzzle.givens) if d)
+    wrong = next(d for d in range(1, 10) if d != reading.puzzle.givens[cell]
+                 and _clashes(reading.puzzle, cell, d))
+    verdict = read.verify(_likely_misread(reading, cell, wrong))
+    assert verdict.status == "unique" and verdict.puzzle == photos[0].puzzle
+    assert verdict.confirmed == "sat" and verdict.backend == "norvig"
+    (change,) = verdict.correction.changes
+    assert (change.cell, change.first, change.now) == (cell, wrong, photos[0].puzzle.givens[cell])
+    assert change.chance == pytest.approx(0.35)
+    assert not check(photos[0].puzzle, verdict.solution)
+
+
+def test_two_misreads_are_corrected_together(photos, readings):
+    reading, truth = readings[3], photos[3].puzzle
+    digits = [i for i, d in enumerate(truth.givens) if d]
+    misread = reading
+    for cell in digits[:2]:
+        wrong = next(d for d in range(1, 10) if d != truth.givens[cell]
+                     and _clashes(truth, cell, d))
+        misread = _likely_misread(misread, cell, wrong)
+    verdict = read.verify(misread)
+    assert verdict.puzzle == truth and len(verdict.correction.changes) == 2
+
+
+def test_the_correction_gives_up_when_no_reading_is_unique(readings):
+    reading = readings[0]
+    few = reading.puzzle.with_values(reading.puzzle.givens[:40] + (0,) * 41)
+    likelihood = reading.likelihood.copy()
+    likelihood[40:] = 0
+    verdict = read.verify(read.Reading(few, reading.confidence, reading.second,
+                                       reading.corners, likelihood=likelihood), seconds=0.2)
+    assert verdict.status == "multiple" and verdict.correction is None
+    assert verdict.puzzle is None
+
+
+def test_read_says_which_cells_it_read_otherwise(capsys, photo_file, monkeypatch):
+    path, photo = photo_file
+    truth, first = photo.puzzle, read.read_image
+    cell = next(i for i, d in enumerate(truth.givens) if d)
+    wrong = next(d for d in range(1, 10) if d != truth.givens[cell] and _clashes(truth, cell, d))
+    monkeypatch.setattr(read, "read_image",
+                        lambda *a, **k: _likely_misread(first(*a, **k), cell, wrong))
+    code, out, err = run(capsys, "read", path, "--format", "line")
+    r, c = divmod(cell, 9)
+    assert code == 0 and out == line_of(truth.givens) + "\n"
+    assert (f"read 1 cell differently than first seen: r{r + 1}c{c + 1} {wrong}\u2192"
+            f"{truth.givens[cell]}") in err and "sat confirms" in err
+    code, out, _ = run(capsys, "read", path, "--format", "json")
+    data = json.loads(out)
+    assert data["puzzle"] == line_of(truth.givens) and data["confirmed"] == "sat"
+    assert data["corrections"][0]["now"] == truth.givens[cell]
+    assert data["first_read"][cell] == str(wrong)
+
+
+def _real_photos() -> list[Path]:
+    """The committed newspaper photos (training photos of Wicht's dataset)."""
+    return sorted(PHOTOS.glob("*.jpg"))
+
+
+def test_the_committed_newspaper_photos_have_their_digits_and_licence():
+    assert 3 <= len(_real_photos()) <= 5
+    assert "CC-BY-4.0" in (PHOTOS / "README.md").read_text()
+    train_list = set((PHOTOS / "README.md").read_text().split())
+    for photo in _real_photos():
+        assert len(wicht.truth(photo)) == 81 and f"images/{photo.name}" in train_list
+
+
+@pytest.mark.parametrize("photo", _real_photos(), ids=lambda p: p.stem)
+def test_a_newspaper_photo_reads_right(photo):
+    reading = read.read_image(cv2.imread(str(photo)))
+    verdict = read.verify(reading)
+    assert verdict.status == "unique"
+    assert verdict.puzzle.givens == wicht.truth(photo)
+    assert not check(verdict.puzzle, verdict.solution)
+
+
+def test_the_dataset_is_found_where_it_is_said_to_be(tmp_path, monkeypatch):
+    monkeypatch.delenv(wicht.ENV, raising=False)
+    assert wicht.root() is None
+    monkeypatch.setenv(wicht.ENV, str(tmp_path))
+    assert wicht.root() == tmp_path and wicht.root("elsewhere") == Path("elsewhere")
+    with pytest.raises(InputError, match="not Wicht's sudoku_dataset"):
+        wicht.photos(tmp_path, "test")
+
+
+def test_real_training_samples_are_the_same_from_the_same_seed():
+    photo = _real_photos()[:1]
+    judge = model.load().of_features
+    one = train.real_samples(photo, 3, judge, augmented=1)
+    two = train.real_samples(photo, 3, judge, augmented=1)
+    assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
+    digits = [d for d in wicht.truth(photo[0]) if d]
+    assert one[2] == 0 and 1.8 * len(digits) <= len(one[1]) <= 2 * len(digits)
+    assert set(one[1].tolist()) == {d - 1 for d in digits}  # every digit, as the .dat says

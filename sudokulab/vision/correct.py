@@ -62,7 +62,7 @@ def options(puzzle: Puzzle, confidence: tuple[float, ...], likelihood: np.ndarra
     for cell in chosen:
         p = likelihood[cell]
         first = float(p[givens[cell] - 1]) if p.any() else confidence[cell]
-        others = [(float(p[d]), d + 1) for d in np.argsort(p)[::-1]
+        others = [(float(p[d]), int(d) + 1) for d in np.argsort(p)[::-1]
                   if d + 1 != givens[cell] and p[d] >= LEAST][:OPTIONS - 1]
         for chance, digit in [*others, (BLANK, 0)]:
             cost = math.log(max(first, LEAST)) - math.log(chance)

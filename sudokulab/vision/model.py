@@ -51,7 +51,11 @@ class Model:
         """Each digit's probability of being each of the first `classes` symbols."""
         if not patches:
             return np.zeros((0, classes), np.float32)
-        x = (features(patches) - self.mean) / self.scale
+        return self.of_features(features(patches), classes)
+
+    def of_features(self, rows: np.ndarray, classes: int = len(CLASSES)) -> np.ndarray:
+        """The same from rows of features (model.features)."""
+        x = (rows - self.mean) / self.scale
         h = np.maximum(x @ self.hidden + self.hidden_bias, 0)
         logits = (h @ self.out + self.out_bias)[:, :classes]
         logits -= logits.max(axis=1, keepdims=True)

@@ -234,12 +234,17 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"Wicht's sudoku_dataset (default ${wicht.ENV}); its training "
                              "photos are learnt from, its test photos never read")
     parser.add_argument("--out", type=Path, default=WEIGHTS)
+    parser.add_argument("--fonts-only", action="store_true",
+                        help="train from the fonts alone (the committed model also learnt "
+                             "from real photos: without them newsprint is misread)")
     args = parser.parse_args(argv)
     folder = wicht.root(args.data)
+    if not folder and not args.fonts_only:
+        print(f"train: error: the committed model learns from Wicht's newspaper photos too: "
+              f"give --data FOLDER or set ${wicht.ENV} (sudokulab/vision/wicht.py says where "
+              f"to get them), or --fonts-only", file=sys.stderr)
+        return 2
     photos = wicht.photos(folder, "train") if folder else []
-    if not folder:
-        print(f"no real photos: --data or ${wicht.ENV} not given; training from fonts only",
-              file=sys.stderr)
     for key, value in train(args.samples, SEED, args.out, photos).items():
         print(f"{key}: {value:.4f}" if isinstance(value, float) else f"{key}: {value}")
     return 0
