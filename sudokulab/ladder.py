@@ -114,6 +114,9 @@ def choose(spec: str | None) -> tuple[Level, ...]:
 
 # --- one puzzle at one level --------------------------------------------------------------
 
+TIMEOUT = 10.0  # seconds a level may spend on one puzzle (its propagation, then its search)
+
+
 @dataclass
 class Outcome:
     """Where a level leaves one puzzle: its pencil marks (None at a contradiction) and, for a
@@ -124,58 +127,93 @@ class Outcome:
     finished: bool = False
     candidates: int = 0
     wrong: bool = False  # it claims a grid the checker rejects
+    # out of time: 'level' (its inference cut short: not finished) or 'search' (its
+    # guesses unknown, its root still counted)
+    timed_out: str = ""
+    digest: int = 0  # a hash of the marks: puzzle-by-puzzle agreement without the marks
 
 
 def conclude(puzzle: Puzzle, marks: Sequence[int] | None,
-             guesses: float | None = None) -> Outcome:
+             guesses: float | None = None, timed_out: str = "") -> Outcome:
     """The Outcome of marks: finished when every cell is decided and the checker accepts the
-    grid; the candidates the open cells keep."""
+    grid; the candidates the open cells keep. Propagation cut short finishes nothing."""
     from sudokulab.backends.root import marks_grid, open_candidates
     from sudokulab.check import is_solution
 
     if marks is None or not all(marks):
-        return Outcome(None if marks is None else tuple(marks), guesses)
+        return Outcome(None if marks is None else tuple(marks), guesses, timed_out=timed_out)
     left = open_candidates(marks)
-    out = Outcome(tuple(marks), guesses, candidates=left)
-    if not left:
+    out = Outcome(tuple(marks), guesses, candidates=left, timed_out=timed_out,
+                  digest=hash(tuple(marks)))
+    if not left and timed_out != "level":
         out.finished = is_solution(puzzle, marks_grid(marks))
         out.wrong = not out.finished
     return out
 
 
-def human_ladder(puzzle: Puzzle, families: Sequence[str]) -> dict[str, tuple[int, ...] | None]:
+def human_ladder(puzzle: Puzzle, families: Sequence[str],
+                 timeout: float | None = None) -> dict[str, tuple[tuple[int, ...] | None, bool]]:
     """The marks where each human family stops, cumulatively: each family goes on from where
-    the one before stopped (a path of the larger set of techniques, since it holds them)."""
-    from sudokulab.human import solver
+    the one before stopped (a path of the larger set of techniques, since it holds them),
+    and whether the family ran out of its `timeout` seconds on the way."""
+    from sudokulab.backends.base import Deadline
+    from sudokulab.human import forcing, solver
     from sudokulab.human.candidates import Candidates
 
-    g = Candidates(puzzle)
     if solver.contradiction(puzzle):
-        return dict.fromkeys(families)
-    out: dict[str, tuple[int, ...] | None] = {}
-    names: list[str] = []
+        return dict.fromkeys(families, (None, False))
+    g = Candidates(puzzle)
+    out: dict[str, tuple[tuple[int, ...] | None, bool]] = {}
     last = list(HUMAN_FAMILIES).index(families[-1]) if families else -1
+    broken = False
     for family in list(HUMAN_FAMILIES)[: last + 1]:
-        names += HUMAN_FAMILIES[family]
-        chosen = solver.usable(puzzle, solver.select(names=names), unique=False)
-        broken = _walk(g, chosen)
+        deadline = Deadline(timeout)
+        late = False
+        if not broken:
+            with forcing.stopping(deadline.passed):
+                try:
+                    broken, late = _walk(g, _techniques(puzzle, family), deadline)
+                except forcing.Stopped:
+                    late = True
         if family in families:
-            out[family] = None if broken else _human_marks(g)
+            out[family] = (None if broken else _human_marks(g), late)
     return out
 
 
-def _walk(g, chosen) -> bool:
-    """Take the easiest step until none applies or the grid is full; whether it broke."""
+_CHOSEN: dict[tuple[str, bool], list] = {}
+
+
+def _techniques(puzzle: Puzzle, family: str) -> list:
+    """The techniques of every family up to this one that apply to the puzzle's rules, chosen
+    once per family and kind of puzzle (classic or with rules)."""
+    from sudokulab.human import solver
+
+    key = (family, bool(puzzle.rules))
+    if key not in _CHOSEN:
+        families = list(HUMAN_FAMILIES)
+        names = [t for f in families[: families.index(family) + 1] for t in HUMAN_FAMILIES[f]]
+        _CHOSEN[key] = solver.usable(puzzle, solver.select(names=names), unique=False)
+    return _CHOSEN[key]
+
+
+def _walk(g, chosen, deadline) -> tuple[bool, bool]:
+    """Take the easiest step until none applies, the grid is full or the deadline passes;
+    whether the grid broke, whether the deadline cut the walk short. Between steps only an
+    empty cell is looked for (as the human solver does): the full check waits for the end."""
+    from operator import or_
+
     from sudokulab.human import solver
 
     while not g.solved():
-        if g.broken():
-            return True
+        if not all(map(or_, g.values, g.cands)):
+            return True, False
+        if deadline.passed():
+            return bool(g.broken()), True
         step = solver.next_step(g, chosen)
         if step is None:
-            return bool(g.broken())
+            return bool(g.broken()), False
         g.apply(step)
-    return False
+    return False, False
 
 
 def _human_marks(g) -> tuple[int, ...]:
@@ -183,55 +221,67 @@ def _human_marks(g) -> tuple[int, ...]:
     return tuple(1 << (v - 1) if v else c for v, c in zip(g.values, g.cands))
 
 
-def compute(puzzle: Puzzle, levels: Sequence[Level]) -> dict[str, Outcome]:
-    """Every chosen level's Outcome on one puzzle, each from the engine that owns it."""
+def compute(puzzle: Puzzle, levels: Sequence[Level],
+            timeout: float | None = TIMEOUT) -> dict[str, Outcome]:
+    """Every chosen level's Outcome on one puzzle, each from the engine that owns it, each
+    given `timeout` seconds for its propagation and as many for its search."""
     out: dict[str, Outcome] = {}
     families = [level.name.split(":")[1] for level in levels if level.engine == "human"]
-    human = human_ladder(puzzle, families) if families else {}
+    human = human_ladder(puzzle, families, timeout) if families else {}
     for level in levels:
-        marks, guesses = _marks(puzzle, level, human)
-        out[level.name] = conclude(puzzle, marks, guesses)
+        marks, guesses, late = _marks(puzzle, level, human, timeout)
+        out[level.name] = conclude(puzzle, marks, guesses, late)
     return out
 
 
-def _marks(puzzle: Puzzle, level: Level, human: dict) -> tuple[Sequence[int] | None,
-                                                                   float | None]:
-    """The marks a level leaves and the guesses its engine's search takes (or None)."""
+def _marks(puzzle: Puzzle, level: Level, human: dict, timeout: float | None
+           ) -> tuple[Sequence[int] | None, float | None, str]:
+    """The marks a level leaves, the guesses its engine's search takes (or None), and where
+    it ran out of time ('' when it did not)."""
     engine, _, option = level.name.partition(":")
     if engine == "human":
-        return human[option], None
+        marks, late = human[option]
+        return marks, None, "level" if late else ""
     if engine == "sat":
         from sudokulab.backends import sat
 
         marks = sat.root_marks(puzzle, option, solver="minisat22")
-        return marks, _search(f"sat:solver=minisat22,encoding={option}", puzzle, "decisions")
+        return (marks, *_search(f"sat:solver=minisat22,encoding={option}", puzzle,
+                                "decisions", timeout))
     if engine == "norvig":
         from sudokulab.backends import norvig
 
-        return norvig.root_marks(puzzle), _search("norvig", puzzle, "guesses")
+        return (norvig.root_marks(puzzle), *_search("norvig", puzzle, "guesses", timeout))
     if engine == "dlx":
         from sudokulab.backends import dlx
 
-        return dlx.forced_marks(puzzle), _search("dlx", puzzle, "guesses")
+        return (dlx.forced_marks(puzzle), *_search("dlx", puzzle, "guesses", timeout))
     if engine == "prolog":
         from sudokulab.backends import prolog
 
-        return prolog.root_marks(puzzle, option), None
-    return _searched(puzzle, level)
+        return prolog.root_marks(puzzle, option), None, ""
+    return _searched(puzzle, level, timeout)
 
 
 SEARCH_SPEC = {"asp": "asp", "cpsat": "cpsat", "smt": "smt"}
 
 
-def _searched(puzzle: Puzzle, level: Level) -> tuple[Sequence[int] | None, float]:
+def _searched(puzzle: Puzzle, level: Level, timeout: float | None
+              ) -> tuple[Sequence[int] | None, float | None, str]:
     """A level an engine reaches only by its full search: finished when it took no
-    choice; its marks are the grid then, the givens otherwise (nothing more is known)."""
-    result = _backend(SEARCH_SPEC[level.engine]).solve(puzzle, limit=1)
+    choice; its marks are the grid then, the givens otherwise (nothing more is known).
+    A search out of time finishes nothing."""
+    from sudokulab.result import Status
+
+    result = _backend(SEARCH_SPEC[level.engine]).solve(puzzle, limit=1, timeout=timeout)
+    full = (1 << puzzle.n) - 1
+    givens = tuple(1 << (d - 1) if d else full for d in puzzle.givens)
+    if result.status is Status.TIMEOUT:
+        return givens, None, "level"
     guesses = float(result.stats.get(level.guesses, 0))
     if result.solutions and not guesses:
-        return tuple(1 << (d - 1) for d in result.solutions[0]), guesses
-    full = (1 << puzzle.n) - 1
-    return tuple(1 << (d - 1) if d else full for d in puzzle.givens), guesses
+        return tuple(1 << (d - 1) for d in result.solutions[0]), guesses, ""
+    return givens, guesses, ""
 
 
 _BACKENDS: dict[str, object] = {}
@@ -246,9 +296,16 @@ def _backend(spec: str):
     return _BACKENDS[spec]
 
 
-def _search(spec: str, puzzle: Puzzle, word: str) -> float:
-    """The guesses (in the engine's word) its full search takes to the first solution."""
-    return float(_backend(spec).solve(puzzle, limit=1).stats.get(word, 0))
+def _search(spec: str, puzzle: Puzzle, word: str, timeout: float | None
+            ) -> tuple[float | None, str]:
+    """The guesses (in the engine's word) its full search takes to the first solution, or
+    None and 'search' when it ran out of time."""
+    from sudokulab.result import Status
+
+    result = _backend(spec).solve(puzzle, limit=1, timeout=timeout)
+    if result.status is Status.TIMEOUT:
+        return None, "search"
+    return float(result.stats.get(word, 0)), ""
 
 
 def after(puzzle: Puzzle, name: str) -> Outcome:
@@ -261,24 +318,35 @@ def after(puzzle: Puzzle, name: str) -> Outcome:
 
 @dataclass
 class Tally:
-    """One level over one set of puzzles."""
+    """One level over one set of puzzles, puzzle by puzzle (numbered from 1)."""
 
     level: Level
+    total: int = 0
     finished: list[bool] = field(default_factory=list)
-    candidates: int = 0
+    left: list[int] = field(default_factory=list)  # candidates left, per puzzle
+    digests: list[int] = field(default_factory=list)  # a hash of the marks, per puzzle
     guesses: float = 0.0
     searched: int = 0
     wrong: list[int] = field(default_factory=list)
+    timed_out: dict[int, str] = field(default_factory=dict)  # puzzle number: where
+
+    def __post_init__(self) -> None:
+        self.finished = [False] * self.total
+        self.left = [0] * self.total
+        self.digests = [0] * self.total
 
     def add(self, number: int, outcome: Outcome) -> None:
         """Count one puzzle's outcome."""
-        self.finished.append(outcome.finished)
-        self.candidates += outcome.candidates
+        self.finished[number - 1] = outcome.finished
+        self.left[number - 1] = outcome.candidates
+        self.digests[number - 1] = outcome.digest
         if outcome.guesses is not None:
             self.guesses += outcome.guesses
             self.searched += 1
         if outcome.wrong:
             self.wrong.append(number)
+        if outcome.timed_out:
+            self.timed_out[number] = outcome.timed_out
 
     @property
     def count(self) -> int:
@@ -288,57 +356,84 @@ class Tally:
     @property
     def percent(self) -> float:
         """Their share, in percent."""
-        return 100.0 * self.count / max(1, len(self.finished))
+        return 100.0 * self.count / max(1, self.total)
 
     def row(self) -> dict:
         """The level's figures as a JSON-ready dict."""
-        total = max(1, len(self.finished))
+        total = max(1, self.total)
         searched = self.level.engine in SEARCH_SPEC  # no root state: only its verdict
         return {"level": self.level.name, "engine": self.level.engine,
-                "what": self.level.what, "puzzles": len(self.finished),
+                "what": self.level.what, "puzzles": self.total,
                 "finished": self.count, "percent": round(self.percent, 2),
-                "candidates_left": None if searched else round(self.candidates / total, 2),
+                "candidates_left": None if searched else round(sum(self.left) / total, 2),
                 "guesses_per_puzzle": (round(self.guesses / self.searched, 3)
                                        if self.searched else None),
-                "guess_word": self.level.guesses or None, "wrong": self.wrong}
+                "guess_word": self.level.guesses or None, "wrong": sorted(self.wrong),
+                "timed_out": {str(k): v for k, v in sorted(self.timed_out.items())}}
 
 
-def _chunk(job: tuple[tuple[Puzzle, ...], tuple[str, ...]]) -> list[dict[str, Outcome]]:
-    """A worker's share: every level on a few puzzles (marks dropped: only figures travel)."""
-    puzzles, names = job
+def differ(a: Tally, b: Tally) -> list[int]:
+    """The puzzles (numbered from 1) where two levels leave different pencil marks, or one
+    finishes and the other does not."""
+    return [k + 1 for k in range(a.total)
+            if a.finished[k] != b.finished[k] or a.digests[k] != b.digests[k]]
+
+
+@dataclass
+class Run:
+    """Every level over one set of puzzles, and what it cost."""
+
+    tallies: dict[str, Tally]
+    cpu: float = 0.0  # CPU seconds of the processes that computed the levels
+    wall: float = 0.0
+
+
+def _chunk(job: tuple[int, tuple[Puzzle, ...], tuple[str, ...], float | None]
+           ) -> tuple[int, list[dict[str, Outcome]], float]:
+    """A worker's share: every level on a few puzzles (marks dropped: only figures travel),
+    with the number of the first puzzle and the CPU seconds it took."""
+    import time
+
+    first, puzzles, names, timeout = job
+    started = time.process_time()
     levels = [BY_NAME[name] for name in names]
     out = []
     for puzzle in puzzles:
-        outcomes = compute(puzzle, levels)
+        outcomes = compute(puzzle, levels, timeout)
         for outcome in outcomes.values():
             outcome.marks = None
         out.append(outcomes)
-    return out
+    return first, out, time.process_time() - started
 
 
 def run(puzzles: Sequence[Puzzle], levels: Sequence[Level], jobs: int = 1,
-        label: str = "ladder", progress: bool = True,
-        chunk: int = 100) -> dict[str, Tally]:
-    """Every level over the puzzles, on `jobs` worker processes, with progress on stderr."""
+        label: str = "ladder", progress: bool = True, chunk: int = 20,
+        timeout: float | None = TIMEOUT) -> Run:
+    """Every level over the puzzles, on `jobs` worker processes, with progress on stderr;
+    each level given `timeout` seconds a puzzle (its propagation, then its search)."""
+    import time
+
     from sudokulab.progress import Progress
 
-    tallies = {level.name: Tally(level) for level in levels}
+    wall = time.perf_counter()
+    tallies = {level.name: Tally(level, len(puzzles)) for level in levels}
     names = tuple(level.name for level in levels)
-    jobs_list = [(tuple(puzzles[k:k + chunk]), names) for k in range(0, len(puzzles), chunk)]
+    work = [(k + 1, tuple(puzzles[k:k + chunk]), names, timeout)
+            for k in range(0, len(puzzles), chunk)]
     shown = Progress(label, len(puzzles)) if progress else None
     results: Callable
-    if jobs > 1 and len(jobs_list) > 1:
+    if jobs > 1 and len(work) > 1:
         import multiprocessing
 
         pool = multiprocessing.get_context("spawn").Pool(jobs)
-        results = pool.imap
+        results = pool.imap_unordered  # progress moves as any chunk ends
     else:
         pool, results = None, map
+    cpu = 0.0
     try:
-        number = 0
-        for part in results(_chunk, jobs_list):
-            for outcomes in part:
-                number += 1
+        for first, part, took in results(_chunk, work):
+            cpu += took
+            for number, outcomes in enumerate(part, first):
                 for name, outcome in outcomes.items():
                     tallies[name].add(number, outcome)
                 if shown:
@@ -348,4 +443,4 @@ def run(puzzles: Sequence[Puzzle], levels: Sequence[Level], jobs: int = 1,
             pool.terminate()
     if shown:
         shown.finish()
-    return tallies
+    return Run(tallies, cpu, time.perf_counter() - wall)

@@ -1,19 +1,39 @@
-"""The inference ladder's tables, Markdown report and plot (see sudokulab/ladder.py)."""
+"""The inference ladder's tables, Markdown report and plot (see sudokulab/ladder.py).
+
+Everything here works on a run's figures (`figures`: JSON-ready dicts), so that a report can
+be written from a live run or from the ladder.json files of several runs (`merge`).
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from sudokulab.ladder import PUBLISHED_GUESSES, Tally
+from sudokulab.ladder import BY_NAME, PUBLISHED_GUESSES, Run, differ
 
 COLUMNS = ("level", "what it infers", "finished", "%", "candidates left", "guesses/puzzle",
-           "tdoku publishes")
+           "timed out", "tdoku publishes")
+
+# pairs of levels that must leave the same pencil marks, puzzle by puzzle: UP on the
+# complete encoding is naked + hidden singles, on triads singles + locked candidates
+AGREE = (("sat:extended", "human:singles"), ("sat:augmented", "human:locked"),
+         ("norvig", "human:singles"), ("dlx", "human:singles"))
 
 
-def _published(tally: Tally, dataset: str) -> str:
+def figures(run: Run, jobs: int = 1) -> dict:
+    """A run as a JSON-ready dict: each level's row, the puzzles where each pair of AGREE
+    differs, and the CPU and wall seconds."""
+    tallies = run.tallies
+    agreement = {f"{a} = {b}": differ(tallies[a], tallies[b])
+                 for a, b in AGREE if a in tallies and b in tallies}
+    return {"levels": [t.row() for t in tallies.values()], "agreement": agreement,
+            "cpu": round(run.cpu, 1), "wall": round(run.wall, 1), "jobs": jobs}
+
+
+def _published(row: dict, dataset: str) -> str:
     """tdoku's figure for the same inference on this dataset ('' when it has none)."""
-    published = tally.level.published
+    level = BY_NAME.get(row["level"])
+    published = level.published if level else None
     column = {"17_clue": 1, "top1465": 2}.get(dataset)
     if not published or column is None:
         return ""
@@ -26,30 +46,55 @@ def _guesses(row: dict) -> str:
     return "" if value is None else f"{value:.2f} {row['guess_word']}"
 
 
-def rows(dataset: str, tallies: dict[str, Tally]) -> list[tuple]:
+def _late(row: dict) -> str:
+    """How many puzzles the level ran out of time on ('' for none)."""
+    late = row.get("timed_out") or {}
+    return f"{len(late)}" if late else ""
+
+
+def rows(dataset: str, levels: list[dict]) -> list[tuple]:
     """One table row per level."""
-    out = []
-    for tally in tallies.values():
-        row = tally.row()
-        out.append((row["level"], row["what"], f"{row['finished']:,}/{row['puzzles']:,}",
-                    f"{row['percent']:.1f}",
-                    "" if row["candidates_left"] is None else f"{row['candidates_left']:.1f}",
-                    _guesses(row),
-                    _published(tally, dataset)))
-    return out
+    return [(row["level"], row["what"], f"{row['finished']:,}/{row['puzzles']:,}",
+             f"{row['percent']:.2f}",
+             "" if row["candidates_left"] is None else f"{row['candidates_left']:.1f}",
+             _guesses(row), _late(row), _published(row, dataset)) for row in levels]
 
 
-def table(dataset: str, tallies: dict[str, Tally], fmt: str = "simple") -> str:
+def table(dataset: str, levels: list[dict], fmt: str = "simple") -> str:
     """The levels of one dataset as a text (or Markdown: fmt 'github') table."""
     from tabulate import tabulate
 
     head = f"{dataset}: % finished without a guess" if fmt == "simple" else ""
-    body = tabulate(rows(dataset, tallies), headers=COLUMNS, tablefmt=fmt,
+    body = tabulate(rows(dataset, levels), headers=COLUMNS, tablefmt=fmt,
                     disable_numparse=True)
     return f"{head}\n{body}" if head else body
 
 
-def csv_text(figures: dict[str, list[dict]]) -> str:
+def timeouts(levels: list[dict]) -> list[str]:
+    """One line per level that ran out of time, naming the puzzles and where."""
+    out = []
+    for row in levels:
+        late = row.get("timed_out") or {}
+        if late:
+            named = ", ".join(f"#{k} ({v})" for k, v in list(late.items())[:20])
+            more = f" and {len(late) - 20} more" if len(late) > 20 else ""
+            out.append(f"- `{row['level']}` ran out of time on {len(late)} puzzle(s): "
+                       f"{named}{more} ('level': counted not finished; 'search': its guesses "
+                       f"left out of the average)")
+    return out
+
+
+def agreement(report: dict) -> list[str]:
+    """One line per pair of levels that must agree, naming the puzzles where they do not."""
+    out = []
+    for pair, numbers in report.get("agreement", {}).items():
+        shown = ", ".join(f"#{k}" for k in numbers[:20])
+        out.append(f"- {pair}: " + (f"{len(numbers)} puzzle(s) differ: {shown}" if numbers
+                                   else "the same pencil marks on every puzzle"))
+    return out
+
+
+def csv_text(reports: dict[str, dict]) -> str:
     """Every dataset's rows as CSV."""
     import csv
     import io
@@ -59,48 +104,54 @@ def csv_text(figures: dict[str, list[dict]]) -> str:
             "guesses_per_puzzle", "guess_word")
     writer = csv.DictWriter(out, keys, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    for dataset, levels in figures.items():
-        for row in levels:
+    for dataset, report in reports.items():
+        for row in report["levels"]:
             writer.writerow({"dataset": dataset, **row})
     return out.getvalue()
 
 
-def guesses_table(runs: dict[str, dict[str, Tally]]) -> str:
+def guesses_table(reports: dict[str, dict]) -> str:
     """Guesses per puzzle of the searching levels beside tdoku's published ones."""
     from tabulate import tabulate
 
-    lines = []
-    for name, (clue, top) in PUBLISHED_GUESSES.items():
-        lines.append((f"tdoku's {name} (published)", f"{clue:.2f}" if "17_clue" in runs else "",
-                      f"{top:.2f}" if "top1465" in runs else ""))
-    searching = [n for n, t in next(iter(runs.values())).items() if t.level.guesses]
-    for level in searching:
-        cells = []
-        for dataset in ("17_clue", "top1465"):
-            tally = runs.get(dataset, {}).get(level)
-            value = tally.row()["guesses_per_puzzle"] if tally else None
-            cells.append("" if value is None else f"{value:.2f}")
-        word = next(iter(runs.values()))[level].level.guesses
-        lines.append((f"{level} ({word})", *cells))
-    return tabulate(lines, headers=("engine", "17_clue", "top1465"), tablefmt="github",
+    sets = [name for name in ("17_clue", "top1465") if name in reports]
+    if not sets:
+        return "(tdoku publishes guesses per puzzle for 17_clue and top1465 only)"
+    lines = [(f"tdoku's {name} (published)",
+              *(f"{figure:.2f}" for figure, name_ in zip(pair, ("17_clue", "top1465"))
+                if name_ in sets))
+             for name, pair in PUBLISHED_GUESSES.items()]
+    searching: dict[str, dict[str, dict]] = {}
+    for dataset in sets:
+        for row in reports[dataset]["levels"]:
+            if row["guesses_per_puzzle"] is not None:
+                searching.setdefault(row["level"], {})[dataset] = row
+    for level, by_set in searching.items():
+        word = next(iter(by_set.values()))["guess_word"]
+        lines.append((f"{level} ({word})",
+                      *(f"{by_set[d]['guesses_per_puzzle']:.2f}" if d in by_set else ""
+                        for d in sets)))
+    return tabulate(lines, headers=("engine", *sets), tablefmt="github",
                     disable_numparse=True)
 
 
-def plot(runs: dict[str, dict[str, Tally]], path: Path) -> None:
+def plot(reports: dict[str, dict], path: Path) -> None:
     """Levels against % finished, one bar per dataset."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    levels = list(next(iter(runs.values())))
-    width = 0.8 / max(1, len(runs))
+    levels: list[str] = []
+    for report in reports.values():
+        levels += [r["level"] for r in report["levels"] if r["level"] not in levels]
+    width = 0.8 / max(1, len(reports))
     fig, ax = plt.subplots(figsize=(max(8, len(levels) * 0.7), 5))
-    for k, (dataset, tallies) in enumerate(runs.items()):
+    for k, (dataset, report) in enumerate(reports.items()):
+        percent = {r["level"]: r["percent"] for r in report["levels"]}
         xs = [i + k * width for i in range(len(levels))]
-        ax.bar(xs, [tallies[level].percent if level in tallies else 0 for level in levels],
-               width, label=dataset)
-    ax.set_xticks([i + width * (len(runs) - 1) / 2 for i in range(len(levels))])
+        ax.bar(xs, [percent.get(level, 0) for level in levels], width, label=dataset)
+    ax.set_xticks([i + width * (len(reports) - 1) / 2 for i in range(len(levels))])
     ax.set_xticklabels(levels, rotation=45, ha="right", fontsize=8)
     ax.set_ylabel("% of puzzles finished without a guess")
     ax.set_ylim(0, 100)
@@ -111,24 +162,37 @@ def plot(runs: dict[str, dict[str, Tally]], path: Path) -> None:
     plt.close(fig)
 
 
-def markdown(runs: dict[str, dict[str, Tally]], png: str = "ladder.png") -> str:
-    """The report: a table per dataset, guesses beside tdoku's, the plot."""
+def markdown(reports: dict[str, dict], png: str = "ladder.png") -> str:
+    """The report: a table per dataset (with its time-outs and agreement checks), guesses
+    beside tdoku's, the plot."""
     parts = ["# The inference ladder", "",
              "Puzzles each level finishes without a guess (its grid checked by "
              "sudokulab/check.py), the candidates it leaves on average over all puzzles, and "
              "the guesses per puzzle of the engine's full search (first solution).", ""]
-    for dataset, tallies in runs.items():
-        parts += [f"## {dataset}", "", table(dataset, tallies, "github"), ""]
-    parts += ["## Guesses per puzzle", "", guesses_table(runs), "", f"![the ladder]({png})", ""]
+    for dataset, report in reports.items():
+        cost = (f"{report['cpu']:.0f} CPU seconds, {report['wall']:.0f} s wall on "
+                f"{report['jobs']} job(s)")
+        parts += [f"## {dataset}", "", table(dataset, report["levels"], "github"), "",
+                  f"Cost: {cost}.", ""]
+        notes = timeouts(report["levels"]) + agreement(report)
+        parts += [*notes, ""] if notes else []
+    parts += ["## Guesses per puzzle", "", guesses_table(reports), "", f"![the ladder]({png})",
+              ""]
     return "\n".join(parts)
 
 
-def write(out: str, runs: dict[str, dict[str, Tally]]) -> None:
+def write(out: str, reports: dict[str, dict]) -> None:
     """ladder.md, ladder.json and ladder.png in the folder `out`."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "ladder.json").write_text(json.dumps(
-        {name: [t.row() for t in tallies.values()] for name, tallies in runs.items()},
-        indent=1) + "\n")
-    (folder / "ladder.md").write_text(markdown(runs))
-    plot(runs, folder / "ladder.png")
+    (folder / "ladder.json").write_text(json.dumps(reports, indent=1) + "\n")
+    (folder / "ladder.md").write_text(markdown(reports))
+    plot(reports, folder / "ladder.png")
+
+
+def merge(paths: list[str]) -> dict[str, dict]:
+    """The datasets of several ladder.json files, in order (a later file's dataset wins)."""
+    reports: dict[str, dict] = {}
+    for path in paths:
+        reports.update(json.loads(Path(path).read_text()))
+    return reports

@@ -95,12 +95,69 @@ def test_a_finished_level_leaves_the_checked_solution(outcomes, sample):
 
 def test_the_tally_counts_and_rounds():
     puzzles = datasets.load("easy50")[:10]
-    tallies = ladder.run(puzzles, ladder.choose("norvig,human:singles"), progress=False)
-    row = tallies["norvig"].row()
+    done = ladder.run(puzzles, ladder.choose("norvig,human:singles"), progress=False)
+    row = done.tallies["norvig"].row()
     assert row["puzzles"] == 10
-    assert row["finished"] == tallies["human:singles"].row()["finished"]
+    assert row["finished"] == done.tallies["human:singles"].row()["finished"]
     assert row["percent"] == pytest.approx(100 * row["finished"] / 10)
     assert row["guesses_per_puzzle"] is not None
+    assert row["timed_out"] == {}
+    assert ladder.differ(done.tallies["norvig"], done.tallies["human:singles"]) == []
+
+
+def test_two_workers_count_each_puzzle_in_its_place():
+    """Chunks come back in any order: each puzzle's outcome lands under its own number."""
+    puzzles = datasets.load("easy50")[:30]
+    levels = ladder.choose("sat:minimal,human:subsets")
+    one = ladder.run(puzzles, levels, progress=False)
+    two = ladder.run(puzzles, levels, jobs=2, chunk=4, progress=False)
+    for name in ("sat:minimal", "human:subsets"):
+        assert two.tallies[name].finished == one.tallies[name].finished
+        assert two.tallies[name].digests == one.tallies[name].digests
+        assert ladder.differ(one.tallies[name], two.tallies[name]) == []
+
+
+def test_differ_names_the_puzzles_where_two_levels_part():
+    """On easy50 singles finish 40 puzzles, locked candidates 44: differ names the
+    puzzles where their marks part, which include the 4 that only the stronger finishes."""
+    done = ladder.run(datasets.load("easy50"), ladder.choose("human:singles,human:locked"),
+                      progress=False)
+    weak, strong = done.tallies["human:singles"], done.tallies["human:locked"]
+    parted = ladder.differ(weak, strong)
+    only_strong = [k + 1 for k in range(50) if strong.finished[k] and not weak.finished[k]]
+    assert len(only_strong) == 4
+    assert set(only_strong) <= set(parted)
+    assert all(weak.left[k - 1] > strong.left[k - 1] for k in parted)
+
+
+def test_a_level_out_of_time_counts_the_puzzle_unfinished_and_says_so():
+    """No time at all: every human family stops before its first step, finishes nothing,
+    and the tally names each puzzle as timed out in the level itself."""
+    puzzles = datasets.load("easy50")[:5]
+    done = ladder.run(puzzles, ladder.choose("human:singles,human:locked"), progress=False,
+                      timeout=0.0)
+    for tally in done.tallies.values():
+        assert tally.count == 0
+        assert tally.row()["timed_out"] == {str(k): "level" for k in range(1, 6)}
+    roomy = ladder.run(puzzles, ladder.choose("human:singles"), progress=False, timeout=60.0)
+    assert roomy.tallies["human:singles"].count > 0
+    assert roomy.tallies["human:singles"].timed_out == {}
+
+
+def test_the_report_names_time_outs_and_agreement():
+    from sudokulab import ladder_report
+
+    puzzles = datasets.load("easy50")[:5]
+    late = ladder.run(puzzles, ladder.choose("sat:extended,human:singles"), progress=False,
+                      timeout=0.0)
+    report = ladder_report.figures(late)
+    lines = ladder_report.timeouts(report["levels"])
+    assert lines == ["- `human:singles` ran out of time on 5 puzzle(s): #1 (level), #2 (level), "
+                     "#3 (level), #4 (level), #5 (level) ('level': counted not finished; "
+                     "'search': its guesses left out of the average)"]
+    # singles cut short leave more candidates than UP: the agreement check names them all
+    assert report["agreement"] == {"sat:extended = human:singles": [1, 2, 3, 4, 5]}
+    assert "5 puzzle(s) differ: #1, #2, #3, #4, #5" in ladder_report.markdown({"x": report})
 
 
 def test_unknown_levels_are_refused():
