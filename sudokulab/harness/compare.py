@@ -13,7 +13,7 @@ import shlex
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -35,11 +35,10 @@ from sudokulab.errors import (
 )
 from sudokulab.formats.text import parse_many
 from sudokulab.harness import report
-from sudokulab.harness.crosscheck import cross_check
+from sudokulab.harness.comparison import Comparison
 from sudokulab.harness.records import Record, cores
 from sudokulab.harness.runlog import RunLog
 from sudokulab.harness.runner import BackendFailed, Options, run_backend
-from sudokulab.harness.stats import figures
 from sudokulab.progress import Progress
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Status
@@ -96,6 +95,10 @@ def sigterm_stops():
 def compare(args: argparse.Namespace) -> int:
     """Run, cross-check and report; raises PuzzleError, BackendError or UsageError."""
     folder, settings = _resumed(args) if args.resume else _fresh(args)
+    if settings.repeat >= 2:  # intervals and paired tests: refused now, not after the run
+        from sudokulab.harness import uncertainty
+
+        uncertainty.need()
     skipped_input: list = []
     puzzles, references = select(settings, skipped_input, strict=getattr(args, "strict", False))
     lineup, engines, skipped = _lineup(settings.backends)
@@ -201,30 +204,45 @@ def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int
     """Cross-check, write every report file, print the tables; the exit code."""
     from sudokulab.harness import plots  # matplotlib: only when there is something to draw
 
-    runs: dict[str, list[Record]] = {}
-    for record in records:
-        runs.setdefault(record.backend, []).append(record)
-    check = cross_check(puzzles, records, references, limit=settings.limit,
-                        timeout=settings.timeout)
-    title = f"{settings.name} ({len(puzzles)} puzzles)"
-    described = _describe(settings, len(puzzles))
-    summary = report.Report(title, described,
-                            [figures(b, rs) for b, rs in runs.items()], check, skipped,
-                            bool(references), records, environment)
-    wrong = {(f.backend, f.index) for f in check.findings}
-    heading = f"{title}: {described}"
+    result = comparison(settings, puzzles, references, records, skipped)
+    summary = result.report(environment)
+    runs, heading, wrong, timeout = result.runs, result.heading, result.wrong, settings.timeout
     if runs:
         summary.plots.append(plots.cactus(runs, folder / "cactus.png", heading, wrong=wrong,
-                                          timeout=settings.timeout))
+                                          timeout=timeout, extra=result.best_line()))
     pair = pair or list(runs)[:2]
     if len(pair) == 2 and all(b in runs for b in pair):
         summary.plots.append(plots.scatter(*pair, runs, folder / "scatter.png", heading,
-                                           wrong=wrong, timeout=settings.timeout))
+                                           wrong=wrong, timeout=timeout))
+    if summary.effort:
+        summary.plots.append(folder / "effort.png")
+        result.effort_plot(summary.plots[-1])
     (folder / "summary.md").write_text(report.markdown(summary), encoding="utf-8")
     report.write_csv(summary, folder / "summary.csv")
     print(report.terminal(summary, folder), flush=True)  # a full stdout fails here
-    return exit_code(check.findings, records, skipped, explicit,
-                     {v.consensus for v in check.puzzles})
+    return exit_code(result.check.findings, records, skipped, explicit,
+                     {v.consensus for v in result.check.puzzles})
+
+
+def comparison(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int, Grid],
+               records: list[Record], skipped: dict[str, str]) -> Comparison:
+    """The Comparison of a run's records: what the report files and the API show."""
+    result = Comparison(puzzles, records, f"{settings.name} ({len(puzzles)} puzzles)",
+                        limit=settings.limit, timeout=settings.timeout,
+                        repeat=settings.repeat, seed=settings.seed, references=references,
+                        skipped=skipped, about=_describe(settings, len(puzzles)))
+    if settings.file:
+        result.ratings = ratings_of(settings.file, settings.input_format, puzzles)
+    return result
+
+
+def ratings_of(file: str, fmt: str, puzzles: Mapping[int, Puzzle]) -> dict[int, float]:
+    """The ratings a file carries after its puzzles (the forum's lists), by index."""
+    from sudokulab.formats import files
+    from sudokulab.harness.effort import file_ratings
+
+    entries = files.read_file(file, fmt=fmt)
+    return file_ratings(file, {i: entries[i].line for i in puzzles if i < len(entries)})
 
 
 def exit_code(findings: list, records: list[Record], skipped: dict[str, str],

@@ -1,14 +1,18 @@
-"""PNG plots of a run: a cactus plot of every backend and a per-puzzle scatter of two."""
+"""Plots of a run: a cactus plot of every backend (and the virtual best solver), a
+per-puzzle scatter of two, and each engine's effort against the puzzles' ratings. Each
+is a matplotlib Figure (what a notebook shows), written as a PNG where a path is given."""
 
 from __future__ import annotations
 
+import os
 import textwrap
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 import matplotlib
 
-matplotlib.use("Agg")  # files only: no display needed, none opened
+if not os.environ.get("MPLBACKEND"):  # a notebook names its own (inline); else files only
+    matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
@@ -21,13 +25,27 @@ Mark = tuple[str, int]  # (backend, puzzle index)
 
 
 def cactus(runs: Mapping[str, Sequence[Record]], path: Path, title: str, *,
-           wrong: Collection[Mark] = (), timeout: float | None = None) -> Path:
-    """Puzzles answered right within a time, against that time, one line per backend.
+           wrong: Collection[Mark] = (), timeout: float | None = None,
+           extra: Mapping[str, Sequence[Record]] | None = None) -> Path:
+    """cactus_figure, written as a PNG to `path`."""
+    finish(cactus_figure(runs, title, wrong=wrong, timeout=timeout, extra=extra), path)
+    return path
+
+
+def cactus_figure(runs: Mapping[str, Sequence[Record]], title: str, *,
+                  wrong: Collection[Mark] = (), timeout: float | None = None,
+                  extra: Mapping[str, Sequence[Record]] | None = None):
+    """Puzzles answered right within a time, against that time, one line per backend,
+    and a black dotted line for each of `extra` (the virtual best solver).
 
     A wrong answer (one the cross-check refutes) is not an answer; the timeout is a
     dashed line, since a worker killed past it is recorded at the kill time.
     """
     figure, axes = plt.subplots(figsize=(7, 4.5))
+    for name, records in (extra or {}).items():
+        times = right_times(name, records, ())
+        axes.step(times, range(1, len(times) + 1), where="post", color="black",
+                  linestyle=":", linewidth=1.6, label=_wrapped(f"{name} ({len(times)})"))
     for backend, records in runs.items():
         times = right_times(backend, records, wrong)
         refuted = sum(1 for r in records if (backend, r.index) in wrong)
@@ -45,12 +63,19 @@ def cactus(runs: Mapping[str, Sequence[Record]], path: Path, title: str, *,
     axes.set_title(_wrapped(title, 70), fontsize=10)
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(fontsize=8)
-    return _save(figure, path)
+    return figure
 
 
 def scatter(a: str, b: str, runs: Mapping[str, Sequence[Record]], path: Path,
             title: str, *, wrong: Collection[Mark] = (),
             timeout: float | None = None) -> Path:
+    """scatter_figure, written as a PNG to `path`."""
+    finish(scatter_figure(a, b, runs, title, wrong=wrong, timeout=timeout), path)
+    return path
+
+
+def scatter_figure(a: str, b: str, runs: Mapping[str, Sequence[Record]], title: str, *,
+                   wrong: Collection[Mark] = (), timeout: float | None = None):
     """Each puzzle's time with backend a against backend b, by what became of it.
 
     A timeout is drawn at the timeout (not at the time its worker was killed); a wrong
@@ -76,7 +101,36 @@ def scatter(a: str, b: str, runs: Mapping[str, Sequence[Record]], path: Path,
     axes.set_title(_wrapped(title, 60), fontsize=9)
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(fontsize=8)
-    return _save(figure, path)
+    return figure
+
+
+def effort_figure(runs: Mapping[str, Sequence[Record]], ratings: Mapping[int, float],
+                  title: str):
+    """One panel per engine with an effort measure: each answered puzzle's effort (log
+    scale, 1 added so that 0 shows) against its rating, with Spearman's rho."""
+    from sudokulab.harness import effort
+
+    measured = [(spec, key) for spec, records in runs.items()
+                if (key := effort.measure(records)) is not None]
+    columns = min(3, max(1, len(measured)))
+    rows = -(-len(measured) // columns)
+    figure, grid = plt.subplots(rows, columns, figsize=(3.6 * columns, 3.2 * rows),
+                                squeeze=False)
+    for axes, (spec, key) in zip(grid.flat, measured):
+        drawn = effort.points(runs[spec], ratings, key)
+        rho = effort.spearman([p[0] for p in drawn], [p[1] for p in drawn])
+        if drawn:
+            axes.scatter([p[0] for p in drawn], [p[1] + 1 for p in drawn], s=10, alpha=0.5)
+        axes.set_yscale("log")
+        axes.set_xlabel("rating", fontsize=8)
+        axes.set_ylabel(f"{key} + 1", fontsize=8)
+        rho_text = "—" if rho is None else f"{rho:.2f}"
+        axes.set_title(_wrapped(f"{spec}: rho {rho_text}", 40), fontsize=8)
+        axes.grid(True, which="both", alpha=0.3)
+    for axes in list(grid.flat)[len(measured):]:
+        axes.set_visible(False)
+    figure.suptitle(_wrapped(title, 70), fontsize=9)
+    return figure
 
 
 def right_times(backend: str, records: Sequence[Record], wrong: Collection[Mark]) -> list:
@@ -131,9 +185,11 @@ def _wrapped(label: str, width: int = 48) -> str:
     return "\n".join(textwrap.wrap(label, width, break_long_words=True)) or label
 
 
-def _save(figure, path: Path) -> Path:
-    """Write the figure as a PNG and free it."""
+def finish(figure, path: str | Path | None = None):
+    """Lay the figure out, write it as a PNG to `path` if given, and let pyplot forget
+    it (a notebook shows the figure returned, not a second copy); the figure."""
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
+    if path is not None:
+        figure.savefig(path, dpi=110)
     plt.close(figure)
-    return path
+    return figure

@@ -40,20 +40,53 @@ class Report:
     records: list[Record]
     environment: dict                # as in meta.json
     plots: list[Path] = field(default_factory=list)
+    competition: list[dict] = field(default_factory=list)  # competition.rows
+    pairs: list = field(default_factory=list)              # uncertainty.Pair, with repeats
+    effort: list[dict] = field(default_factory=list)       # effort.rows, with ratings
 
 
 def timing_rows(report: Report) -> list[dict]:
     """One row per backend: counts, rate, times in milliseconds, warm-up; None (shown
-    as NONE, empty in the CSV) where a backend has no answer to time."""
-    return [{"backend": f.backend, "puzzles": f.puzzles, "answered": f.answered,
-             "wrong": report.check.wrong(f.backend), "timeouts": f.timeouts,
-             "errors": f.errors, "unsupported": f.unsupported,
-             **({"stalled": f.stalled} if any(g.stalled for g in report.figures) else {}),
-             "puzzles/s": None if f.rate is None else round(f.rate, 1),
-             "median ms": _ms(f.median), "p90 ms": _ms(f.p90), "max ms": _ms(f.max),
-             "build s": round(f.build, 3), "solve s": round(f.solve, 3),
-             "warm-up ms": "" if f.warmup is None else _ms(f.warmup)}
-            for f in report.figures]
+    as NONE, empty in the CSV) where a backend has no answer to time. With repeats, each
+    time figure is followed by its 95 % interval and the row ends with the run-to-run
+    spread."""
+    uncertain = any(f.intervals for f in report.figures)
+    rows = []
+    for f in report.figures:
+        row = {"backend": f.backend, "puzzles": f.puzzles, "answered": f.answered,
+               "wrong": report.check.wrong(f.backend), "timeouts": f.timeouts,
+               "errors": f.errors, "unsupported": f.unsupported,
+               **({"stalled": f.stalled} if any(g.stalled for g in report.figures) else {})}
+        for name, value, scale in (("puzzles/s", f.rate, 1), ("median ms", f.median, 1000),
+                                   ("p90 ms", f.p90, 1000), ("max ms", f.max, 1000)):
+            row[name] = None if value is None else round(value * scale, 1 if scale == 1 else 3)
+            if uncertain:
+                row[f"{name.split()[0]} 95% CI"] = _bracket(
+                    f.intervals.get(name.split(" ms")[0]), scale)
+        row.update({"build s": round(f.build, 3), "solve s": round(f.solve, 3),
+                    "warm-up ms": "" if f.warmup is None else _ms(f.warmup)})
+        if uncertain:
+            row["spread"] = "" if f.spread is None else f"{f.spread:.1%}"
+        rows.append(row)
+    return rows
+
+
+def _bracket(interval, scale: float) -> str:
+    """'11.9–12.8': an interval in the table's unit ('' for none)."""
+    if interval is None:
+        return ""
+    digits = 1 if scale == 1 else 3
+    return f"{interval.low * scale:.{digits}f}–{interval.high * scale:.{digits}f}"
+
+
+def pair_rows(report: Report) -> list[dict]:
+    """One row per pair of engines: the geometric-mean time ratio b/a, its interval, the
+    Wilcoxon p-value and the verdict."""
+    return [{"a": p.a, "b": p.b, "puzzles": p.puzzles,
+             "time b/a": None if p.ratio is None else round(p.ratio.value, 3),
+             "95% CI": "" if p.ratio is None else f"{p.ratio.low:.3f}–{p.ratio.high:.3f}",
+             "p (Wilcoxon)": None if p.p is None else float(f"{p.p:.3g}"),
+             "verdict": p.verdict} for p in report.pairs]
 
 
 def native_rows(report: Report) -> list[dict]:
@@ -75,6 +108,41 @@ def error_rows(report: Report) -> list[dict]:
             first.setdefault(key, record.index)
     return [{"backend": b, "puzzles": n, "first": f"#{first[(b, m)] + 1}", "message": m}
             for (b, m), n in seen.most_common()]
+
+
+def sections(report: Report) -> list[tuple[str, str, list[dict]]]:
+    """The tables after the timings, each with its heading and what it means: the
+    competition measures, the pairwise comparison (with repeats) and effort against
+    difficulty (with ratings); those without rows are left out."""
+    found = [("Solver-competition measures",
+              "PAR-2 is the mean time per puzzle with each puzzle not solved right within "
+              "the timeout counted as twice the timeout; the virtual best solver (VBS) takes, "
+              "for each puzzle, the fastest engine that solved it right; VBS share is the "
+              "fraction of its puzzles each engine was fastest on; ≤ t s counts the puzzles "
+              "solved right within t seconds.", report.competition),
+             ("Pairwise comparison",
+              "For each pair of engines, on the puzzles both answered right: the geometric "
+              "mean of time(b) / time(a) with its 95 % bootstrap interval (puzzles and "
+              "repeats redrawn, seeded), and the two-sided Wilcoxon signed-rank test of the "
+              "paired log times; where the interval includes 1 there is no clear "
+              "difference.", pair_rows(report)),
+             ("Effort against difficulty",
+              "Each engine's own effort measure against the puzzles' ratings: Spearman's "
+              "rank correlation (1: the engine works harder exactly on the puzzles rated "
+              "harder).", report.effort)]
+    return [(heading, about, rows) for heading, about, rows in found if rows]
+
+
+def tables_text(report: Report) -> str:
+    """The tables of a report for a terminal or a notebook: timings, then sections()."""
+    parts = [f"{report.title}: {report.settings}", "",
+             tabulate(timing_rows(report), headers="keys", tablefmt="simple",
+                      missingval=NONE)]
+    for heading, _, rows in sections(report):
+        parts += ["", heading, tabulate(rows, headers="keys", tablefmt="simple",
+                                        missingval=NONE, disable_numparse=True)]
+    parts += ["", verdict_line(report)]
+    return "\n".join(parts)
 
 
 def finding_rows(findings: Sequence[Finding]) -> list[dict]:
@@ -103,6 +171,9 @@ def terminal(report: Report, folder: Path) -> str:
     if native_rows(report):
         parts += ["", tabulate(native_rows(report), headers="keys", tablefmt="simple",
                                      colalign=NATIVE_ALIGN, disable_numparse=True)]
+    for heading, _, rows in sections(report):
+        parts += ["", heading, tabulate(rows, headers="keys", tablefmt="simple",
+                                        missingval=NONE, disable_numparse=True)]
     parts += ["", *_skipped_lines(report), verdict_line(report)]
     findings = report.check.findings
     for f in findings[:SHOWN]:
@@ -130,13 +201,20 @@ def markdown(report: Report) -> str:
               f"puzzles a backend tried (not those with a rule it cannot express); {NONE} "
               "where a backend answered none; build and "
               "solve are the backend's own split; warm-up is the untimed first solve of "
-              "each fresh worker.", "",
+              "each fresh worker. With repeats, each time figure has a 95 % bootstrap "
+              "interval (puzzles and repeats redrawn, seeded) and spread is the engine's "
+              "run-to-run noise: the median over puzzles of (slowest - fastest) / median "
+              "of its repeats.", "",
               tabulate(timing_rows(report), headers="keys", tablefmt="github",
                        missingval=NONE)]
     if native_rows(report):
         lines += ["", "## Native statistics", "",
                   tabulate(native_rows(report), headers="keys", tablefmt="github",
                            colalign=NATIVE_ALIGN, disable_numparse=True)]
+    for heading, about, rows in sections(report):
+        lines += ["", f"## {heading}", "", about, "",
+                  tabulate(rows, headers="keys", tablefmt="github", missingval=NONE,
+                           disable_numparse=True)]
     lines += ["", "## Cross-check", "", verdict_line(report)]
     if report.check.findings:
         lines += ["", tabulate(finding_rows(report.check.findings), headers="keys",

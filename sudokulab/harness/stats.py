@@ -36,6 +36,10 @@ class Figures:
     warmup: float | None
     native: dict[str, tuple[float | None, float]] = field(default_factory=dict)  # total, mean
     stalled: int = 0  # a step-by-step solver's techniques stopped short (not an error)
+    # with repeats (harness.uncertainty): 95 % intervals of puzzles/s, median, p90 and max,
+    # and the run-to-run spread of the repeats
+    intervals: dict = field(default_factory=dict)
+    spread: float | None = None
 
 
 def figures(backend: str, records: Sequence[Record]) -> Figures:

@@ -1,0 +1,241 @@
+"""How sure a comparison is: bootstrap intervals, paired tests and run-to-run spread.
+
+A run with `--repeat R` holds R times per puzzle and engine. An interval is a seeded
+percentile bootstrap over both sources of variation: the puzzles are drawn again with
+replacement, then each drawn puzzle's repeats, and the figure is computed on the medians
+of the redrawn repeats; LEVEL of the DRAWS redraws fall inside it. The puzzles are a
+sample of what an engine meets, the repeats a sample of the machine's noise: more
+repeats narrow only the second part.
+
+Two engines are compared on the puzzles both answered: the geometric mean of the
+per-puzzle time ratio (the usual summary of speed-ups, symmetric in the two engines),
+with a bootstrap interval drawn the same way (the puzzles paired), and the Wilcoxon
+signed-rank test of the log times (scipy's: exact for small samples without ties, the
+normal approximation with tie and zero corrections otherwise).
+
+numpy and scipy are the `stats` extra; only runs with repeats need them.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from sudokulab.harness.records import Record
+from sudokulab.result import Status
+
+LEVEL = 0.95
+DRAWS = 2000        # bootstrap redraws: the interval's ends move by well under 1 % between seeds
+SEED = 0
+CHUNK = 2_000_000   # values drawn at once (draws x puzzles x repeats): bounds the memory
+FLOOR = 1e-6        # seconds: a ratio of two times needs neither to be 0
+SIGNIFICANT = 0.05  # the p-value below which the paired test calls a difference
+SAME = "no clear difference"
+
+Figure = Callable[["numpy.ndarray"], "numpy.ndarray"]  # noqa: F821  (rows of times -> one per row)
+
+
+def need() -> None:
+    """Unavailable (one line) unless numpy and scipy, the `stats` extra, are installed."""
+    from sudokulab.errors import Unavailable
+    from sudokulab.extras import absent, install
+
+    why = absent("numpy") or absent("scipy")
+    if why:
+        raise Unavailable(f"intervals and paired tests (--repeat 2 or more) need the stats "
+                          f"extra ({why}): {install('stats')}")
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A figure and its bootstrap interval (seconds, or whatever the figure measures)."""
+
+    value: float
+    low: float
+    high: float
+
+    def covers(self, x: float) -> bool:
+        """Whether x lies in the interval."""
+        return self.low <= x <= self.high
+
+    @property
+    def width(self) -> float:
+        """high - low."""
+        return self.high - self.low
+
+
+def answered(records: Sequence[Record]) -> list[Record]:
+    """The records with an answer (a time worth a figure), in puzzle order."""
+    return sorted((r for r in records if r.result.status.is_answer), key=lambda r: r.index)
+
+
+def repeats(records: Sequence[Record]):
+    """The repeat times as a puzzles x R array, NaN past a puzzle's own repeats."""
+    import numpy as np
+
+    width = max((len(r.times) or 1 for r in records), default=1)
+    table = np.full((len(records), width), np.nan)
+    for row, record in enumerate(records):
+        times = record.times or [record.time]
+        table[row, :len(times)] = np.maximum(times, FLOOR)
+    return table
+
+
+def redrawn(tables: Sequence, draws: int = DRAWS, seed: int = SEED):
+    """Per-puzzle medians of bootstrap redraws: for each table (puzzles x R, the same
+    puzzles in each, NaN-padded), a draws x puzzles array; the puzzles drawn are shared by
+    the tables (paired), the repeats drawn are each table's own. Yields chunks."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    n = tables[0].shape[0]
+    width = max(t.shape[1] for t in tables)
+    step = max(1, CHUNK // max(1, n * width * len(tables)))
+    counts = [np.sum(~np.isnan(t), axis=1) for t in tables]
+    for start in range(0, draws, step):
+        size = min(step, draws - start)
+        puzzles = rng.integers(0, n, size=(size, n))
+        chunk = []
+        for table, count in zip(tables, counts):
+            r = table.shape[1]
+            own = count[puzzles][..., None]                               # size x n x 1
+            picks = np.floor(rng.random((size, n, r)) * own).astype(int)  # within its repeats
+            values = table[puzzles[..., None], picks]
+            values[np.broadcast_to(np.arange(r) >= own, values.shape)] = np.nan
+            chunk.append(np.nanmedian(values, axis=2))
+        yield chunk
+
+
+def interval(records: Sequence[Record], figure: Figure, *, draws: int = DRAWS,
+             seed: int = SEED) -> Interval | None:
+    """A figure of per-puzzle median times (median, p90, ...) and its interval; None
+    for no records."""
+    import numpy as np
+
+    if not records:
+        return None
+    table = repeats(records)
+    value = float(figure(np.nanmedian(table, axis=1)[None, :])[0])
+    drawn = np.concatenate([figure(times) for (times,) in redrawn([table], draws, seed)])
+    low, high = np.quantile(drawn, [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
+    return Interval(value, float(low), float(high))
+
+
+def median(times):
+    """Each row's median."""
+    import numpy as np
+
+    return np.median(times, axis=1)
+
+
+def nearest_rank(q: float) -> Figure:
+    """Each row's nearest-rank q-th percentile, as stats.percentile takes it."""
+    import numpy as np
+
+    def figure(times):
+        k = max(0, math.ceil(q / 100 * times.shape[1]) - 1)
+        return np.sort(times, axis=1)[:, k]
+    return figure
+
+
+def maximum(times):
+    """Each row's largest time."""
+    return times.max(axis=1)
+
+
+def rate(times):
+    """Puzzles per second of solving: each row's count over its sum."""
+    return times.shape[1] / times.sum(axis=1)
+
+
+FIGURES: dict[str, Figure] = {"median": median, "p90": nearest_rank(90), "max": maximum}
+
+
+def intervals(records: Sequence[Record], *, draws: int = DRAWS,
+              seed: int = SEED) -> dict[str, Interval | None]:
+    """One engine's time figures with their intervals: puzzles/s over what it tried,
+    median, p90 and max over what it answered."""
+    tried = sorted((r for r in records if r.result.status != Status.UNSUPPORTED),
+                   key=lambda r: r.index)
+    found = {name: interval(answered(records), figure, draws=draws, seed=seed)
+             for name, figure in FIGURES.items()}
+    return {"puzzles/s": interval(tried, rate, draws=draws, seed=seed) if found["median"]
+            else None, **found}
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Engine b against engine a on the puzzles both answered."""
+
+    a: str
+    b: str
+    puzzles: int
+    ratio: Interval | None    # geometric mean of time(b) / time(a): above 1, b is slower
+    p: float | None           # Wilcoxon signed-rank, two-sided
+
+    @property
+    def verdict(self) -> str:
+        """'b 2.03x slower', 'b 1.5x faster' or 'no clear difference'."""
+        if self.ratio is None or self.ratio.covers(1.0):
+            return SAME
+        if self.ratio.value >= 1:
+            return f"{self.b} {self.ratio.value:.2f}x slower"
+        return f"{self.b} {1 / self.ratio.value:.2f}x faster"
+
+    @property
+    def significant(self) -> bool:
+        """Whether the interval excludes 1 and the paired test agrees."""
+        return self.verdict != SAME and self.p is not None and self.p < SIGNIFICANT
+
+
+def pair(a: str, b: str, runs: Mapping[str, Sequence[Record]], *,
+         wrong: frozenset | set = frozenset(), draws: int = DRAWS, seed: int = SEED) -> Pair:
+    """Engine b against engine a on the puzzles both answered right."""
+    import numpy as np
+
+    def right(spec: str) -> dict[int, Record]:
+        return {r.index: r for r in answered(runs[spec]) if (spec, r.index) not in wrong}
+
+    by_a, by_b = right(a), right(b)
+    both = sorted(set(by_a) & set(by_b))
+    if not both:
+        return Pair(a, b, 0, None, None)
+    ta, tb = repeats([by_a[i] for i in both]), repeats([by_b[i] for i in both])
+    logs = np.log(np.nanmedian(tb, axis=1)) - np.log(np.nanmedian(ta, axis=1))
+    drawn = np.concatenate([np.mean(np.log(mb) - np.log(ma), axis=1)
+                            for ma, mb in redrawn([ta, tb], draws, seed)])
+    low, high = np.exp(np.quantile(drawn, [(1 - LEVEL) / 2, (1 + LEVEL) / 2]))
+    ratio = Interval(float(np.exp(np.mean(logs))), float(low), float(high))
+    return Pair(a, b, len(both), ratio, wilcoxon(logs))
+
+
+def wilcoxon(differences) -> float | None:
+    """The two-sided p-value of the Wilcoxon signed-rank test that the differences are
+    centred on 0 (1.0 when every difference is 0; None for none)."""
+    import numpy as np
+    from scipy import stats
+
+    if len(differences) == 0:
+        return None
+    if not np.any(differences):
+        return 1.0
+    return float(stats.wilcoxon(differences).pvalue)
+
+
+def pairs(runs: Mapping[str, Sequence[Record]], *, wrong: frozenset | set = frozenset(),
+          draws: int = DRAWS, seed: int = SEED) -> list[Pair]:
+    """Every pair of engines, each once, in the order of the run."""
+    specs = list(runs)
+    return [pair(a, b, runs, wrong=wrong, draws=draws, seed=seed)
+            for k, a in enumerate(specs) for b in specs[k + 1:]]
+
+
+def spread(records: Sequence[Record]) -> float | None:
+    """An engine's run-to-run noise: the median over answered puzzles of the relative
+    spread of its repeats ((max - min) / median of each puzzle's times); None without
+    repeats."""
+    spreads = [(max(r.times) - min(r.times)) / max(statistics.median(r.times), FLOOR)
+               for r in answered(records) if len(r.times) >= 2]
+    return statistics.median(spreads) if spreads else None
