@@ -68,7 +68,7 @@ demo: install
 
 test: install docs
 	$(BIN)/ruff check sudokulab tests bench
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 # The manual as a site; --strict turns a broken link, a missing page or anchor into a failure.
 docs: $(INSTALLED)
