@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gzip
+import sys
+import types
 from functools import lru_cache
 from importlib import resources
 
@@ -79,3 +81,15 @@ def provenance() -> dict[str, tuple[str, str]]:
         if len(cells) == 4 and cells[0].endswith(".txt"):
             about[cells[0][: -len(".txt")]] = (cells[2], cells[3])
     return about
+
+
+class _Callable(types.ModuleType):
+    """This module, callable: `sudokulab.datasets()` is the API's list of names (as a
+    submodule, it is what the package's attribute `datasets` is once imported)."""
+
+    def __call__(self) -> list[str]:
+        """The names of the bundled puzzle sets, smallest first."""
+        return names()
+
+
+sys.modules[__name__].__class__ = _Callable

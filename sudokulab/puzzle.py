@@ -141,6 +141,15 @@ class Puzzle:
         object.__setattr__(puzzle, "rules", rules)
         return puzzle
 
+    @classmethod
+    def parse(cls, text: str, *, box: tuple[int, int] | None = None,
+              rules: Iterable[R.Rule] = ()) -> Puzzle:
+        """A puzzle from text in any form `sudokulab solve` reads (a line, a grid, JSON,
+        a link); PuzzleError (one line) if it is none."""
+        from sudokulab.formats.text import parse
+
+        return parse(text, box=box, rules=rules)
+
     @property
     def n(self) -> int:
         """N: digits run from 1 to N and the grid is N x N."""

@@ -101,7 +101,7 @@ def compare(args: argparse.Namespace) -> int:
         uncertainty.need()
     skipped_input: list = []
     puzzles, references = select(settings, skipped_input, strict=getattr(args, "strict", False))
-    lineup, engines, skipped = _lineup(settings.backends)
+    lineup, engines, skipped = line_up(settings.backends)
     pair = _scatter_pair(settings.scatter, lineup)
     if not lineup:
         print("sudokulab: error: no backend can run here:\n  " +
@@ -376,11 +376,11 @@ def select(settings: Settings, skipped: list | None = None, strict: bool = False
                 skipped.append(entry)
         if not good:
             raise PuzzleError(f"{settings.file}: no puzzles in it")
-        return {good[i]: entries[good[i]].puzzle for i in _drawn(len(good), settings)}, {}
+        return {good[i]: entries[good[i]].puzzle for i in drawn(len(good), settings)}, {}
     # a bundled set holds one puzzle per line: draw the lines, then parse only those
     name = settings.dataset
     lines, answers = datasets.lines(name), datasets.solution_lines(name)
-    indices = _drawn(len(lines), settings)
+    indices = drawn(len(lines), settings)
     puzzles = dict(zip(indices, parse_many("\n".join(lines[i] for i in indices),
                                            f"{name}.txt"), strict=True))
     if len(answers) != len(lines):
@@ -389,14 +389,14 @@ def select(settings: Settings, skipped: list | None = None, strict: bool = False
     return puzzles, {i: grid.givens for i, grid in zip(indices, solutions, strict=True)}
 
 
-def _drawn(total: int, settings: Settings) -> list[int]:
+def drawn(total: int, settings: Settings) -> list[int]:
     """The indices of the puzzles the run takes: a seeded sample, or all of them."""
     if settings.sample and settings.sample < total:
         return sorted(random.Random(settings.seed).sample(range(total), settings.sample))
     return list(range(total))
 
 
-def _lineup(asked: str) -> tuple[list[str], dict[str, str], dict[str, str]]:
+def line_up(asked: str) -> tuple[list[str], dict[str, str], dict[str, str]]:
     """The backend specs that can run, their engine versions, and why the others cannot."""
     specs = names() if asked.strip() == "all" else split_specs(asked)
     if not specs:
