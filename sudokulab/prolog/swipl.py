@@ -9,11 +9,19 @@ otherwise takes its home from the first `swipl` on PATH, and an older one there 
 Python abort ("incompatible VM-signature", exit 134), which no Python code can catch. So
 `availability()` first imports janus and loads the program in a subprocess, and this
 process imports janus only once that succeeded: `sudokulab backends` never aborts.
+
+Start-up is what a one-puzzle `sudokulab solve -b prolog` mostly waits for, so what does
+not change between runs is kept in a cache folder ($SUDOKULAB_CACHE, else
+$XDG_CACHE_HOME/sudokulab, else ~/.cache/sudokulab; SUDOKULAB_CACHE= empty turns it off):
+each swipl's runtime variables, and, for one swipl, janus build and sudoku.pl text, that the
+probe passed, with sudoku.pl and library(clpfd) compiled to .qlf files (SWI-Prolog's quick
+load format) by the first process that loads them from source. Any file there that is
+missing or unreadable is made again; the source is always the fallback.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
+import hashlib
 import importlib.util
 import os
 import re
@@ -47,6 +55,19 @@ answer = janus.query_once("sudoku:sudoku_count(2-2, Givens, [], [], Count)", {"G
 sys.exit(0 if answer["Count"] == 288 else 3)
 """
 
+
+
+# The first load compiles library(clpfd) as sudoku.pl would (optimised: see its header) and
+# sudoku.pl itself, each into a .qlf ('$qlf': the option qcompile/1 passes to load_files/2,
+# here to write the file into the cache rather than beside the source).
+COMPILE = ("current_prolog_flag(optimise, Was), set_prolog_flag(optimise, true), "
+           "call_cleanup(load_files(library(clpfd), ['$qlf'(Clpfd)]), "
+           "set_prolog_flag(optimise, Was)), load_files(Program, ['$qlf'(Compiled)])")
+# A .qlf of library(clpfd) records clpfd.pl as its source: sudoku.pl's use_module then finds
+# it loaded.
+QUICK_LOAD = "load_files(Clpfd, []), load_files(Compiled, [])"
+QLF = ("clpfd.qlf", "sudoku.qlf")
+MANIFEST = "qlf.sha256"
 
 
 @dataclass(frozen=True)
@@ -89,10 +110,60 @@ def stamp() -> dict[str, str]:
     return dict(line.split("=", 1) for line in lines if "=" in line)
 
 
+def cache_root() -> Path | None:
+    """The folder this module keeps its cache in; None when SUDOKULAB_CACHE is empty."""
+    chosen = os.environ.get("SUDOKULAB_CACHE")
+    if chosen is not None:
+        return Path(chosen) / "prolog" if chosen else None
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "sudokulab" / "prolog"
+
+
+def fingerprint(*parts: object) -> str:
+    """A short digest of files (path, size, modification time) and other values."""
+    digest = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, Path):
+            stat = part.stat()
+            part = (part.resolve(), stat.st_size, stat.st_mtime_ns)
+        digest.update(repr(part).encode() + b"\0")
+    return digest.hexdigest()[:20]
+
+
+def read_cached(name: str) -> str | None:
+    """A cache file's text, or None."""
+    root = cache_root()
+    try:
+        return (root / name).read_text() if root else None
+    except OSError:
+        return None
+
+
+def write_cached(name: str, text: str) -> None:
+    """Write a cache file whole or not at all (processes may race); a failure only costs
+    time next run."""
+    root = cache_root()
+    if root is None:
+        return
+    path = root / name
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        temporary.write_text(text)
+        os.replace(temporary, path)
+    except OSError:
+        pass
+
+
 def runtime_variables(swipl: Path) -> dict[str, str]:
-    """`swipl --dump-runtime-variables` as a dict (PLBASE, PLVERSION, ...)."""
-    out = subprocess.run([str(swipl), "--dump-runtime-variables"], capture_output=True,
-                         text=True, timeout=60, check=True).stdout
+    """`swipl --dump-runtime-variables` as a dict (PLBASE, PLVERSION, ...), kept in the cache
+    for this swipl executable."""
+    name = f"swipl-{fingerprint(swipl)}.vars"
+    out = read_cached(name)
+    if out is None:
+        out = subprocess.run([str(swipl), "--dump-runtime-variables"], capture_output=True,
+                             text=True, timeout=60, check=True).stdout
+        write_cached(name, out)
     return dict(re.findall(r'^(\w+)="(.*)";$', out, re.MULTILINE))
 
 
@@ -130,9 +201,31 @@ def check_janus(swipl: Swipl) -> str:
                            f"{swipl.found_by} is {swipl.path} (home {swipl.home}); set "
                            f"SWIPL={built.get('swipl')} or rebuild janus with "
                            f"`scripts/install-janus {sys.prefix}/bin/pip {swipl.path}`")
+    passed = f"{build_key(swipl)}/probed"
+    version = read_cached(passed)
+    if version:
+        return version
     if "janus_swi" not in sys.modules:
         probe(swipl)
-    return importlib.metadata.version("janus-swi")
+    from importlib import metadata  # slow to import: only when the probe runs
+
+    version = metadata.version("janus-swi")
+    write_cached(passed, version)
+    return version
+
+
+def janus_files() -> list[Path]:
+    """janus-swi's compiled extension and Prolog library (found, not imported)."""
+    spec = importlib.util.find_spec("janus_swi")
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    return sorted(folder.glob("_swipl*")) + [folder / "janus.pl"]
+
+
+def build_key(swipl: Swipl) -> str:
+    """The cache folder for this swipl, janus build and sudoku.pl text."""
+    program = hashlib.sha256(PROGRAM.read_bytes()).hexdigest()
+    return fingerprint(swipl.path, swipl.home, swipl.version, *janus_files(), PROGRAM,
+                       program)
 
 
 def same_dir(a: str, b: str) -> bool:
@@ -176,8 +269,72 @@ def janus():
     ready = availability()
     if not ready.ok:
         raise NotAvailable(ready.reason)
-    os.environ["SWI_HOME_DIR"] = find_swipl().home  # before the import: see the docstring
+    swipl = find_swipl()
+    os.environ["SWI_HOME_DIR"] = swipl.home  # before the import: see the docstring
     import janus_swi
 
-    janus_swi.consult(str(PROGRAM))
+    load_program(janus_swi, swipl)
     return janus_swi
+
+
+def load_program(prolog, swipl: Swipl) -> str:
+    """sudoku.pl into janus: its .qlf from the cache, else from source (making the .qlf);
+    which of the two ("cache" or "source")."""
+    root = cache_root()
+    if root is None:
+        prolog.consult(str(PROGRAM))
+        return "source"
+    folder = root / build_key(swipl)
+    if intact(folder):
+        clpfd, compiled = (str(folder / name) for name in QLF)
+        try:
+            prolog.query_once(QUICK_LOAD, {"Clpfd": clpfd, "Compiled": compiled})
+            return "cache"
+        except prolog.PrologError:  # unreadable after all: the source, writing them again
+            pass
+    compile_program(prolog, folder)
+    return "source"
+
+
+def digest(path: Path) -> str:
+    """A file's SHA-256."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def intact(folder: Path) -> bool:
+    """Whether the .qlf files in folder are whole, as their manifest says: SWI-Prolog aborts
+    the whole process on a truncated one."""
+    try:
+        lines = (folder / MANIFEST).read_text().splitlines()
+        listed = {name: sha for sha, name in (line.split() for line in lines)}
+        return set(listed) == set(QLF) and all(digest(folder / name) == listed[name]
+                                               for name in QLF)
+    except (OSError, ValueError):
+        return False
+
+
+def compile_program(prolog, folder: Path) -> None:
+    """Load sudoku.pl from source, leaving its .qlf files and their manifest in folder when
+    it can."""
+    made = [folder / f".{name}.{os.getpid()}" for name in QLF]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        prolog.consult(str(PROGRAM))
+        return
+    try:
+        prolog.query_once(COMPILE, {"Clpfd": str(made[0]), "Compiled": str(made[1]),
+                                    "Program": str(PROGRAM)})
+        # the manifest goes last: a race with another process only costs a recompile
+        manifest = "".join(f"{digest(temporary)} {name}\n"
+                           for temporary, name in zip(made, QLF, strict=True))
+        for temporary, name in zip(made, QLF, strict=True):
+            os.replace(temporary, folder / name)
+        write_cached(f"{folder.name}/{MANIFEST}", manifest)
+    except OSError:  # not writable, or clpfd was loaded already (no .qlf of it made)
+        pass
+    except prolog.PrologError:  # not this SWI-Prolog's way to write a .qlf: the plain load
+        prolog.consult(str(PROGRAM))
+    finally:
+        for temporary in made:
+            temporary.unlink(missing_ok=True)
