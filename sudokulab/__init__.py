@@ -13,7 +13,7 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 API = ("Comparison", "Puzzle", "Record", "Result", "Status", "compare", "datasets", "load",
-       "rate", "solve")
+       "open_run", "rate", "solve")
 __all__ = [*API, "__version__"]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
 from sudokulab import datasets as _datasets
 from sudokulab.errors import UsageError
@@ -24,7 +25,7 @@ from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
 
 __all__ = ["Comparison", "Puzzle", "Record", "Result", "Status", "compare", "datasets",
-           "load", "rate", "solve"]
+           "load", "open_run", "rate", "solve"]
 
 PuzzleLike = Puzzle | str
 
@@ -110,6 +111,25 @@ def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str =
     result = harness.comparison(settings, chosen, references, records, skipped)
     result.ratings = _ratings(ratings, chosen, timeout)
     return result
+
+
+def open_run(folder: str | Path) -> Comparison:
+    """The Comparison of a `sudokulab compare` run from its folder (meta.json and
+    runs.jsonl): the same tables and plots as its summary.md, in a notebook."""
+    import json
+
+    from sudokulab.harness import compare as harness
+    from sudokulab.harness.runlog import RunLog
+
+    folder = Path(folder)
+    try:
+        settings = harness.Settings(**json.loads(
+            (folder / "meta.json").read_text(encoding="utf-8"))["settings"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise UsageError(f"{folder}: no readable meta.json ({error})") from None
+    puzzles, references = harness.select(settings)
+    records = [r for r in RunLog(folder).read() if r.index in puzzles]
+    return harness.comparison(settings, puzzles, references, records, {})
 
 
 def run(lineup: Sequence[str], puzzles: Mapping[int, Puzzle], settings, jobs: int,

@@ -64,7 +64,10 @@ def options(parser: argparse.ArgumentParser) -> None:
                         help=f"worker processes per backend (default: the usable cores, "
                              f"{cores()} here)")
     parser.add_argument("--repeat", "-r", type=positive_int, metavar="R",
-                        help="solve each puzzle R times and keep the median time (default 1)")
+                        help="solve each puzzle R times and keep the median time (default 1); "
+                             "with 2 or more, every time figure gets a 95%% interval, each "
+                             "pair of backends a paired test, each backend its run-to-run "
+                             "spread (needs the stats extra)")
     parser.add_argument("--sample", type=positive_int, metavar="K",
                         help="run K puzzles drawn at random (see --seed) instead of all")
     parser.add_argument("--seed", type=whole_number, metavar="S",
