@@ -31,6 +31,7 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import Field
 
 from sudokulab.errors import SudokulabError, UsageError
 from sudokulab.result import Result, Status
@@ -42,6 +43,7 @@ from sudokulab.web.models import (
     GenerateRequest,
     LearnRequest,
     ModelRequest,
+    PuzzleText,
     SolveRequest,
 )
 from sudokulab.web.pool import Pool
@@ -89,6 +91,7 @@ def create_app(pool: Pool | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     _docs(app)
+    _teach_routes(app)  # issue 32: one rule in every engine, search replays
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> FileResponse:
@@ -643,3 +646,43 @@ def _spawn():
     import multiprocessing
 
     return multiprocessing.get_context("spawn")
+
+
+# --- issue 32: the same rule in every engine, side by side (sudokulab/teach.py) -----------
+
+class RuleRequest(PuzzleText):
+    """POST /api/model/rule: rule N of the puzzle in each engine (none: just the list)."""
+
+    rule: int | None = Field(None, ge=1, le=10_000, description="the rule's number, as "
+                             "`sudokulab model --list-rules` prints it")
+    encoding: str = Field("extended", max_length=20, description="the CNF encoding shown")
+
+
+def _teach_routes(app: FastAPI) -> None:
+    """The routes of the side-by-side view."""
+
+    @app.post("/api/model/rule")
+    async def model_rule(body: RuleRequest, request: Request) -> dict:
+        """The puzzle's numbered rules and, for `rule`, each engine's piece for it."""
+        puzzle = _parse(body.puzzle)
+        loop = asyncio.get_running_loop()
+        answer = await asyncio.wait_for(loop.run_in_executor(
+            request.app.state.helper, _rule_pieces, puzzle, body.rule, body.encoding),
+            HELPER_WAIT)
+        return {**answer, "tag": body.tag}
+
+
+def _rule_pieces(puzzle, number: int | None, encoding: str) -> dict:
+    """(in the helper) The numbered rules, and each engine's piece for rule `number`."""
+    from sudokulab import teach
+    from sudokulab.encodings.cnf import ENCODINGS
+    from sudokulab.errors import InputError, unknown
+
+    if encoding not in ENCODINGS:
+        raise InputError(unknown("encoding", encoding, ENCODINGS))
+    refs = [ref.to_json() for ref in teach.rules_of(puzzle)]
+    if number is None:
+        return {"rules": refs, "rule": None, "pieces": []}
+    pieces = teach.pieces(puzzle, number, encoding=encoding)
+    return {"rules": refs, "rule": refs[teach.rule_ref(puzzle, number).number - 1],
+            "pieces": [piece.to_json() for piece in pieces]}
