@@ -7,6 +7,7 @@ import { render } from "./board.js";
 import { $, escape } from "./dom.js";
 import { endLearn } from "./learn.js";
 import { puzzleText, state } from "./state.js";
+import { legend, statTitle } from "./teach.js";
 
 /** The seconds an engine may take, from the page's timeout control. */
 export function timeout() {
@@ -60,8 +61,11 @@ export async function compare() {
   }
 }
 
+let seen = [];  // the statistics the compare table shows, for its legend
+
 function onCompareEvent(kind, data, body, rows) {
   if (kind === "start") {
+    seen = [];
     for (const name of data.backends) {
       const tr = document.createElement("tr");
       tr.dataset.backend = name;
@@ -76,7 +80,10 @@ function onCompareEvent(kind, data, body, rows) {
     status.textContent = data.status; status.className = `status status-${data.status}`;
     status.title = data.message || "";
     tr.querySelector(".ms").textContent = (data.time * 1000).toFixed(1);
-    tr.querySelector(".stats").textContent = Object.entries(data.stats || {}).map(([k, v]) => `${k}=${Number.isInteger(v) || typeof v !== "number" ? v : v.toPrecision(3)}`).join(" ");
+    const stats = Object.entries(data.stats || {});
+    tr.querySelector(".stats").innerHTML = stats.map(([k, v]) => `<span title="${escape(statTitle(k))}">${escape(k)}=${escape(Number.isInteger(v) || typeof v !== "number" ? v : v.toPrecision(3))}</span>`).join(" ");
+    seen.push(...stats.map(([k]) => k));
+    legend(seen);
     tr.dataset.done = "1";
     tr.dataset.status = data.status;
   } else if (kind === "done") {

@@ -19,6 +19,7 @@ import { emptyPuzzle, generate, loadDataset, loadText, readPhoto, setPuzzle } fr
 import { checkEntries, clearEntries, clock, fillCandidates, startTimer } from "./play.js";
 import { applyShared, sharedInHash, showShare } from "./share.js";
 import { state } from "./state.js";
+import { loadRules as listRules, showRule } from "./teach.js";
 
 const on = (id, handler, kind = "click") => $(id).addEventListener(kind, handler);
 
@@ -51,6 +52,8 @@ function wire() {
   on("solve", solve);
   on("show-model", () => showModel($("backend").value));
   on("compare", compare);
+  on("teach-rules", listRules);
+  on("teach-show", () => showRule());
   on("hint", () => learn("hint"));
   on("pad-hint", () => learn("hint"));
   on("explain", () => learn("explain"));
