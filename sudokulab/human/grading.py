@@ -66,6 +66,13 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "Full House": ("Easy", 4, 1.0),
     "Naked Single": ("Easy", 4, 2.3),
     "Hidden Single": ("Easy", 14, 1.5),  # 1.2 in a box (see rating)
+    # killer techniques (HoDoKu and Explainer have none): combinations as easy as singles,
+    # the rule of 45 and cage overlaps as intersections
+    "Cage Combinations": ("Easy", 10, 2.0),
+    "Innies (Rule of 45)": ("Medium", 30, 2.5),
+    "Outies (Rule of 45)": ("Medium", 30, 2.5),
+    "Cage Splitting": ("Medium", 40, 2.8),
+    "Cage Unit Overlap": ("Medium", 50, 2.8),
     "Locked Pair": ("Medium", 40, 3.0),
     "Locked Triple": ("Medium", 60, 3.6),
     "Locked Candidates Type 1 (Pointing)": ("Medium", 50, 2.6),
