@@ -45,7 +45,8 @@ def cactus_figure(runs: Mapping[str, Sequence[Record]], title: str, *,
     for name, records in (extra or {}).items():
         times = right_times(name, records, ())
         axes.step(times, range(1, len(times) + 1), where="post", color="black",
-                  linestyle=":", linewidth=1.6, label=_wrapped(f"{name} ({len(times)})"))
+                  linestyle=":", linewidth=1.6, zorder=5,  # on top: it follows the best
+                  label=_wrapped(f"{name} ({len(times)})"))
     for backend, records in runs.items():
         times = right_times(backend, records, wrong)
         refuted = sum(1 for r in records if (backend, r.index) in wrong)
