@@ -34,10 +34,15 @@ def _published(row: dict, dataset: str) -> str:
     """tdoku's figure for the same inference on this dataset ('' when it has none)."""
     level = BY_NAME.get(row["level"])
     published = level.published if level else None
-    column = {"17_clue": 1, "top1465": 2}.get(dataset)
+    column = {"17_clue": 1, "top1465": 2}.get(_base(dataset))
     if not published or column is None:
         return ""
     return f"{published[column]:.1f}% ({published[0]})"
+
+
+def _base(dataset: str) -> str:
+    """The bundled set a report's dataset is drawn from: '17_clue (every 10th)' -> '17_clue'."""
+    return dataset.split()[0] if dataset else dataset
 
 
 def _guesses(row: dict) -> str:
@@ -114,12 +119,11 @@ def guesses_table(reports: dict[str, dict]) -> str:
     """Guesses per puzzle of the searching levels beside tdoku's published ones."""
     from tabulate import tabulate
 
-    sets = [name for name in ("17_clue", "top1465") if name in reports]
+    sets = [name for name in reports if _base(name) in ("17_clue", "top1465")]
     if not sets:
         return "(tdoku publishes guesses per puzzle for 17_clue and top1465 only)"
     lines = [(f"tdoku's {name} (published)",
-              *(f"{figure:.2f}" for figure, name_ in zip(pair, ("17_clue", "top1465"))
-                if name_ in sets))
+              *(f"{pair[0 if _base(d) == '17_clue' else 1]:.2f}" for d in sets))
              for name, pair in PUBLISHED_GUESSES.items()]
     searching: dict[str, dict[str, dict]] = {}
     for dataset in sets:

@@ -179,3 +179,21 @@ def test_show_after_draws_where_each_level_stops():
     assert "18 cells decided, 303 candidates left" in minimal.stdout
     assert "25 cells decided, 242 candidates left" in complete.stdout
     assert len(complete.stdout.splitlines()) == 12  # the line, 9 rows, 2 box rules
+
+
+def test_merge_reports_the_runs_it_is_given(tmp_path):
+    import json
+
+    puzzles = tmp_path / "five.txt"
+    puzzles.write_text("\n".join(datasets.lines("easy50")[:5]) + "\n")
+    base = [sys.executable, "-m", "sudokulab", "ladder", "--format", "json"]
+    ran = subprocess.run(base + ["--file", str(puzzles), "--levels", "human:singles",
+                                 "--out", str(tmp_path / "a")],
+                         capture_output=True, text=True, check=True)
+    merged = subprocess.run(base + ["--merge", str(tmp_path / "a" / "ladder.json")],
+                            capture_output=True, text=True, check=True)
+    assert json.loads(merged.stdout) == json.loads(ran.stdout)
+    assert (tmp_path / "a" / "ladder.png").exists()
+    missing = subprocess.run(base + ["--merge", str(tmp_path / "none.json")],
+                             capture_output=True, text=True)
+    assert missing.returncode != 0 and "cannot read the ladder reports" in missing.stderr
