@@ -22,7 +22,7 @@ process and the parent), sending batches (runner.Feed) against one puzzle per me
 (runner.BATCH_MAX = 1), pairs of runs interleaved. CPU time, unlike wall time, holds on a
 machine that other work keeps busy.
 
-Per-chunk costs, for the paper plan in the README: the `test-noop` backend (answers at
+Per-chunk costs, for the paper plan in docs/compare.md: the `test-noop` backend (answers at
 once) on `local:1` with chunks of 1, 100 and 1000 puzzles gives the fixed cost of a task
 and the cost per puzzle inside one; the bytes a chunk of 1000 puzzles sends and brings
 back; the client's time to append a chunk's 1000 records to runs.jsonl.

@@ -5,7 +5,7 @@ Each command lives in its own module of sudokulab/commands (`options(parser)`,
 over many puzzles pays it on every call. So this module imports nothing heavy, and only
 the module of the command being run is imported and its options built.
 
-Exit codes: one table, sudokulab/errors.py (also in README and `sudokulab --help`).
+Exit codes: one table, sudokulab/errors.py (also in docs/architecture.md and `sudokulab --help`).
 """
 
 from __future__ import annotations

@@ -401,7 +401,7 @@ class SatBackend(Backend):
     needs = (Need("pysat", FIX),)
     option_table = {
         "solver": Choice(solver_names, help="the PySAT solver (CaDiCaL 1.9.5 by default)"),
-        "encoding": Choice(encoding_names, help="the CNF encoding (README: Backend options)"),
+        "encoding": Choice(encoding_names, help="the CNF encoding (docs/backends.md)"),
         "amo": Choice(amo_names, help="the at-most-one encoding (native: minicard, "
                                       "gluecard3, gluecard4)"),
         "root": YesNo(help="unit propagation of the givens only, no decision (the inference "

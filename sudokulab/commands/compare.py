@@ -81,7 +81,7 @@ def options(parser: argparse.ArgumentParser) -> None:
                              "runs/), solving only what runs.jsonl does not hold yet")
     parser.add_argument("--cluster", metavar="C",
                         help="run on Dask: local:N (a local cluster of N workers) or "
-                             "tcp://HOST:PORT (a running `dask scheduler`); see README")
+                             "tcp://HOST:PORT (a running `dask scheduler`); see docs/compare.md")
     parser.epilog = f"{EXAMPLES}\n\n--timeout 0 (or inf) means no timeout.\n\n{exit_help(EXITS)}"
 
 

@@ -2,7 +2,7 @@
 
 Read (auto-detected; `--input-format` names one where a file is not plain):
 - `lines`: one puzzle per line, or grids separated by blank lines, `#` comments (the
-  README's forms; `.sdm`, SadMan's collection, is one line of digits per puzzle);
+  docs/formats.md's forms; `.sdm`, SadMan's collection, is one line of digits per puzzle);
 - `jsonl`: JSON Lines, one puzzle object per line; `json`: one object or an array of them;
 - `sdk`: SadMan's single puzzle, `#A`-style header lines, an optional `[Puzzle]` section;
 - `ss`: Simple Sudoku's grid, `|` between boxes, `-----------` or `*-----------*` rules;
@@ -83,7 +83,7 @@ class Entry:
 
 CHUNK = 1 << 16  # bytes read at a time: a stream without end is refused after a bounded read
 MAX_INPUT = 100 * MAX_TEXT  # characters in a whole file: a million 9x9 lines (82 million),
-                            # the README's advice for a large set, fit; an endless stream not
+                            # docs/formats.md's advice for a large set, fit; an endless stream not
 LINE_BREAK = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")  # str.splitlines()'s
 NOT_UTF8 = re.compile("[\ud800-\udfff]")  # what bytes that are no UTF-8 decode to, escaped
 

@@ -1,6 +1,6 @@
 """Reading and writing one puzzle in the usual text forms, and JSON.
 
-Forms read (see README "Puzzle formats"):
+Forms read (see docs/formats.md):
 - a line of N*N symbols, or a grid of N lines, with `.`, `0`, `_`, `-` or `*` for a blank;
   spaces, `|`, `+` and lines made only of `-`, `+`, `|`, `=` are layout and ignored;
 - symbols are `1`-`9` then `A`-`Z` (so a 16x16 uses 1-9A-G and a 25x25 1-9A-P);

@@ -1,6 +1,6 @@
 // Links to other players: f-puzzles and SudokuPad open the puzzle from its f-puzzles JSON,
-// compressed by lz-string's compressToBase64. This is sudokulab/formats/links.py's
-// `to_fpuzzles` and `fpuzzles_link` written for the page (the API has no link route);
+// compressed by lz-string's compressToBase64. This is sudokulab/formats/fpuzzles.py's
+// `to_fpuzzles` and links.py's `fpuzzles_link` written for the page (the API has no link route);
 // tests/test_web_browser.py checks both give the same links.
 
 export const FPUZZLES = "https://f-puzzles.com/?load=";
@@ -50,7 +50,7 @@ const upper = (name) => name.toUpperCase();  // r1c2 -> R1C2, f-puzzles' spellin
 const parse = (name) => { const m = /^r(\d+)c(\d+)$/.exec(name); return [Number(m[1]), Number(m[2])]; };
 
 function defaultBox(n) {
-  // f-puzzles' own box for a size (the widest that divides it), as links.py reads it.
+  // f-puzzles' own box for a size (the widest that divides it), as fpuzzles.py reads it.
   for (let rows = Math.floor(Math.sqrt(n)); rows >= 1; rows--) if (n % rows === 0) return [rows, n / rows];
   return [1, n];
 }
