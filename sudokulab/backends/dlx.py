@@ -70,6 +70,7 @@ What makes it fast in Python is that all the work on big sets is done by C: an `
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from itertools import combinations
@@ -479,6 +480,7 @@ class DlxBackend(Backend):
     # for the tests to compare the two.
     weigh_conflicts = True
     option_table = {}  # it takes no options: nothing to tune
+    trace = None  # a sudokulab.trace.Recorder to watch the search (`solve --trace`)
 
     @classmethod
     def available(cls) -> Availability:
@@ -488,7 +490,8 @@ class DlxBackend(Backend):
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Choose the givens' rows, then search for up to `limit` exact covers."""
         started = time.perf_counter()
-        m = matrix(geometry(puzzle.box, puzzle.rules, puzzle.layout))
+        geo = geometry(puzzle.box, puzzle.rules, puzzle.layout)
+        m = matrix(geo)
         stats = {"nodes": 0, "guesses": 0, "backtracks": 0, "columns": len(m.column_rows),
                  "secondary_columns": sum(m.secondary.values()), "rows": m.rows}
         solutions: list[Grid] = []
@@ -498,9 +501,12 @@ class DlxBackend(Backend):
             stats["backtracks"] = 1
             return verdict(solutions, limit, complete=True, stats=stats,
                            build_time=built - started)
+        if self.trace is not None:
+            self.trace.name = geo.name
+            self.trace.start(marks_of(m, start[0] | start[1]), m.n)
         try:
             complete = self.search(m, *start, solutions, limit, deadline, stats,
-                                   weigh=self.weigh_conflicts)
+                                   weigh=self.weigh_conflicts, trace=self.trace)
         except KeyboardInterrupt:  # Ctrl-C: keep the solutions found so far
             raise interrupted(solutions, limit, stats=stats, build_time=built - started,
                               solve_time=time.perf_counter() - built) from None
@@ -523,7 +529,8 @@ class DlxBackend(Backend):
 
     @staticmethod
     def search(m: Matrix, alive: int, chosen: int, solutions: list[Grid],
-               limit: int | None, deadline: Deadline, stats: dict, weigh: bool = True) -> bool:
+               limit: int | None, deadline: Deadline, stats: dict, weigh: bool = True,
+               trace=None) -> bool:
         """Algorithm X, depth-first with a stack; False when the deadline cut it short.
 
         Each node scans its open columns: a column with no row left is a dead end, unless
@@ -532,7 +539,8 @@ class DlxBackend(Backend):
         forced rows runs again; one that forced none prunes by the sums, then branches on
         the column with the fewest rows per conflict weight (with `weigh`, each dead end
         adds one to the weight of its columns). The stack holds (alive, chosen, open columns, rows
-        of the branch column not tried yet): restoring a state is reading it back.
+        of the branch column not tried yet): restoring a state is reading it back. `trace`
+        (a sudokulab.trace.Recorder) hears of each wave, guess, dead end and backtrack.
         """
         keep, prunes, column_rows = m.keep, m.prunes, m.column_rows
         at, clock = deadline.at, time.perf_counter
@@ -542,6 +550,8 @@ class DlxBackend(Backend):
         columns = list(range(len(column_rows)))  # the open ones, by number
         weight = [1] * len(column_rows)  # 1 + the dead ends met in each column
         complete = True
+        recorder = trace  # kept past the cap, for the solutions
+        before = marks_of(m, alive | chosen) if trace is not None else None
         try:
             while True:
                 # Propagate: choose forced rows until none is left, then prune by the sums.
@@ -582,13 +592,22 @@ class DlxBackend(Backend):
                     if weigh:
                         for c in dead_end.columns:
                             weight[c] += 1
+                    if trace is not None:
+                        trace_dead_end(trace, m, before, alive | chosen, dead_end.columns)
                 else:
+                    if trace is not None:
+                        trace.wave(before, marks_of(m, alive | chosen))
                     if not columns:
                         solutions.append(grid_of(m.n, chosen))
+                        if recorder is not None:
+                            recorder.solution(solutions[-1])
                         if limit is not None and len(solutions) >= limit:
                             break
                     else:
                         stack.append([alive, chosen, columns, branch])
+                        if trace is not None:
+                            trace.chose(len(stack) - 1,
+                                        why_column(m, alive, columns, branch, weight))
                 if not stack:
                     break
                 check -= 1
@@ -601,6 +620,11 @@ class DlxBackend(Backend):
                 alive, chosen, columns, untried = node
                 bit = untried & -untried
                 untried ^= bit
+                if trace is not None:
+                    row = bit.bit_length() - 1
+                    trace.guess(len(stack) - 1, row // m.n, row % m.n + 1)
+                    before = marks_of(m, alive | chosen)
+                    trace = None if trace.full else trace  # past the cap: solutions only
                 if untried:
                     node[3] = untried
                 else:
@@ -689,6 +713,32 @@ def words(numbers: list[int]) -> str:
     """'4', '4 or 5', '4, 5 or 6'."""
     text = ", ".join(map(str, numbers[:-1]))
     return f"{text} or {numbers[-1]}" if text else str(numbers[-1])
+
+
+def marks_of(m: Matrix, rows: int) -> tuple[int, ...]:
+    """Each cell's candidates (bit d-1 for digit d) among a set of rows."""
+    n, full = m.n, (1 << m.n) - 1
+    return tuple(rows >> (cell * n) & full for cell in range(m.rows // n))
+
+
+def why_column(m: Matrix, alive: int, columns: list[int], branch: int,
+               weight: list[int]) -> str:
+    """Why the search branches on this column (the trace's words)."""
+    c = next(c for c in columns if m.column_rows[c] & alive == branch)
+    count = branch.bit_count()
+    if weight[c] == 1:
+        return f"the column with the fewest rows: {m.column_names[c]} has {count}"
+    return (f"the column with the fewest rows per conflict weight: {m.column_names[c]} has "
+            f"{count}, weight {weight[c]}")
+
+
+def trace_dead_end(trace, m: Matrix, before: tuple[int, ...], rows: int,
+                   columns: Sequence[int]) -> None:
+    """A propagation that met a dead end: what it removed, then the column left empty."""
+    trace.wave(before, marks_of(m, rows))
+    names = ", ".join(m.column_names[c] for c in columns)
+    cells = [c for c in columns if c < m.rows // m.n]  # the cell columns come first
+    trace.dead_end(cells, f"no row left in column {names}" if names else "a sum cannot add up")
 
 
 def grid_of(n: int, chosen: int) -> Grid:

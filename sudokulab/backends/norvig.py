@@ -574,6 +574,27 @@ def most_conflicts(values: Values, weight: list[int]) -> int:
     return best
 
 
+def why_cell(values: Values, weight: list[int], cell: int, backtracks: int, name) -> str:
+    """Why the search guesses in this cell (the trace's words)."""
+    digits = ", ".join(str(d + 1) for d in range(values[cell].bit_length())
+                       if values[cell] >> d & 1)
+    count = values[cell].bit_count()
+    if not backtracks:
+        return f"fewest candidates: {name(cell)} has {count} ({digits})"
+    return (f"fewest candidates per conflict weight: {name(cell)} has {count} ({digits}), "
+            f"weight {weight[cell]}")
+
+
+def trace_dead_end(trace, before: Values, values: Values, cells: Sequence[int]) -> None:
+    """A propagation that met a contradiction: what it removed, then where it stopped."""
+    trace.wave(before, values)
+    if len(cells) == 1:
+        why = f"{trace.name(cells[0])} has no candidate left"
+    else:
+        why = ("no place left for a digit among " + ",".join(map(trace.name, cells)))
+    trace.dead_end(cells, why)
+
+
 def digits_of(values: Values) -> tuple[int, ...]:
     """The grid of a fully solved candidates list."""
     return tuple(v.bit_length() for v in values)
@@ -587,6 +608,7 @@ class NorvigBackend(Backend):
     supported_rules = R.RULE_TYPES
     multi_grid = True  # a samurai's grids are only more units and peers
     option_table = {}  # it takes no options: nothing to tune
+    trace = None  # a sudokulab.trace.Recorder to watch the search (`solve --trace`)
 
     @classmethod
     def available(cls) -> Availability:
@@ -609,10 +631,13 @@ class NorvigBackend(Backend):
             return verdict(solutions, limit, complete=True, stats=stats,
                            build_time=built - started, solve_time=0.0)
         stats["assignments"] = len(given)
+        if self.trace is not None:
+            self.trace.name = geo.name
+            self.trace.start(values, geo.n)
         built = time.perf_counter()
         try:
             complete = self.search(b, values, places, given, hidden, solutions, limit,
-                                   deadline, stats)
+                                   deadline, stats, self.trace)
         except KeyboardInterrupt:  # Ctrl-C: keep the solutions found so far
             raise interrupted(solutions, limit, stats=stats, build_time=built - started,
                               solve_time=time.perf_counter() - built) from None
@@ -621,12 +646,13 @@ class NorvigBackend(Backend):
 
     def search(self, b: Board, values: Values, places: Places, solved: list[int],
                hidden: list[int], solutions: list, limit: int | None, deadline: Deadline,
-               stats: dict) -> bool:
+               stats: dict, trace=None) -> bool:
         """Depth-first search; False when the deadline cut it short.
 
         The stack holds the cells being guessed: (candidates and place counts before the
         guess, cell, its digits not tried yet). Each try but the last works on copies; the
-        last takes the lists as they are, since nothing needs them after it.
+        last takes the lists as they are, since nothing needs them after it. `trace` (a
+        sudokulab.trace.Recorder) hears of each wave, guess, dead end and backtrack.
         """
         tally = [0, 0]  # assignments, eliminations: counted by propagate
         nodes = guesses = backtracks = 0
@@ -636,6 +662,8 @@ class NorvigBackend(Backend):
         clock = time.perf_counter
         complete = True
         cell = bit = -1  # the root: propagate the givens
+        recorder = trace  # kept past the cap, for the solutions
+        before = values[:] if trace is not None else None
         try:
             while True:
                 try:
@@ -646,14 +674,23 @@ class NorvigBackend(Backend):
                     backtracks += 1
                     for dead in dead_end.cells:
                         weight[dead] += 1
+                    if trace is not None:
+                        trace_dead_end(trace, before, values, dead_end.cells)
                 else:
                     nodes += 1
                     choice = (most_conflicts(values, weight) if backtracks
                               else fewest_candidates(values))
+                    if trace is not None:
+                        trace.wave(before, values)
                     if choice >= 0:
                         stack.append((values, places, choice, values[choice]))
+                        if trace is not None:
+                            trace.chose(len(stack) - 1, why_cell(values, weight, choice,
+                                                                  backtracks, trace.name))
                     else:
                         solutions.append(digits_of(values))
+                        if recorder is not None:
+                            recorder.solution(solutions[-1])
                         if limit is not None and len(solutions) >= limit:
                             break
                 if not stack:
@@ -664,6 +701,10 @@ class NorvigBackend(Backend):
                 values, places, cell, untried = stack[-1]
                 bit = untried & -untried
                 untried ^= bit
+                if trace is not None:
+                    trace.guess(len(stack) - 1, cell, bit.bit_length())
+                    before = values[:]
+                    trace = None if trace.full else trace  # past the cap: solutions only
                 if untried:
                     stack[-1] = (values, places, cell, untried)
                     values, places = values[:], places[:]

@@ -78,6 +78,10 @@ def options(p: argparse.ArgumentParser) -> None:
                    help="give up on a puzzle after S seconds (0 or inf: never); the backend "
                         "then runs in a worker process that is stopped at the deadline")
     p.add_argument("--stats", action="store_true", help="show the engine's statistics")
+    p.add_argument("--trace", metavar="FILE",
+                   help="norvig and dlx: write the search's events to FILE as JSON Lines "
+                        "(each propagation wave, guess, dead end and backtrack; at most 2000 "
+                        "per puzzle, then a 'truncated' line and the solutions)")
     p.set_defaults(multi_grid=True)
 
 
@@ -101,20 +105,34 @@ def run(args: argparse.Namespace) -> int:
         first_bad = next((k for k, e in enumerate(entries) if e.puzzle is None), None)
         entries = entries if first_bad is None else entries[:first_bad + 1]
     if args.timeout:
+        if args.trace:
+            raise UsageError("--trace records in this process: leave out --timeout")
         return worst(_isolated(engine.label, entries, limit, args.timeout, out))
     codes = []
+    sink = None
     try:
+        if args.trace:
+            from sudokulab.trace import TraceFile
+
+            sink = TraceFile(args.trace, engine)
         for number, entry in enumerate(entries, 1):
             if entry.puzzle is None:
                 codes.append(out.bad(number, entry))
             else:
-                codes.append(out.write(number, entry.puzzle,
-                                       engine.solve(entry.puzzle, limit=limit)))
+                if sink is not None:
+                    sink.watch(engine)
+                result = engine.solve(entry.puzzle, limit=limit)
+                if sink is not None:
+                    sink.keep(number, entry.puzzle, engine)
+                codes.append(out.write(number, entry.puzzle, result))
     except KeyboardInterrupt as interrupt:
         partial = getattr(interrupt, "result", None)  # what the engine found before Ctrl-C
         if partial is not None:
             out.write(len(codes) + 1, entries[len(codes)].puzzle, partial, interrupted=True)
         raise
+    finally:
+        if sink is not None:
+            sink.close()
     return worst(codes)
 
 
