@@ -4,8 +4,10 @@
    against the same engine called directly with its model built once (MiniZinc: a Model
    with the shape's data, an Instance per puzzle; HiGHS: one loaded program, givens as
    bounds; CPMpy: one Model, a Choco solver per puzzle). Target: at least 0.8x each.
-2. Counting: Ganak's exact count against sat's enumeration on puzzles with 10^3 to 10^5
-   solutions (the 6x6 with its first row fixed: 39,168); counts per second of each.
+2. Counting: Ganak's exact count against sat's enumeration on puzzles with 10^3 to 10^6
+   solutions (6x6 grids with a few cells fixed: 28,200,960 divided by the relabellings
+   left); counts per second of each, the counts compared where enumeration finishes
+   within a minute.
 Prints one line per target ending in PASS or FAIL.
 """
 
@@ -86,21 +88,31 @@ def speed(name: str) -> str:
             f"{'PASS' if ratio >= TARGET else 'FAIL'}")
 
 
-def counting() -> str:
+COUNTED = {  # #SAT against enumeration: 10^3 to 10^6 solutions
+    "6x6, first row and r2c1..3 fixed": [1, 2, 3, 4, 5, 6, 4, 5, 6],
+    "6x6, first row fixed (39,168)": [1, 2, 3, 4, 5, 6],
+    "6x6, r1c1..3 fixed (235,008)": [1, 2, 3],
+    "6x6, r1c1..2 fixed (940,032)": [1, 2],
+}
+ENUMERATION = 60.0  # seconds of sat enumeration per puzzle: its rate, if not its count
+
+
+def counting(name: str) -> str:
     """One target line: Ganak's counts per second against sat's enumeration."""
     from sudokulab import counting as sharp
 
-    puzzle = empty(6).with_values([1, 2, 3, 4, 5, 6] + [0] * 30)
+    puzzle = empty(6).with_values(COUNTED[name] + [0] * (36 - len(COUNTED[name])))
     started = time.perf_counter()
     counted = sharp.count(puzzle).count
     ganak = time.perf_counter() - started
     started = time.perf_counter()
-    listed = make_backend("sat").solve(puzzle, limit=None, timeout=300)
+    listed = make_backend("sat").solve(puzzle, limit=None, timeout=ENUMERATION)
     enumeration = time.perf_counter() - started
-    agree = listed.exact and listed.count == counted
-    return (f"#SAT on the 6x6 with its first row fixed: Ganak {counted:,} in {ganak:.1f} s "
+    agree = listed.count == counted if listed.exact else listed.count <= counted
+    return (f"#SAT on the {name}: Ganak {counted:,} in {ganak:.1f} s "
             f"({counted / ganak:,.0f}/s), sat enumeration {listed.count_text} in "
-            f"{enumeration:.1f} s ({listed.count / enumeration:,.0f}/s); counts agree: "
+            f"{enumeration:.1f} s ({listed.count / enumeration:,.0f}/s); "
+            f"{'counts agree' if listed.exact else 'enumeration cut, fewer listed'}: "
             f"{'PASS' if agree else 'FAIL'}")
 
 
@@ -110,8 +122,9 @@ def main() -> int:
     for name in PUZZLES:
         lines.append(speed(name))
         print(lines[-1], flush=True)
-    lines.append(counting())
-    print(lines[-1], flush=True)
+    for name in COUNTED:
+        lines.append(counting(name))
+        print(lines[-1], flush=True)
     return 0 if all(line.endswith("PASS") for line in lines) else 1
 
 

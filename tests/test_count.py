@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from sudokulab import counting
+from sudokulab import rules as R
 from sudokulab.backends import make_backend
 from sudokulab.formats.text import from_json, parse
 from sudokulab.puzzle import empty
@@ -53,6 +54,34 @@ def test_the_6x6_grids_are_28200960():
     # 1..6 is the count of all grids divided by 6! (Ganak alone needs far longer for all).
     first_row = empty(6).with_values([1, 2, 3, 4, 5, 6] + [0] * 30)
     assert counting.count(first_row).count * 720 == 28_200_960
+
+
+def test_the_miracle_grids_are_72_counted_cube_by_cube():
+    # No givens: Ganak counts each digit of one cell apart (whole, it took over 10 minutes)
+    result = counting.count(empty(9, R.MIRACLE))
+    listed = make_backend("sat").solve(empty(9, R.MIRACLE), limit=None)
+    assert (result.count, result.stats["cubes"]) == (listed.count, 9)
+
+
+def test_splitting_into_cubes_keeps_the_count():
+    puzzle = loosened(from_json(json.dumps(VARIANTS["killer"])), 3)
+    assert counting.count(puzzle, split=True).count == counting.count(puzzle).count
+
+
+def test_a_band_with_its_first_box_fixed_has_56_times_6_to_the_6_completions():
+    # Felgenhauer and Jarvis: 56 ways to fill the rest of the top rows of boxes 2 and 3
+    # as sets, 6^6 orders of their rows; every band completes to a grid, so its region
+    # count is the number of band completions.
+    box = [1, 2, 3, 0, 0, 0, 0, 0, 0, 4, 5, 6, 0, 0, 0, 0, 0, 0, 7, 8, 9]
+    result = counting.count(empty(9).with_values(box + [0] * 60), within=range(27))
+    assert (result.count, result.exact) == (56 * 6 ** 6, True)
+
+
+def test_a_region_counts_its_fillings_under_its_own_constraints_only():
+    # The top row of the 4x4 alone: its 4! orders; the other rows add no constraint.
+    assert counting.count(empty(4), within=range(4)).count == 24
+    # A given outside the region is no constraint of it
+    assert counting.count(parse("...." "1..." "...." "...."), within=range(4)).count == 24
 
 
 def test_a_count_past_its_deadline_is_a_timeout():
