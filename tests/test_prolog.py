@@ -338,6 +338,20 @@ def test_missing_swi_prolog_says_how_to_install_it(monkeypatch):
 
 
 
+
+def test_outies_sum_the_cells_a_unit_s_cages_reach_out_to():
+    # row 1 of a 4x4 (cells 0-3) holds 1+2+3+4 = 10: the cage {0, 1, 4} of 7 and the
+    # cage {2, 3} of 7 leave cell 4 with 7 + 7 - 10 = 4; an uncaged cell of the row
+    # (cell 3 below) counts against the outies
+    goal = ("sudoku:outies(2-2, [[0, 1, 2, 3]], Rules, _Outies), "
+            "_Outies == [outies([4], [], 4)]")
+    rules = "[cage([0, 1, 4], 7), cage([2, 3], 7)]"
+    assert S.janus().query_once(goal.replace("Rules", rules))["truth"]
+    rules = "[cage([0, 1, 4], 7), cage([2], 3)]"
+    expected = "outies([4], [3], 0)"
+    assert S.janus().query_once(goal.replace("Rules", rules).replace(
+        "outies([4], [], 4)", expected))["truth"]
+
 # --- the cache: runtime variables, the probe, sudoku.pl compiled ----------------------------
 
 LOAD = """

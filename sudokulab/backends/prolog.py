@@ -206,7 +206,8 @@ class PrologBackend(Backend):
                          "a cage of at most 720 fillings is a tuples_in/2 table, a bigger one "
                          "a 0/1 vector of its digits restricted to those sets; implied_cages/3 "
                          "adds each unit's cells outside its cages as one more cage (the rule "
-                         "of 45); the caged cells are labeled first")
+                         "of 45), and outies/4 a sum over the cells of the cages reaching out "
+                         "of a unit (a few cells at most); the caged cells are labeled first")
         relations: dict[tuple[str, str], int] = {}
         for rel in posted_relations(geo):
             key = (rel.rule, rel.kind.replace("-", "_"))

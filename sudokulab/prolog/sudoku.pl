@@ -104,6 +104,8 @@ sudoku(Box, Cells, Rules0, Strength0) :-
     units(Box, Rows, Grid, Rules, Units),
     all_distinct_units(Strength, Units),
     maplist(rule_holds(Strength, Grid, Rows, Places), Rules),
+    outies(Box, Places, Rules0, Outies),
+    maplist(outies_hold(Grid), Outies),
     partner_triples(N, Grid, Places, Rules).
 
 %   N, the number of digits, from the box shape.
@@ -403,6 +405,55 @@ take_inside(Cage-Total, Rest0-Sum0, Rest-Sum) :-
         Sum is Sum0 - Total
     ;   Rest-Sum = Rest0-Sum0
     ).
+
+%!  outies(+Box, +Units, +Rules, -Outies)
+%
+%   The rule of 45 seen from outside a unit: the cages that reach into a unit
+%   without lying inside it have cells outside it (outies), and the unit may
+%   have cells in no cage. Since the unit adds up to 45, the outies less the
+%   uncaged cells add up to the reaching cages' totals plus the totals of the
+%   cages inside, less 45: outies(Plus, Minus, K). Kept only when few cells
+%   take part (a long sum prunes on bounds alone), and where the cages touching
+%   the unit do not overlap.
+
+outies(Box, Units, Rules, Outies) :-
+    findall(Sorted-Sum, ( member(cage(Indices, Sum), Rules),
+                          sort(Indices, Sorted) ), Cages),
+    size(Box, N),
+    Whole is N * (N + 1) // 2,
+    convlist(unit_outies(Whole, Cages), Units, Outies0),
+    sort(Outies0, Outies).
+
+unit_outies(Whole, Cages, Unit0, outies(Plus, Minus, K)) :-
+    Cages \== [],
+    sort(Unit0, Unit),
+    include(touches(Unit), Cages, Touching),
+    exclude(inside(Unit), Touching, Reaching),
+    Reaching \== [],
+    pairs_keys_values(Touching, Cells, Totals),
+    append(Cells, All),
+    is_set(All),                                % no overlaps
+    sort(All, Sorted),
+    ord_subtract(Sorted, Unit, Plus),
+    ord_subtract(Unit, Sorted, Minus),
+    length(Plus, P),
+    length(Minus, M),
+    P + M =< 4,
+    sum_list(Totals, Total),
+    K is Total - Whole.
+
+touches(Unit, Cage-_) :-
+    ord_intersect(Unit, Cage).
+
+inside(Unit, Cage-_) :-
+    ord_subset(Cage, Unit).
+
+outies_hold(Grid, outies(Plus, Minus, K)) :-
+    cells_at(Grid, Plus, Xs),
+    cells_at(Grid, Minus, Ys),
+    sum(Xs, #=, SX),
+    sum(Ys, #=, SY),
+    SX - SY #= K.
 
 cells_differ(Grid, A-B) :-
     cell_at(Grid, A, X),
