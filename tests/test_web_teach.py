@@ -1,15 +1,22 @@
-"""The page's side-by-side view of one rule (issue 32) in a real browser: for a row, a cage
-and the anti-knight rule, each engine's panel shows exactly the piece `sudokulab model
---rule N` prints, and the compare table explains its statistics."""
+"""The page's teaching views (issue 32) in a real browser: for a row, a cage and the
+anti-knight rule, each engine's panel shows exactly the piece `sudokulab model --rule N`
+prints; the compare table explains its statistics; the search replay steps forward and back
+through the same candidates as `sudokulab.trace.replay` and ends on the engine's solution;
+the propagation grids are those `sudokulab show --after LEVEL` prints.
+
+With SUDOKULAB_WRITE_DOCS=1 the tests also refresh the tutorial's screenshots
+(docs/tutorial/*.png, for docs/tutorial-declarative.md)."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
-from test_web_browser import DESKTOP, browser, open_page, paste  # noqa: F401 (fixtures)
+from test_web_browser import DESKTOP, ROOT, WRITE_DOCS, browser, open_page, paste  # noqa: F401
 
-from sudokulab import teach
+from sudokulab import teach, trace
+from sudokulab.backends import make_backend
 from sudokulab.cli import main
 from sudokulab.formats.text import parse
 
@@ -45,6 +52,8 @@ def test_each_engine_shows_its_real_piece(page, name, capsys):
     page.click("#teach-rules")
     page.wait_for_selector(f"#teach-rule option[value='{number}']", state="attached")
     panels = shown(page, number)
+    if name == "cage":
+        screenshot(page, "side-by-side", "#teach")
     expected = teach.pieces(puzzle, number)
     assert main(["model", json.dumps(PUZZLE), "--rule", str(number), "--backends", "all"]) == 0
     printed = capsys.readouterr().out
@@ -71,3 +80,110 @@ def test_the_compare_table_explains_its_statistics(page):
     assert any(name == "backtracks" and "dead end" in title for name, title in titles)
     legend = page.text_content("#stats-legend")
     assert "conflicts:" in legend and "each teaches it a clause" in legend
+
+
+HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+SHOTS = ROOT / "docs" / "tutorial"
+
+
+def screenshot(page, name: str, *selectors: str) -> None:
+    """With SUDOKULAB_WRITE_DOCS=1, the board and these parts of the page, for the tutorial."""
+    if not WRITE_DOCS:
+        return
+    SHOTS.mkdir(exist_ok=True)
+    page.locator("#board").screenshot(path=str(SHOTS / f"{name}-board.png"))
+    for k, selector in enumerate(selectors):
+        suffix = f"-{k + 1}" if len(selectors) > 1 else ""
+        page.locator(selector).screenshot(path=str(SHOTS / f"{name}{suffix}.png"))
+
+
+def board(page) -> list[str]:
+    """Each cell of the main board as text: its digit, or its pencil marks."""
+    return page.eval_on_selector_all("#grid .cell", """cells => cells.map(c =>
+        c.querySelector('.value').textContent || [...c.querySelectorAll('.marks span')]
+        .map(s => s.textContent).join(''))""")
+
+
+def as_text(marks, n: int = 9) -> list[str]:
+    """Candidates (bitmasks) as the board shows them."""
+    return ["".join(str(d + 1) for d in range(n) if m >> d & 1) for m in marks]
+
+
+def step_to(page, k: int) -> None:
+    """Move the replay's slider to step k, as a drag does."""
+    page.eval_on_selector("#watch-step", f"s => {{ s.value = '{k}'; "
+                          "s.dispatchEvent(new Event('input')); }")
+    page.wait_for_selector(f"#watch[data-step='{k}']", state="attached")
+
+
+@pytest.mark.parametrize("engine", trace.TRACED)
+def test_the_replay_steps_forward_and_back_and_ends_on_the_solution(page, engine):
+    _, events = trace.record(parse(HARD), engine, limit=1)  # what the page's endpoint runs
+    states = trace.replay(events)
+    solution = make_backend(engine).solve(parse(HARD), limit=1).solutions[0]
+    paste(page, HARD)
+    page.click("#watch summary")
+    page.select_option("#watch-engine", engine)
+    page.click("#watch-run")
+    page.wait_for_selector(f"#watch[data-engine='{engine}'][data-step='0']", state="attached")
+    assert int(page.get_attribute("#watch", "data-steps")) == len(events)
+    assert board(page) == as_text(states[0])
+    for k in [1, 2, 3, 4, 5, 4, 3, 10, 2]:  # forward, back, a jump, back again
+        step_to(page, k)
+        assert board(page) == as_text(states[k]), k
+    guess = next(k for k, e in enumerate(events) if e["event"] == "guess")
+    step_to(page, guess - 1)  # the guess comes next: its cell and reason are said
+    assert events[guess]["why"] in page.text_content("#watch-text")
+    assert page.locator("#grid .cell.hl-cell").count() == 1
+    screenshot(page, f"replay-{engine}", "#watch")
+    # the tree: one node per guess, and every node finished (solved or dead)
+    nodes = trace.tree(events)
+    dots = page.eval_on_selector_all("#watch-tree circle", "cs => cs.map(c => c.dataset.outcome)")
+    assert sorted(dots) == sorted(node["outcome"] for node in nodes)
+    assert "solved" in dots and "dead" in dots
+    # play at full speed to the end: the board holds the engine's solution
+    page.select_option("#watch-speed", "64")
+    page.click("#watch-play")
+    last = len(events) - 1
+    page.wait_for_selector(f"#watch[data-step='{last}']", state="attached", timeout=30_000)
+    assert board(page) == [str(d) for d in solution]
+    assert page.text_content("#watch-play") == "play"  # it stopped at the end
+    step_to(page, last - 1)
+    assert board(page) == as_text(states[last - 1])
+    page.click("#watch-close")
+    assert board(page)[:2] == ["4", ""]  # the player's grid again
+
+
+def printed_marks(capsys, level: str) -> list[str]:
+    """The pencil marks `sudokulab show PUZZLE --after LEVEL` prints, cell by cell."""
+    assert main(["show", HARD, "--after", level]) == 0
+    lines = capsys.readouterr().out.splitlines()[1:]
+    return [token for line in lines if not line.startswith("-")
+            for token in re.findall(r"[1-9]+", line)]
+
+
+def test_the_propagation_grids_are_what_show_after_prints(page, capsys):
+    from sudokulab import ladder
+
+    paste(page, HARD)
+    page.click("#grids summary")
+    page.click("#grids-run")
+    page.wait_for_selector("#grids-boards figure[data-level='human:chains']", timeout=60_000)
+    names = page.eval_on_selector_all("#grids-boards figure", "fs => fs.map(f => f.dataset.level)")
+    assert names == [level.name for level in ladder.choose("default")]
+    shown = {name: page.eval_on_selector_all(f"#grids-boards figure[data-level='{name}'] .g span",
+                                             "ss => ss.map(s => s.dataset.marks)")
+             for name in names}
+    for name in names:
+        assert shown[name] == printed_marks(capsys, name), name
+    # they differ where the paradigms do: singles stop short, locked candidates finish
+    assert shown["norvig"] == shown["human:singles"] != shown["human:locked"]
+    assert all(len(marks) == 1 for marks in shown["human:locked"])
+    assert shown["sat:minimal"] != shown["sat:extended"]
+    screenshot(page, "grids", "#grids")
+    page.click("#grids-boards figure[data-level='norvig']")
+    page.wait_for_selector("#grids[data-open='norvig']", state="attached")
+    assert board(page) == shown["norvig"]
+    screenshot(page, "grids-open")
+    page.click("#grids-close")
+    assert board(page)[:2] == ["4", ""]

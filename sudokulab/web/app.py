@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
+from typing import Literal
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -671,6 +672,24 @@ def _teach_routes(app: FastAPI) -> None:
             HELPER_WAIT)
         return {**answer, "tag": body.tag}
 
+    @app.post("/api/trace")
+    async def search_trace(body: TraceRequest, request: Request) -> dict:
+        """norvig's or dlx's search on the puzzle, event by event, to its first solution."""
+        puzzle = _parse(body.puzzle)
+        loop = asyncio.get_running_loop()
+        answer = await asyncio.wait_for(loop.run_in_executor(
+            request.app.state.helper, _trace, puzzle, body.engine, body.cap), HELPER_WAIT)
+        return {**answer, "tag": body.tag}
+
+    @app.post("/api/ladder/grids")
+    async def ladder_grids(body: PuzzleText, request: Request) -> dict:
+        """The grid where each level of the inference ladder stops, before its first guess."""
+        puzzle = _parse(body.puzzle)
+        loop = asyncio.get_running_loop()
+        answer = await asyncio.wait_for(loop.run_in_executor(
+            request.app.state.helper, _ladder_grids, puzzle), HELPER_WAIT)
+        return {**answer, "tag": body.tag}
+
 
 def _rule_pieces(puzzle, number: int | None, encoding: str) -> dict:
     """(in the helper) The numbered rules, and each engine's piece for rule `number`."""
@@ -686,3 +705,39 @@ def _rule_pieces(puzzle, number: int | None, encoding: str) -> dict:
     pieces = teach.pieces(puzzle, number, encoding=encoding)
     return {"rules": refs, "rule": refs[teach.rule_ref(puzzle, number).number - 1],
             "pieces": [piece.to_json() for piece in pieces]}
+
+
+# --- issue 32: search you can watch, and where propagation stops (sudokulab/trace.py) ----
+
+TRACE_SECONDS = 20.0  # a traced search gives up after this (the helper has HELPER_WAIT)
+
+
+class TraceRequest(PuzzleText):
+    """POST /api/trace: a search's events (at most `cap`, then the solution)."""
+
+    engine: Literal["norvig", "dlx"] = Field("norvig", description="the traced engine")
+    cap: int = Field(2000, ge=1, le=2000, description="events kept before 'truncated'")
+
+
+def _trace(puzzle, engine: str, cap: int) -> dict:
+    """(in the helper) The search's events, its tree, and what it found."""
+    from sudokulab import trace
+
+    result, events = trace.record(puzzle, engine, limit=1, cap=cap, timeout=TRACE_SECONDS)
+    return {"engine": engine, "status": result.status.value, "message": result.message,
+            "solution": list(result.solutions[0]) if result.solutions else None,
+            "stats": result.stats, "cap": cap, "events": events, "tree": trace.tree(events),
+            "truncated": any(e["event"] == "truncated" for e in events)}
+
+
+def _ladder_grids(puzzle) -> dict:
+    """(in the helper) Each default level's marks on the puzzle (None: a contradiction)."""
+    from sudokulab import ladder
+
+    levels = ladder.choose("default")
+    outcomes = ladder.compute(puzzle, levels)
+    return {"levels": [{"name": level.name, "engine": level.engine, "what": level.what,
+                        "marks": list(out.marks) if out.marks is not None else None,
+                        "finished": out.finished, "candidates": out.candidates,
+                        "timed_out": out.timed_out}
+                       for level in levels for out in [outcomes[level.name]]]}

@@ -20,6 +20,8 @@ import { checkEntries, clearEntries, clock, fillCandidates, startTimer } from ".
 import { applyShared, sharedInHash, showShare } from "./share.js";
 import { state } from "./state.js";
 import { loadRules as listRules, showRule } from "./teach.js";
+import { wireGrids } from "./grids.js";
+import { wireWatch } from "./watch.js";
 
 const on = (id, handler, kind = "click") => $(id).addEventListener(kind, handler);
 
@@ -54,6 +56,8 @@ function wire() {
   on("compare", compare);
   on("teach-rules", listRules);
   on("teach-show", () => showRule());
+  wireWatch();  // watch.js: the search replay;  grids.js: where each propagation level stops
+  wireGrids();
   on("hint", () => learn("hint"));
   on("pad-hint", () => learn("hint"));
   on("explain", () => learn("explain"));
