@@ -98,7 +98,7 @@ def _show(puzzle, fmt: str, number: int = 1) -> str:
 
         return files.write_one(puzzle, fmt, number)
     if fmt == "candidates":
-        from sudokulab.geometry import pencil_marks
+        from sudokulab.marks import pencil_marks
 
         marks = pencil_marks(puzzle)
         head = f"{text.format_rules(puzzle)}\n" if puzzle.rules else ""

@@ -15,8 +15,9 @@ from functools import lru_cache
 from operator import itemgetter, or_
 
 from sudokulab import rules as R
-from sudokulab.geometry import geometry, pencil_marks
+from sudokulab.geometry import geometry
 from sudokulab.human.step import name
+from sudokulab.marks import pencil_marks
 from sudokulab.puzzle import Puzzle
 
 
