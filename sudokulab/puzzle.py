@@ -130,7 +130,7 @@ class Puzzle:
             check_rules(self.box, self.rules)
 
     @classmethod
-    def _checked(cls, box: tuple[int, int], givens: Grid, rules: tuple[R.Rule, ...]) -> Puzzle:
+    def from_reader(cls, box: tuple[int, int], givens: Grid, rules: tuple[R.Rule, ...]) -> Puzzle:
         """A puzzle from a box and givens a reader has already checked (the fast path of
         reading a line); its rules are checked here all the same."""
         if rules:
@@ -250,13 +250,6 @@ def clash(puzzle: Puzzle) -> str:
                 return (f"givens repeat: {digit} at {geo.name(cell)} and {geo.name(peer)} "
                         f"({geo.why_peers(cell, peer)})")
     return ""
-
-
-def check_givens(puzzle: Puzzle) -> None:
-    """PuzzleError if two givens repeat a digit where the rules forbid it."""
-    problem = clash(puzzle)
-    if problem:
-        raise PuzzleError(problem)
 
 
 # --- the symbols of digits -------------------------------------------------------------

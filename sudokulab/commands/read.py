@@ -24,7 +24,7 @@ from sudokulab.errors import (
     positive_int,
 )
 from sudokulab.extras import need
-from sudokulab.formats.text import format_grid
+from sudokulab.formats.text import format_grid, puzzle_data
 from sudokulab.puzzle import line_of
 from sudokulab.rules import cell_name
 
@@ -165,10 +165,9 @@ def _render(args: argparse.Namespace, reading: R.Reading, verdict: R.Verdict, so
             return line_of(solution) if solution else verdict.status
         return line_of(puzzle.givens)
     if args.format == "json":
-        rows = [list(puzzle.givens[r * n:(r + 1) * n]) for r in range(n)]
         sure = [[round(p, 3) for p in reading.confidence[r * n:(r + 1) * n]] for r in range(n)]
-        data = {"image": str(args.image), "size": n, "box": list(puzzle.box),
-                "puzzle": line_of(puzzle.givens), "givens": rows, "confidence": sure,
+        data = {"image": str(args.image), "size": n, **puzzle_data(puzzle),
+                "puzzle": line_of(puzzle.givens), "confidence": sure,
                 "low_confidence": [_where(i, n) for i in reading.doubtful],
                 "status": verdict.status, "backend": verdict.backend,
                 "suspects": [{"cell": _where(s.cell, n), "read": s.read, "instead": s.instead}

@@ -145,7 +145,7 @@ def read_line(line: str, box: tuple[int, int] | None, rules: Iterable[R.Rule]) -
         return None
     box = box or box_shape(n)
     rules = rules if isinstance(rules, tuple) else tuple(rules)
-    return Puzzle._checked(box, givens, rules)
+    return Puzzle.from_reader(box, givens, rules)
 
 
 _LINE_SIZES = {n * n: n for n in range(MIN_SIZE, MAX_SIZE + 1)

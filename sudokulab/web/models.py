@@ -6,6 +6,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
+from sudokulab import rules as R
+from sudokulab.generate import RANDOM_RULES
+
 DEFAULT_TIMEOUT = 10.0   # seconds a solve may take when the request does not say
 MAX_TIMEOUT = 60.0       # and at most, whatever it says: every solve is bounded
 MAX_LIMIT = 100          # grids one answer may carry
@@ -98,8 +101,7 @@ class GenerateRequest(Tagged):
                                    "9x9, [2, 3] for 6x6")
     rules: list[Annotated[str, Field(max_length=40)]] = Field(
         [], max_length=10, description="rule names, as `sudokulab generate --rules` takes "
-        "them: diagonal, anti-knight, anti-king, non-consecutive, windoku, miracle, and "
-        "jigsaw, killer, parity (drawn at random)")
+        f"them: {R.rule_names()}, and {', '.join(RANDOM_RULES)} (drawn at random)")
     symmetry: str = Field("none", max_length=40, description="of the givens: none, "
                           "rotational, quarter, diagonal, mirror, ...")
     seed: int | None = Field(None, ge=0, lt=2**31, description="the same seed and options "
