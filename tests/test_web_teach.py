@@ -86,12 +86,14 @@ HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....
 SHOTS = ROOT / "docs" / "tutorial"
 
 
-def screenshot(page, name: str, *selectors: str) -> None:
-    """With SUDOKULAB_WRITE_DOCS=1, the board and these parts of the page, for the tutorial."""
+def screenshot(page, name: str, *selectors: str, with_board: bool = False) -> None:
+    """With SUDOKULAB_WRITE_DOCS=1, these parts of the page (none: the board), for the
+    tutorial."""
     if not WRITE_DOCS:
         return
     SHOTS.mkdir(exist_ok=True)
-    page.locator("#board").screenshot(path=str(SHOTS / f"{name}-board.png"))
+    if with_board or not selectors:
+        page.locator("#board").screenshot(path=str(SHOTS / f"{name}-board.png"))
     for k, selector in enumerate(selectors):
         suffix = f"-{k + 1}" if len(selectors) > 1 else ""
         page.locator(selector).screenshot(path=str(SHOTS / f"{name}{suffix}.png"))
@@ -135,7 +137,7 @@ def test_the_replay_steps_forward_and_back_and_ends_on_the_solution(page, engine
     step_to(page, guess - 1)  # the guess comes next: its cell and reason are said
     assert events[guess]["why"] in page.text_content("#watch-text")
     assert page.locator("#grid .cell.hl-cell").count() == 1
-    screenshot(page, f"replay-{engine}", "#watch")
+    screenshot(page, f"replay-{engine}", "#watch", with_board=engine == "norvig")
     # the tree: one node per guess, and every node finished (solved or dead)
     nodes = trace.tree(events)
     dots = page.eval_on_selector_all("#watch-tree circle", "cs => cs.map(c => c.dataset.outcome)")
