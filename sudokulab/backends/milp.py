@@ -5,22 +5,36 @@ Each process keeps one HiGHS instance per shape and rule set; a puzzle's givens 
 their binaries' lower bounds to 1 and the bounds go back after the search. Counting
 finds a solution, adds a no-good row (the blank cells' chosen binaries sum to at most
 blanks - 1) and solves again, until the program is infeasible; the no-good rows are
-deleted after the puzzle. HiGHS's `time_limit` carries the deadline; Ctrl-C asks
-HiGHS to stop (`cancelSolve`, checked in its callbacks) and keeps the solutions found.
+deleted after the puzzle. HiGHS's `time_limit` carries the deadline.
+
+Ctrl-C (base.ctrl_c) sets the engine's `stopping` flag, which HiGHS's interrupt callbacks
+(simplex, IPM, MIP) read: the solve running ends with kInterrupt, none starts after it,
+and the solutions found are kept. The flag is the engine's own, cleared per puzzle:
+highspy's `cancelSolve` flag is cleared only by its threaded `startSolve`, so after one
+Ctrl-C every later solve of the cached instance would stop at once. HiGHS's presolve
+calls no callback (a 16x16 with variants spends seconds there), so each solve runs in a
+thread the backend waits for: on Ctrl-C it stops waiting, and an engine still solving is
+dropped from the cache, to stop at its first callback; the next puzzle builds a new one.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from functools import lru_cache
 
 from sudokulab import rules as R
-from sudokulab.backends.base import Availability, Backend, Deadline, ctrl_c, interrupted
+from sudokulab.backends.base import (
+    Availability,
+    Backend,
+    Deadline,
+    Need,
+    ctrl_c,
+    interrupted,
+)
+from sudokulab.extras import install
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
-
-FIX = "pip install highspy (or pip install 'sudokulab[milp]', or `make install`)"
 
 
 class Engine:
@@ -33,8 +47,37 @@ class Engine:
         self.program = milp.build(geometry(box, rules, layout))
         self.highs = milp.load(self.program)
         self.highs.HandleKeyboardInterrupt = False  # base.ctrl_c hears Ctrl-C instead
-        self.highs.HandleUserInterrupt = True  # so that cancelSolve() stops a solve
+        self.stopping = False  # set by Ctrl-C: the interrupt callbacks stop HiGHS
+        for callback in (self.highs.cbSimplexInterrupt, self.highs.cbIpmInterrupt,
+                         self.highs.cbMipInterrupt):
+            callback += self.interrupt
         self.rows = self.highs.getNumRow()
+
+    def interrupt(self, event) -> None:
+        """HiGHS's interrupt callback: stop the solve once Ctrl-C asked for it."""
+        if self.stopping:
+            event.interrupt()
+
+    def stop(self) -> None:
+        """Ask the solve running (and any later one of this puzzle) to stop."""
+        self.stopping = True
+
+    def run(self, key) -> bool:
+        """One solve in a thread of its own; False if Ctrl-C came first (it goes on, to
+        stop at HiGHS's first callback: the engine is no longer usable then)."""
+        solving = threading.Thread(target=self.highs.solve, daemon=True,
+                                   name="sudokulab-highs")
+        solving.start()
+        while solving.is_alive() and not key.pressed:
+            solving.join(0.05)  # wakes for Ctrl-C: a lock's wait is not interrupted
+        if solving.is_alive():
+            self.stopping = True
+            return False
+        return True
+
+    def read(self) -> tuple[int, ...]:
+        """The grid of the solution HiGHS just found."""
+        return self.program.read(self.highs.getSolution().col_value)
 
     def fix(self, givens: list[int]) -> list[int]:
         """Raise each given's binary to 1; the columns to put back."""
@@ -62,10 +105,24 @@ class Engine:
                           np.ones(len(columns)))
 
 
-@lru_cache(maxsize=8)
+_engines: dict[tuple, Engine] = {}
+
+
 def engine(box: tuple[int, int], rules: tuple, layout: Layout | None = None) -> Engine:
     """The process's HiGHS instance for a shape and rule set (built on first use)."""
-    return Engine(box, rules, layout)
+    key = (box, rules, layout)
+    if key not in _engines:
+        if len(_engines) >= 8:  # the oldest goes, as an lru_cache's would
+            del _engines[next(iter(_engines))]
+        _engines[key] = Engine(box, rules, layout)
+    return _engines[key]
+
+
+def drop(warm: Engine) -> None:
+    """Forget an engine whose solve Ctrl-C left running."""
+    for key, cached in list(_engines.items()):
+        if cached is warm:
+            del _engines[key]
 
 
 class MilpBackend(Backend):
@@ -76,14 +133,11 @@ class MilpBackend(Backend):
     supported_rules = R.RULE_TYPES  # every rule is linear rows over the binaries
     multi_grid = True
     option_table: dict = {}
+    needs = (Need("highspy", install("milp")),)
 
     @classmethod
-    def available(cls) -> Availability:
-        """Available when highspy imports."""
-        try:
-            import highspy  # noqa: F401  (whether it imports is the question)
-        except ImportError as error:
-            return Availability(False, reason=f"cannot import highspy: {error}", fix=FIX)
+    def ready(cls) -> Availability:
+        """HiGHS's version (highspy is installed: see `needs`)."""
         from importlib.metadata import version
 
         return Availability(True, version=f"HiGHS {version('highspy')}")
@@ -100,13 +154,16 @@ class MilpBackend(Backend):
         found: list[tuple[int, ...]] = []
         stats = {"solves": 0, "mip_node_count": 0, "simplex_iteration_count": 0}
         h, status = warm.highs, None
-        complete = True
+        complete, running = True, False
+        warm.stopping = False
         try:
-            with ctrl_c(h.cancelSolve) as key:
-                while limit is None or len(found) < limit:
+            with ctrl_c(warm.stop) as key:
+                while (limit is None or len(found) < limit) and not key.pressed:
                     left = deadline.left()
                     h.setOptionValue("time_limit", float("inf") if left is None else left)
-                    h.solve()
+                    if not warm.run(key):
+                        running = True
+                        break
                     status = h.getModelStatus()
                     info = h.getInfo()
                     stats["solves"] += 1
@@ -117,12 +174,16 @@ class MilpBackend(Backend):
                     if status != highspy.HighsModelStatus.kOptimal:
                         complete = status == highspy.HighsModelStatus.kInfeasible
                         break
-                    found.append(warm.program.read(h.getSolution().col_value))
+                    found.append(warm.read())
                     if not blanks:  # the givens fill the grid: no other solution
                         break
                     warm.exclude(found[-1], blanks)
         finally:
-            warm.restore(fixed)
+            if running:  # HiGHS still owns it: never touched again
+                drop(warm)
+            else:
+                warm.stopping = False
+                warm.restore(fixed)
         times = {"build_time": built - started, "solve_time": time.perf_counter() - built,
                  "stats": stats}
         if key.pressed:
