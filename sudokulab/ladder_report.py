@@ -150,7 +150,7 @@ def plot(reports: dict[str, dict], path: Path) -> None:
     for report in reports.values():
         levels += [r["level"] for r in report["levels"] if r["level"] not in levels]
     width = 0.8 / max(1, len(reports))
-    fig, ax = plt.subplots(figsize=(max(8, len(levels) * 0.7), 5))
+    fig, ax = plt.subplots(figsize=(max(8, len(levels) * 0.7) + 3, 5))
     for k, (dataset, report) in enumerate(reports.items()):
         percent = {r["level"]: r["percent"] for r in report["levels"]}
         xs = [i + k * width for i in range(len(levels))]
@@ -160,7 +160,7 @@ def plot(reports: dict[str, dict], path: Path) -> None:
     ax.set_ylabel("% of puzzles finished without a guess")
     ax.set_ylim(0, 100)
     ax.set_title("The inference ladder: how far each engine gets before its first guess")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))  # off the bars
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
