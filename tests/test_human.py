@@ -204,3 +204,30 @@ def test_a_stop_is_heard_inside_a_long_forcing_search():
     path = solver.solve(empty(9), stop=stop)
     assert path.stopped and not path.steps and not path.solved
     assert len(calls) == 2  # the second question came from inside the search
+
+
+def test_remembered_forcing_outcomes_equal_a_fresh_search():
+    """What an assumption led to is kept across grids (issue 37): along a real path through
+    forcing steps, every kept outcome given back equals a fresh search on that grid."""
+    from sudokulab.human import forcing
+    from sudokulab.human.candidates import digits
+
+    puzzle = datasets.load("forum_hardest_1106")[0]
+    g = Candidates(puzzle)
+    reused = 0
+    for step in solver.solve(puzzle, unique=True).steps[:40]:
+        if "Forcing" in step.technique:
+            for cell in g.layout.cells:
+                for d in digits(g.cands[cell]):
+                    for net in (0, 1):
+                        kept = forcing._outcome.get((net, cell, d, puzzle.box, puzzle.rules))
+                        got = forcing.propagate(g, cell, d, net)
+                        fresh = forcing._propagate(g, cell, d, net)
+                        if isinstance(fresh, forcing.Contradiction):
+                            assert isinstance(got, forcing.Contradiction)
+                            assert got.placed == fresh.placed
+                        else:
+                            assert (got.values, got.cands) == (fresh.values, fresh.cands)
+                            reused += kept is not None and got is kept[1]
+        g.apply(step)
+    assert reused > 0

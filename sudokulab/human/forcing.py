@@ -48,18 +48,88 @@ def propagate(g: Candidates, cell: int, digit: int,
               net: int = 0) -> Candidates | Contradiction:
     """The grid after assuming cell=digit and applying singles (and, for a net, more), or a
     Contradiction saying how many placements it took to break the grid."""
-    h = g.copy()
-    if not h.cands[cell] >> (digit - 1) & 1:
+    if not g.cands[cell] >> (digit - 1) & 1:
         return Contradiction(0)
-    h.place(cell, digit)
-    if not _singles(h):
+    key = (net, cell, digit, g.puzzle.box, g.puzzle.rules)
+    before = _outcome.get(key)
+    if before is not None and _below(before[1], g) and _below(g, before[0]):
+        return before[1]
+    found = _propagate(g, cell, digit, net)
+    if not isinstance(found, Contradiction):
+        if len(_outcome) >= OUTCOMES:
+            _outcome.clear()
+        _outcome[key] = (g.copy(), found)
+    return found
+
+
+# The last grid each assumption led to, with the grid it started from, by (net, cell,
+# digit, shape, rules), kept across grids: the steps between two searches only remove
+# candidates, and on a grid within the one it started from, an assumption leads to the grid
+# it led to before whenever that grid lies within the new one (the singles, the net's
+# techniques and the nested chains only ever remove what every grid below theirs lacks too,
+# so they end in the same grid). A contradiction is searched again: its length may differ.
+_outcome: dict = {}
+OUTCOMES = 1 << 16
+
+
+def _below(h: Candidates, g: Candidates) -> bool:
+    """Whether grid h lies within g: g's digits placed alike in h, h's candidates and other
+    digits among g's candidates."""
+    hv, hc = h.values, h.cands
+    for c, (v, m) in enumerate(zip(g.values, g.cands)):
+        if v:
+            if hv[c] != v:
+                return False
+        elif hv[c]:
+            if not m >> (hv[c] - 1) & 1:
+                return False
+        elif hc[c] & ~m:
+            return False
+    return True
+
+
+def _propagate(g: Candidates, cell: int, digit: int, net: int) -> Candidates | Contradiction:
+    """propagate, searched."""
+    h = g.copy()
+    if g.cached("forcing: quiet", lambda: _quiet(g)):
+        # nothing in g shows a single: only what the assumption changes can
+        changed, touched = _place(h, cell, digit)
+        ok = _singles(h, changed, touched)
+    else:
+        h.place(cell, digit)
+        ok = _singles(h)
+    if not ok:
         return Contradiction(placed(g, h))
     while net:
-        if not _net_round(h, net):
+        changed = _net_round(h, net)
+        if changed is None:
             return Contradiction(placed(g, h)) if _broken(h) else h
-        if not _singles(h):
+        # h showed no single before the round: only the cells it changed can now
+        if not _singles(h, *changed):
             return Contradiction(placed(g, h))
     return h
+
+
+def _quiet(g: Candidates) -> bool:
+    """Whether no cell and no unit of g shows a single or a contradiction."""
+    values, cands, full = g.values, g.cands, (1 << g.n) - 1
+    for c, m in enumerate(cands):
+        if not values[c] and not m & (m - 1):
+            return False
+    for unit in g.layout.units:
+        once = twice = placed = 0
+        for c in unit:
+            m = cands[c]
+            twice |= once & m
+            once |= m
+            if values[c]:
+                b = 1 << (values[c] - 1)
+                if placed & b:
+                    return False
+                placed |= b
+        if (once | placed) != full or once & ~twice & ~placed:
+            return False
+    return True
 
 
 def placed(g: Candidates, h: Candidates) -> int:
@@ -72,21 +142,46 @@ def _broken(h: Candidates) -> bool:
     return h.broken()
 
 
-def _singles(h: Candidates) -> bool:
-    """Naked and hidden singles until nothing changes; False on a contradiction."""
+def _singles(h: Candidates, cells: int = -1, units_: int = -1) -> bool:
+    """Naked and hidden singles until nothing changes; False on a contradiction.
+
+    Rounds as a player makes them: the cells in order (naked singles), then the units in
+    order (hidden singles), again until a round places nothing. After the first round only
+    what changed since it was last looked at is looked at again: a cell or a unit that
+    showed nothing then shows nothing now, so the placements, their order and the point
+    where a contradiction shows are those of looking at everything every round."""
     values, cands, units = h.values, h.cands, h.layout.units
     full = (1 << h.n) - 1
-    while True:
-        progress = False
-        for c, m in enumerate(cands):
+    h._cache = None
+
+    def place(cell: int, d: int) -> tuple[int, int]:
+        return _place(h, cell, d)
+
+    cell_todo = (1 << len(values)) - 1 if cells < 0 else cells
+    unit_todo = (1 << len(units)) - 1 if units_ < 0 else units_
+    while cell_todo or unit_todo:
+        todo, cell_todo, later = cell_todo, 0, 0
+        while todo:   # in cell order; a cell changed behind the scan waits a round
+            low = todo & -todo
+            todo ^= low
+            c = low.bit_length() - 1
             if values[c]:
                 continue
+            m = cands[c]
             if not m:
                 return False
             if not m & (m - 1):
-                h.place(c, m.bit_length())
-                progress = True
-        for unit in units:
+                changed, touched = place(c, m.bit_length())
+                ahead = changed & ~((low << 1) - 1)
+                todo |= ahead
+                later |= changed & ~ahead
+                unit_todo |= touched
+        cell_todo |= later
+        todo, unit_todo, later = unit_todo, 0, 0
+        while todo:   # in unit order; likewise
+            low = todo & -todo
+            todo ^= low
+            unit = units[low.bit_length() - 1]
             once = twice = placed = 0
             for c in unit:
                 m = cands[c]
@@ -101,19 +196,58 @@ def _singles(h: Candidates) -> bool:
                 return False
             singles = once & ~twice & ~placed
             while singles:
-                low = singles & -singles
-                singles ^= low
-                cell = next((c for c in unit if cands[c] & low), -1)
+                bit_ = singles & -singles
+                singles ^= bit_
+                cell = next((c for c in unit if cands[c] & bit_), -1)
                 if cell < 0:  # an earlier single of this unit took the cell
                     return False
-                h.place(cell, low.bit_length())
-                progress = True
-        if not progress:
-            return True
+                changed, touched = place(cell, bit_.bit_length())
+                cell_todo |= changed | (1 << cell)
+                ahead = touched & ~((low << 1) - 1)
+                todo |= ahead
+                later |= touched & ~ahead
+        unit_todo |= later
+    return True
 
 
-def _net_round(h: Candidates, net: int) -> bool:
-    """One round of the net's extra techniques; whether it changed anything."""
+def _place(h: Candidates, cell: int, d: int) -> tuple[int, int]:
+    """Candidates.place, saying which cells (a bitmask) and units (another) it changed."""
+    lay, values, cands = h.layout, h.values, h.cands
+    unit_bits = _unit_bits(lay)
+    h._cache = None
+    values[cell], cands[cell] = d, 0
+    blanks = h.blanks
+    for u in lay.units_of[cell]:
+        blanks[u] -= 1
+    b = 1 << (d - 1)
+    changed, touched = 0, unit_bits[cell]
+    for peer in lay.peers[cell]:
+        if cands[peer] & b:
+            cands[peer] ^= b
+            changed |= 1 << peer
+            touched |= unit_bits[peer]
+    if lay.neighbours[cell]:
+        near = (b >> 1 | b << 1) & ((1 << h.n) - 1)
+        for other in lay.neighbours[cell]:
+            if cands[other] & near:
+                cands[other] &= ~near
+                changed |= 1 << other
+                touched |= unit_bits[other]
+    return changed, touched
+
+
+def _unit_bits(lay) -> list[int]:
+    """Per cell, its units as a bitmask over the units (kept in the layout's memo)."""
+    found = lay.memo.get("forcing: unit bits")
+    if found is None:
+        found = lay.memo["forcing: unit bits"] = [
+            sum(1 << u for u in lay.units_of[c]) for c in lay.cells]
+    return found
+
+
+def _net_round(h: Candidates, net: int) -> tuple[int, int] | None:
+    """One round of the net's extra techniques: the cells and the units it changed (as
+    bitmasks, -1 for all), or None when it finds nothing."""
     from sudokulab.human import intersections, subsets
 
     finders = [intersections.pointing, intersections.claiming,
@@ -124,8 +258,15 @@ def _net_round(h: Candidates, net: int) -> bool:
         step = next(find(h), None)
         if step is not None:
             h.apply(step)
-            return True
-    return False
+            if step.placements:
+                return -1, -1
+            bits = _unit_bits(h.layout)
+            cells = units = 0
+            for cell, _ in step.eliminations:
+                cells |= 1 << cell
+                units |= bits[cell]
+            return cells, units
+    return None
 
 
 _memo: dict = {}
