@@ -18,7 +18,17 @@ anywhere; grading at least 200 puzzles/s on sudoku10k and at least 5/s on top146
 HoDoKu 2.2.0 on top1465, for reference: about 21% need no more than subsets, about 66% no
 more than chains/ALS/finned fish, 34% forcing chains or worse.
 
+Issue 37 (no long waits), with `--waits` alone or after the above:
+- killers: a public killer collection (bench/data/killers_krazydad_sample.csv, provenance in
+  bench/data/README.md), every puzzle taken step by step as a player asking for hints would:
+  a full path for at least half of them, no wrong step, and no killer over 2 CPU seconds
+  before a step or a stall (each step's search timed on its own);
+- the hardest classic puzzles (forum_hardest_1106, every k-th; the SE >= 11 sample the
+  issue quotes is not in the repository): solve and grade each (what `explain` does), no
+  puzzle over 10 CPU seconds; median and p90 reported.
+
 Run: .venv/bin/python bench/bench_human.py [--sample K] [--datasets a,b] [--out PATH]
+     .venv/bin/python bench/bench_human.py --waits [--hardest-sample K]
 """
 
 from __future__ import annotations
@@ -54,6 +64,149 @@ DATASETS = ("top1465", "sudoku10k", "forum_hardest_1106", "top95", "easy50")
 SPEED = {"sudoku10k": 200.0, "top1465": 5.0}
 FULL_PATH = ("top1465", "sudoku10k")                  # every puzzle must get a logical path
 SAMPLES = {"forum_hardest_1106": 60}  # seconds a puzzle there: a sample keeps the bench short
+
+
+KILLERS = ROOT / "bench" / "data" / "killers_krazydad_sample.csv"
+KILLER_FULL = 0.5      # share of the killers with a full path (issue 37)
+KILLER_STEP = 2.0      # CPU seconds before a step or a stall, at most
+KILLER_CAP = 20.0      # CPU seconds a killer may take in all before it counts as timed out
+HARDEST = "forum_hardest_1106"
+HARDEST_SAMPLE = 75    # every 5th: all 375 take about 10 CPU minutes
+HARDEST_LIMIT = 10.0   # CPU seconds to solve and grade one, at most (issue 37)
+HARDEST_CAP = 40.0     # given up past this
+
+
+def killer_puzzles() -> list[tuple[str, object, tuple[int, ...]]]:
+    """The killer sample: (title, puzzle, solution)."""
+    import csv
+
+    sys.path.insert(0, str(ROOT / "bench" / "data"))
+    from killers_from_krazydad import cages
+
+    from sudokulab.puzzle import empty
+
+    with open(KILLERS, newline="", encoding="utf-8") as file:
+        return [(row["ptitle"], empty(9, cages(row["puzz_color"], row["puzz_hint"])),
+                 tuple(int(c) for c in row["solved"])) for row in csv.DictReader(file)]
+
+
+def killer_run(_: object = None) -> dict:
+    """Each killer step by step: the CPU time of each step's search, the ending."""
+    from sudokulab.human.candidates import Candidates
+
+    endings: collections.Counter = collections.Counter()
+    techniques: collections.Counter = collections.Counter()
+    slowest, wrong, total = (0.0, ""), 0, 0.0
+    puzzles = killer_puzzles()
+    for title, puzzle, solution in puzzles:
+        g, steps = Candidates(puzzle), []
+        chosen = solver.usable(puzzle, solver.TECHNIQUES, False)
+        began = time.process_time()
+        ending = "stalled"
+        while not g.solved():
+            if time.process_time() - began > KILLER_CAP:
+                ending = "timeout"
+                break
+            started = time.process_time()
+            step = solver.next_step(g, chosen)
+            took = time.process_time() - started
+            slowest = max(slowest, (took, title))
+            if step is None:
+                break
+            g.apply(step)
+            steps.append(step)
+        else:
+            ending = "solved"
+        total += time.process_time() - began
+        wrong += bool(solver.wrong_moves(steps, solution, puzzle.n))
+        endings[ending] += 1
+        techniques.update(s.technique for s in steps)
+    return {"puzzles": len(puzzles), "endings": endings, "slowest": slowest, "wrong": wrong,
+            "cpu": total, "techniques": techniques}
+
+
+def hardest_run(sample: int = HARDEST_SAMPLE) -> dict:
+    """Solve and grade every k-th hardest puzzle; CPU seconds each."""
+    puzzles = datasets.load(HARDEST)
+    step = max(1, len(puzzles) // sample)
+    times, unsolved = [], 0
+    for puzzle in puzzles[::step][:sample]:
+        began = time.process_time()
+
+        def stop(began: float = began) -> bool:
+            return time.process_time() - began > HARDEST_CAP
+
+        path = solver.solve(puzzle, unique=True, stop=stop)
+        grading.grade_path(path, unique=True, stop=stop)
+        times.append(time.process_time() - began)
+        unsolved += not path.solved
+    return {"puzzles": len(times), "times": sorted(times), "unsolved": unsolved}
+
+
+def quantile(values: list[float], q: float) -> float:
+    """The q-quantile of sorted values (nearest rank)."""
+    return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
+
+
+def wait_verdicts(killers: dict, hardest: dict) -> list[tuple[str, bool]]:
+    """Issue 37's targets, each figure against its target."""
+    k, h = killers, hardest
+    full = k["endings"]["solved"]
+    over = sum(1 for t in h["times"] if t > HARDEST_LIMIT)
+    return [
+        (f"killers: a full path for {full}/{k['puzzles']} of the krazydad sample "
+         f"({100 * full / k['puzzles']:.0f}%) >= {100 * KILLER_FULL:.0f}%",
+         full >= KILLER_FULL * k["puzzles"]),
+        (f"killers: slowest step search {k['slowest'][0]:.2f} CPU s ({k['slowest'][1]}) "
+         f"<= {KILLER_STEP:g} s before a step or a stall", k["slowest"][0] <= KILLER_STEP),
+        (f"killers: every step agrees with the published solutions ({k['wrong']} paths "
+         "with a wrong step)", k["wrong"] == 0),
+        (f"{HARDEST} (every k-th, {h['puzzles']} puzzles): solve and grade, median "
+         f"{quantile(h['times'], 0.5):.2f}, p90 {quantile(h['times'], 0.9):.2f}, slowest "
+         f"{max(h['times'], default=0):.2f} CPU s; {over} over {HARDEST_LIMIT:g} s (target 0)",
+         over == 0),
+    ]
+
+
+def waits_report(killers: dict, hardest: dict, lines: list[tuple[str, bool]]) -> str:
+    """results/human-waits.md."""
+    k = killers
+    rows = [[name, count] for name, count in k["techniques"].most_common()]
+    parts = [
+        "# Human engine: no long waits (issue 37)", "",
+        f"Measured {datetime.date.today().isoformat()} by `bench/bench_human.py --waits`, "
+        "in CPU seconds (the machine may be shared: CPU time is what the engine spends).", "",
+        "## Targets", "",
+        *(f"- {'PASS' if ok else 'FAIL'}: {text}" for text, ok in lines), "",
+        "## Killers", "",
+        f"`{KILLERS.relative_to(ROOT).as_posix()}`: {k['puzzles']} killers of krazydad's "
+        "public collection (provenance in bench/data/README.md), no givens. Each is taken "
+        "step by step (`solver.next_step`, every technique but the uniqueness ones), the "
+        "search for each step timed on its own: what a player asking for one hint after "
+        f"another waits. Endings: {dict(k['endings'])}; {k['cpu']:.1f} CPU s in all.", "",
+        tabulate(rows, headers=["technique", "steps"], tablefmt="github"), "",
+        "## Hardest classic puzzles", "",
+        f"Every k-th puzzle of `{HARDEST}` ({hardest['puzzles']} puzzles; the issue's "
+        "300-puzzle Sudoku Explainer >= 11 sample is not in the repository, and this list's "
+        "puzzles are of that class), each solved and graded as `explain` does (path, then "
+        f"the SE-like grade). Unsolved: {hardest['unsolved']}. The 10 slowest (CPU s): "
+        + ", ".join(f"{t:.2f}" for t in hardest["times"][-10:]) + ".", "",
+        *machine_section(measured=("sudokulab/human", "bench/bench_human.py")),
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def waits(hardest_sample: int, out: Path) -> list[tuple[str, bool]]:
+    """Issue 37's killer and hardest-puzzle figures, one process each; the report."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        killers = pool.submit(killer_run)
+        hardest = pool.submit(hardest_run, hardest_sample)
+        k, h = killers.result(), hardest.result()
+    lines = wait_verdicts(k, h)
+    out.write_text(waits_report(k, h, lines), encoding="utf-8")
+    return lines
 
 
 def run(name: str, sample: int | None) -> dict:
@@ -295,9 +448,18 @@ def main() -> int:
     parser.add_argument("--sample", type=int, help="every k-th puzzle, K per dataset")
     parser.add_argument("--datasets", default=",".join(DATASETS))
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "human.md")
+    parser.add_argument("--waits", action="store_true",
+                        help="only issue 37's killer and hardest-puzzle figures")
+    parser.add_argument("--hardest-sample", type=int, default=HARDEST_SAMPLE)
     parser.add_argument("--no-se", action="store_true",
                         help="skip the comparisons with SE's ratings and HoDoKu's levels")
     args = parser.parse_args()
+    waits_out = args.out.with_name("human-waits.md")
+    if args.waits:
+        lines = waits(args.hardest_sample, waits_out)
+        for text, ok in lines:
+            print(f"{text}: {'PASS' if ok else 'FAIL'}")
+        return 0 if all(ok for _, ok in lines) else 1
     from concurrent.futures import ProcessPoolExecutor
 
     names = [name for name in args.datasets.split(",") if name]
@@ -306,7 +468,7 @@ def main() -> int:
         results = list(pool.map(run, names, [args.sample] * len(names)))
     se = None if args.no_se else [se_comparison(SE_RATED), se_comparison(SE_HELD_OUT)]
     hd = None if args.no_se else hodoku_comparison()
-    lines = verdicts(results, se)
+    lines = verdicts(results, se) + waits(args.hardest_sample, waits_out)
     for text, ok in lines:
         print(f"{text}: {'PASS' if ok else 'FAIL'}")
     if hd:
