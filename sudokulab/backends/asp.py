@@ -131,6 +131,7 @@ class AspBackend(Backend):
     supported_rules = R.RULE_TYPES  # sudoku.lp states every rule there is
     option_table = {}  # it takes no options: nothing to tune
     needs = (Need("clingo", install("asp")),)
+    timeline = None  # a sudokulab.timeline.Timeline to sample the search (`--timeline`)
 
     @classmethod
     def ready(cls) -> Availability:
@@ -142,7 +143,8 @@ class AspBackend(Backend):
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Switch the givens on, enumerate up to `limit` answer sets, switch them off."""
         started = time.perf_counter()
-        warm = engine(puzzle.box, puzzle.rules)
+        warm = (engine(puzzle.box, puzzle.rules) if self.timeline is None
+                else self.timeline.asp_engine(Engine, puzzle))  # its own, with a propagator
         control = warm.control
         warm.set_models(limit)
         givens = warm.literals(puzzle)

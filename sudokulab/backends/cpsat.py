@@ -138,6 +138,7 @@ class CpsatBackend(Backend):
     supported_rules = R.RULE_TYPES
     multi_grid = True  # a samurai's grids: more cells and units in the same models
     needs = (Need("ortools", install("cpsat")),)
+    timeline = None  # a sudokulab.timeline.Timeline to sample the search (`--timeline`)
 
     option_table = {
         "model": Choice(MODELS, help="one-hot Booleans (bool) or integers with AllDifferent"),
@@ -187,7 +188,10 @@ class CpsatBackend(Backend):
                            message="a given breaks a parity rule")
         solver = warm.solver
         self.parameters(solver, limit, deadline)
-        collector = collector_class()(warm.model.read, limit) if limit != 1 else None
+        if self.timeline is not None:  # samples the counters at each solution
+            collector = self.timeline.collector(warm.model.read, limit)
+        else:
+            collector = collector_class()(warm.model.read, limit) if limit != 1 else None
         try:
             with ctrl_c(solver.StopSearch) as key:
                 status = solver.Solve(warm.model.model, collector)

@@ -173,6 +173,7 @@ class Engine:
         self.native = formula.amo == "native"
         self.solver = None
         self.broken = False
+        self.timeline = None  # a sudokulab.timeline.Timeline samples the next search's calls
         self.load()
         LIVE.add(self)
         self.digit = digits(self.n, formula.top // self.n)
@@ -283,6 +284,8 @@ class Engine:
         slices): run() then raises KeyboardInterrupt.
         """
         solver = self.solver
+        if self.timeline is not None:  # sliced small, sampled after each slice
+            return self.timeline.sat_run(self, assumptions, deadline)
         if self.stop == "none":
             return solver.solve(assumptions=assumptions)  # nothing can stop it
         solver.conf_budget(SLICE)
@@ -399,6 +402,7 @@ class SatBackend(Backend):
     supported_rules = R.RULE_TYPES
     multi_grid = True  # a samurai's grids are only more units over more cells
     needs = (Need("pysat", FIX),)
+    timeline = None  # a sudokulab.timeline.Timeline to sample the search (`--timeline`)
     option_table = {
         "solver": Choice(solver_names, help="the PySAT solver (CaDiCaL 1.9.5 by default)"),
         "encoding": Choice(encoding_names, help="the CNF encoding (docs/backends.md)"),
@@ -454,6 +458,7 @@ class SatBackend(Backend):
             assumptions = cnf.givens_literals(puzzle)
         blanks = [cell for cell, d in enumerate(givens) if not d] if limit != 1 else []
         built = time.perf_counter()
+        the_engine.timeline = self.timeline
         try:
             solutions, complete, stats = the_engine.search(assumptions, blanks, limit, deadline)
         except Interrupted as stop:  # keeps its times, as other engines' do
@@ -461,6 +466,7 @@ class SatBackend(Backend):
             stop.result.solve_time = time.perf_counter() - built
             raise
         finally:
+            the_engine.timeline = None
             if fresh:
                 the_engine.close()
         return verdict(solutions, limit, complete=complete, stats=stats,

@@ -129,6 +129,7 @@ class SmtBackend(Backend):
     # instance takes its own model's (tests/test_availability.py holds them equal)
     supported_rules = R.RULE_TYPES
     needs = (Need("z3", "pip install z3-solver"),)
+    timeline = None  # a sudokulab.timeline.Timeline to sample the search (`--timeline`)
 
     option_table = {
         "model": Choice(MODELS, help="one-hot Booleans, one-hot bit-vectors or integers"),
@@ -172,7 +173,8 @@ class SmtBackend(Backend):
         solutions: list[Grid] = []
         with scope, ctrl_c(warm.solver.interrupt) as key:
             try:
-                reason = search(warm, scope, puzzle, limit, deadline, solutions, key)
+                reason = search(warm, scope, puzzle, limit, deadline, solutions, key,
+                                self.timeline)
             except KeyboardInterrupt:  # between two checks
                 key.pressed = True
         solved = time.perf_counter()
@@ -252,10 +254,14 @@ class Scope:
 
 
 def search(warm: Engine, scope: Scope, puzzle: Puzzle, limit: int | None,
-           deadline: Deadline, solutions: list[Grid], key: CtrlC) -> str:
+           deadline: Deadline, solutions: list[Grid], key: CtrlC, timeline=None) -> str:
     """Up to `limit` solutions into `solutions`, and why Z3 stopped early ('' when it
-    did not); Ctrl-C between two checks stops it too."""
+    did not); Ctrl-C between two checks stops it too. A timeline samples Z3's counters
+    after each check."""
     import z3
+
+    if timeline is not None:
+        timeline.begin(warm.counters())
 
     blanks = [cell for cell, digit in enumerate(puzzle.givens) if not digit]
     while (limit is None or len(solutions) < limit) and not key.pressed:
@@ -263,6 +269,8 @@ def search(warm: Engine, scope: Scope, puzzle: Puzzle, limit: int | None,
             scope.block(warm.model.excluding(solutions[-1], blanks))
         warm.set_timeout(timeout_ms(deadline))
         answer = warm.solver.check(*scope.assumptions)
+        if timeline is not None:
+            timeline.sample(warm.counters())
         if answer == z3.unsat:
             break
         if answer == z3.unknown:
