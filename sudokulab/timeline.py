@@ -37,7 +37,7 @@ LEARNING = ("sat", "smt", "asp", "cpsat", "prolog")  # the engines that keep a t
 # What each figure means in each paradigm: one sentence, shown beside its chart.
 MEANING: dict[str, dict[str, str]] = {
     "sat": {
-        "decisions": "Literals CaDiCaL set true by choice, not forced by a clause: "
+        "decisions": "Literals the SAT solver set true by choice, not forced by a clause: "
                      "its guesses.",
         "conflicts": "Clauses falsified by the current assignment: each dead end teaches "
                      "the solver a new clause that rules out its cause.",

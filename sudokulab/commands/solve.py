@@ -82,6 +82,10 @@ def options(p: argparse.ArgumentParser) -> None:
                    help="norvig and dlx: write the search's events to FILE as JSON Lines "
                         "(each propagation wave, guess, dead end and backtrack; at most 2000 "
                         "per puzzle, then a 'truncated' line and the solutions)")
+    p.add_argument("--timeline", metavar="FILE",
+                   help="sat, smt, asp, cpsat, prolog: write the engine's counters over time "
+                        "to FILE as JSON Lines (decisions, conflicts ... sampled as the "
+                        "engine allows, at most 500 per puzzle, ending on its statistics)")
     p.set_defaults(multi_grid=True)
 
 
@@ -105,25 +109,34 @@ def run(args: argparse.Namespace) -> int:
         first_bad = next((k for k, e in enumerate(entries) if e.puzzle is None), None)
         entries = entries if first_bad is None else entries[:first_bad + 1]
     if args.timeout:
-        if args.trace:
-            raise UsageError("--trace records in this process: leave out --timeout")
+        if args.trace or args.timeline:
+            raise UsageError(f"--{'trace' if args.trace else 'timeline'} records in this "
+                             f"process: leave out --timeout")
         return worst(_isolated(engine.label, entries, limit, args.timeout, out))
     codes = []
-    sink = None
+    sink = samples = None
     try:
         if args.trace:
             from sudokulab.trace import TraceFile
 
             sink = TraceFile(args.trace, engine)
+        if args.timeline:
+            from sudokulab.timeline import TimelineFile
+
+            samples = TimelineFile(args.timeline, engine)
         for number, entry in enumerate(entries, 1):
             if entry.puzzle is None:
                 codes.append(out.bad(number, entry))
             else:
                 if sink is not None:
                     sink.watch(engine)
+                if samples is not None:
+                    samples.watch(engine)
                 result = engine.solve(entry.puzzle, limit=limit)
                 if sink is not None:
                     sink.keep(number, entry.puzzle, engine)
+                if samples is not None:
+                    samples.keep(number, entry.puzzle, engine, result)
                 codes.append(out.write(number, entry.puzzle, result))
     except KeyboardInterrupt as interrupt:
         partial = getattr(interrupt, "result", None)  # what the engine found before Ctrl-C
@@ -133,6 +146,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if sink is not None:
             sink.close()
+        if samples is not None:
+            samples.close()
     return worst(codes)
 
 
