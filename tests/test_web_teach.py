@@ -189,3 +189,25 @@ def test_the_propagation_grids_are_what_show_after_prints(page, capsys):
     screenshot(page, "grids-open")
     page.click("#grids-close")
     assert board(page)[:2] == ["4", ""]
+
+
+def test_the_timeline_charts_a_learning_engine_over_time(page, top95):
+    from sudokulab import timeline
+    from sudokulab.puzzle import line_of
+
+    puzzle = line_of(top95[2][0].givens)  # a hard one: CaDiCaL needs dozens of conflicts
+    paste(page, puzzle)
+    page.click("#timeline summary")
+    page.select_option("#timeline-engine", "sat")
+    page.click("#timeline-run")
+    page.wait_for_selector("#timeline-charts[data-backend='sat'] figure", timeout=30_000)
+    charts = page.eval_on_selector_all("#timeline-charts figure", """fs => fs.map(f => ({
+        figure: f.dataset.figure, points: Number(f.dataset.points),
+        drawn: f.querySelector('polyline').getAttribute('points').trim().split(' ').length,
+        caption: f.querySelector('figcaption').textContent}))""")
+    assert [c["figure"] for c in charts] == list(timeline.MEANING["sat"])
+    for chart in charts:
+        assert chart["points"] >= 2 and chart["drawn"] == chart["points"]
+        assert timeline.MEANING["sat"][chart["figure"]] in chart["caption"]
+    assert "conflict budget" in page.text_content("#timeline-text")
+    screenshot(page, "timeline-sat", "#timeline")

@@ -93,6 +93,7 @@ def create_app(pool: Pool | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     _docs(app)
     _teach_routes(app)  # issue 32: one rule in every engine, search replays
+    _timeline_routes(app)  # issue 32: the learning engines' counters over time
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> FileResponse:
@@ -741,3 +742,37 @@ def _ladder_grids(puzzle) -> dict:
                         "finished": out.finished, "candidates": out.candidates,
                         "timed_out": out.timed_out}
                        for level in levels for out in [outcomes[level.name]]]}
+
+
+# --- issue 32: the learning engines' counters over time (sudokulab/timeline.py) -----------
+
+TIMELINE_SECONDS = 20.0  # a sampled search gives up after this (the helper has HELPER_WAIT)
+
+
+class TimelineRequest(PuzzleText):
+    """POST /api/timeline: a learning engine's counters sampled while it solves."""
+
+    backend: Literal["sat", "smt", "asp", "cpsat", "prolog"] = Field(
+        "sat", description="the learning engine")
+
+
+def _timeline_routes(app: FastAPI) -> None:
+    """The route of the learning engines' timeline."""
+
+    @app.post("/api/timeline")
+    async def engine_timeline(body: TimelineRequest, request: Request) -> dict:
+        """The engine's decisions, conflicts ... over time on the puzzle (at most 500)."""
+        puzzle = _parse(body.puzzle)
+        loop = asyncio.get_running_loop()
+        answer = await asyncio.wait_for(loop.run_in_executor(
+            request.app.state.helper, _timeline, puzzle, body.backend), HELPER_WAIT)
+        return {**answer, "tag": body.tag}
+
+
+def _timeline(puzzle, backend: str) -> dict:
+    """(in the helper) The engine's samples, what each figure means, and what it found."""
+    from sudokulab import timeline
+
+    result, samples = timeline.record(puzzle, backend, limit=2, timeout=TIMELINE_SECONDS)
+    return {"backend": backend, "status": result.status.value, "message": result.message,
+            "stats": result.stats, **samples.to_json()}

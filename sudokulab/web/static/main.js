@@ -22,6 +22,7 @@ import { state } from "./state.js";
 import { loadRules as listRules, showRule } from "./teach.js";
 import { wireGrids } from "./grids.js";
 import { wireWatch } from "./watch.js";
+import { wireTimeline } from "./timeline.js";
 
 const on = (id, handler, kind = "click") => $(id).addEventListener(kind, handler);
 
@@ -56,6 +57,7 @@ function wire() {
   on("compare", compare);
   on("teach-rules", listRules);
   on("teach-show", () => showRule());
+  wireTimeline();  // timeline.js: the learning engines' counters over time
   wireWatch();  // watch.js: the search replay;  grids.js: where each propagation level stops
   wireGrids();
   on("hint", () => learn("hint"));
