@@ -7,8 +7,10 @@ option values every command takes (counts, seconds, ports) are checked here too,
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Iterable
+import signal
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -73,9 +75,10 @@ EXIT_CODES = exit_help(ALL_CODES)
 #
 # Control-flow exceptions that never reach a user stay in their modules, on purpose:
 # human.forcing.Stopped (a deadline inside a forcing search), backends.norvig.Contradiction
-# and backends.dlx.Dead (a dead end of a search, undone by backtracking).
+# and backends.dlx.Dead (a dead end of a search, undone by backtracking), counting.Timeout
+# (a #SAT count past its deadline, answered as a TIMEOUT result).
 CONTROL_FLOW = ("sudokulab.human.forcing.Stopped", "sudokulab.backends.norvig.Contradiction",
-                "sudokulab.backends.dlx.Dead")
+                "sudokulab.backends.dlx.Dead", "sudokulab.counting.Timeout")
 
 
 class SudokulabError(Exception):
@@ -297,3 +300,21 @@ def timeout_seconds(text: str) -> float | None:
     if math.isnan(value) or value < 0:
         raise _refuse(f"must be 0 (none) or more seconds, not {text}")
     return None if value == 0 or math.isinf(value) else value
+
+
+@contextlib.contextmanager
+def sigterm_stops() -> Iterator[None]:
+    """SIGTERM raises Terminated (a KeyboardInterrupt) here, so the run ends as on Ctrl-C:
+    what each command keeps on Ctrl-C is kept, and its workers are ended."""
+    def stop(signum, frame):
+        raise Terminated
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread: leave SIGTERM alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

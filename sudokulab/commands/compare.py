@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from sudokulab import errors
 from sudokulab.commands.inputs import examples
 from sudokulab.errors import (
     EXIT_DISAGREE,
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     if args.cluster:
         need("cluster", "compare --cluster")
     try:
-        with compare.sigterm_stops():
+        with errors.sigterm_stops():
             return compare.compare(args)
     except BrokenPipeError:  # the reader went away (`| head`): theirs to decide, not ours
         raise

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from sudokulab import errors
 from sudokulab.commands.inputs import examples
 from sudokulab.errors import (
     EXIT_ENGINE,
@@ -70,10 +71,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         levels = ladder.choose(args.levels)
         reports = {}
-        for name, puzzles in _sets(args):
-            done = ladder.run(puzzles, levels, jobs=args.jobs or 1, label=f"ladder {name}",
-                              timeout=args.timeout)
-            reports[name] = ladder_report.figures(done, args.jobs or 1)
+        with errors.sigterm_stops():  # the workers are ended as on Ctrl-C
+            for name, puzzles in _sets(args):
+                done = ladder.run(puzzles, levels, jobs=args.jobs or 1,
+                                  label=f"ladder {name}", timeout=args.timeout)
+                reports[name] = ladder_report.figures(done, args.jobs or 1)
     if args.format == "json":
         print(json.dumps(reports, indent=1))
     elif args.format == "csv":

@@ -10,7 +10,6 @@ import json
 import math
 import random
 import shlex
-import signal
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -47,7 +46,7 @@ RUNS = Path("runs")
 CHOICES = ("backends", "limit", "timeout", "repeat", "seed")  # defaults: in Settings
 
 
-Terminated = errors.Terminated  # SIGTERM: a KeyboardInterrupt
+Terminated = errors.Terminated  # SIGTERM: a KeyboardInterrupt (errors.sigterm_stops)
 
 @dataclass
 class Settings:
@@ -72,24 +71,6 @@ class Settings:
     def options(self) -> Options:
         """How each puzzle is solved."""
         return Options(limit=self.limit, timeout=self.timeout, repeat=self.repeat)
-
-
-@contextlib.contextmanager
-def sigterm_stops():
-    """SIGTERM raises Terminated (a KeyboardInterrupt) here, so the run ends as on Ctrl-C:
-    runs.jsonl complete line by line, meta.json marked, workers ended."""
-    def stop(signum, frame):
-        raise Terminated
-
-    try:
-        previous = signal.signal(signal.SIGTERM, stop)
-    except ValueError:  # not the main thread: leave SIGTERM alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def compare(args: argparse.Namespace) -> int:
