@@ -452,6 +452,11 @@ class SatBackend(Backend):
         if fresh:
             the_engine = Engine(cnf.optimized(puzzle, self.amo), self.solver)
             assumptions: list[int] = []
+        elif self.timeline is not None:  # from scratch: nothing learned on other puzzles
+            fresh = True
+            the_engine = Engine(cnf.base(puzzle.box, puzzle.rules, self.encoding, self.amo,
+                                         puzzle.layout), self.solver)
+            assumptions = cnf.givens_literals(puzzle)
         else:
             the_engine = engine(self.solver, self.encoding, self.amo, puzzle.box, puzzle.rules,
                                 puzzle.layout)
