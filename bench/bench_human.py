@@ -187,8 +187,9 @@ def waits_report(killers: dict, hardest: dict, lines: list[tuple[str, bool]]) ->
         tabulate(rows, headers=["technique", "steps"], tablefmt="github"), "",
         "## Hardest classic puzzles", "",
         f"Every k-th puzzle of `{HARDEST}` ({hardest['puzzles']} puzzles; the issue's "
-        "300-puzzle Sudoku Explainer >= 11 sample is not in the repository, and this list's "
-        "puzzles are of that class), each solved and graded as `explain` does (path, then "
+        "300-puzzle Sudoku Explainer >= 11 sample is not in the repository; this list holds "
+        "the enjoysudoku forum's hardest puzzles of 2011, not rated by Explainer here), "
+        "each solved and graded as `explain` does (path, then "
         f"the SE-like grade). Unsolved: {hardest['unsolved']}. The 10 slowest (CPU s): "
         + ", ".join(f"{t:.2f}" for t in hardest["times"][-10:]) + ".", "",
         *machine_section(measured=("sudokulab/human", "bench/bench_human.py")),
