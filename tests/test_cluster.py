@@ -15,6 +15,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from test_harness import add_to_path, puzzle_file, records, table, wait_for_records
@@ -24,7 +25,7 @@ from sudokulab.cli import main
 from sudokulab.formats.text import format_line
 from sudokulab.harness import cluster
 from sudokulab.harness.records import Record
-from sudokulab.harness.runner import Options
+from sudokulab.harness.runner import BackendFailed, Options
 from sudokulab.harness.testing import write_plugin
 from sudokulab.result import Status
 
@@ -299,3 +300,14 @@ def test_a_lost_scheduler_interrupts_and_the_run_resumes_elsewhere(processes, tm
     assert sorted(said) == sorted((b, i) for b in {b for b, _ in said} for i in range(SAMPLE))
     asked_after = log.read_text().split("resume\n", 1)[1].splitlines()
     assert not {LINES[i] for i in before} & set(asked_after)
+
+
+def test_a_backend_whose_workers_are_all_gone_fails_instead_of_waiting(monkeypatch):
+    monkeypatch.setattr(cluster, "ORPHANED", 5.0)
+    gone = SimpleNamespace(address="local:2", threads=lambda name: 0)
+    now = time.monotonic()
+    assert cluster.Cluster._check_workers(gone, "norvig", now) == now  # a restart may come
+    with pytest.raises(BackendFailed, match="no worker of the cluster local:2 that has it"):
+        cluster.Cluster._check_workers(gone, "norvig", now - 6.0)
+    back = SimpleNamespace(address="local:2", threads=lambda name: 2)
+    assert cluster.Cluster._check_workers(back, "norvig", now - 6.0) >= now

@@ -68,6 +68,7 @@ IN_FLIGHT = 4         # chunks per worker thread in flight: the next ones wait o
 CONNECT = 10.0        # seconds to reach a scheduler
 WORKERS = 60.0        # seconds to wait for a first worker of a new cluster
 CHECK = 1.0           # seconds between checks that the scheduler is still there
+ORPHANED = 300.0      # seconds with no worker that has the backend before its chunks fail
 SAVE = 10.0           # seconds a hung chunk's answers may take to reach the scheduler
 LATE = 2.0            # seconds past a hard deadline before the kernel timer ends the process
 LOCAL = re.compile(r"local(?::(\d+))?")
@@ -457,6 +458,7 @@ class Cluster:
     def _run(self, spec: str, options: Options, name: str, threads: int, todo: deque,
              pending: dict, record: Callable[[Record], None]) -> None:
         """Keep IN_FLIGHT chunks per thread on the cluster; record each as it finishes."""
+        seen = time.monotonic()  # when a worker with the backend was last there
         while todo or pending:
             while todo and len(pending) < IN_FLIGHT * threads:
                 self._submit(spec, options, todo.popleft(), name, pending)
@@ -465,6 +467,7 @@ class Cluster:
                                            return_when="FIRST_COMPLETED")
             except (TimeoutError, asyncio.TimeoutError, distributed.TimeoutError):
                 self._check_scheduler()
+                seen = self._check_workers(name, seen)
                 continue
             except CancelledError:  # the scheduler is gone, and its tasks with it
                 raise ClusterLost(f"lost the Dask scheduler {self.address}: its tasks "
@@ -487,6 +490,16 @@ class Cluster:
                                     pickle.dumps(chunk.jobs, protocol=pickle.HIGHEST_PROTOCOL),
                                     chunk.careful, key=key, resources={name: 1}, pure=False)
         pending[future] = chunk
+
+    def _check_workers(self, name: str, seen: float) -> float:
+        """When a worker with the backend was last there; BackendFailed once none has been
+        for ORPHANED seconds (killed workers not restarted), so the run ends, not waits."""
+        if self.threads(name):
+            return time.monotonic()
+        if time.monotonic() - seen > ORPHANED:
+            raise BackendFailed(f"no worker of the cluster {self.address} that has it is "
+                                f"left (none for {ORPHANED:g} s)")
+        return seen
 
     def _check_scheduler(self) -> None:
         """Raise ClusterLost when the client has lost the scheduler."""
