@@ -111,7 +111,7 @@ def test_a_blank_cell_starts_with_the_digits_its_peers_leave():
         if puzzle.givens[cell]:
             assert g.cands[cell] == 0
         else:
-            seen = {puzzle.givens[p] for p in g.layout.peers[cell]}
+            seen = {puzzle.givens[p] for p in g.tables.peers[cell]}
             assert {d for d in range(1, 10) if g.cands[cell] >> (d - 1) & 1} == \
                 set(range(1, 10)) - seen
 
@@ -166,8 +166,8 @@ def test_blank_counts_and_digit_places_follow_every_step():
     g = Candidates(puzzle)
     for step in solver.solve(puzzle, unique=True).steps:
         g.apply(step)
-        assert g.blanks == [sum(1 for c in unit if not g.values[c]) for unit in g.layout.units]
-        assert g.where() == [sum(1 << c for c in g.layout.cells if g.cands[c] >> d & 1)
+        assert g.blanks == [sum(1 for c in unit if not g.values[c]) for unit in g.tables.units]
+        assert g.where() == [sum(1 << c for c in g.tables.cells if g.cands[c] >> d & 1)
                              for d in range(9)]
 
 
@@ -182,7 +182,7 @@ def test_remembered_single_digit_steps_equal_a_fresh_search():
         g = Candidates(puzzle)
         for step in solver.solve(puzzle, unique=True).steps:
             remembered = [[s.notation for s in find(g)] for find in finders]
-            g.layout.memo.clear()
+            g.tables.memo.clear()
             assert [[s.notation for s in find(g)] for find in finders] == remembered
             g.apply(step)
 
@@ -219,7 +219,7 @@ def test_remembered_forcing_outcomes_equal_a_fresh_search():
     reused = 0
     for step in solver.solve(puzzle, unique=True).steps[:40]:
         if "Forcing" in step.technique:
-            for cell in g.layout.cells:
+            for cell in g.tables.cells:
                 for d in digits(g.cands[cell]):
                     for net in (0, 1):
                         kept = forcing._outcome.get((net, cell, d, puzzle.box, puzzle.rules))

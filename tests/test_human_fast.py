@@ -29,7 +29,7 @@ def grids(draw) -> Candidates:
     rng = draw(st.randoms(use_true_random=False))
     share = draw(st.sampled_from([0, 2, 3]))   # how many random masks a removal must pass
     g = Candidates(puzzle)
-    for cell in g.layout.cells:
+    for cell in g.tables.cells:
         wrong = g.cands[cell] & ~(1 << (solution[cell] - 1))
         for _ in range(share):
             wrong &= rng.getrandbits(g.n)
@@ -40,7 +40,7 @@ def grids(draw) -> Candidates:
 
 def nodes_of(g: Candidates) -> list[int]:
     """Every candidate as a chain node cell*n + d-1."""
-    return [c * g.n + d - 1 for c in g.layout.cells for d in digits(g.cands[c])]
+    return [c * g.n + d - 1 for c in g.tables.cells for d in digits(g.cands[c])]
 
 
 @SETTINGS
@@ -97,7 +97,7 @@ def plain_search(strong: dict, weak, eliminations, accept=None) -> list:
 @SETTINGS
 @given(grids())
 def test_chain_searches_find_what_a_plain_search_finds(g):
-    n, peers, cands = g.n, g.layout.peers, g.cands
+    n, peers, cands = g.n, g.tables.peers, g.cands
 
     def plain(kinds, digit=None):
         strong, _ = chains._graph(g, kinds, digit)
@@ -134,11 +134,11 @@ def test_smaller_sets_taken_from_the_wing_enumeration_equal_a_fresh_one(g):
     unit's sets are remembered by its candidates: both equal a fresh enumeration."""
     wings = als._sets(g, als.WING_CELLS)
     shared = als._sets(g, als.MOST_CELLS)
-    g.layout.memo.clear()
+    g.tables.memo.clear()
     fresh = Candidates(g.puzzle)
     fresh.cands = g.cands[:]
     assert shared == als._sets(fresh, als.MOST_CELLS)
-    g.layout.memo.clear()
+    g.tables.memo.clear()
     assert wings == als._sets(fresh, als.WING_CELLS)
     assert shared == [s for s in wings if s[0].bit_count() <= als.MOST_CELLS]
 
@@ -146,16 +146,16 @@ def test_smaller_sets_taken_from_the_wing_enumeration_equal_a_fresh_one(g):
 @SETTINGS
 @given(grids())
 def test_subsets_grown_cell_by_cell_are_every_combination_that_fits(g):
-    lay, cands = g.layout, g.cands
+    tables, cands = g.tables, g.cands
     for size in (2, 3, 4):
         naked = [(u, group, _union(cands[c] for c in group))
-                 for u, unit in enumerate(lay.units) if g.blanks[u] > size
+                 for u, unit in enumerate(tables.units) if g.blanks[u] > size
                  for group in combinations([c for c in unit if 0 < cands[c].bit_count() <= size],
                                            size)
                  if _union(cands[c] for c in group).bit_count() == size]
         assert subsets._naked_sets(g, size) == naked
         hidden = []
-        for u, mask in enumerate(lay.unit_masks):
+        for u, mask in enumerate(tables.unit_masks):
             places = {d: g.where()[d - 1] & mask for d in range(1, 10)}
             places = {d: p for d, p in places.items() if 2 <= p.bit_count() <= size}
             hidden += [(u, group, _union(places[d] for d in group))

@@ -24,7 +24,7 @@ def _every_set(g: Candidates, most_cells: int) -> list[tuple[int, int, int]]:
     """(cells, candidates, the cells that see one of them) of every ALS of up to `most_cells`
     cells: unit by unit, each unit's fewest cells first, each set once."""
     seen: dict[int, tuple[int, int]] = {}
-    for u in range(len(g.layout.units)):
+    for u in range(len(g.tables.units)):
         for cells, mask, near in _unit_sets(g, u, most_cells):
             seen.setdefault(cells, (mask, near))
     return [(cells, mask, near) for cells, (mask, near) in seen.items()]
@@ -33,10 +33,10 @@ def _every_set(g: Candidates, most_cells: int) -> list[tuple[int, int, int]]:
 def _unit_sets(g: Candidates, u: int, most_cells: int) -> tuple[tuple[int, int, int], ...]:
     """The ALSs of one unit, (cells, candidates, near) fewest cells first, then in cell order.
     They depend on the unit's candidates only, so they are remembered by those (in the
-    layout's memo, as per_digit does): a unit a step left alone is not searched again."""
-    lay, cands = g.layout, g.cands
-    key = (_unit_sets, most_cells, u, lay.unit_items[u](cands))
-    sets = lay.memo.get(key)
+    tables' memo, as per_digit does): a unit a step left alone is not searched again."""
+    tables, cands = g.tables, g.cands
+    key = (_unit_sets, most_cells, u, tables.unit_items[u](cands))
+    sets = tables.memo.get(key)
     if sets is not None:
         return sets
     most = most_cells + 1   # digits: a group with more can never become an ALS
@@ -52,24 +52,24 @@ def _unit_sets(g: Candidates, u: int, most_cells: int) -> tuple[tuple[int, int, 
                 if wider.bit_count() <= most:
                     grow(cells, k + 1, group | 1 << cells[k], wider, size + 1)
 
-    grow([c for c in lay.units[u] if cands[c] and cands[c].bit_count() <= most], 0, 0, 0, 0)
-    peers = lay.peer_masks
+    grow([c for c in tables.units[u] if cands[c] and cands[c].bit_count() <= most], 0, 0, 0, 0)
+    peers = tables.peer_masks
     sets = []
     for _, cells, mask in sorted(found, key=lambda f: f[0]):
         near = 0
         for c in cells_of(cells):
             near |= peers[c]
         sets.append((cells, mask, near))
-    if len(lay.memo) >= MEMO_SIZE:
-        lay.memo.clear()
-    sets = lay.memo[key] = tuple(sets)
+    if len(tables.memo) >= MEMO_SIZE:
+        tables.memo.clear()
+    sets = tables.memo[key] = tuple(sets)
     return sets
 
 
 def _seen(g: Candidates, cells: int, mask: int) -> list[tuple[int, int]]:
     """Per digit of an ALS (index d-1; (0, 0) for the others): (its cells holding the digit,
     the cells that see all of those)."""
-    where, peers = g.where(), g.layout.peer_masks
+    where, peers = g.where(), g.tables.peer_masks
     out = [(0, 0)] * g.n
     while mask:
         low = mask & -mask

@@ -22,7 +22,7 @@ from sudokulab.puzzle import Puzzle
 
 
 @dataclass(frozen=True)
-class Layout:
+class Tables:
     """What the techniques need of a geometry, laid out once per shape and rule set."""
 
     n: int
@@ -63,8 +63,8 @@ KINDS = {"row": "row", "column": "col", "box": "box", "region": "box"}
 
 
 @lru_cache(maxsize=64)
-def layout(box: tuple[int, int], rules: tuple = ()) -> Layout:
-    """The layout of a box shape and rule set (cached)."""
+def unit_tables(box: tuple[int, int], rules: tuple = ()) -> Tables:
+    """The unit tables of a box shape and rule set (cached)."""
     geo = geometry(box, rules)
     n = geo.n
     kinds = tuple(KINDS.get(unit.kind, "extra") for unit in geo.units)
@@ -75,7 +75,7 @@ def layout(box: tuple[int, int], rules: tuple = ()) -> Layout:
     for a, b in geo.pairs(R.NonConsecutive):
         neighbours[a].append(b)
         neighbours[b].append(a)
-    return Layout(
+    return Tables(
         n=n, box=box, units=geo.units, unit_names=tuple(unit.name for unit in geo.units),
         kinds=kinds,
         units_of=units_of, peers=tuple(frozenset(p) for p in geo.peers),
@@ -142,32 +142,32 @@ def bit(digit: int) -> int:
 class Candidates:
     """The values placed so far and the candidates left in each blank cell."""
 
-    __slots__ = ("puzzle", "layout", "n", "values", "cands", "blanks", "_cache")
+    __slots__ = ("puzzle", "tables", "n", "values", "cands", "blanks", "_cache")
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
-        self.layout = layout(puzzle.box, puzzle.rules)
+        self.tables = unit_tables(puzzle.box, puzzle.rules)
         self.n = puzzle.n
         self.values = values = list(puzzle.givens)
         if puzzle.rules:
             marks = pencil_marks(puzzle)
             self.cands = [0 if d else sum(bit(x) for x in m) for d, m in zip(values, marks)]
         else:  # classic: a cell's candidates are the digits its units lack
-            lay, full = self.layout, (1 << self.n) - 1
-            placed = [0] * len(lay.units)
-            for u, unit in enumerate(lay.units):
+            tables, full = self.tables, (1 << self.n) - 1
+            placed = [0] * len(tables.units)
+            for u, unit in enumerate(tables.units):
                 for c in unit:
                     if values[c]:
                         placed[u] |= bit(values[c])
-            self.cands = [0 if values[c] else full & ~_union(placed[u] for u in lay.units_of[c])
-                          for c in lay.cells]
-        self.blanks = [sum(1 for c in unit if not values[c]) for unit in self.layout.units]
+            self.cands = [0 if values[c] else full & ~_union(placed[u] for u in tables.units_of[c])
+                          for c in tables.cells]
+        self.blanks = [sum(1 for c in unit if not values[c]) for unit in self.tables.units]
         self._cache: dict | None = None
 
     def copy(self) -> Candidates:
         """An independent copy (for forcing chains)."""
         other = object.__new__(Candidates)
-        other.puzzle, other.layout, other.n = self.puzzle, self.layout, self.n
+        other.puzzle, other.tables, other.n = self.puzzle, self.tables, self.n
         other.values, other.cands, other.blanks = self.values[:], self.cands[:], self.blanks[:]
         other._cache = None
         return other
@@ -207,16 +207,16 @@ class Candidates:
         self.values[cell] = digit
         self.cands[cell] = 0
         blanks = self.blanks
-        for u in self.layout.units_of[cell]:
+        for u in self.tables.units_of[cell]:
             blanks[u] -= 1
         off = ~bit(digit)
         cands = self.cands
-        for peer in self.layout.peers[cell]:
+        for peer in self.tables.peers[cell]:
             cands[peer] &= off
-        if self.layout.neighbours[cell]:
+        if self.tables.neighbours[cell]:
             near = ~((bit(digit - 1) if digit > 1 else 0) | (bit(digit + 1) if digit < self.n
                                                              else 0))
-            for other in self.layout.neighbours[cell]:
+            for other in self.tables.neighbours[cell]:
                 cands[other] &= near
 
     def eliminate(self, cell: int, digit: int) -> None:
@@ -247,20 +247,20 @@ class Candidates:
             cell = next(c for c, (v, m) in enumerate(zip(values, cands)) if not v and not m)
             return f"{name(cell, n)} has no candidate left"
         full = (1 << n) - 1
-        for u, unit in enumerate(self.layout.units):
+        for u, unit in enumerate(self.tables.units):
             seen = 0
             for cell in unit:
                 seen |= cands[cell] | (bit(values[cell]) if values[cell] else 0)
             if seen != full:
                 lacking = full & ~seen
-                return (f"{self.layout.unit_names[u]} has no place left for "
+                return (f"{self.tables.unit_names[u]} has no place left for "
                         f"{(lacking & -lacking).bit_length()}")
         return ""
 
     def places(self, unit: int, digit: int) -> list[int]:
         """The cells of a unit where a digit is still a candidate."""
         b = bit(digit)
-        return [c for c in self.layout.units[unit] if self.cands[c] & b]
+        return [c for c in self.tables.units[unit] if self.cands[c] & b]
 
     def grid(self) -> tuple[int, ...]:
         """The values placed (0 for blank)."""
@@ -271,9 +271,9 @@ def per_digit(find: Callable[..., Iterator]) -> Callable[..., Iterator]:
     """A finder over every digit, from `find(g, digit, *args)`, a finder of one digit's
     pattern that reads only that digit's candidates. What it finds is remembered by the
     digit's places, so a digit that a step left alone is not searched again (in this grid or
-    in another puzzle of the same layout)."""
+    in another puzzle of the same shape and rules)."""
     def every_digit(g: Candidates, *args) -> Iterator:
-        memo, where = g.layout.memo, g.where()
+        memo, where = g.tables.memo, g.where()
         for d in range(1, g.n + 1):
             key = (find, args, d, where[d - 1])
             found = memo.get(key)
@@ -287,4 +287,4 @@ def per_digit(find: Callable[..., Iterator]) -> Callable[..., Iterator]:
     return every_digit
 
 
-MEMO_SIZE = 1 << 15  # entries per layout (a few MB) before the memo starts afresh
+MEMO_SIZE = 1 << 15  # entries per shape's tables (a few MB) before the memo starts afresh

@@ -22,13 +22,13 @@ MAX_LINKS = 20  # longer chains are left to forcing chains
 def _graph(g: Candidates, kinds: str, digit: int | None = None, only: int = -1):
     """The strong links (a dict) and weak links (a function) of nodes cell*n + d-1; kinds
     'u' (units, bilocal), 'c' (cells, bivalue); only the cells of the bitmask `only`."""
-    lay, n = g.layout, g.n
+    tables, n = g.tables, g.n
     cands = g.cands if only == -1 else [m if only >> c & 1 else 0 for c, m in enumerate(g.cands)]
     strong: dict[int, list[int]] = {}
     wanted = range(1, n + 1) if digit is None else (digit,)
     if "u" in kinds:  # (never with `only`)
         where = g.where()
-        for unit_mask in lay.unit_masks:
+        for unit_mask in tables.unit_masks:
             for d in wanted:
                 places = where[d - 1] & unit_mask
                 if places.bit_count() == 2:
@@ -38,7 +38,7 @@ def _graph(g: Candidates, kinds: str, digit: int | None = None, only: int = -1):
                     strong.setdefault(a, []).append(z)
                     strong.setdefault(z, []).append(a)
     if "c" in kinds:
-        for c in lay.cells:
+        for c in tables.cells:
             m = cands[c]
             if m.bit_count() == 2:
                 x, y = (m & -m).bit_length(), (m & (m - 1)).bit_length()
@@ -46,7 +46,7 @@ def _graph(g: Candidates, kinds: str, digit: int | None = None, only: int = -1):
                     a, z = c * n + x - 1, c * n + y - 1
                     strong.setdefault(a, []).append(z)
                     strong.setdefault(z, []).append(a)
-    peers, cells_too = lay.peers, "c" in kinds and digit is None
+    peers, cells_too = tables.peers, "c" in kinds and digit is None
     weak: dict[int, list[int]] = {}
 
     def weak_links(node: int) -> list[int]:
@@ -68,7 +68,7 @@ def _graph(g: Candidates, kinds: str, digit: int | None = None, only: int = -1):
 
 def _eliminations(g: Candidates, a: int, z: int) -> list[tuple[int, int]]:
     """What 'a or z' removes."""
-    lay, cands, n = g.layout, g.cands, g.n
+    tables, cands, n = g.tables, g.cands, g.n
     ca, da = divmod(a, n)
     cz, dz = divmod(z, n)
     if ca == cz:
@@ -77,9 +77,9 @@ def _eliminations(g: Candidates, a: int, z: int) -> list[tuple[int, int]]:
         keep = (1 << da) | (1 << dz)
         return [(ca, e + 1) for e in range(n) if cands[ca] >> e & 1 and not keep >> e & 1]
     if da == dz:
-        return [(c, da + 1) for c in lay.peers[ca] & lay.peers[cz] if cands[c] >> da & 1]
+        return [(c, da + 1) for c in tables.peers[ca] & tables.peers[cz] if cands[c] >> da & 1]
     gone = []
-    if cz in lay.peers[ca]:
+    if cz in tables.peers[ca]:
         if cands[ca] >> dz & 1:
             gone.append((ca, dz + 1))
         if cands[cz] >> da & 1:
@@ -133,7 +133,7 @@ def _shortest(start: int, strong: dict, weak, best: int, removes: Callable[[int]
 
 def _removes(g: Candidates, a: int) -> Callable[[int], bool]:
     """A test of nodes z: whether _eliminations(g, a, z) finds something, with bitmasks."""
-    n, cands, peers = g.n, g.cands, g.layout.peer_masks
+    n, cands, peers = g.n, g.cands, g.tables.peer_masks
     ca, da = divmod(a, n)
     others = cands[ca] & ~(1 << da)   # the start cell's other candidates
     targets = peers[ca] & g.where()[da]   # the start digit's places that see the start
@@ -291,14 +291,14 @@ def aic(g: Candidates) -> Iterator[Step]:
 def _group_nodes(g: Candidates) -> list[tuple[int, int]]:
     """(cells as a bitmask, digit): every candidate as a node, and every group: the 2 or more
     places of a digit where a box meets a row or a column."""
-    lay, cands, n, where = g.layout, g.cands, g.n, g.where()
-    nodes = [(1 << c, d) for c in lay.cells for d in range(1, n + 1) if cands[c] >> (d - 1) & 1]
-    boxes = [u for u, kind in enumerate(lay.kinds) if kind == "box"]
-    lines = [u for u, kind in enumerate(lay.kinds) if kind in ("row", "col")]
+    tables, cands, n, where = g.tables, g.cands, g.n, g.where()
+    nodes = [(1 << c, d) for c in tables.cells for d in range(1, n + 1) if cands[c] >> (d - 1) & 1]
+    boxes = [u for u, kind in enumerate(tables.kinds) if kind == "box"]
+    lines = [u for u, kind in enumerate(tables.kinds) if kind in ("row", "col")]
     seen = set()
     for box in boxes:
         for line in lines:
-            meet = lay.unit_masks[box] & lay.unit_masks[line]
+            meet = tables.unit_masks[box] & tables.unit_masks[line]
             for d in range(1, n + 1):
                 cells = where[d - 1] & meet
                 if cells.bit_count() >= 2 and (cells, d) not in seen:
@@ -309,7 +309,7 @@ def _group_nodes(g: Candidates) -> list[tuple[int, int]]:
 
 def _seen_by_all(g: Candidates, cells: int) -> int:
     """The cells that see every cell of a bitmask."""
-    masks = g.layout.peer_masks
+    masks = g.tables.peer_masks
     seen = -1
     for c in cells_of(cells):
         seen &= masks[c]
@@ -319,14 +319,14 @@ def _seen_by_all(g: Candidates, cells: int) -> int:
 def _grouped_graph(g: Candidates):
     """Nodes, the strong links over their indexes (a dict of sets) and the weak links (a
     function giving a node's, sorted, when the search first reaches it)."""
-    lay, cands, n, where = g.layout, g.cands, g.n, g.where()
+    tables, cands, n, where = g.tables, g.cands, g.n, g.where()
     nodes = _group_nodes(g)
     index = {node: k for k, node in enumerate(nodes)}
     strong: dict[int, set[int]] = {}
     by_digit: dict[int, list[int]] = {}
     for k, (_, d) in enumerate(nodes):
         by_digit.setdefault(d, []).append(k)
-    for unit_mask in lay.unit_masks:
+    for unit_mask in tables.unit_masks:
         for d in range(1, n + 1):
             places = where[d - 1] & unit_mask
             if places.bit_count() < 2:
@@ -338,7 +338,7 @@ def _grouped_graph(g: Candidates):
                 b = index.get((rest, d))
                 if rest and b is not None and b != a:
                     strong.setdefault(a, set()).add(b)
-    for c in lay.cells:
+    for c in tables.cells:
         if cands[c].bit_count() == 2:
             x, y = digits(cands[c])
             a, b = index[(1 << c, x)], index[(1 << c, y)]

@@ -47,12 +47,12 @@ def _what(d: int, on: list[int], off: list[int], n: int) -> str:
 
 def _color_trap(g: Candidates, d: int) -> Iterator[Step]:
     """A cell outside the cluster that sees both colors."""
-    lay, cands, n = g.layout, g.cands, g.n
+    tables, cands, n = g.tables, g.cands, g.n
     b = 1 << (d - 1)
     for on, off in clusters(g, d):
         inside = set(on) | set(off)
-        gone = [(c, d) for c in lay.cells if cands[c] & b and c not in inside
-                and lay.peers[c] & set(on) and lay.peers[c] & set(off)]
+        gone = [(c, d) for c in tables.cells if cands[c] & b and c not in inside
+                and tables.peers[c] & set(on) and tables.peers[c] & set(off)]
         if gone:
             yield make("Simple Colors Trap", n, _what(d, on, off, n), eliminations=gone,
                        cells=sorted(inside), sentence=f"The strong links of {d} split "
@@ -65,10 +65,10 @@ color_trap = per_digit(_color_trap)
 
 def _color_wrap(g: Candidates, d: int) -> Iterator[Step]:
     """Two cells of one color see each other: that whole color is false."""
-    lay, n = g.layout, g.n
+    tables, n = g.tables, g.n
     for on, off in clusters(g, d):
         for bad in (on, off):
-            if any(lay.peers[a] & set(bad) for a in bad):
+            if any(tables.peers[a] & set(bad) for a in bad):
                 yield make("Simple Colors Wrap", n, _what(d, on, off, n),
                            eliminations=[(c, d) for c in bad], cells=on + off,
                            sentence=f"Two cells of one color see each other, so that "

@@ -48,18 +48,18 @@ def broken_rule(g: Candidates, cells: Iterable[int]) -> str:
     """The first rule the digits in these cells break, with the cells already filled: one
     line naming the cells, or '' when they break none. Checks every rule the techniques
     know: units and peers (cages, chess moves), non-consecutive, parity, cage sums."""
-    values, n, lay = g.values, g.n, g.layout
+    values, n, tables = g.values, g.n, g.tables
     rules = g.puzzle.rules
     w = watch(g.puzzle.box, rules) if rules else None
     for cell in cells:
         d = values[cell]
         if not d:
             continue
-        if d in lay.peer_items[cell](values):  # the usual case, answered without a loop
-            other = min(p for p in lay.peers[cell] if values[p] == d)
+        if d in tables.peer_items[cell](values):  # the usual case, answered without a loop
+            other = min(p for p in tables.peers[cell] if values[p] == d)
             why = geometry(g.puzzle.box, rules).why_peers(cell, other)
             return f"{d} at {name(cell, n)} and {name(other, n)} ({why})"
-        for other in lay.neighbours[cell]:
+        for other in tables.neighbours[cell]:
             if values[other] and abs(values[other] - d) == 1:
                 return (f"{d} at {name(cell, n)} and {values[other]} at {name(other, n)} are "
                         f"consecutive (non-consecutive)")

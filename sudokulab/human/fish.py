@@ -63,16 +63,16 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
     """The fish of one digit and orientation: steps, or (kind, step) when kind is "any";
     places[line] masks the cross positions of the digit in each base line, and cross[x] the
     base lines at each cross position."""
-    lay, n = g.layout, g.n
+    tables, n = g.tables, g.n
     count = [m.bit_count() for m in places]
     most = size if not kind else size + 2
     lines = [line for line in range(n) if places[line] and count[line] <= most
              and (kind or count[line] >= 2)]
     # classic boxes: a cover cell sees a fin only through the fin's box
-    stack = (lay.box[1] if rows_first else lay.box[0]) if lay.classic else 0
+    stack = (tables.box[1] if rows_first else tables.box[0]) if tables.classic else 0
     rows, cols = line_masks(n)
     base_masks, cross_masks = (rows, cols) if rows_first else (cols, rows)
-    where, peers = g.where()[d - 1], lay.peer_masks
+    where, peers = g.where()[d - 1], tables.peer_masks
     for base, union in _bases(lines, places, size, size + 2 if kind else size):
         width = union.bit_count()
         if not kind:

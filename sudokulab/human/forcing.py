@@ -116,7 +116,7 @@ def _quiet(g: Candidates) -> bool:
     for c, m in enumerate(cands):
         if not values[c] and not m & (m - 1):
             return False
-    for unit in g.layout.units:
+    for unit in g.tables.units:
         once = twice = placed = 0
         for c in unit:
             m = cands[c]
@@ -150,7 +150,7 @@ def _singles(h: Candidates, cells: int = -1, units_: int = -1) -> bool:
     what changed since it was last looked at is looked at again: a cell or a unit that
     showed nothing then shows nothing now, so the placements, their order and the point
     where a contradiction shows are those of looking at everything every round."""
-    values, cands, units = h.values, h.cands, h.layout.units
+    values, cands, units = h.values, h.cands, h.tables.units
     full = (1 << h.n) - 1
     h._cache = None
 
@@ -212,23 +212,23 @@ def _singles(h: Candidates, cells: int = -1, units_: int = -1) -> bool:
 
 def _place(h: Candidates, cell: int, d: int) -> tuple[int, int]:
     """Candidates.place, saying which cells (a bitmask) and units (another) it changed."""
-    lay, values, cands = h.layout, h.values, h.cands
-    unit_bits = _unit_bits(lay)
+    tables, values, cands = h.tables, h.values, h.cands
+    unit_bits = _unit_bits(tables)
     h._cache = None
     values[cell], cands[cell] = d, 0
     blanks = h.blanks
-    for u in lay.units_of[cell]:
+    for u in tables.units_of[cell]:
         blanks[u] -= 1
     b = 1 << (d - 1)
     changed, touched = 0, unit_bits[cell]
-    for peer in lay.peers[cell]:
+    for peer in tables.peers[cell]:
         if cands[peer] & b:
             cands[peer] ^= b
             changed |= 1 << peer
             touched |= unit_bits[peer]
-    if lay.neighbours[cell]:
+    if tables.neighbours[cell]:
         near = (b >> 1 | b << 1) & ((1 << h.n) - 1)
-        for other in lay.neighbours[cell]:
+        for other in tables.neighbours[cell]:
             if cands[other] & near:
                 cands[other] &= ~near
                 changed |= 1 << other
@@ -236,12 +236,12 @@ def _place(h: Candidates, cell: int, d: int) -> tuple[int, int]:
     return changed, touched
 
 
-def _unit_bits(lay) -> list[int]:
-    """Per cell, its units as a bitmask over the units (kept in the layout's memo)."""
-    found = lay.memo.get("forcing: unit bits")
+def _unit_bits(tables) -> list[int]:
+    """Per cell, its units as a bitmask over the units (kept in the tables' memo)."""
+    found = tables.memo.get("forcing: unit bits")
     if found is None:
-        found = lay.memo["forcing: unit bits"] = [
-            sum(1 << u for u in lay.units_of[c]) for c in lay.cells]
+        found = tables.memo["forcing: unit bits"] = [
+            sum(1 << u for u in tables.units_of[c]) for c in tables.cells]
     return found
 
 
@@ -260,7 +260,7 @@ def _net_round(h: Candidates, net: int) -> tuple[int, int] | None:
             h.apply(step)
             if step.placements:
                 return -1, -1
-            bits = _unit_bits(h.layout)
+            bits = _unit_bits(h.tables)
             cells = units = 0
             for cell, _ in step.eliminations:
                 cells |= 1 << cell
@@ -281,7 +281,7 @@ def _outcomes(g: Candidates, net: int) -> Iterator[tuple[int, dict]]:
         _memo.clear()
         _memo["key"], _memo["out"] = key, {}
     known = _memo["out"]
-    cells = sorted((c for c in g.layout.cells if g.cands[c]),
+    cells = sorted((c for c in g.tables.cells if g.cands[c]),
                    key=lambda c: (g.cands[c].bit_count(), c))
     for cell in cells:
         if cell not in known:
@@ -314,7 +314,7 @@ def verity_chain(g: Candidates, net: int = 0) -> Iterator[Step]:
         if any(isinstance(h, Contradiction) for h in results.values()) or len(results) < 2:
             continue
         grids = list(results.values())
-        common = [c for c in g.layout.cells if not g.values[c] and c != cell
+        common = [c for c in g.tables.cells if not g.values[c] and c != cell
                   and grids[0].values[c] and all(h.values[c] == grids[0].values[c]
                                                  for h in grids[1:])]
         if common:

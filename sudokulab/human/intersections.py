@@ -16,10 +16,10 @@ from sudokulab.human.step import Step, make
 
 def _locked(g: Candidates, pointing: bool) -> Iterator[Step]:
     """Locked candidates starting from boxes (pointing) or from lines (claiming)."""
-    lay, n, where = g.layout, g.n, g.where()
-    masks, crossing = lay.unit_masks, _crossing(lay)
+    tables, n, where = g.tables, g.n, g.where()
+    masks, crossing = tables.unit_masks, _crossing(tables)
     for u, unit_mask in enumerate(masks):
-        if (lay.kinds[u] in ("row", "col")) == pointing:
+        if (tables.kinds[u] in ("row", "col")) == pointing:
             continue
         for d in range(1, n + 1):
             places = where[d - 1] & unit_mask
@@ -32,22 +32,22 @@ def _locked(g: Candidates, pointing: bool) -> Iterator[Step]:
                 if gone:
                     technique = ("Locked Candidates Type 1 (Pointing)" if pointing
                                  else "Locked Candidates Type 2 (Claiming)")
-                    yield make(technique, n, f"{d} in {unit_short(lay, u)}",
+                    yield make(technique, n, f"{d} in {unit_short(tables, u)}",
                                eliminations=[(c, d) for c in cells_of(gone)],
                                cells=cells_of(places), units=[u, v],
-                               sentence=f"In {lay.unit_names[u]}, {d} can only go in "
-                               f"{lay.unit_names[v]}, so the rest of {lay.unit_names[v]} "
+                               sentence=f"In {tables.unit_names[u]}, {d} can only go in "
+                               f"{tables.unit_names[v]}, so the rest of {tables.unit_names[v]} "
                                f"cannot hold {d}.")
 
 
-def _crossing(lay) -> list[dict[int, tuple[int, ...]]]:
+def _crossing(tables) -> list[dict[int, tuple[int, ...]]]:
     """Per unit, per cell of it: the crossing units that hold the cell (in `crossing` order),
-    the only ones that can hold all of a digit's places there (kept in the layout's memo)."""
-    table = lay.memo.get(_crossing)
+    the only ones that can hold all of a digit's places there (kept in the tables' memo)."""
+    table = tables.memo.get(_crossing)
     if table is None:
-        table = lay.memo[_crossing] = [
-            {c: tuple(v for v in lay.crossing[u] if lay.unit_masks[v] >> c & 1) for c in unit}
-            for u, unit in enumerate(lay.units)]
+        table = tables.memo[_crossing] = [
+            {c: tuple(v for v in tables.crossing[u] if tables.unit_masks[v] >> c & 1) for c in unit}
+            for u, unit in enumerate(tables.units)]
     return table
 
 

@@ -227,8 +227,8 @@ def _combos(g: Candidates, cells: tuple[int, ...], total: int) -> list[int]:
     return out
 
 
-def _layout(g: Candidates) -> Killer | None:
-    """The puzzle's killer layout, or None without cages."""
+def _cages_of(g: Candidates) -> Killer | None:
+    """The puzzle's cages as the killer techniques read them, or None without cages."""
     if not g.puzzle.rules:
         return None
     k = killer(g.puzzle.box, g.puzzle.rules)
@@ -242,7 +242,7 @@ def _eliminations(g: Candidates, blanks: list[int], kept: list[int]) -> list[tup
 
 def combinations(g: Candidates) -> Iterator[Step]:
     """Candidates no allowed digit set of their cage puts there."""
-    k = _layout(g)
+    k = _cages_of(g)
     if k is None:
         return
     n = g.n
@@ -280,7 +280,7 @@ def _gone_text(gone: list[tuple[int, int]], n: int) -> str:
 
 def _regions_of(g: Candidates, kinds: tuple[str, ...], technique: str) -> Iterator[Step]:
     """Steps of the sum regions of these kinds."""
-    k = _layout(g)
+    k = _cages_of(g)
     if k is None:
         return
     n = g.n
@@ -329,10 +329,10 @@ def splitting(g: Candidates) -> Iterator[Step]:
 def overlap(g: Candidates) -> Iterator[Step]:
     """A digit a cage must hold, confined to cells that another cell sees; or a unit's
     places for a digit all inside one cage."""
-    k = _layout(g)
+    k = _cages_of(g)
     if k is None:
         return
-    n, lay = g.n, g.layout
+    n, tables = g.n, g.tables
     where = g.where()
     for cells, total in k.cages:
         blank = [c for c in cells if not g.values[c]]
@@ -349,7 +349,7 @@ def overlap(g: Candidates) -> Iterator[Step]:
             places = [c for c in blank if g.cands[c] & bit(d)]
             seen = -1
             for c in places:
-                seen &= lay.peer_masks[c]
+                seen &= tables.peer_masks[c]
             targets = cells_of(seen & where[d - 1] & ~cage_mask)
             if targets:
                 label = cage_label(cells, total, n)
@@ -364,8 +364,8 @@ def overlap(g: Candidates) -> Iterator[Step]:
 
 def _unit_in_cage(g: Candidates, k: Killer) -> Iterator[Step]:
     """A unit whose places for a digit all lie in one cage: the cage holds it there."""
-    n, lay = g.n, g.layout
-    for u, unit in enumerate(lay.units):
+    n, tables = g.n, g.tables
+    for u, unit in enumerate(tables.units):
         for d in range(1, n + 1):
             places = [c for c in unit if g.cands[c] & bit(d)]
             if not places or any(g.values[c] == d for c in unit):
@@ -385,8 +385,8 @@ def _unit_in_cage(g: Candidates, k: Killer) -> Iterator[Step]:
             gone = sorted(set(outside) | set(_eliminations(g, list(blank), kept)))
             if gone and combos:
                 label = cage_label(cells, total, n)
-                yield make("Cage Unit Overlap", n, f"{lay.unit_names[u]} has {d} only in "
+                yield make("Cage Unit Overlap", n, f"{tables.unit_names[u]} has {d} only in "
                            f"cage {label}", eliminations=gone, cells=places, units=[u],
-                           sentence=f"{lay.unit_names[u].capitalize()} can hold {d} only in "
+                           sentence=f"{tables.unit_names[u].capitalize()} can hold {d} only in "
                            f"{cells_text(places, n)}, inside the cage {label}: the cage holds "
                            f"{d} there, so {_gone_text(gone, n)}.")

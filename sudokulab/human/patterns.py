@@ -18,7 +18,7 @@ def strong_links(g: Candidates, d: int) -> list[tuple[int, int, int]]:
     """(a, b, unit) for every unit where d has exactly two places, a < b, each pair once."""
     where = g.where()[d - 1]
     seen, out = set(), []
-    for u, mask in enumerate(g.layout.unit_masks):
+    for u, mask in enumerate(g.tables.unit_masks):
         places = where & mask
         if places.bit_count() == 2 and places not in seen:
             seen.add(places)
@@ -29,21 +29,21 @@ def strong_links(g: Candidates, d: int) -> list[tuple[int, int, int]]:
 
 def shape(g: Candidates, u1: int, u2: int, p: int, q: int) -> str:
     """The pattern's name from the kinds of its two strong links and how p meets q."""
-    lay, n = g.layout, g.n
-    k1, k2 = lay.kinds[u1], lay.kinds[u2]
+    tables, n = g.tables, g.n
+    k1, k2 = tables.kinds[u1], tables.kinds[u2]
     if k1 == k2 == "row" and p % n == q % n:
         return "Skyscraper"
     if k1 == k2 == "col" and p // n == q // n:
         return "Skyscraper"
-    if {k1, k2} == {"row", "col"} and lay.box_of[p] == lay.box_of[q] != -1:
+    if {k1, k2} == {"row", "col"} and tables.box_of[p] == tables.box_of[q] != -1:
         return "2-String Kite"
     return "Turbot Fish"
 
 
 def _single_digit(g: Candidates, d: int) -> Iterator[tuple[str, Step]]:
     """(shape, step) of every Skyscraper, 2-String Kite and Turbot Fish of one digit."""
-    lay, cands, n = g.layout, g.cands, g.n
-    peers = lay.peers
+    tables, cands, n = g.tables, g.cands, g.n
+    peers = tables.peers
     b = 1 << (d - 1)
     links = strong_links(g, d)
     for i, (a1, b1, u1) in enumerate(links):
@@ -95,13 +95,13 @@ def turbot(g: Candidates) -> Iterator[Step]:
 def _empty_rectangle(g: Candidates, d: int) -> Iterator[Step]:
     """A box whose places for a digit lie in one row and one column of it (the cross), and a
     strong link in a line that meets the cross's row (or column) outside the box."""
-    lay, n = g.layout, g.n
+    tables, n = g.tables, g.n
     where = g.where()[d - 1]
     rows_at, cols_at = line_masks(n)
-    for u, unit in enumerate(lay.units):
-        if lay.kinds[u] != "box":
+    for u, unit in enumerate(tables.units):
+        if tables.kinds[u] != "box":
             continue
-        places = where & lay.unit_masks[u]
+        places = where & tables.unit_masks[u]
         if places.bit_count() < 2:
             continue
         rows = {c // n for c in unit}
@@ -121,7 +121,7 @@ empty_rectangle = per_digit(_empty_rectangle)
 
 def _er_links(g, d, where, u, cells, r, c, rows, cols) -> Iterator[Step]:
     """Empty rectangle eliminations through strong links in columns and rows."""
-    n, unit = g.n, g.layout.unit_masks[u]
+    n, unit = g.n, g.tables.unit_masks[u]
     rows_at, cols_at = line_masks(n)
     for col in range(n):  # a strong link in a column, one end in row r
         ends = where & cols_at[col]
@@ -144,10 +144,10 @@ def _er_links(g, d, where, u, cells, r, c, rows, cols) -> Iterator[Step]:
 def _er_step(g, d, u, cells, link, target) -> Step:
     """The Step of one empty rectangle."""
     n = g.n
-    boxes = [k for k, kind in enumerate(g.layout.kinds) if kind == "box"]
+    boxes = [k for k, kind in enumerate(g.tables.kinds) if kind == "box"]
     box = boxes.index(u) + 1
     return make("Empty Rectangle", n, f"{d} in b{box} ({cells_text(link, n)})",
                 eliminations=[(target, d)], cells=cells + link, units=[u],
-                sentence=f"In {g.layout.unit_names[u]}, {d} lies in one row or one column of "
+                sentence=f"In {g.tables.unit_names[u]}, {d} lies in one row or one column of "
                 f"the box; with the strong link {cells_text(link, n)} either way "
                 f"{name(target, n)} cannot hold {d}.", length=3)

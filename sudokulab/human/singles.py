@@ -9,24 +9,24 @@ from sudokulab.human.candidates import Candidates, bit
 from sudokulab.human.step import Step, make, name
 
 
-def unit_short(layout, unit: int) -> str:
+def unit_short(tables, unit: int) -> str:
     """HoDoKu's short unit name: r1, c1, b1 (or the unit's full name for extra units)."""
-    text = layout.unit_names[unit]
+    text = tables.unit_names[unit]
     number = text.split()[-1]
-    short = {"row": "r", "col": "c", "box": "b"}.get(layout.kinds[unit])
+    short = {"row": "r", "col": "c", "box": "b"}.get(tables.kinds[unit])
     return f"{short}{number}" if short and number.isdigit() else text
 
 
 def full_house(g: Candidates) -> Iterator[Step]:
     """A unit with one blank cell left: it takes the missing digit."""
-    lay, values, cands, n = g.layout, g.values, g.cands, g.n
+    tables, values, cands, n = g.tables, g.values, g.cands, g.n
     full = (1 << n) - 1
     if 1 not in g.blanks:
         return   # the usual case, found without a loop in Python
     for u, blanks in enumerate(g.blanks):
         if blanks != 1:
             continue
-        unit = lay.units[u]
+        unit = tables.units[u]
         blank = next(c for c in unit if not values[c])
         seen = 0
         for cell in unit:
@@ -37,7 +37,7 @@ def full_house(g: Candidates) -> Iterator[Step]:
             d = missing.bit_length()
             yield make("Full House", n, "", placements=[(blank, d)], cells=[blank],
                        units=[u], sentence=f"{name(blank, n)} is the last blank cell of "
-                       f"{lay.unit_names[u]}, so it takes the missing {d}.")
+                       f"{tables.unit_names[u]}, so it takes the missing {d}.")
 
 
 @lru_cache(maxsize=16)
@@ -61,8 +61,8 @@ def naked_single(g: Candidates) -> Iterator[Step]:
 
 def hidden_single(g: Candidates) -> Iterator[Step]:
     """A digit with one place left in a unit."""
-    lay, cands, n, blanks = g.layout, g.cands, g.n, g.blanks
-    for u, unit in enumerate(lay.units):
+    tables, cands, n, blanks = g.tables, g.cands, g.n, g.blanks
+    for u, unit in enumerate(tables.units):
         if not blanks[u]:
             continue
         once = twice = 0
@@ -78,4 +78,4 @@ def hidden_single(g: Candidates) -> Iterator[Step]:
             d = low.bit_length()
             yield make("Hidden Single", n, "", placements=[(cell, d)], cells=[cell],
                        units=[u], sentence=f"{d} has only one place left in "
-                       f"{lay.unit_names[u]}: {name(cell, n)}.")
+                       f"{tables.unit_names[u]}: {name(cell, n)}.")

@@ -16,32 +16,32 @@ SIZE_NAMES = {2: "Pair", 3: "Triple", 4: "Quadruple"}
 
 def naked(g: Candidates, size: int, locked: bool = False) -> Iterator[Step]:
     """Naked subsets of a size; locked ones lie in two units and clear both (HoDoKu's test)."""
-    lay, cands, n = g.layout, g.cands, g.n
+    tables, cands, n = g.tables, g.cands, g.n
     technique = f"{'Locked' if locked else 'Naked'} {SIZE_NAMES[size]}"
     for u, group, mask in g.cached(f"naked{size}", lambda: _naked_sets(g, size)):
-        common = set(lay.units_of[group[0]]).intersection(*(lay.units_of[c]
+        common = set(tables.units_of[group[0]]).intersection(*(tables.units_of[c]
                                                             for c in group[1:]))
         if locked and (len(common) < 2 or min(common) != u):
             continue
         reach = common if locked else {u}
-        gone = [(c, d) for v in sorted(reach) for c in lay.units[v]
+        gone = [(c, d) for v in sorted(reach) for c in tables.units[v]
                 if c not in group and cands[c] & mask for d in digits(cands[c] & mask)]
-        if gone and (not locked or _clears_both(gone, common, lay)):
+        if gone and (not locked or _clears_both(gone, common, tables)):
             ds = digits_text(digits(mask))
             yield make(technique, n, f"{ds} in {cells_text(group, n)}",
                        eliminations=gone, cells=group, units=sorted(reach),
                        sentence=f"{cells_text(group, n)} can only hold {ds} between "
                        f"them, so no other cell of "
-                       f"{' or '.join(lay.unit_names[v] for v in sorted(reach))} can.")
+                       f"{' or '.join(tables.unit_names[v] for v in sorted(reach))} can.")
 
 
 def _naked_sets(g: Candidates, size: int) -> list[tuple[int, tuple[int, ...], int]]:
     """(unit, cells, their digits) of every `size` cells of a unit with more blank cells that
     hold `size` digits between them: unit by unit, each unit's in the order of
     itertools.combinations (naked and locked subsets of a size share them)."""
-    lay, cands, blanks = g.layout, g.cands, g.blanks
+    tables, cands, blanks = g.tables, g.cands, g.blanks
     out: list[tuple[int, tuple[int, ...], int]] = []
-    for u, unit in enumerate(lay.units):
+    for u, unit in enumerate(tables.units):
         if blanks[u] > size:
             small = [(c, cands[c]) for c in unit if cands[c] and cands[c].bit_count() <= size]
             out += [(u, group, mask) for group, mask in _within(small, size)]
@@ -72,17 +72,17 @@ def _grow(items: list[tuple[int, int]], size: int, found: list, start: int, grou
             _grow(items, size, found, k + 1, group + (key,), wider)
 
 
-def _clears_both(gone: list[tuple[int, int]], common: set[int], lay) -> bool:
+def _clears_both(gone: list[tuple[int, int]], common: set[int], tables) -> bool:
     """HoDoKu's test for a locked subset: it removes candidates in its box and, outside the
     box, in its line; one that clears only one of them is a naked subset there."""
-    box = next((v for v in sorted(common) if lay.kinds[v] == "box"), min(common))
-    inside = [box in lay.units_of[c] for c, _ in gone]
+    box = next((v for v in sorted(common) if tables.kinds[v] == "box"), min(common))
+    inside = [box in tables.units_of[c] for c, _ in gone]
     return any(inside) and not all(inside)
 
 
 def hidden(g: Candidates, size: int) -> Iterator[Step]:
     """Hidden subsets of a size."""
-    lay, cands, n = g.layout, g.cands, g.n
+    tables, cands, n = g.tables, g.cands, g.n
     technique = f"Hidden {SIZE_NAMES[size]}"
     for u, group, union in _hidden_sets(g, size):
         mask = sum(1 << (d - 1) for d in group)
@@ -92,7 +92,7 @@ def hidden(g: Candidates, size: int) -> Iterator[Step]:
             ds = digits_text(group)
             yield make(technique, n, f"{ds} in {cells_text(cells, n)}",
                        eliminations=gone, cells=cells, units=[u],
-                       sentence=f"In {lay.unit_names[u]}, {ds} fit only in "
+                       sentence=f"In {tables.unit_names[u]}, {ds} fit only in "
                        f"{cells_text(cells, n)}, so those cells hold nothing else.")
 
 
@@ -109,7 +109,7 @@ def _unit_places(g: Candidates) -> list[list[tuple[int, int, int]]]:
     """Per unit, (digit, its places as a bitmask, how many) of each digit with 2 or more."""
     where, n = g.where(), g.n
     out = []
-    for unit_mask in g.layout.unit_masks:
+    for unit_mask in g.tables.unit_masks:
         unit = []
         for d in range(1, n + 1):
             where_d = where[d - 1] & unit_mask

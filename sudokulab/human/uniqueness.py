@@ -25,13 +25,13 @@ def rectangles(g: Candidates) -> list[tuple[list[int], int]]:
 def _rectangles(g: Candidates) -> Iterator[tuple[list[int], int]]:
     """The rectangles, as found: two rows, then two columns where both rows' cells share two
     candidates or more."""
-    lay, cands, n = g.layout, g.cands, g.n
+    tables, cands, n = g.tables, g.cands, g.n
     for r1, r2 in combinations(range(n), 2):
         shared = [(c, cands[r1 * n + c] & cands[r2 * n + c]) for c in range(n)]
         shared = [(c, m) for c, m in shared if m.bit_count() >= 2]
         for (c1, m1), (c2, m2) in combinations(shared, 2):
             cells = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2]
-            if len({lay.box_of[c] for c in cells}) != 2:
+            if len({tables.box_of[c] for c in cells}) != 2:
                 continue
             for a, b in combinations(digits(m1 & m2), 2):
                 yield cells, (1 << (a - 1)) | (1 << (b - 1))
@@ -63,7 +63,7 @@ def ur_type1(g: Candidates) -> Iterator[Step]:
 
 def ur_type2(g: Candidates) -> Iterator[Step]:
     """Two corners hold the pair plus the same one extra digit: one of them holds it."""
-    lay, cands, n = g.layout, g.cands, g.n
+    tables, cands, n = g.tables, g.cands, g.n
     for cells, pair in rectangles(g):
         extra = [c for c in cells if cands[c] != pair]
         if len(extra) != 2 or cands[extra[0]] != cands[extra[1]]:
@@ -72,7 +72,7 @@ def ur_type2(g: Candidates) -> Iterator[Step]:
         if more.bit_count() != 1:
             continue
         z = more.bit_length()
-        gone = [(c, z) for c in lay.peers[extra[0]] & lay.peers[extra[1]] if cands[c] & more]
+        gone = [(c, z) for c in tables.peers[extra[0]] & tables.peers[extra[1]] if cands[c] & more]
         if gone:
             yield make("Uniqueness Test 2", n, _what(pair, cells, n), eliminations=gone,
                        cells=cells, sentence=_sentence(pair, cells, n, f"so {z} is in "
@@ -83,15 +83,15 @@ def ur_type2(g: Candidates) -> Iterator[Step]:
 def ur_type3(g: Candidates) -> Iterator[Step]:
     """The two extra corners act as one cell holding their extra digits, which forms a naked
     subset with other cells of a unit they share."""
-    lay, cands, n = g.layout, g.cands, g.n
+    tables, cands, n = g.tables, g.cands, g.n
     for cells, pair in rectangles(g):
         extra = [c for c in cells if cands[c] != pair]
         if len(extra) != 2:
             continue
         more = (cands[extra[0]] | cands[extra[1]]) & ~pair
-        shared = set(lay.units_of[extra[0]]) & set(lay.units_of[extra[1]])
+        shared = set(tables.units_of[extra[0]]) & set(tables.units_of[extra[1]])
         for u in sorted(shared):
-            others = [c for c in lay.units[u] if cands[c] and c not in extra]
+            others = [c for c in tables.units[u] if cands[c] and c not in extra]
             for size in (1, 2, 3):
                 for group in combinations(others, size):
                     mask = more
@@ -109,41 +109,41 @@ def ur_type3(g: Candidates) -> Iterator[Step]:
                                    f"{','.join(map(str, digits(more)))}: with "
                                    f"{cells_text(group, n)} they lock "
                                    f"{','.join(map(str, digits(mask)))} in "
-                                   f"{lay.unit_names[u]}."))
+                                   f"{tables.unit_names[u]}."))
 
 
 def ur_type4(g: Candidates) -> Iterator[Step]:
     """The two extra corners share a unit where one pair digit has no other place: the other
     pair digit cannot be in either of them."""
-    lay, cands, n = g.layout, g.cands, g.n
+    tables, cands, n = g.tables, g.cands, g.n
     for cells, pair in rectangles(g):
         extra = [c for c in cells if cands[c] != pair]
         if len(extra) != 2:
             continue
-        shared = set(lay.units_of[extra[0]]) & set(lay.units_of[extra[1]])
+        shared = set(tables.units_of[extra[0]]) & set(tables.units_of[extra[1]])
         for u in sorted(shared):
             for a, b in (digits(pair), digits(pair)[::-1]):
-                places = [c for c in lay.units[u] if cands[c] >> (a - 1) & 1]
+                places = [c for c in tables.units[u] if cands[c] >> (a - 1) & 1]
                 if sorted(places) == sorted(extra):
                     yield make("Uniqueness Test 4", n, _what(pair, cells, n),
                                eliminations=[(c, b) for c in extra], cells=cells, units=[u],
                                sentence=_sentence(pair, cells, n, f"{a} must be in "
                                f"{name(extra[0], n)} or {name(extra[1], n)} "
-                               f"({lay.unit_names[u]}), so neither can hold {b}."))
+                               f"({tables.unit_names[u]}), so neither can hold {b}."))
 
 
 def bug_plus_one(g: Candidates) -> Iterator[Step]:
     """Every blank cell has two candidates but one, which has three: the digit that would
     otherwise appear three times in its units goes there (else a deadly BUG remains)."""
-    lay, cands, n = g.layout, g.cands, g.n
+    tables, cands, n = g.tables, g.cands, g.n
     counts = [m.bit_count() for m in cands]
-    odd = [c for c in lay.cells if counts[c] > 2]
+    odd = [c for c in tables.cells if counts[c] > 2]
     if len(odd) != 1 or counts[odd[0]] != 3 or any(k == 1 for k in counts):
         return
     cell = odd[0]
     for d in digits(cands[cell]):
         b = 1 << (d - 1)
-        if all(sum(1 for c in lay.units[u] if cands[c] & b) == 3 for u in lay.units_of[cell]):
+        if all(sum(1 for c in tables.units[u] if cands[c] & b) == 3 for u in tables.units_of[cell]):
             yield make("Bivalue Universal Grave + 1", n, "",
                        placements=[(cell, d)], cells=[cell],
                        sentence=f"Every other blank cell has two candidates; without {d}, "

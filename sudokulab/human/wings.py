@@ -16,11 +16,11 @@ def _count(mask: int) -> int:
 
 def xy_wing(g: Candidates) -> Iterator[Step]:
     """A pivot xy seeing pincers xz and yz: whichever the pivot holds, a pincer holds z."""
-    lay, cands, n = g.layout, g.cands, g.n
-    pairs = [c for c in lay.cells if _count(cands[c]) == 2]
+    tables, cands, n = g.tables, g.cands, g.n
+    pairs = [c for c in tables.cells if _count(cands[c]) == 2]
     for pivot in pairs:
         m = cands[pivot]
-        wings = [c for c in pairs if c in lay.peers[pivot] and cands[c] != m
+        wings = [c for c in pairs if c in tables.peers[pivot] and cands[c] != m
                  and _count(cands[c] & m) == 1]
         for i, a in enumerate(wings):
             for b in wings[i + 1:]:
@@ -28,7 +28,7 @@ def xy_wing(g: Candidates) -> Iterator[Step]:
                 if za != zb or (cands[a] & m) == (cands[b] & m):
                     continue
                 z = za.bit_length()
-                gone = [(c, z) for c in lay.peers[a] & lay.peers[b]
+                gone = [(c, z) for c in tables.peers[a] & tables.peers[b]
                         if cands[c] & za and c != pivot]
                 if gone:
                     x, y = digits(m)
@@ -41,12 +41,12 @@ def xy_wing(g: Candidates) -> Iterator[Step]:
 
 def xyz_wing(g: Candidates) -> Iterator[Step]:
     """A pivot xyz seeing pincers xz and yz: one of the three holds z."""
-    lay, cands, n = g.layout, g.cands, g.n
-    for pivot in lay.cells:
+    tables, cands, n = g.tables, g.cands, g.n
+    for pivot in tables.cells:
         m = cands[pivot]
         if _count(m) != 3:
             continue
-        wings = [c for c in lay.peers[pivot] if _count(cands[c]) == 2 and cands[c] & m ==
+        wings = [c for c in tables.peers[pivot] if _count(cands[c]) == 2 and cands[c] & m ==
                  cands[c]]
         for i, a in enumerate(wings):
             for b in wings[i + 1:]:
@@ -54,7 +54,7 @@ def xyz_wing(g: Candidates) -> Iterator[Step]:
                 if cands[a] | cands[b] != m or _count(common) != 1:
                     continue
                 z = common.bit_length()
-                gone = [(c, z) for c in lay.peers[a] & lay.peers[b] & lay.peers[pivot]
+                gone = [(c, z) for c in tables.peers[a] & tables.peers[b] & tables.peers[pivot]
                         if cands[c] & common]
                 if gone:
                     yield make("XYZ-Wing", n, f"{'/'.join(map(str, digits(m)))} in "
@@ -67,21 +67,22 @@ def xyz_wing(g: Candidates) -> Iterator[Step]:
 def w_wing(g: Candidates) -> Iterator[Step]:
     """Two equal bivalue cells xy and a strong link on x between cells seeing one each:
     one of the two cells holds y."""
-    lay, cands, n = g.layout, g.cands, g.n
-    pairs = [c for c in lay.cells if _count(cands[c]) == 2]
+    tables, cands, n = g.tables, g.cands, g.n
+    pairs = [c for c in tables.cells if _count(cands[c]) == 2]
     links = {d: strong_links(g, d) for d in range(1, n + 1)}
     for i, a in enumerate(pairs):
         for b in pairs[i + 1:]:
-            if cands[a] != cands[b] or b in lay.peers[a]:
+            if cands[a] != cands[b] or b in tables.peers[a]:
                 continue
             for x in digits(cands[a]):
                 y = digits(cands[a] & ~(1 << (x - 1)))[0]
-                gone = [(c, y) for c in lay.peers[a] & lay.peers[b] if cands[c] >> (y - 1) & 1]
+                both = tables.peers[a] & tables.peers[b]
+                gone = [(c, y) for c in both if cands[c] >> (y - 1) & 1]
                 if not gone:
                     continue
                 for p, q, _ in links[x]:
                     for s, t in ((p, q), (q, p)):
-                        if s in lay.peers[a] and t in lay.peers[b] and not {s, t} & {a, b}:
+                        if s in tables.peers[a] and t in tables.peers[b] and not {s, t} & {a, b}:
                             yield make("W-Wing", n, f"{x}/{y} in {name(a, n)},{name(b, n)} "
                                        f"connected by {x} in {name(s, n)},{name(t, n)}",
                                        eliminations=gone, cells=[a, b, s, t],

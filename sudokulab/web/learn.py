@@ -164,7 +164,7 @@ def candidates_json(g) -> list[list[int]]:
 def step_json(step, g) -> dict:
     """The step as explain's JSON gives it, plus what to highlight and what it removes
     (from the candidates `g` it was found on; `g` is left after the step)."""
-    n, layout = g.n, g.layout
+    n, tables = g.n, g.tables
     before = g.cands[:]
     g.apply(step)
     placed = {c for c, _ in step.placements}
@@ -173,8 +173,8 @@ def step_json(step, g) -> dict:
                and not g.cands[c] >> (d - 1) & 1]
     return {**step.to_json(n), "sentence": step.sentence,
             "cells": [cell(c, n) for c in step.cells],
-            "units": [{"name": layout.unit_names[u], "cells": [cell(c, n) for c in
-                                                              layout.units[u]]}
+            "units": [{"name": tables.unit_names[u], "cells": [cell(c, n) for c in
+                                                              tables.units[u]]}
                       for u in step.units],
             "links": [{"from": [*cell(a[0], n), a[1]], "to": [*cell(b[0], n), b[1]],
                        "strong": bool(strong)} for a, b, strong in step.links],
