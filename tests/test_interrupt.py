@@ -1,9 +1,10 @@
 """Ctrl-C stops every backend mid-search and keeps the solutions found so far.
 
 Each case runs a count in a child process and sends it SIGINT from inside the search at
-a known point: after a few solutions (norvig, dlx, sat, smt, cpsat: the function that reads each
-solution is wrapped; asp too), or once the Prolog thread has done a million inferences (a
-watching thread reads them). The count has 39,168 solutions: it is far from done then.
+a known point: after a few solutions (norvig, dlx, sat, smt, cpsat, mzn, milp, cpmpy: the
+function that reads each solution is wrapped; asp too), or once the Prolog thread has done
+a million inferences (a watching thread reads them). The count has 39,168 solutions: it
+is far from done then.
 SAT also gets Ctrl-C inside one long SAT call, twice, and must then solve again.
 """
 
@@ -67,6 +68,15 @@ elif name == "asp":  # read runs in clingo's solving thread: the signal goes to 
 elif name == "cpsat":
     import sudokulab.backends.cpsat as m
     press_ctrl_c_after(m, m.collector_class(), "on_solution_callback")
+elif name == "milp":
+    import sudokulab.backends.milp as m
+    press_ctrl_c_after(m, m.Engine, "read")
+elif name == "mzn":
+    import sudokulab.backends.mzn as m
+    press_ctrl_c_after(m, m, "read")
+elif name == "cpmpy":
+    import sudokulab.backends.cpmpy as m
+    press_ctrl_c_after(m, m, "grid_of")
 elif name == "prolog":  # a thread watches the solving thread's inferences
     from sudokulab.prolog.swipl import janus
     prolog = janus()

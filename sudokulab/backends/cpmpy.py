@@ -13,24 +13,38 @@ sums for arrows and little killers, positions of the 1 and the N for a sandwich.
 
 It is built once per process for a shape and rule set (`model`); each puzzle gets a
 solver made from it with the givens added as `grid[c] == d`, since CPMpy's solvers
-take constraints but do not give them back. Counting is CPMpy's `solveAll`, its
-`solution_limit` the limit, its `time_limit` the deadline. Ctrl-C: the solvers run in
-native code that CPMpy gives no way to stop, so Python hears it once the call returns.
+take constraints but do not give them back. Counting is a solve per solution, each with
+the time left as its `time_limit`, then a no-good on the blank cells (as CPMpy's generic
+solveAll does; Choco's own gives no solution before the last is found).
+
+Ctrl-C: the solvers run in native code that CPMpy gives no way to stop, so base.ctrl_c
+hears it as the solve step running returns; the enumeration stops there, keeping the
+solutions found (a count: "at least"). A single step lasts one search for one solution.
 """
 
 from __future__ import annotations
 
 import time
-import warnings
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 
 from sudokulab import rules as R
-from sudokulab.backends.base import Availability, Backend, Choice, Deadline, interrupted
+from sudokulab.backends.base import (
+    Availability,
+    Backend,
+    Choice,
+    Deadline,
+    Need,
+    ctrl_c,
+    interrupted,
+)
+from sudokulab.extras import install
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status, verdict
 
-FIX = "pip install cpmpy pychoco pumpkin-solver exact (or pip install 'sudokulab[cpmpy]')"
+FIX = install("cpmpy")  # CPMpy with pychoco, pumpkin-solver and exact
 DEFAULT = "choco"
 # CPMpy solvers that are no satisfaction engines of their own (rc2 is MaxSAT over pysat).
 LEFT_OUT = ("rc2",)
@@ -68,6 +82,15 @@ class Model:
         self.grid = grid = cp.intvar(1, geo.n, shape=len(geo.cells), name="grid")
         self.model = cp.Model([cp.AllDifferent(grid[list(unit)]) for unit in geo.units])
         self.model += _variants(geo, grid)
+
+    def read(self) -> tuple[int, ...]:
+        """The grid of the solution the solver just found."""
+        return grid_of(self.grid.value())
+
+
+def grid_of(values: Iterable) -> tuple[int, ...]:
+    """A solution's grid from its cells' values (each solver's own integers)."""
+    return tuple(int(v) for v in values)
 
 
 def _variants(geo, grid) -> list:
@@ -136,18 +159,19 @@ class CpmpyBackend(Backend):
                                             "or another one installed"),
     }
 
+    needs = (Need("cpmpy", FIX),)  # the solvers' packages: `ready` asks CPMpy about them
+
     def __init__(self, solver: str = DEFAULT) -> None:
         super().__init__()
         self.solver = solver
 
     @classmethod
-    def available(cls) -> Availability:
-        """Available when CPMpy and its default solver, Choco, import."""
-        try:
-            import cpmpy
-            from cpmpy import SolverLookup
-        except ImportError as error:
-            return Availability(False, reason=f"cannot import cpmpy: {error}", fix=FIX)
+    def ready(cls) -> Availability:
+        """Whether CPMpy finds its default solver, Choco (CPMpy is installed: see `needs`),
+        and the versions."""
+        import cpmpy
+        from cpmpy import SolverLookup
+
         if not _installed(SolverLookup.lookup(DEFAULT)):
             return Availability(False, reason="CPMpy finds no pychoco (its Choco solver)",
                                 fix=FIX)
@@ -159,7 +183,6 @@ class CpmpyBackend(Backend):
         """A solver from the shape's model plus the givens; solveAll up to the limit."""
         import cpmpy as cp
         from cpmpy.exceptions import NotSupportedError
-        from cpmpy.solvers.solver_interface import ExitStatus
 
         started = time.perf_counter()
         built_model = model(puzzle.box, puzzle.rules, puzzle.layout)
@@ -172,30 +195,30 @@ class CpmpyBackend(Backend):
                                                       f"express this puzzle: {error}")
         built = time.perf_counter()
         found: list[tuple[int, ...]] = []
-        left = deadline.left()
-        timing = {} if left is None else {"time_limit": max(left, 0.001)}
-        try:
-            if limit == 1:
-                if solver.solve(**timing):
-                    found.append(tuple(int(v) for v in grid.value()))
-            else:
-                with warnings.catch_warnings():  # that solveAll spoils the solver: it is
-                    warnings.simplefilter("ignore", UserWarning)  # this puzzle's alone
-                    solver.solveAll(display=lambda: found.append(tuple(int(v) for v in
-                                                                       grid.value())),
-                                    solution_limit=limit, **timing)
-        except KeyboardInterrupt:
-            raise interrupted(found, limit, build_time=built - started,
-                              solve_time=time.perf_counter() - built) from None
-        status = solver.status()
-        # An enumeration that ran out of solutions ends OPTIMAL (or UNSATISFIABLE: none);
-        # one cut by the limit or the time limit, FEASIBLE (or UNKNOWN: none found).
-        complete = status.exitstatus in (ExitStatus.OPTIMAL, ExitStatus.UNSATISFIABLE)
-        cut = not complete and (limit is None or len(found) < limit)
-        return verdict(found, limit, complete=complete, stats={"runtime": status.runtime},
-                       build_time=built - started, solve_time=time.perf_counter() - built,
-                       message=f"{self.solver} stopped before the end: "
-                               f"{status.exitstatus.name}" if cut else "")
+        steps = self._enumerate(solver, built_model, puzzle, limit, deadline, found)
+        times = {"build_time": built - started, "solve_time": time.perf_counter() - built,
+                 "stats": {"solves": steps.solves, "runtime": steps.runtime}}
+        if steps.pressed:
+            raise interrupted(found, limit, **times)
+        cut = not steps.complete and (limit is None or len(found) < limit)
+        return verdict(found, limit, complete=steps.complete, **times,
+                       message=f"{self.solver} stopped before the end: {steps.ended}"
+                       if cut else "")
+
+    def _enumerate(self, solver, built_model: Model, puzzle: Puzzle, limit: int | None,
+                   deadline: Deadline, found: list) -> Steps:
+        """Solutions into `found` up to the limit, the deadline, the last one, or Ctrl-C
+        (heard between two, as the solve step running returns)."""
+        steps = Steps()
+        blanks = [cell for cell, d in enumerate(puzzle.givens) if not d]
+        enumerate_ = _choco_solutions if self.solver == "choco" else _nogood_solutions
+        with ctrl_c(lambda: None) as key:  # nothing to call: the native step cannot stop
+            for grid in enumerate_(solver, built_model, blanks, deadline, steps):
+                found.append(grid)
+                if key.pressed or (limit is not None and len(found) >= limit) or not blanks:
+                    break  # no blank cell: the givens are the only solution
+        steps.pressed = key.pressed
+        return steps
 
     def describe(self, puzzle: Puzzle) -> str:
         """The CPMpy model: its variables and constraints by kind."""
@@ -211,8 +234,67 @@ class CpmpyBackend(Backend):
         lines += [f"    {kind}: {count}" for kind, count in sorted(kinds.items())]
         lines.append(f"  givens: {sum(map(bool, puzzle.givens))}, each `grid[c] == d` added "
                      "to a solver made from the model (the model is built once per shape)")
-        lines.append("  counting: CPMpy's solveAll with solution_limit = the limit")
+        lines.append("  counting: a solve per solution, then a no-good on the blank cells")
         return "\n".join(lines)
+
+
+def _choco_solutions(solver, built_model: Model, blanks: list[int], deadline: Deadline,
+                     steps: Steps) -> Iterator[tuple[int, ...]]:
+    """Choco's own enumeration: each pychoco Solver.solve() resumes the search for the next
+    solution (a no-good added between two makes Choco's checker abort the process)."""
+    solver.solver_vars(list(solver.user_vars))  # every variable posted to Choco
+    choco = solver.chc_model.get_solver()
+    cells = [solver.solver_var(v) for v in built_model.grid]
+    left = deadline.left()
+    if left is not None:  # Choco's time counter runs from the first solve: a deadline
+        choco.limit_time(f"{max(left, 0.001)}s")
+    while True:
+        started = time.perf_counter()
+        solved = choco.solve()
+        steps.solves += 1
+        steps.runtime += time.perf_counter() - started
+        if not solved:
+            state = choco.get_search_state()
+            steps.complete, steps.ended = state != "STOPPED", state
+            return
+        yield grid_of(cell.get_value() for cell in cells)
+
+
+def _nogood_solutions(solver, built_model: Model, blanks: list[int], deadline: Deadline,
+                      steps: Steps) -> Iterator[tuple[int, ...]]:
+    """Solve, then forbid that solution on the blank cells, again (CPMpy's generic
+    solveAll, with the time left per step)."""
+    import cpmpy as cp
+    from cpmpy.solvers.solver_interface import ExitStatus
+
+    grid = built_model.grid
+    while True:
+        left = deadline.left()
+        if left is not None and left <= 0:
+            steps.complete, steps.ended = False, "time limit"
+            return
+        solved = solver.solve(**({} if left is None else {"time_limit": left}))
+        status = solver.status()
+        steps.solves += 1
+        steps.runtime += status.runtime or 0.0
+        if not solved:
+            steps.complete = status.exitstatus is ExitStatus.UNSATISFIABLE
+            steps.ended = status.exitstatus.name
+            return
+        found = built_model.read()
+        yield found
+        solver += cp.any([grid[c] != found[c] for c in blanks])
+
+
+@dataclass
+class Steps:
+    """How an enumeration went: its solve steps, their runtime, how it ended."""
+
+    solves: int = 0
+    runtime: float = 0.0
+    complete: bool = True
+    ended: str = ""
+    pressed: bool = False
 
 
 def _version(package: str) -> str:

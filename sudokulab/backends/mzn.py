@@ -8,8 +8,9 @@ executable (Debian's 2.6 with Gecode 6.2), which runs in a process of its own pe
 puzzle: compiling the model costs more than Gecode's search on a 9x9.
 
 Solutions arrive one by one (`Instance.solutions`), so a timeout (MiniZinc's own
---time-limit) or Ctrl-C keeps those found; Ctrl-C cancels the asyncio task, and the
-package kills the MiniZinc process as the task ends.
+--time-limit) or Ctrl-C keeps those found. Ctrl-C (base.ctrl_c, whose handler keeps
+asyncio's own out) cancels the task reading them, from the watching thread; the package
+then terminates the MiniZinc process (which ends its Gecode child) and waits for it.
 """
 
 from __future__ import annotations
@@ -20,14 +21,15 @@ from datetime import timedelta
 from functools import lru_cache
 
 from sudokulab import rules as R
-from sudokulab.backends.base import Availability, Backend, Deadline, interrupted
+from sudokulab.backends.base import Availability, Backend, Deadline, Need, ctrl_c, interrupted
+from sudokulab.extras import install
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
 
 SOLVER = "gecode"
 FIX = ("apt-get install minizinc (Debian's MiniZinc brings Gecode; scripts/provision-minizinc, "
-       "run by `make install`) and pip install 'sudokulab[mzn]'")
+       f"run by `make install`) and {install('mzn')}")
 # MiniZinc's statistics kept, in its own words (times in seconds).
 STATS = ("nodes", "failures", "propagations", "propagators", "peakDepth", "restarts",
          "flatIntVars", "flatIntConstraints", "flatTime", "solveTime")
@@ -64,14 +66,14 @@ class MznBackend(Backend):
     supported_rules = R.RULE_TYPES  # sudoku.mzn has a predicate for each
     multi_grid = True  # a samurai's grids: more cells and units, the same model
     option_table: dict = {}
+    needs = (Need("minizinc", FIX),)  # the PyPI package that drives the executable
 
     @classmethod
-    def available(cls) -> Availability:
-        """Available when the minizinc package, the executable and Gecode are found."""
-        try:
-            import minizinc
-        except ImportError as error:
-            return Availability(False, reason=f"cannot import minizinc: {error}", fix=FIX)
+    def ready(cls) -> Availability:
+        """Whether the minizinc executable and its Gecode are found (the package is: see
+        `needs`), and their versions."""
+        import minizinc
+
         if minizinc.default_driver is None:
             return Availability(False, reason="the minizinc executable is not on the PATH",
                                 fix=FIX)
@@ -84,8 +86,6 @@ class MznBackend(Backend):
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Add the givens to the shape's model and collect Gecode's solutions as they come."""
-        import asyncio
-
         import minizinc
         from minizinc.error import MiniZincWarning
 
@@ -95,16 +95,15 @@ class MznBackend(Backend):
         built = time.perf_counter()
         found: list[tuple[int, ...]] = []
         last: list = [None]
-        try:
-            with warnings.catch_warnings():
-                # Debian's Gecode library redefines global constraints the old way: MiniZinc
-                # 2.6 warns about it on every compile, and it is no fault of the puzzle.
-                warnings.filterwarnings("ignore", "included file .* overrides a global",
-                                        MiniZincWarning)
-                asyncio.run(self._collect(instance, limit, deadline, found, last))
-        except KeyboardInterrupt:
+        with warnings.catch_warnings():
+            # Debian's Gecode library redefines global constraints the old way: MiniZinc
+            # 2.6 warns about it on every compile, and it is no fault of the puzzle.
+            warnings.filterwarnings("ignore", "included file .* overrides a global",
+                                    MiniZincWarning)
+            pressed = self._run(self._collect(instance, limit, deadline, found, last))
+        if pressed:
             raise interrupted(found, limit, build_time=built - started,
-                              solve_time=time.perf_counter() - built) from None
+                              solve_time=time.perf_counter() - built)
         final = last[0]
         status = final.status if final is not None else minizinc.Status.UNKNOWN
         if status is minizinc.Status.ERROR:
@@ -118,6 +117,26 @@ class MznBackend(Backend):
                        message=f"MiniZinc stopped before the end: {status.name}" if cut else "")
 
     @staticmethod
+    def _run(collecting) -> bool:
+        """Run the collecting coroutine in an event loop of its own; True if Ctrl-C
+        stopped it (its task cancelled: MiniZinc's process is terminated by then)."""
+        import asyncio
+
+        loop = asyncio.new_event_loop()
+        try:
+            task = loop.create_task(collecting)
+            with ctrl_c(lambda: loop.call_soon_threadsafe(task.cancel)) as key:
+                try:
+                    loop.run_until_complete(task)
+                except asyncio.CancelledError:
+                    if not key.pressed:
+                        raise
+            return key.pressed
+        finally:
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+
+    @staticmethod
     async def _collect(instance, limit: int | None, deadline: Deadline, found: list,
                        last: list) -> None:
         """Each solution into `found` as MiniZinc prints it; its final Result into `last`."""
@@ -127,7 +146,7 @@ class MznBackend(Backend):
         how = {"all_solutions": True} if limit is None else {"nr_solutions": limit}
         async for result in instance.solutions(time_limit=time_limit, **how):
             if result.solution is not None:
-                found.append(tuple(result.solution.grid))
+                found.append(read(result.solution))
             last[0] = result
 
     def describe(self, puzzle: Puzzle) -> str:
@@ -146,6 +165,11 @@ class MznBackend(Backend):
             "and the shape's data are built once per process, an Instance per puzzle",
             "  search: int_search(grid, first_fail, indomain_min); counting: --all-solutions",
             "  run it alone: sudokulab export PUZZLE --to mzn > p.mzn; minizinc -a p.mzn"])
+
+
+def read(solution) -> tuple[int, ...]:
+    """The grid of one of MiniZinc's solutions."""
+    return tuple(solution.grid)
 
 
 def statistics(stats: dict) -> dict[str, float]:
