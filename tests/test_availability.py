@@ -15,7 +15,7 @@ import pytest
 import tomllib
 
 from sudokulab import extras
-from sudokulab.backends import backend_class
+from sudokulab.backends import backend_class, names
 from sudokulab.check import is_solution
 from sudokulab.errors import EXIT_ENGINE, EXIT_OK
 from sudokulab.formats.text import parse
@@ -26,12 +26,26 @@ SITECUSTOMIZE = '''import os, sys
 for name in filter(None, os.environ.get("SUDOKULAB_HIDE", "").split(",")):
     sys.modules[name] = None  # as if it were not installed
 '''
-# each optional engine package, the backend that needs it, a backend that does not
-ENGINES = [("pysat", "sat", "smt"), ("z3", "smt", "sat"), ("clingo", "asp", "sat"),
-           ("ortools", "cpsat", "sat"), ("janus_swi", "prolog", "sat")]
-# what this suite's backends are: the others belong to other tests (and other extras)
-BACKENDS = ("norvig", "sat", "smt", "prolog", "dlx", "asp", "cpsat", "human")
-CORE = ("norvig", "sat", "smt", "dlx", "human")  # what solves without any extra
+BACKENDS = tuple(names())  # the registry's, plugins included
+
+
+def engines() -> list[tuple[str, str, str]]:
+    """Each engine package the registry's backends declare (`needs`), the backend that
+    needs it, and one that needs another package and has it here (to solve with)."""
+    needs = {name: [need.module for need in backend_class(name).needs] for name in BACKENDS}
+    rows = []
+    for name, modules in needs.items():
+        for module in modules:
+            other = next((o for o, theirs in needs.items() if theirs and module not in theirs
+                          and backend_class(o).missing() is None), "norvig")
+            rows.append((module, name, other))
+    return rows
+
+
+# janus-swi is no `needs` of prolog's: its ready() probes it in a child process, since
+# janus must not load before SWI-Prolog's set-up
+ENGINES = [*engines(), ("janus_swi", "prolog", "sat")]
+CORE = ("norvig", "sat", "smt", "dlx", "human")  # what `pip install sudokulab` alone solves
 # packages of the extras other parts of sudokulab use (backends mzn, milp, cpmpy, solve
 # --count-with, make model): hidden too when nothing but the core may be there
 OTHER_EXTRAS = ("minizinc", "highspy", "cpmpy", "pychoco", "pumpkin_solver", "exact",
@@ -92,8 +106,8 @@ def test_each_engine_hidden_leaves_the_others_working(hider, here, package, back
     solves(hider, [package], other)
 
 
-@pytest.mark.parametrize(("package", "backend"), [(p, b) for p, b, _ in ENGINES[:4]],
-                         ids=[package for package, _, _ in ENGINES[:4]])
+@pytest.mark.parametrize(("package", "backend"), [(p, b) for p, b, _ in engines()],
+                         ids=[package for package, _, _ in engines()])
 def test_a_backend_whose_package_is_hidden_is_refused_in_one_line(hider, package, backend):
     refused = sudokulab(hider, [package], "solve", "-b", backend, PUZZLE)
     assert refused.returncode == EXIT_ENGINE
@@ -125,12 +139,15 @@ def test_a_command_needing_a_missing_extra_names_it(hider, tmp_path, hidden, arg
 def test_without_any_extra_the_core_backends_solve(hider, here):
     hidden = [m for modules in extras.MODULES.values() for m in modules]
     hidden += [*OTHER_EXTRAS, "janus_swi"]  # SWI-Prolog's janus is built by `make prolog`
+    hidden += [package for package, backend, _ in ENGINES if backend not in CORE]
     listed = sudokulab(hider, hidden, "backends")
     assert listed.returncode == EXIT_OK, listed.stderr
     rows = table(listed.stdout)
-    for name in ("asp", "cpsat"):  # each says which extra brings it
-        assert rows[name].split()[1] == "no"
-        assert f"pip install 'sudokulab[{name}]'" in rows[name]
+    for name in BACKENDS:  # each one an extra brings says which
+        fixes = [need.fix for need in backend_class(name).needs if "sudokulab[" in need.fix]
+        if name not in CORE and fixes:
+            assert rows[name].split()[1] == "no", rows[name]
+            assert fixes[0] in rows[name], rows[name]
     for name in CORE:
         assert rows[name].split()[1] == "yes", rows[name]
         solves(hider, hidden, name)
