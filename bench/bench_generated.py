@@ -36,7 +36,9 @@ from provenance import machine_section
 from tabulate import tabulate
 
 ROOT = Path(__file__).resolve().parent.parent
-BACKENDS = ("norvig", "sat", "smt", "prolog", "dlx", "asp", "cpsat")
+# Engines of the registry left out of this long run, each with why; none today: a
+# backend's process is capped at CHILD_CAP, so a slow one costs time, never the run.
+LEFT_OUT: dict[str, str] = {}
 FIXED = ("main-diagonal", "anti-diagonal", "disjoint-groups")  # rules drawn with the grid
 COUNT = 5      # puzzles per family
 SEED = 19      # issue 19
@@ -257,10 +259,17 @@ def report(puzzles, took, runs, verdicts) -> str:
     ])
 
 
+def backends() -> list[str]:
+    """Every complete search of the registry (human's steps are no search), but LEFT_OUT."""
+    from sudokulab.backends import complete_searches
+
+    return [name for name in complete_searches() if name not in LEFT_OUT]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Generate the set, run every backend on it; 0 when every target is met."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--backends", default=",".join(BACKENDS))
+    parser.add_argument("--backends", default=",".join(backends()))
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "generated.md")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--set", type=Path, help=argparse.SUPPRESS)
