@@ -13,3 +13,9 @@ export function say(text, kind = "") {
 export function escape(text) {
   return String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
+
+/** Scroll the board into sight when it is not (a phone: the tools sit far below it). */
+export function showBoard() {
+  const box = $("board").getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) $("board-side").scrollIntoView({ block: "start" });
+}

@@ -128,4 +128,6 @@ export function resetEngines() {
   delete $("solve-status").dataset.status;
   $("model-text").hidden = true;
   $("model-text").textContent = "";
+  seen = [];
+  legend(seen);  // the old table's statistics explained under no table
 }

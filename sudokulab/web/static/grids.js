@@ -4,7 +4,7 @@
 // pencil marks side by side; a click opens one on the main board.
 
 import { api, Stale } from "./api.js";
-import { $, escape } from "./dom.js";
+import { $, escape, showBoard } from "./dom.js";
 import { BOXES, puzzleText, state, SYMBOLS } from "./state.js";
 import { closeView, showMarks, showing } from "./view.js";
 
@@ -46,12 +46,21 @@ function open(k) {
   if (!level || level.marks === null) return;
   for (const figure of $("grids-boards").children) figure.classList.toggle("open", Number(figure.dataset.k) === k);
   showMarks("grid", level.marks);
+  showBoard();
   $("grids").dataset.open = level.name;
   $("grids-text").textContent = `on the board: where ${level.name} stops (${level.what}); Escape or close goes back to your grid`;
 }
 
+/** Forget the boards: they were of a puzzle no longer on the board (load.js's newpuzzle). */
+function forget() {
+  levels = [];
+  $("grids-boards").textContent = $("grids-text").textContent = "";
+  delete $("grids").dataset.open;
+}
+
 /** Wire the controls (main.js imports this module once). */
 export function wireGrids() {
+  document.addEventListener("newpuzzle", forget);
   $("grids-run").addEventListener("click", showGrids);
   $("grids-close").addEventListener("click", () => {
     if (showing("grid")) closeView();

@@ -6,6 +6,7 @@
 import { api, Stale } from "./api.js";
 import { render } from "./board.js";
 import { $ } from "./dom.js";
+import { finished } from "./play.js";
 import { change, keepsMarks, playerCandidates, playerValues, puzzleText, state } from "./state.js";
 
 /** Ask for a hint or an explanation ("hint" or "explain") of the grid as the player has it. */
@@ -126,4 +127,5 @@ export function applyHint() {
     state.selected = new Set([state.cursor]);
   }
   render();
+  finished();  // the hint's digit may be the last one: the timer stops, the page says so
 }

@@ -4,7 +4,7 @@
 
 import { api, newPuzzle, Stale, upload } from "./api.js";
 import { buildGrid, render } from "./board.js";
-import { $, escape, say } from "./dom.js";
+import { $, escape, say, showBoard } from "./dom.js";
 import { resetEngines } from "./engines.js";
 import { buildPad } from "./input.js";
 import { endLearn } from "./learn.js";
@@ -28,6 +28,9 @@ export function setPuzzle(puzzle, { solution = null, mode = "play", name = "", k
   say("");
   buildGrid();
   buildPad();
+  // the teaching views (teach.js, watch.js, grids.js) drop what they showed of the old one
+  document.dispatchEvent(new CustomEvent("newpuzzle"));
+  showBoard();  // a phone has its tools below the board: the new puzzle comes into sight
   document.body.dataset.loads = Number(document.body.dataset.loads || 0) + 1;
 }
 

@@ -41,6 +41,13 @@ export function legend(names) {
 
 let rules = [];
 
+// A new puzzle (load.js): the old one's rules and pieces go, the next "side by side" lists its own
+document.addEventListener("newpuzzle", () => {
+  rules = [];
+  $("teach-rule").textContent = $("teach-title").textContent = $("teach-pieces").textContent = "";
+  delete $("teach-pieces").dataset.rule;
+});
+
 /** Load the puzzle's numbered rules into the picker, the selected cell's first. */
 export async function loadRules() {
   const picker = $("teach-rule");

@@ -109,7 +109,12 @@ export function toggle() {
   let k = Number($("watch-step").value);
   if (k >= replay.events.length - 1) k = -1;
   $("watch-play").textContent = "pause";
-  const tick = () => { k += 1; go(k); if (replay.timer) replay.timer = setTimeout(tick, 1000 / Number($("watch-speed").value)); };
+  let shown = false;  // once the replay is on the board, anything else put there pauses it
+  const tick = () => {
+    if (shown && !showing("replay")) { stop(); return; }
+    k += 1; go(k); shown = true;
+    if (replay.timer) replay.timer = setTimeout(tick, 1000 / Number($("watch-speed").value));
+  };
   replay.timer = setTimeout(tick, 0);
 }
 
@@ -149,8 +154,19 @@ function markNode(id) {
   for (const dot of $("watch-tree").querySelectorAll("circle")) dot.classList.toggle("here", Number(dot.dataset.node) === id);
 }
 
+/** Forget the trace: it was of a puzzle no longer on the board (load.js's newpuzzle). */
+function forget() {
+  stop();
+  Object.assign(replay, { events: [], states: [], tree: [], nodeAt: [], puzzle: null, answer: null });
+  $("watch-step").max = "0";
+  $("watch-step").value = "0";
+  $("watch-position").textContent = $("watch-text").textContent = $("watch-tree").textContent = "";
+  for (const key of ["engine", "steps", "step"]) delete $("watch").dataset[key];
+}
+
 /** Wire the controls (main.js imports this module once). */
 export function wireWatch() {
+  document.addEventListener("newpuzzle", forget);
   $("watch-run").addEventListener("click", trace);
   $("watch-play").addEventListener("click", toggle);
   $("watch-step").addEventListener("input", () => { stop(); go(Number($("watch-step").value)); });
