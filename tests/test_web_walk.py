@@ -80,6 +80,18 @@ def test_a_new_puzzle_takes_away_the_old_ones_search_replay(page):
     assert grid_text(page) == EASY
 
 
+def test_a_new_puzzle_takes_away_the_old_ones_timeline(page):
+    paste(page, HARD)
+    page.click("#timeline summary")
+    page.select_option("#timeline-engine", "sat")
+    page.click("#timeline-run")
+    page.wait_for_selector("#timeline-charts[data-backend='sat'] figure")
+    paste(page, EASY)
+    assert page.locator("#timeline-charts figure").count() == 0
+    assert page.text_content("#timeline-text") == ""
+    assert grid_text(page) == EASY
+
+
 def test_a_playing_replay_gives_the_board_up_to_a_hint(page):
     paste(page, HARD)
     page.click("#watch summary")

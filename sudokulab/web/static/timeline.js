@@ -42,7 +42,14 @@ function chart(figure, samples, meaning) {
     <figcaption><b>${escape(figure)}</b> ${Number(final).toLocaleString()}: ${escape(meaning)}</figcaption></figure>`;
 }
 
+/** Forget the charts: they were of a puzzle no longer on the board (load.js's newpuzzle). */
+function forget() {
+  $("timeline-text").textContent = $("timeline-charts").innerHTML = "";
+  delete $("timeline-charts").dataset.backend;
+}
+
 /** The timeline controls. */
 export function wireTimeline() {
+  document.addEventListener("newpuzzle", forget);
   $("timeline-run").addEventListener("click", showTimeline);
 }
