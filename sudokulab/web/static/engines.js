@@ -98,7 +98,7 @@ function showAgreement(data, rows) {
   let text = data.agree ? `all ${data.answered.length} answers agree (${data.grids} grid(s))`
     : data.disagree.length ? `disagreement: ${data.disagree.join(", ")}` : "no engine answered";
   if (missing.length) text += `; no answer from ${missing.join(", ")}`;
-  if (data.message) text += ` — ${data.message}`;
+  if (data.message && !data.agree) text += ` — ${data.message}`;  // agreeing, it says the same
   line.textContent = text;
   line.className = !data.agree ? "bad" : missing.length ? "partial" : "good";
   line.dataset.agree = String(data.agree);
