@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache, reduce
+from functools import cache, lru_cache
 from itertools import compress
-from operator import or_
 
 from sudokulab import rules as R
 from sudokulab.puzzle import Puzzle
@@ -34,9 +33,11 @@ def check(puzzle: Puzzle, grid: Sequence[int]) -> list[Violation]:
     """Every violation of the puzzle's rules by a filled grid; empty when it is a solution."""
     if puzzle.layout is not None:
         return _grids(puzzle, grid)
-    n = puzzle.n
-    if _houses_hold(puzzle, grid) and _givens_kept(puzzle, grid):
+    if _quick(puzzle, grid):
+        if not puzzle.rules:
+            return []
         # Cells and houses are right: only the rules that are not houses can be broken.
+        n = puzzle.n
         others = [rule for rule in puzzle.rules if not _is_house_rule(rule)]
         rows = [list(grid[r * n:(r + 1) * n]) for r in range(n)] if others else []
         return [problem for rule in others for problem in _rule(rule, rows, n)]
@@ -81,36 +82,87 @@ def _grids(puzzle: Puzzle, board: Sequence[int]) -> list[Violation]:
     return problems
 
 
-def _houses_hold(puzzle: Puzzle, grid: Sequence[int]) -> bool:
-    """The quick test: every house holds every digit (so, with N cells, each exactly once)."""
+def _quick(puzzle: Puzzle, grid: Sequence[int]) -> bool:
+    """The quick test, in C loops over bytes: every cell holds a digit 1..N, every given is
+    kept, every house holds N different digits (so each exactly once)."""
     n = puzzle.n
     try:
-        if len(grid) != n * n or not 1 <= min(grid) <= max(grid) <= n:
-            return False
-        masks, full = _house_masks(puzzle.box, puzzle.rules)
-        return reduce(or_, map(tuple.__getitem__, masks, grid)) == full
-    except TypeError:  # a value that is no integer: the slow path names it
+        values = bytes(grid)  # each cell an integer 0..255, or an error
+    except (TypeError, ValueError):  # not a digit: the slow path names the cell
         return False
+    if len(values) != n * n or values.translate(None, _digits(n)):  # a cell left not 1..N
+        return False
+    givens = puzzle.givens
+    if bytes(compress(values, givens)) != bytes(filter(None, givens)):
+        return False
+    house_rules = tuple(filter(_is_house_rule, puzzle.rules)) if puzzle.rules else ()
+    digits = values.translate(_LESS_ONE)  # 0..N-1
+    for keys, read, size in _house_reading(puzzle.box, house_rules):
+        cells = digits * read if isinstance(read, int) else bytes(map(digits.__getitem__, read))
+        # One byte per (house, digit) pair: key + digit - 1, added as big numbers (no byte
+        # overflows into the next). A house that repeats a digit makes one pair twice.
+        pairs = (keys + int.from_bytes(cells, "big")).to_bytes(size, "big")
+        if len(set(pairs)) != size:
+            return False
+    return True
+
+
+_LESS_ONE = bytes(1) + bytes(range(255))  # translate: d -> d - 1
+
+
+@cache
+def _digits(n: int) -> bytes:
+    """The bytes 1..N: what a cell may hold."""
+    return bytes(range(1, n + 1))
 
 
 @lru_cache(maxsize=64)
-def _house_masks(box: tuple[int, int], rules: tuple) -> tuple[tuple[tuple[int, ...], ...], int]:
-    """masks[cell][digit]: one bit for each house the cell is in, at that digit; all bits."""
+def _house_reading(box: tuple[int, int], rules: tuple) -> tuple[tuple[int, int | tuple[int, ...],
+                                                                        int], ...]:
+    """How the quick test reads the houses: segments (keys, read, size) whose pairs fit a byte.
+
+    Houses that split the grid (rows, columns, boxes or regions) are read as the grid
+    itself, `read` times over in cell order; the others (diagonals, windows, ...) from the
+    cells `read` lists. `keys` holds each cell read's house times N, one byte each, as one
+    big number; `size` is how many cells are read.
+    """
     probe = Puzzle((box[0], box[1]), (0,) * (box[0] * box[1]) ** 2, rules)
     n = probe.n
-    houses = _houses(probe)
-    masks = [[0] * (n + 1) for _ in range(n * n)]
-    for k, (_, cells) in enumerate(houses):
+    houses = [cells for _, cells in _houses(probe)]
+    layers, rest = [], []
+    for first in range(0, len(houses), n):
+        chunk = houses[first:first + n]
+        owner = _owners(chunk, n) if n * n <= 256 else None
+        if owner is None:
+            rest += chunk
+        else:
+            layers.append(owner)
+    segments = []
+    per = max(1, 256 // (n * n))
+    for k in range(0, len(layers), per):
+        group = layers[k:k + per]
+        keys = [(g * n + house) * n for g, owner in enumerate(group) for house in owner]
+        segments.append((int.from_bytes(bytes(keys), "big"), len(group), len(keys)))
+    per = 256 // n
+    for k in range(0, len(rest), per):
+        group = rest[k:k + per]
+        keys = [h * n for h, cells in enumerate(group) for _ in cells]
+        cells = tuple(r * n + c for cells in group for r, c in cells)
+        segments.append((int.from_bytes(bytes(keys), "big"), cells, len(keys)))
+    return tuple(segments)
+
+
+def _owners(houses: list[list[tuple[int, int]]], n: int) -> list[int] | None:
+    """Each cell's house, when N houses split the N x N grid; otherwise None."""
+    owner: list[int | None] = [None] * (n * n)
+    if len(houses) != n:
+        return None
+    for h, cells in enumerate(houses):
         for r, c in cells:
-            for digit in range(1, n + 1):
-                masks[r * n + c][digit] |= 1 << (k * n + digit - 1)
-    return tuple(map(tuple, masks)), (1 << (len(houses) * n)) - 1
-
-
-def _givens_kept(puzzle: Puzzle, grid: Sequence[int]) -> bool:
-    """Every given cell holds its given digit."""
-    givens = puzzle.givens
-    return list(compress(grid, givens)) == list(compress(givens, givens))
+            if owner[r * n + c] is not None:
+                return None
+            owner[r * n + c] = h
+    return None if None in owner else owner  # type: ignore[return-value]
 
 
 def _is_house_rule(rule: R.Rule) -> bool:
