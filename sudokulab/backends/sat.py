@@ -176,7 +176,8 @@ class Engine:
         self.timeline = None  # a sudokulab.timeline.Timeline samples the next search's calls
         self.load()
         LIVE.add(self)
-        self.digit = digits(self.n, formula.top // self.n)
+        self.cells = formula.top // self.n
+        self.digit = digits(self.n, self.cells)
         self.size = {"variables": formula.variables, "clauses": formula.size}
 
     def load(self) -> None:
@@ -191,6 +192,7 @@ class Engine:
                              **({"native_card": True} if self.native else {}))
         self.top = self.formula.cnf.nv
         self.solved = 0
+        self.totals: dict = {}  # the solver's counters after the last search
 
     def close(self) -> None:
         """Free the native solver now."""
@@ -224,10 +226,8 @@ class Engine:
                 deadline: Deadline, solutions: list) -> tuple[list[tuple[int, ...]], bool,
                                                               dict]:
         """search() filling `solutions` as it goes."""
-        from sudokulab.encodings.cnf import var
-
-        solver, n = self.solver, self.n
-        stats, clock = solver.accum_stats(), solver.time_accum()
+        solver = self.solver
+        clock = solver.time_accum()
         assumptions, act, complete = givens, 0, True
         while True:
             status = self.run(assumptions, deadline)
@@ -244,6 +244,9 @@ class Engine:
                 complete = False
                 break
             if not act:
+                from sudokulab.encodings.cnf import var
+
+                n = self.n
                 self.top += 1
                 act = self.top
                 assumptions = givens + [act]
@@ -251,9 +254,7 @@ class Engine:
             solver.add_clause([-act] + [-var(n, cell, grid[cell]) for cell in blanks])
         if act:
             solver.add_clause([-act])  # retire this puzzle's blocking clauses for good
-        after = solver.accum_stats()
-        delta = {key: after.get(key, 0) - stats.get(key, 0) for key in STATS}
-        delta["solver_time"] = solver.time_accum() - clock
+        stats = self.count(solver.time_accum() - clock)
         # Start afresh when retired activation literals outnumber the cell variables (they
         # stay in every model), and every RELOAD_EVERY puzzles: clauses learned under
         # other puzzles' givens slow propagation down more than they help
@@ -261,7 +262,18 @@ class Engine:
         self.solved += 1
         if self.top - self.formula.cnf.nv > self.formula.top or self.solved >= RELOAD_EVERY:
             self.load()
-        return solutions, complete, {**self.size, **delta}
+        return solutions, complete, stats
+
+    def count(self, seconds: float) -> dict:
+        """This search's statistics: the formula's size, the solver's counters since the
+        last search (one call into the solver: the totals are kept between searches)."""
+        totals, before = self.solver.accum_stats() or {}, self.totals
+        self.totals = totals
+        stats = self.size.copy()
+        for key in STATS:
+            stats[key] = totals.get(key, 0) - before.get(key, 0)
+        stats["solver_time"] = seconds
+        return stats
 
     def decode(self, model: list[int]) -> tuple[int, ...]:
         """The grid of a model: one true cell variable per cell, in cell order."""
@@ -269,11 +281,11 @@ class Engine:
             return self.formula.decode(model)
         # Every encoding forces exactly one true variable per cell (cell at-least-one,
         # and a row has room for each digit once), so the positive literals are the grid.
-        digit = self.digit
-        grid = tuple([digit[lit] for lit in model[:len(digit) - 1] if lit > 0])
-        if len(grid) != len(self.digit) // self.n:
-            raise RuntimeError(f"model sets {len(grid)} cell variables, expected "
-                               f"{len(self.digit) // self.n}")
+        digit, top = self.digit, self.formula.top
+        grid = tuple([digit[lit] for lit in (model if len(model) == top else model[:top])
+                      if lit > 0])
+        if len(grid) != self.cells:
+            raise RuntimeError(f"model sets {len(grid)} cell variables, expected {self.cells}")
         return grid
 
     def run(self, assumptions: list[int], deadline: Deadline) -> bool | None:
