@@ -39,8 +39,23 @@ EXAMPLES = """examples:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
-    argv = sys.argv[1:] if argv is None else list(argv)
+    """Run the command line; return the exit code. Without `argv` this is the program
+    itself (`sudokulab`, `python -m sudokulab`): its process ends when main returns."""
+    if argv is not None:
+        return _main(list(argv))
+    try:
+        return _main(sys.argv[1:])
+    finally:
+        # The process ends now. The collector's last passes over every object left (each
+        # module's functions and classes, a file's puzzles) would cost a one-puzzle solve
+        # a tenth of its time; frozen, the objects are only freed.
+        import gc
+
+        gc.freeze()
+
+
+def _main(argv: list[str]) -> int:
+    """main() on a list of arguments."""
     if sys.stdout is None or sys.stderr is None:  # started with >&- or 2>&-
         _say("standard output is closed: nothing could be printed")
         return EXIT_INPUT
@@ -83,8 +98,14 @@ def _detach_stdout() -> None:
 
 
 def _command(argv: Sequence[str]) -> str | None:
-    """The subcommand named in argv (the first word that is not an option), if any."""
-    return next((word for word in argv if not word.startswith("-")), None)
+    """The subcommand named in argv (the first word that is not an option), if any; None
+    when --help comes before it (the top-level help lists every command)."""
+    for word in argv:
+        if word in ("-h", "--help"):
+            return None
+        if not word.startswith("-"):
+            return word
+    return None
 
 
 class Parser(argparse.ArgumentParser):
@@ -94,13 +115,39 @@ class Parser(argparse.ArgumentParser):
         """Bad options: raise UsageError, which `main` prints as one line with exit 2."""
         raise UsageError(f"{message} (see: {self.prog} --help)")
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        """argparse's help formatter, told the terminal's width. argparse makes one for
+        every option it adds and would ask shutil, whose import (with zlib, bz2, lzma) costs
+        a one-puzzle solve more than its whole parser."""
+        return self.formatter_class(prog=self.prog, width=_columns() - 2)
+
+
+def _columns() -> int:
+    """The terminal's width as shutil.get_terminal_size finds it: $COLUMNS, else the
+    terminal on standard output, else 80."""
+    import os
+
+    try:
+        columns = int(os.environ.get("COLUMNS", 0))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
 
 def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     """The argument parser with every subcommand.
 
-    `command` names the one subcommand about to run: only its module is imported and its
-    options built (argparse makes a help formatter for every option it adds), so a command
-    never pays for another's options or modules. The default "" builds them all.
+    `command` names the one subcommand about to run: only its parser is made, its module
+    imported and its options built (argparse makes a help formatter for every option it
+    adds, and looks up its translations for every parser), so a command never pays for
+    another's options, parser or modules. None, or a name that is no command, makes every
+    command's parser without options: the top-level help lists them, an error names them.
+    The default "" builds them all.
     """
     parser = Parser(prog="sudokulab", formatter_class=argparse.RawDescriptionHelpFormatter,
                     description=DESCRIPTION, epilog=f"{EXAMPLES}\n\n{EXIT_CODES}")
@@ -108,10 +155,12 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
     # prog given: argparse would otherwise build a help formatter (and import shutil) now.
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND",
                                      parser_class=Parser, prog="sudokulab", dest="command")
+    listed = command not in COMMANDS  # --help, no command or a wrong one: list them all
     for name, summary in COMMANDS.items():
         full = command in ("", name)
-        sub = commands.add_parser(name, help=summary, add_help=full,
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+        if full or listed:
+            sub = commands.add_parser(name, help=summary, add_help=full,
+                                      formatter_class=argparse.RawDescriptionHelpFormatter)
         if full:
             module(name).options(sub)
     return parser

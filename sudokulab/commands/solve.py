@@ -219,6 +219,7 @@ def _isolated(spec: str, entries: list, limit: int | None, timeout: float,
 
 
 TABLES = ("csv", "tsv")
+LINE_FORMATS = ("line", *LINKS)  # one line per puzzle: the solution or a word
 HEADLINES = {
     "unique": "unique solution", "multiple": "several solutions",
     "solved": "solved (uniqueness not checked)", "none": "no solution", "timeout": "timeout",
@@ -249,17 +250,20 @@ class Output:
               counted: bool = False) -> int:
         """Check and print one answer; its exit code. `counted`: a #SAT count, whose grids
         (--grids) are only some of the solutions counted."""
-        from sudokulab.result import Result, Status
-
         shown = result.solutions[:self.grids] if self.counting else result.solutions
         # every grid the backend returned, shown or not (a #SAT count: the grids alone)
-        why = self.verify(puzzle, result if not counted else
-                          Result(Status.TIMEOUT, solutions=result.solutions))
+        if counted:
+            from sudokulab.result import Result, Status
+
+            why = self.verify(puzzle, Result(Status.TIMEOUT, solutions=result.solutions))
+        else:
+            why = self.verify(puzzle, result)
         if why:
             return self._invalid(number, puzzle, result, why)
-        status = "interrupted" if interrupted else result.status.value
-        self.emit(self._render(number, puzzle, result, shown, status))
-        return CODES.get(result.status.value, EXIT_OK)
+        value = result.status.value
+        self.emit(self._render(number, puzzle, result, shown,
+                               "interrupted" if interrupted else value))
+        return CODES.get(value, EXIT_OK)
 
     def bad(self, number: int, entry) -> int:
         """A puzzle of a file that is not one: say where and why, keep the numbering."""
@@ -293,7 +297,7 @@ class Output:
         if self.format in TABLES:
             return self._row((number, status, result.count_text, f"{result.time * 1000:.3f}",
                               ",".join(map(line_of, shown)), result.message))
-        if self.format in ("line", *LINKS):
+        if self.format in LINE_FORMATS:
             if status in ("unique", "solved") and not self.counting:
                 if self.format == "line":
                     return line_of(result.solutions[0])
