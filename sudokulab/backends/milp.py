@@ -13,12 +13,14 @@ and the solutions found are kept. The flag is the engine's own, cleared per puzz
 highspy's `cancelSolve` flag is cleared only by its threaded `startSolve`, so after one
 Ctrl-C every later solve of the cached instance would stop at once. HiGHS's presolve
 calls no callback (a 16x16 with variants spends seconds there), so each solve runs in a
-thread the backend waits for: on Ctrl-C it stops waiting, and an engine still solving is
-dropped from the cache, to stop at its first callback; the next puzzle builds a new one.
+thread the backend waits for (the engine's own, one for all its solves): on Ctrl-C it
+stops waiting, and an engine still solving is dropped from the cache, to stop at its
+first callback; the next puzzle builds a new one.
 """
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 
@@ -52,6 +54,9 @@ class Engine:
                          self.highs.cbMipInterrupt):
             callback += self.interrupt
         self.rows = self.highs.getNumRow()
+        self.jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self.solved = threading.Event()
+        self.solving: threading.Thread | None = None
 
     def interrupt(self, event) -> None:
         """HiGHS's interrupt callback: stop the solve once Ctrl-C asked for it."""
@@ -63,17 +68,31 @@ class Engine:
         self.stopping = True
 
     def run(self, key) -> bool:
-        """One solve in a thread of its own; False if Ctrl-C came first (it goes on, to
-        stop at HiGHS's first callback: the engine is no longer usable then)."""
-        solving = threading.Thread(target=self.highs.solve, daemon=True,
-                                   name="sudokulab-highs")
-        solving.start()
-        while solving.is_alive() and not key.pressed:
-            solving.join(0.05)  # wakes for Ctrl-C: a lock's wait is not interrupted
-        if solving.is_alive():
+        """One solve in the engine's solving thread; False if Ctrl-C came first (it goes
+        on, to stop at HiGHS's first callback: the engine is no longer usable then)."""
+        if self.solving is None:
+            self.solving = threading.Thread(target=self.serve, daemon=True,
+                                            name="sudokulab-highs")
+            self.solving.start()
+        self.solved.clear()
+        self.jobs.put(None)
+        while not self.solved.wait(0.05) and not key.pressed:
+            pass  # the wait wakes for Ctrl-C: note() runs in between
+        if not self.solved.is_set():
             self.stopping = True
             return False
         return True
+
+    def serve(self) -> None:
+        """The solving thread: one solve per job. One thread for every solve: HiGHS sets
+        up its task scheduler per thread, and a new thread per solve cost a third of
+        the speed on top1465."""
+        while True:
+            self.jobs.get()
+            try:
+                self.highs.solve()
+            finally:
+                self.solved.set()
 
     def read(self) -> tuple[int, ...]:
         """The grid of the solution HiGHS just found."""
