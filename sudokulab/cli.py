@@ -30,8 +30,9 @@ from sudokulab.errors import (
 DESCRIPTION = ("Solve Sudoku with independent paradigms and check their answers against each "
                "other: hand-written propagation and search (norvig), SAT (PySAT), SMT (Z3), "
                "constraint logic programming (SWI-Prolog CLP(FD)), answer set programming "
-               "(clingo), CP-SAT (OR-Tools), exact cover (dancing links) and human "
-               "techniques with explained steps and grades.")
+               "(clingo), CP-SAT (OR-Tools), exact cover (dancing links), MiniZinc with "
+               "Gecode, integer programming (HiGHS), CPMpy (Choco, Pumpkin, Exact), #SAT "
+               "counting (Ganak) and human techniques with explained steps and grades.")
 EXAMPLES = """examples:
   sudokulab solve 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
   sudokulab compare --dataset top95 --backends norvig,sat,prolog

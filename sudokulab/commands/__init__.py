@@ -19,9 +19,9 @@ COMMANDS = {
     "backends": "list the backends, whether each can run here, and why not",
     "datasets": "list the bundled puzzle sets",
     "show": "print a puzzle in another format, or its candidates",
-    "export": "write the puzzle as DIMACS CNF, SMT-LIB 2 or an ASP program for external "
-              "solvers",
-    "model": "show what a backend builds for each rule",
+    "export": "write the puzzle for external solvers (DIMACS CNF, SMT-LIB 2, ASP, MiniZinc, "
+              "an LP file) or as a link",
+    "model": "show what a backend builds for each rule, or one rule in every engine",
     "read": "read a puzzle from a photo or screenshot",
     "explain": "the numbered human-style steps that solve a puzzle",
     "hint": "the easiest next human-style step",
