@@ -112,8 +112,11 @@ def interruptible() -> None:
 def count_interrupted(spec: str, after: int) -> tuple[int, dict, str]:
     """Count ROW's solutions with `spec` in a child that is sent Ctrl-C midway."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    # the timeout makes a child that never ends (MiniZinc's output left unread after the
+    # cancel once made waiting for it hang) a failure, not a hung suite
     child = subprocess.run([sys.executable, "-c", CHILD, spec, ROW, str(after)],
-                           capture_output=True, text=True, env=env, preexec_fn=interruptible)
+                           capture_output=True, text=True, env=env, preexec_fn=interruptible,
+                           timeout=300)
     lines = child.stdout.strip().splitlines()
     return child.returncode, (json.loads(lines[-1]) if lines else {}), child.stderr
 

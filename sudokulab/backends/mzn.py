@@ -10,7 +10,11 @@ puzzle: compiling the model costs more than Gecode's search on a 9x9.
 Solutions arrive one by one (`Instance.solutions`), so a timeout (MiniZinc's own
 --time-limit) or Ctrl-C keeps those found. Ctrl-C (base.ctrl_c, whose handler keeps
 asyncio's own out) cancels the task reading them, from the watching thread; the package
-then terminates the MiniZinc process (which ends its Gecode child) and waits for it.
+then terminates the MiniZinc process (which ends its Gecode child) and waits for it. That
+wait ends only once the process's output is read to its end, which nobody reads after
+the cancel (asyncio stops reading a pipe whose buffer is full: a count hung there), so
+the backend drains it; the process comes from a copy of the package's driver that keeps
+those it starts (`recording`).
 """
 
 from __future__ import annotations
@@ -90,7 +94,9 @@ class MznBackend(Backend):
         from minizinc.error import MiniZincWarning
 
         started = time.perf_counter()
-        instance = minizinc.Instance(solver(), model(puzzle.box, puzzle.rules, puzzle.layout))
+        driver = recording(minizinc.default_driver)
+        instance = minizinc.Instance(solver(), model(puzzle.box, puzzle.rules, puzzle.layout),
+                                     driver)
         instance["givens"] = list(puzzle.givens)
         built = time.perf_counter()
         found: list[tuple[int, ...]] = []
@@ -100,7 +106,8 @@ class MznBackend(Backend):
             # 2.6 warns about it on every compile, and it is no fault of the puzzle.
             warnings.filterwarnings("ignore", "included file .* overrides a global",
                                     MiniZincWarning)
-            pressed = self._run(self._collect(instance, limit, deadline, found, last))
+            pressed = self._run(self._collect(instance, limit, deadline, found, last),
+                                driver.started)
         if pressed:
             raise interrupted(found, limit, build_time=built - started,
                               solve_time=time.perf_counter() - built)
@@ -117,15 +124,24 @@ class MznBackend(Backend):
                        message=f"MiniZinc stopped before the end: {status.name}" if cut else "")
 
     @staticmethod
-    def _run(collecting) -> bool:
+    def _run(collecting, started: list) -> bool:
         """Run the collecting coroutine in an event loop of its own; True if Ctrl-C
-        stopped it (its task cancelled: MiniZinc's process is terminated by then)."""
+        stopped it (its task cancelled, the MiniZinc processes `started` drained and
+        terminated by then)."""
         import asyncio
 
         loop = asyncio.new_event_loop()
+        drains: list = []
+
+        def stop() -> None:
+            """In the loop: cancel the reading task, then read each process's output to
+            its end (after the cancel has landed: one reader at a time)."""
+            task.cancel()
+            drains.extend(loop.create_task(drain(process)) for process in started)
+
         try:
             task = loop.create_task(collecting)
-            with ctrl_c(lambda: loop.call_soon_threadsafe(task.cancel)) as key:
+            with ctrl_c(lambda: loop.call_soon_threadsafe(stop)) as key:
                 try:
                     loop.run_until_complete(task)
                 except asyncio.CancelledError:
@@ -133,6 +149,8 @@ class MznBackend(Backend):
                         raise
             return key.pressed
         finally:
+            if drains:  # (an empty gather would belong to another loop)
+                loop.run_until_complete(asyncio.gather(*drains, return_exceptions=True))
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
 
@@ -165,6 +183,38 @@ class MznBackend(Backend):
             "and the shape's data are built once per process, an Instance per puzzle",
             "  search: int_search(grid, first_fail, indomain_min); counting: --all-solutions",
             "  run it alone: sudokulab export PUZZLE --to mzn > p.mzn; minizinc -a p.mzn"])
+
+
+@lru_cache(maxsize=1)
+def _recording_class(base: type) -> type:
+    """A subclass of MiniZinc's Driver that keeps the processes it starts in `started`."""
+
+    class Recording(base):
+        async def _create_process(self, *args, **kwargs):  # the package's own hook
+            process = await super()._create_process(*args, **kwargs)
+            self.started.append(process)
+            return process
+
+    return Recording
+
+
+def recording(driver):
+    """A copy of MiniZinc's driver (no new version check) keeping the processes it starts."""
+    import copy
+
+    copied = copy.copy(driver)
+    copied.__class__ = _recording_class(type(driver))
+    copied.started = []
+    return copied
+
+
+async def drain(process) -> None:
+    """Read a process's output to its end, so that waiting for it can end."""
+    import asyncio
+
+    await asyncio.sleep(0)  # the cancelled reader lets go of the stream first
+    if process.stdout is not None:  # stderr: the package's own task reads it to its end
+        await process.stdout.read()
 
 
 def read(solution) -> tuple[int, ...]:
