@@ -8,18 +8,29 @@
    solutions (6x6 grids with a few cells fixed: 28,200,960 divided by the relabellings
    left); counts per second of each, the counts compared where enumeration finishes
    within a minute.
-Prints one line per target ending in PASS or FAIL.
+Prints one line per target ending in PASS or FAIL, and writes them with the machine to
+results/paradigms.md (--out). --scale F runs F times the puzzles of part 1 and F times
+its enumeration seconds (at least 1 puzzle; e.g. 0.25 on a loaded machine), named in the
+report.
+
+Run: .venv/bin/python bench/bench_paradigms.py [--scale F] [--out PATH]
 """
 
 from __future__ import annotations
 
+import argparse
+import datetime
 import time
+from pathlib import Path
+
+from provenance import machine_section
 
 from sudokulab import datasets
 from sudokulab.backends import make_backend
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import empty
 
+ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = {"mzn": 30, "milp": 200, "cpmpy": 200}  # MiniZinc runs a process per puzzle
 TARGET = 0.8
 
@@ -72,9 +83,9 @@ def bare_cpmpy(puzzles) -> None:
 BARE = {"mzn": bare_mzn, "milp": bare_milp, "cpmpy": bare_cpmpy}
 
 
-def speed(name: str) -> str:
+def speed(name: str, scale: float = 1.0) -> str:
     """One target line: the backend's puzzles/s against its bare loop's."""
-    puzzles = datasets.load("top1465")[:PUZZLES[name]]
+    puzzles = datasets.load("top1465")[:max(1, round(PUZZLES[name] * scale))]
     backend = make_backend(name)
     backend.solve(puzzles[0], limit=1)  # warm: the model of the shape is built
     BARE[name](puzzles[:1])
@@ -99,7 +110,7 @@ COUNTED = {  # #SAT against enumeration: 10^3 to 10^6 solutions
 ENUMERATION = 60.0  # seconds of sat enumeration per puzzle: its rate, if not its count
 
 
-def counting(name: str) -> str:
+def counting(name: str, scale: float = 1.0) -> str:
     """One target line: Ganak's counts per second against sat's enumeration."""
     from sudokulab import counting as sharp
 
@@ -108,7 +119,7 @@ def counting(name: str) -> str:
     counted = sharp.count(puzzle).count
     ganak = time.perf_counter() - started
     started = time.perf_counter()
-    listed = make_backend("sat").solve(puzzle, limit=None, timeout=ENUMERATION)
+    listed = make_backend("sat").solve(puzzle, limit=None, timeout=ENUMERATION * scale)
     enumeration = time.perf_counter() - started
     agree = listed.count == counted if listed.exact else listed.count <= counted
     return (f"#SAT on the {name}: Ganak {counted:,} in {ganak:.1f} s "
@@ -118,15 +129,41 @@ def counting(name: str) -> str:
             f"{'PASS' if agree else 'FAIL'}")
 
 
-def main() -> int:
-    """Print each target; 0 when all are met."""
+def report(lines: list[str], scale: float, took: float) -> str:
+    """results/paradigms.md: the target lines, how they were run, the machine."""
+    return "\n".join([
+        "# Issue 34's engines against bare loops; #SAT against enumeration",
+        "",
+        f"Measured {datetime.date.today()} by `bench/bench_paradigms.py"
+        + (f" --scale {scale}`: {scale}x the puzzles and enumeration seconds" if scale != 1
+           else "`") + f", {took:.0f} s in all. Seconds are wall clock: the machine is "
+        "shared (its load is under Machine), so ratios of two loops run one after the "
+        "other are the figures to read, not rates.",
+        "",
+        "## Engine against its bare loop (top1465, limit=1, target "
+        f"{TARGET}x)", "",
+        *[f"- {line}" for line in lines if not line.startswith("#SAT")], "",
+        "## #SAT counts per second against enumeration (sat, limit=None)", "",
+        *[f"- {line}" for line in lines if line.startswith("#SAT")], "",
+        *machine_section(measured=("sudokulab", "bench/bench_paradigms.py")), ""])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print each target, write the report; 0 when all are met."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="this share of the puzzles and enumeration seconds")
+    parser.add_argument("--out", type=Path, default=ROOT / "results" / "paradigms.md")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
     lines = []
     for name in PUZZLES:
-        lines.append(speed(name))
+        lines.append(speed(name, args.scale))
         print(lines[-1], flush=True)
     for name in COUNTED:
-        lines.append(counting(name))
+        lines.append(counting(name, args.scale))
         print(lines[-1], flush=True)
+    args.out.write_text(report(lines, args.scale, time.perf_counter() - started))
     return 0 if all(line.endswith("PASS") for line in lines) else 1
 
 
