@@ -224,10 +224,12 @@ def test_a_killer_without_solution_is_never_solved():
     puzzle = parse(ISSUE).with_rules([R.parse_cage(ISSUE_CAGE)])
     path = solver.solve(puzzle)
     assert not path.solved and path.broken
-    assert "r1c1+r1c2+r2c2=12" in path.contradiction
+    # the cage's sum, or (the killer techniques reason with it first) a cell it empties
+    said = ("r1c1+r1c2+r2c2=12", "has no candidate left")
+    assert any(text in path.contradiction for text in said), path.contradiction
     result = make_backend("human").solve(puzzle)
     assert result.status is Status.NONE and not result.solutions
-    assert "r1c1+r1c2+r2c2=12" in result.message
+    assert any(text in result.message for text in said), result.message
 
 
 def test_solve_the_issue_killer_with_human_is_not_a_success(capsys):

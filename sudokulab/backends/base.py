@@ -188,6 +188,9 @@ class Backend(ABC):
     # Whether it takes a puzzle of several overlapping grids (a samurai's layout); one that
     # does not answers UNSUPPORTED, naming the layout.
     multi_grid: ClassVar[bool] = False
+    # Why enumerating dozens of grids is slow in this engine ('' when it is not): the
+    # tests that count dozens of grids skip it, saying this (small counts still test it).
+    slow_to_enumerate: ClassVar[str] = ""
     # The options (`name:key=value`) by name, each saying the values it allows, checked
     # before the constructor runs; {} for none. None (a backend or plugin that declares
     # none): the constructor's keyword arguments, given as text and judged by it alone.
