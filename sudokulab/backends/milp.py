@@ -38,6 +38,8 @@ from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
 
+STOP_WAIT = 10.0  # seconds Ctrl-C waits for HiGHS to reach a callback and stop
+
 
 class Engine:
     """One program of a shape and rule set, loaded once into HiGHS."""
@@ -80,6 +82,9 @@ class Engine:
             pass  # the wait wakes for Ctrl-C: note() runs in between
         if not self.solved.is_set():
             self.stopping = True
+            # HiGHS stops at its next callback; a process that ends while HiGHS is still
+            # solving in this thread aborts (SIGABRT), losing the count so far.
+            self.solved.wait(STOP_WAIT)
             return False
         return True
 
