@@ -44,6 +44,7 @@ from provenance import machine_section
 from tabulate import tabulate
 
 from sudokulab import datasets
+from sudokulab.harness import effort
 from sudokulab.human import grading, solver
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -244,29 +245,9 @@ def run(name: str, sample: int | None) -> dict:
             len(chosen) < len(puzzles)}
 
 
-def ranks(values: list[float]) -> list[float]:
-    """Ranks from 1, ties sharing their mean rank."""
-    order = sorted(range(len(values)), key=values.__getitem__)
-    out = [0.0] * len(values)
-    k = 0
-    while k < len(order):
-        j = k
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[k]]:
-            j += 1
-        for i in range(k, j + 1):
-            out[order[i]] = (k + j) / 2 + 1
-        k = j + 1
-    return out
-
-
 def spearman(a: list[float], b: list[float]) -> float:
-    """Spearman's rank correlation (Pearson's on the ranks)."""
-    ra, rb = ranks(a), ranks(b)
-    mean_a, mean_b = sum(ra) / len(ra), sum(rb) / len(rb)
-    cov = sum((x - mean_a) * (y - mean_b) for x, y in zip(ra, rb))
-    var_a = sum((x - mean_a) ** 2 for x in ra)
-    var_b = sum((y - mean_b) ** 2 for y in rb)
-    return cov / (var_a * var_b) ** 0.5 if var_a and var_b else 0.0
+    """Spearman's rank correlation, 0 where it is undefined (a constant side)."""
+    return effort.spearman(a, b) or 0.0
 
 
 def se_comparison(path: Path = SE_RATED) -> dict:
