@@ -124,6 +124,20 @@ def test_a_blank_read_as_a_digit_is_named(readings):
     assert read.Suspect(cell, wrong, 0) in verdict.suspects
 
 
+def test_the_overlay_fills_the_blanks_of_the_puzzle_finally_read(photos, readings):
+    from dataclasses import replace
+
+    photo, reading = photos[0], readings[0]
+    verdict = read.verify(reading)
+    cell = next(i for i, d in enumerate(reading.puzzle.givens) if not d)
+    wrong = next(d for d in range(1, 10) if d != verdict.solution[cell])
+    first = _misread(reading, cell, wrong)  # a blank first read as a digit, then corrected
+    drawn = read.overlay(photo.image, first, verdict)
+    assert np.array_equal(drawn, read.overlay(photo.image, reading, verdict))
+    as_first_read = read.overlay(photo.image, first, replace(verdict, puzzle=None))
+    assert not np.array_equal(drawn, as_first_read)
+
+
 # --- cells and the model -------------------------------------------------------------------
 
 def test_a_blank_cell_with_lines_and_noise_is_blank_and_a_digit_is_not():

@@ -140,11 +140,11 @@ def _pictures(args: argparse.Namespace, image, reading: R.Reading, verdict: R.Ve
 
     if args.debug:
         if verdict.solution:
-            reading.debug["6-solution"] = R.overlay(image, reading, verdict.solution)
+            reading.debug["6-solution"] = R.overlay(image, reading, verdict)
         written = R.write_pictures(reading, args.debug)
         print(f"sudokulab: wrote {len(written)} pictures into {args.debug}", file=sys.stderr)
     if args.overlay and verdict.solution:
-        files.write_picture(R.overlay(image, reading, verdict.solution), args.overlay)
+        files.write_picture(R.overlay(image, reading, verdict), args.overlay)
         print(f"sudokulab: wrote {args.overlay}", file=sys.stderr)
     elif args.overlay:
         print(f"sudokulab: {args.overlay} not written: the puzzle read has no unique "

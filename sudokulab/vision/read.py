@@ -287,14 +287,16 @@ def write_pictures(reading: Reading, folder: str | Path) -> list[Path]:
     return files.write_pictures(reading.debug, folder)
 
 
-def overlay(image: np.ndarray, reading: Reading, solution: tuple[int, ...]) -> np.ndarray:
-    """The photo with the solution's digits written into the blank cells of its grid."""
-    n, side = reading.puzzle.n, G.SIDE
+def overlay(image: np.ndarray, reading: Reading, verdict: Verdict) -> np.ndarray:
+    """The photo with the verdict's solution written into the blank cells of the puzzle
+    finally read (a misread given that was corrected away gets its digit drawn too)."""
+    puzzle, solution = verdict.puzzle or reading.puzzle, verdict.solution
+    n, side = puzzle.n, G.SIDE
     layer = np.zeros((side, side), np.uint8)
     step = side / n
     scale = step / 40
     for i, digit in enumerate(solution):
-        if reading.puzzle.givens[i]:
+        if puzzle.givens[i]:
             continue
         r, c = divmod(i, n)
         text = CLASSES[digit - 1]
