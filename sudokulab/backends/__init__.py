@@ -45,12 +45,21 @@ def names() -> list[str]:
     return list(BUILTIN) + sorted(set(_plugins()) - set(BUILTIN))
 
 
-def complete_searches() -> list[str]:
-    """Every backend that is a complete search (it counts and proves), in `names()` order.
+def with_capability(capability: str) -> list[str]:
+    """Every backend whose class sets `capability` (a boolean ClassVar of Backend:
+    'complete', 'multi_grid', 'records_trace', 'keeps_timeline') true, in `names()` order.
 
-    Imports every backend module: for tests and benchmarks, not for the command line.
+    Imports every backend module (some 0.1 s): for tests, benchmarks and error messages,
+    not for each puzzle. A backend whose module cannot be imported has Backend's defaults.
     """
-    return [name for name in names() if backend_class(name).complete]
+    if not isinstance(getattr(Backend, capability, None), bool):
+        raise ValueError(f"{capability!r} is not a capability of a backend")
+    return [name for name in names() if getattr(backend_class(name), capability)]
+
+
+def complete_searches() -> list[str]:
+    """Every backend that is a complete search (it counts and proves), in `names()` order."""
+    return with_capability("complete")
 
 
 def backend_class(name: str) -> type[Backend]:

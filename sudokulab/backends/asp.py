@@ -132,6 +132,7 @@ class AspBackend(Backend):
     option_table = {}  # it takes no options: nothing to tune
     needs = (Need("clingo", install("asp")),)
     timeline = None  # a sudokulab.timeline.Timeline to sample the search (`--timeline`)
+    keeps_timeline = True
 
     @classmethod
     def ready(cls) -> Availability:

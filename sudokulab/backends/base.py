@@ -188,6 +188,12 @@ class Backend(ABC):
     # Whether it takes a puzzle of several overlapping grids (a samurai's layout); one that
     # does not answers UNSUPPORTED, naming the layout.
     multi_grid: ClassVar[bool] = False
+    # Whether its search reports its events to a sudokulab.trace.Recorder held in its
+    # `trace` attribute (`solve --trace`, the page's search you can watch).
+    records_trace: ClassVar[bool] = False
+    # Whether it samples its engine's counters into a sudokulab.timeline.Timeline held in
+    # its `timeline` attribute (`solve --timeline`, the page's learning charts).
+    keeps_timeline: ClassVar[bool] = False
     # Why enumerating dozens of grids is slow in this engine ('' when it is not): the
     # tests that count dozens of grids skip it, saying this (small counts still test it).
     slow_to_enumerate: ClassVar[str] = ""

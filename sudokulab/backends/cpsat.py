@@ -139,6 +139,7 @@ class CpsatBackend(Backend):
     multi_grid = True  # a samurai's grids: more cells and units in the same models
     needs = (Need("ortools", install("cpsat")),)
     timeline = None  # a sudokulab.timeline.Timeline to sample the search (`--timeline`)
+    keeps_timeline = True
 
     option_table = {
         "model": Choice(MODELS, help="one-hot Booleans (bool) or integers with AllDifferent"),

@@ -481,6 +481,7 @@ class DlxBackend(Backend):
     weigh_conflicts = True
     option_table = {}  # it takes no options: nothing to tune
     trace = None  # a sudokulab.trace.Recorder to watch the search (`solve --trace`)
+    records_trace = True
 
     @classmethod
     def available(cls) -> Availability:

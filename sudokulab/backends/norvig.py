@@ -609,6 +609,7 @@ class NorvigBackend(Backend):
     multi_grid = True  # a samurai's grids are only more units and peers
     option_table = {}  # it takes no options: nothing to tune
     trace = None  # a sudokulab.trace.Recorder to watch the search (`solve --trace`)
+    records_trace = True
 
     @classmethod
     def available(cls) -> Availability:

@@ -97,6 +97,7 @@ class PrologBackend(Backend):
     paradigm = "constraint logic programming: CLP(FD) in SWI-Prolog (janus)"
     supported_rules = R.RULE_TYPES
     timeline = None  # a Timeline gets the final statistics only: the search is one call
+    keeps_timeline = True
 
     option_table = {
         "strength": Choice(STRENGTHS, help="how strongly a unit's cells are kept distinct "

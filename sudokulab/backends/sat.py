@@ -415,6 +415,7 @@ class SatBackend(Backend):
     multi_grid = True  # a samurai's grids are only more units over more cells
     needs = (Need("pysat", FIX),)
     timeline = None  # a sudokulab.timeline.Timeline to sample the search (`--timeline`)
+    keeps_timeline = True
     option_table = {
         "solver": Choice(solver_names, help="the PySAT solver (CaDiCaL 1.9.5 by default)"),
         "encoding": Choice(encoding_names, help="the CNF encoding (docs/backends.md)"),

@@ -130,6 +130,7 @@ class SmtBackend(Backend):
     supported_rules = R.RULE_TYPES
     needs = (Need("z3", "pip install z3-solver"),)
     timeline = None  # a sudokulab.timeline.Timeline to sample the search (`--timeline`)
+    keeps_timeline = True
 
     option_table = {
         "model": Choice(MODELS, help="one-hot Booleans, one-hot bit-vectors or integers"),
