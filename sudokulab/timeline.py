@@ -26,13 +26,12 @@ goes and the sampling stride doubles (for sat: the conflicts per slice).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Mapping
-from typing import IO
+
+from sudokulab.recording import RecordingFile
 
 TIMELINE_CAP = 500  # samples kept per search
-LEARNING = ("sat", "smt", "asp", "cpsat", "prolog")  # the engines that keep a timeline
 
 # What each figure means in each paradigm: one sentence, shown beside its chart.
 MEANING: dict[str, dict[str, str]] = {
@@ -95,8 +94,9 @@ class Timeline:
     def __init__(self, engine: str, cap: int = TIMELINE_CAP) -> None:
         from sudokulab.errors import InputError
 
-        if engine not in LEARNING:
-            raise InputError(f"{engine} keeps no timeline; these do: {', '.join(LEARNING)}")
+        why = TimelineFile.refusal(engine)
+        if why:
+            raise InputError(why)
         if cap < 2:
             raise ValueError("a timeline needs room for at least two samples")
         self.engine, self.cap = engine, cap
@@ -233,42 +233,18 @@ def record(puzzle, engine: str = "sat", *, limit: int | None = 2, cap: int = TIM
     return result, timeline
 
 
-def write(timeline: Timeline, out: IO[str], **header) -> None:
-    """The samples as JSON Lines, after one header line (the puzzle, what each means)."""
-    out.write(json.dumps({"event": "timeline", **header, "how": HOW[timeline.engine],
-                          "meaning": MEANING[timeline.engine]}) + "\n")
-    for point in timeline.samples:
-        out.write(json.dumps(point) + "\n")
-
-
-class TimelineFile:
+class TimelineFile(RecordingFile):
     """`solve --timeline FILE`: each puzzle's samples appended to FILE as JSON Lines."""
 
-    def __init__(self, path: str, engine) -> None:
-        from sudokulab.errors import InputError, UsageError
+    kind, capability, lacks = "timeline", "keeps_timeline", "keeps no timeline"
 
-        if engine.name not in LEARNING:
-            raise UsageError(f"--timeline: {engine.name} keeps no timeline; these do: "
-                             f"{', '.join(LEARNING)}")
-        try:
-            self.out = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by close)
-        except OSError as error:
-            raise InputError(f"--timeline: cannot write {path}: {error.strerror}") from None
-
-    def watch(self, engine) -> None:
+    def fresh(self, engine) -> Timeline:
         """A fresh Timeline for the next puzzle."""
-        engine.timeline = Timeline(engine.name)
+        return Timeline(engine.name)
 
-    def keep(self, number: int, puzzle, engine, result) -> None:
-        """The puzzle's samples, ended on its final statistics, after a header line."""
-        from sudokulab.puzzle import line_of
-
-        timeline = engine.timeline
+    def lines(self, timeline: Timeline, result) -> tuple[dict, list[dict]]:
+        """Ended on the Result's statistics: its cap, how it was taken and what each figure
+        means, and its samples."""
         timeline.finish(result.stats, result.solve_time)
-        write(timeline, self.out, number=number, puzzle=line_of(puzzle.givens),
-              backend=engine.label, cap=timeline.cap)
-        self.out.flush()
-
-    def close(self) -> None:
-        """Close the file."""
-        self.out.close()
+        return ({"cap": timeline.cap, "how": HOW[timeline.engine],
+                 "meaning": MEANING[timeline.engine]}, timeline.samples)

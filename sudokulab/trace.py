@@ -21,12 +21,11 @@ plus at most `limit` solution events; each event holds at most cells x N pairs.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
-from typing import IO
+
+from sudokulab.recording import RecordingFile
 
 TRACE_CAP = 2000  # events; a wave is at most cells x N pairs, so some 2 MB at worst
-TRACED = ("norvig", "dlx")  # the backends that take a Recorder
 
 
 class Recorder:
@@ -169,48 +168,24 @@ def record(puzzle, engine: str = "norvig", *, limit: int | None = 1, cap: int = 
     from sudokulab.backends import make_backend
     from sudokulab.errors import InputError
 
-    if engine not in TRACED:
-        raise InputError(f"{engine} records no trace; these do: {', '.join(TRACED)}")
+    why = TraceFile.refusal(engine)
+    if why:
+        raise InputError(why)
     backend = make_backend(engine)
     backend.trace = Recorder(cap)
     result = backend.solve(puzzle, limit=limit, timeout=timeout)
     return result, backend.trace.events
 
 
-def write(events: Iterable[dict], out: IO[str], **header) -> None:
-    """The events as JSON Lines, after one header line (the puzzle, the backend)."""
-    if header:
-        out.write(json.dumps({"event": "trace", **header}) + "\n")
-    for event in events:
-        out.write(json.dumps(event) + "\n")
-
-
-class TraceFile:
+class TraceFile(RecordingFile):
     """`solve --trace FILE`: each puzzle's events appended to FILE as JSON Lines."""
 
-    def __init__(self, path: str, engine) -> None:
-        from sudokulab.errors import InputError, UsageError
+    kind, capability, lacks = "trace", "records_trace", "records no trace"
 
-        if engine.name not in TRACED:
-            raise UsageError(f"--trace: {engine.name} records no trace; these do: "
-                             f"{', '.join(TRACED)}")
-        try:
-            self.out = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by close)
-        except OSError as error:
-            raise InputError(f"--trace: cannot write {path}: {error.strerror}") from None
-
-    def watch(self, engine) -> None:
+    def fresh(self, engine) -> Recorder:
         """A fresh Recorder for the next puzzle."""
-        engine.trace = Recorder()
+        return Recorder()
 
-    def keep(self, number: int, puzzle, engine) -> None:
-        """The puzzle's events, after a header line naming it."""
-        from sudokulab.puzzle import line_of
-
-        write(engine.trace.events, self.out, number=number, puzzle=line_of(puzzle.givens),
-              backend=engine.label, cap=engine.trace.cap)
-        self.out.flush()
-
-    def close(self) -> None:
-        """Close the file."""
-        self.out.close()
+    def lines(self, recorder: Recorder, result) -> tuple[dict, list[dict]]:
+        """Its cap, and its events."""
+        return {"cap": recorder.cap}, recorder.events

@@ -10,6 +10,7 @@ import pytest
 from conftest import ready_backend
 
 from sudokulab import timeline
+from sudokulab.backends import with_capability
 from sudokulab.cli import main
 from sudokulab.puzzle import line_of
 
@@ -29,7 +30,7 @@ def check(timeline_: timeline.Timeline, result) -> None:
     assert {f: samples[-1][f] for f in reported} == {f: result.stats[f] for f in reported}
 
 
-@pytest.mark.parametrize("engine", timeline.LEARNING)
+@pytest.mark.parametrize("engine", with_capability("keeps_timeline"))
 def test_a_timeline_is_cumulative_ends_on_the_statistics_and_keeps_the_answer(engine, top95):
     backend = ready_backend(engine)
     for index in HARD:

@@ -9,14 +9,15 @@ import pytest
 
 from sudokulab import rules as R
 from sudokulab import trace
-from sudokulab.backends import make_backend
+from sudokulab.backends import make_backend, with_capability
 from sudokulab.cli import main
+from sudokulab.errors import InputError
 from sudokulab.formats.text import parse
 
 HARD = parse("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
 VARIANT = replace(HARD, rules=(R.parse_cage("r1c1,r5c5=12"),))  # r1c1 4, r5c5 8
 TWO = parse("2.9.....1....9....6.8..4.2.3....8..78...5.....1...7.45...4..5.2...12..6.9.8..1...")
-ENGINES = trace.TRACED
+ENGINES = with_capability("records_trace")
 PUZZLES = {"hard": HARD, "variant": VARIANT}
 
 
@@ -111,3 +112,28 @@ def test_solve_writes_json_lines(tmp_path, capsys):
 def test_solve_refuses_a_trace_it_cannot_record(tmp_path, capsys, args):
     assert main(["solve", str(HARD), *args, "--trace", str(tmp_path / "t.jsonl")]) == 2
     assert "--trace" in capsys.readouterr().err
+
+
+def test_a_backend_that_records_no_trace_is_refused_naming_those_that_do():
+    with pytest.raises(InputError) as refused:
+        trace.record(HARD, "sat")
+    assert str(refused.value) == f"sat records no trace; these do: {', '.join(ENGINES)}"
+    assert "sat" not in ENGINES and {"norvig", "dlx"} <= set(ENGINES)
+
+
+def test_the_api_refuses_an_engine_without_the_capability_naming_those_with_it():
+    from fastapi.testclient import TestClient
+
+    from sudokulab.web.app import create_app
+
+    with TestClient(create_app()) as client:
+        puzzle = str(HARD)
+        refused = client.post("/api/trace", json={"puzzle": puzzle, "engine": "sat"})
+        assert refused.status_code == 400 and ", ".join(ENGINES) in refused.json()["error"]
+        refused = client.post("/api/timeline", json={"puzzle": puzzle, "backend": "norvig"})
+        assert refused.status_code == 400
+        assert "norvig keeps no timeline" in refused.json()["error"]
+        unknown = client.post("/api/trace", json={"puzzle": puzzle, "engine": "nosuch"})
+        assert unknown.status_code == 400 and "nosuch" in unknown.json()["error"]
+        traced = client.post("/api/trace", json={"puzzle": puzzle, "engine": "dlx", "cap": 5})
+        assert traced.status_code == 200 and traced.json()["truncated"]

@@ -16,7 +16,7 @@ import pytest
 from test_web_browser import DESKTOP, ROOT, WRITE_DOCS, browser, open_page, paste  # noqa: F401
 
 from sudokulab import teach, trace
-from sudokulab.backends import make_backend
+from sudokulab.backends import make_backend, with_capability
 from sudokulab.cli import main
 from sudokulab.formats.text import parse
 
@@ -118,7 +118,7 @@ def step_to(page, k: int) -> None:
     page.wait_for_selector(f"#watch[data-step='{k}']", state="attached")
 
 
-@pytest.mark.parametrize("engine", trace.TRACED)
+@pytest.mark.parametrize("engine", with_capability("records_trace"))
 def test_the_replay_steps_forward_and_back_and_ends_on_the_solution(page, engine):
     _, events = trace.record(parse(HARD), engine, limit=1)  # what the page's endpoint runs
     states = trace.replay(events)

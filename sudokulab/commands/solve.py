@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
                     samples.watch(engine)
                 result = engine.solve(entry.puzzle, limit=limit)
                 if sink is not None:
-                    sink.keep(number, entry.puzzle, engine)
+                    sink.keep(number, entry.puzzle, engine, result)
                 if samples is not None:
                     samples.keep(number, entry.puzzle, engine, result)
                 codes.append(out.write(number, entry.puzzle, result))

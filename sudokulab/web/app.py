@@ -26,7 +26,6 @@ from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Literal
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -599,7 +598,9 @@ def backends_table() -> list[dict]:
             entry = {"available": False, "version": "", "fix": "",
                      "reason": f"{type(error).__name__}: {error}"}
         rules = sorted(getattr(rule, "name", str(rule)) for rule in cls.supported_rules)
-        table.append({"name": name, "paradigm": cls.paradigm, "rules": rules, **entry})
+        table.append({"name": name, "paradigm": cls.paradigm, "rules": rules,
+                      "records_trace": cls.records_trace,
+                      "keeps_timeline": cls.keeps_timeline, **entry})
     return table
 
 
@@ -716,7 +717,8 @@ TRACE_SECONDS = 20.0  # a traced search gives up after this (the helper has HELP
 class TraceRequest(PuzzleText):
     """POST /api/trace: a search's events (at most `cap`, then the solution)."""
 
-    engine: Literal["norvig", "dlx"] = Field("norvig", description="the traced engine")
+    engine: str = Field("norvig", description="a backend that records a trace: one whose "
+                        "records_trace is true in GET /api/backends (400 for another)")
     cap: int = Field(2000, ge=1, le=2000, description="events kept before 'truncated'")
 
 
@@ -752,8 +754,8 @@ TIMELINE_SECONDS = 20.0  # a sampled search gives up after this (the helper has 
 class TimelineRequest(PuzzleText):
     """POST /api/timeline: a learning engine's counters sampled while it solves."""
 
-    backend: Literal["sat", "smt", "asp", "cpsat", "prolog"] = Field(
-        "sat", description="the learning engine")
+    backend: str = Field("sat", description="a learning engine: one whose keeps_timeline "
+                         "is true in GET /api/backends (400 for another)")
 
 
 def _timeline_routes(app: FastAPI) -> None:

@@ -86,6 +86,11 @@ function wire() {
   setInterval(() => { if (!state.stopped && $("mode-play").checked) $("timer").textContent = clock(); }, 500);
 }
 
+/** A select's options: these backends, those that cannot run here disabled, saying why. */
+function engineOptions(backends) {
+  return backends.map((b) => `<option value="${b.name}" ${b.available ? "" : "disabled"} title="${b.paradigm}${b.available ? "" : ": " + b.reason}">${b.name}${b.available ? "" : " (unavailable)"}</option>`).join("");
+}
+
 async function start() {
   await loadRules();
   setPuzzle(emptyPuzzle(9), { mode: "edit", name: "a new grid" });
@@ -93,7 +98,9 @@ async function start() {
   wire();
   const [backends, datasets, techniques] = await Promise.all([api("/api/backends"), api("/api/datasets"), api("/api/techniques")]);
   $("upto").innerHTML += techniques.map((t) => `<option value="${t.name}">up to ${t.name}</option>`).join("");
-  $("backend").innerHTML = backends.map((b) => `<option value="${b.name}" ${b.available ? "" : "disabled"} title="${b.paradigm}${b.available ? "" : ": " + b.reason}">${b.name}${b.available ? "" : " (unavailable)"}</option>`).join("");
+  $("backend").innerHTML = engineOptions(backends);
+  $("watch-engine").innerHTML = engineOptions(backends.filter((b) => b.records_trace));
+  $("timeline-engine").innerHTML = engineOptions(backends.filter((b) => b.keeps_timeline));
   const options = datasets.map((d) => `<option value="${d.name}">${d.name} (${d.puzzles})</option>`).join("");
   $("dataset").innerHTML = options; $("gallery-dataset").innerHTML = options;
   $("dataset").value = $("gallery-dataset").value = datasets.some((d) => d.name === "top95") ? "top95" : datasets[0].name;

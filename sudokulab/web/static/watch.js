@@ -1,5 +1,6 @@
-// Search you can watch (issue 32): norvig's or dlx's search on the current puzzle, event by
-// event (POST /api/trace, recorded by sudokulab/trace.py), replayed on the board with a
+// Search you can watch (issue 32): the search of an engine that records a trace (its
+// records_trace in /api/backends) on the current puzzle, event by event (POST /api/trace,
+// recorded by sudokulab/trace.py), replayed on the board with a
 // step slider, play/pause and speed, and the search tree beside it (SVG, each node a guess,
 // coloured by outcome). The replay rebuilds the candidates exactly as trace.replay does.
 

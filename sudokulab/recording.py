@@ -1,0 +1,71 @@
+"""What a search records on request, in one place for its two kinds (a trace's events,
+sudokulab/trace.py; a timeline's samples, sudokulab/timeline.py): which backends can
+(a capability their class declares, read from the registry), and `solve --trace FILE` /
+`solve --timeline FILE`, each puzzle's record appended to FILE as JSON Lines."""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from typing import ClassVar
+
+
+class RecordingFile(ABC):
+    """`solve --KIND FILE`: each puzzle's record appended to FILE as JSON Lines, after a
+    header line naming the puzzle and the backend. A subclass says what the backend keeps
+    in its attribute KIND and how it is written."""
+
+    kind: ClassVar[str] = ""  # the option's and the backend attribute's name: 'trace'
+    capability: ClassVar[str] = ""  # the Backend ClassVar saying it can: 'records_trace'
+    lacks: ClassVar[str] = ""  # what a backend without it does not: 'records no trace'
+
+    def __init__(self, path: str, engine) -> None:
+        from sudokulab.errors import InputError, UsageError
+
+        why = self.refusal(engine.name)
+        if why:
+            raise UsageError(f"--{self.kind}: {why}")
+        try:
+            self.out = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by close)
+        except OSError as error:
+            raise InputError(f"--{self.kind}: cannot write {path}: {error.strerror}") from None
+
+    @classmethod
+    def refusal(cls, spec: str) -> str:
+        """'' when the backend declares the capability, else the one line saying which do:
+        'sat records no trace; these do: norvig, dlx'."""
+        from sudokulab.backends import backend_class, with_capability
+
+        name = spec.partition(":")[0].strip()
+        if getattr(backend_class(name), cls.capability):
+            return ""
+        return f"{name} {cls.lacks}; these do: {', '.join(with_capability(cls.capability))}"
+
+    def watch(self, engine) -> None:
+        """A fresh record for the engine's next puzzle."""
+        setattr(engine, self.kind, self.fresh(engine))
+
+    def keep(self, number: int, puzzle, engine, result) -> None:
+        """The puzzle's record (ended on its Result), after a header line naming it."""
+        from sudokulab.puzzle import line_of
+
+        head, lines = self.lines(getattr(engine, self.kind), result)
+        head = {"event": self.kind, "number": number, "puzzle": line_of(puzzle.givens),
+                "backend": engine.label, **head}
+        for line in (head, *lines):
+            self.out.write(json.dumps(line) + "\n")
+        self.out.flush()
+
+    def close(self) -> None:
+        """Close the file."""
+        self.out.close()
+
+    @abstractmethod
+    def fresh(self, engine):
+        """An empty record for the engine's next search."""
+
+    @abstractmethod
+    def lines(self, record, result) -> tuple[dict, Iterable[dict]]:
+        """What the header line says of the record (beyond the puzzle and the backend),
+        and the record's lines."""
