@@ -13,9 +13,11 @@ sums for arrows and little killers, positions of the 1 and the N for a sandwich.
 
 It is built once per process for a shape and rule set (`model`); each puzzle gets a
 solver made from it with the givens added as `grid[c] == d`, since CPMpy's solvers
-take constraints but do not give them back. Counting is a solve per solution, each with
-the time left as its `time_limit`, then a no-good on the blank cells (as CPMpy's generic
-solveAll does; Choco's own gives no solution before the last is found).
+take constraints but do not give them back (Choco's are posted to its own model, through
+CPMpy's direct solver access: CPMpy's transformation of them cost a fifth of a puzzle).
+Counting is a solve per solution, each with the time left as its `time_limit`, then a
+no-good on the blank cells (as CPMpy's generic solveAll does; Choco's own gives no
+solution before the last is found).
 
 Ctrl-C: the solvers run in native code that CPMpy gives no way to stop, so base.ctrl_c
 hears it as the solve step running returns; the enumeration stops there, keeping the
@@ -80,12 +82,24 @@ class Model:
 
         geo = self.geo = geometry(box, rules, layout)
         self.grid = grid = cp.intvar(1, geo.n, shape=len(geo.cells), name="grid")
+        # the cells as a plain list: indexing the array costs a microsecond a cell
+        self.cells = list(grid)
         self.model = cp.Model([cp.AllDifferent(grid[list(unit)]) for unit in geo.units])
         self.model += _variants(geo, grid)
 
     def read(self) -> tuple[int, ...]:
         """The grid of the solution the solver just found."""
-        return grid_of(self.grid.value())
+        return grid_of([cell.value() for cell in self.cells])
+
+    def add_givens(self, solver, givens: tuple[int, ...]) -> None:
+        """Each given as `cell == d`: posted to Choco's model as it is, else through CPMpy."""
+        if solver.name == "choco":  # its solver variables exist: the model has every cell
+            native = solver.native_model
+            for var, d in zip(solver.solver_vars(self.cells), givens):
+                if d:
+                    native.arithm(var, "=", d).post()
+        else:
+            solver += [cell == d for cell, d in zip(self.cells, givens) if d]
 
 
 def grid_of(values: Iterable) -> tuple[int, ...]:
@@ -186,10 +200,9 @@ class CpmpyBackend(Backend):
 
         started = time.perf_counter()
         built_model = model(puzzle.box, puzzle.rules, puzzle.layout)
-        grid = built_model.grid
         try:
             solver = cp.SolverLookup.get(self.solver, built_model.model)
-            solver += [grid[cell] == d for cell, d in enumerate(puzzle.givens) if d]
+            built_model.add_givens(solver, puzzle.givens)
         except NotSupportedError as error:
             return Result(Status.UNSUPPORTED, message=f"cpmpy:solver={self.solver} cannot "
                                                       f"express this puzzle: {error}")
@@ -236,7 +249,8 @@ class CpmpyBackend(Backend):
                  f"1..{built.geo.n}; constraints by kind:"]
         lines += [f"    {kind}: {count}" for kind, count in sorted(kinds.items())]
         lines.append(f"  givens: {sum(map(bool, puzzle.givens))}, each `grid[c] == d` added "
-                     "to a solver made from the model (the model is built once per shape)")
+                     "to a solver made from the model (the model is built once per shape; "
+                     "Choco's posted to its own model)")
         lines.append("  counting: a solve per solution, then a no-good on the blank cells")
         return "\n".join(lines)
 
@@ -247,7 +261,7 @@ def _choco_solutions(solver, built_model: Model, blanks: list[int], deadline: De
     solution (a no-good added between two makes Choco's checker abort the process)."""
     solver.solver_vars(list(solver.user_vars))  # every variable posted to Choco
     choco = solver.chc_model.get_solver()
-    cells = [solver.solver_var(v) for v in built_model.grid]
+    cells = solver.solver_vars(built_model.cells)
     left = deadline.left()
     if left is not None:  # Choco's time counter runs from the first solve: a deadline
         choco.limit_time(f"{max(left, 0.001)}s")
@@ -270,7 +284,7 @@ def _nogood_solutions(solver, built_model: Model, blanks: list[int], deadline: D
     import cpmpy as cp
     from cpmpy.solvers.solver_interface import ExitStatus
 
-    grid = built_model.grid
+    cells = built_model.cells
     while True:
         left = deadline.left()
         if left is not None and left <= 0:
@@ -286,7 +300,7 @@ def _nogood_solutions(solver, built_model: Model, blanks: list[int], deadline: D
             return
         found = built_model.read()
         yield found
-        solver += cp.any([grid[c] != found[c] for c in blanks])
+        solver += cp.any([cells[c] != found[c] for c in blanks])
 
 
 @dataclass
