@@ -73,3 +73,24 @@ def test_statistics_are_gecodes_own_words():
 def test_describe_names_the_model_file_and_its_predicates():
     text = make_backend("mzn").describe(empty(9))
     assert "sudoku.mzn" in text and "predicates" in text and "units 27" in text
+
+
+def test_solving_shows_no_warning_about_debians_gecode_library(recwarn):
+    from minizinc.error import MiniZincWarning
+
+    make_backend("mzn").solve(TOP95[0])
+    assert not [w for w in recwarn if issubclass(w.category, MiniZincWarning)]
+
+
+def test_other_minizinc_warnings_still_show(recwarn):
+    import warnings
+
+    from minizinc.error import MiniZincWarning
+
+    from sudokulab.backends.mzn import quiet_gecode_library
+
+    with quiet_gecode_library():
+        for message in ('included file "count.mzn" overrides a global constraint file',
+                        "model inconsistency: unbounded variable"):
+            warnings.warn(message, MiniZincWarning, stacklevel=1)
+    assert [str(w.message) for w in recwarn] == ["model inconsistency: unbounded variable"]

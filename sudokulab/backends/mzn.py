@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import time
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from functools import lru_cache
 
@@ -51,6 +53,22 @@ def model(box: tuple[int, int], rules: tuple, layout: Layout | None = None):
     geo = geometry(box, rules, layout)
     built.add_string(mzn.data_text(mzn.rule_data(geo), geo.n))
     return built
+
+
+@contextmanager
+def quiet_gecode_library() -> Iterator[None]:
+    """MiniZinc's warnings about Debian's Gecode library left out, the others kept.
+
+    Debian's Gecode 6.2 library (/usr/share/minizinc/gecode, package flatzinc) redefines
+    global constraints (count.mzn, global_cardinality*.mzn) the pre-2.5 way; MiniZinc 2.6
+    warns about each file on every compile. The definitions still hold, and the puzzle is
+    not at fault."""
+    from minizinc.error import MiniZincWarning
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r'included file ".*" overrides a global constraint',
+                                MiniZincWarning)
+        yield
 
 
 @lru_cache(maxsize=1)
@@ -91,7 +109,6 @@ class MznBackend(Backend):
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Add the givens to the shape's model and collect Gecode's solutions as they come."""
         import minizinc
-        from minizinc.error import MiniZincWarning
 
         started = time.perf_counter()
         driver = recording(minizinc.default_driver)
@@ -101,11 +118,7 @@ class MznBackend(Backend):
         built = time.perf_counter()
         found: list[tuple[int, ...]] = []
         last: list = [None]
-        with warnings.catch_warnings():
-            # Debian's Gecode library redefines global constraints the old way: MiniZinc
-            # 2.6 warns about it on every compile, and it is no fault of the puzzle.
-            warnings.filterwarnings("ignore", "included file .* overrides a global",
-                                    MiniZincWarning)
+        with quiet_gecode_library():
             pressed = self._run(self._collect(instance, limit, deadline, found, last),
                                 driver.started)
         if pressed:
