@@ -149,6 +149,8 @@ def test_counts_on_4x4_match_brute_force(engine, name):
 def test_a_given_narrows_the_count_as_brute_force_does(spec, name):
     """With one given (so the optimized CNF and givens-as-assumptions paths run)."""
     engine = ready_backend(spec)
+    if engine.solve_overhead:  # its rules are counted on the empty 4x4s above
+        pytest.skip(f"{engine.name}: {engine.solve_overhead}")
     puzzle = empty(4, CASES[name])
     some = sorted(brute_force(puzzle))[0]
     values = [0] * 16

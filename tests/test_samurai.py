@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudokulab import rules as R
-from sudokulab.backends import backend_class, make_backend, names
+from sudokulab.backends import backend_class, make_backend, names, with_capability
 from sudokulab.check import check, violations
 from sudokulab.cli import main
 from sudokulab.errors import PuzzleError
@@ -33,9 +33,9 @@ from sudokulab.puzzle import Puzzle
 from sudokulab.result import Status
 
 DATA = Path(__file__).parent / "data"
-# four paradigms: propagation and search, CDCL SAT (reusable and per-puzzle encodings),
-# constraint programming (both models), exact cover
-ENGINES = ["norvig", "sat", "sat:encoding=optimized", "cpsat", "cpsat:model=int", "dlx"]
+# every backend that takes several grids, and the options with their own encodings
+# (sat's per-puzzle CNF, cpsat's integer model)
+ENGINES = with_capability("multi_grid") + ["sat:encoding=optimized", "cpsat:model=int"]
 BOARD = (DATA / "samurai.txt").read_text()
 PUZZLE = parse(BOARD)
 SOLUTION = parse((DATA / "samurai.solution.txt").read_text()).givens
@@ -222,7 +222,10 @@ def test_two_4x4_grids_sharing_a_box_have_3456_solutions(name):
     twins = Layout("twins", 4, ((0, 0), (2, 2)))
     empty = Puzzle((2, 2), (0,) * twins.cell_count, layout=twins)
     assert twins.cell_count == 28
-    assert make_backend(name).solve(empty, limit=None).count == 24 * 12 * 12
+    backend = make_backend(name)
+    if backend.slow_to_enumerate:  # its 4x4 count of 288 is in the contract suite
+        pytest.skip(f"{backend.name}: {backend.slow_to_enumerate}")
+    assert backend.solve(empty, limit=None).count == 24 * 12 * 12
 
 
 def test_givens_that_clash_through_an_overlap_are_none_for_every_backend():
@@ -279,7 +282,9 @@ def test_a_command_of_one_grid_refuses_a_samurai_in_one_line():
 
 
 def test_compare_cross_checks_the_engines(tmp_path):
-    code, out, _ = run("compare", "--file", str(DATA / "samurai.txt"), "-b", ",".join(ENGINES),
+    # one with a cost per solve (solve_overhead) finds the published solution above
+    quick = [spec for spec in ENGINES if not make_backend(spec).solve_overhead]
+    code, out, _ = run("compare", "--file", str(DATA / "samurai.txt"), "-b", ",".join(quick),
                        "--jobs", "1", "--out", str(tmp_path / "run"))
     assert code == 0 and "every answer agrees" in out
 

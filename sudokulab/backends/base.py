@@ -197,6 +197,10 @@ class Backend(ABC):
     # Why enumerating dozens of grids is slow in this engine ('' when it is not): the
     # tests that count dozens of grids skip it, saying this (small counts still test it).
     slow_to_enumerate: ClassVar[str] = ""
+    # Why each solve pays a fixed cost before its search ('' when it does not: an engine
+    # started as a process, a model flattened): tests that solve many small puzzles, or
+    # cross-check big ones, give it fewer, saying this (its answers are checked elsewhere).
+    solve_overhead: ClassVar[str] = ""
     # The options (`name:key=value`) by name, each saying the values it allows, checked
     # before the constructor runs; {} for none. None (a backend or plugin that declares
     # none): the constructor's keyword arguments, given as text and judged by it alone.
