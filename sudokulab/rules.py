@@ -680,6 +680,16 @@ SIMPLE_RULES: dict[str, Rule] = {kind.name: kind() for kind in RULE_TYPES if not
 MIRACLE: tuple[Rule, ...] = (AntiKnight(), AntiKing(), NonConsecutive())
 
 
+def listed(rules: tuple[Rule, ...]) -> str:
+    """A puzzle's rules for a model's header: each name once, with its count when more
+    than one ('killer x12, thermo x2'), or 'classic'."""
+    counts: dict[str, int] = {}
+    for rule in rules:
+        counts[rule.name] = counts.get(rule.name, 0) + 1
+    return ", ".join(name + (f" x{k}" if k > 1 else "") for name, k in counts.items()) \
+        or "classic"
+
+
 def rule_names(kinds: tuple[type[Rule], ...] | None = None) -> str:
     """The names of rule types for a help text, comma separated (by default the simple
     rules, then 'miracle' and what it stands for)."""

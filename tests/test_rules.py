@@ -282,10 +282,6 @@ def test_the_checker_accepts_rules_the_grid_obeys():
 
 SHOWN_AS = {"main-diagonal": "diagonal", "anti-diagonal": "diagonal",
             "disjoint-groups": "disjoint"}
-# Known gaps, not a list of engines: these teaching views do not name the puzzle's rules
-# yet (mzn lists sudoku.mzn's predicates, cpmpy its constraints by kind).
-NAMES_NO_RULE = {"mzn": "describe lists the model's predicates, not the puzzle's rules",
-                 "cpmpy": "describe counts constraints by kind, not by rule"}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -296,8 +292,6 @@ def test_model_shows_each_rule(engine, name):
     rule = CASES[name][0].name
     text = engine.describe(puzzle)
     shown = SHOWN_AS.get(rule, rule) in text or rule.replace("-", " ") in text
-    if not shown and engine.name in NAMES_NO_RULE:
-        pytest.xfail(f"{engine.name}: {NAMES_NO_RULE[engine.name]}")
     assert shown
 
 

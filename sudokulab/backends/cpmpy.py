@@ -246,7 +246,8 @@ class CpmpyBackend(Backend):
                     else f"Comparison {each.name}"
                 kinds[kind] = kinds.get(kind, 0) + 1
         lines = [f"cpmpy: solver {self.solver}; grid: {len(built.geo.cells)} integers in "
-                 f"1..{built.geo.n}; constraints by kind:"]
+                 f"1..{built.geo.n}; the puzzle's rules: {R.listed(puzzle.rules)}; "
+                 "constraints by kind:"]
         lines += [f"    {kind}: {count}" for kind, count in sorted(kinds.items())]
         lines.append(f"  givens: {sum(map(bool, puzzle.givens))}, each `grid[c] == d` added "
                      "to a solver made from the model (the model is built once per shape; "

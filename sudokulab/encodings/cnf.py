@@ -557,7 +557,7 @@ def to_dimacs(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise")
     """The puzzle as DIMACS text any SAT solver reads; comments map variables to cells."""
     formula = encode(puzzle, encoding, amo)
     n, geo = formula.n, geometry(puzzle.box, puzzle.rules, puzzle.layout)
-    rules = ", ".join(rule.name for rule in puzzle.rules) or "classic"
+    rules = R.listed(puzzle.rules)
     shape = (f"{n}x{n} sudoku (box {puzzle.box[0]}x{puzzle.box[1]}), rules: {rules}"
              if puzzle.layout is None else
              f"{puzzle.layout.name}, {len(puzzle.layout.grids)} grids of {n}x{n} on one board")

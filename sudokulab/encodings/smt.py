@@ -508,7 +508,7 @@ def to_smt2(puzzle: Puzzle, model: str = "bool") -> str:
     """
     m = build(geometry(puzzle.box, puzzle.rules), model, portable=True)
     n = puzzle.n
-    rules = ", ".join(rule.name for rule in puzzle.rules) or "classic"
+    rules = R.listed(puzzle.rules)
     lines = [f"; sudokulab: a {n}x{n} puzzle ({rules}), {model} model: a cell is {m.kind}",
              f"; {puzzle.clues} givens: {puzzle}",
              "(set-option :produce-models true)",

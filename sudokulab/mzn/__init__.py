@@ -60,9 +60,8 @@ def data(puzzle: Puzzle) -> dict[str, object]:
 
 def to_dzn(puzzle: Puzzle) -> str:
     """The puzzle as a MiniZinc data file for sudoku.mzn."""
-    lines = [f"% sudokulab: a {puzzle.n}x{puzzle.n} puzzle"
-             + (f" with rules: {', '.join(rule.name for rule in puzzle.rules)}"
-                if puzzle.rules else "") + "; solve with: minizinc sudoku.mzn this.dzn"]
+    lines = [f"% sudokulab: a {puzzle.n}x{puzzle.n} puzzle, rules: {R.listed(puzzle.rules)}"
+             "; solve with: minizinc sudoku.mzn this.dzn"]
     return "\n".join(lines) + "\n" + data_text(data(puzzle), puzzle.n)
 
 
