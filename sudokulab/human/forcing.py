@@ -288,7 +288,7 @@ def _first_contradiction(h: Candidates) -> Iterator[Step]:
                            "to a contradiction", eliminations=[(cell, d)], cells=[cell],
                            length=found.placed)
                 return
-            solution = _solution(found)
+            solution = _solution(found, cover)
             if solution:
                 grids = _witnesses["grids"]
                 if len(grids) >= WITNESSES:
@@ -324,21 +324,23 @@ def _covered(h: Candidates) -> int:
     return cover
 
 
-def _solution(h: Candidates, budget: int = 64) -> int:
+def _solution(h: Candidates, cover: int, budget: int = 64) -> int:
     """A solution of the puzzle within h (a grid on which singles find nothing), searched
-    depth first with singles, fewest candidates first, as a bitmask over (cell, digit) pairs
-    (see _witnesses); 0 when none turns up within the budget of assumptions. Every solution
-    is checked against the puzzle's rules."""
+    depth first with singles, fewest candidates first, the digits no known solution holds
+    (`cover`) before the others; as a bitmask over (cell, digit) pairs (see _witnesses), 0
+    when none turns up within the budget of assumptions. Every solution is checked against
+    the puzzle's rules."""
     from sudokulab.check import check
 
-    left = [budget]
+    left, n, full = [budget], h.n, (1 << h.n) - 1
 
     def search(x: Candidates) -> int:
         blanks = [c for c in x.tables.cells if not x.values[c]]
         if not blanks:
             return 0 if check(x.puzzle, x.grid()) else _allowed(x)
         cell = min(blanks, key=lambda c: x.cands[c].bit_count())
-        for d in digits(x.cands[cell]):
+        known = cover >> (cell * n) & full
+        for d in digits(x.cands[cell] & ~known) + digits(x.cands[cell] & known):
             if left[0] <= 0:
                 return 0
             left[0] -= 1
