@@ -14,7 +14,7 @@ import pytest
 from sudokulab import datasets
 from sudokulab.cli import main
 from sudokulab.formats.text import format_line
-from sudokulab.harness import compare, plots, report
+from sudokulab.harness import compare, report
 from sudokulab.harness.crosscheck import CrossCheck
 from sudokulab.harness.records import Record, cores
 from sudokulab.harness.stats import figures
@@ -177,11 +177,20 @@ def test_a_sample_parses_only_the_puzzles_drawn(tmp_path, monkeypatch):
 
 # --- plots and tables ----------------------------------------------------------------
 
+@pytest.fixture
+def plots():
+    """sudokulab.harness.plots, imported by the tests that draw: matplotlib takes every
+    pytest-xdist worker a second or more to import at collection."""
+    from sudokulab.harness import plots
+
+    return plots
+
+
 def records_of(backend, statuses_times):
     return [Record(backend, i, Result(s), t) for i, (s, t) in enumerate(statuses_times)]
 
 
-def test_wrong_answers_are_not_drawn_as_answers():
+def test_wrong_answers_are_not_drawn_as_answers(plots):
     runs = {"a": records_of("a", [(Status.UNIQUE, 0.1), (Status.UNIQUE, 0.2),
                                   (Status.UNIQUE, 0.3)]),
             "b": records_of("b", [(Status.UNIQUE, 0.1), (Status.UNIQUE, 0.2),
@@ -193,14 +202,14 @@ def test_wrong_answers_are_not_drawn_as_answers():
     assert len(kinds["both answered right"]) == 1 and len(kinds["a wrong answer"]) == 2
 
 
-def test_timeouts_are_drawn_at_the_timeout_not_at_the_kill():
+def test_timeouts_are_drawn_at_the_timeout_not_at_the_kill(plots):
     runs = {"a": records_of("a", [(Status.UNIQUE, 0.1), (Status.TIMEOUT, 4.7)]),
             "b": records_of("b", [(Status.UNIQUE, 0.2), (Status.UNIQUE, 0.3)])}
     kinds = plots.points("a", "b", runs, set(), 2.0)
     assert kinds["a timeout (drawn at the timeout)"] == [(2.0, 0.3)]
 
 
-def test_plot_titles_say_limit_timeout_and_sample(tmp_path, monkeypatch):
+def test_plot_titles_say_limit_timeout_and_sample(tmp_path, monkeypatch, plots):
     titles = []
 
     def keep(kind):

@@ -8,7 +8,6 @@ import pytest
 
 from sudokulab.backends import make_backend
 from sudokulab.formats.text import parse
-from sudokulab.harness import plots
 from sudokulab.harness.crosscheck import answer_text, cross_check, judge, reproduce
 from sudokulab.harness.records import Record
 from sudokulab.harness.stats import figures, percentile
@@ -144,6 +143,8 @@ def test_plots_fit_long_backend_specs_and_titles(tmp_path):
     runs = {name: [Record(name, i, Result(Status.UNIQUE), 0.001 * (i + 1)) for i in range(5)]
             for name in (long, "norvig")}
     title = f"{folder}/puzzles.txt (40 puzzles)"
+    from sudokulab.harness import plots  # matplotlib: imported by the one test that draws
+
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # matplotlib warns when the layout cannot fit them
         plots.cactus(runs, tmp_path / "cactus.png", title)
