@@ -276,6 +276,9 @@ def _first_contradiction(h: Candidates) -> Iterator[Step]:
     followed, and each assumption that breaks nothing is carried on to a solution."""
     n, full = h.n, (1 << h.n) - 1
     cover = _covered(h)
+    # searching for solutions pays where they are many (a grid with few givens); where they
+    # are scarce it is given up for the puzzle after eight searches with less than 1 in 4
+    searching = _witnesses["found"] * 4 + 8 > _witnesses["tried"]
     cells = sorted((c for c in h.tables.cells if h.cands[c]),
                    key=lambda c: (h.cands[c].bit_count(), c))
     for cell in cells:
@@ -288,8 +291,15 @@ def _first_contradiction(h: Candidates) -> Iterator[Step]:
                            "to a contradiction", eliminations=[(cell, d)], cells=[cell],
                            length=found.placed)
                 return
+            if not searching:
+                continue
             solution = _solution(found, cover)
+            _witnesses["tried"] += 1
+            # h holds no solution when its assumption is false (most of a unique puzzle's):
+            # after one search in vain, only the singles are followed, as before
+            searching = bool(solution)
             if solution:
+                _witnesses["found"] += 1
                 grids = _witnesses["grids"]
                 if len(grids) >= WITNESSES:
                     del grids[: WITNESSES // 2]
@@ -300,7 +310,7 @@ def _first_contradiction(h: Candidates) -> Iterator[Step]:
 # Solutions met by the nested nets' searches (see _first_contradiction), kept across grids
 # of one puzzle: a solution within one grid is one within every later grid it lies in. Each
 # is a bitmask over (cell, digit) pairs, bit cell * n + digit - 1, as is a grid's candidates.
-_witnesses: dict = {"puzzle": None, "grids": []}
+_witnesses: dict = {"puzzle": None, "grids": [], "tried": 0, "found": 0}
 WITNESSES = 1 << 10
 
 
@@ -316,7 +326,7 @@ def _allowed(h: Candidates) -> int:
 def _covered(h: Candidates) -> int:
     """The (cell, digit) pairs, as a bitmask, that some known solution within h holds."""
     if _witnesses["puzzle"] != h.puzzle:
-        _witnesses["puzzle"], _witnesses["grids"] = h.puzzle, []
+        _witnesses.update(puzzle=h.puzzle, grids=[], tried=0, found=0)
     allowed, cover = _allowed(h), 0
     for grid in _witnesses["grids"]:
         if not grid & ~allowed:
