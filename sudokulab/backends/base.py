@@ -194,9 +194,6 @@ class Backend(ABC):
     # Whether it samples its engine's counters into a sudokulab.timeline.Timeline held in
     # its `timeline` attribute (`solve --timeline`, the page's learning charts).
     keeps_timeline: ClassVar[bool] = False
-    # Why enumerating dozens of grids is slow in this engine ('' when it is not): the
-    # tests that count dozens of grids skip it, saying this (small counts still test it).
-    slow_to_enumerate: ClassVar[str] = ""
     # Why each solve pays a fixed cost before its search ('' when it does not: an engine
     # started as a process, a model flattened): tests that solve many small puzzles, or
     # cross-check big ones, give it fewer, saying this (its answers are checked elsewhere).

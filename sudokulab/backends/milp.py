@@ -5,7 +5,11 @@ Each process keeps one HiGHS instance per shape and rule set; a puzzle's givens 
 their binaries' lower bounds to 1 and the bounds go back after the search. Counting
 finds a solution, adds a no-good row (the blank cells' chosen binaries sum to at most
 blanks - 1) and solves again, until the program is infeasible; the no-good rows are
-deleted after the puzzle. HiGHS's `time_limit` carries the deadline.
+deleted after the puzzle. HiGHS's `time_limit` carries the deadline. A later solve that
+overruns a budget (SPLIT_AFTER) stops, and its part of the search is split on one cell's
+digits, fixed as bounds, each part solved the same way: HiGHS's presolve settles a part
+with a few more cells fixed in under a second where its branch and bound took minutes
+(the Miracle's 72 grids: about 400 solves and 37 splits).
 
 Ctrl-C (base.ctrl_c) sets the engine's `stopping` flag, which HiGHS's interrupt callbacks
 (simplex, IPM, MIP) read: the solve running ends with kInterrupt, none starts after it,
@@ -39,6 +43,13 @@ from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
 
 STOP_WAIT = 10.0  # seconds Ctrl-C waits for HiGHS to reach a callback and stop
+# A later solve of a part (one more no-good row) may cost HiGHS far more than the first:
+# proving that the Miracle with r1c1 = 8 and r1c2 = 2 has no second grid ran past 60 s
+# (its root cut rounds take seconds each), while with a third cell fixed presolve proves
+# each case in under a second. So a solve longer than this many seconds, or this many
+# times the first solve of the puzzle, stops and its part is split on a cell's digits.
+SPLIT_AFTER = 1.0
+SPLIT_FACTOR = 3.0
 
 
 class Engine:
@@ -56,6 +67,15 @@ class Engine:
                          self.highs.cbMipInterrupt):
             callback += self.interrupt
         self.rows = self.highs.getNumRow()
+        geo = self.program.geo
+        self.near = [set(p) for p in geo.peers]  # cells a rule ties to each cell
+        for relation in geo.relations:
+            for a, b in relation.pairs:
+                self.near[a].add(b)
+                self.near[b].add(a)
+        for rel in geo.digit_relations:
+            self.near[rel.a].add(rel.b)
+            self.near[rel.b].add(rel.a)
         self.jobs: queue.SimpleQueue = queue.SimpleQueue()
         self.solved = threading.Event()
         self.solving: threading.Thread | None = None
@@ -110,15 +130,37 @@ class Engine:
             self.highs.changeColBounds(column, 1.0, 1.0)
         return columns
 
+    def unfix(self, columns: list[int]) -> None:
+        """Put the bounds of fixed binaries back."""
+        for column in columns:
+            self.highs.changeColBounds(column, 0.0, self.program.upper[column])
+
     def restore(self, columns: list[int]) -> None:
         """Put the givens' bounds back and delete this puzzle's no-good rows."""
         import numpy as np
 
-        for column in columns:
-            self.highs.changeColBounds(column, 0.0, self.program.upper[column])
+        self.unfix(columns)
         extra = self.highs.getNumRow() - self.rows
         if extra:
             self.highs.deleteRows(extra, np.arange(self.rows, self.rows + extra, dtype=np.int32))
+
+    def split(self, givens: list[int], part: dict[int, int]) -> list[dict[int, int]]:
+        """The part cut in one per digit of a cell no given or fixed cell rules out: a
+        cell that no filled cell constrains, if any (a far cell settles more, as r5c3 and
+        r6c7 settle the Miracle), else the one with the fewest digits left."""
+        filled = {c: d for c, d in enumerate(givens) if d} | part
+        n = self.program.n
+        near = self.near
+        open_ = [c for c in range(len(givens)) if c not in filled]
+        far = [c for c in open_ if not any(f in near[c] for f in filled)]
+
+        def digits(cell: int) -> list[int]:
+            taken = {filled[p] for p in self.program.geo.peers[cell] if p in filled}
+            return [d for d in range(1, n + 1) if d not in taken
+                    and self.program.upper[self.program.x(cell, d)]]
+
+        cell = far[len(far) // 2] if far else min(open_, key=lambda c: len(digits(c)))
+        return [part | {cell: d} for d in digits(cell)]
 
     def exclude(self, grid: tuple[int, ...], blanks: list[int]) -> None:
         """A no-good row: not this grid again on the blank cells."""
@@ -152,10 +194,6 @@ def drop(warm: Engine) -> None:
 class MilpBackend(Backend):
     """A 0-1 integer program, no objective, solved by HiGHS's MIP solver."""
 
-    slow_to_enumerate = ("each further grid is a new integer program with one more no-good "
-                         "row, solved from the start: counting the 72 Miracle grids had "
-                         "not finished after eight minutes in a test run")
-
     name = "milp"
     paradigm = "mixed-integer linear programming: LP relaxation, cuts, branch and bound (HiGHS)"
     supported_rules = R.RULE_TYPES  # every rule is linear rows over the binaries
@@ -171,7 +209,8 @@ class MilpBackend(Backend):
         return Availability(True, version=f"HiGHS {version('highspy')}")
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
-        """Fix the givens, solve, and exclude each solution found until the limit."""
+        """Fix the givens, solve, and exclude each solution found until the limit; a
+        later solve that overruns its budget splits its part on a cell's digits."""
         import highspy
 
         started = time.perf_counter()
@@ -180,32 +219,53 @@ class MilpBackend(Backend):
         blanks = [cell for cell, d in enumerate(puzzle.givens) if not d]
         built = time.perf_counter()
         found: list[tuple[int, ...]] = []
-        stats = {"solves": 0, "mip_node_count": 0, "simplex_iteration_count": 0}
+        stats = {"solves": 0, "mip_node_count": 0, "simplex_iteration_count": 0, "splits": 0}
         h, status = warm.highs, None
         complete, running = True, False
+        parts: list[dict[int, int]] = [{}]  # digits fixed on top of the givens, per part
+        budget: float | None = None  # set by the first solve
         warm.stopping = False
         try:
             with ctrl_c(warm.stop) as key:
-                while (limit is None or len(found) < limit) and not key.pressed:
-                    left = deadline.left()
-                    h.setOptionValue("time_limit", float("inf") if left is None else left)
-                    if not warm.run(key):
-                        running = True
+                while parts and complete and not running and not key.pressed:
+                    part = parts.pop()
+                    columns = warm.fix([part.get(c, 0) for c in range(len(puzzle.givens))])
+                    try:
+                        while (limit is None or len(found) < limit) and not key.pressed:
+                            left = deadline.left()
+                            cut = budget is not None and (left is None or left > budget)
+                            h.setOptionValue("time_limit", budget if cut else
+                                             float("inf") if left is None else left)
+                            solving = time.perf_counter()
+                            if not warm.run(key):
+                                running = True
+                                break
+                            budget = budget or max(SPLIT_AFTER, SPLIT_FACTOR *
+                                                   (time.perf_counter() - solving))
+                            status = h.getModelStatus()
+                            info = h.getInfo()
+                            stats["solves"] += 1
+                            stats["mip_node_count"] += max(0, info.mip_node_count)
+                            stats["simplex_iteration_count"] += max(
+                                0, info.simplex_iteration_count)
+                            if key.pressed or status == highspy.HighsModelStatus.kInfeasible:
+                                break
+                            if cut and status == highspy.HighsModelStatus.kTimeLimit:
+                                stats["splits"] += 1
+                                parts += warm.split(puzzle.givens, part)
+                                break
+                            if status != highspy.HighsModelStatus.kOptimal:
+                                complete = False
+                                break
+                            found.append(warm.read())
+                            if not blanks:  # the givens fill the grid: no other solution
+                                break
+                            warm.exclude(found[-1], blanks)
+                    finally:
+                        if not running:
+                            warm.unfix(columns)
+                    if limit is not None and len(found) >= limit:
                         break
-                    status = h.getModelStatus()
-                    info = h.getInfo()
-                    stats["solves"] += 1
-                    stats["mip_node_count"] += max(0, info.mip_node_count)
-                    stats["simplex_iteration_count"] += max(0, info.simplex_iteration_count)
-                    if key.pressed:
-                        break
-                    if status != highspy.HighsModelStatus.kOptimal:
-                        complete = status == highspy.HighsModelStatus.kInfeasible
-                        break
-                    found.append(warm.read())
-                    if not blanks:  # the givens fill the grid: no other solution
-                        break
-                    warm.exclude(found[-1], blanks)
         finally:
             if running:  # HiGHS still owns it: never touched again
                 drop(warm)
@@ -239,5 +299,6 @@ class MilpBackend(Backend):
         lines.append(f"  givens: {sum(map(bool, puzzle.givens))}, each raises its binary's "
                      "lower bound to 1 (the program is loaded once per shape and reused)")
         lines.append("  counting: a no-good row per solution found, solved again until "
-                     "infeasible; `sudokulab export --to milp-lp` writes the LP file")
+                     "infeasible (a part whose solve overruns a budget is split on a "
+                     "cell's digits); `sudokulab export --to milp-lp` writes the LP file")
         return "\n".join(lines)
