@@ -252,8 +252,6 @@ def test_a_jigsaw_of_any_size_reads_and_solves(n, layout):
 
 
 def test_every_backend_counts_a_5x5_jigsaw_alike(backend):
-    if backend.slow_to_enumerate:  # its 4x4 count of 288 is in the contract suite
-        pytest.skip(f"{backend.name}: {backend.slow_to_enumerate}")
     puzzle = parse("1" + "." * 15 + "2" + "." * 8, rules=[R.parse_regions(JIGSAW5)])
     reference = make_backend("norvig").solve(puzzle, limit=None)
     result = backend.solve(puzzle, limit=None)

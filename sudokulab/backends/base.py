@@ -198,6 +198,9 @@ class Backend(ABC):
     # started as a process, a model flattened): tests that solve many small puzzles, or
     # cross-check big ones, give it fewer, saying this (its answers are checked elsewhere).
     solve_overhead: ClassVar[str] = ""
+    # Why listing thousands of grids is slow in this engine ('' when it is not): the tests
+    # that list thousands skip it or list a few, saying this (smaller counts still test it).
+    slow_to_enumerate: ClassVar[str] = ""
     # The options (`name:key=value`) by name, each saying the values it allows, checked
     # before the constructor runs; {} for none. None (a backend or plugin that declares
     # none): the constructor's keyword arguments, given as text and judged by it alone.

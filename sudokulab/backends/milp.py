@@ -198,6 +198,9 @@ class MilpBackend(Backend):
     paradigm = "mixed-integer linear programming: LP relaxation, cuts, branch and bound (HiGHS)"
     supported_rules = R.RULE_TYPES  # every rule is linear rows over the binaries
     multi_grid = True
+    slow_to_enumerate = ("each further grid is the integer program solved again with one "
+                         "more no-good row: about 10 grids a second on two 4x4s sharing a "
+                         "box, 1 on the Miracle")
     option_table: dict = {}
     needs = (Need("highspy", install("milp")),)
 
