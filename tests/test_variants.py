@@ -53,6 +53,8 @@ def test_miracle_rules_admit_72_grids(backend):
 
 @pytest.mark.parametrize("given", MIRACLE_GIVENS, ids=lambda g: f"r{g[0][0] + 1}c{g[0][1] + 1}")
 def test_one_miracle_given_leaves_8_grids(backend, given):
+    if backend.slow_to_enumerate:  # the 72 grids above, each checked, hold these 8
+        pytest.skip(f"{backend.name}: {backend.slow_to_enumerate}")
     result = counts_like_norvig(backend, miracle(given), 8)
     assert all(grid[given[0][0] * 9 + given[0][1]] == given[1] for grid in result.solutions)
 
