@@ -113,17 +113,23 @@ COUNTED = {  # #SAT against enumeration: 10^3 to 10^6 solutions
 ENUMERATION = 60.0  # seconds of sat enumeration per puzzle: its rate, if not its count
 
 
-def counting(name: str, scale: float = 1.0) -> str:
-    """One target line: Ganak's counts per second against sat's enumeration."""
+def both_counts(puzzle, scale: float) -> tuple:
+    """Ganak's count and its seconds; sat's enumeration (a Result, cut after ENUMERATION
+    seconds times `scale`) and its seconds."""
     from sudokulab import counting as sharp
 
-    puzzle = empty(6).with_values(COUNTED[name] + [0] * (36 - len(COUNTED[name])))
     started = time.perf_counter()
     counted = sharp.count(puzzle).count
     ganak = time.perf_counter() - started
     started = time.perf_counter()
     listed = make_backend("sat").solve(puzzle, limit=None, timeout=ENUMERATION * scale)
-    enumeration = time.perf_counter() - started
+    return counted, ganak, listed, time.perf_counter() - started
+
+
+def counting(name: str, scale: float = 1.0) -> str:
+    """One target line: Ganak's counts per second against sat's enumeration."""
+    puzzle = empty(6).with_values(COUNTED[name] + [0] * (36 - len(COUNTED[name])))
+    counted, ganak, listed, enumeration = both_counts(puzzle, scale)
     agree = listed.count == counted if listed.exact else listed.count <= counted
     return (f"#SAT on the {name}: Ganak {counted:,} in {ganak:.1f} s "
             f"({counted / ganak:,.0f}/s), sat enumeration {listed.count_text} in "
@@ -154,12 +160,7 @@ def counting9(name: str, scale: float = 1.0) -> str:
     from sudokulab import counting as sharp
 
     puzzle = thinned(THINNED[name])
-    started = time.perf_counter()
-    counted = sharp.count(puzzle).count
-    ganak = time.perf_counter() - started
-    started = time.perf_counter()
-    listed = make_backend("sat").solve(puzzle, limit=None, timeout=ENUMERATION * scale)
-    enumeration = time.perf_counter() - started
+    counted, ganak, listed, enumeration = both_counts(puzzle, scale)
     line = (f"#SAT on easy50[0] less {THINNED[name]} givens ({name}): Ganak {counted:,} in "
             f"{ganak:.1f} s ({counted / ganak:,.0f}/s), sat enumeration {listed.count_text} "
             f"in {enumeration:.1f} s ({listed.count / enumeration:,.0f}/s); ")
