@@ -43,14 +43,16 @@ def bare_mzn(puzzles) -> None:
     import minizinc
 
     from sudokulab import mzn
+    from sudokulab.backends.mzn import quiet_gecode_library
 
     solver = minizinc.Solver.lookup("gecode")
     model = minizinc.Model(mzn.MODEL)
     model.add_string(mzn.data_text(mzn.rule_data(geometry((3, 3))), 9))
-    for puzzle in puzzles:
-        instance = minizinc.Instance(solver, model)
-        instance["givens"] = list(puzzle.givens)
-        instance.solve(nr_solutions=1)
+    with quiet_gecode_library():  # as the backend does: Debian's Gecode library warns
+        for puzzle in puzzles:
+            instance = minizinc.Instance(solver, model)
+            instance["givens"] = list(puzzle.givens)
+            instance.solve(nr_solutions=1)
 
 
 def bare_milp(puzzles) -> None:
