@@ -1,10 +1,11 @@
 """#SAT counting (`solve --count --count-with sharpsat`): Ganak's exact counts on the sat
 backend's CNF, cross-checked with enumeration where enumeration finishes, and counts
-enumeration never reaches (the 6x6 grids)."""
+enumeration never reaches (the 6x6 grids, a samurai's 98 million solutions)."""
 
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,8 @@ from sudokulab.formats.text import from_json, parse
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
 
-VARIANTS = json.loads((Path(__file__).parent / "data" / "variants.json").read_text())
+DATA = Path(__file__).parent / "data"
+VARIANTS = json.loads((DATA / "variants.json").read_text())
 
 
 def loosened(puzzle, every: int):
@@ -61,6 +63,21 @@ def test_the_miracle_grids_are_72_counted_cube_by_cube():
     result = counting.count(empty(9, R.MIRACLE))
     listed = make_backend("sat").solve(empty(9, R.MIRACLE), limit=None)
     assert (result.count, result.stats["cubes"]) == (listed.count, 9)
+
+
+def test_a_samurai_with_millions_of_solutions_is_the_product_of_its_grids():
+    # Its four shared boxes are given (data/samurai_opened.py), so its five grids share no
+    # open cell: Ganak splits the formula into five components, and the count must be the
+    # product of each grid's own count, which norvig enumerates.
+    puzzle = parse((DATA / "samurai-opened-4.txt").read_text())
+    result = counting.count(puzzle)
+    norvig = make_backend("norvig")
+    grids = [empty(9).with_values([puzzle.givens[c] for c in puzzle.layout.grid_cells(k)])
+             for k in range(len(puzzle.layout.grids))]
+    listed = [norvig.solve(grid, limit=None) for grid in grids]
+    assert all(grid.exact for grid in listed)
+    assert (result.exact, result.count) == (True, math.prod(g.count for g in listed))
+    assert result.count > 10 ** 6  # the claim: millions, out of enumeration's reach
 
 
 def test_splitting_into_cubes_keeps_the_count():
