@@ -9,6 +9,7 @@ then got ten givens back, so that CLP(FD), whose propagation of that rule is wea
 proves it in seconds); each is unique under its rule and has several solutions without it.
 """
 
+import functools
 
 import pytest
 from conftest import ready_backend
@@ -36,10 +37,16 @@ def miracle(*givens):
     return empty(9, R.MIRACLE).with_values(grid)
 
 
+@functools.cache
+def norvigs(puzzle) -> frozenset:
+    """norvig's grids of a puzzle, listed once per test process, not once per backend."""
+    return frozenset(make_backend("norvig").solve(puzzle, limit=None).solutions)
+
+
 def counts_like_norvig(backend, puzzle, expected):
     """The backend counts exactly `expected` grids, and they are norvig's."""
     result = backend.solve(puzzle, limit=None)
-    reference = set(make_backend("norvig").solve(puzzle, limit=None).solutions)
+    reference = norvigs(puzzle)
     assert len(reference) == expected
     assert (result.status, result.count, result.exact) == (Status.MULTIPLE, expected, True)
     assert set(result.solutions) == reference and len(result.solutions) == expected
