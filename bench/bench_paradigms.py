@@ -130,16 +130,24 @@ def both_counts(puzzle, scale: float) -> tuple:
     return counted, ganak, listed, time.perf_counter() - started
 
 
+def compared(counted: int, ganak: float, listed, enumeration: float) -> str:
+    """Ganak's count and sat's listing, each with its seconds and rate."""
+    return (f"Ganak {counted:,} in {ganak:.1f} s ({counted / ganak:,.0f}/s), sat enumeration "
+            f"{listed.count_text} in {enumeration:.1f} s ({listed.count / enumeration:,.0f}/s)")
+
+
+def agree(counted: int, listed) -> bool:
+    """sat lists Ganak's count, or fewer when its enumeration was cut."""
+    return listed.count == counted if listed.exact else listed.count <= counted
+
+
 def counting(name: str, scale: float = 1.0) -> str:
     """One target line: Ganak's counts per second against sat's enumeration."""
     puzzle = empty(6).with_values(COUNTED[name] + [0] * (36 - len(COUNTED[name])))
     counted, ganak, listed, enumeration = both_counts(puzzle, scale)
-    agree = listed.count == counted if listed.exact else listed.count <= counted
-    return (f"#SAT on the {name}: Ganak {counted:,} in {ganak:.1f} s "
-            f"({counted / ganak:,.0f}/s), sat enumeration {listed.count_text} in "
-            f"{enumeration:.1f} s ({listed.count / enumeration:,.0f}/s); "
+    return (f"#SAT on the {name}: {compared(counted, ganak, listed, enumeration)}; "
             f"{'counts agree' if listed.exact else 'enumeration cut, fewer listed'}: "
-            f"{'PASS' if agree else 'FAIL'}")
+            f"{'PASS' if agree(counted, listed) else 'FAIL'}")
 
 
 # Real 9x9 puzzles: easy50's first puzzle with its first k givens (reading order) blanked.
@@ -166,9 +174,8 @@ def counting9(name: str, scale: float = 1.0) -> str:
 
     puzzle = thinned(THINNED[name])
     counted, ganak, listed, enumeration = both_counts(puzzle, scale)
-    line = (f"#SAT on easy50[0] less {THINNED[name]} givens ({name}): Ganak {counted:,} in "
-            f"{ganak:.1f} s ({counted / ganak:,.0f}/s), sat enumeration {listed.count_text} "
-            f"in {enumeration:.1f} s ({listed.count / enumeration:,.0f}/s); ")
+    line = (f"#SAT on easy50[0] less {THINNED[name]} givens ({name}): "
+            f"{compared(counted, ganak, listed, enumeration)}; ")
     if listed.exact:
         return line + f"counts agree: {'PASS' if listed.count == counted else 'FAIL'}"
     cell = next(c for c, d in enumerate(puzzle.givens) if not d)
@@ -180,11 +187,11 @@ def counting9(name: str, scale: float = 1.0) -> str:
     smallest = min((k for k in range(9) if counts[k]), key=counts.__getitem__)
     check = make_backend("sat").solve(parts[smallest], limit=None,
                                       timeout=ENUMERATION * scale)
-    agree = sum(counts) == counted and check.exact and check.count == counts[smallest]
+    met = sum(counts) == counted and check.exact and check.count == counts[smallest]
     return line + (f"enumeration cut; r{cell // 9 + 1}c{cell % 9 + 1}'s 9 parts by Ganak "
                    f"sum to {sum(counts):,} in {split:.1f} s, sat lists {check.count_text} of "
                    f"its part {smallest + 1} (Ganak {counts[smallest]:,}): "
-                   f"{'PASS' if agree else 'FAIL'}")
+                   f"{'PASS' if met else 'FAIL'}")
 
 
 def samurai(blanked: int, scale: float = 1.0) -> str:
@@ -204,13 +211,10 @@ def samurai(blanked: int, scale: float = 1.0) -> str:
              for cells in map(puzzle.layout.grid_cells, range(len(puzzle.layout.grids)))]
     product = math.prod(grid.count for grid in grids)
     by_grid = time.perf_counter() - started
-    agree = all(grid.exact for grid in grids) and product == counted and (
-        listed.count == counted if listed.exact else listed.count <= counted)
-    return (f"#SAT on {path.name}: Ganak {counted:,} in {ganak:.1f} s "
-            f"({counted / ganak:,.0f}/s), sat enumeration {listed.count_text} in "
-            f"{enumeration:.1f} s ({listed.count / enumeration:,.0f}/s); the five grids' "
-            f"counts by norvig ({' x '.join(f'{g.count:,}' for g in grids)}) multiply to "
-            f"{product:,} in {by_grid:.1f} s: {'PASS' if agree else 'FAIL'}")
+    met = all(grid.exact for grid in grids) and product == counted and agree(counted, listed)
+    return (f"#SAT on {path.name}: {compared(counted, ganak, listed, enumeration)}; the five "
+            f"grids' counts by norvig ({' x '.join(f'{g.count:,}' for g in grids)}) multiply "
+            f"to {product:,} in {by_grid:.1f} s: {'PASS' if met else 'FAIL'}")
 
 
 def report(lines: list[str], scale: float, took: float) -> str:
@@ -241,18 +245,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = time.perf_counter()
     lines = []
-    for name in PUZZLES:
-        lines.append(speed(name, args.scale))
-        print(lines[-1], flush=True)
-    for name in COUNTED:
-        lines.append(counting(name, args.scale))
-        print(lines[-1], flush=True)
-    for name in THINNED:
-        lines.append(counting9(name, args.scale))
-        print(lines[-1], flush=True)
-    for blanked in OPENED:
-        lines.append(samurai(blanked, args.scale))
-        print(lines[-1], flush=True)
+    for target, cases in ((speed, PUZZLES), (counting, COUNTED), (counting9, THINNED),
+                          (samurai, OPENED)):
+        for case in cases:
+            lines.append(target(case, args.scale))
+            print(lines[-1], flush=True)
     args.out.write_text(report(lines, args.scale, time.perf_counter() - started))
     return 0 if all(line.endswith("PASS") for line in lines) else 1
 
