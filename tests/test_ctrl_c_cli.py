@@ -101,23 +101,23 @@ def count_so_far(form: str, out: str) -> int:
     return int(found.group(1))
 
 
-def assert_count_kept(form: str, code: int, out: str, err: str) -> None:
-    """Exit 130 (Ctrl-C), the count so far on stdout, no traceback or engine abort."""
-    assert code == 130, (code, out[:2000], err[-2000:])
-    assert "Traceback" not in err and "fatal" not in err, err[-2000:]
-    assert count_so_far(form, out) >= 1
+def assert_counts_kept(outputs: dict[str, tuple[int, str, str]]) -> None:
+    """In every format: exit 130 (Ctrl-C), the count so far on stdout, no traceback or
+    engine abort."""
+    for form, (code, out, err) in outputs.items():
+        assert code == 130, (form, code, out[:2000], err[-2000:])
+        assert "Traceback" not in err and "fatal" not in err, (form, err[-2000:])
+        assert count_so_far(form, out) >= 1
 
 
 @pytest.mark.parametrize("name", ENGINES)
 def test_ctrl_c_while_counting_prints_the_count_so_far(name):
-    for form, (code, out, err) in count_then_ctrl_c(name, isolated=False).items():
-        assert_count_kept(form, code, out, err)
+    assert_counts_kept(count_then_ctrl_c(name, isolated=False))
 
 
 @pytest.mark.parametrize("name", ENGINES)
 def test_ctrl_c_while_counting_in_a_worker_prints_the_count_so_far(name):
-    for form, (code, out, err) in count_then_ctrl_c(name, isolated=True).items():
-        assert_count_kept(form, code, out, err)
+    assert_counts_kept(count_then_ctrl_c(name, isolated=True))
 
 
 # --- the runner's side: what run_backend hands the command ------------------------------
