@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sudokulab import counting
+from sudokulab import counting, datasets
 from sudokulab import rules as R
 from sudokulab.backends import make_backend
 from sudokulab.formats.text import from_json, parse
@@ -63,6 +63,17 @@ def test_the_miracle_grids_are_72_counted_cube_by_cube():
     result = counting.count(empty(9, R.MIRACLE))
     listed = make_backend("sat").solve(empty(9, R.MIRACLE), limit=None)
     assert (result.count, result.stats["cubes"]) == (listed.count, 9)
+
+
+def test_a_9x9_with_its_top_four_rows_blank_counts_as_sat_lists_it():
+    # easy50's first solution with rows 1-4 blanked: 1,608 ways to refill them
+    grid = datasets.solutions("easy50")[0]
+    puzzle = empty(9).with_values([0] * 36 + list(grid[36:]))
+    listed = make_backend("sat").solve(puzzle, limit=None)
+    assert listed.exact and 1000 < listed.count < 10_000
+    assert len(set(listed.solutions)) == listed.count
+    result = counting.count(puzzle)
+    assert (result.count, result.exact) == (listed.count, True)
 
 
 def test_a_samurai_with_millions_of_solutions_is_the_product_of_its_grids():
