@@ -96,12 +96,32 @@ def stop(process: subprocess.Popen) -> None:
         process.wait()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server():
-    """`sudokulab serve` in a subprocess, for the browser tests; its base URL. Stopped after
-    the module."""
+    """`sudokulab serve` in a subprocess, for the browser tests; its base URL. One per test
+    process, not one per module: each start and stop cost about 2 s of a worker's time."""
     process, url = start_server()
     try:
         yield url
     finally:
         stop(process)
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless, through Playwright (no browser download); one per test
+    process, for every browser test module (Playwright's sync API allows one at a time)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: the browser tests need Debian's Chromium "
+                    f"(`make install` runs `apt-get install -y chromium`)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield chromium
+        chromium.close()

@@ -14,7 +14,7 @@ import json
 import re
 
 import pytest
-from test_web_browser import DESKTOP, VARIANTS, browser, grid_text, paste  # noqa: F401
+from test_web_browser import DESKTOP, VARIANTS, grid_text, paste
 from test_web_rules import features, puzzle_of, rule_cells, solution
 
 from sudokulab import rules as R
@@ -44,7 +44,7 @@ def sample(name: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def page(browser, server):  # noqa: F811
+def page(browser, server):
     """One desktop page of the real app for the module; no JavaScript error may be left."""
     context = browser.new_context(**DESKTOP)
     tab = context.new_page()

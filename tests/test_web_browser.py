@@ -22,7 +22,6 @@ from sudokulab.formats.text import parse
 from sudokulab.human.candidates import Candidates, digits
 from sudokulab.puzzle import line_of
 
-CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 # The screenshot in docs/ and the page-load section of results/web.md are refreshed only on
 # request (SUDOKULAB_WRITE_DOCS=1): a plain test run leaves the tree as it found it.
@@ -31,22 +30,6 @@ EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9
 SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
 VARIANTS = json.loads((ROOT / "tests" / "data" / "variants.json").read_text())
 SECTION = re.compile(r"<!-- page-load -->.*?<!-- /page-load -->", re.S)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's Chromium, headless, through Playwright (no browser download)."""
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: the browser tests need Debian's Chromium "
-                    f"(`make install` runs `apt-get install -y chromium`)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield chromium
-        chromium.close()
 
 
 DESKTOP = {"viewport": {"width": 1400, "height": 900}}

@@ -24,7 +24,6 @@ from sudokulab.formats.text import from_json
 from sudokulab.puzzle import Puzzle
 from sudokulab.web.app import puzzle_json
 
-CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 WRITE_DOCS = os.environ.get("SUDOKULAB_WRITE_DOCS") == "1"
 VARIANTS = json.loads((ROOT / "tests" / "data" / "variants.json").read_text())
@@ -76,25 +75,18 @@ document.body.dataset.ready = "1";
 
 
 @pytest.fixture(scope="module")
-def tab(server):
+def tab(browser, server):
     """One Chromium tab on the test page, rules.js loaded; fails on any console error."""
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: `make install` installs Debian's Chromium")
-    from playwright.sync_api import sync_playwright
-
     errors: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"])
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.route(f"{server}/rules-test", lambda route: route.fulfill(
-            body=PAGE, content_type="text/html"))
-        page.goto(f"{server}/rules-test")
-        page.wait_for_selector("body[data-ready='1']")
-        yield page
-        browser.close()
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.route(f"{server}/rules-test", lambda route: route.fulfill(
+        body=PAGE, content_type="text/html"))
+    page.goto(f"{server}/rules-test")
+    page.wait_for_selector("body[data-ready='1']")
+    yield page
+    page.close()
     assert not errors, f"JavaScript errors: {errors}"
 
 

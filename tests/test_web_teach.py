@@ -13,7 +13,7 @@ import json
 import re
 
 import pytest
-from test_web_browser import DESKTOP, ROOT, WRITE_DOCS, browser, open_page, paste  # noqa: F401
+from test_web_browser import DESKTOP, ROOT, WRITE_DOCS, open_page, paste
 
 from sudokulab import teach, trace
 from sudokulab.backends import make_backend, with_capability
@@ -26,7 +26,7 @@ PUZZLE = {**KILLER, "rules": [*KILLER["rules"], {"type": "anti-knight"}]}
 
 
 @pytest.fixture
-def page(browser, server):  # noqa: F811
+def page(browser, server):
     """A desktop page (1400x900)."""
     yield from open_page(browser, server, DESKTOP)
 

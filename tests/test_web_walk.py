@@ -10,13 +10,12 @@ import json
 import time
 
 import pytest
-from test_web_browser import (  # noqa: F401
+from test_web_browser import (
     DESKTOP,
     EASY,
     HARD,
     PHONE,
     VARIANTS,
-    browser,
     grid_text,
     open_page,
     paste,
@@ -27,13 +26,13 @@ TAP = 40  # px each way a finger needs (the brief's floor; 44-48 is the platform
 
 
 @pytest.fixture
-def page(browser, server):  # noqa: F811
+def page(browser, server):
     """A desktop page (1400x900)."""
     yield from open_page(browser, server, DESKTOP)
 
 
 @pytest.fixture
-def phone(browser, server):  # noqa: F811
+def phone(browser, server):
     """A phone's page (390x844, touch)."""
     yield from open_page(browser, server, PHONE)
 
