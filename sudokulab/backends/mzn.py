@@ -159,7 +159,9 @@ class MznBackend(Backend):
             with ctrl_c(lambda: loop.call_soon_threadsafe(stop)) as key:
                 try:
                     loop.run_until_complete(task)
-                except asyncio.CancelledError:
+                except (asyncio.CancelledError, Exception):
+                    # MiniZinc is in the terminal's process group: the same Ctrl-C may end
+                    # it before the cancel lands, and the package calls that exit an error
                     if not key.pressed:
                         raise
             return key.pressed
