@@ -423,9 +423,10 @@ def run(puzzles: Sequence[Puzzle], levels: Sequence[Level], jobs: int = 1,
     shown = Progress(label, len(puzzles)) if progress else None
     results: Callable
     if jobs > 1 and len(work) > 1:
-        import multiprocessing
+        from sudokulab.children import CONTEXT, held, listen
 
-        pool = multiprocessing.get_context("spawn").Pool(jobs)
+        with held():  # the workers ignore Ctrl-C: pool.terminate() below ends them
+            pool = CONTEXT.Pool(jobs, initializer=listen)
         results = pool.imap_unordered  # progress moves as any chunk ends
     else:
         pool, results = None, map

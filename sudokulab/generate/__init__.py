@@ -144,25 +144,24 @@ def _stream(request: Request, count: int, seed: int, jobs: int) -> Iterator[Gene
 
 def _in_workers(request: Request, count: int, seed: int, jobs: int) -> Iterator[Generated]:
     """make() over the seeds in worker processes, a few puzzles ahead, handed out in order."""
-    import multiprocessing
     from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
 
+    from sudokulab.children import CONTEXT, held, listen
     from sudokulab.generate.maker import make
 
     ahead = 4 * jobs
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with held():  # the workers ignore Ctrl-C: pool.terminate() below ends them
+        pool = CONTEXT.Pool(jobs, initializer=listen)
+    try:
         pending: deque = deque()
         next_seed, last = seed, seed + count
-        try:
-            while pending or next_seed < last:
-                while next_seed < last and len(pending) < ahead:
-                    pending.append(pool.submit(make, request, next_seed))
-                    next_seed += 1
-                yield pending.popleft().result()
-        finally:
-            for future in pending:
-                future.cancel()
+        while pending or next_seed < last:
+            while next_seed < last and len(pending) < ahead:
+                pending.append(pool.apply_async(make, (request, next_seed)))
+                next_seed += 1
+            yield pending.popleft().get()
+    finally:  # done, failed, interrupted or no longer read: nothing more to make
+        pool.terminate()
 
 
 def make_request(box: tuple[int, int] = (3, 3), rules: Iterable[R.Rule | str] = (), *,

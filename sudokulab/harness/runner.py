@@ -1,12 +1,11 @@
 """Run one backend over a stream of puzzles in worker processes that may hang or crash.
 
-Each worker is a spawned process (never forked: native engines such as SWI-Prolog run
-threads that do not survive fork) that builds its engine once from the backend spec and
-then solves the puzzles it is sent, keeping its engine warm. The parent holds a hard
-deadline per puzzle (the backend's own timeout plus a grace): a worker that overruns it
-is killed and the puzzle recorded as a timeout; a worker that dies (a segfault, os._exit,
-a signal) has its puzzle recorded as an error. Either way a fresh worker takes its place
-and the run goes on.
+Each worker is a spawned process (sudokulab.children) that builds its engine once from
+the backend spec and then solves the puzzles it is sent, keeping its engine warm. The
+parent holds a hard deadline per puzzle (the backend's own timeout plus a grace): a
+worker that overruns it is killed and the puzzle recorded as a timeout; a worker that
+dies (a segfault, os._exit, a signal) has its puzzle recorded as an error. Either way a
+fresh worker takes its place and the run goes on.
 
 Puzzles go to a worker in batches, and answers come back per batch: an easy puzzle takes
 less time to solve than to pass through a pipe one by one. A batch is sized by the
@@ -29,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import multiprocessing
 import numbers
 import os
 import signal
@@ -42,6 +40,7 @@ from multiprocessing.connection import Connection, wait
 
 from sudokulab import errors
 from sudokulab.backends.base import ctrl_c
+from sudokulab.children import CONTEXT, held, listen
 from sudokulab.harness.records import Record
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
@@ -56,7 +55,6 @@ BATCH_MAX = 100         # puzzles per batch at most, whatever the engine's speed
 BATCH_CELLS = 8100      # ...and cells: a batch and its answers stay well within what a
                         # pipe buffers, so neither side can block the other on a send
 FLUSH = 0.05            # seconds an answer may wait in a worker for the rest of its batch
-CONTEXT = multiprocessing.get_context("spawn")
 KILLED = "no answer in time: worker killed"  # a puzzle past its hard deadline
 GRACE = 2.0             # seconds a worker has, after Ctrl-C, to send what it found
                         # before it is sent SIGINT itself (the parent alone heard it)
@@ -152,7 +150,7 @@ class Ear:
 
     def __init__(self, hear: bool) -> None:
         self.hear, self.pressed = hear, False
-        signal.signal(signal.SIGINT, self.note if hear else signal.SIG_IGN)
+        listen(self.note if hear else signal.SIG_IGN)
 
     def note(self, signum, frame) -> None:
         """SIGINT between two solves."""
@@ -277,7 +275,8 @@ class Worker:
         self.process = CONTEXT.Process(target=serve,
                                        args=(self.spec, child, self.options, self.hear),
                                        daemon=True, name=f"sudokulab-{self.spec}")
-        self.process.start()
+        with held():
+            self.process.start()
         child.close()
         self.ready = False
         self.fresh = True

@@ -22,10 +22,11 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
+from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -33,6 +34,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import Field
 
+from sudokulab.children import CONTEXT, held, listen
 from sudokulab.errors import SudokulabError, UsageError
 from sudokulab.result import Result, Status
 from sudokulab.web import learn
@@ -72,7 +74,7 @@ def create_app(pool: Pool | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         app.state.pool = pool or Pool()
         app.state.tutor = Tutor()
-        app.state.helper = ProcessPoolExecutor(1, mp_context=_spawn())
+        app.state.helper = ProcessPoolExecutor(1, mp_context=CONTEXT, initializer=listen)
         app.state.backends = None
         app.state.jobs = Jobs()
         try:
@@ -156,11 +158,8 @@ def create_app(pool: Pool | None = None) -> FastAPI:
         """What a backend builds for this puzzle (the teaching view of `sudokulab model`)."""
         puzzle = _parse(body.puzzle)
         spec = await _spec(request.app, body.backend)
-        loop = asyncio.get_running_loop()
         try:
-            text = await asyncio.wait_for(
-                loop.run_in_executor(request.app.state.helper, _describe, spec, puzzle),
-                HELPER_WAIT)
+            text = await _in_helper(request.app, _describe, spec, puzzle)
         except Exception as error:  # an engine that cannot build its model: said, not a 500
             return {"backend": spec, "ok": False, "text": f"{type(error).__name__}: {error}",
                     "tag": body.tag}
@@ -319,9 +318,7 @@ async def _spec(app: FastAPI, spec: str) -> str:
     if name not in known:
         raise UsageError(unknown("backend", name, known))
     if ":" in spec:  # options: checked where the engine may be imported, not here
-        loop = asyncio.get_running_loop()
-        problem = await asyncio.wait_for(
-            loop.run_in_executor(app.state.helper, spec_problem, spec), HELPER_WAIT)
+        problem = await _in_helper(app, spec_problem, spec)
         if problem:
             raise UsageError(problem)
     return spec.strip()
@@ -577,9 +574,7 @@ def _event(kind: str, data: dict) -> str:
 async def _backends(app: FastAPI) -> list[dict]:
     """Availability of every backend, asked once of the helper process."""
     if app.state.backends is None:
-        loop = asyncio.get_running_loop()
-        app.state.backends = await asyncio.wait_for(
-            loop.run_in_executor(app.state.helper, backends_table), HELPER_WAIT)
+        app.state.backends = await _in_helper(app, backends_table)
     return app.state.backends
 
 
@@ -644,11 +639,12 @@ def _dataset_page(name: str, offset: int, count: int) -> dict:
                         for k in page]}
 
 
-def _spawn():
-    """Spawned helper processes (engines' native threads do not survive fork)."""
-    import multiprocessing
-
-    return multiprocessing.get_context("spawn")
+async def _in_helper(app: FastAPI, function: Callable, *args) -> Any:
+    """function(*args) in the helper process, waiting HELPER_WAIT seconds at most (its
+    process starts, the first time, deaf to Ctrl-C: sudokulab.children)."""
+    with held():
+        running = asyncio.get_running_loop().run_in_executor(app.state.helper, function, *args)
+    return await asyncio.wait_for(running, HELPER_WAIT)
 
 
 # --- issue 32: the same rule in every engine, side by side (sudokulab/teach.py) -----------
@@ -668,28 +664,21 @@ def _teach_routes(app: FastAPI) -> None:
     async def model_rule(body: RuleRequest, request: Request) -> dict:
         """The puzzle's numbered rules and, for `rule`, each engine's piece for it."""
         puzzle = _parse(body.puzzle)
-        loop = asyncio.get_running_loop()
-        answer = await asyncio.wait_for(loop.run_in_executor(
-            request.app.state.helper, _rule_pieces, puzzle, body.rule, body.encoding),
-            HELPER_WAIT)
+        answer = await _in_helper(request.app, _rule_pieces, puzzle, body.rule, body.encoding)
         return {**answer, "tag": body.tag}
 
     @app.post("/api/trace")
     async def search_trace(body: TraceRequest, request: Request) -> dict:
         """norvig's or dlx's search on the puzzle, event by event, to its first solution."""
         puzzle = _parse(body.puzzle)
-        loop = asyncio.get_running_loop()
-        answer = await asyncio.wait_for(loop.run_in_executor(
-            request.app.state.helper, _trace, puzzle, body.engine, body.cap), HELPER_WAIT)
+        answer = await _in_helper(request.app, _trace, puzzle, body.engine, body.cap)
         return {**answer, "tag": body.tag}
 
     @app.post("/api/ladder/grids")
     async def ladder_grids(body: PuzzleText, request: Request) -> dict:
         """The grid where each level of the inference ladder stops, before its first guess."""
         puzzle = _parse(body.puzzle)
-        loop = asyncio.get_running_loop()
-        answer = await asyncio.wait_for(loop.run_in_executor(
-            request.app.state.helper, _ladder_grids, puzzle), HELPER_WAIT)
+        answer = await _in_helper(request.app, _ladder_grids, puzzle)
         return {**answer, "tag": body.tag}
 
 
@@ -765,9 +754,7 @@ def _timeline_routes(app: FastAPI) -> None:
     async def engine_timeline(body: TimelineRequest, request: Request) -> dict:
         """The engine's decisions, conflicts ... over time on the puzzle (at most 500)."""
         puzzle = _parse(body.puzzle)
-        loop = asyncio.get_running_loop()
-        answer = await asyncio.wait_for(loop.run_in_executor(
-            request.app.state.helper, _timeline, puzzle, body.backend), HELPER_WAIT)
+        answer = await _in_helper(request.app, _timeline, puzzle, body.backend)
         return {**answer, "tag": body.tag}
 
 

@@ -20,8 +20,9 @@ import contextlib
 import signal
 from multiprocessing.connection import Connection
 
+from sudokulab.children import CONTEXT, held, listen
 from sudokulab.errors import UsageError
-from sudokulab.harness.runner import CONTEXT, STARTUP, grace
+from sudokulab.harness.runner import STARTUP, grace
 from sudokulab.web.learn import Unavailable
 from sudokulab.web.pool import receive
 
@@ -36,7 +37,8 @@ class Helper:
         self.conn, child = CONTEXT.Pipe()
         self.process = CONTEXT.Process(target=serve, args=(child,), daemon=True,
                                        name="sudokulab-tutor")
-        self.process.start()
+        with held():
+            self.process.start()
         child.close()
         self.ready = False
 
@@ -169,8 +171,8 @@ def _discard(spawning: asyncio.Future) -> None:
 
 def serve(conn: Connection) -> None:
     """A helper's life: import the lessons, then run tasks until told to stop."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the server's to handle
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    listen(signal.SIG_IGN)   # Ctrl-C is the server's to handle
     with contextlib.suppress(EOFError, OSError):   # the server is gone: nobody to answer
         from sudokulab.web import learn
 

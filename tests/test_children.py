@@ -1,0 +1,144 @@
+"""A Ctrl-C that reaches a child process while its interpreter starts is held until the
+child listens (sudokulab.children): no KeyboardInterrupt traceback from deep inside
+Python's start-up, and the Ctrl-C is not lost either.
+
+Each case runs in a fresh interpreter, where multiprocessing's resource tracker is not
+running yet: the first spawn starts it, and its start unblocked SIGINT again.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).parent
+
+# Start a child and send it SIGINT at once, while it is still importing.
+START_AND_CTRL_C = '''
+import os, signal, sys
+sys.path.insert(0, sys.argv[1])
+import test_children
+from sudokulab.children import CONTEXT, held
+
+conn, end = CONTEXT.Pipe()
+with held():
+    child = CONTEXT.Process(target=test_children.hears, args=(end,))
+    child.start()
+os.kill(child.pid, signal.SIGINT)
+print("heard" if conn.recv() else "not heard", flush=True)
+child.join()
+print("exit", child.exitcode)
+'''
+
+
+def hears(conn) -> None:
+    """In the child: listen for Ctrl-C, and say whether one was waiting."""
+    from sudokulab.children import listen
+
+    heard = []
+    listen(lambda signum, frame: heard.append(signum))
+    conn.send(bool(heard))
+
+
+def test_a_ctrl_c_during_a_childs_start_is_held_until_it_listens():
+    done = subprocess.run([sys.executable, "-c", START_AND_CTRL_C, str(TESTS)],
+                          capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.stdout.split("\n")[:2] == ["heard", "exit 0"], (done.stdout, done.stderr)
+
+
+def test_a_harness_worker_ctrl_c_d_while_starting_still_answers_it():
+    # the worker hears the held Ctrl-C once ready: its first puzzle stops at once
+    from sudokulab.harness.runner import Options, Worker
+    from sudokulab.puzzle import empty
+
+    worker = Worker("norvig", Options(limit=None, timeout=None, warmup=False), hear=True)
+    try:
+        os.kill(worker.process.pid, signal.SIGINT)
+        assert worker.conn.recv() == ("ready",)
+        worker.conn.send([(0, empty(9))])
+        reply = worker.conn.recv()
+        assert reply[0] == "interrupted" and reply[1] == 0, reply
+        worker.process.join(60)
+        assert worker.process.exitcode == 0
+    finally:
+        if worker.process.is_alive():
+            worker.process.kill()
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "." * 81, "--count", "--timeout", "60", "-b", "norvig"],
+    ["generate", "-n", "300", "--jobs", "2", "--minimal"],
+    ["ladder", "--dataset", "top95", "--jobs", "2"],
+], ids=["solve-timeout", "generate-jobs", "ladder-jobs"])
+def test_ctrl_c_as_worker_processes_start_prints_no_traceback(argv):
+    # as a terminal does: to the whole process group, at moments around the workers' start
+    for wait in (0.1, 0.2, 0.3, 0.45):
+        child = subprocess.Popen([sys.executable, "-m", "sudokulab", *argv],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                 start_new_session=True,
+                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        try:
+            try:
+                child.wait(wait)
+            except subprocess.TimeoutExpired:
+                os.killpg(child.pid, signal.SIGINT)
+            err = child.communicate(timeout=120)[1]  # only so that a hang fails
+        finally:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.communicate()
+        # done before the Ctrl-C, or stopped by it. A shell says 130 for exit(130) and for
+        # an end by SIGINT; a Ctrl-C in the command's first 0.1 s sometimes gives the
+        # latter, after 'interrupted' is said and main() has returned 130.
+        assert child.returncode in (0, 130, -signal.SIGINT), (wait, child.returncode, err)
+        assert "Traceback" not in err, (wait, err[-3000:])
+
+
+def test_ctrl_c_as_the_servers_helper_starts_prints_no_traceback():
+    # the page's first request starts the helper process; Ctrl-C the server right after
+    for wait in (0.0, 0.02, 0.1):
+        server = subprocess.Popen([sys.executable, "-m", "sudokulab", "serve", "--host",
+                                   "127.0.0.1", "--port", "0"], stderr=subprocess.PIPE,
+                                  text=True, start_new_session=True,
+                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        try:
+            url = re.search(r"serving (http://\S+?)/? ", server.stderr.readline()).group(1)
+            answering(url)
+            threading.Thread(target=ask, args=(f"{url}/api/backends",), daemon=True).start()
+            time.sleep(wait)
+            os.killpg(server.pid, signal.SIGINT)
+            err = server.communicate(timeout=120)[1]  # only so that a hang fails
+        finally:
+            if server.poll() is None:
+                os.killpg(server.pid, signal.SIGKILL)
+                server.communicate()
+        assert server.returncode in (130, -signal.SIGINT), (wait, server.returncode, err)
+        assert "Traceback" not in err, (wait, err[-3000:])
+
+
+def answering(url: str) -> None:
+    """Wait until the server answers its page (which needs no helper process)."""
+    for _ in range(600):
+        if ask(url):
+            return
+        time.sleep(0.1)
+    pytest.fail(f"{url} does not answer")
+
+
+def ask(url: str) -> bool:
+    """GET the url; whether it answered."""
+    try:
+        urllib.request.urlopen(url, timeout=60).read()
+        return True
+    except OSError:
+        return False
