@@ -94,3 +94,25 @@ def test_other_minizinc_warnings_still_show(recwarn):
                         "model inconsistency: unbounded variable"):
             warnings.warn(message, MiniZincWarning, stacklevel=1)
     assert [str(w.message) for w in recwarn] == ["model inconsistency: unbounded variable"]
+
+
+def test_minizinc_ended_by_the_same_ctrl_c_is_an_interruption_not_an_error():
+    # A terminal's Ctrl-C reaches MiniZinc too (same process group). When it ends first,
+    # the package raises on its exit before the backend's cancel lands: the run is then
+    # stopped by Ctrl-C, not broken.
+    import signal
+
+    from sudokulab.backends.mzn import MznBackend
+
+    async def minizinc_dies_of_it():
+        signal.raise_signal(signal.SIGINT)  # its handler has run when this returns
+        raise RuntimeError("MiniZinc stopped with a non-zero exit code")
+
+    assert MznBackend._run(minizinc_dies_of_it(), []) is True
+    with pytest.raises(RuntimeError, match="non-zero"):  # without Ctrl-C, a real error
+        MznBackend._run(_fails(), [])
+
+
+async def _fails():
+    """A MiniZinc run that fails on its own."""
+    raise RuntimeError("MiniZinc stopped with a non-zero exit code")
