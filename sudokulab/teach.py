@@ -391,9 +391,21 @@ def _default(engine: str, option: str, fallback: str) -> str:
 
 def _z3_vars(assertions: list) -> set[str]:
     """The names of the constants in Z3 assertions."""
-    from z3.z3util import get_vars
+    import z3
 
-    return {str(v) for a in assertions for v in get_vars(a)}
+    # z3util.get_vars would do, but it prints every term to tell them apart: with many
+    # assertions that was most of the side-by-side view's time.
+    names, seen, todo = set(), set(), list(assertions)
+    while todo:
+        term = todo.pop()
+        if term.get_id() in seen:
+            continue
+        seen.add(term.get_id())
+        if z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            names.add(term.decl().name())
+        elif z3.is_app(term):
+            todo.extend(term.children())
+    return names
 
 
 def _z3_cells(assertions: list, names: dict[str, int]) -> set[int]:
