@@ -7,9 +7,10 @@ finds a solution, adds a no-good row (the blank cells' chosen binaries sum to at
 blanks - 1) and solves again, until the program is infeasible; the no-good rows are
 deleted after the puzzle. HiGHS's `time_limit` carries the deadline. A later solve that
 overruns a budget (SPLIT_AFTER) stops, and its part of the search is split on one cell's
-digits, fixed as bounds, each part solved the same way: HiGHS's presolve settles a part
-with a few more cells fixed in under a second where its branch and bound took minutes
-(the Miracle's 72 grids: about 440 solves and 41 splits).
+digits, fixed as bounds, each part solved the same way (as is a part that has given
+SPLIT_GRIDS grids): HiGHS's presolve settles a part with a few more cells fixed in under
+a second where its branch and bound took minutes (the Miracle's 72 grids: about 440
+solves and 41 splits).
 
 Ctrl-C (base.ctrl_c) sets the engine's `stopping` flag, which HiGHS's interrupt callbacks
 (simplex, IPM, MIP) read: the solve running ends with kInterrupt, none starts after it,
@@ -52,6 +53,11 @@ STOP_WAIT = 10.0  # seconds Ctrl-C waits for HiGHS to reach a callback and stop
 # took a third less time with these values than with 1 s and 3 times.
 SPLIT_AFTER = 0.3
 SPLIT_FACTOR = 1.0
+# Each grid found adds a no-good row, and a part's later solves slow down as they pile up
+# (the empty 4x4's 288 grids: 30 ms a solve on average, 8.7 s in all). So a part that
+# has given this many grids is split too: in each smaller part the others' rows are void,
+# and presolve drops them (1.4 s in all).
+SPLIT_GRIDS = 8
 
 
 class Engine:
@@ -201,7 +207,7 @@ class MilpBackend(Backend):
     supported_rules = R.RULE_TYPES  # every rule is linear rows over the binaries
     multi_grid = True
     slow_to_enumerate = ("each further grid is the integer program solved again with one "
-                         "more no-good row: about 10 grids a second on two 4x4s sharing a "
+                         "more no-good row: about 50 grids a second on two 4x4s sharing a "
                          "box, 1 on the Miracle")
     option_table: dict = {}
     needs = (Need("highspy", install("milp")),)
@@ -235,6 +241,7 @@ class MilpBackend(Backend):
                 while parts and complete and not running and not key.pressed:
                     part = parts.pop()
                     columns = warm.fix([part.get(c, 0) for c in range(len(puzzle.givens))])
+                    in_part = 0
                     try:
                         while (limit is None or len(found) < limit) and not key.pressed:
                             left = deadline.left()
@@ -266,6 +273,11 @@ class MilpBackend(Backend):
                             if not blanks:  # the givens fill the grid: no other solution
                                 break
                             warm.exclude(found[-1], blanks)
+                            in_part += 1
+                            if in_part == SPLIT_GRIDS and len(part) < len(blanks) - 1:
+                                stats["splits"] += 1
+                                parts += warm.split(puzzle.givens, part)
+                                break
                     finally:
                         if not running:
                             warm.unfix(columns)
