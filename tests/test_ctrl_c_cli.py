@@ -24,7 +24,7 @@ from sudokulab.backends import complete_searches, make_backend
 EMPTY = "." * 81
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 FORMATS = ("pretty", "line", "json")
-COUNTING = 1.0  # seconds of counting before Ctrl-C, after the engine is ready
+COUNTING = 0.5  # seconds of counting before Ctrl-C, after the engine is ready
 TRIES = 3  # Ctrl-C before the first grid is found proves nothing: wait longer, try again
 ENGINES = complete_searches()
 startups: dict[tuple[str, bool], float] = {}
