@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import io
 import json
-import os
-from pathlib import Path
 
 import pytest
+from test_web_browser import DESKTOP, ROOT, VARIANTS, WRITE_DOCS
 
 from sudokulab import rules as R
 from sudokulab.backends import make_backend
@@ -24,9 +23,6 @@ from sudokulab.formats.text import from_json
 from sudokulab.puzzle import Puzzle
 from sudokulab.web.app import puzzle_json
 
-ROOT = Path(__file__).resolve().parent.parent
-WRITE_DOCS = os.environ.get("SUDOKULAB_WRITE_DOCS") == "1"
-VARIANTS = json.loads((ROOT / "tests" / "data" / "variants.json").read_text())
 SIDE = 540  # the board's width in pixels for the pixel comparisons
 SCREENS = {"desktop": (1400, 900), "phone": (390, 844)}
 HOUSES = ("row ", "column ", "box ")  # the checker's classic houses, which rules.js leaves out
@@ -78,7 +74,7 @@ document.body.dataset.ready = "1";
 def tab(browser, server):
     """One Chromium tab on the test page, rules.js loaded; fails on any console error."""
     errors: list[str] = []
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page = browser.new_page(**DESKTOP)
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.route(f"{server}/rules-test", lambda route: route.fulfill(
@@ -274,7 +270,7 @@ def test_screenshots_of_each_rule(tab, tmp_path):
             png = Image.open(io.BytesIO(tab.locator("#board").screenshot()))
             png.quantize(64).save(shot, optimize=True)  # a third of the size, same look
             assert shot.stat().st_size > 2_000
-    tab.set_viewport_size({"width": 1400, "height": 900})
+    tab.set_viewport_size(DESKTOP["viewport"])
 
 
 @pytest.mark.parametrize("name", ["killer", "cage-without-sum"])
