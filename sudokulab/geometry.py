@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from itertools import compress
+from itertools import chain, compress
 
 from sudokulab import rules as R
 from sudokulab.layout import Layout
@@ -201,6 +201,17 @@ class Geometry:
         """Every pair of cells a chess-move rule makes differ (a < b)."""
         return tuple(sorted({pair for relation in self.relations if relation.differ
                              for pair in relation.pairs}))
+
+    @cached_property
+    def near(self) -> tuple[frozenset[int], ...]:
+        """For each cell, the cells a unit or a rule ties it to: its peers, and the
+        cells of its pairs (differ or not) and digit relations."""
+        near = [set(p) for p in self.peers]
+        for a, b in chain((pair for relation in self.relations for pair in relation.pairs),
+                          ((rel.a, rel.b) for rel in self.digit_relations)):
+            near[a].add(b)
+            near[b].add(a)
+        return tuple(map(frozenset, near))
 
     def pairs(self, kind: type) -> tuple[Pair, ...]:
         """The pairs a rule type relates, or none when the rules do not hold it."""

@@ -93,5 +93,20 @@ def test_each_pairwise_relation_carries_its_rule():
     assert geometry((3, 3)).pairs(R.NonConsecutive) == ()
 
 
+def test_near_cells_are_peers_and_the_cells_of_each_pair_and_digit_relation():
+    classic = geometry((3, 3))
+    assert [set(near) for near in classic.near] == [set(p) for p in classic.peers]
+    miracle = geometry((3, 3), R.MIRACLE)
+    r5c5 = 40
+    # its 20 peers and its 8 knight's moves (its king's moves and orthogonal neighbours
+    # are in its box)
+    assert len(miracle.near[r5c5]) == 20 + 8
+    assert {r5c5 - 19, r5c5 - 17, r5c5 + 17, r5c5 + 19} <= miracle.near[r5c5]
+    thermo = geometry((3, 3), (R.Thermometer(((3, 3), (4, 5), (6, 6))),))
+    r5c6, r7c7 = 41, 60  # no unit holds both; the thermometer ties them
+    assert r7c7 in thermo.near[r5c6] and r5c6 in thermo.near[r7c7]
+    assert r7c7 not in classic.near[r5c6]
+
+
 def test_geometry_is_shared():
     assert geometry((3, 3)) is geometry((3, 3))

@@ -75,15 +75,6 @@ class Engine:
                          self.highs.cbMipInterrupt):
             callback += self.interrupt
         self.rows = self.highs.getNumRow()
-        geo = self.program.geo
-        self.near = [set(p) for p in geo.peers]  # cells a rule ties to each cell
-        for relation in geo.relations:
-            for a, b in relation.pairs:
-                self.near[a].add(b)
-                self.near[b].add(a)
-        for rel in geo.digit_relations:
-            self.near[rel.a].add(rel.b)
-            self.near[rel.b].add(rel.a)
         self.jobs: queue.SimpleQueue = queue.SimpleQueue()
         self.solved = threading.Event()
         self.solving: threading.Thread | None = None
@@ -158,7 +149,7 @@ class Engine:
         r6c7 settle the Miracle), else the one with the fewest digits left."""
         filled = {c: d for c, d in enumerate(givens) if d} | part
         n = self.program.n
-        near = self.near
+        near = self.program.geo.near
         open_ = [c for c in range(len(givens)) if c not in filled]
         far = [c for c in open_ if not any(f in near[c] for f in filled)]
 
