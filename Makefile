@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 SWIPL_PREFIX := $(CURDIR)/.local/swipl
 INSTALLED := $(VENV)/.installed
 
-.PHONY: help install prolog fonts chromium minizinc model demo test lint docs bench clean
+.PHONY: help install setup swipl prolog fonts chromium minizinc model demo test lint docs bench clean
 
 help:
 	@echo "make demo    install everything, then compare every backend on the bundled top95"
@@ -24,9 +24,21 @@ $(INSTALLED): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[all,test]'
 	touch $@
 
+# The virtual environment and SWI-Prolog's build (about 80 s) side by side: neither needs
+# the other, and nothing else uses apt meanwhile.
+setup:
+	@$(MAKE) --no-print-directory -j2 -Otarget $(INSTALLED) swipl
+
+# A failed build is not fatal here: `prolog` runs the script again and says why.
+swipl:
+ifneq ($(SUDOKULAB_SKIP_PROLOG),1)
+	-@scripts/provision-swipl $(SWIPL_PREFIX) > /dev/null
+endif
+
 # SWI-Prolog and janus: a failure here leaves the other backends working;
 # `sudokulab backends` then says why Prolog is unavailable and the Prolog tests fail loudly.
-prolog: $(INSTALLED)
+# (The script finds what `swipl` built.)
+prolog: setup
 ifeq ($(SUDOKULAB_SKIP_PROLOG),1)
 	@echo "SUDOKULAB_SKIP_PROLOG=1: not provisioning SWI-Prolog"
 else
@@ -59,7 +71,7 @@ minizinc: $(INSTALLED)
 
 # Byte-code compiled up front: where PYTHONDONTWRITEBYTECODE is set, every command would
 # otherwise compile sudokulab's modules again at each start.
-install: $(INSTALLED) prolog fonts chromium minizinc
+install: setup prolog fonts chromium minizinc
 	$(BIN)/python -m compileall -q sudokulab
 
 demo: install
