@@ -116,3 +116,41 @@ def test_minizinc_ended_by_the_same_ctrl_c_is_an_interruption_not_an_error():
 async def _fails():
     """A MiniZinc run that fails on its own."""
     raise RuntimeError("MiniZinc stopped with a non-zero exit code")
+
+
+def test_solves_where_an_event_loop_runs_already():
+    # a notebook, or async code: the backend's own loop cannot run in that thread
+    import asyncio
+
+    async def in_a_notebook():
+        return make_backend("mzn").solve(empty(4), limit=None)
+
+    result = asyncio.run(in_a_notebook())
+    assert (result.status, result.count, result.exact) == (Status.MULTIPLE, 288, True)
+
+
+def test_ctrl_c_while_the_loop_runs_in_its_own_thread_stops_it():
+    import asyncio
+    import signal
+    import threading
+
+    from sudokulab.backends.mzn import run_loop
+
+    stopped = []
+
+    async def outer():
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as a notebook's kernel
+        loop = asyncio.new_event_loop()
+        forever = loop.create_task(asyncio.sleep(3600))
+        main = threading.main_thread().ident  # a real SIGINT: it wakes a waiting join()
+        threading.Timer(0.2, signal.pthread_kill, (main, signal.SIGINT)).start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                run_loop(loop, forever, lambda: (stopped.append(1),
+                                                 loop.call_soon_threadsafe(forever.cancel)))
+        finally:
+            loop.close()
+        return forever.cancelled()
+
+    assert asyncio.run(outer()) is True
+    assert stopped == [1]

@@ -154,11 +154,17 @@ class MznBackend(Backend):
             task.cancel()
             drains.extend(loop.create_task(drain(process)) for process in started)
 
+        def until(awaitable) -> None:
+            """The loop run until `awaitable` is done."""
+            run_loop(loop, awaitable, lambda: loop.call_soon_threadsafe(stop))
+
         try:
             task = loop.create_task(collecting)
             with ctrl_c(lambda: loop.call_soon_threadsafe(stop)) as key:
                 try:
-                    loop.run_until_complete(task)
+                    until(task)
+                except KeyboardInterrupt:  # heard in a thread that ctrl_c cannot listen in
+                    key.pressed = True
                 except (asyncio.CancelledError, Exception):
                     # MiniZinc is in the terminal's process group: the same Ctrl-C may end
                     # it before the cancel lands, and the package calls that exit an error
@@ -167,8 +173,8 @@ class MznBackend(Backend):
             return key.pressed
         finally:
             if drains:  # (an empty gather would belong to another loop)
-                loop.run_until_complete(asyncio.gather(*drains, return_exceptions=True))
-            loop.run_until_complete(loop.shutdown_asyncgens())
+                until(asyncio.gather(*drains, return_exceptions=True))
+            until(loop.shutdown_asyncgens())
             loop.close()
 
     @staticmethod
@@ -224,6 +230,42 @@ def recording(driver):
     copied.__class__ = _recording_class(type(driver))
     copied.started = []
     return copied
+
+
+def run_loop(loop, awaitable, stop) -> None:
+    """loop.run_until_complete(awaitable), in this thread, or, where an event loop runs
+    already (a notebook, async code), in a thread of its own: no thread runs two. A
+    KeyboardInterrupt while that thread runs calls `stop`, waits for the end and goes on."""
+    import asyncio
+    import threading
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # none runs here: the usual case
+        loop.run_until_complete(awaitable)
+        return
+    outcome: list = []
+    done = threading.Event()  # not join(): in Python 3.11 a join that Ctrl-C interrupts
+                              # marks the thread stopped while it still runs
+
+    def run() -> None:
+        """The loop, in its own thread; what it raised kept for the caller."""
+        try:
+            loop.run_until_complete(awaitable)
+        except BaseException as error:  # raised again in the caller's thread
+            outcome.append(error)
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="sudokulab-minizinc", daemon=True).start()
+    try:
+        done.wait()
+    except KeyboardInterrupt:
+        stop()
+        done.wait()
+        raise
+    if outcome:
+        raise outcome[0]
 
 
 async def drain(process) -> None:
