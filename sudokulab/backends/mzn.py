@@ -235,7 +235,8 @@ def recording(driver):
 def run_loop(loop, awaitable, stop) -> None:
     """loop.run_until_complete(awaitable), in this thread, or, where an event loop runs
     already (a notebook, async code), in a thread of its own: no thread runs two. A
-    KeyboardInterrupt while that thread runs calls `stop`, waits for the end and goes on."""
+    KeyboardInterrupt while that thread runs calls `stop`, waits for the loop to end, and
+    is raised again."""
     import asyncio
     import threading
 
