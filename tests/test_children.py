@@ -8,6 +8,7 @@ running yet: the first spawn starts it, and its start unblocked SIGINT again.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -16,6 +17,7 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -83,20 +85,12 @@ def test_a_harness_worker_ctrl_c_d_while_starting_still_answers_it():
 def test_ctrl_c_as_worker_processes_start_prints_no_traceback(argv):
     # as a terminal does: to the whole process group, at moments around the workers' start
     for wait in (0.1, 0.2, 0.3, 0.45):
-        child = subprocess.Popen([sys.executable, "-m", "sudokulab", *argv],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                 start_new_session=True,
-                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-        try:
+        with command(*argv) as child:
             try:
                 child.wait(wait)
             except subprocess.TimeoutExpired:
                 os.killpg(child.pid, signal.SIGINT)
             err = child.communicate(timeout=120)[1]  # only so that a hang fails
-        finally:
-            if child.poll() is None:
-                os.killpg(child.pid, signal.SIGKILL)
-                child.communicate()
         # done before the Ctrl-C, or stopped by it. A shell says 130 for exit(130) and for
         # an end by SIGINT; a Ctrl-C in the command's first 0.1 s sometimes gives the
         # latter, after 'interrupted' is said and main() has returned 130.
@@ -107,23 +101,31 @@ def test_ctrl_c_as_worker_processes_start_prints_no_traceback(argv):
 def test_ctrl_c_as_the_servers_helper_starts_prints_no_traceback():
     # the page's first request starts the helper process; Ctrl-C the server right after
     for wait in (0.0, 0.02, 0.1):
-        server = subprocess.Popen([sys.executable, "-m", "sudokulab", "serve", "--host",
-                                   "127.0.0.1", "--port", "0"], stderr=subprocess.PIPE,
-                                  text=True, start_new_session=True,
-                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-        try:
+        with command("serve", "--host", "127.0.0.1", "--port", "0") as server:
             url = re.search(r"serving (http://\S+?)/? ", server.stderr.readline()).group(1)
             answering(url)
             threading.Thread(target=ask, args=(f"{url}/api/backends",), daemon=True).start()
             time.sleep(wait)
             os.killpg(server.pid, signal.SIGINT)
             err = server.communicate(timeout=120)[1]  # only so that a hang fails
-        finally:
-            if server.poll() is None:
-                os.killpg(server.pid, signal.SIGKILL)
-                server.communicate()
         assert server.returncode in (130, -signal.SIGINT), (wait, server.returncode, err)
         assert "Traceback" not in err, (wait, err[-3000:])
+
+
+@contextlib.contextmanager
+def command(*argv: str) -> Iterator[subprocess.Popen]:
+    """`sudokulab ARGV` in a process group of its own, with Ctrl-C's default action (even
+    where the tests run with SIGINT ignored); killed if it still runs at the end."""
+    child = subprocess.Popen([sys.executable, "-m", "sudokulab", *argv],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        yield child
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
 
 
 def answering(url: str) -> None:
