@@ -154,13 +154,17 @@ class MznBackend(Backend):
             task.cancel()
             drains.extend(loop.create_task(drain(process)) for process in started)
 
+        def stop_soon() -> None:
+            """From any thread: stop() in the loop."""
+            loop.call_soon_threadsafe(stop)
+
         def until(awaitable) -> None:
             """The loop run until `awaitable` is done."""
-            run_loop(loop, awaitable, lambda: loop.call_soon_threadsafe(stop))
+            run_loop(loop, awaitable, stop_soon)
 
         try:
             task = loop.create_task(collecting)
-            with ctrl_c(lambda: loop.call_soon_threadsafe(stop)) as key:
+            with ctrl_c(stop_soon) as key:
                 try:
                     until(task)
                 except KeyboardInterrupt:  # heard in a thread that ctrl_c cannot listen in
