@@ -18,6 +18,17 @@ from sudokulab import datasets
 from sudokulab.backends import make_backend
 from sudokulab.harness.testing import write_plugin
 
+# The modules of the longest single tests (milp's Miracle count, about a minute) run
+# first: pytest-xdist hands tests out in collection order, and a minute-long test handed
+# out last would leave the other workers idle meanwhile.
+FIRST = ("test_variants.py", "test_count.py", "test_cluster.py")
+
+
+def pytest_collection_modifyitems(items: list) -> None:
+    """The collection order, with the modules of FIRST moved to the front, in its order."""
+    first = {name: k for k, name in enumerate(FIRST)}
+    items.sort(key=lambda item: first.get(item.path.name, len(FIRST)))  # stable
+
 
 @pytest.fixture(scope="session")
 def top95():
@@ -58,16 +69,6 @@ def test_backends(plugin_dir, monkeypatch) -> Path:
 
 
 ROOT = Path(__file__).resolve().parent.parent
-# The modules of the longest single tests (milp's Miracle count, about a minute) run
-# first: pytest-xdist hands tests out in collection order, and a minute-long test handed
-# out last would leave the other workers idle meanwhile.
-FIRST = ("test_variants.py", "test_count.py", "test_cluster.py")
-
-
-def pytest_collection_modifyitems(items: list) -> None:
-    """The collection order, with the modules of FIRST moved to the front, in its order."""
-    first = {name: k for k, name in enumerate(FIRST)}
-    items.sort(key=lambda item: first.get(item.path.name, len(FIRST)))  # stable
 STARTUP = 60.0  # seconds the server may take to answer its first request
 
 
