@@ -98,9 +98,10 @@ def test_near_cells_are_peers_and_the_cells_of_each_pair_and_digit_relation():
     assert [set(near) for near in classic.near] == [set(p) for p in classic.peers]
     miracle = geometry((3, 3), R.MIRACLE)
     r5c5 = 40
-    # its 20 peers and its 8 knight's moves (its king's moves and orthogonal neighbours
-    # are in its box)
-    assert len(miracle.near[r5c5]) == 20 + 8
+    # its 28 peers: the 20 of its units and its 8 knight's moves (the chess-move rules
+    # make cells differ, so their pairs are peers; its king's moves and its orthogonal,
+    # non-consecutive neighbours are in its box)
+    assert len(miracle.peers[r5c5]) == len(miracle.near[r5c5]) == 20 + 8
     assert {r5c5 - 19, r5c5 - 17, r5c5 + 17, r5c5 + 19} <= miracle.near[r5c5]
     thermo = geometry((3, 3), (R.Thermometer(((3, 3), (4, 5), (6, 6))),))
     r5c6, r7c7 = 41, 60  # no unit holds both; the thermometer ties them
