@@ -96,7 +96,18 @@ def test_other_minizinc_warnings_still_show(recwarn):
     assert [str(w.message) for w in recwarn] == ["model inconsistency: unbounded variable"]
 
 
-def test_minizinc_ended_by_the_same_ctrl_c_is_an_interruption_not_an_error():
+@pytest.fixture
+def python_hears_ctrl_c():
+    """Python's own SIGINT handler for the test, even where the suite runs with SIGINT
+    ignored (a background job, nohup): the backend listens for Ctrl-C only under it."""
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_minizinc_ended_by_the_same_ctrl_c_is_an_interruption_not_an_error(python_hears_ctrl_c):
     # A terminal's Ctrl-C reaches MiniZinc too (same process group). When it ends first,
     # the package raises on its exit before the backend's cancel lands: the run is then
     # stopped by Ctrl-C, not broken.
@@ -129,7 +140,7 @@ def test_solves_where_an_event_loop_runs_already():
     assert (result.status, result.count, result.exact) == (Status.MULTIPLE, 288, True)
 
 
-def test_ctrl_c_while_the_loop_runs_in_its_own_thread_stops_it():
+def test_ctrl_c_while_the_loop_runs_in_its_own_thread_stops_it(python_hears_ctrl_c):
     import asyncio
     import signal
     import threading
@@ -139,7 +150,8 @@ def test_ctrl_c_while_the_loop_runs_in_its_own_thread_stops_it():
     stopped = []
 
     async def outer():
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # as a notebook's kernel
+        # as a notebook's kernel (asyncio.run put its own handler in the fixture's place)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         loop = asyncio.new_event_loop()
         forever = loop.create_task(asyncio.sleep(3600))
         main = threading.main_thread().ident  # a real SIGINT: it wakes a waiting join()
