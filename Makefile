@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 SWIPL_PREFIX := $(CURDIR)/.local/swipl
 INSTALLED := $(VENV)/.installed
 
-.PHONY: help install setup swipl prolog fonts chromium minizinc model demo test lint docs bench clean
+.PHONY: help install setup bytecode swipl prolog fonts chromium minizinc model demo test lint docs bench clean
 
 help:
 	@echo "make demo    install everything, then compare every backend on the bundled top95"
@@ -19,15 +19,24 @@ help:
 	@echo "make clean   remove the virtual environment, the SWI-Prolog build and caches"
 	@echo "Set SUDOKULAB_SKIP_PROLOG=1 to skip provisioning and testing the Prolog backend."
 
+# uv installs the some 150 packages in seconds where pip takes about a minute (it fetches
+# and unpacks side by side); where uv cannot be had (offline, a private index only pip
+# knows), pip does it.
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet -e '.[all,test]'
+	$(BIN)/pip install --quiet uv && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[all,test]' \
+	  || $(BIN)/pip install --quiet -e '.[all,test]'
 	touch $@
 
-# The virtual environment and SWI-Prolog's build (about 80 s) side by side: neither needs
-# the other, and nothing else uses apt meanwhile.
+# Byte-code compiled up front: where PYTHONDONTWRITEBYTECODE is set, every command would
+# otherwise compile sudokulab's modules again at each start.
+bytecode: $(INSTALLED)
+	$(BIN)/python -m compileall -q sudokulab
+
+# SWI-Prolog's build (about 45 s) on one core, the Python packages and the byte-code on
+# the other: neither needs the other, and nothing else uses apt meanwhile.
 setup:
-	@$(MAKE) --no-print-directory -j2 -Otarget $(INSTALLED) swipl
+	@$(MAKE) --no-print-directory -j2 -Otarget $(INSTALLED) bytecode swipl
 
 # A failed build is not fatal here: `prolog` runs the script again and says why.
 swipl:
@@ -69,10 +78,7 @@ minizinc: $(INSTALLED)
 	@scripts/provision-minizinc $(BIN)/pip \
 	  || echo "WARNING: MiniZinc or a solver package is missing (see above); \`sudokulab backends\` says which."
 
-# Byte-code compiled up front: where PYTHONDONTWRITEBYTECODE is set, every command would
-# otherwise compile sudokulab's modules again at each start.
 install: setup prolog fonts chromium minizinc
-	$(BIN)/python -m compileall -q sudokulab
 
 demo: install
 	$(BIN)/sudokulab backends
