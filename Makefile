@@ -7,6 +7,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SWIPL_PREFIX := $(CURDIR)/.local/swipl
 INSTALLED := $(VENV)/.installed
+# One pytest worker per core and one more: a worker waiting (an engine's timeout, a browser,
+# a child's start) leaves its core to the spare one.
+WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
 
 .PHONY: help install setup bytecode swipl prolog fonts chromium minizinc model demo test lint docs bench clean
 
@@ -86,7 +89,7 @@ demo: install
 
 test: install docs
 	$(BIN)/ruff check sudokulab tests bench
-	$(BIN)/pytest -n auto
+	$(BIN)/pytest -n $(WORKERS)
 
 # The manual as a site; --strict turns a broken link, a missing page or anchor into a failure.
 docs: $(INSTALLED)
