@@ -30,7 +30,9 @@ help:
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet uv && $(BIN)/uv pip install --quiet --compile-bytecode \
-	  --python $(BIN)/python -e '.[all,test]' || $(BIN)/pip install --quiet -e '.[all,test]'
+	  --python $(BIN)/python -e '.[all,test]' \
+	  || { echo "uv could not install the packages (see above): pip installs them instead"; \
+	       $(BIN)/pip install --quiet -e '.[all,test]'; }
 	touch $@
 
 # Byte-code compiled up front: where PYTHONDONTWRITEBYTECODE is set, every command would
