@@ -9,7 +9,8 @@ SWIPL_PREFIX := $(CURDIR)/.local/swipl
 INSTALLED := $(VENV)/.installed
 # One pytest worker per core and one more: a worker waiting (an engine's timeout, a browser,
 # a child's start) leaves its core to the spare one.
-WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
+CORES   := $(shell nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 1)
+WORKERS := $(shell echo $$(( $(CORES) + 1 )))
 
 .PHONY: help install setup bytecode swipl prolog fonts chromium minizinc model demo test lint docs bench clean
 
