@@ -12,7 +12,8 @@ INSTALLED := $(VENV)/.installed
 CORES   := $(shell nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 1)
 WORKERS := $(shell echo $$(( $(CORES) + 1 )))
 
-.PHONY: help install setup bytecode swipl prolog fonts chromium minizinc model demo test lint docs bench clean
+.PHONY: help install setup bytecode swipl prolog fonts chromium minizinc model demo test lint \
+        docs bench clean
 
 help:
 	@echo "make demo    install everything, then compare every backend on the bundled top95"
@@ -25,9 +26,7 @@ help:
 
 # uv installs the some 150 packages in seconds where pip takes about a minute (it fetches
 # and unpacks side by side); where uv cannot be had (offline, a private index only pip
-# knows), pip does it. Byte-code compiled at install, as pip does: where
-# PYTHONDONTWRITEBYTECODE is set, each process would otherwise compile every module it
-# imports (the tests took a sixth longer).
+# knows), pip does it. --compile-bytecode: pip's default, for the reason `bytecode` gives.
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet uv && $(BIN)/uv pip install --quiet --compile-bytecode \
@@ -36,8 +35,9 @@ $(INSTALLED): pyproject.toml
 	       $(BIN)/pip install --quiet -e '.[all,test]'; }
 	touch $@
 
-# Byte-code compiled up front: where PYTHONDONTWRITEBYTECODE is set, every command would
-# otherwise compile sudokulab's modules again at each start.
+# Byte-code compiled up front (the packages' at install, sudokulab's own here): where
+# PYTHONDONTWRITEBYTECODE is set, every process would otherwise compile each module it
+# imports, at each start (the tests took a sixth longer).
 bytecode: $(INSTALLED)
 	$(BIN)/python -m compileall -q sudokulab
 
