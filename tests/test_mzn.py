@@ -124,12 +124,25 @@ def test_minizinc_ended_by_the_same_ctrl_c_is_an_interruption_not_an_error(pytho
         MznBackend._run(_fails(), [])
 
 
+@pytest.fixture
+def no_loop_running_yet():
+    """This thread as a fresh process has it: no event loop running. Playwright's sync API
+    (the browser tests' session fixture) leaves its loop registered as running in the main
+    thread of a test process, and asyncio.run refuses to start under it."""
+    import asyncio
+
+    foreign = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    yield
+    asyncio._set_running_loop(foreign)
+
+
 async def _fails():
     """A MiniZinc run that fails on its own."""
     raise RuntimeError("MiniZinc stopped with a non-zero exit code")
 
 
-def test_solves_where_an_event_loop_runs_already():
+def test_solves_where_an_event_loop_runs_already(no_loop_running_yet):
     # a notebook, or async code: the backend's own loop cannot run in that thread
     import asyncio
 
@@ -140,7 +153,8 @@ def test_solves_where_an_event_loop_runs_already():
     assert (result.status, result.count, result.exact) == (Status.MULTIPLE, 288, True)
 
 
-def test_ctrl_c_while_the_loop_runs_in_its_own_thread_stops_it(python_hears_ctrl_c):
+def test_ctrl_c_while_the_loop_runs_in_its_own_thread_stops_it(python_hears_ctrl_c,
+                                                              no_loop_running_yet):
     import asyncio
     import signal
     import threading
