@@ -1,21 +1,25 @@
 """Ctrl-C during `sudokulab solve --count` prints the count so far and exits 130.
 
 As a terminal does, SIGINT goes to the whole process group (the command, and with
---timeout its worker process too), a couple of seconds into counting the empty 9x9 grid
-(6,670,903,752,021,072,936,960 solutions: never done). Every counting engine, in
-pretty, line and json at once (three commands side by side, so the wait is paid once),
-with and without --timeout (the worker-process path).
+--timeout its worker process too), once it has counted the empty 9x9 grid's solutions
+(6,670,903,752,021,072,936,960: never done) for a few tenths of a CPU second past its
+start-up. Every counting engine, in pretty, line and json at once (three commands side
+by side), with and without --timeout (the worker-process path). The CPU time is read in
+/proc (Linux); where there is none, Ctrl-C comes after PATIENCE seconds.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -24,8 +28,10 @@ from sudokulab.backends import complete_searches, make_backend
 EMPTY = "." * 81
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 FORMATS = ("pretty", "line", "json")
-COUNTING = 0.5  # seconds of counting before Ctrl-C, after the engine is ready
-TRIES = 3  # Ctrl-C before the first grid is found proves nothing: wait longer, try again
+COUNTING = 0.3  # CPU seconds of counting before Ctrl-C, past what the engine's start took
+TRIES = 3  # Ctrl-C before the first grid is found proves nothing: count longer, try again
+POLL = 0.05  # seconds between looks at the commands' CPU time
+PATIENCE = 120  # seconds: a command that uses no CPU (hung, waiting) gets Ctrl-C anyway
 ENGINES = complete_searches()
 startups: dict[tuple[str, bool], float] = {}
 
@@ -45,45 +51,64 @@ def interruptible() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def startup(name: str, isolated: bool) -> float:
-    """Seconds the command takes to answer an easy puzzle: when its engine is ready.
+def children_cpu() -> float:
+    """CPU seconds of this process's children that have ended (and theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
-    Only to send Ctrl-C once counting is under way (never asserted on).
-    """
+
+def startup(name: str, isolated: bool) -> float:
+    """CPU seconds the command takes to answer an easy puzzle (its worker's included): what
+    it spends before its engine is ready. Only to time Ctrl-C (never asserted on)."""
     key = (name, isolated)
     if key not in startups:
-        began = time.monotonic()
+        before = children_cpu()
         extra = ("--timeout", "60") if isolated else ()
         subprocess.run(command(name, EASY, *extra), capture_output=True, timeout=600)
-        startups[key] = time.monotonic() - began
+        startups[key] = children_cpu() - before
     return startups[key]
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu(pid: int) -> float:
+    """CPU seconds a process and its descendants have used so far (ended ones included);
+    0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0.0
+    own = sum(int(tick) for tick in fields[11:15]) / TICK  # utime stime cutime cstime
+    return own + sum(cpu(int(child)) for child in children)
 
 
 def count_then_ctrl_c(name: str, isolated: bool) -> dict[str, tuple[int, str, str]]:
     """Count EMPTY's solutions in each format at once, press Ctrl-C (each command's
-    process group), and return each format's return code and output. On a loaded
-    machine a command may not have found its first grid yet when Ctrl-C comes (it then
-    says '>= 0', or nothing before its engine started): those are run again, waiting
-    twice as long, up to TRIES times in all."""
+    process group) once it has counted for COUNTING CPU seconds past its start-up, and
+    return each format's return code and output. A command may still not have found its
+    first grid when Ctrl-C comes (it then says '>= 0', or nothing before its engine
+    started): those are run again, counting twice as long, up to TRIES times in all."""
     if not available(name):
         pytest.skip(f"backend {name} is not available here")
-    # three commands start side by side on a shared machine: twice one's start-up
-    wait = 2 * startup(name, isolated) + COUNTING
-    outputs = press_ctrl_c(name, isolated, FORMATS, wait)
+    counting = COUNTING
+    outputs = press_ctrl_c(name, isolated, FORMATS, startup(name, isolated) + counting)
     for _ in range(TRIES - 1):
         early = [form for form, (code, out, _) in outputs.items()
                  if code == 130 and (not out.strip() or count_so_far(form, out) == 0)]
         if not early:
             break
-        wait *= 2
-        outputs |= press_ctrl_c(name, isolated, early, wait)
+        counting *= 2
+        outputs |= press_ctrl_c(name, isolated, early, startup(name, isolated) + counting)
     return outputs
 
 
-def press_ctrl_c(name: str, isolated: bool, forms, wait: float
+def press_ctrl_c(name: str, isolated: bool, forms, spent: float
                  ) -> dict[str, tuple[int, str, str]]:
-    """Start the commands counting EMPTY in these formats, Ctrl-C them after `wait`
-    seconds, and return each one's return code and output."""
+    """Start the commands counting EMPTY in these formats, Ctrl-C each once it has used
+    `spent` CPU seconds (on a loaded machine, wall time says little of how far along a
+    command is), and return each one's return code and output."""
     extra = ("--timeout", "60") if isolated else ()
     children = {form: subprocess.Popen(command(name, EMPTY, "--count", "--format", form,
                                                *extra),
@@ -92,10 +117,17 @@ def press_ctrl_c(name: str, isolated: bool, forms, wait: float
                                        preexec_fn=interruptible)
                 for form in forms}
     outputs = {}
+    patience = time.monotonic() + PATIENCE
     try:
-        time.sleep(wait)
-        for child in children.values():
-            os.killpg(child.pid, signal.SIGINT)
+        waiting = dict(children)
+        while waiting:
+            time.sleep(POLL)
+            for form, child in list(waiting.items()):
+                if (child.poll() is not None or cpu(child.pid) >= spent
+                        or time.monotonic() > patience):
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(child.pid, signal.SIGINT)
+                    del waiting[form]
         for form, child in children.items():
             # a generous bound, only so that a hung command fails instead of hanging
             out, err = child.communicate(timeout=300)
