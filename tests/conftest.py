@@ -136,3 +136,16 @@ def browser():
             "--disable-component-update", "--disable-sync", "--no-first-run"])
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def no_loop_running_yet():
+    """This thread as a fresh process has it: no event loop running. Playwright's sync API
+    (`browser` above) leaves its loop registered as running in the main thread of a test
+    process for the whole session, and asyncio.run refuses to start under it."""
+    import asyncio
+
+    foreign = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    yield
+    asyncio._set_running_loop(foreign)

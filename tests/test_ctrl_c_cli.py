@@ -92,15 +92,15 @@ def count_then_ctrl_c(name: str, isolated: bool) -> dict[str, tuple[int, str, st
     started): those are run again, counting twice as long, up to TRIES times in all."""
     if not available(name):
         pytest.skip(f"backend {name} is not available here")
-    counting = COUNTING
-    outputs = press_ctrl_c(name, isolated, FORMATS, startup(name, isolated) + counting)
+    ready, counting = startup(name, isolated), COUNTING
+    outputs = press_ctrl_c(name, isolated, FORMATS, ready + counting)
     for _ in range(TRIES - 1):
         early = [form for form, (code, out, _) in outputs.items()
                  if code == 130 and (not out.strip() or count_so_far(form, out) == 0)]
         if not early:
             break
         counting *= 2
-        outputs |= press_ctrl_c(name, isolated, early, startup(name, isolated) + counting)
+        outputs |= press_ctrl_c(name, isolated, early, ready + counting)
     return outputs
 
 

@@ -124,19 +124,6 @@ def test_minizinc_ended_by_the_same_ctrl_c_is_an_interruption_not_an_error(pytho
         MznBackend._run(_fails(), [])
 
 
-@pytest.fixture
-def no_loop_running_yet():
-    """This thread as a fresh process has it: no event loop running. Playwright's sync API
-    (the browser tests' session fixture) leaves its loop registered as running in the main
-    thread of a test process, and asyncio.run refuses to start under it."""
-    import asyncio
-
-    foreign = asyncio._get_running_loop()
-    asyncio._set_running_loop(None)
-    yield
-    asyncio._set_running_loop(foreign)
-
-
 async def _fails():
     """A MiniZinc run that fails on its own."""
     raise RuntimeError("MiniZinc stopped with a non-zero exit code")
