@@ -9,8 +9,8 @@ deleted after the puzzle. HiGHS's `time_limit` carries the deadline. A later sol
 overruns a budget (SPLIT_AFTER) stops, and its part of the search is split on one cell's
 digits, fixed as bounds, each part solved the same way (as is a part that has given
 SPLIT_GRIDS grids): HiGHS's presolve settles a part with a few more cells fixed in under
-a second where its branch and bound took minutes (the Miracle's 72 grids: about 440
-solves and 41 splits).
+a second where its branch and bound took minutes (the Miracle's 72 grids: about 430
+solves and 40 splits).
 
 Ctrl-C (base.ctrl_c) sets the engine's `stopping` flag, which HiGHS's interrupt callbacks
 (simplex, IPM, MIP) read: the solve running ends with kInterrupt, none starts after it,

@@ -5,8 +5,9 @@ no objective: any feasible point is a solution. Each rule becomes linear rows, a
 Boolean CP-SAT model (encodings/cpsat.py) posts it:
 - a cell holds one digit: sum_d x(c, d) = 1; a unit holds each digit once:
   sum_{c in unit} x(c, d) = 1 for each d;
-- cells that differ (chess moves): x(a, d) + x(b, d) <= 1; not consecutive:
-  x(a, d) + x(b, d+1) <= 1 and x(a, d+1) + x(b, d) <= 1;
+- cells that differ (chess moves): x(a, d) + x(b, d) <= 1, unless a unit holds both
+  (the Miracle's rows fall from 7,098 to 4,500, and HiGHS presolves each part faster);
+  not consecutive: x(a, d) + x(b, d+1) <= 1 and x(a, d+1) + x(b, d) <= 1;
 - a cage: at most one cell per digit, and sum d * x(c, d) = total (the cages it implies,
   sudokulab/cages.py, too, as CP-SAT gets them); a group of cells that differ: at most one
   per digit; parity: the wrong digits' binaries get an upper bound of 0;
@@ -100,6 +101,8 @@ def build(geo: Geometry) -> Program:
     for relation in geo.relations:
         for a, b in relation.pairs:
             if relation.differ:
+                if geo.share_unit(a, b):  # its unit's rows say it: presolve would drop it
+                    continue
                 for d in range(1, n + 1):
                     program.row(relation.rule.name, {program.x(a, d): 1, program.x(b, d): 1},
                                 0, 1)
