@@ -67,9 +67,7 @@ def rule_terms(puzzle: Puzzle) -> list[tuple]:
     regions = [list(unit) for unit in geo.units if unit.kind == "region"]
     if regions:
         terms.append(("regions", regions))
-    # a pair that shares a unit differs already (a king's step along a row): posting it
-    # again prunes nothing and costs inferences
-    pairs = [(a, b) for a, b in geo.moves if not geo.share_unit(a, b)]
+    pairs = geo.beyond_units(geo.moves)  # the others cost inferences and prune nothing
     if pairs:
         terms.append(("differ", pairs))
     for rule in puzzle.rules:

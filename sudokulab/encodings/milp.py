@@ -99,19 +99,18 @@ def build(geo: Geometry) -> Program:
         for d in range(1, n + 1):
             program.row(UNIT_GROUPS[unit.kind], {program.x(c, d): 1.0 for c in unit}, 1, 1)
     for relation in geo.relations:
-        for a, b in relation.pairs:
-            if relation.differ:
-                if geo.share_unit(a, b):  # its unit's rows say it: presolve would drop it
-                    continue
+        if relation.differ:
+            for a, b in geo.beyond_units(relation.pairs):
                 for d in range(1, n + 1):
                     program.row(relation.rule.name, {program.x(a, d): 1, program.x(b, d): 1},
                                 0, 1)
-            else:
-                for d in range(1, n):
-                    program.row("non-consecutive", {program.x(a, d): 1,
-                                                    program.x(b, d + 1): 1}, 0, 1)
-                    program.row("non-consecutive", {program.x(a, d + 1): 1,
-                                                    program.x(b, d): 1}, 0, 1)
+            continue
+        for a, b in relation.pairs:
+            for d in range(1, n):
+                program.row("non-consecutive", {program.x(a, d): 1, program.x(b, d + 1): 1},
+                            0, 1)
+                program.row("non-consecutive", {program.x(a, d + 1): 1, program.x(b, d): 1},
+                            0, 1)
     cages = [(geo.indices(rule.cells), rule.total, "cages") for rule in geo.cages]
     cages += [(geo.indices(cage.cells), cage.total, "implied cages")
               for cage in (implied_cages(geo) if geo.cages else ())]
