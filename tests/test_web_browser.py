@@ -37,9 +37,9 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
          "device_scale_factor": 2}
 
 
-def open_page(browser, server: str, options: dict, path: str = "/"):
-    """A fresh page, loaded and ready; after the test, no JavaScript error may be left."""
-    context = browser.new_context(**options)
+def open_page(context, server: str, path: str = "/"):
+    """A fresh page in a browser context, loaded and ready; after the test, no JavaScript
+    error may be left."""
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
@@ -50,20 +50,30 @@ def open_page(browser, server: str, options: dict, path: str = "/"):
     tab.goto(server + path)
     tab.wait_for_selector("body[data-ready='1']")
     yield tab
-    context.close()
+    tab.close()
     assert errors == [], errors
 
 
 @pytest.fixture
-def page(browser, server):
+def page(contexts, server):
     """A desktop page (1400x900)."""
-    yield from open_page(browser, server, DESKTOP)
+    yield from open_page(contexts(DESKTOP), server)
 
 
 @pytest.fixture
-def phone(browser, server):
+def first_visit(browser, server):
+    """A desktop page in a context of its own: a first visit, nothing cached."""
+    context = browser.new_context(**DESKTOP)
+    try:
+        yield from open_page(context, server)
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def phone(contexts, server):
     """A phone's page (390x844, touch)."""
-    yield from open_page(browser, server, PHONE)
+    yield from open_page(contexts(PHONE), server)
 
 
 def available_backends(server: str) -> list[str]:
@@ -97,7 +107,8 @@ def paste(page, text: str) -> None:
     assert page.text_content("#error") == ""
 
 
-def test_the_page_loads_and_its_load_time_is_recorded(page, tmp_path):
+def test_the_page_loads_and_its_load_time_is_recorded(first_visit, tmp_path):
+    page = first_visit
     assert page.title() == "sudokulab"
     assert page.locator("#grid .cell").count() == 81
     timing = page.evaluate("() => { const t = performance.getEntriesByType('navigation')[0]; "
@@ -673,12 +684,17 @@ def test_a_share_link_opens_the_puzzle_and_the_progress(page, browser, server):
     link = page.input_value("#share-url")
     shown, marks = grid_text(page), marks_text(page)
     centres = page.eval_on_selector_all("#grid .centre", "c => c.map(x => x.textContent)")
-    opened = open_page(browser, server, DESKTOP, link[len(server):])
-    other = next(opened)
-    assert grid_text(other) == shown and marks_text(other) == marks
-    assert other.eval_on_selector_all("#grid .centre", "c => c.map(x => x.textContent)") == centres
-    assert "".join(marks) and "".join(centres)
-    next(opened, None)  # closed, its JavaScript errors checked
+    elsewhere = browser.new_context(**DESKTOP)  # another browser, as the link's reader has
+    try:
+        opened = open_page(elsewhere, server, link[len(server):])
+        other = next(opened)
+        assert grid_text(other) == shown and marks_text(other) == marks
+        assert other.eval_on_selector_all("#grid .centre",
+                                          "c => c.map(x => x.textContent)") == centres
+        assert "".join(marks) and "".join(centres)
+        next(opened, None)  # closed, its JavaScript errors checked
+    finally:
+        elsewhere.close()
     for name in ("killer", "thermometer", "sandwich", "little-killer", "kropki-negative", "xv",
                  "jigsaw", "windoku", "arrow", "consecutive-marks", "parity", "extra-region"):
         paste(page, json.dumps(VARIANTS[name]))

@@ -26,9 +26,9 @@ PUZZLE = {**KILLER, "rules": [*KILLER["rules"], {"type": "anti-knight"}]}
 
 
 @pytest.fixture
-def page(browser, server):
+def page(contexts, server):
     """A desktop page (1400x900)."""
-    yield from open_page(browser, server, DESKTOP)
+    yield from open_page(contexts(DESKTOP), server)
 
 
 def shown(page, number: int) -> dict[str, dict]:

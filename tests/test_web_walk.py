@@ -26,15 +26,15 @@ TAP = 40  # px each way a finger needs (the brief's floor; 44-48 is the platform
 
 
 @pytest.fixture
-def page(browser, server):
+def page(contexts, server):
     """A desktop page (1400x900)."""
-    yield from open_page(browser, server, DESKTOP)
+    yield from open_page(contexts(DESKTOP), server)
 
 
 @pytest.fixture
-def phone(browser, server):
+def phone(contexts, server):
     """A phone's page (390x844, touch)."""
-    yield from open_page(browser, server, PHONE)
+    yield from open_page(contexts(PHONE), server)
 
 
 def open_all(page) -> None:
