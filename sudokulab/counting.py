@@ -199,7 +199,11 @@ def _one(text: str, deadline: float | None, running: list) -> int:
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
         running.append(process)
         if None in running or (deadline is not None and time.perf_counter() >= deadline):
-            process.kill()  # stopped while this one started
+            # stopped, or out of time, while this one started: communicate() would not
+            # always say so (it ignores the broken pipe of a process killed mid-input)
+            process.kill()
+            process.wait()
+            raise Timeout
         try:
             out, _ = process.communicate(text, timeout=None if deadline is None else
                                          max(deadline - time.perf_counter(), 0.001))

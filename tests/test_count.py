@@ -8,6 +8,7 @@ import json
 import math
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,15 @@ def test_a_region_counts_its_fillings_under_its_own_constraints_only():
 def test_a_count_past_its_deadline_is_a_timeout():
     result = counting.count(empty(9), timeout=0.5)
     assert result.status is Status.TIMEOUT and not result.exact
+
+
+def test_a_cube_started_past_the_deadline_is_a_timeout():
+    # The pool's threads go on starting the cubes left until the count stops them: one
+    # started after the deadline is killed at once, and counts as the timeout it is.
+    clauses, counted = counting.formula(empty(9))
+    text = counting._text(counted, clauses)
+    with pytest.raises(counting.Timeout):
+        counting._one(text, time.perf_counter() - 1, running=[])
 
 
 def test_the_command_counts_and_refuses_sharpsat_without_count():
