@@ -311,3 +311,16 @@ def test_a_backend_whose_workers_are_all_gone_fails_instead_of_waiting(monkeypat
         cluster.Cluster._check_workers(gone, "norvig", now - 6.0)
     back = SimpleNamespace(address="local:2", threads=lambda name: 2)
     assert cluster.Cluster._check_workers(back, "norvig", now - 6.0) >= now
+
+
+def test_a_backend_whose_check_raises_is_not_offered_and_says_why(monkeypatch, capsys):
+    from sudokulab.backends import backend_class
+
+    def broken(cls):
+        raise ImportError("libz3.so: cannot open shared object file")
+
+    monkeypatch.setattr(backend_class("smt"), "available", classmethod(broken))
+    here = cluster.available_backends()
+    assert "smt" not in here and "norvig" in here
+    said = capsys.readouterr().err
+    assert "smt is not offered by this Dask worker" in said and "libz3.so" in said

@@ -327,8 +327,10 @@ def available_backends() -> list[str]:
         try:
             if backend_class(name).available().ok:
                 here.append(name)
-        except Exception:  # a broken plugin is simply not offered by this worker
-            continue
+        except Exception as error:  # a broken plugin is not offered by this worker: it says why
+            print(f"sudokulab: {name} is not offered by this Dask worker (pid {os.getpid()}): "
+                  f"its availability check raised {type(error).__name__}: {error}",
+                  file=sys.stderr, flush=True)
     return here
 
 
