@@ -157,6 +157,40 @@ def contexts(browser):
         context_made.close()
 
 
+DESKTOP = {"viewport": {"width": 1400, "height": 900}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+
+
+def open_page(context, server: str, path: str = "/"):
+    """A fresh page in a browser context, loaded and ready; after the test, no JavaScript
+    error may be left."""
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
+    # a 4xx answer is logged as "Failed to load resource": the page's own business, not a bug
+    tab.on("console", lambda message: errors.append(f"console: {message.text}")
+           if message.type == "error" and not message.text.startswith("Failed to load resource")
+           else None)
+    tab.goto(server + path)
+    tab.wait_for_selector("body[data-ready='1']")
+    yield tab
+    tab.close()
+    assert errors == [], errors
+
+
+@pytest.fixture
+def page(contexts, server):
+    """A desktop page (1400x900) of the real app."""
+    yield from open_page(contexts(DESKTOP), server)
+
+
+@pytest.fixture
+def phone(contexts, server):
+    """A phone's page (390x844, touch) of the real app."""
+    yield from open_page(contexts(PHONE), server)
+
+
 @pytest.fixture
 def no_loop_running_yet():
     """This thread as a fresh process has it: no event loop running. Playwright's sync API

@@ -14,7 +14,8 @@ import json
 import re
 
 import pytest
-from test_web_browser import DESKTOP, VARIANTS, grid_text, paste
+from conftest import DESKTOP
+from test_web_browser import VARIANTS, grid_text, paste
 from test_web_rules import features, puzzle_of, rule_cells, solution
 
 from sudokulab import rules as R

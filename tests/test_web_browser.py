@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from conftest import DESKTOP, open_page
 
 from sudokulab.check import check
 from sudokulab.formats.text import parse
@@ -32,48 +33,20 @@ VARIANTS = json.loads((ROOT / "tests" / "data" / "variants.json").read_text())
 SECTION = re.compile(r"<!-- page-load -->.*?<!-- /page-load -->", re.S)
 
 
-DESKTOP = {"viewport": {"width": 1400, "height": 900}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
-
-
-def open_page(context, server: str, path: str = "/"):
-    """A fresh page in a browser context, loaded and ready; after the test, no JavaScript
-    error may be left."""
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
-    # a 4xx answer is logged as "Failed to load resource": the page's own business, not a bug
-    tab.on("console", lambda message: errors.append(f"console: {message.text}")
-           if message.type == "error" and not message.text.startswith("Failed to load resource")
-           else None)
-    tab.goto(server + path)
-    tab.wait_for_selector("body[data-ready='1']")
-    yield tab
-    tab.close()
-    assert errors == [], errors
-
-
-@pytest.fixture
-def page(contexts, server):
-    """A desktop page (1400x900)."""
-    yield from open_page(contexts(DESKTOP), server)
-
-
-@pytest.fixture
-def first_visit(browser, server):
-    """A desktop page in a context of its own: a first visit, nothing cached."""
+def open_alone(browser, server: str, path: str = "/"):
+    """A desktop page in a browser context of its own (another browser: nothing shared,
+    nothing cached), closed with it."""
     context = browser.new_context(**DESKTOP)
     try:
-        yield from open_page(context, server)
+        yield from open_page(context, server, path)
     finally:
         context.close()
 
 
 @pytest.fixture
-def phone(contexts, server):
-    """A phone's page (390x844, touch)."""
-    yield from open_page(contexts(PHONE), server)
+def first_visit(browser, server):
+    """A desktop page on a first visit."""
+    yield from open_alone(browser, server)
 
 
 def available_backends(server: str) -> list[str]:
@@ -684,17 +657,14 @@ def test_a_share_link_opens_the_puzzle_and_the_progress(page, browser, server):
     link = page.input_value("#share-url")
     shown, marks = grid_text(page), marks_text(page)
     centres = page.eval_on_selector_all("#grid .centre", "c => c.map(x => x.textContent)")
-    elsewhere = browser.new_context(**DESKTOP)  # another browser, as the link's reader has
-    try:
-        opened = open_page(elsewhere, server, link[len(server):])
+    # the link's reader has another browser
+    with contextlib.closing(open_alone(browser, server, link[len(server):])) as opened:
         other = next(opened)
         assert grid_text(other) == shown and marks_text(other) == marks
         assert other.eval_on_selector_all("#grid .centre",
                                           "c => c.map(x => x.textContent)") == centres
         assert "".join(marks) and "".join(centres)
         next(opened, None)  # closed, its JavaScript errors checked
-    finally:
-        elsewhere.close()
     for name in ("killer", "thermometer", "sandwich", "little-killer", "kropki-negative", "xv",
                  "jigsaw", "windoku", "arrow", "consecutive-marks", "parity", "extra-region"):
         paste(page, json.dumps(VARIANTS[name]))

@@ -14,7 +14,8 @@ import io
 import json
 
 import pytest
-from test_web_browser import DESKTOP, ROOT, VARIANTS, WRITE_DOCS
+from conftest import DESKTOP
+from test_web_browser import ROOT, VARIANTS, WRITE_DOCS
 
 from sudokulab import rules as R
 from sudokulab.backends import make_backend

@@ -13,7 +13,7 @@ import json
 import re
 
 import pytest
-from test_web_browser import DESKTOP, ROOT, WRITE_DOCS, open_page, paste
+from test_web_browser import ROOT, WRITE_DOCS, paste
 
 from sudokulab import teach, trace
 from sudokulab.backends import make_backend, with_capability
@@ -23,12 +23,6 @@ from sudokulab.formats.text import parse
 KILLER = json.loads((__import__("pathlib").Path(__file__).parent / "data" / "variants.json")
                     .read_text())["killer"]
 PUZZLE = {**KILLER, "rules": [*KILLER["rules"], {"type": "anti-knight"}]}
-
-
-@pytest.fixture
-def page(contexts, server):
-    """A desktop page (1400x900)."""
-    yield from open_page(contexts(DESKTOP), server)
 
 
 def shown(page, number: int) -> dict[str, dict]:

@@ -9,32 +9,16 @@ from __future__ import annotations
 import json
 import time
 
-import pytest
 from test_web_browser import (
-    DESKTOP,
     EASY,
     HARD,
-    PHONE,
     VARIANTS,
     grid_text,
-    open_page,
     paste,
 )
 
 SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
 TAP = 40  # px each way a finger needs (the brief's floor; 44-48 is the platforms' advice)
-
-
-@pytest.fixture
-def page(contexts, server):
-    """A desktop page (1400x900)."""
-    yield from open_page(contexts(DESKTOP), server)
-
-
-@pytest.fixture
-def phone(contexts, server):
-    """A phone's page (390x844, touch)."""
-    yield from open_page(contexts(PHONE), server)
 
 
 def open_all(page) -> None:
