@@ -382,6 +382,36 @@ def test_the_compiled_program_is_kept_and_loaded(tmp_path):
     assert load_in_child(tmp_path) == ["cache", "288"]
 
 
+CTRL_C_AT_START = """
+import os, signal
+from sudokulab.prolog import swipl as S
+loaded, real = [], S.load_program
+
+
+def load_program(prolog, swipl):
+    if not loaded:
+        os.kill(os.getpid(), signal.SIGINT)  # as a terminal's Ctrl-C would, mid-start
+    loaded.append(real(prolog, swipl))
+
+
+S.load_program = load_program
+try:
+    S.janus()
+except KeyboardInterrupt:
+    print("interrupted after", len(loaded), "load")
+grid = {"G": [0] * 16}
+print(S.janus().query_once("sudoku:sudoku_count(2-2, G, [], [], C)", grid)["C"], len(loaded))
+"""
+
+
+def test_a_ctrl_c_while_prolog_starts_is_answered_once_it_has_started():
+    # raised inside janus's start, the KeyboardInterrupt came out as a SystemError
+    done = subprocess.run([sys.executable, "-c", CTRL_C_AT_START], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["interrupted after 1 load", "288 1"]
+
+
 @pytest.mark.parametrize("damage", ["garbage", "truncated"])
 def test_a_damaged_compiled_program_is_made_again(tmp_path, damage):
     load_in_child(tmp_path)

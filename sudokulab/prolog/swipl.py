@@ -26,8 +26,10 @@ import importlib.util
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -263,9 +265,26 @@ def availability() -> Availability:
                                       f"janus-swi {janus_version}")
 
 
-@lru_cache(maxsize=1)
 def janus():
-    """janus_swi with sudoku.pl loaded, once per process; NotAvailable if it cannot be."""
+    """janus_swi with sudoku.pl loaded, once per process; NotAvailable if it cannot be. A
+    Ctrl-C while SWI-Prolog starts is answered once it has started: a KeyboardInterrupt
+    raised inside janus's start comes out of it as a SystemError, an error instead of an
+    interruption."""
+    if _loaded.cache_info().currsize or threading.current_thread() is not threading.main_thread():
+        return _loaded()
+    pressed = []
+    handler = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+    try:
+        return _loaded()
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        if pressed:  # to the handler of the caller, which may raise, note or ignore it
+            signal.raise_signal(signal.SIGINT)
+
+
+@lru_cache(maxsize=1)
+def _loaded():
+    """janus() the first time."""
     ready = availability()
     if not ready.ok:
         raise NotAvailable(ready.reason)
