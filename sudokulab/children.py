@@ -1,12 +1,18 @@
-"""Child processes: spawned, never forked, and deaf to Ctrl-C until they say how to answer it.
+"""Child processes: forked from a fork server, never from the parent, and deaf to Ctrl-C
+until they say how to answer it.
 
-Spawned, because native engines (SWI-Prolog, HiGHS, OR-Tools) run threads that do not
-survive a fork. Deaf at first, because a terminal sends Ctrl-C to the whole process
-group: a child hit while its interpreter is still importing would print a
-KeyboardInterrupt traceback from deep inside Python's start-up, where nothing of
-sudokulab listens yet. So a child is started with SIGINT blocked (`held`): a Ctrl-C then
-waits, pending, until the child has set its handler and lets it in (`listen`). The
-parent, in the same process group, records what was done and reports the interruption
+Not forked from the parent, because native engines (SWI-Prolog, HiGHS, OR-Tools) run
+threads that do not survive a fork. Forked from a fork server where the platform has one
+(else spawned): a process started once per parent, which has imported the harness's worker
+and runs no engine, so a child starts as a copy of it, not as a new interpreter importing
+sudokulab again. A child so sees the parent's environment variables as they were when the
+fork server started (at the first child's start), not later changes.
+
+Deaf at first, because a terminal sends Ctrl-C to the whole process group: a child hit
+while it still imports would print a KeyboardInterrupt traceback from deep inside Python,
+where nothing of sudokulab listens yet. So a child is born with SIGINT blocked (`held`): a
+Ctrl-C then waits, pending, until the child has set its handler and lets it in (`listen`).
+The parent, in the same process group, records what was done and reports the interruption
 once.
 """
 
@@ -16,9 +22,23 @@ import contextlib
 import multiprocessing
 import signal
 from collections.abc import Callable, Iterator
-from multiprocessing import resource_tracker
+from multiprocessing import forkserver, resource_tracker
 
-CONTEXT = multiprocessing.get_context("spawn")
+# What the fork server imports before its first fork: the harness's worker, which most
+# children run (the web's helpers and the generator's pools import the rest themselves).
+PRELOAD = ["sudokulab.harness.runner"]
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """The fork server's context where the platform has one, else spawn's."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(PRELOAD)
+    return context
+
+
+CONTEXT = _context()
 
 
 @contextlib.contextmanager
@@ -29,6 +49,9 @@ def held() -> Iterator[None]:
     resource_tracker.ensure_running()
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
+        # The fork server's children inherit its signal mask: it is born in the block too.
+        if CONTEXT.get_start_method() == "forkserver":
+            forkserver.ensure_running()
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)

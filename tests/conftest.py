@@ -37,7 +37,8 @@ def top95():
 
 
 def add_to_path(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
-    """Make a plugin folder visible here (sys.path) and in spawned workers (PYTHONPATH)."""
+    """Make a plugin folder visible here and in child processes (sys.path) and in the
+    commands a test runs (PYTHONPATH)."""
     monkeypatch.syspath_prepend(str(folder))
     paths = [str(folder), os.environ.get("PYTHONPATH", "")]
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
@@ -72,9 +73,10 @@ ROOT = Path(__file__).resolve().parent.parent
 STARTUP = 60.0  # seconds the server may take to answer its first request
 
 
-def start_server() -> tuple[subprocess.Popen, str]:
-    """`sudokulab serve` on a port the system picks (--port 0), answering; its process and
-    base URL. Port 0 rather than a probed free port: parallel workers cannot race for it."""
+def start_server(path: str = "/api/backends") -> tuple[subprocess.Popen, str]:
+    """`sudokulab serve` on a port the system picks (--port 0), answering `path`; its
+    process and base URL. Port 0 rather than a probed free port: parallel workers cannot
+    race for it."""
     process = subprocess.Popen([sys.executable, "-m", "sudokulab.cli", "serve", "--host",
                                 "127.0.0.1", "--port", "0"], cwd=ROOT,
                                stderr=subprocess.PIPE, text=True)
@@ -88,7 +90,7 @@ def start_server() -> tuple[subprocess.Popen, str]:
     give_up = time.monotonic() + STARTUP
     while True:
         try:
-            urllib.request.urlopen(f"{url}/api/backends", timeout=STARTUP).read()
+            urllib.request.urlopen(f"{url}{path}", timeout=STARTUP).read()
             return process, url
         except OSError:
             if process.poll() is not None or time.monotonic() > give_up:

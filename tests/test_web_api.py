@@ -11,10 +11,12 @@ import socket
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import add_to_path
+from conftest import add_to_path, start_server, stop
 from fastapi.testclient import TestClient
 
 from sudokulab.backends import make_backend, names
@@ -787,18 +789,34 @@ def test_without_the_generator_the_task_says_unavailable(monkeypatch):
 
 
 def test_generate_unavailable_is_a_503_with_one_line(tmp_path, monkeypatch):
-    # the server's helper processes start without sudokulab.generate (sitecustomize runs
-    # first in every new interpreter on the path): the route says so, and nothing else breaks
+    # a server whose helper processes lack sudokulab.generate: sitecustomize runs first in
+    # every new interpreter on the path, and those multiprocessing starts (its fork server,
+    # whose copies the helpers are, or spawned children) run `python -c`; the route says
+    # so, and nothing else breaks (the page answers: /api/backends's helper needs it)
     (tmp_path / "sitecustomize.py").write_text(
-        "import sys\nsys.modules['sudokulab.generate'] = None\n")
+        "import sys\nif sys.argv[:1] == ['-c']:\n    sys.modules['sudokulab.generate'] = None\n")
     add_to_path(monkeypatch, tmp_path)
-    with TestClient(create_app()) as fresh:
-        answer = fresh.post("/api/generate", json={"level": "easy"})
-        assert answer.status_code == 503
-        message = answer.json()["error"]
+    process, url = start_server(path="/")
+    try:
+        code, answer = post(f"{url}/api/generate", {"level": "easy"})
+        assert code == 503
+        message = answer["error"]
         assert message.startswith("the generator is not available here: ")
         assert "\n" not in message
-        assert fresh.post("/api/hint", json={"puzzle": EASY}).json()["status"] == "step"
+        assert post(f"{url}/api/hint", {"puzzle": EASY})[1]["status"] == "step"
+    finally:
+        stop(process)
+
+
+def post(url: str, body: dict) -> tuple[int, dict]:
+    """POST a JSON body to a server: the status code and the JSON answer."""
+    request = urllib.request.Request(url, json.dumps(body).encode(),
+                                     {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.load(refused)
 
 
 @pytest.mark.parametrize("body, field", [

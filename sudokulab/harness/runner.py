@@ -1,6 +1,6 @@
 """Run one backend over a stream of puzzles in worker processes that may hang or crash.
 
-Each worker is a spawned process (sudokulab.children) that builds its engine once from
+Each worker is a child process (sudokulab.children) that builds its engine once from
 the backend spec and then solves the puzzles it is sent, keeping its engine warm. The
 parent holds a hard deadline per puzzle (the backend's own timeout plus a grace): a
 worker that overruns it is killed and the puzzle recorded as a timeout; a worker that
@@ -270,7 +270,7 @@ class Worker:
         self.start()
 
     def start(self) -> None:
-        """Spawn a fresh process; it reports 'ready' once its engine is built."""
+        """Start a fresh process; it reports 'ready' once its engine is built."""
         self.conn, child = CONTEXT.Pipe()
         self.process = CONTEXT.Process(target=serve,
                                        args=(self.spec, child, self.options, self.hear),

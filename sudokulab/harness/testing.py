@@ -2,7 +2,8 @@
 
 They are registered only where a test or a benchmark asks for them: `write_plugin(dir)`
 writes a dist-info folder declaring them in the `sudokulab.backends` entry-point group;
-put that folder on sys.path (this process) and PYTHONPATH (the spawned workers).
+put that folder on sys.path (this process and, through multiprocessing, the workers)
+and PYTHONPATH (the processes this one runs).
 
 - test-noop            answers nothing, at once (measures the harness's own overhead)
 - test-wrong:mode=M    a wrong answer: `repeat` a digit, claim `unique` with another

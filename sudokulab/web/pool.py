@@ -1,6 +1,6 @@
 """Warm worker processes for the web server, awaited on the event loop without blocking it.
 
-Each solve runs in a harness worker (sudokulab.harness.runner.Worker: a spawned process
+Each solve runs in a harness worker (sudokulab.harness.runner.Worker: a child process
 that builds its engine once and keeps it warm). The server never solves itself: it sends
 the puzzle down the worker's pipe and awaits the pipe becoming readable, with a hard
 deadline (the solve's timeout plus the harness's grace). A worker that overruns is killed

@@ -1,7 +1,7 @@
 """Killable helper processes for the lab's own Python work: hints, explanations, generation.
 
 A solve goes to a harness worker (pool.py); the human-style steps and the generator are
-plain functions (web/learn.py), run here in spawned processes that import the lab once
+plain functions (web/learn.py), run here in child processes that import the lab once
 and stay warm. The server sends a task down a pipe and awaits the pipe on its event loop
 (pool.py's `receive`) with a hard deadline: the task's own timeout, which it checks
 between steps, plus the harness's grace. A process past it is killed and the request
