@@ -792,7 +792,8 @@ def test_generate_unavailable_is_a_503_with_one_line(tmp_path, monkeypatch):
     # a server whose helper processes lack sudokulab.generate: sitecustomize runs first in
     # every new interpreter on the path, and those multiprocessing starts (its fork server,
     # whose copies the helpers are, or spawned children) run `python -c`; the route says
-    # so, and nothing else breaks (the page answers: /api/backends's helper needs it)
+    # so, and nothing else breaks (the server is ready when its page answers: the helper
+    # of /api/backends, its usual sign, imports the generator)
     (tmp_path / "sitecustomize.py").write_text(
         "import sys\nif sys.argv[:1] == ['-c']:\n    sys.modules['sudokulab.generate'] = None\n")
     add_to_path(monkeypatch, tmp_path)
