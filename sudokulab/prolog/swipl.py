@@ -26,16 +26,14 @@ import importlib.util
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from sudokulab import errors
-from sudokulab.backends.base import Availability
+from sudokulab.backends.base import Availability, ctrl_c
 
 PROGRAM = Path(__file__).resolve().parent / "sudoku.pl"
 PROJECT_SWIPL = Path(__file__).resolve().parents[2] / ".local" / "swipl" / "bin" / "swipl"
@@ -270,16 +268,13 @@ def janus():
     Ctrl-C while SWI-Prolog starts is answered once it has started: a KeyboardInterrupt
     raised inside janus's start comes out of it as a SystemError, an error instead of an
     interruption."""
-    if _loaded.cache_info().currsize or threading.current_thread() is not threading.main_thread():
+    if _loaded.cache_info().currsize:  # started: every solve asks, nothing to guard
         return _loaded()
-    pressed = []
-    handler = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
-    try:
-        return _loaded()
-    finally:
-        signal.signal(signal.SIGINT, handler)
-        if pressed:  # to the handler of the caller, which may raise, note or ignore it
-            signal.raise_signal(signal.SIGINT)
+    with ctrl_c(lambda: None) as key:  # nothing to stop: the start runs to its end
+        prolog = _loaded()
+    if key.pressed:
+        raise KeyboardInterrupt
+    return prolog
 
 
 @lru_cache(maxsize=1)
