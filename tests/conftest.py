@@ -3,6 +3,7 @@ that misbehave on purpose (sudokulab.harness.testing), registered as a plugin.""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import select
@@ -97,6 +98,14 @@ def start_server(path: str = "/api/backends") -> tuple[subprocess.Popen, str]:
                 stop(process)
                 pytest.fail(f"sudokulab serve did not answer: {process.stderr.read()}")
             time.sleep(0.2)
+
+
+def post(server: str, route: str, body: dict) -> dict:
+    """A live server's answer to a POST of a JSON body (an HTTPError for a 4xx or 5xx)."""
+    request = urllib.request.Request(f"{server}{route}", data=json.dumps(body).encode(),
+                                     headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
 
 
 def stop(process: subprocess.Popen) -> None:

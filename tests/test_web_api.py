@@ -12,11 +12,10 @@ import sys
 import threading
 import time
 import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import add_to_path, start_server, stop
+from conftest import add_to_path, post, start_server, stop
 from fastapi.testclient import TestClient
 
 from sudokulab.backends import make_backend, names
@@ -799,25 +798,15 @@ def test_generate_unavailable_is_a_503_with_one_line(tmp_path, monkeypatch):
     add_to_path(monkeypatch, tmp_path)
     process, url = start_server(path="/")
     try:
-        code, answer = post(f"{url}/api/generate", {"level": "easy"})
-        assert code == 503
-        message = answer["error"]
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            post(url, "/api/generate", {"level": "easy"})
+        assert refused.value.code == 503
+        message = json.load(refused.value)["error"]
         assert message.startswith("the generator is not available here: ")
         assert "\n" not in message
-        assert post(f"{url}/api/hint", {"puzzle": EASY})[1]["status"] == "step"
+        assert post(url, "/api/hint", {"puzzle": EASY})["status"] == "step"
     finally:
         stop(process)
-
-
-def post(url: str, body: dict) -> tuple[int, dict]:
-    """POST a JSON body to a server: the status code and the JSON answer."""
-    request = urllib.request.Request(url, json.dumps(body).encode(),
-                                     {"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=120) as answer:
-            return answer.status, json.load(answer)
-    except urllib.error.HTTPError as refused:
-        return refused.code, json.load(refused)
 
 
 @pytest.mark.parametrize("body, field", [

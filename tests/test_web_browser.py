@@ -16,7 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import DESKTOP, open_page
+from conftest import DESKTOP, open_page, post
 
 from sudokulab.check import check
 from sudokulab.formats.text import parse
@@ -183,14 +183,6 @@ def test_variants_are_drawn_on_the_grid(page):
     assert "killer cages" in page.text_content("#badges")
     totals = page.text_content("#overlay")
     assert all(str(cage["total"]) in totals for cage in cages)
-
-
-def post(server: str, route: str, body: dict) -> dict:
-    """The API's answer to a POST, straight from the server the page uses."""
-    request = urllib.request.Request(f"{server}{route}", data=json.dumps(body).encode(),
-                                     headers={"content-type": "application/json"})
-    with urllib.request.urlopen(request) as response:
-        return json.load(response)
 
 
 def indexes(page, selector: str) -> set[int]:
