@@ -17,6 +17,7 @@ from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
+import dask
 import pytest
 from test_harness import add_to_path, puzzle_file, records, table, wait_for_records
 
@@ -103,9 +104,13 @@ def test_hanging_and_crashing_backends_on_a_cluster(plugin_dir, monkeypatch, tmp
     add_to_path(monkeypatch, plugin_dir)
     monkeypatch.setattr(cluster, "chunk_size", lambda puzzles, threads: 2)  # dies mid-chunk
     out = tmp_path / "run"
-    code = main(["compare", "--file", str(puzzle_file(tmp_path, LINES[:3])), "--timeout", "1",
-                        "--cluster", "local:2", "--out", str(out),
-                        "--backends", "test-hang,test-crash:how=segv,norvig"])
+    # Dask's LocalCluster closes a nanny whose worker is not back within this timeout: 0.1 s
+    # stands for a restart slower than Dask's 15 s, as on a loaded machine (the workers
+    # were then gone for good, and norvig was never run); compare keeps its nannies
+    with dask.config.set({"distributed.deploy.lost-worker-timeout": "0.1s"}):
+        code = main(["compare", "--file", str(puzzle_file(tmp_path, LINES[:3])), "--timeout",
+                     "1", "--cluster", "local:2", "--out", str(out),
+                     "--backends", "test-hang,test-crash:how=segv,norvig"])
     assert code == 5  # engine errors (the crashes) outrank timeouts, as on the local runner
     rows = table(out)
     assert rows["test-hang"]["timeouts"] == "3" and rows["norvig"]["answered"] == "3"

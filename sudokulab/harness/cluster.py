@@ -83,6 +83,11 @@ QUIET = {"distributed.worker.profile.enabled": False,
          "distributed.admin.tick.interval": "1s",
          "distributed.admin.system-monitor.interval": "1s",
          "distributed.worker.memory.monitor-interval": "1s"}
+# A LocalCluster closes for good a nanny whose worker is not back this long after it died
+# (Dask's default: 15 s); on a loaded machine a restart after a crash took longer, and the
+# run then waited ORPHANED seconds for workers that would never come. The nanny restarts
+# the worker: the LocalCluster waits as long as the run would.
+KEEP = {"distributed.deploy.lost-worker-timeout": f"{ORPHANED:g}s"}
 
 
 ClusterError = errors.ClusterError  # a UsageError
@@ -351,6 +356,7 @@ class Cluster:
         self.workers = (int(local.group(1) or cores())) if local else None
         self.client: distributed.Client | None = None
         self.local: distributed.LocalCluster | None = None
+        self.kept: dask.config.set | None = None  # KEEP, while a LocalCluster runs
         self.token = uuid.uuid4().hex[:8]
         self.chunks = 0
         try:
@@ -382,6 +388,8 @@ class Cluster:
         if self.workers is None:
             self.client = distributed.Client(self.address, timeout=CONNECT)
             return
+        # KEEP is read as a worker dies, so it holds until close(); QUIET as workers start
+        self.kept = dask.config.set(KEEP)
         # the scheduler's web server runs with or without bokeh: a free port, never 8787
         with dask.config.set(QUIET):
             self.local = distributed.LocalCluster(
@@ -398,7 +406,9 @@ class Cluster:
             self.client.close()
         if self.local is not None:
             self.local.close()
-        self.client = self.local = None
+        if self.kept is not None:
+            self.kept.__exit__(None, None, None)
+        self.client = self.local = self.kept = None
 
     def describe(self) -> dict:
         """Scheduler, worker and thread counts, and the dashboard (or why there is none)."""
