@@ -171,6 +171,30 @@ def test_play_mode_highlights_conflicts_undo_and_pencil_marks(page):
     assert "wrong" in page.get_attribute("#grid .cell[data-index='0']", "class")
 
 
+
+REWRITTEN = """() => { window.rewritten = new Set();
+    new MutationObserver(records => records.filter(r => r.type !== "attributes")
+        .forEach(r => window.rewritten.add(Number((r.target.parentElement || r.target)
+            .closest(".cell").dataset.index))))
+      .observe(document.querySelector("#grid"),
+               {childList: true, characterData: true, subtree: true}); }"""
+
+
+def test_a_key_rewrites_only_the_cells_it_changes(page):
+    # every key redraws the board; rewriting a cell's digit or marks unchanged had the
+    # browser lay out and paint all of them again at each key (slow on a phone)
+    paste(page, json.dumps(VARIANTS["killer"]))
+    blank = grid_text(page).index(".")
+    page.click(f"#grid .cell[data-index='{blank}']")
+    page.evaluate(REWRITTEN)
+    for key in ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"):
+        page.keyboard.press(key)
+    assert page.evaluate("[...window.rewritten]") == []  # the cursor's shading: classes only
+    page.keyboard.press("5")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("[...window.rewritten]") == [blank]
+    assert grid_text(page)[blank] == "5"
+
 def test_variants_are_drawn_on_the_grid(page):
     for name in ("killer", "diagonal", "jigsaw", "thermometer", "sandwich"):
         puzzle = VARIANTS[name]

@@ -173,7 +173,7 @@ export function render() {
   const cursorValue = single ? value(cursor) : 0;
   for (const cell of $("grid").children) {
     const i = Number(cell.dataset.index), v = value(i);
-    cell.querySelector(".value").textContent = v ? SYMBOLS[v - 1] : "";
+    put(cell.querySelector(".value"), "textContent", v ? SYMBOLS[v - 1] : "");
     cell.classList.toggle("given", Boolean(p.givens[i]));
     cell.classList.toggle("solved", !state.learn && !p.givens[i] && !state.entries[i] && Boolean(state.solved[i]));
     cell.classList.toggle("conflict", bad.has(i));
@@ -184,11 +184,17 @@ export function render() {
     cell.classList.toggle("doubtful", state.doubtful.has(i));
     cell.querySelector(".paint").style.background = COLOURS[state.colours[i]] || "";
     const corner = state.learn ? state.learn.marks[i] : state.corner[i];
-    cell.querySelector(".marks").innerHTML = v ? "" : marksHtml(corner, n);
+    put(cell.querySelector(".marks"), "innerHTML", v ? "" : marksHtml(corner, n));
     const centre = state.learn || v ? [] : [...state.centre[i]].sort((a, b) => a - b);
-    cell.querySelector(".centre").textContent = centre.map((d) => SYMBOLS[d - 1]).join("");
+    put(cell.querySelector(".centre"), "textContent", centre.map((d) => SYMBOLS[d - 1]).join(""));
   }
   highlight();
+}
+
+function put(target, property, text) {
+  // Written only when it changes: a write, even of the same text, has the browser lay out
+  // and paint the cell again, and render() runs at every key
+  if (target[property] !== text) target[property] = text;
 }
 
 function highlight() {
