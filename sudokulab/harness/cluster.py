@@ -112,6 +112,10 @@ class Engines(WorkerPlugin):
 
     def __init__(self, local: bool = False) -> None:
         self.local = local
+        # A LocalCluster's workers share the client's machine and environment, so the
+        # client's answer holds for them: each worker (re)start is spared importing every
+        # engine to ask (CPMpy alone imports OR-Tools and pandas: about a second)
+        self.here = available_backends() if local else None
 
     async def setup(self, worker: distributed.Worker) -> None:
         """Allow careful engine processes, start the watchdog, and declare a resource per
@@ -126,7 +130,7 @@ class Engines(WorkerPlugin):
         self.closing = threading.Event()
         self.idle: dict[str, list[Engine]] = {}
         self.watchdog = Watchdog()
-        here = await asyncio.to_thread(available_backends)
+        here = self.here if self.local else await asyncio.to_thread(available_backends)
         await worker.set_resources(**{name: worker.state.nthreads for name in here})
 
     def teardown(self, worker: distributed.Worker) -> None:
