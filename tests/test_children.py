@@ -64,11 +64,17 @@ def test_a_harness_worker_ctrl_c_d_while_starting_still_answers_it():
     from sudokulab.puzzle import empty
 
     worker = Worker("norvig", Options(limit=None, timeout=None, warmup=False), hear=True)
+
+    def answer():
+        """The worker's next message; a lost Ctrl-C (the count never ends) fails the test."""
+        assert worker.conn.poll(120), "no answer: the worker never heard the Ctrl-C"
+        return worker.conn.recv()
+
     try:
         os.kill(worker.process.pid, signal.SIGINT)
-        assert worker.conn.recv() == ("ready",)
+        assert answer() == ("ready",)
         worker.conn.send([(0, empty(9))])
-        reply = worker.conn.recv()
+        reply = answer()
         assert reply[0] == "interrupted" and reply[1] == 0, reply
         worker.process.join(60)
         assert worker.process.exitcode == 0
