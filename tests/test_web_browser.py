@@ -171,7 +171,6 @@ def test_play_mode_highlights_conflicts_undo_and_pencil_marks(page):
     assert "wrong" in page.get_attribute("#grid .cell[data-index='0']", "class")
 
 
-
 REWRITTEN = """() => { window.rewritten = new Set();
     new MutationObserver(records => records.filter(r => r.type !== "attributes")
         .forEach(r => window.rewritten.add(Number((r.target.parentElement || r.target)
@@ -194,6 +193,7 @@ def test_a_key_rewrites_only_the_cells_it_changes(page):
     page.keyboard.press("ArrowRight")
     assert page.evaluate("[...window.rewritten]") == [blank]
     assert grid_text(page)[blank] == "5"
+
 
 def test_variants_are_drawn_on_the_grid(page):
     for name in ("killer", "diagonal", "jigsaw", "thermometer", "sandwich"):
