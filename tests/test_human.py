@@ -233,3 +233,48 @@ def test_remembered_forcing_outcomes_equal_a_fresh_search():
                             reused += kept is not None and got is kept[1]
         g.apply(step)
     assert reused > 0
+
+
+NETS = {"Forcing Chain Contradiction": 0, "Forcing Net Contradiction": 1,
+        "Nested Forcing Net": 2}
+
+
+def test_the_contradiction_searches_skip_only_what_a_solution_holds():
+    """Candidates a solution met bears are not assumed (issue 37): on a grid of several
+    solutions, each forcing contradiction is the first that assuming every candidate finds."""
+    from sudokulab.human import forcing
+
+    hard = datasets.load("forum_hardest_1106")[1]
+    first = next(cell for cell, d in enumerate(hard.givens) if d)
+    puzzle = hard.with_values(0 if cell == first else d for cell, d in enumerate(hard.givens))
+    g, checked = Candidates(puzzle), 0
+    for step in solver.solve(puzzle).steps:
+        net = NETS.get(step.technique)
+        if net is not None and checked < 2:
+            held = next(forcing.contradiction_chain(g, net))
+            assert forcing._covered(g)  # the solutions met: candidates to skip
+            every = next((cell, d) for cell, outcomes in forcing._outcomes(g, net)
+                         for d, h in outcomes.items() if isinstance(h, forcing.Contradiction))
+            assert list(held.eliminations) == [every] == list(step.eliminations)
+            checked += 1
+        g.apply(step)
+    assert checked == 2
+
+
+def test_on_a_grid_of_several_solutions_the_nested_net_assumes_few_candidates(monkeypatch):
+    """The solutions a nested net meets cover most candidates of a grid with few givens,
+    so it stalls after assuming a few of them, not all (a 5-given grid took 40 s)."""
+    from sudokulab.human import forcing
+
+    puzzle = from_json(json.dumps(VARIANTS["jigsaw"])).with_rules(())  # 20 givens, no rule
+    g = Candidates(puzzle)
+    assumed = []
+    propagate = forcing.propagate
+    monkeypatch.setattr(forcing, "propagate", lambda h, cell, d, net=0:
+                        assumed.append(net) or propagate(h, cell, d, net))
+    while (step := solver.next_step(g, solver.TECHNIQUES[:-1])) is not None:
+        g.apply(step)  # every technique but the nested net, until none finds a step
+    before = len(assumed)
+    assert next(forcing.nested(g), None) is None
+    candidates = sum(m.bit_count() for m in g.cands)
+    assert 0 < assumed[before:].count(2) < candidates // 4

@@ -367,30 +367,38 @@ def _solution(h: Candidates, cover: int, budget: int = 64) -> int:
 _memo: dict = {}
 
 
-def _outcomes(g: Candidates, net: int) -> Iterator[tuple[int, dict]]:
-    """For each blank cell (fewest candidates first), each candidate's outcome; computed as
-    asked and memoized on the grid's state, so the verity search reuses the contradiction
-    search's work."""
+def _outcomes(g: Candidates, net: int, held: bool = False) -> Iterator[tuple[int, dict]]:
+    """For each blank cell (fewest candidates first), each candidate's outcome in digit
+    order; computed as asked and memoized on the grid's state, so the verity search reuses
+    the contradiction search's work. With `held`, the candidates a known solution within g
+    holds are left out: no assumption a solution bears can break the grid."""
     key = (net, tuple(g.values), tuple(g.cands), g.puzzle.box, g.puzzle.rules)
     if _memo.get("key") != key:
         _memo.clear()
         _memo["key"], _memo["out"] = key, {}
     known = _memo["out"]
+    n, full, cover, seen = g.n, (1 << g.n) - 1, 0, -1
     cells = sorted((c for c in g.tables.cells if g.cands[c]),
                    key=lambda c: (g.cands[c].bit_count(), c))
     for cell in cells:
-        if cell not in known:
+        if held and seen != _witnesses["found"]:  # the nested searches found more
+            cover, seen = _covered(g), _witnesses["found"]
+        wanted = digits(g.cands[cell] & ~(cover >> (cell * n)) & full)
+        results = known.setdefault(cell, {})
+        if any(d not in results for d in wanted):
             if _stop is not None and _stop():
                 raise Stopped
-            known[cell] = {d: propagate(g, cell, d, net) for d in digits(g.cands[cell])}
-        yield cell, known[cell]
+            for d in wanted:
+                if d not in results:
+                    results[d] = propagate(g, cell, d, net)
+        yield cell, {d: results[d] for d in wanted}
 
 
 def contradiction_chain(g: Candidates, net: int = 0) -> Iterator[Step]:
     """A candidate whose assumption breaks the grid."""
     n = g.n
     technique = _name(net, "Contradiction")
-    for cell, results in _outcomes(g, net):
+    for cell, results in _outcomes(g, net, held=True):
         for d, h in results.items():
             if isinstance(h, Contradiction):
                 yield make(technique, n, f"{name(cell, n)}={d} leads to a contradiction",
