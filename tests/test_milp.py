@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sudokulab import datasets
 from sudokulab.backends import make_backend
-from sudokulab.backends.milp import engine
+from sudokulab.backends.milp import SPLIT_AFTER, engine, split_budget
 from sudokulab.encodings import milp
 from sudokulab.formats.text import from_json
 from sudokulab.geometry import geometry
@@ -66,3 +66,11 @@ def test_statistics_are_highs_own_words():
 def test_describe_counts_rows_by_part_of_the_rules():
     text = make_backend("milp").describe(from_json(json.dumps(VARIANTS["sandwich"])))
     assert "729 x(cell, d)" in text and "sandwich" in text and "auxiliary" in text
+
+
+def test_a_slow_first_solve_sets_the_split_budget_only_until_others_end():
+    # The Miracle with r1c1 = 1: its first grid took HiGHS 20 s, each solve that ended
+    # after it under a second; a budget of 20 s let each stopped solve waste as much.
+    assert split_budget([20.0]) == 20.0
+    assert split_budget([20.0, 0.5, 0.6]) == 0.6
+    assert split_budget([0.01, 0.02]) == SPLIT_AFTER

@@ -26,6 +26,7 @@ first callback; the next puzzle builds a new one.
 from __future__ import annotations
 
 import queue
+import statistics
 import threading
 import time
 
@@ -48,9 +49,12 @@ STOP_WAIT = 10.0  # seconds Ctrl-C waits for HiGHS to reach a callback and stop
 # proving that the Miracle with r1c1 = 8 and r1c2 = 2 has no second grid ran past 60 s
 # (its root cut rounds take seconds each), while with a third cell fixed presolve proves
 # each case in under a second. So a solve longer than this many seconds, or this many
-# times the first solve of the puzzle, stops and its part is split on a cell's digits.
-# The time a stopped solve spent is lost, so the budget is short: the Miracle's count
-# took a third less time with these values than with 1 s and 3 times.
+# times the median of the puzzle's solves that ended, stops and its part is split on a
+# cell's digits. The time a stopped solve spent is lost, so the budget is short: the
+# Miracle's count took a third less time with these values than with 1 s and 3 times.
+# The median, not the first solve: finding the first grid can be the hard part (the
+# Miracle with r1c1 = 1: 20 s, where each later solve that ended took under a second),
+# and a budget of the first solve's length let every stopped solve waste as much.
 SPLIT_AFTER = 0.3
 SPLIT_FACTOR = 1.0
 # Each grid found adds a no-good row, and a part's later solves slow down as they pile up
@@ -170,6 +174,12 @@ class Engine:
                           np.ones(len(columns)))
 
 
+def split_budget(took: list[float]) -> float:
+    """How long a later solve may run before its part is split, given how long the solves
+    that ended took (see SPLIT_AFTER)."""
+    return max(SPLIT_AFTER, SPLIT_FACTOR * statistics.median(took))
+
+
 _engines: dict[tuple, Engine] = {}
 
 
@@ -226,7 +236,9 @@ class MilpBackend(Backend):
         complete, running = True, False
         parts: list[dict[int, int]] = [{}]  # digits fixed on top of the givens, per part
         budget: float | None = None  # set by the first solve
+        took: list[float] = []  # the solves that ended (a solution, or none left)
         warm.stopping = False
+        ended = (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kInfeasible)
         try:
             with ctrl_c(warm.stop) as key:
                 while parts and complete and not running and not key.pressed:
@@ -243,9 +255,10 @@ class MilpBackend(Backend):
                             if not warm.run(key):
                                 running = True
                                 break
-                            budget = budget or max(SPLIT_AFTER, SPLIT_FACTOR *
-                                                   (time.perf_counter() - solving))
                             status = h.getModelStatus()
+                            if status in ended:
+                                took.append(time.perf_counter() - solving)
+                                budget = split_budget(took)
                             info = h.getInfo()
                             stats["solves"] += 1
                             stats["mip_node_count"] += max(0, info.mip_node_count)
