@@ -492,8 +492,8 @@ def answer_json(spec: str, puzzle, result, seconds: float, wall: float) -> dict:
 async def _compare(app: FastAPI, specs: list[str], puzzle, limit: int, timeout: float,
                    tag: str | None):
     """Server-sent events: start, one result per backend as it finishes, then agreement
-    (each with the request's tag). Cancelling the tag ends every solve still running."""
-    yield _event("start", {"backends": specs, "puzzle": puzzle_json(puzzle), "tag": tag})
+    (each with the request's tag). Cancelling the tag ends every solve still running: from
+    the start event on, as the solves are under the tag before it is sent."""
     pending = {asyncio.ensure_future(_run(app, spec, puzzle, limit, timeout))
                for spec in specs}
     for task in pending:
@@ -501,6 +501,7 @@ async def _compare(app: FastAPI, specs: list[str], puzzle, limit: int, timeout: 
     results = {}  # judged as Results, not as the page's JSON
     cancelled = False
     try:
+        yield _event("start", {"backends": specs, "puzzle": puzzle_json(puzzle), "tag": tag})
         while pending:
             done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
