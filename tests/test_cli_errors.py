@@ -30,7 +30,10 @@ def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
     sys.stdin = io.StringIO(stdin)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(list(argv))
+            try:
+                code = main(list(argv))
+            except SystemExit as stop:  # -h or --help (as a puzzle too): help, exit 0
+                code = stop.code
     finally:
         sys.stdin = old_stdin
     return code, out.getvalue(), err.getvalue()
@@ -110,6 +113,7 @@ ALPHABET = string.printable + "\ufeff│┼é\x00"
                                    inner, max_size=4)).map(json.dumps),
 ))
 @example("-\x0c")  # a form feed: a line break for splitlines(), so it is escaped too
+@example("-h")  # read as the help option: help on stdout, exit 0, as in a shell
 def test_any_text_is_a_puzzle_or_one_line_and_exit_2(text):
     for argv in (["solve", text], ["show", text], ["solve", "-"]):
         code, _, err = run(*argv, stdin=text)
