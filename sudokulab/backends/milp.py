@@ -235,7 +235,7 @@ class MilpBackend(Backend):
         h, status = warm.highs, None
         complete, running = True, False
         parts: list[dict[int, int]] = [{}]  # digits fixed on top of the givens, per part
-        budget: float | None = None  # set by the first solve
+        budget: float | None = None  # set once a solve has ended
         took: list[float] = []  # the solves that ended (a solution, or none left)
         warm.stopping = False
         ended = (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kInfeasible)

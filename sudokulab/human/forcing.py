@@ -274,7 +274,7 @@ def _first_contradiction(h: Candidates) -> Iterator[Step]:
     candidate that a solution within h holds cannot lead to a contradiction (singles keep
     every solution within the grid), so only the candidates no known solution holds are
     followed, and each assumption that breaks nothing is carried on to a solution."""
-    n, full = h.n, (1 << h.n) - 1
+    n = h.n
     cover = _covered(h)
     # searching for solutions pays where they are many (a grid with few givens); where they
     # are scarce it is given up for the puzzle after eight searches with less than 1 in 4
@@ -284,7 +284,7 @@ def _first_contradiction(h: Candidates) -> Iterator[Step]:
     for cell in cells:
         if _stop is not None and _stop():
             raise Stopped
-        for d in digits(h.cands[cell] & ~(cover >> (cell * n)) & full):
+        for d in _unheld(h, cell, cover):
             found = propagate(h, cell, d)
             if isinstance(found, Contradiction):
                 yield make("Forcing Chain Contradiction", n, f"{name(cell, n)}={d} leads "
@@ -334,6 +334,11 @@ def _covered(h: Candidates) -> int:
     return cover
 
 
+def _unheld(h: Candidates, cell: int, cover: int) -> list[int]:
+    """The cell's candidates that no known solution (`cover`, from _covered) holds."""
+    return digits(h.cands[cell] & ~(cover >> (cell * h.n)) & ((1 << h.n) - 1))
+
+
 def _solution(h: Candidates, cover: int, budget: int = 64) -> int:
     """A solution of the puzzle within h (a grid on which singles find nothing), searched
     depth first with singles, fewest candidates first, the digits no known solution holds
@@ -377,13 +382,13 @@ def _outcomes(g: Candidates, net: int, held: bool = False) -> Iterator[tuple[int
         _memo.clear()
         _memo["key"], _memo["out"] = key, {}
     known = _memo["out"]
-    n, full, cover, seen = g.n, (1 << g.n) - 1, 0, -1
+    cover, seen = 0, -1
     cells = sorted((c for c in g.tables.cells if g.cands[c]),
                    key=lambda c: (g.cands[c].bit_count(), c))
     for cell in cells:
         if held and seen != _witnesses["found"]:  # the nested searches found more
             cover, seen = _covered(g), _witnesses["found"]
-        wanted = digits(g.cands[cell] & ~(cover >> (cell * n)) & full)
+        wanted = _unheld(g, cell, cover)
         results = known.setdefault(cell, {})
         if any(d not in results for d in wanted):
             if _stop is not None and _stop():
