@@ -1,6 +1,6 @@
 """Every variant rule on the REAL page (issue 29), in Debian's Chromium: loaded through the
 paste box, each rule changes the board's pixels in its cells (against the same puzzle
-loaded without its rules), and digits typed in play mode that break it mark cells as
+loaded without its rules), and a digit typed in play mode that breaks it marks cells as
 conflicts, as a clash in a row does. One browser and one page for the whole module.
 
 tests/test_web_rules.py checks rules.js alone on a test page; this file checks the page
@@ -9,6 +9,7 @@ the player uses: board.js puts the drawing in the overlay and the conflicts on t
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import re
@@ -164,15 +165,17 @@ def _counts(violation, grid: list[int], cell: int, houses: list[str], n: int) ->
     return cell in named and all(grid[i] for i in named)
 
 
-def type_entries(page, grid: list[int], givens: list[int], n: int) -> None:
-    """Type the entries in play mode, row by row with the arrow keys, as a player would."""
-    for r in range(n):
-        page.click(f"#grid .cell[data-index='{r * n}']")
-        for c in range(n):
-            i = r * n + c
-            if grid[i] and not givens[i]:
-                page.keyboard.press(str(grid[i]))
-            page.keyboard.press("ArrowRight")
+def open_with_entries(page, server: str, data: dict, entries: list[int]) -> None:
+    """Open the puzzle with the player's entries through a share link, as a player who
+    was sent the link would (one page load: typing them took some 130 key presses, each
+    redrawing the board, and most of this module's time)."""
+    shared = {"puzzle": json.dumps(data), "name": "a shared puzzle",
+              "progress": {"entries": entries}}
+    code = base64.urlsafe_b64encode(json.dumps(shared).encode()).decode().rstrip("=")
+    page.goto(f"{server}/#p={code}")
+    page.reload()  # a new hash alone does not load the page again
+    page.wait_for_selector("body[data-ready='1']")
+    page.add_style_tag(content=NO_SHADING)  # the other tests of the page compare pixels
 
 
 def conflicts(page) -> set[int]:
@@ -182,7 +185,7 @@ def conflicts(page) -> set[int]:
 
 
 @pytest.mark.parametrize("name", sorted(R.BY_NAME))
-def test_a_digit_that_breaks_each_rule_is_marked_as_a_conflict(page, name):
+def test_a_digit_that_breaks_each_rule_is_marked_as_a_conflict(page, server, name):
     key = sample(name)
     puzzle, data = puzzle_of(key), VARIANTS[key]
     n, full = puzzle.n, solution(puzzle)
@@ -191,12 +194,12 @@ def test_a_digit_that_breaks_each_rule_is_marked_as_a_conflict(page, name):
                                if rule.name == name)), None)
     assert found, f"{name}: no single digit breaks the rule without a clash in a house"
     cell, digit, grid = found
-    paste(page, json.dumps(data))
-    assert page.is_checked("#mode-play")
-    page.click("#tool-digit")
     before = list(grid)
     before[cell] = 0
-    type_entries(page, before, list(puzzle.givens), n)
+    open_with_entries(page, server, data,
+                      [0 if given else d for d, given in zip(before, puzzle.givens)])
+    assert page.is_checked("#mode-play")
+    page.click("#tool-digit")
     assert grid_text(page) == "".join(str(d) if d else "." for d in before)
     assert conflicts(page) == set(), f"{name}: conflicts on the unbroken grid"
     page.click(f"#grid .cell[data-index='{cell}']")
