@@ -23,6 +23,7 @@ EXIT_TIMEOUT = 3     # some puzzle ran out of time
 EXIT_DISAGREE = 4    # backends disagree, or a grid fails the independent checker
 EXIT_ENGINE = 5      # backend unavailable, rule unsupported, or an engine error
 EXIT_SEVERAL = 6     # explain, hint, grade: the puzzle has several solutions
+EXIT_STALLED = 7     # solve, read with -b human: its techniques stopped short (no answer)
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_TERMINATED = 143   # 128 + SIGTERM
 
@@ -30,8 +31,8 @@ EXIT_TERMINATED = 143   # 128 + SIGTERM
 # bad puzzle skipped in a file (EXIT_INPUT) counts after wrong answers and engine failures.
 # Input that stops a command before it starts (an unknown option, a missing file) and an
 # interrupt end it at once, with that code.
-PRECEDENCE = (EXIT_DISAGREE, EXIT_ENGINE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_SEVERAL, EXIT_NONE,
-              EXIT_OK)
+PRECEDENCE = (EXIT_DISAGREE, EXIT_ENGINE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_STALLED, EXIT_SEVERAL,
+              EXIT_NONE, EXIT_OK)
 
 # The one table of what each exit code means; each command's --help lists the ones it uses.
 MEANINGS = {
@@ -45,6 +46,8 @@ MEANINGS = {
                    "independent checker",
     EXIT_ENGINE: "engine failure: backend unavailable, rule unsupported, engine error",
     EXIT_SEVERAL: "several solutions: the puzzle has no unique solution to explain",
+    EXIT_STALLED: "stalled: the human engine's techniques found no further step (no "
+                  "answer, and no failure either); the grid so far is printed",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C): what was found so far is printed",
     EXIT_TERMINATED: "terminated (SIGTERM): stopped as on Ctrl-C",
 }

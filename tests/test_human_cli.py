@@ -88,6 +88,18 @@ def test_the_human_backend_proves_unique_or_stalls_with_the_partial_grid():
     assert easy.status is Status.UNIQUE and easy.stats["steps"] > 0
 
 
+def test_solve_with_a_stalling_human_backend_exits_7_with_the_grid_so_far(capsys):
+    # a stall is no answer: exit 0 would tell a script that the puzzle was solved
+    code, out, _ = run(capsys, "solve", STALLS, "-b", "human:upto=hidden single")
+    assert code == 7
+    assert out.startswith("stalled") and "stalled after 3 steps" in out
+    code, out, _ = run(capsys, "solve", STALLS, "-b", "human:upto=hidden single",
+                       "--format", "line")
+    assert (code, out) == (7, "stalled\n")
+    code, _, _ = run(capsys, "solve", STALLS, "-b", "human")  # the techniques that finish it
+    assert code == 0
+
+
 def test_compare_with_a_stalling_human_backend_exits_0(tmp_path, capsys):
     puzzles = tmp_path / "p.txt"
     puzzles.write_text("\n".join([EASY, STALLS]) + "\n")

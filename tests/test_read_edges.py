@@ -165,6 +165,16 @@ def test_the_pictures_written_are_named_on_stderr(photos, tmp_path):
     assert len(list(dbg.iterdir())) == 6
 
 
+def test_a_photo_the_human_engine_stalls_on_exits_7(photos):
+    # naked singles alone stall on this puzzle (hidden singles finish it): no answer
+    code, stdout, err = sudokulab("read", photos["png"], "--solve", "--format", "line",
+                                  "-b", "human:upto=naked single")
+    assert code == 7 and "Traceback" not in err, err
+    code, stdout, err = sudokulab("read", photos["png"], "--solve", "--format", "line",
+                                  "-b", "human:upto=hidden single")
+    assert code == 0 and len(stdout.strip()) == 81, err
+
+
 # --- the functions behind them -------------------------------------------------------------
 
 def test_decode_reads_what_encode_wrote_and_names_what_it_cannot():

@@ -17,6 +17,7 @@ from sudokulab.errors import (
     EXIT_INTERRUPTED,
     EXIT_NONE,
     EXIT_OK,
+    EXIT_STALLED,
     InputError,
     UsageError,
     error_line,
@@ -31,7 +32,8 @@ from sudokulab.rules import cell_name
 if TYPE_CHECKING:  # OpenCV and numpy: imported when the command runs, not for its --help
     from sudokulab.vision import read as R
 
-CODES = {"unique": EXIT_OK, "none": EXIT_NONE, "multiple": EXIT_NONE, "invalid": EXIT_DISAGREE}
+CODES = {"unique": EXIT_OK, "none": EXIT_NONE, "multiple": EXIT_NONE, "invalid": EXIT_DISAGREE,
+         "stalled": EXIT_STALLED}
 DESCRIPTION = ("Read a puzzle from a photo or screenshot: find the grid, straighten it, read "
                "each cell. A solver engine then checks the puzzle read: one with no solution "
                "or several is read again, trying the classifier's next-best readings of its "
@@ -40,7 +42,8 @@ DESCRIPTION = ("Read a puzzle from a photo or screenshot: find the grid, straigh
 EXAMPLES = examples("sudokulab read photo.jpg",
                     "sudokulab read photo.jpg --solve --overlay solved.png",
                     "sudokulab read - --size 6 --format json < shot.png")
-EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_DISAGREE, EXIT_ENGINE, EXIT_INTERRUPTED)
+EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_DISAGREE, EXIT_ENGINE, EXIT_STALLED,
+         EXIT_INTERRUPTED)
 
 
 def options(p: argparse.ArgumentParser) -> None:

@@ -15,6 +15,7 @@ from sudokulab.errors import (
     EXIT_INTERRUPTED,
     EXIT_NONE,
     EXIT_OK,
+    EXIT_STALLED,
     EXIT_TIMEOUT,
     UsageError,
     count_int,
@@ -33,7 +34,7 @@ EXAMPLES = examples(
     "sudokulab solve --file puzzles.txt -b sat --format line",
     "sudokulab solve ................ --count -b dlx   # every 4x4 grid: 288")
 EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE,
-         EXIT_INTERRUPTED)
+         EXIT_STALLED, EXIT_INTERRUPTED)
 
 FORMATS = """output formats:
   pretty  a headline and each grid found, with box lines (the default)
@@ -228,7 +229,7 @@ HEADLINES = {
     "interrupted": "interrupted (Ctrl-C), what was found so far",
 }
 CODES = {"none": EXIT_NONE, "timeout": EXIT_TIMEOUT, "error": EXIT_ENGINE,
-         "unsupported": EXIT_ENGINE}
+         "unsupported": EXIT_ENGINE, "stalled": EXIT_STALLED}
 
 
 class Output:
