@@ -93,6 +93,7 @@ def test_solve_with_a_stalling_human_backend_exits_7_with_the_grid_so_far(capsys
     code, out, _ = run(capsys, "solve", STALLS, "-b", "human:upto=hidden single")
     assert code == 7
     assert out.startswith("stalled") and "stalled after 3 steps" in out
+    assert "solution(s)" not in out.splitlines()[0]  # not "0 solution(s)": it has one
     code, out, _ = run(capsys, "solve", STALLS, "-b", "human:upto=hidden single",
                        "--format", "line")
     assert (code, out) == (7, "stalled\n")

@@ -343,8 +343,12 @@ class Output:
         from sudokulab.formats.text import format_grid, format_rules
 
         headline = HEADLINES.get(status, status)
+        # no verdict and no bound either (a stall, an error): "0 solution(s)" would read as
+        # "the puzzle has none"; a count stopped early keeps its lower bound (">= 0")
+        found = "" if result.count_text == "0" and not result.status.is_answer else \
+            f"{result.count_text} solution(s) "
         head = (f"{f'#{number} ' if self.numbered else ''}{headline}: "
-                f"{result.count_text} solution(s) [{self.label}, {result.time * 1000:.1f} ms]")
+                f"{found}[{self.label}, {result.time * 1000:.1f} ms]")
         parts = [head + (f" {result.message}" if result.message else "")]
         if puzzle.rules:
             parts.append(format_rules(puzzle))
