@@ -250,9 +250,9 @@ def test_the_contradiction_searches_skip_only_what_a_solution_holds():
     hard = datasets.load("forum_hardest_1106")[1]
     first = next(cell for cell, d in enumerate(hard.givens) if d)
     puzzle = hard.with_values(0 if cell == first else d for cell, d in enumerate(hard.givens))
-    g, checked = Candidates(puzzle), 0
+    g, checked, depths = Candidates(puzzle), 0, nets()
     for step in solver.solve(puzzle).steps:
-        net = nets().get(step.technique)
+        net = depths.get(step.technique)
         if net is not None and checked < 2:
             held = next(forcing.contradiction_chain(g, net))
             assert forcing._covered(g)  # the solutions met: candidates to skip

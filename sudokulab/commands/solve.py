@@ -345,8 +345,8 @@ class Output:
         headline = HEADLINES.get(status, status)
         # no verdict and no bound either (a stall, an error): "0 solution(s)" would read as
         # "the puzzle has none"; a count stopped early keeps its lower bound (">= 0")
-        found = "" if result.count_text == "0" and not result.status.is_answer else \
-            f"{result.count_text} solution(s) "
+        found = "" if result.exact and not result.count and not result.status.is_answer \
+            else f"{result.count_text} solution(s) "
         head = (f"{f'#{number} ' if self.numbered else ''}{headline}: "
                 f"{found}[{self.label}, {result.time * 1000:.1f} ms]")
         parts = [head + (f" {result.message}" if result.message else "")]
