@@ -141,6 +141,12 @@ class AspBackend(Backend):
 
         return Availability(True, version=f"clingo {clingo.__version__}")
 
+    def forget(self, puzzle: Puzzle) -> None:
+        """A newly grounded Control for the puzzle's shape and rules: clingo keeps nogoods
+        it learnt under earlier puzzles' givens, and its heuristic's scores."""
+        engine.cache_clear()
+        engine(puzzle.box, puzzle.rules)
+
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Switch the givens on, enumerate up to `limit` answer sets, switch them off."""
         started = time.perf_counter()

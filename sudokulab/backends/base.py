@@ -340,6 +340,12 @@ class Backend(ABC):
             return Result(Status.ERROR, message=f"{type(error).__name__}: {error} "
                                                 f"({where.filename}:{where.lineno})")
 
+    def forget(self, puzzle: Puzzle) -> None:
+        """Drop what earlier solves taught the engine (learnt clauses, a warm solver's
+        state), so that the next solve of `puzzle` runs and counts as in a fresh process:
+        a cold measurement. An engine that keeps nothing between solves has nothing to do;
+        one that does rebuilds its model here, outside the timed solve."""
+
     @abstractmethod
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Search for up to `limit` solutions before `deadline`."""

@@ -95,10 +95,7 @@ class Engine:
     def run(self, key) -> bool:
         """One solve in the engine's solving thread; False if Ctrl-C came first (it goes
         on, to stop at HiGHS's first callback: the engine is no longer usable then)."""
-        if self.solving is None:
-            self.solving = threading.Thread(target=self.serve, daemon=True,
-                                            name="sudokulab-highs")
-            self.solving.start()
+        self.start()
         self.solved.clear()
         self.jobs.put(None)
         while not self.solved.wait(0.05) and not key.pressed:
@@ -111,12 +108,23 @@ class Engine:
             return False
         return True
 
+    def start(self) -> None:
+        """Start the solving thread, if it is not running yet."""
+        if self.solving is None:
+            self.solving = threading.Thread(target=self.serve, daemon=True,
+                                            name="sudokulab-highs")
+            self.solving.start()
+
+    def close(self) -> None:
+        """End the solving thread once its solve (if any) is done."""
+        if self.solving is not None:
+            self.jobs.put(False)
+
     def serve(self) -> None:
-        """The solving thread: one solve per job. One thread for every solve: HiGHS sets
-        up its task scheduler per thread, and a new thread per solve cost a third of
-        the speed on top1465."""
-        while True:
-            self.jobs.get()
+        """The solving thread: one solve per job (None), until told to end (False). One
+        thread for every solve: HiGHS sets up its task scheduler per thread, and a new
+        thread per solve cost a third of the speed on top1465."""
+        while self.jobs.get() is None:
             try:
                 self.highs.solve()
             finally:
@@ -219,6 +227,14 @@ class MilpBackend(Backend):
         from importlib.metadata import version
 
         return Availability(True, version=f"HiGHS {version('highspy')}")
+
+    def forget(self, puzzle: Puzzle) -> None:
+        """A new HiGHS instance for the puzzle's shape and rules: a warm one starts from
+        the basis the last puzzle left, so its iterations depend on that puzzle."""
+        for old in _engines.values():
+            old.close()
+        _engines.clear()
+        engine(puzzle.box, puzzle.rules, puzzle.layout).start()
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Fix the givens, solve, and exclude each solution found until the limit; a

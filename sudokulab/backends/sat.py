@@ -452,6 +452,14 @@ class SatBackend(Backend):
 
         return Availability(True, version=f"python-sat {pysat.__version__} / CaDiCaL 1.9.5")
 
+    def forget(self, puzzle: Puzzle) -> None:
+        """A new solver for the shared engine of the puzzle's shape: no clause learnt, no
+        blocking clause retired, no counter carried over (root propagation and the
+        optimized encoding build their own solver for every puzzle already)."""
+        if not self.root and self.encoding != "optimized":
+            engine(self.solver, self.encoding, self.amo, puzzle.box, puzzle.rules,
+                   puzzle.layout).load()
+
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Load the puzzle's formula (built once per shape) and search under its givens."""
         from sudokulab.encodings import cnf

@@ -164,6 +164,19 @@ class SmtBackend(Backend):
         reason = super().unsupported(puzzle)
         return f"{reason} in the {self.model} model" if reason else ""
 
+    def forget(self, puzzle: Puzzle) -> None:
+        """A new Z3 context, model and solver for the puzzle's shape and rules: a solver
+        keeps the lemmas it learnt under earlier puzzles' givens, and even a new solver in
+        an old context searches differently (Z3 orders by term ids, which the terms of
+        earlier puzzles moved), so a fresh process's statistics need a fresh context."""
+        import z3
+
+        engine.cache_clear()
+        # z3py makes its default context on first use when there is none; it has no
+        # public call to start a new one, and the encodings build in the default one.
+        z3.z3._main_ctx = None
+        engine(puzzle.box, puzzle.rules, self.model, self.solver)
+
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Find up to `limit` solutions, blocking each one found, before the deadline."""
         started = time.perf_counter()

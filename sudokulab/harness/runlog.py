@@ -1,4 +1,5 @@
-"""runs.jsonl: one line per puzzle and backend, appended and flushed as each one finishes.
+"""runs.jsonl: one line per puzzle, backend and pass over the puzzles (`--repeat`),
+appended and flushed as each one finishes; readers get a puzzle's passes merged.
 
 Whatever is on disk is kept: a run stopped by Ctrl-C or a killed machine loses at most
 the line being written, and `--resume` skips every (backend, puzzle) already there.
@@ -11,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from sudokulab.harness.records import Record
+from sudokulab.harness.records import Record, merged
 
 FILENAME = "runs.jsonl"
 
@@ -25,7 +26,11 @@ class RunLog:
         self._warned: set[int] = set()
 
     def read(self) -> list[Record]:
-        """Every complete record on disk. A line that is no record (cut short by a crash,
+        """Every puzzle's record, its passes merged (records.merge)."""
+        return merged(self.lines())
+
+    def lines(self) -> list[Record]:
+        """Every complete line on disk, a record of one pass. A line that is no record (cut short by a crash,
         or edited by hand) is dropped with a warning, once: its puzzle is solved again."""
         if not self.path.exists():
             return []
@@ -45,9 +50,11 @@ class RunLog:
             print(f"sudokulab: warning: {self.path}:{number}: not a result record; "
                   f"skipped (its puzzle is solved again)", file=sys.stderr)
 
-    def done(self) -> set[tuple[str, int]]:
-        """The (backend, puzzle index) pairs already recorded."""
-        return {(r.backend, r.index) for r in self.read()}
+    def done(self, passes: int = 1) -> set[tuple[str, int, int]]:
+        """The (backend, puzzle index, pass) triples already recorded, of `passes` passes (a
+        line of an older run, which holds all its repeats, stands for every pass)."""
+        return {(r.backend, r.index, k) for r in self.lines()
+                for k in ([r.repeat] if r.repeat is not None else range(1, passes + 1))}
 
     def append(self, record: Record) -> None:
         """Write one record as one line and flush it to the operating system."""

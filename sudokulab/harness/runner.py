@@ -31,12 +31,15 @@ import math
 import numbers
 import os
 import signal
+import statistics
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
+from typing import NamedTuple
 
 from sudokulab import errors
 from sudokulab.backends.base import ctrl_c
@@ -60,8 +63,10 @@ GRACE = 2.0             # seconds a worker has, after Ctrl-C, to send what it fo
                         # before it is sent SIGINT itself (the parent alone heard it)
 
 Job = tuple[int, Puzzle]  # a puzzle and its index in the puzzle set
-Answer = tuple[int, Result, float, list[float], float | None]  # index, result, time, times,
-                                                                 # warm-up
+# index, result, time, times, warm-up, CPU time, CPU times, memory, statuses: a Record's
+# fields after its backend
+Answer = tuple[int, Result, float, list[float], float | None, float, list[float], float,
+               list[str]]
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,7 @@ class Options:
     timeout: float | None = None
     repeat: int = 1
     warmup: bool = True
+    warm: bool = False  # solve on the engine as earlier solves left it (cold: as new)
 
     def runs(self, fresh: bool) -> int:
         """Solves of one puzzle: its repeats, and a warm-up on a `fresh` engine."""
@@ -176,13 +182,16 @@ class Ear:
 
 
 def answer(backend, index: int, puzzle: Puzzle, options: Options, fresh: bool) -> Answer:
-    """One puzzle's answer: its solves (the median one kept), after a warm-up solve when
-    the engine is `fresh`."""
-    warmup = _timed(backend, puzzle, options)[1] if fresh and options.warmup else None
-    runs = sorted((_timed(backend, puzzle, options) for _ in range(options.repeat)),
-                  key=lambda run: run[1])
-    result, seconds = runs[(len(runs) - 1) // 2]
-    return index, result, seconds, [t for _, t in runs], warmup
+    """One puzzle's answer: its solves (the result of the middle one kept, the median of
+    their times), after a warm-up solve when the engine is `fresh`."""
+    warmup = _timed(backend, puzzle, options).seconds if fresh and options.warmup else None
+    solves = [_timed(backend, puzzle, options) for _ in range(options.repeat)]
+    ordered = sorted(solves, key=lambda solve: solve.seconds)
+    statuses = [solve.result.status.value for solve in solves]
+    return (index, ordered[(len(ordered) - 1) // 2].result,
+            statistics.median(s.seconds for s in solves), [s.seconds for s in solves], warmup,
+            statistics.median(s.cpu for s in solves), [s.cpu for s in solves],
+            max(s.memory for s in solves), statuses if len(set(statuses)) > 1 else [])
 
 
 class Outbox:
@@ -233,14 +242,46 @@ class Outbox:
                     self.changed.wait(left)
 
 
-def _timed(backend, puzzle: Puzzle, options: Options) -> tuple[Result, float]:
-    """One solve and the seconds it took; a backend that breaks its contract gets an ERROR."""
+class Solve(NamedTuple):
+    """One timed solve: its result, wall and CPU seconds, and the process's peak memory."""
+
+    result: Result
+    seconds: float
+    cpu: float      # this process's CPU seconds and its children's (MiniZinc runs one)
+    memory: float   # MB: the peak resident memory of this process or of a child, so far
+
+
+def _timed(backend, puzzle: Puzzle, options: Options) -> Solve:
+    """One solve, cold unless `options.warm`: the engine first forgets what earlier
+    solves taught it (untimed); a backend that breaks its contract gets an ERROR."""
+    if not options.warm:
+        backend.forget(puzzle)
+    cpu = _cpu()
     started = time.perf_counter()
     try:
         result = plain(backend.solve(puzzle, limit=options.limit, timeout=options.timeout))
     except Exception as error:  # Backend.solve should never raise; a plugin's might
         result = Result(Status.ERROR, message=f"solve raised {type(error).__name__}: {error}")
-    return result, time.perf_counter() - started
+    seconds = time.perf_counter() - started
+    return Solve(result, seconds, _cpu() - cpu, _peak_memory())
+
+
+def _cpu() -> float:
+    """CPU seconds used so far by this process (every thread) and its waited-for children."""
+    import resource
+
+    # os.times() counts in clock ticks (10 ms), longer than many solves
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def _peak_memory() -> float:
+    """MB: the largest resident memory this process, or one of its children, has held."""
+    import resource
+
+    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+               resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    return peak / (1 << 20 if sys.platform == "darwin" else 1 << 10)  # bytes or KB
 
 
 def plain(result: Result) -> Result:
@@ -384,7 +425,7 @@ class Feed:
 
     def learn(self, answers: list[Answer]) -> None:
         """Fold the solving times of answers into the time per puzzle."""
-        mean = sum(sum(times) for _, _, _, times, _ in answers) / len(answers)
+        mean = sum(sum(answer[3]) for answer in answers) / len(answers)
         self.seconds = mean if self.seconds is None else (self.seconds + mean) / 2
 
     def unsent(self, batch: list[Job]) -> None:
@@ -520,8 +561,8 @@ def _collect(worker: Worker, spec: str, record: Callable[[Record], None], ready:
             answers = message[1]
             worker.answered(len(answers))
             feed.learn(answers)
-            for index, result, seconds, times, warmup in answers:
-                record(Record(spec, index, result, seconds, times, warmup))
+            for answer in answers:
+                record(Record(spec, *answer))
     if alive and (worker.deadline is None or time.perf_counter() < worker.deadline):
         return False
     worker.kill()

@@ -40,6 +40,11 @@ class Figures:
     # and the run-to-run spread of the repeats
     intervals: dict = field(default_factory=dict)
     spread: float | None = None
+    # CPU seconds of the solve (the worker's threads and children), the median over the
+    # answered puzzles, and the largest resident memory (MB) of an engine process; None
+    # for records of a run made before they were measured
+    cpu: float | None = None
+    memory: float | None = None
 
 
 def figures(backend: str, records: Sequence[Record]) -> Figures:
@@ -60,7 +65,15 @@ def figures(backend: str, records: Sequence[Record]) -> Figures:
         build=sum(r.result.build_time for r in records),
         solve=sum(r.result.solve_time for r in records),
         warmup=statistics.median(warmups) if warmups else None,
-        native=native(records), stalled=statuses.count(Status.STALLED))
+        native=native(records), stalled=statuses.count(Status.STALLED),
+        cpu=_median([r.cpu for r in records if r.result.status.is_answer]),
+        memory=max((r.memory for r in records if r.memory is not None), default=None))
+
+
+def _median(values: Sequence[float | None]) -> float | None:
+    """The median of the values measured (None when none was)."""
+    known = [v for v in values if v is not None]
+    return statistics.median(known) if known else None
 
 
 def percentile(ordered: Sequence[float], q: float) -> float:
