@@ -238,7 +238,7 @@ def test_a_backend_with_no_answer_has_no_times_and_no_rate():
     assert row["median ms"] is None and row["puzzles/s"] is None
     line = next(line for line in report.terminal(summary, Path("x")).splitlines()
                 if line.startswith("u "))
-    assert line.count("—") == 4  # puzzles/s, median, p90, max
+    assert line.count("—") == 6  # puzzles/s, median, p90, max, CPU median, peak memory
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")

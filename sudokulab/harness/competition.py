@@ -1,9 +1,13 @@
 """The measures of the SAT competitions, from the records of a run: PAR-2, the virtual
 best solver and each engine's share of it, and puzzles solved within fixed times.
 
-A puzzle counts as solved by an engine when it answered and the cross-check did not
-refute the answer (`wrong`); everything else (a timeout, an error, an unsupported rule,
-a wrong answer) is unsolved and costs PAR-2 twice the time limit.
+A puzzle counts as solved by an engine when it answered within the time limit (its
+median time, as every figure takes it) and the cross-check did not refute the answer
+(`wrong`); everything else (a timeout, an error, an unsupported rule, a wrong answer, an
+answer past the limit: the engine's clock is coarser than the harness's) is unsolved and
+costs PAR-2 twice the limit. The solved column, PAR-2 and the VBS use this one
+definition. A puzzle whose repeats ended differently (answered once, timed out once) is
+counted by its median repeat, and the mixed column says how many there were.
 """
 
 from __future__ import annotations
@@ -20,9 +24,11 @@ PENALTY = 2                # PAR-2: an unsolved puzzle costs twice the limit
 Mark = tuple[str, int]  # (backend, puzzle index)
 
 
-def solved(record: Record, wrong: Collection[Mark] = ()) -> bool:
-    """Whether the record is an answer the cross-check let stand."""
-    return record.result.status.is_answer and (record.backend, record.index) not in wrong
+def solved(record: Record, wrong: Collection[Mark] = (), limit: float | None = None) -> bool:
+    """Whether the record is an answer the cross-check let stand, within `limit` seconds
+    (None: any time)."""
+    return (record.result.status.is_answer and (record.backend, record.index) not in wrong
+            and (limit is None or record.time <= limit))
 
 
 def par(records: Sequence[Record], limit: float | None, wrong: Collection[Mark] = (),
@@ -33,13 +39,13 @@ def par(records: Sequence[Record], limit: float | None, wrong: Collection[Mark] 
     total = len(records) if total is None else total
     if limit is None or not total:
         return None
-    times = [r.time for r in records if solved(r, wrong) and r.time <= limit]
+    times = [r.time for r in records if solved(r, wrong, limit)]
     return (sum(times) + PENALTY * limit * (total - len(times))) / total
 
 
 def within(records: Sequence[Record], seconds: float, wrong: Collection[Mark] = ()) -> int:
     """Puzzles solved in at most `seconds` each."""
-    return sum(1 for r in records if solved(r, wrong) and r.time <= seconds)
+    return sum(1 for r in records if solved(r, wrong, seconds))
 
 
 @dataclass(frozen=True)
@@ -63,33 +69,38 @@ class Best:
                 for i, t in sorted(self.times.items())]
 
 
-def virtual_best(runs: Mapping[str, Sequence[Record]], wrong: Collection[Mark] = ()) -> Best:
-    """The fastest engine per puzzle among those that solved it (ties: the first in the
-    run's order)."""
+def virtual_best(runs: Mapping[str, Sequence[Record]], wrong: Collection[Mark] = (),
+                 limit: float | None = None) -> Best:
+    """The fastest engine per puzzle among those that solved it within `limit` (ties: the
+    first in the run's order)."""
     times: dict[int, float] = {}
     winners: dict[int, str] = {}
     indices: set[int] = set()
     for spec, records in runs.items():
         for r in records:
             indices.add(r.index)
-            if solved(r, wrong) and (r.index not in times or r.time < times[r.index]):
+            if solved(r, wrong, limit) and (r.index not in times or r.time < times[r.index]):
                 times[r.index], winners[r.index] = r.time, spec
     return Best(times, winners, len(indices))
 
 
 def rows(runs: Mapping[str, Sequence[Record]], limit: float | None,
          wrong: Collection[Mark] = ()) -> list[dict]:
-    """One row per engine, then the VBS: solved, PAR-2 (s), share of the VBS, and
-    solved within each of WITHIN (those past the limit are left out)."""
-    best = virtual_best(runs, wrong)
+    """One row per engine, then the VBS: solved (within the limit), PAR-2 (s), share of
+    the VBS, solved within each of WITHIN (those past the limit are left out), and, when
+    any puzzle's repeats ended differently, how many did."""
+    best = virtual_best(runs, wrong, limit)
+    mixed = any(r.mixed for records in runs.values() for r in records)
     marks = [s for s in WITHIN if limit is None or s <= limit]
     table = []
     for spec, records in [*runs.items(), (VBS, best.records())]:
         total = best.puzzles if spec == VBS else len(records)
         penalised = par(records, limit, wrong, total)
-        row = {"backend": spec, "solved": sum(solved(r, wrong) for r in records),
+        row = {"backend": spec, "solved": sum(solved(r, wrong, limit) for r in records),
                "PAR-2 s": None if penalised is None else round(penalised, 4),
                "VBS share": "" if spec == VBS else f"{best.share(spec):.0%}"}
         row.update({f"≤ {s:g} s": within(records, s, wrong) for s in marks})
+        if mixed:
+            row["mixed repeats"] = "" if spec == VBS else sum(r.mixed for r in records)
         table.append(row)
     return table
