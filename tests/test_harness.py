@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from sudokulab import datasets, progress
 from sudokulab.backends import names
 from sudokulab.cli import main
 from sudokulab.formats.text import format_line
+from sudokulab.harness.runlog import RunLog
 from sudokulab.harness.testing import write_plugin
 
 MANY = "1..............."  # a 4x4 puzzle with many solutions
@@ -203,9 +205,12 @@ def test_report_files_are_written_and_parse(test_backends, tmp_path):
     assert meta["environment"]["versions"]["python"]
     assert meta["environment"]["machine"]["cores"] >= 1
     assert meta["sessions"][0]["command"]
-    rows = records(out)
+    lines = records(out)  # one line per backend, puzzle and pass
+    assert sorted(Counter(r["repeat"] for r in lines).items()) == [(1, 14), (2, 14), (3, 14)]
+    rows = [r.to_json() for r in RunLog(out).read()]  # the passes merged
     assert len(rows) == 14 and all(len(r["times"]) == 3 for r in rows)
     assert all(r["time"] == sorted(r["times"])[1] for r in rows)  # the median of three
+    assert all(len(r["cpus"]) == 3 and r["memory"] > 0 for r in rows)
     rows_csv = table(out)
     assert set(rows_csv) == {"norvig", f"test-count:log={tmp_path / 'log'}"}
     assert float(rows_csv["norvig"]["nodes"]) >= 1  # a native statistic, per puzzle

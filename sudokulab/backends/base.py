@@ -340,7 +340,7 @@ class Backend(ABC):
             return Result(Status.ERROR, message=f"{type(error).__name__}: {error} "
                                                 f"({where.filename}:{where.lineno})")
 
-    def forget(self, puzzle: Puzzle) -> None:
+    def forget(self, puzzle: Puzzle) -> None:  # noqa: B027 (a hook most engines skip)
         """Drop what earlier solves taught the engine (learnt clauses, a warm solver's
         state), so that the next solve of `puzzle` runs and counts as in a fresh process:
         a cold measurement. An engine that keeps nothing between solves has nothing to do;

@@ -32,7 +32,8 @@ DESCRIPTION = ("Run every backend (or those named) over a dataset, validate each
                "and --resume finishes it.")
 EXAMPLES = examples("sudokulab compare --dataset top95 --backends norvig,sat,dlx",
                     "sudokulab compare --file my.txt --timeout 5 --out runs/mine",
-                    "sudokulab compare --resume")
+                    "sudokulab compare --resume",
+                    "sudokulab compare --cite --out runs/mine  # how to cite that run")
 EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE,
          EXIT_INTERRUPTED, EXIT_TERMINATED)
 
@@ -65,14 +66,20 @@ def options(parser: argparse.ArgumentParser) -> None:
                         help=f"worker processes per backend (default: the usable cores, "
                              f"{cores()} here)")
     parser.add_argument("--repeat", "-r", type=positive_int, metavar="R",
-                        help="solve each puzzle R times and keep the median time (default 1); "
-                             "with 2 or more, every time figure gets a 95%% interval, each "
-                             "pair of backends a paired test, each backend its run-to-run "
-                             "spread (needs the stats extra)")
+                        help="solve each puzzle R times, in R passes over the whole set "
+                             "(each in its own seeded order), and keep the median time "
+                             "(default 1); with 2 or more, time figures get a 95%% "
+                             "interval, each pair of backends a paired test, each backend "
+                             "its run-to-run spread (needs the stats extra)")
+    parser.add_argument("--warm", action="store_true", default=None,
+                        help="solve each puzzle on the engine as the puzzles before left it "
+                             "(learnt clauses kept: an engine's strength in batch work); by "
+                             "default every solve is cold, as in a fresh process, so that "
+                             "figures do not depend on order, --jobs or --repeat")
     parser.add_argument("--sample", type=positive_int, metavar="K",
                         help="run K puzzles drawn at random (see --seed) instead of all")
     parser.add_argument("--seed", type=whole_number, metavar="S",
-                        help="seed for --sample (default 0)")
+                        help="seed for --sample and for the order of each pass (default 0)")
     parser.add_argument("--scatter", metavar="A,B",
                         help="the two backends of the scatter plot (default: the first two)")
     parser.add_argument("--out", "-o", metavar="DIR",
@@ -80,6 +87,11 @@ def options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="finish the interrupted run in --out (default: the latest in "
                              "runs/), solving only what runs.jsonl does not hold yet")
+    parser.add_argument("--cite", action="store_true",
+                        help="solve nothing: print how to cite the run in --out (default: "
+                             "the latest in runs/, as --resume finds it): the software as "
+                             "text and BibTeX, the run's commit, mode, seed, input hash and "
+                             "date")
     parser.add_argument("--cluster", metavar="C",
                         help="run on Dask: local:N (a local cluster of N workers) or "
                              "tcp://HOST:PORT (a running `dask scheduler`); see docs/compare.md")
@@ -90,6 +102,11 @@ def run(args: argparse.Namespace) -> int:
     """Run the comparison the arguments describe; the exit code."""
     from sudokulab.harness import compare
 
+    if args.cite:  # reads a finished run's meta.json: no engine, no plot
+        from sudokulab.harness import provenance
+
+        print(provenance.cite(args.out, args.dataset))
+        return EXIT_OK
     need("plots", "compare")  # its report draws the cactus and scatter plots
     if args.cluster:
         need("cluster", "compare --cluster")

@@ -13,7 +13,7 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from sudokulab import datasets, errors
@@ -33,7 +33,7 @@ from sudokulab.errors import (
     worst,
 )
 from sudokulab.formats.text import parse_many
-from sudokulab.harness import report
+from sudokulab.harness import provenance, report
 from sudokulab.harness.comparison import Comparison
 from sudokulab.harness.records import Record, cores
 from sudokulab.harness.runlog import RunLog
@@ -43,7 +43,7 @@ from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Status
 
 RUNS = Path("runs")
-CHOICES = ("backends", "limit", "timeout", "repeat", "seed")  # defaults: in Settings
+CHOICES = ("backends", "limit", "timeout", "repeat", "seed", "warm")  # defaults: in Settings
 
 
 Terminated = errors.Terminated  # SIGTERM: a KeyboardInterrupt (errors.sigterm_stops)
@@ -62,6 +62,7 @@ class Settings:
     seed: int = 0
     scatter: str | None = None
     input_format: str = "auto"  # how --file is read (sudokulab.formats.files.READERS)
+    warm: bool = False  # solve each puzzle on the engine as earlier ones left it
 
     @property
     def name(self) -> str:
@@ -70,7 +71,7 @@ class Settings:
 
     def options(self) -> Options:
         """How each puzzle is solved."""
-        return Options(limit=self.limit, timeout=self.timeout, repeat=self.repeat)
+        return Options(limit=self.limit, timeout=self.timeout, warm=self.warm)
 
 
 def compare(args: argparse.Namespace) -> int:
@@ -97,16 +98,17 @@ def compare(args: argparse.Namespace) -> int:
               f"running all {len(puzzles)}", file=sys.stderr)
     runner = _runner(getattr(args, "cluster", None))
     meta = _meta(folder, settings, engines)
-    session = {"started": _now(), "command": _command(), "jobs": jobs, "backends": {}}
+    session = {"started": now(), "command": command(), "jobs": jobs, "backends": {}}
     meta["sessions"].append(session)
     _start(folder, meta)
     log = RunLog(folder)
     try:
         with runner as run:  # runner.run_backend, or the same on a Dask cluster
             session.update(getattr(runner, "about", {}))
-            _run(lineup, puzzles, settings.options(), jobs, log, skipped, session, run)
+            _run(lineup, puzzles, settings, jobs, log, skipped, session, run)
     except KeyboardInterrupt as stop:
-        session.update(finished=_now(), interrupted=True)
+        session.update(finished=now(), interrupted=True)
+        meta["environment"]["load after"] = provenance.load()
         if isinstance(stop, Terminated):
             session["terminated"] = True
         report.write_json(meta, folder / "meta.json")
@@ -117,12 +119,13 @@ def compare(args: argparse.Namespace) -> int:
         return EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
     finally:
         log.close()
-    session.update(finished=_now(), interrupted=False, skipped=skipped)
+    session.update(finished=now(), interrupted=False, skipped=skipped)
+    meta["environment"]["load after"] = provenance.load()  # a busy machine slows every engine
     report.write_json(meta, folder / "meta.json")
     records = [r for r in log.read() if r.index in puzzles]
     explicit = settings.backends.strip() != "all"
     code = _report(settings, puzzles, references, records, skipped, pair, folder,
-                   meta["environment"], explicit)
+                   meta, explicit)
     if skipped_input and code not in (EXIT_DISAGREE, EXIT_ENGINE):
         print(f"sudokulab: {len(skipped_input)} bad puzzle(s) of {settings.file} skipped "
               f"(listed above): exit code 2", file=sys.stderr)
@@ -145,29 +148,56 @@ def _start(folder: Path, meta: dict) -> None:
                          f"{error.strerror or error}") from None
 
 
-def _run(lineup: list[str], puzzles: dict[int, Puzzle], options: Options, jobs: int,
+def _run(lineup: list[str], puzzles: dict[int, Puzzle], settings: Settings, jobs: int,
          log: RunLog, skipped: dict[str, str], session: dict,
          run: Callable[..., None] = run_backend) -> None:
-    """Each backend in turn over the puzzles runs.jsonl does not hold yet."""
-    done = log.done()
-    for spec in lineup:
-        todo = [(i, p) for i, p in puzzles.items() if (spec, i) not in done]
-        if not todo:
-            continue
-        progress = Progress(spec, len(todo))
+    """Every pass of every backend over the puzzles runs.jsonl does not hold yet."""
+    def keep(spec: str, record: Record) -> None:
+        log.append(record)
+        wall = session["backends"].setdefault(spec, {"puzzles": 0, "wall": 0.0})
+        wall["puzzles"] += 1
 
-        def record(r: Record, progress: Progress = progress) -> None:
-            log.append(r)
-            progress.step()
+    solve_passes(lineup, puzzles, settings, jobs, keep, skipped,
+                 done=log.done(settings.repeat), run=run, walls=session["backends"])
 
-        started = time.perf_counter()
-        try:
-            run(spec, todo, options, jobs=jobs, record=record)
-        except BackendFailed as error:
-            skipped[spec] = str(error)
-        progress.finish()
-        session["backends"][spec] = {"puzzles": progress.done,
-                                     "wall": round(time.perf_counter() - started, 3)}
+
+def solve_passes(lineup: list[str], puzzles: Mapping[int, Puzzle], settings: Settings,
+                 jobs: int, keep: Callable[[str, Record], None], skipped: dict[str, str], *,
+                 done: set | frozenset = frozenset(), run: Callable[..., None] = run_backend,
+                 walls: dict | None = None, progress: bool = True) -> None:
+    """`settings.repeat` passes, each over every backend in turn and every puzzle in an
+    order shuffled for the pass (seeded), so that a drift of the machine's load falls
+    on every backend and puzzle alike; `keep` takes each record as it comes, its pass
+    number set. A (backend, puzzle, pass) in `done` is not solved again; a backend that
+    cannot start is added to `skipped`."""
+    options = settings.options()
+    for repeat in range(1, settings.repeat + 1):
+        order = list(puzzles.items())
+        random.Random(f"{settings.seed}:{repeat}").shuffle(order)
+        for spec in lineup:
+            todo = [(i, p) for i, p in order if (spec, i, repeat) not in done]
+            if spec in skipped or not todo:
+                continue
+            label = spec if settings.repeat == 1 else f"{spec} [{repeat}/{settings.repeat}]"
+            shown = Progress(label, len(todo)) if progress else None
+
+            def record(r: Record, spec: str = spec, shown: Progress | None = shown,
+                       repeat: int = repeat) -> None:
+                keep(spec, replace(r, repeat=repeat))
+                if shown:
+                    shown.step()
+
+            started = time.perf_counter()
+            try:
+                run(spec, todo, options, jobs=jobs, record=record)
+            except BackendFailed as error:
+                skipped[spec] = str(error)
+            finally:
+                if shown:
+                    shown.finish()
+                if walls is not None:
+                    wall = walls.setdefault(spec, {"puzzles": 0, "wall": 0.0})
+                    wall["wall"] = round(wall["wall"] + time.perf_counter() - started, 3)
 
 
 def _runner(cluster: str | None) -> contextlib.AbstractContextManager:
@@ -181,16 +211,23 @@ def _runner(cluster: str | None) -> contextlib.AbstractContextManager:
 
 def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int, Grid],
             records: list[Record], skipped: dict[str, str], pair: list[str] | None,
-            folder: Path, environment: dict, explicit: bool = True) -> int:
+            folder: Path, meta: dict, explicit: bool = True) -> int:
     """Cross-check, write every report file, print the tables; the exit code."""
+    from sudokulab.extras import absent
     from sudokulab.harness import plots  # matplotlib: only when there is something to draw
 
-    result = comparison(settings, puzzles, references, records, skipped)
-    summary = result.report(environment)
+    result = comparison(settings, puzzles, references, records, skipped, meta)
+    summary = result.report(meta["environment"])
     runs, heading, wrong, timeout = result.runs, result.heading, result.wrong, settings.timeout
     if runs:
         summary.plots.append(plots.cactus(runs, folder / "cactus.png", heading, wrong=wrong,
                                           timeout=timeout, extra=result.best_line()))
+    if len(runs) >= 2 and not absent("numpy") and not absent("scipy"):  # beside the cactus
+        summary.plots.append(folder / "profile.png")
+        result.profile(summary.plots[-1])
+    if summary.ranking is not None:  # three engines or more
+        summary.plots.append(folder / "cd.png")
+        result.critical_difference(summary.plots[-1])
     pair = pair or list(runs)[:2]
     if len(pair) == 2 and all(b in runs for b in pair):
         summary.plots.append(plots.scatter(*pair, runs, folder / "scatter.png", heading,
@@ -200,18 +237,22 @@ def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int
         result.effort_plot(summary.plots[-1])
     (folder / "summary.md").write_text(report.markdown(summary), encoding="utf-8")
     report.write_csv(summary, folder / "summary.csv")
+    summary.tables = report.write_sections(summary, folder)
     print(report.terminal(summary, folder), flush=True)  # a full stdout fails here
     return exit_code(result.check.findings, records, skipped, explicit,
                      {v.consensus for v in result.check.puzzles})
 
 
 def comparison(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int, Grid],
-               records: list[Record], skipped: dict[str, str]) -> Comparison:
-    """The Comparison of a run's records: what the report files and the API show."""
+               records: list[Record], skipped: dict[str, str],
+               meta: dict | None = None) -> Comparison:
+    """The Comparison of a run's records (and its meta.json, which says its mode and
+    where it ran): what the report files and the API show."""
     result = Comparison(puzzles, records, f"{settings.name} ({len(puzzles)} puzzles)",
                         limit=settings.limit, timeout=settings.timeout,
                         repeat=settings.repeat, seed=settings.seed, references=references,
-                        skipped=skipped, about=_describe(settings, len(puzzles)))
+                        skipped=skipped, about=_describe(settings, len(puzzles)),
+                        meta=meta or {})
     if settings.file:
         result.ratings = ratings_of(settings.file, settings.input_format, puzzles)
     return result
@@ -323,14 +364,21 @@ def _new_folder(name: str) -> Path:
 
 
 def _meta(folder: Path, settings: Settings, engines: dict[str, str]) -> dict:
-    """meta.json as saved (on resume), or new, with this machine's environment."""
+    """meta.json as saved (on resume), or new, with what a reader needs to cite this
+    session (provenance.environment: the code, versions, machine), its mode, its input's
+    hash and the load as it starts (the session's end adds the load after)."""
     path = folder / "meta.json"
-    if path.exists():
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    else:
-        meta = {"settings": asdict(settings), "seed": settings.seed, "sessions": []}
-    meta["environment"] = report.environment(engines)
+    if not path.exists():
+        return new_meta(settings, engines)
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    meta["environment"] = provenance.environment(engines, settings)
     return meta
+
+
+def new_meta(settings: Settings, engines: Mapping[str, str]) -> dict:
+    """The meta.json of a new run, with no session yet (the CLI's and the API's)."""
+    return {"settings": asdict(settings), "seed": settings.seed, "sessions": [],
+            "environment": provenance.environment(dict(engines), settings)}
 
 
 # --- puzzles and backends --------------------------------------------------------------
@@ -432,7 +480,10 @@ def _describe(settings: Settings, puzzles: int) -> str:
     """'limit 2, timeout 10 s, repeat 1, sample 100 (seed 0)' for the report's header."""
     parts = [f"limit {settings.limit}",
              f"timeout {settings.timeout:g} s" if settings.timeout else "no timeout",
-             f"repeat {settings.repeat}"]
+             f"repeat {settings.repeat}" + (" (passes in shuffled order)"
+                                            if settings.repeat > 1 else ""),
+             "warm engines (each solve after the ones before)" if settings.warm
+             else "cold (each solve on an engine as new)"]
     if settings.sample and settings.sample > puzzles:
         parts.append(f"sample {settings.sample} asked: all {puzzles} puzzles taken")
     elif settings.sample:
@@ -440,12 +491,12 @@ def _describe(settings: Settings, puzzles: int) -> str:
     return ", ".join(parts) + "."
 
 
-def _command() -> list[str]:
+def command() -> list[str]:
     """The command line as typed."""
     return [Path(sys.argv[0]).name, *sys.argv[1:]]
 
 
-def _now() -> str:
+def now() -> str:
     """The local time, ISO 8601 to the second."""
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
 

@@ -30,8 +30,9 @@ class RunLog:
         return merged(self.lines())
 
     def lines(self) -> list[Record]:
-        """Every complete line on disk, a record of one pass. A line that is no record (cut short by a crash,
-        or edited by hand) is dropped with a warning, once: its puzzle is solved again."""
+        """Every complete line on disk, a record of one pass. A line that is no record
+        (cut short by a crash, or edited by hand) is dropped with a warning, once: its
+        puzzle is solved again."""
         if not self.path.exists():
             return []
         records = []

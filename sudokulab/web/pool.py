@@ -90,7 +90,7 @@ class Pool:
         if isinstance(message, str):
             return None, Result(Status.ERROR, message=message), elapsed
         worker.answered(1)
-        _, [(_, result, seconds, _, _)] = message
+        _, [(_, result, seconds, *_)] = message
         return message, result, seconds
 
     async def _acquire(self, key: Key) -> Worker:
