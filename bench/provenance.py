@@ -12,7 +12,7 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-from sudokulab.harness.report import cpu_model
+from sudokulab.harness.provenance import cpu_model
 
 ROOT = Path(__file__).resolve().parent.parent
 

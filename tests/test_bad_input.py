@@ -564,6 +564,11 @@ CASES = [
     case("compare-resume-nothing", "compare --resume --out nothing --jobs 1", 2,
          "cannot resume nothing"),
     case("compare-resume-no-runs", "compare --resume --jobs 1", 2, "no run to resume"),
+    case("compare-cite-empty-folder", "compare --cite --out empty", 2, "empty holds no run",
+         files={"empty": None}),
+    case("compare-cite-no-runs", "compare --cite", 2, "no run to cite"),
+    case("compare-cite-not-a-run", "compare --cite --out old", 2, "not a compare run's",
+         files={"old/meta.json": b"[]"}),
     case("read-overlay-text", "read photo.jpg --solve --overlay out.txt", 2,
          "cannot write .txt", files={"photo.jpg": PHOTO}),                # item 8
     case("read-overlay-without-solve", "read photo.jpg --overlay out.png", 2, "--solve",

@@ -1,27 +1,24 @@
-"""The reports of a run: terminal tables, summary.md, summary.csv and meta.json."""
+"""The reports of a run: terminal tables, summary.md, summary.csv (with pairs.csv,
+ranks.csv and effort.csv for the tables after the timings) and meta.json."""
 
 from __future__ import annotations
 
 import csv
 import json
-import os
-import platform
-import sys
+import shlex
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 
 from tabulate import tabulate
 
 from sudokulab.harness.crosscheck import CrossCheck, Finding
-from sudokulab.harness.records import Record, cores
+from sudokulab.harness.ranking import ALPHA
+from sudokulab.harness.records import Record
 from sudokulab.harness.stats import Figures
 from sudokulab.result import Status, readable
 
-PACKAGES = ("sudokulab", "python-sat", "z3-solver", "janus-swi", "ortools", "matplotlib",
-            "tabulate")
 SHOWN = 10  # disagreements listed on the terminal; summary.md lists them all
 NATIVE_ALIGN = ("left", "left", "right", "right")
 NONE = "—"  # a figure that does not exist (the median time of no answers)
@@ -43,13 +40,15 @@ class Report:
     competition: list[dict] = field(default_factory=list)  # competition.rows
     pairs: list = field(default_factory=list)              # uncertainty.Pair, with repeats
     effort: list[dict] = field(default_factory=list)       # effort.rows, with ratings
+    ranking: object | None = None     # ranking.Ranking (Friedman), with three engines or more
+    tables: list[Path] = field(default_factory=list)       # write_sections' CSV files
 
 
-def timing_rows(report: Report) -> list[dict]:
+def timing_rows(report: Report, *, numeric: bool = False) -> list[dict]:
     """One row per backend: counts, rate, times in milliseconds, warm-up; None (shown
     as NONE, empty in the CSV) where a backend has no answer to time. With repeats, each
-    time figure is followed by its 95 % interval and the row ends with the run-to-run
-    spread."""
+    time figure is followed by its 95 % interval ('low–high', or with `numeric` two
+    columns of numbers) and the row ends with the run-to-run spread (a percentage)."""
     uncertain = any(f.intervals for f in report.figures)
     rows = []
     for f in report.figures:
@@ -60,12 +59,18 @@ def timing_rows(report: Report) -> list[dict]:
         for name, value, scale in (("puzzles/s", f.rate, 1), ("median ms", f.median, 1000),
                                    ("p90 ms", f.p90, 1000), ("max ms", f.max, 1000)):
             row[name] = None if value is None else round(value * scale, 1 if scale == 1 else 3)
-            if uncertain:
-                row[f"{name.split()[0]} 95% CI"] = _bracket(
-                    f.intervals.get(name.split(" ms")[0]), scale)
-        row.update({"build s": round(f.build, 3), "solve s": round(f.solve, 3),
+            interval = f.intervals.get(name.split(" ms")[0])
+            if uncertain and numeric:
+                row.update(_ends(name, interval, scale))
+            elif uncertain:
+                row[f"{name.split()[0]} 95% CI"] = _bracket(interval, scale)
+        row.update({"CPU median ms": _ms(f.cpu),
+                    "peak MB": None if f.memory is None else round(f.memory),
+                    "build s": round(f.build, 3), "solve s": round(f.solve, 3),
                     "warm-up ms": "" if f.warmup is None else _ms(f.warmup)})
-        if uncertain:
+        if uncertain and numeric:
+            row["spread %"] = None if f.spread is None else round(f.spread * 100, 1)
+        elif uncertain:
             row["spread"] = "" if f.spread is None else f"{f.spread:.1%}"
         rows.append(row)
     return rows
@@ -79,14 +84,66 @@ def _bracket(interval, scale: float) -> str:
     return f"{interval.low * scale:.{digits}f}–{interval.high * scale:.{digits}f}"
 
 
-def pair_rows(report: Report) -> list[dict]:
-    """One row per pair of engines: the geometric-mean time ratio b/a, its interval, the
-    Wilcoxon p-value and the verdict."""
-    return [{"a": p.a, "b": p.b, "puzzles": p.puzzles,
-             "time b/a": None if p.ratio is None else round(p.ratio.value, 3),
-             "95% CI": "" if p.ratio is None else f"{p.ratio.low:.3f}–{p.ratio.high:.3f}",
-             "p (Wilcoxon)": None if p.p is None else float(f"{p.p:.3g}"),
-             "verdict": p.verdict} for p in report.pairs]
+def _ends(name: str, interval, scale: float) -> dict[str, float | None]:
+    """{'median ms 95% CI low': 11.9, '... high': 12.8}: an interval as two numbers in
+    the table's unit, rounded as its figure is (so they still hold it); None for none."""
+    digits = 1 if scale == 1 else 3
+    return {f"{name} 95% CI {end}": None if interval is None
+            else round(getattr(interval, end) * scale, digits) for end in ("low", "high")}
+
+
+def pair_rows(report: Report, *, numeric: bool = False) -> list[dict]:
+    """One row per pair of engines: the geometric-mean time ratio b/a, its interval
+    ('low–high', or two numeric columns), the Wilcoxon p-value as if the pair were tested
+    alone, the same Holm-corrected over the family of pairs, and the verdict."""
+    rows = []
+    for p in report.pairs:
+        if numeric:
+            ends = {"95% CI low": None if p.ratio is None else round(p.ratio.low, 3),
+                    "95% CI high": None if p.ratio is None else round(p.ratio.high, 3)}
+        else:
+            ends = {"95% CI": "" if p.ratio is None
+                    else f"{p.ratio.low:.3f}–{p.ratio.high:.3f}"}
+        rows.append({"a": p.a, "b": p.b, "puzzles": p.puzzles,
+                     "time b/a": None if p.ratio is None else round(p.ratio.value, 3),
+                     **ends, "p (Wilcoxon)": _p(p.p), holm_column(report): _p(p.holm),
+                     "verdict": p.verdict})
+    return rows
+
+
+def holm_column(report: Report) -> str:
+    """'p (Holm-corrected over 3 pairs)': the family the p-values were corrected over."""
+    family = max((p.family for p in report.pairs), default=0)
+    return f"p (Holm-corrected over {family} pair{'s' if family != 1 else ''})"
+
+
+def rank_rows(report: Report) -> list[dict]:
+    """One row per engine, best first: its average rank in the Friedman test and its
+    groups' letters (engines sharing a letter are not told apart by Nemenyi's test;
+    none unless the Friedman test rejects equal ranks)."""
+    found = report.ranking
+    if found is None:
+        return []
+    letters = found.letters() if found.rejected else {}
+    return [{"backend": engine, "mean rank": round(found.rank(engine), 3),
+             "group": letters.get(engine, "")} for engine in found.order]
+
+
+def friedman_line(report: Report) -> str:
+    """'Friedman chi² 17.17, p 0.000187 over 12 puzzles, 3 engines; Nemenyi ...'."""
+    found = report.ranking
+    unsolved = f" ({found.unsolved} unsolved by some engine)" if found.unsolved else ""
+    test = ("every engine ties on every puzzle: no test" if found.p is None else
+            f"Friedman chi² {found.statistic:.4g}, p {found.p:.3g}")
+    after = ("engines sharing a letter are not told apart" if found.rejected else
+             f"equal ranks not rejected at {ALPHA:g}: no post-hoc test")
+    return (f"{test} over {found.puzzles} puzzles{unsolved}, {len(found.engines)} engines; "
+            f"Nemenyi critical difference {found.cd:.3f} at {ALPHA:g}: {after}.")
+
+
+def _p(value: float | None) -> float | None:
+    """A p-value to 3 significant digits."""
+    return None if value is None else float(f"{value:.3g}")
 
 
 def native_rows(report: Report) -> list[dict]:
@@ -112,24 +169,41 @@ def error_rows(report: Report) -> list[dict]:
 
 def sections(report: Report) -> list[tuple[str, str, list[dict]]]:
     """The tables after the timings, each with its heading and what it means: the
-    competition measures, the pairwise comparison (with repeats) and effort against
-    difficulty (with ratings); those without rows are left out."""
+    competition measures, the pairwise comparison (with repeats), the Friedman test
+    (three engines or more) and effort against difficulty (with ratings); those without
+    rows are left out. A heading's second line, the test's own figures, is printed under
+    it (in summary.md, as the section's first paragraph)."""
+    family = holm_column(report).removeprefix("p (").removesuffix(")")
     found = [("Solver-competition measures",
               "PAR-2 is the mean time per puzzle with each puzzle not solved right within "
               "the timeout counted as twice the timeout; the virtual best solver (VBS) takes, "
               "for each puzzle, the fastest engine that solved it right; VBS share is the "
               "fraction of its puzzles each engine was fastest on; ≤ t s counts the puzzles "
               "solved right within t seconds.", report.competition),
-             ("Pairwise comparison",
+             (f"Pairwise comparison\nWilcoxon p-values {family}",
               "For each pair of engines, on the puzzles both answered right: the geometric "
               "mean of time(b) / time(a) with its 95 % bootstrap interval (puzzles and "
               "repeats redrawn, seeded), and the two-sided Wilcoxon signed-rank test of the "
-              "paired log times; where the interval includes 1 there is no clear "
-              "difference.", pair_rows(report)),
+              "paired log times, its p-value as if the pair were tested alone and "
+              "Holm-corrected over every pair of the run (the verdict uses the corrected "
+              "one); where the interval includes 1 there is no clear difference.",
+              pair_rows(report)),
+             (f"Friedman test and Nemenyi's critical difference\n{friedman_line(report)}"
+              if report.ranking else "",
+              "All engines at once, on the puzzles every engine was given and at least one "
+              "solved right: each puzzle ranks the engines by time (1 the fastest; an engine "
+              "that did not solve it right within the timeout ranks behind every one that "
+              "did, tied with the others that failed); the Friedman test asks whether the "
+              "average ranks differ more than chance would make them, and where it says so, "
+              "Nemenyi's post-hoc test tells two engines apart when their average ranks "
+              "differ by at least the critical difference (Demšar 2006; cd.png draws it).",
+              rank_rows(report)),
              ("Effort against difficulty",
               "Each engine's own effort measure against the puzzles' ratings: Spearman's "
               "rank correlation (1: the engine works harder exactly on the puzzles rated "
-              "harder).", report.effort)]
+              "harder), the p-value of no association (Student's t approximation) and a "
+              "95 % percentile bootstrap interval (puzzles redrawn with their ratings, "
+              "seeded).", report.effort)]
     return [(heading, about, rows) for heading, about, rows in found if rows]
 
 
@@ -156,6 +230,8 @@ def verdict_line(report: Report) -> str:
     counts = ", ".join(f"{name} {n}" for name, n in sorted(report.check.consensus().items()))
     against = " and the reference solutions" if report.references else ""
     findings = report.check.findings
+    if not any(r.result.status.is_answer for r in report.records):
+        return "Cross-check: no backend answered a puzzle: nothing to cross-check."
     if not findings:
         return f"Cross-check: {counts}; every answer agrees with the others{against}."
     backends = ", ".join(sorted({f.backend for f in findings}))
@@ -186,7 +262,8 @@ def terminal(report: Report, folder: Path) -> str:
     if errors:
         parts.append(f"Errors: {errors} (see {folder / 'summary.md'}).")
     parts.append(f"Reports: {folder}/ (summary.md, summary.csv, meta.json, runs.jsonl"
-                 f"{''.join(', ' + p.name for p in report.plots)})")
+                 f"{''.join(', ' + p.name for p in report.tables + report.plots)})")
+    parts += cite_lines(report.environment, shlex.quote(str(folder)))
     return "\n".join(parts)
 
 
@@ -200,11 +277,15 @@ def markdown(report: Report) -> str:
               "puzzles/s is puzzles per second of solving time on one core, over the "
               f"puzzles a backend tried (not those with a rule it cannot express); {NONE} "
               "where a backend answered none; build and "
-              "solve are the backend's own split; warm-up is the untimed first solve of "
-              "each fresh worker. With repeats, each time figure has a 95 % bootstrap "
-              "interval (puzzles and repeats redrawn, seeded) and spread is the engine's "
-              "run-to-run noise: the median over puzzles of (slowest - fastest) / median "
-              "of its repeats.", "",
+              "solve are the backend's own split; CPU median is the CPU time of the solve "
+              "(the worker's threads and child processes), peak MB the largest resident "
+              "memory of an engine's worker process; warm-up is the untimed first solve of "
+              "each fresh worker. Unless the run says warm, every solve is cold: the engine "
+              "first forgets what earlier solves taught it. With repeats (passes over the "
+              "set, each in its own order), puzzles/s and the median have a 95 % bootstrap "
+              "interval (puzzles and repeats redrawn, seeded), p90 too from 100 puzzles on, "
+              "the max never; spread is the engine's run-to-run noise: the median over "
+              "puzzles of (slowest - fastest) / median of its repeats.", "",
               tabulate(timing_rows(report), headers="keys", tablefmt="github",
                        missingval=NONE)]
     if native_rows(report):
@@ -224,12 +305,15 @@ def markdown(report: Report) -> str:
                                                 tablefmt="github")]
     if report.plots:
         lines += ["", "## Plots", ""] + [f"![{p.stem}]({p.name})" for p in report.plots]
+    if cite_lines(report.environment):
+        lines += ["", "---", "", *cite_lines(report.environment)]
     return "\n".join(lines) + "\n"
 
 
 def write_csv(report: Report, path: Path) -> Path:
-    """summary.csv: the timing table, with each native statistic per puzzle as a column."""
-    rows = timing_rows(report)
+    """summary.csv: the timing table, with each native statistic per puzzle as a column;
+    every column but the backend's name a number (an empty cell for none)."""
+    rows = timing_rows(report, numeric=True)
     keys = sorted({key for f in report.figures for key in f.native})
     for row, f in zip(rows, report.figures, strict=True):
         row.update({key: float(f"{f.native[key][1]:.6g}") if key in f.native else ""
@@ -241,35 +325,25 @@ def write_csv(report: Report, path: Path) -> Path:
     return path
 
 
+def write_sections(report: Report, folder: Path) -> list[Path]:
+    """pairs.csv, ranks.csv and effort.csv (those with rows): the tables after the
+    timings, every figure in a numeric column of its own."""
+    written = []
+    for name, rows in (("pairs.csv", pair_rows(report, numeric=True)),
+                       ("ranks.csv", rank_rows(report)), ("effort.csv", report.effort)):
+        if rows:
+            with (folder / name).open("w", newline="", encoding="utf-8") as out:
+                writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+                writer.writeheader()
+                writer.writerows(rows)
+            written.append(folder / name)
+    return written
+
+
 def write_json(data: Mapping, path: Path) -> Path:
     """A JSON file, indented for people."""
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     return path
-
-
-def environment(engines: Mapping[str, str]) -> dict:
-    """Python, package and engine versions, and the machine, for meta.json."""
-    versions = {"python": platform.python_version()}
-    for package in PACKAGES:
-        try:
-            versions[package] = metadata.version(package)
-        except metadata.PackageNotFoundError:
-            versions[package] = None
-    return {"versions": versions, "engines": dict(engines),
-            "machine": {"platform": platform.platform(), "cpu": cpu_model(),
-                        "cores": os.cpu_count(), "usable cores": cores(),
-                        "python executable": sys.executable}}
-
-
-def cpu_model() -> str:
-    """The CPU model name from /proc/cpuinfo, or what platform knows."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def _about(environment: Mapping) -> list[str]:
@@ -277,9 +351,33 @@ def _about(environment: Mapping) -> list[str]:
     engines = "; ".join(f"{name} {version}" for name, version in
                         environment.get("engines", {}).items())
     machine = environment.get("machine", {})
+    clock = f", {machine['cpu MHz']:g} MHz" if machine.get("cpu MHz") else ""
+    memory = (f", {machine['memory MiB'] / 1024:.1f} GiB memory"
+              if machine.get("memory MiB") else "")
+    load = ", ".join(f"{when} {environment[f'load {when}'][0]:.2f}"
+                     for when in ("before", "after") if environment.get(f"load {when}"))
     return [f"engines: {engines}",
-            f"machine: {machine.get('cpu')}, {machine.get('usable cores')} usable cores, "
-            f"{machine.get('platform')}, Python {environment['versions']['python']}"]
+            f"machine: {machine.get('cpu')}{clock}, {machine.get('usable cores')} usable "
+            f"cores{memory}, {machine.get('platform')}, Python "
+            f"{environment.get('versions', {}).get('python')}"
+            + (f"; load average (1 min) {load}" if load else "")]
+
+
+def cite_lines(environment: Mapping, folder: str | None = None) -> list[str]:
+    """The report's footer: the commit and mode the figures come from and the command
+    that prints how to cite the run (in `folder`; DIR, this folder, in summary.md); none
+    for a run that recorded no source (the API's)."""
+    code = environment.get("source")
+    if not code:
+        return []
+    head = (f"commit {code['commit'][:12]}" + (" (dirty: uncommitted changes)"
+                                                if code.get("dirty") else "")
+            if code.get("commit") else "no git commit known")
+    mode = f", in {environment['mode']} mode" if environment.get("mode") else ""
+    return [f"Measured by sudokulab {code.get('version')}, {head}{mode}; "
+            f"`sudokulab compare --cite --out "
+            f"{folder or 'DIR'}`{'' if folder else ' (DIR: this folder)'} prints how to "
+            f"cite this run."]
 
 
 def _skipped_lines(report: Report) -> list[str]:
