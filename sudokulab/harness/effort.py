@@ -3,7 +3,9 @@
 Each engine reports its own measure of work (guesses, conflicts, choices, ...); a puzzle's
 difficulty for people is a rating: the Sudoku forum's lists carry one after the puzzle
 (`<puzzle> ; <rating> ...`), and the human engine gives an SE-like one (`rate`). The
-agreement is Spearman's rank correlation, which asks only that the two rise together.
+agreement is Spearman's rank correlation, which asks only that the two rise together,
+with scipy's p-value (of no association) and a seeded percentile bootstrap interval over
+the puzzles (numpy and scipy, the `stats` extra; without them, rho alone).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from sudokulab.harness.records import Record
+from sudokulab.harness.uncertainty import CHUNK, DRAWS, LEVEL, SEED
 from sudokulab.puzzle import Puzzle
 
 # Each engine's effort: the first of these its records report (search work, not model size).
@@ -61,19 +64,76 @@ def points(records: Sequence[Record], ratings: Mapping[int, float],
             if r.result.status.is_answer and r.index in ratings and key in r.result.stats]
 
 
-def rows(runs: Mapping[str, Sequence[Record]], ratings: Mapping[int, float]) -> list[dict]:
+def rows(runs: Mapping[str, Sequence[Record]], ratings: Mapping[int, float], *,
+         draws: int = DRAWS, seed: int = SEED) -> list[dict]:
     """One row per engine with an effort measure: the measure, the puzzles with both a
-    rating and an answer, and Spearman's rho between the two."""
+    rating and an answer, Spearman's rho between the two, its p-value and its 95 %
+    bootstrap interval (the last three None without scipy, or without a rho)."""
+    from sudokulab.extras import absent
+
+    tested = not (absent("numpy") or absent("scipy"))
     table = []
     for spec, records in runs.items():
         key = measure(records)
         if key is None:
             continue
         pairs = points(records, ratings, key)
-        rho = spearman([p[0] for p in pairs], [p[1] for p in pairs])
+        x, y = [p[0] for p in pairs], [p[1] for p in pairs]
+        rho = spearman(x, y)
+        p = spearman_p(x, y) if tested and rho is not None else None
+        ends = interval(x, y, draws=draws, seed=seed) if tested and rho is not None else None
         table.append({"backend": spec, "effort": key, "puzzles": len(pairs),
-                      "spearman rho": None if rho is None else round(rho, 3)})
+                      "spearman rho": None if rho is None else round(rho, 3),
+                      "p (Spearman)": None if p is None else float(f"{p:.3g}"),
+                      "95% CI low": None if ends is None else round(ends[0], 3),
+                      "95% CI high": None if ends is None else round(ends[1], 3)})
     return table
+
+
+def spearman_p(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """The two-sided p-value of 'no monotone association' (scipy's spearmanr: Student's t
+    with n - 2 degrees of freedom, rough below about 10 puzzles); None where rho is."""
+    from scipy import stats
+
+    if spearman(x, y) is None:
+        return None
+    return float(stats.spearmanr(x, y).pvalue)
+
+
+def interval(x: Sequence[float], y: Sequence[float], *, draws: int = DRAWS,
+             seed: int = SEED) -> tuple[float, float] | None:
+    """The LEVEL percentile bootstrap interval of Spearman's rho: the puzzles drawn again
+    with replacement, each with its own rating and effort (paired), DRAWS times, seeded.
+    A redraw whose ratings or efforts are all equal has no rho and is left out; None
+    when every one is."""
+    import numpy as np
+
+    drawn = np.concatenate(list(redrawn_rhos(x, y, draws, seed)))
+    drawn = drawn[np.isfinite(drawn)]
+    if not drawn.size:
+        return None
+    low, high = np.quantile(drawn, [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
+    return float(low), float(high)
+
+
+def redrawn_rhos(x: Sequence[float], y: Sequence[float], draws: int, seed: int):
+    """Spearman's rho of each bootstrap redraw of the (x, y) pairs, NaN where a side is
+    constant; yields chunks (CHUNK values at a time bound the memory)."""
+    import numpy as np
+    from scipy import stats
+
+    rng = np.random.default_rng(seed)
+    xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    n = len(xs)
+    step = max(1, CHUNK // max(1, n))
+    for start in range(0, draws, step):
+        picks = rng.integers(0, n, size=(min(step, draws - start), n))
+        rx, ry = (stats.rankdata(side[picks], axis=1) for side in (xs, ys))
+        rx -= rx.mean(axis=1, keepdims=True)   # Pearson's r of the ranks, row by row
+        ry -= ry.mean(axis=1, keepdims=True)
+        scale = np.sqrt((rx * rx).sum(axis=1) * (ry * ry).sum(axis=1))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            yield np.where(scale > 0, (rx * ry).sum(axis=1) / scale, np.nan)
 
 
 def file_ratings(path: str | Path, lines: Mapping[int, int]) -> dict[int, float]:
