@@ -5,9 +5,11 @@
     result = sl.compare("top95", backends=["norvig", "sat"], sample=20, repeat=3)
     print(result.summary())                           # the tables `sudokulab compare` prints
     result.cactus()                                   # a matplotlib Figure
+    sl.open_run(result.save("run"))                   # the same run, read back
 
 `sudokulab compare` runs on the same pieces (harness.compare builds a Comparison from its
-records), so the command and a notebook report the same figures.
+records), so the command and a notebook report the same figures. A script needs no
+`if __name__ == "__main__":` guard: the worker processes never import it (sudokulab.children).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from sudokulab import datasets as _datasets
-from sudokulab.errors import UsageError
+from sudokulab.errors import NothingCompared, UsageError
 from sudokulab.harness.comparison import Comparison
 from sudokulab.harness.records import Record
 from sudokulab.puzzle import Puzzle
@@ -69,17 +71,20 @@ def rate(puzzle: PuzzleLike, timeout: float | None = 10.0) -> float | None:
 def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str = "all", *,
             timeout: float | None = 10.0, repeat: int = 1, jobs: int | None = None,
             limit: int = 2, sample: int | None = None, seed: int = 0,
-            ratings: Mapping[int, float] | str | None = None,
+            ratings: Mapping[int, float] | str | None = None, warm: bool = False,
             progress: bool = True) -> Comparison:
     """Run backends over puzzles and compare them, as `sudokulab compare` does.
 
     `puzzles` is a bundled dataset's name (its reference solutions join the cross-check)
     or puzzles (Puzzle objects or text); `sample` draws that many at random (`seed`).
-    Each puzzle is solved `repeat` times per backend (2 or more: intervals, pairwise
-    tests and run-to-run spread), on `jobs` worker processes per backend (default: the
-    usable cores), each solve within `timeout` seconds (None: no limit). `ratings` maps
+    Each puzzle is solved `repeat` times per backend, in passes over the puzzles (2 or
+    more: intervals, pairwise tests and run-to-run spread), on `jobs` worker processes
+    per backend (default: the usable cores), each solve within `timeout` seconds (None:
+    no limit), cold (an engine as a fresh one would be) unless `warm`. `ratings` maps
     puzzle indices to difficulties, or is "human" for the human engine's SE-like rating.
-    The Comparison holds the records and makes the tables and plots.
+    The Comparison holds the records and makes the tables and plots; NothingCompared
+    (an EngineError) when every backend failed. Works from a plain script: the workers
+    never import the caller's main module, so no `if __name__ == "__main__":` is needed.
     """
     from sudokulab.harness import compare as harness
     from sudokulab.harness.records import cores
@@ -88,74 +93,115 @@ def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str =
         raise UsageError("repeat, limit and jobs must be 1 or more")
     if timeout is not None and not timeout >= 0:
         raise UsageError(f"timeout {timeout}: give seconds, 0 or more (None: no limit)")
-    settings = harness.Settings(dataset=puzzles if isinstance(puzzles, str) else "puzzles",
+    settings = harness.Settings(dataset=puzzles if isinstance(puzzles, str) else None,
                                 backends=backends if isinstance(backends, str)
                                 else ",".join(backends),
                                 limit=limit, timeout=timeout or None, repeat=repeat,
-                                sample=sample, seed=seed)
+                                sample=sample, seed=seed, warm=warm)
+    given = [] if isinstance(puzzles, str) else [_puzzle(p) for p in puzzles]
     if isinstance(puzzles, str):
         chosen, references = harness.select(settings)
+    elif not given:
+        raise UsageError("no puzzles to compare: give a dataset's name or some puzzles")
     else:
-        given = [_puzzle(p) for p in puzzles]
-        chosen = {i: given[i] for i in harness.drawn(len(given), settings)}
-        references = {}
+        chosen, references = {i: given[i] for i in harness.drawn(len(given), settings)}, {}
     if settings.repeat >= 2:
         from sudokulab.harness import uncertainty
 
         uncertainty.need()
-    lineup, _, skipped = harness.line_up(settings.backends)
+    lineup, engines, skipped = harness.line_up(settings.backends)
     if not lineup:
-        raise UsageError("no backend can run here: " +
-                         "; ".join(f"{name}: {why}" for name, why in skipped.items()))
-    records = run(lineup, chosen, settings, jobs or cores(), skipped, progress)
-    result = harness.comparison(settings, chosen, references, records, skipped)
+        raise NothingCompared(_failures("no backend can run here", skipped))
+    session = {"started": harness.now(), "command": harness.command(), "api": "sudokulab.compare",
+               "jobs": jobs or cores(), "backends": {}}
+    records = run(lineup, chosen, settings, jobs or cores(), skipped, progress,
+                  walls=session["backends"])
+    session.update(finished=harness.now(), interrupted=False, skipped=dict(skipped))
+    result = harness.comparison(settings, chosen, references, records, skipped,
+                                _meta(settings, engines, session))
+    result.given = given
+    _refuse_nothing(result)
     result.ratings = _ratings(ratings, chosen, timeout)
     return result
 
 
+def _refuse_nothing(result: Comparison) -> None:
+    """NothingCompared when no backend gave a record other than an error (each was
+    skipped, could not start, or failed on every puzzle)."""
+    if any(r.result.status != Status.ERROR for r in result.records):
+        return
+    why = dict(result.skipped)
+    for record in result.records:
+        why.setdefault(record.backend, f"an error on every puzzle ({record.result.message})")
+    raise NothingCompared(_failures("every backend failed, nothing to compare", why))
+
+
+def _failures(headline: str, why: Mapping[str, str]) -> str:
+    """'headline: norvig: why; sat: why' on one line."""
+    return f"{headline}: " + "; ".join(f"{name}: {reason}" for name, reason in why.items())
+
+
+def _meta(settings, engines: Mapping[str, str], session: dict) -> dict:
+    """meta.json of a run made here, in the form `sudokulab compare` writes it (what
+    Comparison.save writes)."""
+    from sudokulab.harness import compare as harness
+    from sudokulab.harness import provenance
+
+    meta = harness.new_meta(settings, engines)
+    meta["sessions"].append(session)
+    meta["environment"]["load after"] = provenance.load()
+    return meta
+
+
 def open_run(folder: str | Path) -> Comparison:
-    """The Comparison of a `sudokulab compare` run from its folder (meta.json and
-    runs.jsonl): the same tables and plots as its summary.md, in a notebook."""
+    """The Comparison of a run from its folder (meta.json and runs.jsonl), written by
+    `sudokulab compare` or Comparison.save: the same tables and plots as its
+    summary.md, in a notebook."""
     import json
+    from dataclasses import asdict
 
     from sudokulab.harness import compare as harness
     from sudokulab.harness.runlog import RunLog
 
     folder = Path(folder)
     try:
-        settings = harness.Settings(**json.loads(
-            (folder / "meta.json").read_text(encoding="utf-8"))["settings"])
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        settings = harness.Settings(**meta["settings"])
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise UsageError(f"{folder}: no readable meta.json ({error})") from None
+    moved = folder / Path(settings.file or "").name
+    if settings.file and not Path(settings.file).exists() and moved.is_file():
+        settings.file = str(moved)  # a saved run's puzzles.jsonl, moved with its folder
     puzzles, references = harness.select(settings)
     records = [r for r in RunLog(folder).read() if r.index in puzzles]
-    return harness.comparison(settings, puzzles, references, records, {})
+    skipped = dict((meta.get("sessions") or [{}])[-1].get("skipped", {}))
+    result = harness.comparison(settings, puzzles, references, records, skipped)
+    result.meta = {**meta, "settings": asdict(settings)}
+    if "ratings" in meta:  # kept by Comparison.save
+        result.ratings = {int(k): float(v) for k, v in meta["ratings"].items()}
+    return result
 
 
 def run(lineup: Sequence[str], puzzles: Mapping[int, Puzzle], settings, jobs: int,
-        skipped: dict[str, str], progress: bool = True) -> list[Record]:
-    """Every backend of the lineup over the puzzles, in memory; a backend that cannot
-    start is added to `skipped`."""
-    from sudokulab.harness.runner import BackendFailed, run_backend
-    from sudokulab.progress import Progress
+        skipped: dict[str, str], progress: bool = True,
+        walls: dict | None = None) -> list[Record]:
+    """Every backend of the lineup over the puzzles, in memory, in the passes `sudokulab
+    compare` makes (harness.compare.solve_passes); a backend that cannot start is added
+    to `skipped`, each backend's solves and wall time to `walls` (as meta.json's
+    sessions hold them)."""
+    from sudokulab.harness.compare import solve_passes
+    from sudokulab.harness.records import merged
 
-    records: list[Record] = []
-    for spec in lineup:
-        shown = Progress(spec, len(puzzles)) if progress else None
+    lines: list[Record] = []
+    walls = {} if walls is None else walls
 
-        def keep(record: Record, shown: Progress | None = shown) -> None:
-            records.append(record)
-            if shown:
-                shown.step()
+    def keep(spec: str, record: Record) -> None:
+        lines.append(record)
+        walls.setdefault(spec, {"puzzles": 0, "wall": 0.0})["puzzles"] += 1
 
-        try:
-            run_backend(spec, list(puzzles.items()), settings.options(), jobs=jobs,
-                        record=keep)
-        except BackendFailed as error:
-            skipped[spec] = str(error)
-        if shown:
-            shown.finish()
-    return records
+    solve_passes(list(lineup), puzzles, settings, jobs, keep, skipped, progress=progress,
+                 walls=walls)
+    return merged(lines)
 
 
 def _ratings(ratings: Mapping[int, float] | str | None, puzzles: Mapping[int, Puzzle],

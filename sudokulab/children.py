@@ -14,6 +14,14 @@ where nothing of sudokulab listens yet. So a child is born with SIGINT blocked (
 Ctrl-C then waits, pending, until the child has set its handler and lets it in (`listen`).
 The parent, in the same process group, records what was done and reports the interruption
 once.
+
+Blind to the parent's main module, because a child runs sudokulab's code only: left to
+itself, multiprocessing makes each child import the parent's `__main__` first (its file,
+or its module for `python -m`), so a plain script that calls `sl.compare` with no
+`if __name__ == "__main__":` guard would run again in every worker, which then dies
+before it is ready. So the parent hides its main module while it starts a child
+(`main_hidden`), in every process of CONTEXT (Process, and so Pool and
+ProcessPoolExecutor, which start theirs through it).
 """
 
 from __future__ import annotations
@@ -21,21 +29,77 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import signal
+import sys
+import threading
+import types
 from collections.abc import Callable, Iterator
-from multiprocessing import forkserver, resource_tracker
+from multiprocessing import context, forkserver, resource_tracker
 
 # What the fork server imports before its first fork: the harness's worker, which most
 # children run (the web's helpers and the generator's pools import the rest themselves).
 PRELOAD = ["sudokulab.harness.runner"]
 
 
+# Process starts swap sys.modules["__main__"]: one at a time, or two threads starting
+# children at once could leave the stand-in there for good.
+_STARTING = threading.RLock()
+
+
+@contextlib.contextmanager
+def main_hidden() -> Iterator[None]:
+    """In the block, the main module is an empty stand-in: the preparation data of a child
+    started in it (multiprocessing's spawn.get_preparation_data reads `__main__.__spec__`
+    and `__file__`) names no main module, so the child imports none."""
+    with _STARTING:
+        main = sys.modules.get("__main__")
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            yield
+        finally:
+            if main is None:
+                del sys.modules["__main__"]
+            else:
+                sys.modules["__main__"] = main
+
+
+class _OwnCode:
+    """A child process that runs sudokulab's code only: started with the parent's main
+    module hidden."""
+
+    @classmethod
+    def _Popen(cls, process_obj):  # noqa: N802 (multiprocessing's name)
+        with main_hidden():
+            return super()._Popen(process_obj)
+
+
+class SpawnProcess(_OwnCode, context.SpawnProcess):
+    """spawn's Process, blind to the parent's main module."""
+
+
+class SpawnContext(context.SpawnContext):
+    """spawn's context, whose processes are blind to the parent's main module."""
+
+    Process = SpawnProcess
+
+
+if sys.platform != "win32":  # where multiprocessing has a fork server
+    class ForkServerProcess(_OwnCode, context.ForkServerProcess):
+        """The fork server's Process, blind to the parent's main module."""
+
+    class ForkServerContext(context.ForkServerContext):
+        """The fork server's context, whose processes are blind to the parent's main
+        module."""
+
+        Process = ForkServerProcess
+
+
 def _context() -> multiprocessing.context.BaseContext:
     """The fork server's context where the platform has one, else spawn's."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(PRELOAD)
-    return context
+        return SpawnContext()
+    forking = ForkServerContext()
+    forking.set_forkserver_preload(PRELOAD)
+    return forking
 
 
 CONTEXT = _context()
@@ -51,7 +115,8 @@ def held() -> Iterator[None]:
     try:
         # The fork server's children inherit its signal mask: it is born in the block too.
         if CONTEXT.get_start_method() == "forkserver":
-            forkserver.ensure_running()
+            with main_hidden():  # its preparation data would name the main module too
+                forkserver.ensure_running()
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)

@@ -158,6 +158,11 @@ class BackendFailed(EngineError):
     """The backend's workers cannot even start; the message says why."""
 
 
+class NothingCompared(EngineError):
+    """Every backend of a comparison failed (unavailable, could not start, or an error on
+    every puzzle): there is nothing to compare; the message names each and why."""
+
+
 class UnsupportedRule(EngineError, ValueError):
     """The puzzle has a rule that an encoding does not compile: a guard, so that a rule
     type added to `rules` later is refused there rather than silently left out."""

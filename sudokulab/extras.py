@@ -14,6 +14,7 @@ from sudokulab.errors import Unavailable
 # extra -> the modules it provides, imported to tell whether it is installed
 MODULES: dict[str, tuple[str, ...]] = {
     "plots": ("matplotlib",),  # compare's cactus and scatter plots, grade --plot
+    "pandas": ("pandas",),  # the Python API's Comparison.to_pandas()
     "web": ("fastapi", "uvicorn", "swagger_ui_bundle"),  # `sudokulab serve`
     "vision": ("cv2", "numpy", "PIL"),  # `sudokulab read`: photos of puzzles
     "cluster": ("dask", "distributed"),  # compare --cluster
