@@ -8,9 +8,12 @@ no choice at all. Each level is computed by the engine that owns it (its root op
 its own statistics), never by another, and a level that claims a puzzle finished has its
 grid checked by `sudokulab.check`, which shares no code with any engine.
 
-The yardstick is tdoku's published "% no guess" (t-dillon/tdoku, benchmarks/results_*):
-the share of puzzles a solver finishes without a single guess. `PUBLISHED` holds the
-figures for 17_clue and top1465; `results/ladder.md` compares.
+The yardstick is tdoku's published "% no guess": the share of puzzles a solver finishes
+without a single guess. Its figures differ from one of tdoku's result files to another, so
+each one quoted here comes from one file, `TDOKU` (the run its README's tables are taken
+from): each Level's `published` and `PUBLISHED_GUESSES` hold its figures for 17_clue and
+top1465, and every report names the file and commit beside them (`source`).
+`results/ladder.md` compares.
 """
 
 from __future__ import annotations
@@ -89,6 +92,25 @@ DEFAULT = tuple(level.name for level in LEVELS if not level.slow)
 # tdoku's published guesses per puzzle (17_clue, top1465), for the report
 PUBLISHED_GUESSES = {"norvig": (4.84, 42.92), "jsolve": (0.77, 12.29), "tdoku": (0.61, 9.05)}
 PUBLISHED_TDOKU = (78.7, 7.9)  # tdoku's own % no guess (singles, locked candidates, triads)
+
+# The one file every published figure above comes from: t-dillon/tdoku's run on an Ice Lake
+# laptop, the run its README names for its tables. Other files of the repository differ: an
+# older run (benchmarks/GCE-c2-standard-4_clang-8_O3_native_pgo at commit e8b4eed) gives
+# MiniSat complete 52.3% and augmented 76.3% on 17_clue, most newer ones augmented 76.1%.
+TDOKU = ("t-dillon/tdoku", "benchmarks/results_i7-1065G7/i7-1065G7_clang-11_O3_native",
+         "af426180dc53aef89b82868e7b3fdfcf42165654")
+TDOKU_TABLES = {"17_clue": "data/puzzles2_17_clue", "top1465": "data/puzzles3_magictour_top1465"}
+
+
+def source(datasets: Sequence[str]) -> str:
+    """Where tdoku publishes its figures for these datasets: repository, file, commit and
+    the file's tables ('' for datasets it publishes none for)."""
+    tables = [TDOKU_TABLES[name] for name in datasets if name in TDOKU_TABLES]
+    if not tables:
+        return ""
+    repository, path, commit = TDOKU
+    return (f"tdoku's figures: {repository}, `{path}` at commit `{commit}`, "
+            f"table{'s' if len(tables) > 1 else ''} {', '.join(f'`{t}`' for t in tables)}")
 
 
 def choose(spec: str | None) -> tuple[Level, ...]:
@@ -273,7 +295,7 @@ def _searched(puzzle: Puzzle, level: Level, timeout: float | None
     A search out of time finishes nothing."""
     from sudokulab.result import Status
 
-    result = _backend(SEARCH_SPEC[level.engine]).solve(puzzle, limit=1, timeout=timeout)
+    result = _cold(SEARCH_SPEC[level.engine], puzzle).solve(puzzle, limit=1, timeout=timeout)
     full = (1 << puzzle.n) - 1
     givens = tuple(1 << (d - 1) if d else full for d in puzzle.givens)
     if result.status is Status.TIMEOUT:
@@ -296,13 +318,21 @@ def _backend(spec: str):
     return _BACKENDS[spec]
 
 
+def _cold(spec: str, puzzle: Puzzle):
+    """The spec's backend, having forgotten what earlier puzzles taught it: a level's
+    guesses are a fresh engine's (clingo's were 3.62 a puzzle warm, 2.60 fresh)."""
+    backend = _backend(spec)
+    backend.forget(puzzle)
+    return backend
+
+
 def _search(spec: str, puzzle: Puzzle, word: str, timeout: float | None
             ) -> tuple[float | None, str]:
     """The guesses (in the engine's word) its full search takes to the first solution, or
     None and 'search' when it ran out of time."""
     from sudokulab.result import Status
 
-    result = _backend(spec).solve(puzzle, limit=1, timeout=timeout)
+    result = _cold(spec, puzzle).solve(puzzle, limit=1, timeout=timeout)
     if result.status is Status.TIMEOUT:
         return None, "search"
     return float(result.stats.get(word, 0)), ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sudokulab.ladder import BY_NAME, PUBLISHED_GUESSES, Run, differ
+from sudokulab.ladder import BY_NAME, PUBLISHED_GUESSES, Run, differ, source
 
 COLUMNS = ("level", "what it infers", "finished", "%", "candidates left", "guesses/puzzle",
            "timed out", "tdoku publishes")
@@ -66,12 +66,16 @@ def rows(dataset: str, levels: list[dict]) -> list[tuple]:
 
 
 def table(dataset: str, levels: list[dict], fmt: str = "simple") -> str:
-    """The levels of one dataset as a text (or Markdown: fmt 'github') table."""
+    """The levels of one dataset as a text (or Markdown: fmt 'github') table, and under it
+    the tdoku file and commit its published figures come from."""
     from tabulate import tabulate
 
     head = f"{dataset}: % finished without a guess" if fmt == "simple" else ""
     body = tabulate(rows(dataset, levels), headers=COLUMNS, tablefmt=fmt,
                     disable_numparse=True)
+    cited = source([_base(dataset)])
+    if cited:
+        body += ("\n" if fmt == "simple" else "\n\n") + cited + "."
     return f"{head}\n{body}" if head else body
 
 
@@ -135,8 +139,8 @@ def guesses_table(reports: dict[str, dict]) -> str:
         lines.append((f"{level} ({word})",
                       *(f"{by_set[d]['guesses_per_puzzle']:.2f}" if d in by_set else ""
                         for d in sets)))
-    return tabulate(lines, headers=("engine", *sets), tablefmt="github",
-                    disable_numparse=True)
+    body = tabulate(lines, headers=("engine", *sets), tablefmt="github", disable_numparse=True)
+    return f"{body}\n\n{source([_base(name) for name in sets])}."
 
 
 def plot(reports: dict[str, dict], path: Path) -> None:

@@ -197,3 +197,18 @@ def test_merge_reports_the_runs_it_is_given(tmp_path):
     missing = subprocess.run(base + ["--merge", str(tmp_path / "none.json")],
                              capture_output=True, text=True)
     assert missing.returncode != 0 and "cannot read the ladder reports" in missing.stderr
+
+
+def test_the_report_names_tdokus_file_and_commit_beside_its_published_figures():
+    from sudokulab import ladder_report
+
+    row = {"level": "human:singles", "what": "singles", "finished": 0, "puzzles": 5,
+           "percent": 0.0, "candidates_left": 200.0, "guesses_per_puzzle": None,
+           "guess_word": "", "timed_out": {}}
+    report = {"levels": [row], "agreement": {}, "cpu": 1.0, "wall": 1.0, "jobs": 1}
+    text = ladder_report.markdown({"top1465": report, "easy50": report})
+    published, unpublished = text.split("## easy50")
+    _, path, commit = ladder.TDOKU
+    assert "0.0% (kudoku, norvig (singles))" in published
+    assert f"`{path}` at commit `{commit}`, table `data/puzzles3_magictour_top1465`" in published
+    assert path not in unpublished.split("## Guesses")[0]  # tdoku publishes nothing for it
