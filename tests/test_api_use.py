@@ -145,3 +145,18 @@ def test_a_notebook_shows_a_table_and_a_terminal_one_line(run):
     html = run._repr_html_()
     assert html.startswith("<div>") and "<table>" in html
     assert "norvig" in html and "dlx" in html and "top95" in html
+
+
+def test_the_cactus_plots_cpu_time_on_request(tmp_path):
+    from sudokulab.errors import UsageError
+
+    result = sl.compare("top95", backends=["norvig", "sat"], sample=4, progress=False)
+    figure = result.cactus(tmp_path / "cpu.png", clock="cpu")
+    axes = figure.axes[0]
+    assert axes.get_xlabel().startswith("CPU time")
+    cpu = sorted(r.cpu for r in result.runs["sat"])
+    sat_line = next(line for line in axes.get_lines() if line.get_label().startswith("sat"))
+    assert list(sat_line.get_xdata()) == cpu  # the CPU times, not the wall times
+    assert (tmp_path / "cpu.png").read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(UsageError):
+        result.cactus(clock="user")

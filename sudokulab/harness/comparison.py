@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
+from sudokulab.errors import UsageError
 from sudokulab.harness import competition, effort
 from sudokulab.harness.crosscheck import CrossCheck, cross_check
 from sudokulab.harness.records import Record
@@ -292,16 +293,24 @@ class Comparison:
         return {"dataset": None, "file": str(path.resolve()), "input_format": "jsonl",
                 **({} if self.given else {"sample": None})}
 
-    def cactus(self, path: str | Path | None = None, *, best: bool = True, ax=None):
+    def cactus(self, path: str | Path | None = None, *, best: bool = True, ax=None,
+               clock: str = "wall"):
         """The cactus plot (puzzles solved within a time, per engine, with the virtual
         best solver as a line of its own unless `best` is False): a matplotlib Figure,
         also written as a PNG to `path` if given; drawn on `ax` (a matplotlib Axes) if
-        given."""
+        given. `clock="cpu"` plots each solve's CPU time instead of its wall time (a
+        record of an older run, with none, is left out)."""
         from sudokulab.harness import plots
 
-        figure = plots.cactus_figure(self.runs, self.heading, wrong=self.wrong,
-                                     timeout=self.timeout,
-                                     extra=self.best_line() if best else {}, ax=ax)
+        if clock not in ("wall", "cpu"):
+            raise UsageError(f"clock {clock!r}: give 'wall' or 'cpu'")
+        runs = self.runs if clock == "wall" else {
+            spec: [replace(r, time=r.cpu) for r in records if r.cpu is not None]
+            for spec, records in self.runs.items()}
+        line = {competition.VBS: competition.virtual_best(runs, self.wrong, self.timeout)
+                .records()} if best else {}
+        figure = plots.cactus_figure(runs, self.heading, wrong=self.wrong,
+                                     timeout=self.timeout, extra=line, ax=ax, clock=clock)
         return plots.drawn(figure, path, ax)
 
     def best_line(self) -> dict[str, list[Record]]:

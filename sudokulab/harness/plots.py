@@ -34,10 +34,12 @@ def cactus(runs: Mapping[str, Sequence[Record]], path: Path, title: str, *,
 
 def cactus_figure(runs: Mapping[str, Sequence[Record]], title: str, *,
                   wrong: Collection[Mark] = (), timeout: float | None = None,
-                  extra: Mapping[str, Sequence[Record]] | None = None, ax=None):
+                  extra: Mapping[str, Sequence[Record]] | None = None, ax=None,
+                  clock: str = "wall"):
     """Puzzles answered right within a time, against that time, one line per backend,
     and a black dotted line for each of `extra` (the virtual best solver); drawn on
-    `ax` (a matplotlib Axes) if given, else on a figure of its own.
+    `ax` (a matplotlib Axes) if given, else on a figure of its own. `clock` names what
+    the records' times are: "wall" or "cpu" seconds.
 
     A wrong answer (one the cross-check refutes) is not an answer; the timeout is a
     dashed line, since a worker killed past it is recorded at the kill time.
@@ -59,7 +61,7 @@ def cactus_figure(runs: Mapping[str, Sequence[Record]], title: str, *,
         axes.axvline(timeout, color="grey", linestyle="--", linewidth=0.8,
                      label=f"timeout ({timeout:g} s)")
     axes.set_xscale("log")
-    axes.set_xlabel("time per puzzle (s, log scale)")
+    axes.set_xlabel(f"{'CPU ' if clock == 'cpu' else ''}time per puzzle (s, log scale)")
     axes.set_ylabel("puzzles answered right within that time")
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # whole puzzles only
     axes.set_title(_wrapped(title, 70), fontsize=10)
