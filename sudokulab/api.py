@@ -87,6 +87,7 @@ def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str =
     never import the caller's main module, so no `if __name__ == "__main__":` is needed.
     """
     from sudokulab.harness import compare as harness
+    from sudokulab.harness import provenance
     from sudokulab.harness.records import cores
 
     if repeat < 1 or limit < 1 or (jobs is not None and jobs < 1):
@@ -114,11 +115,12 @@ def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str =
         raise NothingCompared(_failures("no backend can run here", skipped))
     session = {"started": harness.now(), "command": harness.command(), "api": "sudokulab.compare",
                "jobs": jobs or cores(), "backends": {}}
+    meta = _meta(settings, engines, session)  # before the run: its load is the load before
     records = run(lineup, chosen, settings, jobs or cores(), skipped, progress,
                   walls=session["backends"])
     session.update(finished=harness.now(), interrupted=False, skipped=dict(skipped))
-    result = harness.comparison(settings, chosen, references, records, skipped,
-                                _meta(settings, engines, session))
+    meta["environment"]["load after"] = provenance.load()
+    result = harness.comparison(settings, chosen, references, records, skipped, meta)
     result.given = given
     _refuse_nothing(result)
     result.ratings = _ratings(ratings, chosen, timeout)
@@ -145,11 +147,9 @@ def _meta(settings, engines: Mapping[str, str], session: dict) -> dict:
     """meta.json of a run made here, in the form `sudokulab compare` writes it (what
     Comparison.save writes)."""
     from sudokulab.harness import compare as harness
-    from sudokulab.harness import provenance
 
     meta = harness.new_meta(settings, engines)
     meta["sessions"].append(session)
-    meta["environment"]["load after"] = provenance.load()
     return meta
 
 
@@ -166,7 +166,7 @@ def open_run(folder: str | Path) -> Comparison:
     folder = Path(folder)
     try:
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        settings = harness.Settings(**meta["settings"])
+        settings = harness.Settings.saved(meta["settings"])
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise UsageError(f"{folder}: no readable meta.json ({error})") from None
     moved = folder / Path(settings.file or "").name

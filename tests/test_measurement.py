@@ -170,3 +170,16 @@ def _number(text: str) -> float | None:
     except ValueError:
         return None
 
+
+
+def test_a_cold_solve_of_a_rule_the_model_cannot_express_is_unsupported():
+    from sudokulab.backends import make_backend
+    from sudokulab.formats.text import from_json
+    from sudokulab.harness.runner import Options, answer
+    from sudokulab.result import Status
+
+    data = json.loads((Path(__file__).parent / "data" / "variants.json").read_text())
+    killer = from_json(json.dumps(data["killer"]))
+    for options in (Options(), Options(warm=True)):  # forget must not build a model first
+        _, result, *_ = answer(make_backend("smt:model=bitvec"), 0, killer, options, False)
+        assert result.status == Status.UNSUPPORTED, (options, result.message)

@@ -196,16 +196,17 @@ def engine(box: tuple[int, int], rules: tuple, layout: Layout | None = None) -> 
     key = (box, rules, layout)
     if key not in _engines:
         if len(_engines) >= 8:  # the oldest goes, as an lru_cache's would
-            del _engines[next(iter(_engines))]
+            _engines.pop(next(iter(_engines))).close()
         _engines[key] = Engine(box, rules, layout)
     return _engines[key]
 
 
 def drop(warm: Engine) -> None:
-    """Forget an engine whose solve Ctrl-C left running."""
+    """Forget an engine whose solve Ctrl-C left running (its thread ends after it)."""
     for key, cached in list(_engines.items()):
         if cached is warm:
             del _engines[key]
+    warm.close()
 
 
 class MilpBackend(Backend):

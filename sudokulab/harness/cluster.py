@@ -1,9 +1,10 @@
 """`compare --cluster`: the same runs as runner.py, on a Dask distributed cluster.
 
 The puzzles go out in chunks (a Dask task costs milliseconds, a puzzle often less). On
-each Dask worker, a worker plugin keeps warm engines, one per backend and worker thread,
-in the worker's own process: a puzzle costs its solve and nothing more (no pipe, no second
-process per worker). The engine's own timeout stops a long solve; for an engine that
+each Dask worker, a worker plugin keeps engines, one per backend and worker thread, in
+the worker's own process (each forgets the puzzles before a cold solve, as runner.py's
+do): a puzzle costs its solve and nothing more (no pipe, no second process per worker).
+The engine's own timeout stops a long solve; for an engine that
 ignores it, a watchdog holds each puzzle's hard deadline (runner.py's): past it, the
 puzzle is saved on the scheduler as a timeout with the chunk's answers so far, and the
 watchdog ends the Dask worker's process, which its nanny restarts. A kernel timer ends the

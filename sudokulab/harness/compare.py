@@ -64,6 +64,11 @@ class Settings:
     input_format: str = "auto"  # how --file is read (sudokulab.formats.files.READERS)
     warm: bool = False  # solve each puzzle on the engine as earlier ones left it
 
+    @classmethod
+    def saved(cls, data: Mapping) -> Settings:
+        """The settings meta.json holds; a run saved before solves were cold was warm."""
+        return cls(**{"warm": True, **data})
+
     @property
     def name(self) -> str:
         """The puzzle set's short name: the dataset, or the file's stem."""
@@ -98,7 +103,11 @@ def compare(args: argparse.Namespace) -> int:
               f"running all {len(puzzles)}", file=sys.stderr)
     runner = _runner(getattr(args, "cluster", None))
     meta = _meta(folder, settings, engines)
-    session = {"started": now(), "command": command(), "jobs": jobs, "backends": {}}
+    # environment describes the latest session; each session keeps its own code and load,
+    # so a run resumed at another commit says so
+    session = {"started": now(), "command": command(), "jobs": jobs, "backends": {},
+               "source": meta["environment"].get("source"),
+               "load before": meta["environment"].get("load before")}
     meta["sessions"].append(session)
     _start(folder, meta)
     log = RunLog(folder)
@@ -108,7 +117,7 @@ def compare(args: argparse.Namespace) -> int:
             _run(lineup, puzzles, settings, jobs, log, skipped, session, run)
     except KeyboardInterrupt as stop:
         session.update(finished=now(), interrupted=True)
-        meta["environment"]["load after"] = provenance.load()
+        meta["environment"]["load after"] = session["load after"] = provenance.load()
         if isinstance(stop, Terminated):
             session["terminated"] = True
         report.write_json(meta, folder / "meta.json")
@@ -120,7 +129,8 @@ def compare(args: argparse.Namespace) -> int:
     finally:
         log.close()
     session.update(finished=now(), interrupted=False, skipped=skipped)
-    meta["environment"]["load after"] = provenance.load()  # a busy machine slows every engine
+    # a busy machine slows every engine
+    meta["environment"]["load after"] = session["load after"] = provenance.load()
     report.write_json(meta, folder / "meta.json")
     records = [r for r in log.read() if r.index in puzzles]
     explicit = settings.backends.strip() != "all"
@@ -327,7 +337,7 @@ def _resumed(args: argparse.Namespace) -> tuple[Path, Settings]:
     meta_path = folder / "meta.json"
     try:
         saved = json.loads(meta_path.read_text(encoding="utf-8"))["settings"]
-        settings = Settings(**saved)
+        settings = Settings.saved(saved)
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise UsageError(f"cannot resume {folder}: no readable meta.json ({error})") from None
     settings.scatter = args.scatter or settings.scatter  # a choice of plot, free to change

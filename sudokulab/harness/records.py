@@ -1,4 +1,5 @@
-"""What a run produces: one Record per backend and puzzle, as runs.jsonl stores it.
+"""What a run produces: one Record per backend, puzzle and pass, as runs.jsonl stores it,
+and one per backend and puzzle once its passes are merged.
 
 Reports, plots, statistics and the run log read records; only the runner (worker
 processes) and the cluster make them, so none of the readers imports process code.
@@ -25,7 +26,8 @@ class Record:
     times: list[float] = field(default_factory=list)   # each repeat's, in the order run
     warmup: float | None = None      # the untimed first solve of a fresh worker
     cpu: float | None = None         # CPU seconds of the solve (the worker's and its
-    cpus: list[float] = field(default_factory=list)    # children's), median and each
+    cpus: list[float | None] = field(default_factory=list)  # children's), median and
+                                                            # each (None: not measured)
     memory: float | None = None      # MB: the worker process's peak resident memory
     statuses: list[str] = field(default_factory=list)  # each repeat's status, when they
                                                         # differ (empty when they agree)
@@ -66,7 +68,9 @@ def merge(passes: Sequence[Record]) -> Record:
         return passes[0]
     ordered = sorted(passes, key=lambda r: r.repeat or 0)
     times = [t for r in ordered for t in (r.times or [r.time])]
-    cpus = [c for r in ordered for c in r.cpus]
+    # a pass whose worker was killed has a time and no CPU time: None keeps them aligned
+    cpus = [c for r in ordered for c in (r.cpus or [None] * len(r.times or [r.time]))]
+    measured = [c for c in cpus if c is not None]
     statuses = [s for r in ordered for s in (r.statuses or [r.result.status.value] *
                                               len(r.times or [r.time]))]
     middle = sorted(ordered, key=lambda r: r.time)[(len(ordered) - 1) // 2]
@@ -74,7 +78,8 @@ def merge(passes: Sequence[Record]) -> Record:
     warmups = [r.warmup for r in ordered if r.warmup is not None]
     return Record(middle.backend, middle.index, middle.result, statistics.median(times),
                   times, warmups[0] if warmups else None,
-                  statistics.median(cpus) if cpus else None, cpus,
+                  statistics.median(measured) if measured else None,
+                  cpus if measured else [],
                   max(memories) if memories else None,
                   statuses if len(set(statuses)) > 1 else [])
 

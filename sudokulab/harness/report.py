@@ -50,6 +50,8 @@ def timing_rows(report: Report, *, numeric: bool = False) -> list[dict]:
     time figure is followed by its 95 % interval ('low–high', or with `numeric` two
     columns of numbers) and the row ends with the run-to-run spread (a percentage)."""
     uncertain = any(f.intervals for f in report.figures)
+    # a column of intervals only for a figure that has one somewhere (never the max)
+    bracketed = {name for f in report.figures for name, i in f.intervals.items() if i}
     rows = []
     for f in report.figures:
         row = {"backend": f.backend, "puzzles": f.puzzles, "answered": f.answered,
@@ -60,6 +62,8 @@ def timing_rows(report: Report, *, numeric: bool = False) -> list[dict]:
                                    ("p90 ms", f.p90, 1000), ("max ms", f.max, 1000)):
             row[name] = None if value is None else round(value * scale, 1 if scale == 1 else 3)
             interval = f.intervals.get(name.split(" ms")[0])
+            if name.split(" ms")[0] not in bracketed:
+                continue
             if uncertain and numeric:
                 row.update(_ends(name, interval, scale))
             elif uncertain:

@@ -2,7 +2,7 @@
 appended and flushed as each one finishes; readers get a puzzle's passes merged.
 
 Whatever is on disk is kept: a run stopped by Ctrl-C or a killed machine loses at most
-the line being written, and `--resume` skips every (backend, puzzle) already there.
+the line being written, and `--resume` skips every (backend, puzzle, pass) already there.
 """
 
 from __future__ import annotations

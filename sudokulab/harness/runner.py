@@ -1,7 +1,8 @@
 """Run one backend over a stream of puzzles in worker processes that may hang or crash.
 
 Each worker is a child process (sudokulab.children) that builds its engine once from
-the backend spec and then solves the puzzles it is sent, keeping its engine warm. The
+the backend spec and then solves the puzzles it is sent: cold (the engine forgets what
+earlier puzzles taught it before each solve, untimed) unless the options say warm. The
 parent holds a hard deadline per puzzle (the backend's own timeout plus a grace): a
 worker that overruns it is killed and the puzzle recorded as a timeout; a worker that
 dies (a segfault, os._exit, a signal) has its puzzle recorded as an error. Either way a
@@ -42,7 +43,7 @@ from multiprocessing.connection import Connection, wait
 from typing import NamedTuple
 
 from sudokulab import errors
-from sudokulab.backends.base import ctrl_c
+from sudokulab.backends.base import Backend, ctrl_c
 from sudokulab.children import CONTEXT, held, listen
 from sudokulab.harness.records import Record
 from sudokulab.puzzle import Puzzle
@@ -59,6 +60,8 @@ BATCH_CELLS = 8100      # ...and cells: a batch and its answers stay well within
                         # pipe buffers, so neither side can block the other on a send
 FLUSH = 0.05            # seconds an answer may wait in a worker for the rest of its batch
 KILLED = "no answer in time: worker killed"  # a puzzle past its hard deadline
+FORGET = 10.0           # seconds a cold solve's engine may take to rebuild, untimed (smt's
+                        # model of an empty 25x25 took 2.5 s on a busy 2-core machine)
 GRACE = 2.0             # seconds a worker has, after Ctrl-C, to send what it found
                         # before it is sent SIGINT itself (the parent alone heard it)
 
@@ -84,10 +87,11 @@ class Options:
         return self.repeat + (1 if fresh and self.warmup else 0)
 
     def allowance(self, runs: int) -> float | None:
-        """Seconds the parent waits for `runs` solves before killing the worker."""
+        """Seconds the parent waits for `runs` solves before killing the worker (a cold
+        solve's untimed rebuild of its engine included)."""
         if self.timeout is None:
             return None
-        return runs * self.timeout + grace(self.timeout)
+        return runs * (self.timeout + (0.0 if self.warm else FORGET)) + grace(self.timeout)
 
 
 def grace(timeout: float) -> float:
@@ -251,19 +255,26 @@ class Solve(NamedTuple):
     memory: float   # MB: the peak resident memory of this process or of a child, so far
 
 
-def _timed(backend, puzzle: Puzzle, options: Options) -> Solve:
-    """One solve, cold unless `options.warm`: the engine first forgets what earlier
-    solves taught it (untimed); a backend that breaks its contract gets an ERROR."""
-    if not options.warm:
-        backend.forget(puzzle)
-    cpu = _cpu()
-    started = time.perf_counter()
+def _timed(backend: Backend, puzzle: Puzzle, options: Options) -> Solve:
+    """One solve, cold unless `options.warm` (see _forget); a backend that breaks its
+    contract gets an ERROR."""
     try:
+        if not options.warm:
+            _forget(backend, puzzle)
+        cpu, started = _cpu(), time.perf_counter()
         result = plain(backend.solve(puzzle, limit=options.limit, timeout=options.timeout))
     except Exception as error:  # Backend.solve should never raise; a plugin's might
+        cpu, started = _cpu(), time.perf_counter()
         result = Result(Status.ERROR, message=f"solve raised {type(error).__name__}: {error}")
     seconds = time.perf_counter() - started
     return Solve(result, seconds, _cpu() - cpu, _peak_memory())
+
+
+def _forget(backend: Backend, puzzle: Puzzle) -> None:
+    """Untimed, before a cold solve: the engine forgets what earlier solves taught it,
+    unless it cannot take the puzzle at all (it answers UNSUPPORTED without a model)."""
+    if not backend.unsupported(puzzle):
+        backend.forget(puzzle)
 
 
 def _cpu() -> float:

@@ -1,7 +1,8 @@
 """Warm worker processes for the web server, awaited on the event loop without blocking it.
 
 Each solve runs in a harness worker (sudokulab.harness.runner.Worker: a child process
-that builds its engine once and keeps it warm). The server never solves itself: it sends
+that builds its engine once and keeps it warm: a player gains nothing from a cold
+solve, which rebuilds the engine first). The server never solves itself: it sends
 the puzzle down the worker's pipe and awaits the pipe becoming readable, with a hard
 deadline (the solve's timeout plus the harness's grace). A worker that overruns is killed
 and the solve answered TIMEOUT; one that dies is answered ERROR. Either way the request
@@ -58,7 +59,8 @@ class Pool:
                 failure = await self._ready(worker)
                 if failure is not None:
                     return failure, 0.0
-            answer = await self._answer(worker, puzzle, Options(limit, timeout, warmup=False))
+            answer = await self._answer(worker, puzzle,
+                                        Options(limit, timeout, warmup=False, warm=True))
             healthy = answer[0] is not None
             return answer[1], answer[2]
         finally:  # a cancelled request (the client left) must not leave a busy worker
@@ -113,7 +115,7 @@ class Pool:
         # spawning forks and writes the start data: kept off the event loop, and finished
         # even when the request is cancelled meanwhile (the new worker is then ended)
         spawning = asyncio.ensure_future(asyncio.to_thread(
-            Worker, key[0], Options(key[1], key[2], warmup=False)))
+            Worker, key[0], Options(key[1], key[2], warmup=False, warm=True)))
         try:
             return await asyncio.shield(spawning)
         except BaseException:
