@@ -150,7 +150,18 @@ def test_the_summary_is_recomputed_from_runs_jsonl_alone(summarised):
         assert float(row["puzzles/s"]) == round(len(per_puzzle) / per_puzzle.sum(), 1)
         cpu = np.median([np.median(c) for _, c in sorted(cpus[spec].items())])
         assert float(row["CPU median ms"]) == round(float(cpu) * 1000, 3)
+        peak = max(line["memory"] for line in lines(summarised) if line["backend"] == spec)
+        assert float(row["peak MB"]) == round(peak)
+        spreads = [(max(t) - min(t)) / max(float(np.median(t)), 1e-6)
+                   for _, t in sorted(times[spec].items())]
+        assert float(row["spread %"]) == round(float(np.median(spreads)) * 100, 1)
     text = (summarised / "summary.md").read_text()
+    for spec, per_puzzle in medians.items():  # every answer right and within 20 s
+        # the competition row: backend, solved, PAR-2 s, VBS share (a percentage), ...
+        shape = rf"\|\s*{spec}\s*\|\s*15\s*\|\s*[\d.]+\s*\|\s*\d+%"
+        row = next(line for line in text.splitlines() if re.match(shape, line))
+        par2 = _number(row.strip("|").split("|")[2].strip())
+        assert par2 == round(float(per_puzzle.mean()), 4)  # nothing unsolved: the mean
     for a, b in (("norvig", "sat"), ("norvig", "dlx"), ("sat", "dlx")):
         logs = np.log(np.maximum(medians[b], 1e-6)) - np.log(np.maximum(medians[a], 1e-6))
         ratio = float(np.exp(np.mean(logs)))
