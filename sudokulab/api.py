@@ -193,14 +193,8 @@ def run(lineup: Sequence[str], puzzles: Mapping[int, Puzzle], settings, jobs: in
     from sudokulab.harness.records import merged
 
     lines: list[Record] = []
-    walls = {} if walls is None else walls
-
-    def keep(spec: str, record: Record) -> None:
-        lines.append(record)
-        walls.setdefault(spec, {"puzzles": 0, "wall": 0.0})["puzzles"] += 1
-
-    solve_passes(list(lineup), puzzles, settings, jobs, keep, skipped, progress=progress,
-                 walls=walls)
+    solve_passes(list(lineup), puzzles, settings, jobs, lines.append, skipped,
+                 progress=progress, walls=walls)
     return merged(lines)
 
 

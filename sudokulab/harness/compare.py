@@ -162,25 +162,22 @@ def _run(lineup: list[str], puzzles: dict[int, Puzzle], settings: Settings, jobs
          log: RunLog, skipped: dict[str, str], session: dict,
          run: Callable[..., None] = run_backend) -> None:
     """Every pass of every backend over the puzzles runs.jsonl does not hold yet."""
-    def keep(spec: str, record: Record) -> None:
-        log.append(record)
-        wall = session["backends"].setdefault(spec, {"puzzles": 0, "wall": 0.0})
-        wall["puzzles"] += 1
-
-    solve_passes(lineup, puzzles, settings, jobs, keep, skipped,
+    solve_passes(lineup, puzzles, settings, jobs, log.append, skipped,
                  done=log.done(settings.repeat), run=run, walls=session["backends"])
 
 
 def solve_passes(lineup: list[str], puzzles: Mapping[int, Puzzle], settings: Settings,
-                 jobs: int, keep: Callable[[str, Record], None], skipped: dict[str, str], *,
+                 jobs: int, keep: Callable[[Record], None], skipped: dict[str, str], *,
                  done: set | frozenset = frozenset(), run: Callable[..., None] = run_backend,
                  walls: dict | None = None, progress: bool = True) -> None:
     """`settings.repeat` passes, each over every backend in turn and every puzzle in an
     order shuffled for the pass (seeded), so that a drift of the machine's load falls
     on every backend and puzzle alike; `keep` takes each record as it comes, its pass
     number set. A (backend, puzzle, pass) in `done` is not solved again; a backend that
-    cannot start is added to `skipped`."""
+    cannot start is added to `skipped`; `walls` gets each backend's solves and wall
+    seconds (as meta.json's sessions hold them)."""
     options = settings.options()
+    walls = {} if walls is None else walls
     for repeat in range(1, settings.repeat + 1):
         order = list(puzzles.items())
         random.Random(f"{settings.seed}:{repeat}").shuffle(order)
@@ -190,10 +187,12 @@ def solve_passes(lineup: list[str], puzzles: Mapping[int, Puzzle], settings: Set
                 continue
             label = spec if settings.repeat == 1 else f"{spec} [{repeat}/{settings.repeat}]"
             shown = Progress(label, len(todo)) if progress else None
+            wall = walls.setdefault(spec, {"puzzles": 0, "wall": 0.0})
 
-            def record(r: Record, spec: str = spec, shown: Progress | None = shown,
+            def record(r: Record, wall: dict = wall, shown: Progress | None = shown,
                        repeat: int = repeat) -> None:
-                keep(spec, replace(r, repeat=repeat))
+                keep(replace(r, repeat=repeat))
+                wall["puzzles"] += 1
                 if shown:
                     shown.step()
 
@@ -205,9 +204,7 @@ def solve_passes(lineup: list[str], puzzles: Mapping[int, Puzzle], settings: Set
             finally:
                 if shown:
                     shown.finish()
-                if walls is not None:
-                    wall = walls.setdefault(spec, {"puzzles": 0, "wall": 0.0})
-                    wall["wall"] = round(wall["wall"] + time.perf_counter() - started, 3)
+                wall["wall"] = round(wall["wall"] + time.perf_counter() - started, 3)
 
 
 def _runner(cluster: str | None) -> contextlib.AbstractContextManager:

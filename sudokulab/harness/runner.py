@@ -32,7 +32,6 @@ import math
 import numbers
 import os
 import signal
-import statistics
 import sys
 import threading
 import time
@@ -45,7 +44,7 @@ from typing import NamedTuple
 from sudokulab import errors
 from sudokulab.backends.base import Backend, ctrl_c
 from sudokulab.children import CONTEXT, held, listen
-from sudokulab.harness.records import Record
+from sudokulab.harness.records import Record, merge
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
 
@@ -186,16 +185,15 @@ class Ear:
 
 
 def answer(backend, index: int, puzzle: Puzzle, options: Options, fresh: bool) -> Answer:
-    """One puzzle's answer: its solves (the result of the middle one kept, the median of
-    their times), after a warm-up solve when the engine is `fresh`."""
+    """One puzzle's answer: its solves merged (records.merge), after a warm-up solve when
+    the engine is `fresh`."""
     warmup = _timed(backend, puzzle, options).seconds if fresh and options.warmup else None
     solves = [_timed(backend, puzzle, options) for _ in range(options.repeat)]
-    ordered = sorted(solves, key=lambda solve: solve.seconds)
-    statuses = [solve.result.status.value for solve in solves]
-    return (index, ordered[(len(ordered) - 1) // 2].result,
-            statistics.median(s.seconds for s in solves), [s.seconds for s in solves], warmup,
-            statistics.median(s.cpu for s in solves), [s.cpu for s in solves],
-            max(s.memory for s in solves), statuses if len(set(statuses)) > 1 else [])
+    # the repeats merged as a run's passes are: one definition of the median and result
+    one = merge([Record("", index, s.result, s.seconds, [s.seconds], cpu=s.cpu, cpus=[s.cpu],
+                        memory=s.memory, repeat=k) for k, s in enumerate(solves, 1)])
+    return (index, one.result, one.time, one.times, warmup, one.cpu, one.cpus, one.memory,
+            one.statuses)
 
 
 class Outbox:
@@ -261,10 +259,13 @@ def _timed(backend: Backend, puzzle: Puzzle, options: Options) -> Solve:
     try:
         if not options.warm:
             _forget(backend, puzzle)
-        cpu, started = _cpu(), time.perf_counter()
+    except Exception as error:  # a plugin's forget might raise: the solve is not tried
+        return Solve(Result(Status.ERROR, message=f"forget raised {type(error).__name__}: "
+                                                  f"{error}"), 0.0, 0.0, _peak_memory())
+    cpu, started = _cpu(), time.perf_counter()
+    try:
         result = plain(backend.solve(puzzle, limit=options.limit, timeout=options.timeout))
     except Exception as error:  # Backend.solve should never raise; a plugin's might
-        cpu, started = _cpu(), time.perf_counter()
         result = Result(Status.ERROR, message=f"solve raised {type(error).__name__}: {error}")
     seconds = time.perf_counter() - started
     return Solve(result, seconds, _cpu() - cpu, _peak_memory())
