@@ -169,8 +169,8 @@ class Comparison:
                  "status": r.result.status.value,
                  "right": r.result.status.is_answer and (r.backend, r.index) not in self.wrong,
                  "time": r.time, "times": list(r.times or [r.time]),
-                 **({"cpu": getattr(r, "cpu", None)} if "cpu" in measured else {}),
-                 **({"memory": getattr(r, "memory", None)} if "memory" in measured else {}),
+                 **({"cpu": r.cpu} if "cpu" in measured else {}),
+                 **({"memory": r.memory} if "memory" in measured else {}),
                  "rating": self.ratings.get(r.index), **r.result.stats}
                 for r in self.records]
 
@@ -180,8 +180,8 @@ class Comparison:
         rows = []
         for r in self.records:
             times = list(r.times or [r.time])
-            cpus = list(getattr(r, "cpus", None) or [])
-            statuses = list(getattr(r, "statuses", None) or [])  # empty: all as the result
+            cpus = r.cpus
+            statuses = r.statuses  # empty: all as the result
             for k, seconds in enumerate(times):
                 rows.append({"dataset": self.dataset, "backend": r.backend, "puzzle": r.index,
                              "repeat": k + 1, "time": seconds,
@@ -196,7 +196,7 @@ class Comparison:
         """Which of CPU time and memory some record has (runs before they were measured
         have neither)."""
         return {name for name in ("cpu", "memory")
-                if any(getattr(r, name, None) is not None for r in self.records)}
+                if any(getattr(r, name) is not None for r in self.records)}
 
     def _stat_keys(self) -> list[str]:
         """The names of the native statistics any record reports."""
