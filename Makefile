@@ -13,13 +13,14 @@ CORES   := $(shell nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 1)
 WORKERS := $(shell echo $$(( $(CORES) + 1 )))
 
 .PHONY: help install setup bytecode swipl prolog fonts chromium minizinc model demo test lint \
-        docs bench clean
+        docs bench soak clean
 
 help:
 	@echo "make demo    install everything, then compare every backend on the bundled top95"
 	@echo "make test    install everything, then run ruff, the tests and the strict docs build"
 	@echo "make docs    build the manual (docs/, mkdocs.yml) into site/; a broken link fails it"
 	@echo "make bench   run the speed targets side by side and regenerate results/"
+	@echo "make soak    a thousand rounds of cancelled web requests: the server must still solve"
 	@echo "make model   retrain the digit classifier of \`sudokulab read\` (sudokulab/vision/digits.npz)"
 	@echo "make clean   remove the virtual environment, the SWI-Prolog build and caches"
 	@echo "Set SUDOKULAB_SKIP_PROLOG=1 to skip provisioning and testing the Prolog backend."
@@ -105,6 +106,11 @@ lint: $(INSTALLED)
 
 bench: install
 	$(BIN)/python bench/run.py
+
+# The web server's soak: a thousand rounds of requests cancelled at every moment, then a
+# solve must still answer (tests/test_web_soak.py; `make test` runs a dozen rounds).
+soak: install
+	SUDOKULAB_SOAK_ROUNDS=1000 $(BIN)/pytest -n 0 -q tests/test_web_soak.py
 
 clean:
 	rm -rf $(VENV) .local *.egg-info .pytest_cache .ruff_cache .hypothesis runs site

@@ -33,6 +33,36 @@ STARTUP_WAIT = min(STARTUP, 60.0)  # seconds a request waits for a new worker's 
 Key = tuple[str, int | None, float]
 
 
+class Waiters:
+    """Requests waiting for a process to be given back or ended. Woken without an await,
+    so that the counts of a pool change in one step: a request cancelled twice (the page's
+    abort and its POST /api/cancel in the same moment) cannot stop a release half-way and
+    leak a process's slot."""
+
+    def __init__(self) -> None:
+        self.futures: list[asyncio.Future] = []
+
+    async def wait(self, timeout: float | None = None) -> bool:
+        """Wait until woken (True) or for `timeout` seconds (False). Cancelling the wait
+        changes nothing in the pool."""
+        waiter = asyncio.get_running_loop().create_future()
+        self.futures.append(waiter)
+        try:
+            await asyncio.wait_for(waiter, timeout)
+            return True
+        except asyncio.TimeoutError:
+            return False
+        finally:
+            with contextlib.suppress(ValueError):
+                self.futures.remove(waiter)
+
+    def wake(self) -> None:
+        """Let every waiting request look again."""
+        for waiter in self.futures:
+            if not waiter.done():
+                waiter.set_result(None)
+
+
 class Pool:
     """Worker processes by key: idle ones kept warm, busy ones bounded."""
 
@@ -40,7 +70,7 @@ class Pool:
         self.max_processes, self.per_key = max_processes, per_key
         self.idle: OrderedDict[Worker, Key] = OrderedDict()  # least recently used first
         self.live: dict[Key, int] = {}
-        self.changed: asyncio.Condition | None = None
+        self.waiters = Waiters()  # requests waiting for a worker
         self.ending: set[asyncio.Future] = set()
 
     @property
@@ -64,7 +94,9 @@ class Pool:
             healthy = answer[0] is not None
             return answer[1], answer[2]
         finally:  # a cancelled request (the client left) must not leave a busy worker
-            await self._release(worker, key, healthy)
+            ending = self._release(worker, key, healthy)
+            if ending is not None:  # its process ended before the request ends
+                await asyncio.shield(ending)
 
     async def _ready(self, worker: Worker) -> Result | None:
         """Wait for a new worker's engine; a Result saying why when it cannot start."""
@@ -97,21 +129,17 @@ class Pool:
 
     async def _acquire(self, key: Key) -> Worker:
         """An idle worker of this key, or a new one when there is room; waits otherwise."""
-        if self.changed is None:
-            self.changed = asyncio.Condition()
-        async with self.changed:
-            while True:
-                for worker, its_key in self.idle.items():
-                    if its_key == key:
-                        del self.idle[worker]
-                        return worker
-                if self.live.get(key, 0) < self.per_key:
-                    if self.size >= self.max_processes:
-                        self._evict(key)
-                    if self.size < self.max_processes:
-                        self.live[key] = self.live.get(key, 0) + 1
-                        break
-                await self.changed.wait()
+        while True:
+            worker = self._idle_worker(key)
+            if worker is not None:
+                return worker
+            if self.live.get(key, 0) < self.per_key:
+                if self.size >= self.max_processes:
+                    self._evict(key)
+                if self.size < self.max_processes:
+                    self.live[key] = self.live.get(key, 0) + 1
+                    break
+            await self.waiters.wait()
         # spawning forks and writes the start data: kept off the event loop, and finished
         # even when the request is cancelled meanwhile (the new worker is then ended)
         spawning = asyncio.ensure_future(asyncio.to_thread(
@@ -120,8 +148,21 @@ class Pool:
             return await asyncio.shield(spawning)
         except BaseException:
             spawning.add_done_callback(_discard)
-            await self._forget(key)
+            self._forget(key)
             raise
+
+    def _idle_worker(self, key: Key) -> Worker | None:
+        """An idle worker of this key still alive; one that died while idle is dropped
+        (its slot freed, so a new one replaces it)."""
+        for worker, its_key in list(self.idle.items()):
+            if its_key != key:
+                continue
+            del self.idle[worker]
+            if worker.process.is_alive():
+                return worker
+            self._end_later(worker)
+            self._forget(key)
+        return None
 
     def _evict(self, key: Key) -> None:
         """End the least recently used idle worker of another key, if there is one."""
@@ -129,28 +170,32 @@ class Pool:
             if its_key != key:
                 del self.idle[worker]
                 self.live[its_key] -= 1
-                ending = asyncio.ensure_future(asyncio.to_thread(_end, worker))
-                self.ending.add(ending)  # kept until done: a bare task may be collected
-                ending.add_done_callback(self.ending.discard)
+                self._end_later(worker)
                 return
 
-    async def _release(self, worker: Worker, key: Key, healthy: bool) -> None:
-        """Keep a healthy worker warm; end any other."""
-        if not healthy:
-            await asyncio.to_thread(_end, worker)
-            await self._forget(key)
-            return
-        assert self.changed is not None
-        async with self.changed:
-            self.idle[worker] = key
-            self.changed.notify_all()
+    def _end_later(self, worker: Worker) -> asyncio.Future:
+        """End a worker off the event loop: the task, kept until done (a bare task may be
+        collected)."""
+        ending = asyncio.ensure_future(asyncio.to_thread(_end, worker))
+        self.ending.add(ending)
+        ending.add_done_callback(self.ending.discard)
+        return ending
 
-    async def _forget(self, key: Key) -> None:
+    def _release(self, worker: Worker, key: Key, healthy: bool) -> asyncio.Future | None:
+        """Keep a healthy worker warm; end any other (the task ending it). No await, as
+        in Waiters: a second cancellation cannot stop it half-way and leak the slot."""
+        if healthy:
+            self.idle[worker] = key
+            self.waiters.wake()
+            return None
+        ending = self._end_later(worker)
+        self._forget(key)
+        return ending
+
+    def _forget(self, key: Key) -> None:
         """One worker of this key fewer."""
-        assert self.changed is not None
-        async with self.changed:
-            self.live[key] -= 1
-            self.changed.notify_all()
+        self.live[key] -= 1
+        self.waiters.wake()
 
     def close(self) -> None:
         """End every idle worker (busy ones end with their requests)."""

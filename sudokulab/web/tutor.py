@@ -24,7 +24,7 @@ from sudokulab.children import CONTEXT, held, listen
 from sudokulab.errors import UsageError
 from sudokulab.harness.runner import STARTUP, grace
 from sudokulab.web.learn import Unavailable
-from sudokulab.web.pool import receive
+from sudokulab.web.pool import Waiters, receive
 
 MAX_PROCESSES = 4   # helper processes: two slow requests still leave two for the others
 STARTUP_WAIT = min(STARTUP, 60.0)  # seconds a request waits for a new process's imports
@@ -64,7 +64,8 @@ class Tutor:
         self.max_processes = max_processes
         self.idle: list[Helper] = []
         self.live = 0
-        self.changed: asyncio.Condition | None = None
+        self.waiters = Waiters()
+        self.ending: set[asyncio.Future] = set()
 
     @property
     def busy(self) -> int:
@@ -113,23 +114,20 @@ class Tutor:
                 return {"status": "error", "message": value}
             return value
         finally:  # a cancelled request must not leave a busy helper behind: it is killed
-            await self._release(helper, healthy)
+            ending = self._release(helper, healthy)
+            if ending is not None:  # its process ended before the request ends
+                await asyncio.shield(ending)
 
     async def _acquire(self, deadline: float) -> Helper | None:
         """An idle helper, or a new one when there is room; waits otherwise, until the
         deadline (None then)."""
-        if self.changed is None:
-            self.changed = asyncio.Condition()
         loop = asyncio.get_running_loop()
-        async with self.changed:
-            while not self.idle and self.live >= self.max_processes:
-                try:
-                    await asyncio.wait_for(self.changed.wait(), deadline - loop.time())
-                except asyncio.TimeoutError:
-                    return None
-            if self.idle:
-                return self.idle.pop()
-            self.live += 1
+        while not self.idle and self.live >= self.max_processes:
+            if not await self.waiters.wait(deadline - loop.time()):
+                return None
+        if self.idle:
+            return self.idle.pop()
+        self.live += 1
         # spawning writes the start data: kept off the event loop, and finished even when
         # the request is cancelled meanwhile (the new process is then ended)
         spawning = asyncio.ensure_future(asyncio.to_thread(Helper))
@@ -137,20 +135,23 @@ class Tutor:
             return await asyncio.shield(spawning)
         except BaseException:
             spawning.add_done_callback(_discard)
-            await self._release(None, False)
+            self._release(None, False)
             raise
 
-    async def _release(self, helper: Helper | None, healthy: bool) -> None:
-        """Keep a healthy helper warm; end any other."""
-        if helper is not None and not healthy:
-            await asyncio.to_thread(helper.kill)
-        assert self.changed is not None
-        async with self.changed:
-            if helper is not None and healthy:
-                self.idle.append(helper)
-            else:
-                self.live -= 1
-            self.changed.notify_all()
+    def _release(self, helper: Helper | None, healthy: bool) -> asyncio.Future | None:
+        """Keep a healthy helper warm; end any other, off the event loop (the task ending
+        it). No await, as in pool.Waiters: a second cancellation cannot leak its slot."""
+        ending = None
+        if helper is not None and healthy:
+            self.idle.append(helper)
+        else:
+            if helper is not None:
+                ending = asyncio.ensure_future(asyncio.to_thread(helper.kill))
+                self.ending.add(ending)  # kept until done: a bare task may be collected
+                ending.add_done_callback(self.ending.discard)
+            self.live -= 1
+        self.waiters.wake()
+        return ending
 
     def close(self) -> None:
         """End every idle helper (busy ones end with their requests)."""
