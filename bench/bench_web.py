@@ -17,6 +17,11 @@ host), spoken to over HTTP with httpx:
    same task (sudokulab.web.learn.hint / explain) run in the bench's process, side by side:
    the median over the puzzles of round trip minus in-process time.
 
+4. The page's compare times what the command line's compare times: for cpsat and cpmpy
+   (the engines a concurrent compare once showed 500x slower than alone), the median of
+   `POST /api/compare` times over the first TIMED top95 puzzles is within 3x of the median
+   `sudokulab compare` reports on the same puzzles, in the same run.
+
 Measured in the browser (Playwright on Debian's Chromium, as tests/test_web_browser.py
 drives it), desktop 1400x900 and phone 390x844, several runs each (reported, no target):
 the page's load (navigation to the board drawn and interactive: body[data-ready]), the
@@ -55,6 +60,7 @@ TARGET_MS = 5.0
 LEARN_TARGET_MS = 10.0  # added by the server to a hint or an explanation
 LEARN_SET = "easy50"
 STORM = 20              # concurrent compare requests
+TIMED, TIMED_ENGINES, WITHIN = 10, ("cpsat", "cpmpy"), 3.0  # target 4
 CLIENT_TIMEOUT = 300.0  # seconds any one request may take before the bench gives up on it
 CHROMIUM = "/usr/bin/chromium"
 SCREENS = {"desktop 1400x900": {"viewport": {"width": 1400, "height": 900}},
@@ -154,6 +160,34 @@ def learning(client: httpx.Client, url: str) -> dict:
         print(f"{route}: median added {statistics.median(added) * 1000:.2f} ms",
               file=sys.stderr)
     return out
+
+
+def timings(client: httpx.Client, url: str, engines: list[str]) -> dict[str, tuple]:
+    """Each engine's median time over TIMED top95 puzzles: (page's compare, CLI's)."""
+    import tempfile
+
+    lines = [line_of(p.givens) for p in datasets.load("top95")[:TIMED]]
+    page: dict[str, list[float]] = {engine: [] for engine in engines}
+    for line in lines:
+        response = client.post(f"{url}/api/compare", json={"puzzle": line, "backends": engines})
+        for block in response.text.strip().split("\n\n"):
+            kind, data = block.split("\n")
+            answer = json.loads(data.removeprefix("data: "))
+            if kind == "event: result":
+                page[answer["backend"]].append(answer["time"])
+    with tempfile.TemporaryDirectory() as folder:
+        puzzles = Path(folder) / "timed.txt"
+        puzzles.write_text("\n".join(lines) + "\n")
+        cli: dict[str, list[float]] = {engine: [] for engine in engines}
+        for engine in engines:  # one engine in one worker at a time, as the page runs them
+            out = Path(folder) / engine
+            subprocess.run([sys.executable, "-m", "sudokulab", "compare", "--file",
+                            str(puzzles), "--backends", engine, "--jobs", "1", "--out",
+                            str(out)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+            for record in map(json.loads, (out / "runs.jsonl").read_text().splitlines()):
+                cli[record["backend"]].append(record["time"])
+    return {engine: (statistics.median(page[engine]), statistics.median(cli[engine]))
+            for engine in engines}
 
 
 def storm(url: str, engines: list[str]) -> dict:
@@ -285,6 +319,20 @@ def browser_section(b: dict, runs: int) -> list[str]:
             "emulated (touch, 2x pixels) on the same machine.", ""]
 
 
+def timing_section(t: dict[str, tuple], ok: bool) -> list[str]:
+    """The report's section on the page's compare times against the CLI's."""
+    rows = [[engine, f"{page * 1000:.2f}", f"{cli * 1000:.2f}", f"{page / cli:.2f}"]
+            for engine, (page, cli) in t.items()]
+    return [f"## The page's compare against `sudokulab compare`, top95 #1-{TIMED}", "",
+            f"Target: each engine's median time within {WITHIN:g}x of the command line's on "
+            f"the same puzzles. **{'PASS' if ok else 'FAIL'}**", "",
+            tabulate(rows, ["engine", "page median ms", "CLI median ms", "page / CLI"],
+                     tablefmt="github"), "",
+            "The page runs the engines one at a time in warm workers, a new worker's first "
+            "puzzle after an untimed warm-up; the CLI's compare solves cold, after the same "
+            "warm-up."]
+
+
 def learn_section(le: dict, le_ok: bool) -> list[str]:
     """The report's lines on hints and explanations."""
     ms = lambda xs: f"{statistics.median(xs) * 1000:.2f}"  # noqa: E731
@@ -352,6 +400,7 @@ def main(argv: list[str] | None = None) -> int:
                        if b["available"]]
             o = overhead(client, url, args.rounds)
             le = learning(client, url)
+            t = timings(client, url, [e for e in TIMED_ENGINES if e in engines])
         s = storm(url, engines)
         b = browse(url, args.runs)
     finally:
@@ -362,7 +411,9 @@ def main(argv: list[str] | None = None) -> int:
     s_ok = not s["failed"] and not s["blocked"]
     le_ok = all(statistics.median(r["added"]) * 1000 <= LEARN_TARGET_MS and not r["wrong"]
                 for r in le.values())
+    t_ok = bool(t) and all(1 / WITHIN <= page / cli <= WITHIN for page, cli in t.values())
     text = report(o, o_ok, s, s_ok, engines, le, le_ok, b, args.runs)
+    text += "\n" + "\n".join(timing_section(t, t_ok)) + "\n"
     old = args.out.read_text() if args.out.exists() else ""
     kept = SECTION.search(old)  # the page load time, written by the browser test
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -376,11 +427,15 @@ def main(argv: list[str] | None = None) -> int:
           f"process: " + ", ".join(f"{route} {statistics.median(r['added']) * 1000:.2f} ms"
                                   for route, r in le.items())
           + f": {'PASS' if le_ok else 'FAIL'}")
+    print(f"the page's compare times {', '.join(TIMED_ENGINES)} within {WITHIN:g}x of the "
+          "CLI's: " + ", ".join(f"{e} {page * 1000:.1f} ms vs {cli * 1000:.1f} ms"
+                                for e, (page, cli) in t.items())
+          + f": {'PASS' if t_ok else 'FAIL'}")
     for screen, times in b.items():
         print(f"{screen}: median " + ", ".join(f"{what} {statistics.median(xs):.0f} ms"
                                                for what, xs in times.items()))
     print(f"wrote {args.out}")
-    return 0 if o_ok and s_ok and le_ok else 1
+    return 0 if o_ok and s_ok and le_ok and t_ok else 1
 
 
 if __name__ == "__main__":

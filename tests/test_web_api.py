@@ -28,7 +28,7 @@ from sudokulab.harness.testing import write_plugin
 from sudokulab.puzzle import line_of
 from sudokulab.result import Result, Status
 from sudokulab.web import learn
-from sudokulab.web.app import MAX_BODY, MAX_IMAGE, agreement, create_app
+from sudokulab.web.app import MAX_BODY, MAX_IMAGE, MEASURED, agreement, create_app
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 SOLUTION = [int(d) for d in
@@ -349,14 +349,39 @@ def test_compare_streams_each_engine_then_agreement(client):
     assert answer.headers["content-type"].startswith("text/event-stream")
     stream = events(answer)
     assert stream[0] == ("start", {"backends": ["norvig", "sat", "dlx"],
-                                   "puzzle": stream[0][1]["puzzle"], "tag": None})
+                                   "puzzle": stream[0][1]["puzzle"], "tag": None,
+                                   "measured": MEASURED})
     results = [data for kind, data in stream if kind == "result"]
-    assert sorted(r["backend"] for r in results) == ["dlx", "norvig", "sat"]
+    assert [r["backend"] for r in results] == ["norvig", "sat", "dlx"]  # in turn
+    assert all(r["cpu"] >= 0 and r["time"] > 0 for r in results)
     assert all(r["solutions"] == [SOLUTION] for r in results)
     assert stream[-1] == ("done", {"agree": True, "answered": ["dlx", "norvig", "sat"],
                                    "disagree": [], "grids": 1, "others": [],
                                    "message": "all 3 engines agree", "cancelled": False,
                                    "tag": None})
+
+
+def test_compare_runs_one_engine_at_a_time_after_a_warm_up(doubles, monkeypatch):
+    """Each engine's time is its own: no two solves of a compare overlap, and a new
+    worker's first solve is preceded by an untimed warm-up, which the answer reports."""
+    pool = doubles.app.state.pool
+    solve, running, most = pool.solve, [0], [0]
+
+    async def counted(*args, **kwargs):
+        running[0] += 1
+        most[0] = max(most[0], running[0])
+        try:
+            return await solve(*args, **kwargs)
+        finally:
+            running[0] -= 1
+
+    monkeypatch.setattr(pool, "solve", counted)
+    body = {"puzzle": EASY, "backends": ["norvig", "dlx", "sat", "cpsat"]}
+    first = [d for kind, d in events(doubles.post("/api/compare", json=body)) if kind == "result"]
+    again = [d for kind, d in events(doubles.post("/api/compare", json=body)) if kind == "result"]
+    assert most[0] == 1
+    assert all(r["warmup"] is not None and r["warmup"] > 0 for r in first)
+    assert all(r["warmup"] is None for r in again)  # the same warm workers
 
 
 def test_compare_names_the_engine_that_disagrees(doubles):

@@ -138,6 +138,9 @@ def test_compare_runs_every_engine_live_and_they_agree(page, server):
     statuses = page.eval_on_selector_all("#compare-table .status", "s => s.map(x => "
                                          "x.textContent)")
     assert statuses == ["unique"] * len(engines)
+    assert page.text_content("#compare-measured").startswith("Measured one engine at a time")
+    cpu = page.eval_on_selector_all("#compare-table td.cpu", "s => s.map(x => x.textContent)")
+    assert len(cpu) == len(engines) and all(float(ms) >= 0 for ms in cpu)
     page.locator("#compare-table tr[data-backend='sat'] button.model").click()
     page.wait_for_function("document.querySelector('#model-text').textContent"
                            ".includes('clauses')")

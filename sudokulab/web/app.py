@@ -143,7 +143,8 @@ def create_app(pool: Pool | None = None) -> FastAPI:
 
     @app.post("/api/compare")
     async def compare(body: CompareRequest, request: Request) -> StreamingResponse:
-        """Every available backend (or those named) at once, streamed as each finishes."""
+        """Every available backend (or those named), one at a time, streamed as each
+        finishes."""
         puzzle = _parse(body.puzzle)
         if body.backends:
             specs = [await _spec(request.app, name) for name in body.backends]
@@ -464,12 +465,14 @@ async def _solve(app: FastAPI, spec: str, puzzle, limit: int, timeout: float) ->
     return (await _run(app, spec, puzzle, limit, timeout))[1]
 
 
-async def _run(app: FastAPI, spec: str, puzzle, limit: int,
-               timeout: float) -> tuple[Result, dict]:
+async def _run(app: FastAPI, spec: str, puzzle, limit: int, timeout: float,
+               warmup: bool = False) -> tuple[Result, dict]:
     """One backend's Result, and its checked answer for the page."""
     started = time.perf_counter()
-    result, seconds = await app.state.pool.solve(spec, puzzle, limit, timeout)
-    return result, answer_json(spec, puzzle, result, seconds, time.perf_counter() - started)
+    solved = await app.state.pool.solve(spec, puzzle, limit, timeout, warmup)
+    answer = answer_json(spec, puzzle, solved.result, solved.seconds,
+                         time.perf_counter() - started)
+    return solved.result, {**answer, "cpu": solved.cpu, "warmup": solved.warmup}
 
 
 def answer_json(spec: str, puzzle, result, seconds: float, wall: float) -> dict:
@@ -489,38 +492,48 @@ def answer_json(spec: str, puzzle, result, seconds: float, wall: float) -> dict:
     return data
 
 
+# How the page's compare measures, said with its figures (the start event's `measured`)
+MEASURED = ("one engine at a time, each in a warm worker of its own; time is the solve's "
+            "wall clock inside the worker, CPU its process's CPU time; a worker's first "
+            "puzzle is solved once untimed first (a warm-up, as `sudokulab compare` does)")
+
+
 async def _compare(app: FastAPI, specs: list[str], puzzle, limit: int, timeout: float,
                    tag: str | None):
     """Server-sent events: start, one result per backend as it finishes, then agreement
-    (each with the request's tag). Cancelling the tag ends every solve still running: from
-    the start event on, as the solves are under the tag before it is sent."""
-    pending = {asyncio.ensure_future(_run(app, spec, puzzle, limit, timeout))
-               for spec in specs}
-    for task in pending:
-        app.state.jobs.add(tag, task)
+    (each with the request's tag). The backends run one at a time, so that each time is
+    its own and not a share of the cores (all at once on two cores, the fastest engine
+    looked the slowest). Cancelling the tag ends the solve running and the ones to come:
+    from the start event on, as the compare is under the tag before it is sent."""
+    under_tag = asyncio.get_running_loop().create_future()  # cancelled with the tag
+    app.state.jobs.add(tag, under_tag)
     results = {}  # judged as Results, not as the page's JSON
-    cancelled = False
+    running: asyncio.Future | None = None
     try:
-        yield _event("start", {"backends": specs, "puzzle": puzzle_json(puzzle), "tag": tag})
-        while pending:
-            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                if task.cancelled():  # POST /api/cancel: the others are cancelled too
-                    cancelled = True
-                    continue
-                result, answer = task.result()
-                results[answer["backend"]] = result
-                yield _event("result", {**answer, "tag": tag})
+        yield _event("start", {"backends": specs, "puzzle": puzzle_json(puzzle), "tag": tag,
+                               "measured": MEASURED})
+        for spec in specs:
+            if under_tag.cancelled():
+                break
+            running = asyncio.ensure_future(_run(app, spec, puzzle, limit, timeout, True))
+            app.state.jobs.add(tag, running)
+            await asyncio.wait({running})
+            if running.cancelled():  # POST /api/cancel
+                break
+            result, answer = running.result()
+            results[answer["backend"]] = result
+            yield _event("result", {**answer, "tag": tag})
+        cancelled = len(results) < len(specs)
         verdict = agreement(puzzle, results)
         if cancelled:
             verdict["message"] = f"cancelled after {len(results)} of {len(specs)} answers"
         yield _event("done", {**verdict, "cancelled": cancelled, "tag": tag})
-    finally:  # the client left: its solves stop (their workers are ended)
-        if pending:
-            LOG.info("tag %r: the client left its compare, %d solve(s) stopped", tag,
-                     len(pending))
-        for task in pending:
-            task.cancel()
+    finally:  # the client left: its solve stops (its worker is ended)
+        if running is not None and not running.done():
+            LOG.info("tag %r: the client left its compare, its solve stopped", tag)
+            running.cancel()
+        if not under_tag.done():
+            under_tag.set_result(None)  # the tag forgets the compare
 
 
 def agreement(puzzle, results: Mapping[str, Result]) -> dict:

@@ -21,8 +21,9 @@ import asyncio
 import contextlib
 import time
 from collections import OrderedDict
+from typing import NamedTuple
 
-from sudokulab.harness.runner import STARTUP, Options, Worker, grace
+from sudokulab.harness.runner import STARTUP, Options, Worker
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
 
@@ -31,6 +32,16 @@ MAX_PROCESSES = 16     # worker processes in all (each engine holds its own memo
 STARTUP_WAIT = min(STARTUP, 60.0)  # seconds a request waits for a new worker's engine
 
 Key = tuple[str, int | None, float]
+
+
+class Solved(NamedTuple):
+    """One solve in a worker: its Result, the worker's wall and CPU seconds for it, and the
+    seconds of the untimed warm-up solve a new worker ran first (None: already warm)."""
+
+    result: Result
+    seconds: float
+    cpu: float | None = None
+    warmup: float | None = None
 
 
 class Waiters:
@@ -79,20 +90,21 @@ class Pool:
         return sum(self.live.values())
 
     async def solve(self, spec: str, puzzle: Puzzle, limit: int | None,
-                    timeout: float) -> tuple[Result, float]:
-        """The Result of one solve in a worker, and the seconds the worker took for it."""
+                    timeout: float, warmup: bool = False) -> Solved:
+        """One solve in a worker. With `warmup`, a worker new to the request solves the
+        puzzle once untimed first, as `sudokulab compare` does: the engine's first-solve
+        costs (lazy imports, JIT, caches) are then not in the time."""
         key = (spec, limit, timeout)
-        worker = await self._acquire(key)
+        worker = await self._acquire(key, warmup)
         healthy = False
         try:
             if not worker.ready:
                 failure = await self._ready(worker)
                 if failure is not None:
-                    return failure, 0.0
-            answer = await self._answer(worker, puzzle,
-                                        Options(limit, timeout, warmup=False, warm=True))
-            healthy = answer[0] is not None
-            return answer[1], answer[2]
+                    return Solved(failure, 0.0)
+            message, answer = await self._answer(worker, puzzle)
+            healthy = message is not None
+            return answer
         finally:  # a cancelled request (the client left) must not leave a busy worker
             ending = self._release(worker, key, healthy)
             if ending is not None:  # its process ended before the request ends
@@ -110,24 +122,26 @@ class Pool:
         worker.ready = True
         return None
 
-    async def _answer(self, worker: Worker, puzzle: Puzzle,
-                      options: Options) -> tuple[object, Result, float]:
-        """Send the puzzle and await the answer: (message or None, Result, seconds)."""
+    async def _answer(self, worker: Worker, puzzle: Puzzle) -> tuple[object, Solved]:
+        """Send the puzzle and await the answer: (the worker's message or None, Solved)."""
         started = time.perf_counter()
         if not worker.send([(0, puzzle)]):
-            return None, Result(Status.ERROR, message="worker died before the puzzle"), 0.0
-        message = await receive(worker, options.timeout + grace(options.timeout))
+            return None, Solved(Result(Status.ERROR, message="worker died before the puzzle"),
+                                0.0)
+        # the harness's own deadline: a warm-up solve too, on a new worker
+        message = await receive(worker, worker.options.allowance(worker.options.runs(
+            worker.fresh)) or STARTUP)
         elapsed = time.perf_counter() - started
         if message is None:
-            return None, Result(Status.TIMEOUT, message="no answer in time: worker killed"), \
-                elapsed
+            return None, Solved(Result(Status.TIMEOUT,
+                                       message="no answer in time: worker killed"), elapsed)
         if isinstance(message, str):
-            return None, Result(Status.ERROR, message=message), elapsed
+            return None, Solved(Result(Status.ERROR, message=message), elapsed)
         worker.answered(1)
-        _, [(_, result, seconds, *_)] = message
-        return message, result, seconds
+        _, [(_, result, seconds, _, warmup, cpu, *_)] = message
+        return message, Solved(result, seconds, cpu, warmup)
 
-    async def _acquire(self, key: Key) -> Worker:
+    async def _acquire(self, key: Key, warmup: bool = False) -> Worker:
         """An idle worker of this key, or a new one when there is room; waits otherwise."""
         while True:
             worker = self._idle_worker(key)
@@ -143,7 +157,7 @@ class Pool:
         # spawning forks and writes the start data: kept off the event loop, and finished
         # even when the request is cancelled meanwhile (the new worker is then ended)
         spawning = asyncio.ensure_future(asyncio.to_thread(
-            Worker, key[0], Options(key[1], key[2], warmup=False, warm=True)))
+            Worker, key[0], Options(key[1], key[2], warmup=warmup, warm=True)))
         try:
             return await asyncio.shield(spawning)
         except BaseException:

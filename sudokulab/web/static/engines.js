@@ -45,7 +45,7 @@ export async function solve() {
   }
 }
 
-/** Run every engine at once; a row each as it finishes, then whether they agree. */
+/** Run the engines one at a time; a row each as it finishes, then whether they agree. */
 export async function compare() {
   const body = $("compare-table").querySelector("tbody"), rows = {};
   body.innerHTML = "";
@@ -69,26 +69,42 @@ function onCompareEvent(kind, data, body, rows) {
     for (const name of data.backends) {
       const tr = document.createElement("tr");
       tr.dataset.backend = name;
-      tr.innerHTML = `<td>${escape(name)}</td><td class="status status-running">running…</td><td class="ms"></td><td class="stats"></td><td><button class="model">model</button></td>`;
+      tr.innerHTML = `<td>${escape(name)}</td><td class="status status-waiting">waiting</td><td class="ms"></td><td class="cpu"></td><td class="stats"></td><td><button class="model">model</button></td>`;
       tr.querySelector(".model").addEventListener("click", () => showModel(name));
       body.appendChild(tr); rows[name] = tr;
     }
+    $("compare-measured").textContent = data.measured ? `Measured ${data.measured}.` : "";
+    running(rows, data.backends[0]);
   } else if (kind === "result") {
     const tr = rows[data.backend];
     if (!tr) return;
     const status = tr.querySelector(".status");
     status.textContent = data.status; status.className = `status status-${data.status}`;
     status.title = data.message || "";
-    tr.querySelector(".ms").textContent = (data.time * 1000).toFixed(1);
+    const ms = tr.querySelector(".ms");
+    ms.textContent = (data.time * 1000).toFixed(1);
+    if (data.warmup != null) {  // a new worker: its first solve ran untimed, not counted
+      ms.textContent += " †";
+      ms.title = `a new worker: a warm-up solve (${(data.warmup * 1000).toFixed(1)} ms, not counted) ran first`;
+    }
+    tr.querySelector(".cpu").textContent = data.cpu == null ? "" : (data.cpu * 1000).toFixed(1);
     const stats = Object.entries(data.stats || {});
     tr.querySelector(".stats").innerHTML = stats.map(([k, v]) => `<span title="${escape(statTitle(k))}">${escape(k)}=${escape(Number.isInteger(v) || typeof v !== "number" ? v : v.toPrecision(3))}</span>`).join(" ");
     seen.push(...stats.map(([k]) => k));
     legend(seen);
     tr.dataset.done = "1";
     tr.dataset.status = data.status;
+    const next = Object.keys(rows).find((name) => !rows[name].dataset.done);
+    if (next) running(rows, next);
   } else if (kind === "done") {
     showAgreement(data, rows);
   }
+}
+
+/** Mark the engine now solving (the others wait their turn). */
+function running(rows, name) {
+  const status = rows[name]?.querySelector(".status");
+  if (status) { status.textContent = "running…"; status.className = "status status-running"; }
 }
 
 function showAgreement(data, rows) {
@@ -126,6 +142,7 @@ export function resetEngines() {
   delete line.dataset.agree; delete line.dataset.others;
   $("solve-status").textContent = "";
   delete $("solve-status").dataset.status;
+  $("compare-measured").textContent = "";
   $("model-text").hidden = true;
   $("model-text").textContent = "";
   seen = [];
