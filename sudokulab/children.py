@@ -22,18 +22,29 @@ or its module for `python -m`), so a plain script that calls `sl.compare` with n
 before it is ready. So the parent hides its main module while it starts a child
 (`main_hidden`), in every process of CONTEXT (Process, and so Pool and
 ProcessPoolExecutor, which start theirs through it).
+
+Tied to the parent, because a parent can die without ending its children (SIGKILL, or
+SIGTERM before it could answer): a child then ran on alone, at full CPU, holding the
+parent's stdout open (`| cat` waited for it). So a child asks the kernel to kill it when
+the process that forked it dies (`tie`: the fork server, which ends with the parent), and
+the fork server and multiprocessing's resource tracker start with stdout on /dev/null
+(`_quiet_spawn`). The fork server is born deaf to SIGTERM too: a `timeout` or `kill 0`
+ends the whole group, and the parent, which answers SIGTERM as Ctrl-C, still needs its
+workers to hand back what they found.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
+import subprocess
 import sys
 import threading
 import types
 from collections.abc import Callable, Iterator
-from multiprocessing import context, forkserver, resource_tracker
+from multiprocessing import context, forkserver, resource_tracker, util
 
 # What the fork server imports before its first fork: the harness's worker, which most
 # children run (the web's helpers and the generator's pools import the rest themselves).
@@ -63,13 +74,65 @@ def main_hidden() -> Iterator[None]:
 
 
 class _OwnCode:
-    """A child process that runs sudokulab's code only: started with the parent's main
-    module hidden."""
+    """A child process that runs sudokulab's code only, started with the parent's main
+    module hidden, and that dies with its parent."""
 
     @classmethod
     def _Popen(cls, process_obj):  # noqa: N802 (multiprocessing's name)
         with main_hidden():
             return super()._Popen(process_obj)
+
+    def run(self) -> None:
+        """In the child: tie it to its parent, then run the target."""
+        # A spawned child's parent may be a thread that ends before it: only the fork
+        # server (one thread, ending with the parent) is a parent to die with.
+        tie(self._start_method == "forkserver")
+        super().run()
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def tie(forked: bool = True) -> None:
+    """In a child: be killed when the process that `forked` it dies (Linux), and end now if
+    the parent is already gone; SIGTERM, held since the fork server's start, is let in."""
+    if forked and sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if forked:
+        # The fork server ends once nobody holds its "alive" pipe, which every child is
+        # handed: let the parent alone hold it, so that the server (and then, by the
+        # prctl, this child) ends when the parent does. A child that starts children
+        # of its own starts a fork server of its own.
+        server = forkserver._forkserver
+        with contextlib.suppress(OSError, TypeError):
+            os.close(server._forkserver_alive_fd)
+        server._forkserver_alive_fd = None
+    parent = multiprocessing.parent_process()
+    if parent is not None and not parent.is_alive():  # it died before the prctl
+        os._exit(1)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+
+_HELPERS: list[subprocess.Popen] = []  # kept, so that only multiprocessing reaps them
+
+
+def _quiet_spawn(path: str, args: list[str], passfds) -> int:
+    """multiprocessing's util.spawnv_passfds (how it starts the fork server and the
+    resource tracker), with their stdout on /dev/null: a helper outliving the parent by a
+    moment must not keep the reader of the parent's stdout waiting."""
+    helper = subprocess.Popen(args, executable=path, pass_fds=tuple(passfds),
+                              stdout=subprocess.DEVNULL, close_fds=True,
+                              restore_signals=False)
+    _HELPERS.append(helper)
+    return helper.pid
+
+
+if sys.platform != "win32":
+    util.spawnv_passfds = _quiet_spawn
 
 
 class SpawnProcess(_OwnCode, context.SpawnProcess):
@@ -107,11 +170,12 @@ CONTEXT = _context()
 
 @contextlib.contextmanager
 def held() -> Iterator[None]:
-    """Processes started in the block (from this thread) are born with SIGINT blocked."""
+    """Processes started in the block (from this thread) are born with SIGINT blocked,
+    and the fork server with SIGTERM blocked too (its children let it in: `tie`)."""
     # multiprocessing's resource tracker, which the first spawn starts, unblocks SIGINT
     # once it is up: started before the block, it cannot undo it.
     resource_tracker.ensure_running()
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         # The fork server's children inherit its signal mask: it is born in the block too.
         if CONTEXT.get_start_method() == "forkserver":

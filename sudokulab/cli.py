@@ -25,6 +25,8 @@ from sudokulab.errors import (
     SudokulabError,
     UsageError,
     error_line,
+    sigterm_as_ctrl_c,
+    terminated,
 )
 
 DESCRIPTION = ("Solve Sudoku with independent paradigms and check their answers against each "
@@ -62,14 +64,18 @@ def _main(argv: list[str]) -> int:
         return EXIT_INPUT
     try:
         args = build_parser(_command(argv)).parse_args(argv)
-        code = module(args.command).run(args)
+        command = module(args.command)
+        if hasattr(command, "refuse_unused"):  # an option the others leave without effect
+            command.refuse_unused(args)
+        with sigterm_as_ctrl_c():  # SIGTERM: what Ctrl-C prints, then 143
+            code = command.run(args)
         sys.stdout.flush()
-        return code
+        return EXIT_TERMINATED if code == EXIT_INTERRUPTED and terminated() else code
     except SudokulabError as error:  # one line, whatever line breaks the input put in it
         _say(error)
         return error.exit_code
     except KeyboardInterrupt as stop:  # errors.Terminated says SIGTERM's code
-        code = getattr(stop, "exit_code", EXIT_INTERRUPTED)
+        code = EXIT_TERMINATED if terminated() else getattr(stop, "exit_code", EXIT_INTERRUPTED)
         _say("terminated" if code == EXIT_TERMINATED else "interrupted", prefix="sudokulab: ")
         return code
     except BrokenPipeError:  # the reader went away (| head): not an error of ours
@@ -163,8 +169,18 @@ def build_parser(command: str | None = "") -> argparse.ArgumentParser:
             sub = commands.add_parser(name, help=summary, add_help=full,
                                       formatter_class=argparse.RawDescriptionHelpFormatter)
         if full:
-            module(name).options(sub)
+            _options(sub, module(name))
     return parser
+
+
+def _options(sub: argparse.ArgumentParser, command) -> None:
+    """A command's options, and its --help's description, examples and exit codes where
+    its options() leaves them out (a command without options)."""
+    from sudokulab.errors import exit_help
+
+    command.options(sub)
+    sub.description = sub.description or command.DESCRIPTION
+    sub.epilog = sub.epilog or f"{command.EXAMPLES}\n\n{exit_help(command.EXITS)}"
 
 
 if __name__ == "__main__":

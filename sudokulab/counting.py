@@ -195,7 +195,8 @@ def _stop(running: list) -> None:
 def _one(text: str, deadline: float | None, running: list) -> int:
     """One formula's count in a process of its own; Timeout past the deadline."""
     with tempfile.TemporaryFile("w+") as err:  # Ganak's comment lines: no pipe to fill
-        process = subprocess.Popen([sys.executable, "-m", "sudokulab.counting"], text=True,
+        process = subprocess.Popen([sys.executable, "-m", "sudokulab.counting",
+                                    str(os.getpid())], text=True,
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
         running.append(process)
         if None in running or (deadline is not None and time.perf_counter() >= deadline):
@@ -227,6 +228,7 @@ def main() -> None:
     """The counting process: read the variables counted and the clauses, print the count."""
     from pyganak import Counter
 
+    _die_with(int(sys.argv[1]) if len(sys.argv) > 1 else None)
     lines = sys.stdin.read().splitlines()
     counter = Counter()
     counter.add_clauses([int(x) for x in line.split()[:-1]] for line in lines[1:])
@@ -235,6 +237,20 @@ def main() -> None:
     os.dup2(2, 1)  # Ganak prints comment lines ('c o ...') to stdout: the count alone goes there
     found = counter.count()
     os.write(answer, f"{found}\n".encode())
+
+
+def _die_with(parent: int | None) -> None:
+    """Be killed when the parent dies (Linux), whatever kills it: a count left alone would
+    run on at full CPU for as long as Ganak takes; end now if it is gone already."""
+    if sys.platform.startswith("linux"):
+        import contextlib
+        import ctypes
+        import signal
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ option values every command takes (counts, seconds, ports) are checked here too,
 from __future__ import annotations
 
 import contextlib
-import math
 import signal
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
@@ -53,11 +52,21 @@ MEANINGS = {
 }
 
 
+STOPS = (EXIT_INTERRUPTED, EXIT_TERMINATED)  # every command: the cli's main answers both
+
+
+def command_exits(codes: Iterable[int]) -> tuple[int, ...]:
+    """The codes a command can return: its own, and Ctrl-C's and SIGTERM's, in MEANINGS'
+    order (added here, so that no command's --help can leave them out)."""
+    given = {*codes, *STOPS}
+    return tuple(code for code in MEANINGS if code in given)
+
+
 def exit_help(codes: Iterable[int]) -> str:
     """The 'exit codes' section of a command's --help: the codes it can return."""
     import textwrap
 
-    chosen = [code for code in MEANINGS if code in set(codes)]
+    chosen = command_exits(codes)
     order = ", ".join(str(code) for code in PRECEDENCE if code in chosen)
     lines = [f"exit codes (when puzzles end differently, the first of {order}):"]
     for code in chosen:
@@ -176,6 +185,11 @@ class DisagreementError(SudokulabError):
 
 class ProofError(DisagreementError):
     """The generator's second engine did not confirm what the working engine claimed."""
+
+
+class CertificateRejected(DisagreementError):
+    """A certificate that does not prove its verdict (`sudokulab verify`): the message
+    says where (a proof's lemma and clause, a solution's cell, a given, a file's hash)."""
 
 
 # --- stops: KeyboardInterrupt, so that code which does not know them still stops ---------
@@ -302,14 +316,6 @@ def seconds(text: str) -> float:
         raise _refuse(f"{text!r} is not a number of seconds") from None
 
 
-def timeout_seconds(text: str) -> float | None:
-    """argparse type: seconds >= 0; 0 and inf mean no timeout (None)."""
-    value = seconds(text)
-    if math.isnan(value) or value < 0:
-        raise _refuse(f"must be 0 (none) or more seconds, not {text}")
-    return None if value == 0 or math.isinf(value) else value
-
-
 @contextlib.contextmanager
 def sigterm_stops() -> Iterator[None]:
     """SIGTERM raises Terminated (a KeyboardInterrupt) here, so the run ends as on Ctrl-C:
@@ -319,6 +325,38 @@ def sigterm_stops() -> Iterator[None]:
 
     try:
         previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread: leave SIGTERM alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+_TERMS: list[int] = []  # the SIGTERMs sigterm_as_ctrl_c has answered
+
+
+def terminated() -> bool:
+    """Whether SIGTERM came under sigterm_as_ctrl_c: the command then exits 143, not 130."""
+    return bool(_TERMS)
+
+
+@contextlib.contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM does here what Ctrl-C does, whoever listens for Ctrl-C now (the main
+    thread's KeyboardInterrupt, an engine's base.ctrl_c, a run's workers): the command
+    keeps and prints what it keeps on Ctrl-C; `terminated()` then says exit 143."""
+    def term(signum, frame):
+        _TERMS.append(signum)
+        if callable(signal.getsignal(signal.SIGINT)):
+            signal.raise_signal(signal.SIGINT)  # its handler runs now, in this frame
+        else:  # Ctrl-C ignored (a background job) or fatal here: SIGTERM still stops
+            raise Terminated
+
+    _TERMS.clear()  # a new command (main() may run many in one process)
+    try:
+        previous = signal.signal(signal.SIGTERM, term)
     except ValueError:  # not the main thread: leave SIGTERM alone
         yield
         return

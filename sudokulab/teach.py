@@ -1,4 +1,4 @@
-"""The same rule in every engine, side by side: the teaching view of `model --rule N`.
+"""The same rule in every engine, side by side: the teaching view of `model --show-rule N`.
 
 A puzzle's rules are numbered: its rows 1..N, columns N+1..2N and boxes 2N+1..3N (a jigsaw
 has no boxes: its regions are one rule), then each rule of `puzzle.rules` in order. For
@@ -76,7 +76,7 @@ class Piece:
 def _geo(puzzle: Puzzle) -> Geometry:
     """The puzzle's geometry; one grid only."""
     if puzzle.layout is not None:
-        raise InputError(f"model --rule takes one grid, not a {puzzle.layout.name}")
+        raise InputError(f"model --show-rule takes one grid, not a {puzzle.layout.name}")
     return geometry(puzzle.box, puzzle.rules)
 
 

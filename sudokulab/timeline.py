@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from sudokulab.recording import RecordingFile
 
 TIMELINE_CAP = 500  # samples kept per search
+BUDGET_MAX = 2**31 - 1  # conflicts per sat slice at most: any C integer holds it
 
 # What each figure means in each paradigm: one sentence, shown beside its chart.
 MEANING: dict[str, dict[str, str]] = {
@@ -160,7 +161,9 @@ class Timeline:
             self.sample(solver.accum_stats())
             return status
         while True:
-            solver.conf_budget(self.stride)
+            # a count's thousands of calls keep doubling the stride past what PySAT's C
+            # long takes (an OverflowError): beyond BUDGET_MAX a slice is the whole call
+            solver.conf_budget(min(self.stride, BUDGET_MAX))
             status = solver.solve_limited(assumptions=assumptions)
             self.sample(solver.accum_stats())
             if status is not None or deadline.passed():

@@ -1,5 +1,5 @@
 """The asp backend and sudoku.lp: the bundled solutions, exact counts, limits, timeouts,
-and the program run by clingo alone (the header's commands, `export --to lp`)."""
+and the program run by clingo alone (the header's commands, `export --to asp`)."""
 
 from __future__ import annotations
 
@@ -250,11 +250,11 @@ VARIANTS = json.loads((Path(__file__).parent / "data" / "variants.json").read_te
 
 
 @pytest.mark.parametrize("name", ["top95", "miracle", *sorted(VARIANTS)])
-def test_export_to_lp_runs_in_clingo_alone(tmp_path, name):
+def test_export_to_asp_runs_in_clingo_alone(tmp_path, name):
     puzzle = {"top95": datasets.load("top95")[0], "miracle": MIRACLE}.get(name) or \
         from_json(json.dumps(VARIANTS[name]))
     target = tmp_path / "puzzle.lp"
-    run = subprocess.run([sys.executable, "-m", "sudokulab.cli", "export", "--to", "lp",
+    run = subprocess.run([sys.executable, "-m", "sudokulab.cli", "export", "--to", "asp",
                           "-", "-o", str(target)], input=to_json(puzzle), cwd=ROOT,
                          capture_output=True, text=True)
     assert (run.returncode, run.stderr) == (0, f"sudokulab: wrote {target}\n")

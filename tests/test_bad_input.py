@@ -111,7 +111,7 @@ CASES = [
     case("no-command", "", 2, "required: COMMAND"),
     case("unknown-command", "solv " + P4, 2, "invalid choice: 'solv'"),
     case("top-level-unknown-option", "--bogus solve " + P4, 2, "unrecognized arguments: --bogus"),
-    *per_command("{c}-unknown-option", ("solve", "show", "export --to lp", "model",
+    *per_command("{c}-unknown-option", ("solve", "show", "export --to asp", "model",
                                         "explain", "hint", "grade"),
                  "{c} " + P4 + " --bogus", 2, "unrecognized arguments: --bogus"),
     case("compare-unknown-option", f"{COMPARE} --bogus", 2, "--bogus"),
@@ -129,7 +129,7 @@ CASES = [
     case("solve-missing-timeout", "solve " + P4 + " --timeout", 2, "expected one argument"),
     case("solve-missing-cage", "solve " + P4 + " --cage", 2, "expected one argument"),
     case("export-missing-to", "export " + P4, 2, "--to"),
-    case("export-missing-out", "export " + P4 + " --to lp --out", 2, "expected one argument"),
+    case("export-missing-out", "export " + P4 + " --to asp --out", 2, "expected one argument"),
     case("compare-missing-dataset", "compare --dataset", 2, "expected one argument"),
     case("grade-missing-plot", "grade " + EASY + " --plot", 2, "expected one argument"),
     case("serve-missing-port", "serve --port", 2, "expected one argument"),
@@ -198,7 +198,7 @@ CASES = [
          "unknown level 'nosuch'"),
     case("ladder-missing-file", "ladder --file nofile.txt", 2, "nofile.txt: cannot read"),
     case("ladder-negative-timeout", "ladder --dataset top95 --timeout -1", 2,
-         "--timeout takes a number of seconds above 0"),
+         "--timeout/-t: must be 0 (none) or more seconds"),
     case("serve-port-word", "serve --port abc", 2, "not a whole number"),
     case("serve-port-negative", "serve --port -1", 2, "from 0 to 65535"),
     case("serve-port-too-big", "serve --port 70000", 2, "from 0 to 65535"),
@@ -421,7 +421,7 @@ CASES = [
     # --- files: missing, a folder, empty, binary, not UTF-8, too long, bad entries -------
     *per_command("{c}-missing-file", READING, "{c} --file missing.txt", 2,
                  "missing.txt: cannot read: No such file"),
-    case("export-missing-file", "export --file missing.txt --to lp", 2, "No such file"),
+    case("export-missing-file", "export --file missing.txt --to asp", 2, "No such file"),
     case("compare-missing-file", f"{COMPARE} --file missing.txt", 2, "No such file"),
     *per_command("{c}-folder", ("solve", "show", "grade"), "{c} --file adir", 2,
                  "Is a directory", files={"adir": None}),
@@ -432,7 +432,7 @@ CASES = [
          files={"empty.txt": b""}),
     case("solve-only-comments", "solve --file notes.txt", 2, "no puzzle",
          files={"notes.txt": ONLY_COMMENTS}),
-    *per_command("{c}-binary-file", ("solve", "show", "hint", "export --to lp"),
+    *per_command("{c}-binary-file", ("solve", "show", "hint", "export --to asp"),
                  "{c} --file noise.bin", 2, "noise.bin:1: a NUL byte",
                  files={"noise.bin": BINARY}),
     case("compare-binary-file", f"{COMPARE} --file noise.bin", 2, "a NUL byte",
@@ -499,11 +499,11 @@ CASES = [
          "one.txt:1: not a JSON object", files={"one.txt": lines(EASY)}),
     case("solve-input-format-hodoku-on-lines", "solve --file one.txt --input-format hodoku",
          2, "not a HoDoKu library line", files={"one.txt": lines(EASY)}),
-    case("export-several-puzzles", "export --file good.txt --to lp", 2, "one puzzle",
+    case("export-several-puzzles", "export --file good.txt --to asp", 2, "one puzzle",
          files={"good.txt": GOOD}),
 
     # --- standard input: closed, endless, binary, empty, too long ------------------------
-    *per_command("{c}-stdin-closed", READING + ("export --to lp",), "{c} -", 2,
+    *per_command("{c}-stdin-closed", READING + ("export --to asp",), "{c} -", 2,
                  "<stdin>", closed=0),                                  # item 6
     case("read-stdin-closed", "read -", 2, "<stdin>", closed=0),
     case("solve-stdin-dev-zero", "solve -", 2, "a NUL byte", stdin="/dev/zero"),  # item 4
@@ -518,7 +518,7 @@ CASES = [
 
     # --- standard output closed (item 6) ---------------------------------------------------
     *per_command("{c}-stdout-closed", ("solve " + P4, "show " + P4, "model " + P4,
-                                        "export " + P4 + " --to lp", "explain " + EASY,
+                                        "export " + P4 + " --to asp", "explain " + EASY,
                                         "hint " + EASY, "grade " + EASY, "backends",
                                         "datasets", "generate --box 2x2", "serve --port 0",
                                         "read photo.jpg", COMPARE + " --file good.txt"),
@@ -534,11 +534,11 @@ CASES = [
          files={"adir": None}),
     case("export-model-for-dimacs", "export " + P4 + " --to dimacs --model int", 2,
          "--model"),                                                       # item 14
-    case("export-encoding-for-lp", "export " + P4 + " --to lp --encoding minimal", 2,
+    case("export-encoding-for-asp", "export " + P4 + " --to asp --encoding minimal", 2,
          "--encoding"),                                                    # item 14
     case("export-amo-for-smt2", "export " + P4 + " --to smt2 --amo ladder", 2, "--amo"),
     case("export-unknown-encoding", "export " + P4 + " --to dimacs --encoding nosuch", 2,
-         "--encoding 'nosuch'"),
+         "--encoding: invalid choice: 'nosuch'"),
     case("export-unknown-amo", "export " + P4 + " --to dimacs --amo nosuch", 2,
          "--amo 'nosuch'"),
     case("export-unknown-model", "export " + P4 + " --to smt2 --model nosuch", 2,

@@ -151,4 +151,4 @@ def test_export_writes_dimacs_and_smt2(tmp_path, capsys):
     code, _, _ = run(capsys, "export", "--to", "smt2", LINE, "--model", "int", "-o", str(target))
     assert code == 0 and "(check-sat)" in target.read_text()
     code, _, err = run(capsys, "export", "--to", "dimacs", LINE, "--encoding", "clever")
-    assert code == 2 and "--encoding 'clever'" in err
+    assert code == 2 and "--encoding: invalid choice: 'clever'" in err

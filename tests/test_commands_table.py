@@ -1,19 +1,7 @@
-"""docs/commands.md is the table scripts/commands-table makes from the parser: current."""
+"""Every command module has the same shape, and its examples run (docs/commands.md, made
+from the parser, is checked by tests/test_options.py)."""
 
 from __future__ import annotations
-
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def test_the_commands_table_in_the_docs_is_current():
-    made = subprocess.run([sys.executable, str(ROOT / "scripts" / "commands-table")],
-                          capture_output=True, text=True, check=True).stdout
-    assert (ROOT / "docs" / "commands.md").read_text(encoding="utf-8") == made, \
-        "run: .venv/bin/python scripts/commands-table > docs/commands.md"
 
 
 def test_every_command_module_has_the_same_shape():

@@ -1,4 +1,4 @@
-"""The side-by-side view of one rule (`sudokulab.teach`, `model --rule N`): each engine's
+"""The side-by-side view of one rule (`sudokulab.teach`, `model --show-rule N`): each engine's
 piece is taken from its own model, and the pieces of all the rules add up to that model."""
 
 import inspect
@@ -136,7 +136,7 @@ def test_human_steps_use_the_unit():
 
 
 def test_model_rule_prints_the_pieces(capsys):
-    code = main(["model", LINE, "--cage", "r1c1,r5c5=10", "--rule", "28",
+    code = main(["model", LINE, "--cage", "r1c1,r5c5=10", "--show-rule", "28",
                  "--backends", "sat,asp"])
     out = capsys.readouterr().out
     assert code == 0
@@ -145,6 +145,6 @@ def test_model_rule_prints_the_pieces(capsys):
 
 
 def test_model_rule_out_of_range_is_one_line(capsys):
-    assert main(["model", LINE, "--rule", "99"]) == 2
+    assert main(["model", LINE, "--show-rule", "99"]) == 2
     err = capsys.readouterr().err
     assert "rules 1-27" in err and len(err.strip().splitlines()) == 1

@@ -204,7 +204,7 @@ class AspBackend(Backend):
         lines += _examples(given, "    ")
         lines.append(f"  ground once for this shape and rules: {stats['rules']:.0f} rules "
                      f"over {stats['atoms']:.0f} atoms (clingo's statistics)")
-        lines.append("  alone: sudokulab export --to lp PUZZLE | clingo - 0   "
+        lines.append("  alone: sudokulab export --to asp PUZZLE | clingo - 0   "
                      "(or python -m clingo)")
         return "\n".join(lines)
 

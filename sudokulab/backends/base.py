@@ -95,13 +95,13 @@ class _Watcher:
         threading.Thread(target=self.listen, daemon=True, name="sudokulab-ctrl-c").start()
 
     def listen(self) -> None:
-        """Forever: on SIGINT, stop the block running now (if any)."""
+        """Forever: on SIGINT (or SIGTERM, answered as Ctrl-C), stop the block running now."""
         import select
 
         while True:
             select.select([self.read], [], [])
             with self.lock:
-                if (signal.SIGINT in self.drain() and self.current is not None
+                if ({signal.SIGINT, signal.SIGTERM} & set(self.drain()) and self.current is not None
                         and not self.current.stopped):
                     self.current.pressed = self.current.stopped = True
                     self.current.stop()  # once: a second Ctrl-C has nothing more to do

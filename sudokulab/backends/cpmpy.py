@@ -200,6 +200,10 @@ class CpmpyBackend(Backend):
 
         started = time.perf_counter()
         built_model = model(puzzle.box, puzzle.rules, puzzle.layout)
+        if self.solver == "highs":  # its first Highs() prints a banner to stdout: once, nowhere
+            from sudokulab.encodings.milp import _banner_shown
+
+            _banner_shown()
         try:
             solver = cp.SolverLookup.get(self.solver, built_model.model)
             built_model.add_givens(solver, puzzle.givens)

@@ -338,5 +338,5 @@ class MilpBackend(Backend):
                      "lower bound to 1 (the program is loaded once per shape and reused)")
         lines.append("  counting: a no-good row per solution found, solved again until "
                      "infeasible (a part whose solve overruns a budget is split on a "
-                     "cell's digits); `sudokulab export --to milp-lp` writes the LP file")
+                     "cell's digits); `sudokulab export --to lp` writes the LP file")
         return "\n".join(lines)

@@ -7,7 +7,7 @@ import os
 import sys
 
 from sudokulab import errors
-from sudokulab.commands.inputs import examples
+from sudokulab.commands.inputs import examples, nonempty, timeout_seconds
 from sudokulab.errors import (
     EXIT_DISAGREE,
     EXIT_ENGINE,
@@ -18,10 +18,9 @@ from sudokulab.errors import (
     EXIT_TERMINATED,
     EXIT_TIMEOUT,
     UsageError,
+    count_int,
     exit_help,
     positive_int,
-    seconds,
-    whole_number,
 )
 from sudokulab.extras import need
 from sudokulab.formats import READERS
@@ -44,9 +43,9 @@ def options(parser: argparse.ArgumentParser) -> None:
 
     parser.description = DESCRIPTION
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--dataset", "-d", metavar="NAME",
+    source.add_argument("--dataset", "-d", metavar="NAME", type=nonempty,
                         help="a bundled dataset (see `sudokulab datasets`; default: top95)")
-    source.add_argument("--file", "-f", metavar="F",
+    source.add_argument("--file", "-f", metavar="F", type=nonempty,
                         help="a file of puzzles in any supported format (.gz works), each "
                              "with its own rules in JSON Lines or a JSON array")
     parser.add_argument("--input-format", metavar="FMT", choices=READERS,
@@ -60,8 +59,9 @@ def options(parser: argparse.ArgumentParser) -> None:
                              "of backend specs, e.g. norvig,sat:solver=glucose4,smt")
     parser.add_argument("--limit", "-k", type=positive_int, metavar="K",
                         help="solutions to look for per puzzle (default 2: proves uniqueness)")
-    parser.add_argument("--timeout", "-t", type=seconds, metavar="S",
-                        help="seconds per puzzle and backend (default 10; 0 or inf: none)")
+    parser.add_argument("--timeout", "-t", type=timeout_seconds, metavar="S",
+                        default=argparse.SUPPRESS,  # not given: the run's (10, or --resume's)
+                        help="seconds per puzzle and backend (default 10; 0 or inf: never)")
     parser.add_argument("--jobs", "-j", type=positive_int, metavar="J",
                         help=f"worker processes per backend (default: the usable cores, "
                              f"{cores()} here)")
@@ -78,11 +78,12 @@ def options(parser: argparse.ArgumentParser) -> None:
                              "figures do not depend on order, --jobs or --repeat")
     parser.add_argument("--sample", type=positive_int, metavar="K",
                         help="run K puzzles drawn at random (see --seed) instead of all")
-    parser.add_argument("--seed", type=whole_number, metavar="S",
+    parser.add_argument("--seed", type=count_int, metavar="S",
                         help="seed for --sample and for the order of each pass (default 0)")
     parser.add_argument("--scatter", metavar="A,B",
-                        help="the two backends of the scatter plot (default: the first two)")
-    parser.add_argument("--out", "-o", metavar="DIR",
+                        help="the pair of backends the scatter plot sets against each other "
+                             "(default: the first two)")
+    parser.add_argument("--out", "-o", metavar="DIR", type=nonempty,
                         help="output folder (default: a new runs/<dataset>-<timestamp>)")
     parser.add_argument("--resume", action="store_true",
                         help="finish the interrupted run in --out (default: the latest in "
@@ -95,13 +96,31 @@ def options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cluster", metavar="C",
                         help="run on Dask: local:N (a local cluster of N workers) or "
                              "tcp://HOST:PORT (a running `dask scheduler`); see docs/compare.md")
-    parser.epilog = f"{EXAMPLES}\n\n--timeout 0 (or inf) means no timeout.\n\n{exit_help(EXITS)}"
+    parser.epilog = f"{EXAMPLES}\n\n{exit_help(EXITS)}"
+
+
+def refuse_unused(args: argparse.Namespace) -> None:
+    """UsageError for an option of a run given with --cite, which solves nothing."""
+    run = ("file", "input_format", "strict", "backends", "limit", "timeout", "jobs", "repeat",
+           "warm", "sample", "seed", "scatter", "resume", "cluster")
+    given = [f"--{name.replace('_', '-')}" for name in run
+             if getattr(args, name, None) not in (None, False)
+             or (name == "timeout" and hasattr(args, name))]  # not given: absent (SUPPRESS)
+    if args.cite and given:
+        raise UsageError(f"--cite prints how to cite the run in --out and solves nothing: "
+                         f"leave out {', '.join(given)}")
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the comparison the arguments describe; the exit code."""
     from sudokulab.harness import compare
 
+    # The run's settings tell "not given" (None: 10 s, or what --resume finds) from "no
+    # limit" (0), where the option's type says no limit with None.
+    if hasattr(args, "timeout"):
+        args.timeout = 0.0 if args.timeout is None else args.timeout
+    else:
+        args.timeout = None
     if args.cite:  # reads a finished run's meta.json: no engine, no plot
         from sudokulab.harness import provenance
 

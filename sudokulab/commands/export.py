@@ -1,4 +1,4 @@
-"""`sudokulab export`: a solver-neutral model file (DIMACS, SMT-LIB 2, ASP) or a link."""
+"""`sudokulab export`: a model file for an external solver (MODELS) or a link (LINKS)."""
 
 from __future__ import annotations
 
@@ -6,44 +6,61 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from sudokulab.commands.inputs import examples, input_arguments, read_input
-from sudokulab.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, UsageError, exit_help
+from sudokulab.commands.inputs import examples, input_arguments, nonempty, read_input
+from sudokulab.errors import (
+    EXIT_ENGINE,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    SudokulabError,
+    UnsupportedRule,
+    UsageError,
+    exit_help,
+)
 from sudokulab.formats import LINKS
 
-DESCRIPTION = ("Write one puzzle as a model for an external solver (DIMACS CNF, "
-               "SMT-LIB 2, an ASP program for clingo) or as a link that opens it in the "
-               "browser.")
+# Each --to that writes a model, and what it is: the choices, the help and the description.
+MODELS = {
+    "dimacs": "DIMACS CNF, for any SAT solver (shaped by --encoding and --amo)",
+    "smt2": "SMT-LIB 2, for any SMT solver (shaped by --model)",
+    "asp": "an answer set program: sudoku.lp and the puzzle's facts, for clingo",
+    "mzn": "the MiniZinc model with the puzzle inside, for minizinc",
+    "dzn": "the puzzle as MiniZinc data for sudokulab/mzn/sudoku.mzn",
+    "lp": "the 0-1 program in CPLEX LP format, as HiGHS writes it, for any MILP solver",
+}
+FORMATS = {**MODELS, **{name: f"a link that opens the puzzle in {name}" for name in LINKS}}
+DESCRIPTION = ("Write one puzzle as a model for an external solver, or as a link that\n"
+               "opens it in the browser. --to names one of:\n"
+               + "\n".join(f"  {name:<11}{what}" for name, what in FORMATS.items()))
 EXAMPLES = examples(
     "sudokulab export PUZZLE --to dimacs --encoding minimal --out puzzle.cnf",
-    "sudokulab export PUZZLE --to lp | clingo - 0")
-EXITS = (EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED)
+    "sudokulab export PUZZLE --to asp | clingo - 0",
+    "sudokulab export PUZZLE --to lp --out puzzle.lp")
+EXITS = (EXIT_OK, EXIT_INPUT, EXIT_ENGINE, EXIT_INTERRUPTED)
 
 
 def options(p: argparse.ArgumentParser) -> None:
     """The options of `export`."""
+    from sudokulab.encodings.cnf import ENCODINGS
+
     p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
     input_arguments(p)
-    p.add_argument("--to", choices=("dimacs", "smt2", "lp", "mzn", "dzn", "milp-lp", *LINKS),
-                   required=True,
-                   help="output format: a model (dimacs, smt2; lp: an answer set program "
-                        "for clingo; mzn: the MiniZinc model with the puzzle inside, dzn: "
-                        "the puzzle as data for sudokulab/mzn/sudoku.mzn; milp-lp: the 0-1 "
-                        "program in CPLEX LP format, for HiGHS) or a link that opens the "
-                        "puzzle in the browser (fpuzzles, sudokupad)")
-    p.add_argument("--encoding",
-                   help="CNF encoding (dimacs only): minimal, efficient, extended (the "
-                        "default), optimized")
+    p.add_argument("--to", choices=FORMATS, required=True,
+                   help=f"output format: a model ({', '.join(MODELS)}: see above) or a link "
+                        f"that opens the puzzle in the browser ({', '.join(LINKS)})")
+    p.add_argument("--encoding", choices=ENCODINGS,
+                   help="the CNF encoding (dimacs only; default extended)")
     p.add_argument("--amo",
                    help="at-most-one encoding (dimacs only): pairwise (the default), "
                         "seqcounter, ladder, ...")
     p.add_argument("--model", help="SMT model (smt2 only): int, bool (the default), bitvec")
-    p.add_argument("--out", "--output", "-o", dest="out", metavar="FILE",
+    p.add_argument("--out", "--output", "-o", dest="out", metavar="FILE", type=nonempty,
                    help="write here instead of stdout (--output: its old name)")
     p.set_defaults(multi_grid=True)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the DIMACS CNF, SMT-LIB 2 or ASP model of one puzzle."""
+    """Write one puzzle's model or link; 5 for a rule the model cannot express."""
     for option, form in (("encoding", "dimacs"), ("amo", "dimacs"), ("model", "smt2")):
         if getattr(args, option) is not None and args.to != form:
             raise UsageError(f"--{option} shapes the {form} model only, not --to {args.to}")
@@ -52,8 +69,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"export takes one puzzle, the input has {len(puzzles)}")
     try:
         text = _exported(puzzles[0], args)
-    except ValueError as error:  # a rule the encoding or model cannot express
-        raise UsageError(str(error)) from None
+    except SudokulabError:
+        raise
+    except ValueError as error:  # a rule the model cannot express: as solve says it, 5
+        raise UnsupportedRule(str(error)) from None
     if args.out:
         try:
             with open(args.out, "w", encoding="utf-8") as out:
@@ -67,11 +86,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _exported(puzzle, args: argparse.Namespace) -> str:
-    """The DIMACS, SMT-LIB 2 or ASP text, or the link, the options ask for."""
+    """The model's text, or the link, the options ask for."""
     if puzzle.layout is not None and args.to != "dimacs":
         raise UsageError(f"export --to {args.to} takes one N x N grid; a "
                          f"{puzzle.layout.name} exports --to dimacs")
-    if args.to == "lp":  # sudoku.lp and the puzzle's facts: clingo alone solves it
+    if args.to == "asp":  # sudoku.lp and the puzzle's facts: clingo alone solves it
         from sudokulab import asp
 
         return asp.to_lp(puzzle)
@@ -79,7 +98,7 @@ def _exported(puzzle, args: argparse.Namespace) -> str:
         from sudokulab import mzn
 
         return mzn.to_mzn(puzzle) if args.to == "mzn" else mzn.to_dzn(puzzle)
-    if args.to == "milp-lp":
+    if args.to == "lp":
         from sudokulab.encodings import milp
 
         return milp.to_lp(puzzle)

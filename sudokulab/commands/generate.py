@@ -8,7 +8,7 @@ import json
 import sys
 
 from sudokulab import rules as R
-from sudokulab.commands.inputs import box_shape, examples
+from sudokulab.commands.inputs import box_shape, examples, nonempty
 from sudokulab.errors import (
     EXIT_DISAGREE,
     EXIT_INPUT,
@@ -87,7 +87,7 @@ def options(p: argparse.ArgumentParser) -> None:
                         "JSON puzzle form with solution, seed, provers, level); pretty: a grid "
                         "per puzzle (grid is its old name). Each starts with '#' lines of "
                         "provenance, which compare, grade and solve --file skip")
-    p.add_argument("--out", "-o", metavar="FILE",
+    p.add_argument("--out", "-o", metavar="FILE", type=nonempty,
                    help="write here (default: standard output); each puzzle is written as "
                         "it is made, so an interrupted run keeps what it made")
     p.add_argument("--jobs", "-j", type=positive_int, default=cores(), metavar="J",
@@ -113,6 +113,13 @@ def _rating(text: str) -> tuple[float, float]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected A..B (like 2.0..4.5), not {text!r}") \
             from None
+
+
+def refuse_unused(args: argparse.Namespace) -> None:
+    """UsageError for --grade with --format line, which holds the puzzle only."""
+    if args.grade and args.format == "line":
+        raise UsageError("--grade's level, score and rating show in --format json or pretty; "
+                         "a line holds the puzzle only")
 
 
 def run(args: argparse.Namespace) -> int:

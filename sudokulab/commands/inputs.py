@@ -11,13 +11,34 @@ from sudokulab.errors import PuzzleError, UsageError
 from sudokulab.formats import BLANKS, READERS
 
 
+def timeout_seconds(text: str) -> float | None:
+    """argparse type of every command's --timeout: seconds above 0, or 0 (or inf) for no
+    limit (None); a negative number, NaN or no number is a usage error naming the option."""
+    import math
+
+    from sudokulab.errors import seconds
+
+    value = seconds(text)  # argparse's error for text that is no number
+    if math.isnan(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (none) or more seconds, not {text}")
+    return None if value == 0 or math.isinf(value) else value
+
+
+def nonempty(text: str) -> str:
+    """argparse type of every path and name: any text but an empty one (which the command
+    would take for no option at all, and silently ignore)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("needs a name, not an empty one")
+    return text
+
+
 def input_arguments(parser: argparse.ArgumentParser) -> None:
     """PUZZLE | - | --file F, and the box shape."""
     parser.add_argument("puzzle", nargs="?", metavar="PUZZLE",
                         help=f"a puzzle: a line of N*N symbols ({', '.join(BLANKS)} for "
                              "blanks), a grid, numbers separated by commas, JSON, or an "
                              "f-puzzles or SudokuPad link; '-' reads standard input")
-    parser.add_argument("--file", "-f", metavar="F",
+    parser.add_argument("--file", "-f", metavar="F", type=nonempty,
                         help="read puzzles from a file (one per line, grids, JSON Lines, a "
                              "JSON array, .sdk/.sdm/.ss, Project Euler, HoDoKu, forum lines, "
                              "links; .gz works)")

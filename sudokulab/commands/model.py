@@ -1,8 +1,9 @@
 """`sudokulab model`: the teaching view of what a backend builds for each rule.
 
-With `--rule N` (a number: see NUMBERING) it shows rule N of the puzzle in each engine
+With `--show-rule N` (a number: see NUMBERING) it shows rule N of the puzzle in each engine
 side by side (`--backends all`, the registry's engines), each piece taken from the engine's
-own model builder by `sudokulab.teach`.
+own model builder by `sudokulab.teach`. `--rule` is what it is in every command: a variant
+rule by name.
 """
 
 from __future__ import annotations
@@ -23,35 +24,41 @@ from sudokulab.errors import (
 )
 
 DESCRIPTION = ("Show what a backend builds for each rule of a puzzle: its variables, "
-               "constraints, clauses or program. With --rule N, rule N of the puzzle in "
+               "constraints, clauses or program. With --show-rule N, rule N of the puzzle in "
                "every engine, side by side.")
 EXAMPLES = examples(
-    "sudokulab model PUZZLE -b sat",
+    "sudokulab model PUZZLE -b sat --encoding minimal",
     "sudokulab model PUZZLE --cage r1c1,r1c2=10 -b prolog",
-    "sudokulab model PUZZLE --rule 1 --backends all            # row 1 in every engine",
-    "sudokulab model PUZZLE --rules anti-knight --rule 28 --backends sat,asp",
+    "sudokulab model PUZZLE --show-rule 1 --backends all       # row 1 in every engine",
+    "sudokulab model PUZZLE --rules anti-knight --show-rule 28 --backends sat,asp",
     "sudokulab model PUZZLE --cage r1c1,r1c2=10 --list-rules    # the numbers of its rules")
+DEFAULT_BACKEND = "norvig"
 
 
 def options(p: argparse.ArgumentParser) -> None:
     """The options of `model`."""
     from sudokulab.encodings.cnf import ENCODINGS
+    from sudokulab.errors import positive_int
     from sudokulab.teach import NUMBERING
 
     p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
     input_arguments(p)
-    p.add_argument("--backend", "-b", default="norvig", metavar="NAME")
+    p.add_argument("--backend", "-b", metavar="NAME",
+                   help=f"the engine whose model is shown, with its options as in solve "
+                        f"(default {DEFAULT_BACKEND}); with --show-rule N: the one engine to "
+                        f"show rule N in")
     p.add_argument("--backends", metavar="LIST",
-                   help="with --rule N: the engines to show rule N in, comma separated, or "
-                        "'all' (every engine of the registry; the default)")
-    p.add_argument("--encoding", default="extended", choices=ENCODINGS,
-                   help="with --rule N: the CNF encoding whose clauses the sat piece shows "
-                        "(default extended)")
-    p.add_argument("--list-rules", action="store_true",
-                   help="list the puzzle's numbered rules, for --rule N")
-    for action in p._actions:  # --rule also takes a number: say so where it is explained
-        if action.dest == "rule":
-            action.help += (f"; a number N shows rule N in every engine instead: {NUMBERING}")
+                   help="with --show-rule N: the engines to show rule N in, comma separated, "
+                        "or 'all' (every engine of the registry; the default)")
+    p.add_argument("--encoding", choices=ENCODINGS,
+                   help="the CNF encoding of the sat model (-b sat), or of the sat piece of "
+                        "--show-rule N (default extended)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--show-rule", type=positive_int, metavar="N",
+                       help=f"show rule N of the puzzle in every engine, side by side; "
+                            f"{NUMBERING}")
+    which.add_argument("--list-rules", action="store_true",
+                       help="list the puzzle's numbered rules, for --show-rule N")
     p.set_defaults(multi_grid=True)
 
 
@@ -60,13 +67,9 @@ EXITS = (EXIT_OK, EXIT_INPUT, EXIT_ENGINE, EXIT_INTERRUPTED)
 
 def run(args: argparse.Namespace) -> int:
     """Print what a backend builds for each rule of each puzzle; 5 if it cannot."""
-    numbers = [int(text) for text in args.rule if text.strip().isdigit()]
-    args.rule = [text for text in args.rule if not text.strip().isdigit()]
-    if len(numbers) > 1:
-        raise UsageError("give one rule number with --rule N")
-    if numbers or args.list_rules:
-        return _side_by_side(args, numbers[0] if numbers else None)
-    engine = backend(args.backend)
+    if args.show_rule is not None or args.list_rules:
+        return _side_by_side(args, args.show_rule)
+    engine = backend(_spec(args.backend or DEFAULT_BACKEND, args.encoding))
     codes = [EXIT_OK]
     for _, puzzle in each_puzzle(args, codes):
         reason = engine.unsupported(puzzle)
@@ -76,6 +79,40 @@ def run(args: argparse.Namespace) -> int:
             print(engine.describe(puzzle))
         codes.append(EXIT_ENGINE if reason else EXIT_OK)
     return worst(codes)
+
+
+def refuse_unused(args: argparse.Namespace) -> None:
+    """UsageError for an option the chosen view would leave unused, naming it and why."""
+    numbers = [text for text in args.rule if text.strip().isdigit()]
+    if numbers:  # model's old spelling of --show-rule: a rule name is never a number
+        raise UsageError(f"--rule names a variant rule (as in every command), not a number: "
+                         f"to show rule {numbers[0].strip()} in every engine, give "
+                         f"--show-rule {numbers[0].strip()}")
+    if args.list_rules:
+        given = [f"--{name}" for name in ("backend", "backends", "encoding")
+                 if getattr(args, name) is not None]
+        if given:
+            raise UsageError(f"--list-rules lists the puzzle's numbered rules, whatever the "
+                             f"engine: leave out {', '.join(given)}")
+    elif args.show_rule is None and args.backends is not None:
+        raise UsageError("--backends names the engines of --show-rule N; for one engine's "
+                         "whole model give --backend NAME")
+    elif args.show_rule is not None and args.backend and args.backends:
+        raise UsageError("--show-rule N shows one engine (--backend) or several "
+                         "(--backends), not both")
+
+
+def _spec(spec: str, encoding: str | None) -> str:
+    """The backend spec with --encoding as the sat backend's option; UsageError when the
+    backend builds no CNF (the spec's own encoding= and --encoding both: BackendError)."""
+    from sudokulab.backends import parse_spec
+
+    if encoding is None:
+        return spec
+    if parse_spec(spec)[0] != "sat":
+        raise UsageError(f"--encoding is the CNF encoding of the sat backend; "
+                         f"{spec} builds no CNF (try -b sat --encoding {encoding})")
+    return f"{spec}{',' if ':' in spec else ':'}encoding={encoding}"
 
 
 def _engines(text: str | None) -> list[str]:
@@ -90,11 +127,26 @@ def _engines(text: str | None) -> list[str]:
     return names
 
 
+def _one_engine(spec: str) -> str:
+    """The engine -b names for --show-rule N: each piece is its default model."""
+    from sudokulab.backends import backend_class, parse_spec
+
+    name, settings = parse_spec(spec)
+    if settings:
+        raise UsageError(f"--show-rule N shows each engine's default model: leave the options "
+                         f"out of --backend {spec}")
+    backend_class(name)  # BackendError (one line) for an unknown name
+    return name
+
+
 def _side_by_side(args: argparse.Namespace, number: int | None) -> int:
     """Rule `number` of each puzzle in each engine, or the numbered rules."""
     from sudokulab import teach
 
-    engines = _engines(args.backends)
+    engines = [_one_engine(args.backend)] if args.backend else _engines(args.backends)
+    if args.encoding is not None and "sat" not in engines:
+        print(f"sudokulab: note: --encoding shapes the sat piece, and sat is not among "
+              f"{', '.join(engines)}", file=sys.stderr)
     codes = [EXIT_OK]
     for _, puzzle in each_puzzle(args, codes):
         if number is None:
@@ -103,6 +155,6 @@ def _side_by_side(args: argparse.Namespace, number: int | None) -> int:
             continue
         ref = teach.rule_ref(puzzle, number)
         print(f"rule {ref.number}: {ref.name} ({len(ref.cells)} cells)")
-        for piece in teach.pieces(puzzle, number, engines, args.encoding):
+        for piece in teach.pieces(puzzle, number, engines, args.encoding or "extended"):
             print(piece.render())
     return worst(codes)

@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from sudokulab.commands.inputs import backend as engine_named
-from sudokulab.commands.inputs import box_shape, examples, unavailable
+from sudokulab.commands.inputs import box_shape, examples, nonempty, unavailable
 from sudokulab.errors import (
     EXIT_DISAGREE,
     EXIT_ENGINE,
@@ -52,18 +52,19 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("image", metavar="IMAGE",
                    help="a photo or screenshot (PNG, JPEG, ...); '-' reads it from standard "
                         "input")
-    p.add_argument("--format", choices=("grid", "line", "json"), default="grid",
-                   help="grid (default), line, or json with a confidence per cell")
+    p.add_argument("--format", choices=("pretty", "line", "json", "grid"), default="pretty",
+                   help="pretty (default): the grid drawn; line; or json with a confidence "
+                        "per cell (grid is pretty's old name)")
     p.add_argument("--size", type=positive_int, metavar="N",
                    help="the grid's size when it should not be guessed: 4, 6, 9 or 16")
     p.add_argument("--box", metavar="RxC", help="box shape when not the squarest (e.g. 3x2)")
     p.add_argument("--solve", action="store_true", help="print the solution too")
     p.add_argument("--backend", "-b", default="norvig", metavar="NAME",
                    help="the engine that checks (and with --solve solves) the puzzle read")
-    p.add_argument("--overlay", metavar="FILE",
+    p.add_argument("--overlay", metavar="FILE", type=nonempty,
                    help="needs --solve: write the photo with the solution in its blank cells "
                         "(its kind from FILE's extension: .png, .jpg, ...)")
-    p.add_argument("--debug", metavar="DIR",
+    p.add_argument("--debug", metavar="DIR", type=nonempty,
                    help="write the intermediate images (threshold, contour, warped grid, "
                         "lines, cells) into DIR, made if needed")
 

@@ -4,10 +4,22 @@ is printed, by the independent checker (through the cross-check's `verify`)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 import time
+from collections.abc import Iterator
 
-from sudokulab.commands.inputs import backend, examples, input_arguments, read_entries, unavailable
+from sudokulab.backends import DEFAULT
+from sudokulab.commands.inputs import (
+    backend,
+    examples,
+    input_arguments,
+    nonempty,
+    read_entries,
+    timeout_seconds,
+    unavailable,
+)
 from sudokulab.errors import (
     EXIT_DISAGREE,
     EXIT_ENGINE,
@@ -16,13 +28,13 @@ from sudokulab.errors import (
     EXIT_NONE,
     EXIT_OK,
     EXIT_STALLED,
+    EXIT_TERMINATED,
     EXIT_TIMEOUT,
     UsageError,
     count_int,
     error_line,
     exit_help,
     positive_int,
-    timeout_seconds,
     worst,
 )
 from sudokulab.formats import LINKS
@@ -34,14 +46,15 @@ EXAMPLES = examples(
     "sudokulab solve --file puzzles.txt -b sat --format line",
     "sudokulab solve ................ --count -b dlx   # every 4x4 grid: 288")
 EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE,
-         EXIT_STALLED, EXIT_INTERRUPTED)
+         EXIT_STALLED, EXIT_INTERRUPTED, EXIT_TERMINATED)
 
 FORMATS = """output formats:
   pretty  a headline and each grid found, with box lines (the default)
   line    one line per puzzle: the solution when there is exactly one known (unique, or
           solved with --limit 1), the count with --count, otherwise the status word
           (none, multiple, timeout, unsupported, error, stalled, invalid, bad-input;
-          interrupted after Ctrl-C, or the count so far with --count)
+          interrupted after Ctrl-C); with --count, a timeout or Ctrl-C prints the count
+          so far (>= N), as csv does
   csv, tsv
           one line per puzzle after a header: number, status, count, milliseconds,
           the grids printed (comma-separated lines), message
@@ -59,14 +72,14 @@ def options(p: argparse.ArgumentParser) -> None:
     p.description = DESCRIPTION
     p.epilog = f"{FORMATS}\n\n{EXAMPLES}\n\n{exit_help(EXITS)}"
     input_arguments(p)
-    p.add_argument("--backend", "-b", default="norvig", metavar="NAME",
+    p.add_argument("--backend", "-b", metavar="NAME",
                    help="backend, optionally with options: norvig, sat, "
-                        "sat:solver=glucose4, smt:model=int, prolog ... (default: norvig)")
-    p.add_argument("--limit", "-k", type=positive_int, default=2, metavar="K",
+                        f"sat:solver=glucose4, smt:model=int, prolog ... (default: {DEFAULT})")
+    p.add_argument("--limit", "-k", type=positive_int, metavar="K",
                    help="stop after K solutions (default 2: proves uniqueness; 1: first only)")
     p.add_argument("--count", action="store_true",
                    help="count every solution; prints the count, not the grids (see --grids)")
-    p.add_argument("--count-with", choices=("enumeration", "sharpsat"), default="enumeration",
+    p.add_argument("--count-with", choices=("enumeration", "sharpsat"),
                    help="with --count: enumeration (the backend lists every solution, the "
                         "default) or sharpsat (Ganak counts the models of the sat backend's "
                         "CNF without listing them: millions of solutions in seconds)")
@@ -78,16 +91,43 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", "-t", type=timeout_seconds, metavar="S",
                    help="give up on a puzzle after S seconds (0 or inf: never); the backend "
                         "then runs in a worker process that is stopped at the deadline")
-    p.add_argument("--stats", action="store_true", help="show the engine's statistics")
-    p.add_argument("--trace", metavar="FILE",
+    p.add_argument("--stats", action="store_true",
+                   help="show the engine's statistics (pretty; json holds them always)")
+    p.add_argument("--trace", metavar="FILE", type=nonempty,
                    help="norvig and dlx: write the search's events to FILE as JSON Lines "
                         "(each propagation wave, guess, dead end and backtrack; at most 2000 "
                         "per puzzle, then a 'truncated' line and the solutions)")
-    p.add_argument("--timeline", metavar="FILE",
+    p.add_argument("--timeline", metavar="FILE", type=nonempty,
                    help="sat, smt, asp, cpsat, prolog: write the engine's counters over time "
                         "to FILE as JSON Lines (decisions, conflicts ... sampled as the "
                         "engine allows, at most 500 per puzzle, ending on its statistics)")
     p.set_defaults(multi_grid=True)
+
+
+def refuse_unused(args: argparse.Namespace) -> None:
+    """UsageError for an option the others leave without effect, naming it and why (the
+    cli calls it before run); then the defaults of -b, --limit and --count-with, None until
+    here so that a given one is told from the default."""
+    sharp = args.count_with == "sharpsat"
+    if args.count_with and not args.count:
+        raise UsageError(f"--count-with {args.count_with} says how --count counts: give "
+                         f"--count too")
+    if args.count and args.limit:
+        raise UsageError("--limit K stops at K solutions, --count finds them all: give one")
+    if sharp and args.backend and not args.grids:
+        raise UsageError(f"--count-with sharpsat counts with Ganak on the sat CNF, whatever "
+                         f"the backend; -b {args.backend} would only list the grids of "
+                         f"--grids K: give --grids K, or leave out -b")
+    for option in ("trace", "timeline", "stats"):
+        if sharp and getattr(args, option):
+            raise UsageError(f"--{option} watches the backend's search; --count-with "
+                             f"sharpsat counts with Ganak instead: leave out --{option}")
+    if args.stats and args.format not in ("pretty", "json"):
+        raise UsageError(f"--stats shows in --format pretty (json holds them always), not "
+                         f"in {args.format}")
+    args.backend = args.backend or DEFAULT
+    args.limit = args.limit or 2
+    args.count_with = args.count_with or "enumeration"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -133,7 +173,8 @@ def run(args: argparse.Namespace) -> int:
                     sink.watch(engine)
                 if samples is not None:
                     samples.watch(engine)
-                result = engine.solve(entry.puzzle, limit=limit)
+                with stdout_to_stderr():
+                    result = engine.solve(entry.puzzle, limit=limit)
                 if sink is not None:
                     sink.keep(number, entry.puzzle, engine, result)
                 if samples is not None:
@@ -141,8 +182,12 @@ def run(args: argparse.Namespace) -> int:
                 codes.append(out.write(number, entry.puzzle, result))
     except KeyboardInterrupt as interrupt:
         partial = getattr(interrupt, "result", None)  # what the engine found before Ctrl-C
-        if partial is not None:
-            out.write(len(codes) + 1, entries[len(codes)].puzzle, partial, interrupted=True)
+        if partial is not None and len(codes) < len(entries):
+            number, puzzle = len(codes) + 1, entries[len(codes)].puzzle
+            for recording in (sink, samples):  # what it recorded of the search cut short
+                if recording is not None:
+                    recording.keep(number, puzzle, engine, partial)
+            out.write(number, puzzle, partial, interrupted=True)
         raise
     finally:
         if sink is not None:
@@ -170,12 +215,38 @@ def _sharpsat(args: argparse.Namespace, entries: list) -> int:
             if args.strict:
                 break
             continue
-        result = counting.count(entry.puzzle, timeout=args.timeout)
+        try:
+            result = counting.count(entry.puzzle, timeout=args.timeout)
+        except KeyboardInterrupt:  # Ganak tells nothing of a count cut short: >= 0
+            from sudokulab.result import Result, Status
+
+            out.write(number, entry.puzzle, Result(Status.TIMEOUT, count=0, exact=False),
+                      interrupted=True, counted=True)
+            raise
         if engine is not None and result.count:
-            found = engine.solve(entry.puzzle, limit=args.grids)
+            with stdout_to_stderr():
+                found = engine.solve(entry.puzzle, limit=args.grids)
             result = replace(result, solutions=found.solutions)
         codes.append(out.write(number, entry.puzzle, result, counted=True))
     return worst(codes)
+
+
+@contextlib.contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """In the block, what is written to file descriptor 1 goes to stderr: an engine's
+    banner or log (native code that prints) never mixes into json, csv or line output."""
+    sys.stdout.flush()  # what we printed before goes to stdout, in its place
+    try:
+        saved = os.dup(1)
+    except OSError:  # no descriptor 1: nothing to keep clean
+        yield
+        return
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def _isolated(spec: str, entries: list, limit: int | None, timeout: float,
@@ -310,7 +381,7 @@ class Output:
                                      f"or json")
                 link = links.fpuzzles_link if self.format == "fpuzzles" else links.sudokupad_link
                 return link(puzzle, result.solutions[0])
-            counted = result.status.is_answer or status == "interrupted"
+            counted = result.status.is_answer or status in ("interrupted", "timeout")
             return result.count_text if self.counting and counted else status
         return self._pretty(number, puzzle, result, shown, status)
 

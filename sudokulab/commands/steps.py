@@ -8,7 +8,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from sudokulab.errors import EXIT_ENGINE, UsageError, error_line, timeout_seconds
+from sudokulab.commands.inputs import timeout_seconds
+from sudokulab.errors import EXIT_ENGINE, UsageError, error_line
 
 
 def technique_options(p: argparse.ArgumentParser) -> None:
@@ -26,6 +27,17 @@ def technique_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--list", action="store_true", help="list the techniques, easiest first")
     p.add_argument("--timeout", "-t", type=timeout_seconds, default=60.0, metavar="S",
                    help="give up on a puzzle after S seconds (default 60; 0 or inf: never)")
+
+
+def refuse_unused(args: argparse.Namespace) -> None:
+    """UsageError for a puzzle or a choice of techniques given with --list, which lists
+    every technique and solves nothing."""
+    given = [name for name, value in (("PUZZLE", args.puzzle), ("--file", args.file),
+                                      ("--techniques", args.techniques), ("--upto", args.upto))
+             if value is not None]
+    if args.list and given:
+        raise UsageError(f"--list lists every technique and solves nothing: leave out "
+                         f"{', '.join(given)}")
 
 
 def chosen(args: argparse.Namespace):

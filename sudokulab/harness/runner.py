@@ -110,6 +110,7 @@ def serve(spec: str, conn: Connection, options: Options, hear: bool = False) -> 
     # SIGTERM (sent to the whole process group) is the parent's to handle: it records
     # what is done, then ends its workers. So is Ctrl-C, unless the parent hears it.
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _stdout_to_stderr()
     ear = Ear(hear)
     try:
         _serve(spec, conn, options, ear)
@@ -117,6 +118,14 @@ def serve(spec: str, conn: Connection, options: Options, hear: bool = False) -> 
         return
     except KeyboardInterrupt:  # a second Ctrl-C while the first was being answered
         return
+
+
+def _stdout_to_stderr() -> None:
+    """A worker answers through its pipe alone: what its engine prints to descriptor 1
+    (HiGHS's banner, a solver's log) goes to stderr, never into the parent's json or csv."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # no stdout to guard
+        sys.stdout.flush()
+        os.dup2(2, 1)
 
 
 def _serve(spec: str, conn: Connection, options: Options, ear: Ear) -> None:
@@ -520,7 +529,8 @@ def settle(pool: list[Worker], spec: str, record: Callable[[Record], None],
     the puzzle it was solving. A worker silent for GRACE seconds is sent SIGINT (the
     Ctrl-C reached the parent alone); one that dies or overruns its hard deadline has
     nothing of its puzzle recorded. A second Ctrl-C ends the wait."""
-    asked = time.perf_counter() + GRACE
+    # SIGTERM, answered as Ctrl-C, reached the parent alone (workers ignore it): ask now
+    asked = time.perf_counter() + (0.0 if errors.terminated() else GRACE)
     while True:
         busy = [w for w in pool if w.batches and not w.conn.closed]
         if not busy:

@@ -1,0 +1,217 @@
+"""Ctrl-C to the command alone, and SIGTERM, leave no process behind, and keep the work.
+
+Each command that starts processes (a counting worker, a fork server and its workers, a
+generator's pool, Ganak's counting processes) runs in a session of its own; once its
+children are busy, its main process alone is sent SIGINT (a `kill -INT PID`, not a
+terminal's Ctrl-C to the group) or SIGTERM. It must exit 130 or 143, print what it found
+(the count so far, the puzzles made so far), and leave nothing of its session running: no
+worker at full CPU, no fork server holding the reader of its stdout. The session is read in
+/proc (Linux).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from sudokulab import counting
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+
+EMPTY = "." * 81
+EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+PATIENCE = 300  # seconds: only so that a hang fails (never a measure of speed)
+BUSY = 0.5  # CPU seconds the children spend before the signal: they have found something
+POLL = 0.05
+
+
+def interruptible() -> None:
+    """In the child: Ctrl-C's default action, even if the tests run with SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name (state first); None if gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def session(sid: int) -> dict[int, list[str]]:
+    """Every live process of the session `sid` (zombies are gone already): pid -> stat."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = stat(int(entry))
+            if fields is not None and fields[3] == str(sid) and fields[0] != "Z":
+                found[int(entry)] = fields
+    return found
+
+
+def children_cpu(sid: int) -> float:
+    """CPU seconds the session's processes other than its leader have used so far."""
+    tick = os.sysconf("SC_CLK_TCK")
+    return sum(int(f[11]) + int(f[12]) for pid, f in session(sid).items() if pid != sid) / tick
+
+
+def start(*args: str) -> subprocess.Popen:
+    """`sudokulab ARGS` in a session of its own (its pid is the session's id), its output
+    to files: a pipe nobody reads while it runs would stop it once full."""
+    out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed by ended)
+    process = subprocess.Popen([sys.executable, "-m", "sudokulab", *args], text=True,
+                               stdout=out, stderr=err, start_new_session=True,
+                               preexec_fn=interruptible)
+    process.files = (out, err)  # type: ignore[attr-defined]
+    return process
+
+
+def ended(process: subprocess.Popen) -> tuple[str, str]:
+    """Its stdout and stderr, once it has ended."""
+    process.wait(timeout=PATIENCE)
+    texts = []
+    for file in process.files:  # type: ignore[attr-defined]
+        file.seek(0)
+        texts.append(file.read())
+        file.close()
+    return texts[0], texts[1]
+
+
+def stop_when_busy(process: subprocess.Popen, signum: int,
+                   busy: float = BUSY) -> tuple[int, str, str]:
+    """Once its children have worked `busy` CPU seconds, send `signum` to the main process
+    alone; its exit code and output, after checking that its session is empty."""
+    give_up = time.monotonic() + PATIENCE
+    while children_cpu(process.pid) < busy and process.poll() is None:
+        assert time.monotonic() < give_up, "the children never got busy"
+        time.sleep(POLL)
+    assert process.poll() is None, f"ended before the signal: {ended(process)}"
+    os.kill(process.pid, signum)
+    try:
+        out, err = ended(process)
+    finally:
+        left = remains(process.pid)
+    assert not left, f"left running: {left}"
+    return process.returncode, out, err
+
+
+def remains(sid: int) -> dict[int, list[str]]:
+    """What is still running in the session once its processes had time to end (one
+    killed a moment ago is still being torn down), then killed."""
+    give_up = time.monotonic() + PATIENCE
+    while session(sid) and time.monotonic() < give_up:
+        time.sleep(POLL)
+    left = session(sid)
+    for pid in left:  # leave nothing behind for the other tests either
+        os.kill(pid, signal.SIGKILL)
+    return left
+
+
+CODES = {signal.SIGINT: 130, signal.SIGTERM: 143}
+WORDS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+SIGNALS = pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM],
+                                  ids=["sigint", "sigterm"])
+
+
+def assert_stopped(code: int, err: str, signum: int) -> None:
+    """Exit 130 or 143, saying which on stderr."""
+    assert code == CODES[signum], err
+    assert WORDS[signum] in err
+
+
+@SIGNALS
+def test_a_count_in_a_worker_prints_the_count_so_far_and_leaves_nothing(signum):
+    code, out, err = stop_when_busy(start("solve", EMPTY, "--count", "--timeout", "600",
+                                          "--format", "line"), signum)
+    assert_stopped(code, err, signum)
+    assert out.startswith(">= ") and int(out.split()[1]) > 0
+
+
+@SIGNALS
+def test_a_comparison_of_several_workers_leaves_nothing(signum, tmp_path):
+    given = tmp_path / "empty.txt"
+    given.write_text(f"{EMPTY}\n{EMPTY}\n")
+    code, out, err = stop_when_busy(start("compare", "--file", str(given), "--backends",
+                                          "norvig,dlx", "--jobs", "2", "--limit", "100000000",
+                                          "--timeout", "600", "--out", str(tmp_path / "run")),
+                                    signum)
+    assert_stopped(code, err, signum)
+    assert "--resume" in err  # how to finish it: what it recorded is kept
+
+
+@SIGNALS
+def test_a_generator_with_workers_keeps_what_it_made_and_leaves_nothing(signum, tmp_path):
+    # a few seconds of making: some puzzles are done (a 9x9 takes a fraction of one)
+    code, out, err = stop_when_busy(start("generate", "-n", "100000", "--jobs", "2",
+                                          "--format", "json"), signum, busy=4.0)
+    assert_stopped(code, err, signum)
+    made = [json.loads(line) for line in out.splitlines() if not line.startswith("#")]
+    assert made and all(len(puzzle["puzzle"]) == 81 for puzzle in made)
+
+
+@pytest.mark.skipif(bool(counting.available()), reason="needs pyganak")
+@SIGNALS
+def test_a_sharpsat_count_stops_its_counting_processes(signum):
+    code, out, err = stop_when_busy(start("solve", EMPTY, "--count", "--count-with",
+                                          "sharpsat", "--format", "line"), signum)
+    assert_stopped(code, err, signum)
+    assert out == ">= 0\n"  # Ganak tells nothing of a count cut short
+
+
+@pytest.mark.parametrize("counter", [
+    ["--timeout", "600"],
+    pytest.param(["--count-with", "sharpsat"], marks=pytest.mark.skipif(
+        bool(counting.available()), reason="needs pyganak"))], ids=["worker", "sharpsat"])
+def test_a_killed_command_takes_its_workers_with_it(counter):
+    """SIGKILL: nothing of the command runs; its workers must die with it all the same."""
+    process = start("solve", EMPTY, "--count", *counter, "--format", "line")
+    give_up = time.monotonic() + PATIENCE
+    while children_cpu(process.pid) < BUSY:
+        assert time.monotonic() < give_up and process.poll() is None
+        time.sleep(POLL)
+    os.kill(process.pid, signal.SIGKILL)
+    ended(process)
+    assert not remains(process.pid)
+
+
+@SIGNALS
+def test_every_command_answers_a_signal_as_ctrl_c(signum):
+    """The command line's own answer, whichever command runs: a command whose run is
+    signalled midway exits as on Ctrl-C (130), or 143 for SIGTERM."""
+    script = ("import os, signal, sys, time\n"
+              "from sudokulab import cli\n"
+              "import sudokulab.commands.show as show\n"
+              "def run(args):\n"
+              f"    os.kill(os.getpid(), {int(signum)})\n"
+              "    time.sleep(60)\n"
+              "show.run = run\n"
+              f"sys.exit(cli.main(['show', '{EASY}']))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          preexec_fn=interruptible, timeout=PATIENCE)
+    assert_stopped(done.returncode, done.stderr, signum)
+
+
+@pytest.mark.parametrize("kind, engine", [("trace", "norvig"), ("timeline", "sat")])
+def test_an_interrupted_solve_keeps_its_trace_and_timeline(kind, engine, tmp_path):
+    """Written as each puzzle ends, the puzzle cut short included: whole JSON lines."""
+    path = tmp_path / f"{kind}.jsonl"
+    process = start("solve", EMPTY, "--count", "-b", engine, f"--{kind}", str(path),
+                    "--format", "line")
+    give_up = time.monotonic() + PATIENCE
+    tick = os.sysconf("SC_CLK_TCK")
+    while (fields := stat(process.pid)) and (int(fields[11]) + int(fields[12])) / tick < 2:
+        assert time.monotonic() < give_up
+        time.sleep(POLL)
+    os.kill(process.pid, signal.SIGTERM)
+    out, err = ended(process)
+    assert_stopped(process.returncode, err, signal.SIGTERM)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0]["event"] == kind and lines[0]["puzzle"] == EMPTY and len(lines) > 1
