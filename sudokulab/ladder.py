@@ -18,7 +18,8 @@ top1465, and every report names the file and commit beside them (`source`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from sudokulab.errors import UsageError
@@ -153,6 +154,9 @@ class Outcome:
     # guesses unknown, its root still counted)
     timed_out: str = ""
     digest: int = 0  # a hash of the marks: puzzle-by-puzzle agreement without the marks
+    # why the level's engine cannot take the puzzle (a rule it does not express, a layout
+    # it has no units for), '' when it can: then there are no marks and no contradiction
+    unsupported: str = ""
 
 
 def conclude(puzzle: Puzzle, marks: Sequence[int] | None,
@@ -246,14 +250,42 @@ def _human_marks(g) -> tuple[int, ...]:
 def compute(puzzle: Puzzle, levels: Sequence[Level],
             timeout: float | None = TIMEOUT) -> dict[str, Outcome]:
     """Every chosen level's Outcome on one puzzle, each from the engine that owns it, each
-    given `timeout` seconds for its propagation and as many for its search."""
-    out: dict[str, Outcome] = {}
-    families = [level.name.split(":")[1] for level in levels if level.engine == "human"]
+    given `timeout` seconds for its propagation and as many for its search; a level whose
+    engine cannot take the puzzle is unsupported, never run."""
+    refused = {level.name: unsupported(puzzle, level) for level in levels}
+    families = [level.name.split(":")[1] for level in levels
+                if level.engine == "human" and not refused[level.name]]
     human = human_ladder(puzzle, families, timeout) if families else {}
-    for level in levels:
+    return {level.name: (Outcome(None, unsupported=refused[level.name]) if refused[level.name]
+                         else _outcome(puzzle, level, human, timeout)) for level in levels}
+
+
+def unsupported(puzzle: Puzzle, level: Level) -> str:
+    """Why the level's engine cannot take the puzzle ('' when it can), as its solve says:
+    a rule it does not express, a multi-grid layout it has no units for."""
+    if not puzzle.rules and puzzle.layout is None:
+        return ""
+    return _backend(level.engine).unsupported(puzzle)
+
+
+def _outcome(puzzle: Puzzle, level: Level, human: dict, timeout: float | None) -> Outcome:
+    """One level's Outcome on a puzzle its engine takes; an encoding that cannot state the
+    puzzle (the augmented one's triads on jigsaw regions) makes it unsupported too."""
+    from sudokulab.errors import UnsupportedRule
+
+    try:
         marks, guesses, late = _marks(puzzle, level, human, timeout)
-        out[level.name] = conclude(puzzle, marks, guesses, late)
-    return out
+    except UnsupportedRule as why:
+        return Outcome(None, unsupported=str(why))
+    return conclude(puzzle, marks, guesses, late)
+
+
+def has_marks(level: Level, outcome: Outcome) -> bool:
+    """Whether the outcome's marks are a state the level's engine reached: a level known
+    only by its full search has none unless it finished with no choice (its grid)."""
+    if outcome.unsupported:
+        return False
+    return level.engine not in SEARCH_SPEC or outcome.finished or outcome.marks is None
 
 
 def _marks(puzzle: Puzzle, level: Level, human: dict, timeout: float | None
@@ -292,10 +324,14 @@ def _searched(puzzle: Puzzle, level: Level, timeout: float | None
               ) -> tuple[Sequence[int] | None, float | None, str]:
     """A level an engine reaches only by its full search: finished when it took no
     choice; its marks are the grid then, the givens otherwise (nothing more is known).
-    A search out of time finishes nothing."""
+    A search out of time finishes nothing; no solution found with no choice is a
+    contradiction its propagation reached."""
+    from sudokulab.errors import UnsupportedRule
     from sudokulab.result import Status
 
     result = _cold(SEARCH_SPEC[level.engine], puzzle).solve(puzzle, limit=1, timeout=timeout)
+    if result.status is Status.UNSUPPORTED:
+        raise UnsupportedRule(result.message)
     full = (1 << puzzle.n) - 1
     givens = tuple(1 << (d - 1) if d else full for d in puzzle.givens)
     if result.status is Status.TIMEOUT:
@@ -303,6 +339,8 @@ def _searched(puzzle: Puzzle, level: Level, timeout: float | None
     guesses = float(result.stats.get(level.guesses, 0))
     if result.solutions and not guesses:
         return tuple(1 << (d - 1) for d in result.solutions[0]), guesses, ""
+    if result.status is Status.NONE and not guesses:
+        return None, guesses, ""
     return givens, guesses, ""
 
 
@@ -346,9 +384,38 @@ def after(puzzle: Puzzle, name: str) -> Outcome:
 
 # --- a dataset ----------------------------------------------------------------------------
 
+# What the referee (the search engine that judges every puzzle first, human/verdict.py)
+# may answer: a puzzle with no solution or several is left out of every average.
+UNIQUE, NO_SOLUTION, SEVERAL, UNCHECKED = ("unique", "no solution", "several solutions",
+                                           "unchecked")
+LEFT_OUT = (NO_SOLUTION, SEVERAL)
+
+
+def judge(puzzle: Puzzle, timeout: float | None = TIMEOUT) -> str:
+    """The referee's verdict on a puzzle: UNIQUE, NO_SOLUTION, SEVERAL, or UNCHECKED when it
+    could not tell (out of time, or a rule it lacks): such a puzzle is counted, and named."""
+    from sudokulab.human.verdict import REFEREE
+    from sudokulab.result import Status
+
+    answer = _backend(REFEREE).solve(puzzle, limit=2, timeout=timeout)
+    return {Status.UNIQUE: UNIQUE, Status.NONE: NO_SOLUTION,
+            Status.MULTIPLE: SEVERAL}.get(answer.status, UNCHECKED)
+
+
+@dataclass
+class Entry:
+    """One puzzle of a run: its number (from 1), the referee's verdict, and each level's
+    Outcome (none for a puzzle left out)."""
+
+    number: int
+    verdict: str
+    outcomes: dict[str, Outcome] = field(default_factory=dict)
+
+
 @dataclass
 class Tally:
-    """One level over one set of puzzles, puzzle by puzzle (numbered from 1)."""
+    """One level over one set of puzzles, puzzle by puzzle (numbered from 1); its figures
+    are over the puzzles counted (done, fit, and taken by its engine)."""
 
     level: Level
     total: int = 0
@@ -359,6 +426,8 @@ class Tally:
     searched: int = 0
     wrong: list[int] = field(default_factory=list)
     timed_out: dict[int, str] = field(default_factory=dict)  # puzzle number: where
+    counted: list[int] = field(default_factory=list)  # the puzzles its figures are over
+    unsupported: dict[int, str] = field(default_factory=dict)  # puzzle number: why
 
     def __post_init__(self) -> None:
         self.finished = [False] * self.total
@@ -366,7 +435,11 @@ class Tally:
         self.digests = [0] * self.total
 
     def add(self, number: int, outcome: Outcome) -> None:
-        """Count one puzzle's outcome."""
+        """Count one puzzle's outcome (one the engine cannot take is only named)."""
+        if outcome.unsupported:
+            self.unsupported[number] = outcome.unsupported
+            return
+        self.counted.append(number)
         self.finished[number - 1] = outcome.finished
         self.left[number - 1] = outcome.candidates
         self.digests[number - 1] = outcome.digest
@@ -385,21 +458,22 @@ class Tally:
 
     @property
     def percent(self) -> float:
-        """Their share, in percent."""
-        return 100.0 * self.count / max(1, self.total)
+        """Their share of the puzzles counted, in percent."""
+        return 100.0 * self.count / max(1, len(self.counted))
 
     def row(self) -> dict:
         """The level's figures as a JSON-ready dict."""
-        total = max(1, self.total)
+        counted = max(1, len(self.counted))
         searched = self.level.engine in SEARCH_SPEC  # no root state: only its verdict
         return {"level": self.level.name, "engine": self.level.engine,
-                "what": self.level.what, "puzzles": self.total,
+                "what": self.level.what, "puzzles": len(self.counted),
                 "finished": self.count, "percent": round(self.percent, 2),
-                "candidates_left": None if searched else round(sum(self.left) / total, 2),
+                "candidates_left": None if searched else round(sum(self.left) / counted, 2),
                 "guesses_per_puzzle": (round(self.guesses / self.searched, 3)
                                        if self.searched else None),
                 "guess_word": self.level.guesses or None, "wrong": sorted(self.wrong),
-                "timed_out": {str(k): v for k, v in sorted(self.timed_out.items())}}
+                "timed_out": {str(k): v for k, v in sorted(self.timed_out.items())},
+                "unsupported": {str(k): v for k, v in sorted(self.unsupported.items())}}
 
 
 def differ(a: Tally, b: Tally) -> list[int]:
@@ -411,67 +485,143 @@ def differ(a: Tally, b: Tally) -> list[int]:
 
 @dataclass
 class Run:
-    """Every level over one set of puzzles, and what it cost."""
+    """Every level over one set of puzzles, what it cost, and how far it got: a run
+    stopped by Ctrl-C or SIGTERM holds the puzzles done before (`stopped` says why)."""
 
     tallies: dict[str, Tally]
     cpu: float = 0.0  # CPU seconds of the processes that computed the levels
     wall: float = 0.0
+    puzzles: int = 0  # in the set
+    done: int = 0  # of them, judged (and computed, unless left out)
+    verdicts: dict[int, str] = field(default_factory=dict)  # puzzle number: other than UNIQUE
+    stopped: KeyboardInterrupt | None = None
+
+    def add(self, entry: Entry) -> None:
+        """Count one puzzle: its verdict, and its outcomes unless it is left out."""
+        self.done += 1
+        if entry.verdict != UNIQUE:
+            self.verdicts[entry.number] = entry.verdict
+        if entry.verdict not in LEFT_OUT:
+            for name, outcome in entry.outcomes.items():
+                if name in self.tallies:  # a resumed line may name a level no longer run
+                    self.tallies[name].add(entry.number, outcome)
+
+    def numbers(self, verdict: str) -> list[int]:
+        """The puzzles with this verdict, in order."""
+        return sorted(k for k, v in self.verdicts.items() if v == verdict)
 
 
-def _chunk(job: tuple[int, tuple[Puzzle, ...], tuple[str, ...], float | None]
-           ) -> tuple[int, list[dict[str, Outcome]], float]:
-    """A worker's share: every level on a few puzzles (marks dropped: only figures travel),
-    with the number of the first puzzle and the CPU seconds it took."""
+def _chunk(job: tuple[tuple[tuple[int, Puzzle], ...], tuple[str, ...], float | None]
+           ) -> tuple[list[Entry], float]:
+    """A worker's share: a few numbered puzzles, each judged, then every level on it unless
+    it is left out (marks dropped: only figures travel), and the CPU seconds it took."""
     import time
 
-    first, puzzles, names, timeout = job
+    numbered, names, timeout = job
     started = time.process_time()
     levels = [BY_NAME[name] for name in names]
     out = []
-    for puzzle in puzzles:
-        outcomes = compute(puzzle, levels, timeout)
+    for number, puzzle in numbered:
+        verdict = judge(puzzle, timeout)
+        outcomes = {} if verdict in LEFT_OUT else compute(puzzle, levels, timeout)
         for outcome in outcomes.values():
             outcome.marks = None
-        out.append(outcomes)
-    return first, out, time.process_time() - started
+        out.append(Entry(number, verdict, outcomes))
+    return out, time.process_time() - started
 
 
 def run(puzzles: Sequence[Puzzle], levels: Sequence[Level], jobs: int = 1,
         label: str = "ladder", progress: bool = True, chunk: int = 20,
-        timeout: float | None = TIMEOUT) -> Run:
+        timeout: float | None = TIMEOUT, done: Sequence[Entry] = (),
+        record: Callable[[Entry], None] | None = None) -> Run:
     """Every level over the puzzles, on `jobs` worker processes, with progress on stderr;
-    each level given `timeout` seconds a puzzle (its propagation, then its search)."""
+    each level given `timeout` seconds a puzzle (its propagation, then its search).
+
+    The puzzles of `done` (an earlier run's) are counted, not run again; `record` is told
+    each puzzle as it finishes. Ctrl-C or SIGTERM end the run: the Run returned holds the
+    puzzles finished before, and `stopped`."""
     import time
 
-    from sudokulab.progress import Progress
+    from sudokulab.errors import Terminated, terminated
 
     wall = time.perf_counter()
-    tallies = {level.name: Tally(level, len(puzzles)) for level in levels}
-    names = tuple(level.name for level in levels)
-    work = [(k + 1, tuple(puzzles[k:k + chunk]), names, timeout)
-            for k in range(0, len(puzzles), chunk)]
-    shown = Progress(label, len(puzzles)) if progress else None
-    results: Callable
-    if jobs > 1 and len(work) > 1:
-        from sudokulab.children import CONTEXT, held, listen
-
-        with held():  # the workers ignore Ctrl-C: pool.terminate() below ends them
-            pool = CONTEXT.Pool(jobs, initializer=listen)
-        results = pool.imap_unordered  # progress moves as any chunk ends
-    else:
-        pool, results = None, map
-    cpu = 0.0
+    out = Run({level.name: Tally(level, len(puzzles)) for level in levels},
+              puzzles=len(puzzles))
+    for entry in done:
+        out.add(entry)
+    seen = {entry.number for entry in done}
+    todo = [(k, p) for k, p in enumerate(puzzles, 1) if k not in seen]
+    shown = _progress(label, len(todo)) if progress and todo else None
+    pool = None
     try:
-        for first, part, took in results(_chunk, work):
-            cpu += took
-            for number, outcomes in enumerate(part, first):
-                for name, outcome in outcomes.items():
-                    tallies[name].add(number, outcome)
-                if shown:
-                    shown.step()
+        with _heard() as swallowed:
+            pool, results, work = _workers(todo, tuple(lv.name for lv in levels), jobs,
+                                           chunk, timeout)
+            for part, took in results(_chunk, work):
+                out.cpu += took
+                for entry in part:
+                    out.add(entry)
+                    if record:
+                        record(entry)
+                    if shown:
+                        shown.step()
+                if swallowed:  # heard in a destructor, which cannot raise it
+                    raise swallowed[0]
+                if terminated():  # a SIGTERM an engine took for its own Ctrl-C and kept
+                    raise Terminated
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM as cli.py turns it into one
+
+        out.stopped = stop
     finally:
         if pool is not None:
             pool.terminate()
     if shown:
         shown.finish()
-    return Run(tallies, cpu, time.perf_counter() - wall)
+    out.wall = time.perf_counter() - wall
+    return out
+
+
+@contextlib.contextmanager
+def _heard() -> Iterator[list[BaseException]]:
+    """While the block runs, a Ctrl-C (or SIGTERM, which cli.py turns into one) whose
+    KeyboardInterrupt came inside a destructor (an engine's object freed as the signal
+    came), where Python only prints it, is kept in the list instead, for the run to stop."""
+    import sys
+
+    swallowed: list[BaseException] = []
+    previous = sys.unraisablehook
+
+    def hook(unraisable) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            swallowed.append(unraisable.exc_value)
+        else:
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield swallowed
+    finally:
+        sys.unraisablehook = previous
+
+
+def _progress(label: str, total: int):
+    """A progress display on stderr."""
+    from sudokulab.progress import Progress
+
+    return Progress(label, total)
+
+
+def _workers(todo: list[tuple[int, Puzzle]], names: tuple[str, ...], jobs: int, chunk: int,
+             timeout: float | None) -> tuple[object, Callable, list]:
+    """The pool (None in this process), its map and its jobs: one puzzle a job here, so
+    each is recorded as it ends; chunks of up to `chunk` puzzles for a pool, small enough
+    that every worker gets several (a stop loses what a chunk under way had done)."""
+    if jobs > 1 and len(todo) > 1:
+        from sudokulab.children import CONTEXT, held, listen
+
+        size = max(1, min(chunk, len(todo) // (jobs * 4)))
+        work = [(tuple(todo[k:k + size]), names, timeout) for k in range(0, len(todo), size)]
+        with held():  # the workers ignore Ctrl-C: pool.terminate() ends them
+            pool = CONTEXT.Pool(jobs, initializer=listen)
+        return pool, pool.imap_unordered, work  # progress moves as any chunk ends
+    return None, map, [((item,), names, timeout) for item in todo]

@@ -7,9 +7,21 @@ be written from a live run or from the ladder.json files of several runs (`merge
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 
-from sudokulab.ladder import BY_NAME, PUBLISHED_GUESSES, Run, differ, source
+from sudokulab.harness.runlog import RunLog
+from sudokulab.ladder import (
+    BY_NAME,
+    LEFT_OUT,
+    PUBLISHED_GUESSES,
+    UNCHECKED,
+    Entry,
+    Outcome,
+    Run,
+    differ,
+    source,
+)
 
 COLUMNS = ("level", "what it infers", "finished", "%", "candidates left", "guesses/puzzle",
            "timed out", "tdoku publishes")
@@ -22,12 +34,16 @@ AGREE = (("sat:extended", "human:singles"), ("sat:augmented", "human:locked"),
 
 def figures(run: Run, jobs: int = 1) -> dict:
     """A run as a JSON-ready dict: each level's row, the puzzles where each pair of AGREE
-    differs, and the CPU and wall seconds."""
+    differs, the CPU and wall seconds, the puzzles done of the set (partial: a stopped
+    run), those left out of the averages by their verdict and those counted unchecked."""
     tallies = run.tallies
     agreement = {f"{a} = {b}": differ(tallies[a], tallies[b])
                  for a, b in AGREE if a in tallies and b in tallies}
     return {"levels": [t.row() for t in tallies.values()], "agreement": agreement,
-            "cpu": round(run.cpu, 1), "wall": round(run.wall, 1), "jobs": jobs}
+            "cpu": round(run.cpu, 1), "wall": round(run.wall, 1), "jobs": jobs,
+            "puzzles": run.puzzles, "done": run.done, "partial": run.done < run.puzzles,
+            "excluded": {verdict: run.numbers(verdict) for verdict in LEFT_OUT},
+            "unchecked": run.numbers(UNCHECKED)}
 
 
 def _published(row: dict, dataset: str) -> str:
@@ -58,19 +74,29 @@ def _late(row: dict) -> str:
 
 
 def rows(dataset: str, levels: list[dict]) -> list[tuple]:
-    """One table row per level."""
-    return [(row["level"], row["what"], f"{row['finished']:,}/{row['puzzles']:,}",
+    """One table row per level; a level whose engine took none of the puzzles says
+    'unsupported'."""
+    return [(row["level"], row["what"], "unsupported", "", "", "", "", "")
+            if row.get("unsupported") and not row["puzzles"] else
+            (row["level"], row["what"], f"{row['finished']:,}/{row['puzzles']:,}",
              f"{row['percent']:.2f}",
              "" if row["candidates_left"] is None else f"{row['candidates_left']:.1f}",
              _guesses(row), _late(row), _published(row, dataset)) for row in levels]
 
 
-def table(dataset: str, levels: list[dict], fmt: str = "simple") -> str:
+def partial(report: dict) -> str:
+    """' (partial: 12 of 95 puzzles)' for a run stopped midway, '' otherwise."""
+    if not report.get("partial"):
+        return ""
+    return f" (partial: {report['done']:,} of {report['puzzles']:,} puzzles)"
+
+
+def table(dataset: str, levels: list[dict], fmt: str = "simple", note: str = "") -> str:
     """The levels of one dataset as a text (or Markdown: fmt 'github') table, and under it
-    the tdoku file and commit its published figures come from."""
+    the tdoku file and commit its published figures come from; `note` ends its heading."""
     from tabulate import tabulate
 
-    head = f"{dataset}: % finished without a guess" if fmt == "simple" else ""
+    head = f"{dataset}: % finished without a guess{note}" if fmt == "simple" else ""
     body = tabulate(rows(dataset, levels), headers=COLUMNS, tablefmt=fmt,
                     disable_numparse=True)
     cited = source([_base(dataset)])
@@ -93,6 +119,45 @@ def timeouts(levels: list[dict]) -> list[str]:
     return out
 
 
+def _numbered(numbers: list, limit: int = 20) -> str:
+    """'#1, #2, #3' (and how many more past `limit`)."""
+    more = f" and {len(numbers) - limit} more" if len(numbers) > limit else ""
+    return ", ".join(f"#{k}" for k in numbers[:limit]) + more
+
+
+def left_out(report: dict) -> list[str]:
+    """One line per kind of puzzle left out of the averages (no solution, several), and
+    one for the puzzles the referee could not judge (counted)."""
+    from sudokulab.human.verdict import REFEREE
+
+    out = [f"- left out of the averages: {len(numbers)} puzzle(s) with {verdict}: "
+           f"{_numbered(numbers)} ({REFEREE} says)"
+           for verdict, numbers in report.get("excluded", {}).items() if numbers]
+    unchecked = report.get("unchecked") or []
+    if unchecked:
+        out.append(f"- counted unchecked: {len(unchecked)} puzzle(s) {REFEREE} could not tell "
+                   f"in time whether they have one solution: {_numbered(unchecked)}")
+    return out
+
+
+def unsupported(levels: list[dict]) -> list[str]:
+    """One line per level whose engine cannot take some puzzles, naming them and why."""
+    out = []
+    for row in levels:
+        refused = row.get("unsupported") or {}
+        if refused:
+            why = next(iter(refused.values()))
+            out.append(f"- `{row['level']}` cannot take {len(refused)} puzzle(s), left out of "
+                       f"its row: {_numbered(list(refused))} ({why})")
+    return out
+
+
+def notes(report: dict) -> list[str]:
+    """The lines under a dataset's table: puzzles left out, unsupported, out of time."""
+    levels = report["levels"]
+    return left_out(report) + unsupported(levels) + timeouts(levels)
+
+
 def agreement(report: dict) -> list[str]:
     """One line per pair of levels that must agree, naming the puzzles where they do not."""
     out = []
@@ -110,12 +175,13 @@ def csv_text(reports: dict[str, dict]) -> str:
 
     out = io.StringIO()
     keys = ("dataset", "level", "engine", "puzzles", "finished", "percent", "candidates_left",
-            "guesses_per_puzzle", "guess_word")
+            "guesses_per_puzzle", "guess_word", "partial")
     writer = csv.DictWriter(out, keys, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for dataset, report in reports.items():
-        for row in report["levels"]:
-            writer.writerow({"dataset": dataset, **row})
+        for row in report["levels"]:  # partial: a stopped run's puzzles so far
+            writer.writerow({"dataset": dataset, **row,
+                             "partial": bool(report.get("partial"))})
     return out.getvalue()
 
 
@@ -180,10 +246,10 @@ def markdown(reports: dict[str, dict], png: str = "ladder.png") -> str:
     for dataset, report in reports.items():
         cost = (f"{report['cpu']:.0f} CPU seconds, {report['wall']:.0f} s wall on "
                 f"{report['jobs']} job(s)")
-        parts += [f"## {dataset}", "", table(dataset, report["levels"], "github"), "",
-                  f"Cost: {cost}.", ""]
-        notes = timeouts(report["levels"]) + agreement(report)
-        parts += [*notes, ""] if notes else []
+        parts += [f"## {dataset}{partial(report)}", "",
+                  table(dataset, report["levels"], "github"), "", f"Cost: {cost}.", ""]
+        lines = notes(report) + agreement(report)
+        parts += [*lines, ""] if lines else []
     parts += ["## Guesses per puzzle", "", guesses_table(reports), "", f"![the ladder]({png})",
               ""]
     return "\n".join(parts)
@@ -199,8 +265,128 @@ def write(out: str, reports: dict[str, dict]) -> None:
 
 
 def merge(paths: list[str]) -> dict[str, dict]:
-    """The datasets of several ladder.json files, in order (a later file's dataset wins)."""
+    """The datasets of several ladder.json files, in order (a later file's dataset wins);
+    ValueError naming the file and what is wrong with it."""
     reports: dict[str, dict] = {}
     for path in paths:
-        reports.update(json.loads(Path(path).read_text()))
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as error:
+            raise ValueError(f"{path}: {error.strerror or error}") from None
+        except ValueError as error:  # JSONDecodeError, or bytes that are no UTF-8
+            raise ValueError(f"{path}: not JSON ({error})") from None
+        try:
+            reports.update(checked(data))
+        except ValueError as error:
+            raise ValueError(f"{path}: {error}") from None
     return reports
+
+
+ROW = {"level": str, "what": str, "finished": int, "puzzles": int, "percent": (int, float),
+       "candidates_left": (int, float, type(None)),
+       "guesses_per_puzzle": (int, float, type(None)), "guess_word": (str, type(None))}
+COST = {"cpu": (int, float), "wall": (int, float), "jobs": int}
+
+
+def checked(data: object) -> dict[str, dict]:
+    """The reports of a ladder.json, as loaded, after checking that every field a table
+    or report reads is there with its type; ValueError saying what is not."""
+    if not isinstance(data, dict):
+        raise ValueError(f"not a ladder report: a JSON {type(data).__name__}, not an object "
+                         f"of datasets")
+    if not data:
+        raise ValueError("holds no dataset")
+    for name, report in data.items():
+        if not isinstance(report, dict) or not isinstance(report.get("levels"), list):
+            raise ValueError(f"not a ladder report: dataset {name!r} has no list of levels")
+        wrongs = [_wrong(report, COST)] + [f"a level {_wrong(row, ROW)}"
+                                           for row in report["levels"] if _wrong(row, ROW)]
+        wrong = next((w for w in wrongs if w), "")
+        if wrong:
+            raise ValueError(f"not a ladder report: dataset {name!r}: {wrong}")
+    return data
+
+
+def _wrong(fields: object, types: dict) -> str:
+    """What is missing or of the wrong type among `types` ('' when nothing)."""
+    if not isinstance(fields, dict):
+        return "is no object"
+    bad = [key for key, kind in types.items()
+           if key not in fields or isinstance(fields[key], bool)
+           or not isinstance(fields[key], kind)]
+    return f"lacks or misstates {', '.join(bad)}" if bad else ""
+
+
+# --- the run log: ladder.jsonl -------------------------------------------------------------
+
+LOG = "ladder.jsonl"
+
+
+class LadderLog(RunLog):
+    """ladder.jsonl in an --out folder: the run's settings, then one line per puzzle as it
+    finishes, kept as compare keeps runs.jsonl (RunLog): a stopped run loses at most the
+    line being written, and --resume runs only the puzzles not there. A finished run's
+    report holds its figures: the log is removed then."""
+
+    def __init__(self, folder: Path | str) -> None:
+        super().__init__(Path(folder))
+        self.path = Path(folder) / LOG
+
+    def lines(self) -> list[dict]:  # type: ignore[override]
+        """Every complete line on disk as a dict; a line that is none is warned of once."""
+        if not self.path.exists():
+            return []
+        out = []
+        text = self.path.read_text(encoding="utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), 1):
+            try:
+                data = json.loads(line)
+                if not isinstance(data, dict):
+                    raise TypeError(line)
+                out.append(data)
+            except (ValueError, TypeError):
+                self._warn(number)
+        return out
+
+    def settings(self) -> dict | None:
+        """The settings its first line holds (None: no log, or none there)."""
+        lines = self.lines()
+        return lines[0].get("settings") if lines else None
+
+    def entries(self, dataset: str) -> list[Entry]:
+        """The puzzles of one dataset already done (a puzzle twice: the later line)."""
+        found: dict[int, Entry] = {}
+        for line, data in enumerate(self.lines()[1:], 2):
+            if data.get("set") == dataset:
+                try:
+                    entry = Entry(int(data["puzzle"]), str(data["verdict"]),
+                                  {name: Outcome(None, **fields)
+                                   for name, fields in data["levels"].items()})
+                except (KeyError, TypeError, ValueError, AttributeError):
+                    self._warn(line)
+                    continue
+                found[entry.number] = entry
+        return [found[k] for k in sorted(found)]
+
+    def start(self, settings: dict) -> None:
+        """Begin a new log with the run's settings."""
+        self._write({"settings": settings})
+
+    def add(self, dataset: str, entry: Entry) -> None:
+        """One puzzle's line, flushed at once."""
+        levels = {name: {k: v for k, v in asdict(outcome).items() if k != "marks"}
+                  for name, outcome in entry.outcomes.items()}
+        self._write({"set": dataset, "puzzle": entry.number, "verdict": entry.verdict,
+                     "levels": levels})
+
+    def _write(self, data: dict) -> None:
+        """Append one line and flush it to the operating system."""
+        if self._file is None:
+            self._file = self._open()
+        self._file.write(json.dumps(data, separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def remove(self) -> None:
+        """Close and delete the log (its run is finished and reported)."""
+        self.close()
+        self.path.unlink(missing_ok=True)

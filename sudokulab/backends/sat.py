@@ -362,18 +362,26 @@ def engine(solver: str, encoding: str, amo: str, box: tuple[int, int],
 @lru_cache(maxsize=8)
 def root_solver(solver: str, encoding: str, amo: str, box: tuple[int, int],
                 rules: tuple[R.Rule, ...], layout: Layout | None = None):
-    """A solver holding the formula that only ever propagates: nothing learned from a search
-    strengthens its unit propagation."""
+    """A solver holding the formula that only ever propagates (nothing learned from a search
+    strengthens its unit propagation), and the formula's unit clauses, left out of it.
+
+    A solver's propagate() returns the literals it assigns above decision level 0 only:
+    what a unit clause (a parity rule, a cage with one digit set, a sum's bound) fixes at
+    level 0, and all that follows from it, would be missing from the marks. So the unit
+    clauses are assumed with the givens instead, and the trail holds the whole closure."""
     from pysat.solvers import Solver
 
     from sudokulab.encodings import cnf
 
     hear_ctrl_c_ourselves()
     formula = cnf.base(box, rules, encoding, amo, layout)
-    propagator = Solver(name=solver, bootstrap_with=formula.cnf,
+    units = tuple(clause[0] for clause in formula.cnf.clauses if len(clause) == 1)
+    rest = formula.cnf.copy()  # a CNFPlus keeps its native at-most-one constraints
+    rest.clauses = [clause for clause in rest.clauses if len(clause) != 1]
+    propagator = Solver(name=solver, bootstrap_with=rest,
                         **({"native_card": True} if amo == "native" else {}))
     atexit.register(propagator.delete)  # before teardown, when PySAT's own __del__ would fail
-    return formula, propagator
+    return formula, propagator, units
 
 
 def root_marks(puzzle: Puzzle, encoding: str = "extended", solver: str = "cadical195",
@@ -383,11 +391,12 @@ def root_marks(puzzle: Puzzle, encoding: str = "extended", solver: str = "cadica
     when propagation reaches a conflict (no solution)."""
     from sudokulab.encodings import cnf
 
-    formula, sat = root_solver(solver, encoding, amo, puzzle.box, puzzle.rules, puzzle.layout)
     if encoding == "optimized":
         raise ValueError("root propagation takes a reusable encoding: "
                          + ", ".join(cnf.REUSABLE))
-    ok, literals = sat.propagate(assumptions=cnf.givens_literals(puzzle))
+    formula, sat, units = root_solver(solver, encoding, amo, puzzle.box, puzzle.rules,
+                                      puzzle.layout)
+    ok, literals = sat.propagate(assumptions=[*units, *cnf.givens_literals(puzzle)])
     if not ok:
         return None
     n, top = formula.n, formula.top

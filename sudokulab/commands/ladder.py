@@ -4,16 +4,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
 import sys
+import textwrap
+from functools import partial
 
 from sudokulab import errors
-from sudokulab.commands.inputs import examples
+from sudokulab.commands.inputs import examples, nonempty, timeout_seconds
 from sudokulab.errors import (
+    EXIT_DISAGREE,
     EXIT_ENGINE,
     EXIT_INPUT,
     EXIT_INTERRUPTED,
+    EXIT_NONE,
     EXIT_OK,
+    EXIT_SEVERAL,
+    EXIT_TERMINATED,
     UsageError,
+    error_line,
     exit_help,
     positive_int,
 )
@@ -25,8 +34,20 @@ DESCRIPTION = ("The inference ladder: for each level (unit propagation on each C
                "of the engine's full search; beside tdoku's published % no guess.")
 EXAMPLES = examples("sudokulab ladder --dataset top95",
                     "sudokulab ladder --dataset 17_clue,top1465 --jobs 2 --out runs/ladder",
-                    "sudokulab ladder --file my.txt --levels sat,human:locked --format csv")
-EXITS = (EXIT_OK, EXIT_INPUT, EXIT_ENGINE, EXIT_INTERRUPTED)
+                    "sudokulab ladder --resume --out runs/ladder     (after Ctrl-C: the rest)",
+                    "sudokulab ladder --file my.txt --levels sat,human:locked --format csv",
+                    "sudokulab ladder --timeout 0 --levels smt       (no time limit)",
+                    "sudokulab ladder --merge a/ladder.json,b/ladder.json --out runs/both")
+NOTES = ("Each puzzle is judged first by norvig's search: one with no solution (exit 1) or "
+         "several (exit 6) is named and left out of the averages. A level whose engine "
+         "cannot take a puzzle (a samurai, a rule it lacks) names it as unsupported (exit "
+         "5); a grid the checker rejects is exit 4. With --out, each puzzle's result is kept "
+         "in DIR/ladder.jsonl as it comes: "
+         "Ctrl-C or SIGTERM print the table so far, marked partial, and --resume --out DIR "
+         "finishes the run.")
+EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_DISAGREE, EXIT_ENGINE, EXIT_SEVERAL,
+         EXIT_INTERRUPTED,
+         EXIT_TERMINATED)
 FORMATS = ("table", "json", "csv")
 
 
@@ -37,64 +58,290 @@ def options(p: argparse.ArgumentParser) -> None:
 
     p.description = DESCRIPTION
     source = p.add_mutually_exclusive_group()
-    source.add_argument("--dataset", "-d", metavar="NAME",
+    source.add_argument("--dataset", "-d", metavar="NAME", type=nonempty,
                         help="bundled dataset(s), comma-separated (default: top95)")
-    source.add_argument("--file", "-f", metavar="F", help="a file of puzzles (.gz works)")
-    source.add_argument("--merge", metavar="JSON", help="no run: the report of earlier runs' "
-                        "ladder.json files, comma-separated (with --out)")
-    p.add_argument("--levels", "-l", metavar="LIST",
+    source.add_argument("--file", "-f", metavar="F", type=nonempty,
+                        help="a file of puzzles (.gz works)")
+    source.add_argument("--merge", metavar="JSON", type=nonempty,
+                        help="no run: the report of earlier runs' ladder.json files, "
+                             "comma-separated (with --out)")
+    p.add_argument("--levels", "-l", metavar="LIST", type=nonempty,
                    help="'default' (every level but the slow ones: "
                         + ", ".join(lv.name for lv in LEVELS if lv.slow)
                         + "), 'all', or a comma list of levels or engines: "
                         + ", ".join(lv.name for lv in LEVELS))
     p.add_argument("--jobs", "-j", type=positive_int, metavar="J",
                    help="worker processes (default 1)")
-    p.add_argument("--timeout", type=float, default=LADDER_TIMEOUT, metavar="S",
+    # not given: absent, so that --merge and --resume can tell (0 is no limit: None)
+    p.add_argument("--timeout", "-t", type=timeout_seconds, default=argparse.SUPPRESS,
+                   metavar="S",
                    help=f"seconds a level may spend on one puzzle, for its propagation and "
-                        f"again for its search (default {LADDER_TIMEOUT:g}); a level out of "
-                        f"time is reported with the puzzle's number, never silently")
+                        f"again for its search (default {LADDER_TIMEOUT:g}; 0 or inf: never); "
+                        f"a level out of time is reported with the puzzle's number, never "
+                        f"silently")
     p.add_argument("--format", choices=FORMATS, default="table", metavar="FMT",
                    help="table, json or csv (default table)")
-    p.add_argument("--out", "-o", metavar="DIR",
-                   help="also write ladder.md, ladder.json and ladder.png there")
-    p.epilog = f"{EXAMPLES}\n\n{exit_help(EXITS)}"
+    p.add_argument("--out", "-o", metavar="DIR", type=nonempty,
+                   help="also write ladder.md, ladder.json and ladder.png there, and keep "
+                        "each puzzle's result in ladder.jsonl as it comes (checked "
+                        "writable before the run)")
+    p.add_argument("--resume", action="store_true",
+                   help="finish the run stopped in --out: its settings and the puzzles "
+                        "its ladder.jsonl holds are kept, the others run")
+    p.epilog = f"{EXAMPLES}\n\n{textwrap.fill(NOTES, 88)}\n\n{exit_help(EXITS)}"
+
+
+def refuse_unused(args: argparse.Namespace) -> None:
+    """UsageError for a choice of run given with --merge, which runs nothing, for
+    --resume without the --out it resumes, and for a list that names nothing."""
+    given = [f"--{name}" for name in ("levels", "jobs") if getattr(args, name) is not None]
+    given += ["--timeout"] * ("timeout" in vars(args)) + ["--resume"] * args.resume
+    if args.merge and given:
+        raise UsageError(f"--merge reports earlier runs and runs nothing: leave out "
+                         f"{', '.join(given)}")
+    if args.resume and not args.out:
+        raise UsageError("--resume finishes the run kept in --out DIR: name it with --out")
+    for option in ("dataset", "levels", "merge"):
+        text = getattr(args, option)
+        if text is not None and not _names(text):
+            raise UsageError(f"--{option} {text!r} names nothing")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the chosen levels over each dataset; print the tables; write the report."""
+    """Run the chosen levels over each dataset (or merge earlier reports); print the
+    tables; write the report; the exit code."""
+    if args.merge:
+        if args.out:
+            _writable(args.out)
+        reports = _merged(args.merge)
+        _show(reports, args.format)
+        _write(args.out, reports)
+        return EXIT_OK
+    return _ladder(args)
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    """The run: each set's puzzles judged, then climbed, each result kept in --out as it
+    comes; a stop by Ctrl-C or SIGTERM prints the tables so far and says how to resume."""
     from sudokulab import ladder, ladder_report
 
-    if args.timeout is not None and not args.timeout > 0:
-        raise UsageError(f"--timeout takes a number of seconds above 0, not {args.timeout}")
-    if args.merge:
-        reports = _merged(args.merge)
-    else:
-        levels = ladder.choose(args.levels)
-        reports = {}
-        with errors.sigterm_stops():  # the workers are ended as on Ctrl-C
-            for name, puzzles in _sets(args):
-                done = ladder.run(puzzles, levels, jobs=args.jobs or 1,
-                                  label=f"ladder {name}", timeout=args.timeout)
-                reports[name] = ladder_report.figures(done, args.jobs or 1)
-    if args.format == "json":
+    settings, codes = _settings(args), []
+    sets = _sets(settings, codes)
+    levels = ladder.choose(",".join(settings["levels"]))
+    log = _log(args, settings, sets)
+    jobs = args.jobs or 1
+    reports: dict[str, dict] = {}
+    for name, puzzles in sets:
+        done = log.entries(name) if log else []
+        if args.resume:
+            print(f"resuming {args.out}: {len(done)} of {len(puzzles)} puzzles done in {name}",
+                  file=sys.stderr)
+        result = ladder.run(puzzles, levels, jobs=jobs, label=f"ladder {name}",
+                            timeout=settings["timeout"], done=done,
+                            record=partial(log.add, name) if log else None)
+        reports[name] = ladder_report.figures(result, jobs)
+        if result.stopped is not None:
+            return _stopped(args, result.stopped, log, reports)
+    _show(reports, args.format)
+    codes += _said(reports)
+    _write(args.out, reports)
+    if log:
+        log.remove()
+    return errors.worst(codes)
+
+
+def _settings(args: argparse.Namespace) -> dict:
+    """What the run is (its sets, levels and timeout): from the options, or with --resume
+    as --out's log saved them, which the options may not change."""
+    from sudokulab import ladder
+    from sudokulab.ladder_report import LOG, LadderLog
+
+    given = {"dataset": _names(args.dataset) if args.dataset else None,
+             "file": os.path.abspath(args.file) if args.file else None,
+             "levels": [lv.name for lv in ladder.choose(args.levels)] if args.levels else None}
+    given = {key: value for key, value in given.items() if value is not None}
+    if "timeout" in vars(args):  # None (no limit) is a choice too
+        given["timeout"] = args.timeout
+    if not args.resume:
+        return {"datasets": given.get("dataset") or (None if args.file else ["top95"]),
+                "file": args.file, "path": given.get("file"),
+                "levels": given.get("levels") or list(ladder.DEFAULT),
+                "timeout": given.get("timeout", ladder.TIMEOUT)}
+    saved = LadderLog(args.out).settings()
+    if not isinstance(saved, dict) or not SETTINGS.issubset(saved):
+        raise UsageError(f"--resume: {args.out} holds no unfinished ladder run (no {LOG} with "
+                         f"its settings there)")
+    was = {"dataset": saved.get("datasets"), "file": saved.get("path"),
+           "levels": saved.get("levels"), "timeout": saved.get("timeout")}
+    changed = [f"--{key}" for key, value in given.items() if value != was[key]]
+    if changed:
+        raise UsageError(f"{args.out} holds a run started with other settings than "
+                         f"{', '.join(changed)}; resume without them, or start a new run")
+    return saved
+
+
+SETTINGS = {"datasets", "file", "path", "levels", "timeout", "sets"}  # a log's first line
+
+
+def _names(text: str) -> list[str]:
+    """The names of a comma list."""
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def _sets(settings: dict, codes: list[int]) -> list[tuple[str, tuple]]:
+    """(name, puzzles) for each dataset or the file; a bad puzzle of the file is named and
+    skipped (exit code 2 in `codes`), a file with none to read is a usage error."""
+    from sudokulab import datasets
+
+    if not settings["file"]:
+        return [(name, datasets.load(name)) for name in settings["datasets"]]
+    from sudokulab.formats.files import read_file
+
+    name, path = settings["file"], settings["path"]
+    try:
+        entries = read_file(path)
+    except OSError as error:
+        raise UsageError(f"{name}: cannot read: {error.strerror or error}") from None
+    puzzles = tuple(e.puzzle for e in entries if e.puzzle is not None)
+    bad = [e for e in entries if e.puzzle is None]
+    if not puzzles:
+        raise UsageError(f"{name}: no puzzle could be read ({len(bad)} bad; the first: "
+                         f"{bad[0].error})" if bad else f"{name}: no puzzle in the file")
+    for entry in bad:
+        print(error_line(f"{entry.error} (skipped)"), file=sys.stderr)
+        codes.append(EXIT_INPUT)
+    return [(name, puzzles)]
+
+
+def _log(args: argparse.Namespace, settings: dict, sets: list[tuple[str, tuple]]):
+    """The run's log in --out (None without --out): the one resumed, its puzzles checked
+    to be the same, or a new one, --out checked writable first."""
+    from sudokulab.ladder_report import LOG, LadderLog
+
+    if not args.out:
+        return None
+    log = LadderLog(args.out)
+    prints = {name: _fingerprint(puzzles) for name, puzzles in sets}
+    if args.resume:
+        changed = [name for name in prints if settings.get("sets", {}).get(name) != prints[name]]
+        if changed:
+            raise UsageError(f"the puzzles of {', '.join(changed)} are not those the run in "
+                             f"{args.out} started with: start a new run")
+        return log
+    _writable(args.out)
+    if log.path.exists():
+        raise UsageError(f"--out {args.out} holds an unfinished ladder run ({LOG}): add "
+                         f"--resume to finish it, or choose another --out")
+    log.start({**settings, "sets": prints})
+    return log
+
+
+def _fingerprint(puzzles: tuple) -> str:
+    """A hash of a set's puzzles, so that a resumed run is sure to go on with the same."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for puzzle in puzzles:
+        digest.update(repr(puzzle).encode())
+    return f"{len(puzzles)}:{digest.hexdigest()[:16]}"
+
+
+def _writable(out: str) -> None:
+    """--out made if need be and a file written in it now, before any work; UsageError
+    naming it otherwise."""
+    import tempfile
+
+    try:
+        os.makedirs(out, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as error:
+        raise UsageError(f"--out {out}: cannot write there: {error.strerror or error}"
+                         ) from None
+
+
+def _write(out: str | None, reports: dict[str, dict]) -> None:
+    """ladder.md, ladder.json and ladder.png in --out (nothing without it)."""
+    from sudokulab import ladder_report
+
+    if not out:
+        return
+    try:
+        ladder_report.write(out, reports)
+    except OSError as error:
+        raise UsageError(f"--out {out}: cannot write the report: {error.strerror or error}"
+                         ) from None
+    print(f"report: {out}/ladder.md", file=sys.stderr)
+
+
+def _show(reports: dict[str, dict], fmt: str) -> None:
+    """The reports on stdout: tables (a stopped run's marked partial), JSON or CSV."""
+    from sudokulab import ladder_report
+
+    if fmt == "json":
         print(json.dumps(reports, indent=1))
-    elif args.format == "csv":
+    elif fmt == "csv":
         print(ladder_report.csv_text(reports), end="")
     else:
         for name, report in reports.items():
-            print(ladder_report.table(name, report["levels"]))
-            for line in ladder_report.timeouts(report["levels"]):
+            print(ladder_report.table(name, report["levels"],
+                                      note=ladder_report.partial(report)))
+            for line in ladder_report.notes(report):
                 print(line)
             print()
-    if args.out:
-        ladder_report.write(args.out, reports)
-        print(f"report: {args.out}/ladder.md", file=sys.stderr)
-    wrong = [(name, row["level"], row["wrong"]) for name, report in reports.items()
-             for row in report["levels"] if row["wrong"]]
-    for name, level, numbers in wrong:
-        print(f"sudokulab: {level} on {name}: the checker rejects the grid of puzzle(s) "
-              f"{', '.join(map(str, numbers[:10]))}", file=sys.stderr)
-    return EXIT_ENGINE if wrong else EXIT_OK
+
+
+def _said(reports: dict[str, dict]) -> list[int]:
+    """On stderr, the puzzles left out and the levels that could not take or got wrong
+    some puzzles; their exit codes (1 no solution, 6 several, 5 unsupported, 4 a grid the
+    checker rejects)."""
+    from sudokulab.human.verdict import REFEREE
+    from sudokulab.ladder import NO_SOLUTION
+
+    codes, say = [], lambda text: print(f"sudokulab: {text}", file=sys.stderr)
+    for name, report in reports.items():
+        for verdict, numbers in report.get("excluded", {}).items():
+            if numbers:
+                codes.append(EXIT_NONE if verdict == NO_SOLUTION else EXIT_SEVERAL)
+                say(f"{name}: {_puzzles(numbers)}: {verdict} ({REFEREE}); left out of the "
+                    f"averages")
+        for row in report["levels"]:
+            refused = row.get("unsupported") or {}
+            if refused:
+                codes.append(EXIT_ENGINE)
+                say(f"{row['level']} cannot take {_puzzles(list(refused))} of {name}: "
+                    f"{next(iter(refused.values()))}")
+            if row["wrong"]:
+                codes.append(EXIT_DISAGREE)
+                say(f"{row['level']} on {name}: the checker rejects the grid of "
+                    f"{_puzzles(row['wrong'])}")
+    return codes
+
+
+def _puzzles(numbers: list) -> str:
+    """'puzzle 4' or 'puzzles 2, 5, 7' (the first 10, and how many more)."""
+    shown = ", ".join(map(str, numbers[:10]))
+    more = f" and {len(numbers) - 10} more" if len(numbers) > 10 else ""
+    return f"puzzle {shown}" if len(numbers) == 1 else f"puzzles {shown}{more}"
+
+
+def _stopped(args: argparse.Namespace, stop: KeyboardInterrupt, log,
+             reports: dict[str, dict]) -> int:
+    """After Ctrl-C or SIGTERM: the tables of the puzzles done, where they are kept and how
+    to finish the run; exit 130, or 143 for SIGTERM."""
+    _show(reports, args.format)
+    _said(reports)
+    term = isinstance(stop, errors.Terminated) or errors.terminated()
+    done = sum(report["done"] for report in reports.values())
+    if log:
+        log.close()
+        kept = (f"{done} puzzle(s) kept in {log.path}; finish the run with:\n  sudokulab "
+                f"ladder --resume --out {shlex.quote(args.out)}")
+    else:
+        kept = ("nothing kept: with --out DIR each puzzle's result is kept as it comes, and "
+                "`sudokulab ladder --resume --out DIR` finishes the run")
+    print(f"\n{'terminated' if term else 'interrupted'}: {kept}", file=sys.stderr)
+    return EXIT_TERMINATED if term else EXIT_INTERRUPTED
 
 
 def _merged(paths: str) -> dict[str, dict]:
@@ -102,26 +349,9 @@ def _merged(paths: str) -> dict[str, dict]:
     from sudokulab import ladder_report
 
     try:
-        return ladder_report.merge([p.strip() for p in paths.split(",") if p.strip()])
-    except (OSError, ValueError) as error:
-        raise UsageError(f"cannot read the ladder reports {paths}: {error}") from None
+        return ladder_report.merge(_names(paths))
+    except ValueError as error:
+        raise UsageError(f"cannot read the ladder reports: {error}") from None
 
 
-def _sets(args: argparse.Namespace) -> list[tuple[str, tuple]]:
-    """(name, puzzles) for each dataset or the file."""
-    from sudokulab import datasets
-
-    if args.file:
-        from sudokulab.formats.files import read_file
-
-        try:
-            entries = read_file(args.file)
-        except OSError as error:
-            raise UsageError(f"cannot read {args.file}: {error.strerror or error}") from None
-        puzzles = tuple(e.puzzle for e in entries if getattr(e, "puzzle", None) is not None)
-        return [(args.file, puzzles)]
-    names = [n.strip() for n in (args.dataset or "top95").split(",") if n.strip()]
-    return [(name, datasets.load(name)) for name in names]
-
-
-__all__ = ["run", "options", "EXIT_INPUT", "EXIT_INTERRUPTED"]
+__all__ = ["run", "options", "refuse_unused", "EXIT_INPUT", "EXIT_INTERRUPTED"]

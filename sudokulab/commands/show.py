@@ -5,14 +5,18 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sudokulab.commands.inputs import examples, input_arguments, read_entries
+from sudokulab.commands.inputs import examples, input_arguments, nonempty, read_entries
 from sudokulab.errors import (
+    EXIT_ENGINE,
     EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    EngineError,
     PuzzleError,
+    UsageError,
     error_line,
     exit_help,
+    worst,
 )
 from sudokulab.formats import KEEPS_RULES, WRITERS
 
@@ -21,7 +25,7 @@ DESCRIPTION = ("Print each puzzle in another format (a grid, a line, JSON, a lin
 EXAMPLES = examples(
     "sudokulab show PUZZLE --format candidates",
     "sudokulab show --file puzzles.sdm --format sudokupad")
-EXITS = (EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED)
+EXITS = (EXIT_OK, EXIT_INPUT, EXIT_ENGINE, EXIT_INTERRUPTED)
 
 
 FORMATS = ("pretty", "numbers", "candidates", *WRITERS)
@@ -36,16 +40,21 @@ def options(p: argparse.ArgumentParser) -> None:
                         "rules (units, chess moves, non-consecutive, parity, cage sums); "
                         "also " + ", ".join(FORMATS) + " (json and jsonl: one object "
                         "a line; fpuzzles, sudokupad: a link; euler: Project Euler 96's form)")
-    p.add_argument("--after", metavar="LEVEL",
+    p.add_argument("--after", metavar="LEVEL", type=nonempty,
                    help="the grid and pencil marks where a level of the inference ladder "
                         "stops, no guess taken (e.g. sat:minimal, sat:extended, norvig, "
                         "human:locked, prolog:all_distinct; `sudokulab ladder --help` lists "
-                        "them)")
+                        "them); exit 5 when its engine cannot take the puzzle, or for asp, "
+                        "cpsat and smt (known only by their full search) when it took a "
+                        "choice")
     p.set_defaults(multi_grid=True)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print each puzzle in the chosen format; a bad one of a file is reported and skipped."""
+    if args.after and args.format not in ("pretty", "candidates"):
+        raise UsageError(f"--after prints the grid and its pencil marks, not --format "
+                         f"{args.format}: leave out one")
     entries = read_entries(args)
     puzzles = [entry.puzzle for entry in entries if entry.puzzle is not None]
     lossy = args.format not in ("pretty", "candidates", *KEEPS_RULES)
@@ -61,18 +70,30 @@ def run(args: argparse.Namespace) -> int:
             if args.strict:
                 break
             continue
-        print(_after(entry.puzzle, args.after) if args.after else
-              _show(entry.puzzle, args.format, number))
+        if not args.after:
+            print(_show(entry.puzzle, args.format, number))
+            continue
+        try:
+            print(_after(entry.puzzle, args.after))
+        except EngineError as why:  # this puzzle only: the others are still shown
+            print(error_line(why), file=sys.stderr)
+            code = worst((code, EXIT_ENGINE))
     return code
 
 
 def _after(puzzle, level: str) -> str:
-    """The pencil marks where a ladder level stops on the puzzle, under a line of figures."""
+    """The pencil marks where a ladder level stops on the puzzle, under a line of figures;
+    EngineError when its engine cannot take the puzzle, or has no marks to show (a level
+    known only by its full search, which took a choice)."""
     from sudokulab import ladder
     from sudokulab.formats import text
 
     chosen = ladder.choose(level)[0]
     outcome = ladder.after(puzzle, chosen.name)
+    if outcome.unsupported:
+        raise EngineError(f"after {chosen.name}: unsupported: {outcome.unsupported}")
+    if not ladder.has_marks(chosen, outcome):
+        raise EngineError(_no_marks(chosen, outcome))
     if outcome.marks is None:
         return f"after {chosen.name}: a contradiction (no solution)"
     marks = [[d + 1 for d in range(puzzle.n) if m >> d & 1] for m in outcome.marks]
@@ -80,6 +101,14 @@ def _after(puzzle, level: str) -> str:
     state = ("finished, the grid checked" if outcome.finished
              else f"{decided} cells decided, {outcome.candidates} candidates left in the others")
     return f"after {chosen.name} ({chosen.what}): {state}\n{text.format_candidates(puzzle, marks)}"
+
+
+def _no_marks(level, outcome) -> str:
+    """Why a level known only by its full search shows no pencil marks for this puzzle."""
+    took = ("ran out of time" if outcome.guesses is None
+            else f"took {outcome.guesses:g} {level.guesses}")
+    return (f"after {level.name}: no pencil marks: this level is {level.engine}'s full search, "
+            f"which {took}; it shows a grid only when the search takes no choice")
 
 
 BOARD_FORMATS = ("pretty", "line", "json", "jsonl", "candidates")  # what draws several grids
