@@ -14,12 +14,16 @@ records), so the command and a notebook report the same figures. A script needs 
 
 from __future__ import annotations
 
+import math
+import operator
+import os
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from sudokulab import datasets as _datasets
+from sudokulab.backends import DEFAULT as DEFAULT_BACKEND
 from sudokulab.errors import NothingCompared, UsageError
 from sudokulab.harness.comparison import Comparison
 from sudokulab.harness.records import Record
@@ -27,25 +31,90 @@ from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
 
 __all__ = ["Comparison", "Puzzle", "Record", "Result", "Status", "compare", "datasets",
-           "load", "open_run", "rate", "solve"]
+           "load", "open_run", "rate", "setter", "solve"]
 
 PuzzleLike = Puzzle | str
 
 
-def _puzzle(puzzle: PuzzleLike) -> Puzzle:
-    """A Puzzle, parsed when given as text."""
-    return Puzzle.parse(puzzle) if isinstance(puzzle, str) else puzzle
+# --- the door: every public function checks its arguments here, before any work --------
+#
+# A wrong type is a TypeError naming the function, the argument and what it takes; a bad
+# value of the right type is a UsageError (a ValueError), as the command line's option of
+# the same name refuses it. Deep inside, either would be an AttributeError about `.box`.
+
+def _kind(value: object) -> str:
+    """The type name an error shows: 'list', 'NoneType', 'bytes'."""
+    return type(value).__name__
 
 
-def solve(puzzle: PuzzleLike, backend: str = "sat", limit: int | None = 2,
+def _puzzle(puzzle: object, where: str, what: str = "puzzle") -> Puzzle:
+    """A Puzzle, parsed when given as text; TypeError for anything else."""
+    if isinstance(puzzle, Puzzle):
+        return puzzle
+    if isinstance(puzzle, str):
+        return Puzzle.parse(puzzle)
+    raise TypeError(f"{where}: {what} must be a Puzzle or a puzzle string, not {_kind(puzzle)}")
+
+
+def _string(value: object, where: str, what: str, takes: str) -> str:
+    """A str argument (a backend spec, a dataset name); TypeError for anything else."""
+    if not isinstance(value, str):
+        raise TypeError(f"{where}: {what} must be {takes}, not {_kind(value)}")
+    return value
+
+
+def _whole(value: object, where: str, what: str, least: int | None = 1,
+           none: bool = False) -> int | None:
+    """A whole number (at least `least`), or None when `none` allows it."""
+    if value is None and none:
+        return None
+    try:
+        if isinstance(value, bool):  # True is an int to Python, never a count to a user
+            raise TypeError
+        number = operator.index(value)  # int, or numpy's integers: never 2.5
+    except TypeError:
+        takes = "a whole number" + (" or None" if none else "")
+        raise TypeError(f"{where}: {what} must be {takes}, not {_kind(value)}") from None
+    if least is not None and number < least:
+        raise UsageError(f"{where}: {what} must be {least} or more, not {number}")
+    return number
+
+
+def _seconds(value: object, where: str, what: str = "timeout") -> float | None:
+    """Seconds as every command reads --timeout: 0, inf and None mean no limit (None);
+    a negative number or NaN is a UsageError, anything but a number a TypeError."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{where}: {what} must be a number of seconds or None, "
+                        f"not {_kind(value)}")
+    if math.isnan(value) or value < 0:
+        raise UsageError(f"{where}: {what} {value}: give seconds, 0 or more (0, inf or "
+                         f"None: no limit)")
+    return None if value == 0 or math.isinf(value) else float(value)
+
+
+def _flag(value: object, where: str, what: str) -> bool:
+    """A True or False argument; TypeError for anything else (0, 'no', None)."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{where}: {what} must be True or False, not {_kind(value)}")
+    return value
+
+
+def solve(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, limit: int | None = 2,
           timeout: float | None = None) -> Result:
-    """Solve one puzzle (a Puzzle or its text) with a backend spec such as 'sat' or
-    'sat:solver=glucose4', looking for up to `limit` solutions (2 proves uniqueness;
-    None: all) within `timeout` seconds (None: no limit). The Result holds the status,
-    solutions, count and the engine's own statistics."""
+    """Solve one puzzle (a Puzzle or its text) with a backend spec such as 'norvig' or
+    'sat:solver=glucose4' (default: the one `sudokulab solve` uses, norvig), looking for
+    up to `limit` solutions (2 proves uniqueness; None: all) within `timeout` seconds (0,
+    inf or None: no limit, as `--timeout` on the command line). The Result holds the
+    status, solutions, count and the engine's own statistics."""
     from sudokulab.backends import make_backend
 
-    return make_backend(backend).solve(_puzzle(puzzle), limit=limit, timeout=timeout)
+    where = "sl.solve"
+    puzzle = _puzzle(puzzle, where)
+    spec = _string(backend, where, "backend", "a backend spec string such as 'norvig'")
+    limit = _whole(limit, where, "limit", none=True)
+    return make_backend(spec).solve(puzzle, limit=limit, timeout=_seconds(timeout, where))
 
 
 def datasets() -> list[str]:
@@ -55,17 +124,38 @@ def datasets() -> list[str]:
 
 
 def load(name: str) -> list[Puzzle]:
-    """The puzzles of a bundled dataset, in order."""
-    return list(_datasets.load(name))
+    """The puzzles of a bundled dataset, in order; PuzzleError for an unknown name."""
+    return list(_datasets.load(_string(name, "sl.load", "name", "a dataset name (a str)")))
 
 
 def rate(puzzle: PuzzleLike, timeout: float | None = 10.0) -> float | None:
     """The human engine's SE-like rating of a puzzle (how hard it is for people: 1.2 for
     a single up to 9.x for nested forcing nets); None when its techniques stall or the
-    timeout passes first."""
+    timeout passes first (0, inf or None: no limit)."""
     from sudokulab.harness.effort import rate as human_rating
 
-    return human_rating(_puzzle(puzzle), timeout)
+    puzzle = _puzzle(puzzle, "sl.rate")
+    return human_rating(puzzle, _seconds(timeout, "sl.rate"))
+
+
+def setter(puzzle: PuzzleLike, timeout: float | None = 10.0, *, candidates: bool = True,
+           redundancy: bool = True, grade: bool = True, grade_timeout: float | None = 2.0):
+    """The setter's bench on a puzzle being set (sudokulab.setter): how many solutions are
+    left (0, 1, or at least 2 with two that differ), each cell's true candidates, the
+    givens and rules the puzzle stays unique without, and the human grade once unique.
+    The SAT parts stop at `timeout` seconds, the grade at `grade_timeout` (0, inf or None:
+    no limit); a SetterReport (`.status`, `.solutions`, `.differ`, `.candidates`,
+    `.redundant_givens`, `.redundant_rules`, `.grade`, `.to_json()`)."""
+    from sudokulab.setter import setter_report
+
+    where = "sl.setter"
+    puzzle = _puzzle(puzzle, where)
+    seconds = _seconds(timeout, where)
+    grade_seconds = _seconds(grade_timeout, where, "grade_timeout")
+    return setter_report(puzzle, seconds=seconds,
+                         candidates=_flag(candidates, where, "candidates"),
+                         redundancy=_flag(redundancy, where, "redundancy"),
+                         grade=_flag(grade, where, "grade"), grade_seconds=grade_seconds)
 
 
 def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str = "all", *,
@@ -79,31 +169,37 @@ def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str =
     or puzzles (Puzzle objects or text); `sample` draws that many at random (`seed`).
     Each puzzle is solved `repeat` times per backend, in passes over the puzzles (2 or
     more: intervals, pairwise tests and run-to-run spread), on `jobs` worker processes
-    per backend (default: the usable cores), each solve within `timeout` seconds (None:
-    no limit), cold (an engine as a fresh one would be) unless `warm`. `ratings` maps
-    puzzle indices to difficulties, or is "human" for the human engine's SE-like rating.
-    The Comparison holds the records and makes the tables and plots; NothingCompared
-    (an EngineError) when every backend failed. Works from a plain script: the workers
-    never import the caller's main module, so no `if __name__ == "__main__":` is needed.
+    per backend (default: the usable cores), each solve within `timeout` seconds (0, inf
+    or None: no limit), cold (an engine as a fresh one would be) unless `warm`.
+    `ratings` maps puzzle indices to difficulties, or is "human" for the human engine's
+    SE-like rating.
+    Each keyword means what the `compare` option of the same name means (--sample K of 1
+    or more, --jobs, --repeat and --limit of 1 or more, any whole --seed). The Comparison
+    holds the records and makes the tables and plots; NothingCompared (an EngineError)
+    when no backend answered any puzzle (all skipped, failed, timed out or unsupported):
+    an empty comparison would claim an agreement nobody reached. Works from a plain
+    script: the workers never import the caller's main module, so no `if __name__ ==
+    "__main__":` is needed.
     """
     from sudokulab.harness import compare as harness
     from sudokulab.harness import provenance
     from sudokulab.harness.records import cores
 
-    if repeat < 1 or limit < 1 or (jobs is not None and jobs < 1):
-        raise UsageError("repeat, limit and jobs must be 1 or more")
-    if timeout is not None and not timeout >= 0:
-        raise UsageError(f"timeout {timeout}: give seconds, 0 or more (None: no limit)")
+    where = "sl.compare"
+    given = _puzzles(puzzles, where)
     settings = harness.Settings(dataset=puzzles if isinstance(puzzles, str) else None,
-                                backends=backends if isinstance(backends, str)
-                                else ",".join(backends),
-                                limit=limit, timeout=timeout or None, repeat=repeat,
-                                sample=sample, seed=seed, warm=warm)
-    given = [] if isinstance(puzzles, str) else [_puzzle(p) for p in puzzles]
+                                backends=_backends(backends, where),
+                                limit=_whole(limit, where, "limit"),
+                                timeout=_seconds(timeout, where),
+                                repeat=_whole(repeat, where, "repeat"),
+                                sample=_whole(sample, where, "sample", none=True),
+                                seed=_whole(seed, where, "seed", least=None),
+                                warm=_flag(warm, where, "warm"))
+    jobs = _whole(jobs, where, "jobs", none=True)
+    progress = _flag(progress, where, "progress")
+    ratings = _ratings_asked(ratings, where)
     if isinstance(puzzles, str):
         chosen, references = harness.select(settings)
-    elif not given:
-        raise UsageError("no puzzles to compare: give a dataset's name or some puzzles")
     else:
         chosen, references = {i: given[i] for i in harness.drawn(len(given), settings)}, {}
     if settings.repeat >= 2:
@@ -123,19 +219,91 @@ def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str =
     result = harness.comparison(settings, chosen, references, records, skipped, meta)
     result.given = given
     _refuse_nothing(result)
-    result.ratings = _ratings(ratings, chosen, timeout)
+    result.ratings = _ratings(ratings, chosen, settings.timeout)
     return result
 
 
+def _puzzles(puzzles: object, where: str) -> list[Puzzle]:
+    """The puzzles given as a list (none for a dataset's name); TypeError for a value
+    that is neither, UsageError for an empty list."""
+    if isinstance(puzzles, str):
+        return []
+    if isinstance(puzzles, bytes | bytearray | Mapping) or not isinstance(puzzles, Iterable):
+        raise TypeError(f"{where}: puzzles must be a dataset name or a list of Puzzles or "
+                        f"puzzle strings, not {_kind(puzzles)}")
+    given = [_puzzle(p, where, f"puzzles[{k}]") for k, p in enumerate(puzzles)]
+    if not given:
+        raise UsageError(f"{where}: no puzzles to compare: give a dataset's name or some "
+                         f"puzzles")
+    return given
+
+
+def _backends(backends: object, where: str) -> str:
+    """The backend specs as `--backends` takes them ('all', or joined by commas);
+    TypeError for a value that is no spec or list of specs, UsageError for none."""
+    takes = "'all', a backend spec or a list of backend specs"
+    if isinstance(backends, str):
+        specs = [backends]
+    elif isinstance(backends, bytes | bytearray | Mapping) or not isinstance(backends,
+                                                                             Iterable):
+        raise TypeError(f"{where}: backends must be {takes}, not {_kind(backends)}")
+    else:
+        specs = list(backends)
+    for k, spec in enumerate(specs):
+        _string(spec, where, f"backends[{k}]", "a backend spec string such as 'norvig'")
+    if not any(spec.strip() for spec in specs):
+        raise UsageError(f"{where}: backends names no backend: give 'all' or some specs")
+    return ",".join(specs)
+
+
+def _ratings_asked(ratings: object, where: str) -> Mapping[int, float] | str | None:
+    """`ratings` as `compare` takes it: None, 'human', or a mapping of puzzle index to a
+    number."""
+    if ratings is None:
+        return None
+    if isinstance(ratings, str):
+        if ratings != "human":
+            raise UsageError(f"{where}: ratings {ratings!r}: give 'human' or a mapping of "
+                             f"puzzle index to rating")
+        return ratings
+    if not isinstance(ratings, Mapping):
+        raise TypeError(f"{where}: ratings must be 'human', a mapping of puzzle index to "
+                        f"rating or None, not {_kind(ratings)}")
+    for index, rating in ratings.items():
+        _whole(index, where, "a ratings index", least=0)
+        if isinstance(rating, bool) or not isinstance(rating, int | float):
+            raise TypeError(f"{where}: ratings[{index!r}] must be a number, not "
+                            f"{_kind(rating)}")
+    return ratings
+
+
 def _refuse_nothing(result: Comparison) -> None:
-    """NothingCompared when no backend gave a record other than an error (each was
-    skipped, could not start, or failed on every puzzle)."""
-    if any(r.result.status != Status.ERROR for r in result.records):
+    """NothingCompared when no backend answered any puzzle: each was skipped, could not
+    start, or gave only errors, timeouts, unsupported or stalled results. A comparison
+    of no answers would report agreement that was never put to the test."""
+    if any(r.result.status.is_answer for r in result.records):
         return
     why = dict(result.skipped)
-    for record in result.records:
-        why.setdefault(record.backend, f"an error on every puzzle ({record.result.message})")
-    raise NothingCompared(_failures("every backend failed, nothing to compare", why))
+    for backend in dict.fromkeys(r.backend for r in result.records):
+        mine = [r.result for r in result.records if r.backend == backend]
+        if all(r.status == Status.ERROR for r in mine):
+            why.setdefault(backend, f"an error on every puzzle ({mine[0].message})")
+        else:
+            said = ", ".join(f"{status.value} {count}" for status, count in
+                             _counts(r.status for r in mine).items())
+            why.setdefault(backend, f"no answer on any puzzle ({said})")
+    failed = all(r.result.status == Status.ERROR for r in result.records)
+    raise NothingCompared(_failures("every backend failed, nothing to compare" if failed
+                                    else "no backend answered any puzzle, nothing to "
+                                         "compare", why))
+
+
+def _counts(statuses: Iterable[Status]) -> dict[Status, int]:
+    """How many of each status, in the order first seen."""
+    counts: dict[Status, int] = {}
+    for status in statuses:
+        counts[status] = counts.get(status, 0) + 1
+    return counts
 
 
 def _failures(headline: str, why: Mapping[str, str]) -> str:
@@ -163,6 +331,11 @@ def open_run(folder: str | Path) -> Comparison:
     from sudokulab.harness import compare as harness
     from sudokulab.harness.runlog import RunLog
 
+    if not isinstance(folder, str | os.PathLike):
+        raise TypeError(f"sl.open_run: folder must be a path (a str or a Path), not "
+                        f"{_kind(folder)}")
+    if not str(folder).strip():
+        raise UsageError("sl.open_run: folder is empty: give the folder of a run")
     folder = Path(folder)
     try:
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
@@ -203,7 +376,7 @@ def _ratings(ratings: Mapping[int, float] | str | None, puzzles: Mapping[int, Pu
     """The difficulty of each puzzle, as `compare`'s `ratings` asks."""
     if ratings is None:
         return {}
-    if ratings == "human":
+    if ratings == "human":  # checked at the door (_ratings_asked)
         started, rated = time.perf_counter(), {}
         for index, puzzle in puzzles.items():
             rating = rate(puzzle, timeout)
@@ -213,8 +386,5 @@ def _ratings(ratings: Mapping[int, float] | str | None, puzzles: Mapping[int, Pu
             print(f"rated {len(rated)} of {len(puzzles)} puzzles in "
                   f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
         return rated
-    if isinstance(ratings, str):
-        raise UsageError(f"ratings {ratings!r}: give 'human' or a mapping of puzzle "
-                         f"index to rating")
     return {int(k): float(v) for k, v in ratings.items()}
 

@@ -148,6 +148,13 @@ class Puzzle:
         a link); PuzzleError (one line) if it is none."""
         from sudokulab.formats.text import parse
 
+        if not isinstance(text, str):  # the API's door (issue 53): not an AttributeError
+            raise TypeError(f"Puzzle.parse: text must be a str, not {type(text).__name__}")
+        if box is not None and not (isinstance(box, tuple | list) and len(box) == 2):
+            raise TypeError(f"Puzzle.parse: box must be (rows, cols) or None, not {box!r}")
+        if isinstance(rules, str | bytes) or not isinstance(rules, Iterable):
+            raise TypeError(f"Puzzle.parse: rules must be a list of rules, not "
+                            f"{type(rules).__name__}")
         return parse(text, box=box, rules=rules)
 
     @property

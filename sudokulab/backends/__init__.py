@@ -29,6 +29,7 @@ BUILTIN = {
     "cpmpy": "sudokulab.backends.cpmpy:CpmpyBackend",
 }
 PLUGIN_GROUP = "sudokulab.backends"
+DEFAULT = "norvig"  # the backend `solve` and sl.solve use when none is named
 
 
 BackendError = errors.BackendError  # a UsageError

@@ -16,6 +16,7 @@ from sudokulab.errors import (
     EXIT_NONE,
     EXIT_OK,
     EXIT_SEVERAL,
+    EXIT_STALLED,
     EXIT_TIMEOUT,
     error_line,
     exit_help,
@@ -31,7 +32,8 @@ EXAMPLES = examples(
     "sudokulab explain --file puzzles.txt --upto 'x-wing' --format json",
     "sudokulab explain --list")
 EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE,
-         EXIT_SEVERAL, EXIT_INTERRUPTED)
+         EXIT_SEVERAL, EXIT_STALLED, EXIT_INTERRUPTED)
+refuse_unused = steps.refuse_unused  # --list with a puzzle: a usage error
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -80,6 +82,10 @@ def run(args: argparse.Namespace) -> int:
                              f"({path.contradiction}) although norvig finds a solution"),
                   file=sys.stderr)
             codes.append(EXIT_DISAGREE)
+        elif not path.solved and not path.stopped:  # as `solve -b human` ends: no answer
+            print(f"sudokulab: puzzle {number}: stalled after {len(path.steps)} steps: no "
+                  f"enabled technique applies (try more techniques)", file=sys.stderr)
+            codes.append(EXIT_STALLED)
         for problem in wrong:
             print(f"sudokulab: error: puzzle {number}: {problem}", file=sys.stderr)
         if args.verify and not wrong:

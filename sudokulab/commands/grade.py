@@ -8,7 +8,13 @@ import json
 import sys
 
 from sudokulab.commands import steps
-from sudokulab.commands.inputs import examples, input_arguments, picture_path, read_entries
+from sudokulab.commands.inputs import (
+    examples,
+    input_arguments,
+    nonempty,
+    picture_path,
+    read_entries,
+)
 from sudokulab.errors import (
     EXIT_ENGINE,
     EXIT_INPUT,
@@ -16,6 +22,7 @@ from sudokulab.errors import (
     EXIT_NONE,
     EXIT_OK,
     EXIT_SEVERAL,
+    EXIT_STALLED,
     EXIT_TIMEOUT,
     UsageError,
     error_line,
@@ -31,7 +38,8 @@ DESCRIPTION = ("Grade each puzzle as a human solver would: HoDoKu's level and sc
 EXAMPLES = examples("sudokulab grade --file puzzles.txt",
                     "sudokulab grade --file puzzles.txt --format csv --plot levels.png")
 EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_ENGINE, EXIT_SEVERAL,
-         EXIT_INTERRUPTED)
+         EXIT_STALLED, EXIT_INTERRUPTED)
+refuse_unused = steps.refuse_unused  # --list with a puzzle: a usage error
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -43,7 +51,7 @@ def options(p: argparse.ArgumentParser) -> None:
                    help="pretty (default): number, level, score, rating, hardest technique; "
                         "json: one object per puzzle per line; csv, tsv: a header and one "
                         "row per puzzle (techniques as name:count;...)")
-    p.add_argument("--plot", metavar="FILE",
+    p.add_argument("--plot", metavar="FILE", type=nonempty,
                    help="write a histogram of the levels here (.png, .svg or .pdf)")
 
 
@@ -85,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
             continue
         grades.append(grade)
         table.row(number, puzzle, path, grade)
+        if not path.solved:  # graded as far as it went, as `solve -b human` ends: exit 7
+            codes.append(EXIT_STALLED)
     if progress:
         progress.finish()
     if grades:  # a file of refused puzzles has nothing to sum up or draw

@@ -15,6 +15,7 @@ from sudokulab.errors import (
     EXIT_NONE,
     EXIT_OK,
     EXIT_SEVERAL,
+    EXIT_STALLED,
     EXIT_TIMEOUT,
     error_line,
     exit_help,
@@ -28,7 +29,8 @@ EXAMPLES = examples(
     "sudokulab hint 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",  # noqa: E501  (a puzzle to copy whole)
     "sudokulab hint PUZZLE --upto 'hidden single' --format json")
 EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_ENGINE, EXIT_SEVERAL,
-         EXIT_INTERRUPTED)
+         EXIT_STALLED, EXIT_INTERRUPTED)
+refuse_unused = steps.refuse_unused  # --list with a puzzle: a usage error
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -59,10 +61,12 @@ def run(args: argparse.Namespace) -> int:
                              f"{args.timeout:g} s"), file=sys.stderr)
             codes.append(EXIT_TIMEOUT)
             continue
+        full = all(puzzle.givens)
+        if step is None and not full:  # the techniques stop short, as `solve -b human`
+            codes.append(EXIT_STALLED)
         if args.format == "json":
             print(json.dumps(step.to_json(puzzle.n) if step else None))
         elif step is None:
-            full = all(puzzle.givens)
             print("no step: the puzzle is full" if full else
                   "no step: no enabled technique applies (try more techniques)")
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
+from sudokulab.human import reasons
 from sudokulab.human.candidates import Candidates, bit
 from sudokulab.human.step import Step, make, name
 
@@ -55,8 +56,7 @@ def naked_single(g: Candidates) -> Iterator[Step]:
         if m and not m & (m - 1):
             d = m.bit_length()
             yield make("Naked Single", n, "", placements=[(cell, d)], cells=[cell],
-                       sentence=f"{name(cell, n)} can hold only {d}: every other digit is "
-                       f"already seen by a peer.")
+                       sentence=reasons.naked_single(g, cell, d))
 
 
 def hidden_single(g: Candidates) -> Iterator[Step]:

@@ -1,0 +1,195 @@
+"""The API checks its arguments at the door (issue 53): a wrong type is a TypeError that
+names the function, the argument and what it takes; a bad value is a ValueError from
+sudokulab.errors; nothing fails deep inside with `'list' object has no attribute 'box'`,
+and no call returns an empty comparison that claims agreement. One meaning per option:
+timeout 0 is no limit everywhere, and `sl.solve` and `sudokulab solve` share one default
+backend."""
+
+from __future__ import annotations
+
+import inspect
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import sudokulab as sl
+from sudokulab.backends import DEFAULT
+from sudokulab.cli import main
+from sudokulab.errors import (
+    BackendError,
+    InputError,
+    NothingCompared,
+    PuzzleError,
+    UsageError,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+NAN = math.nan
+# The wrong things a caller passes: every one of them, for every argument below
+WRONG = {"list": [1], "None": None, "bytes": b"x", "int": 3, "float": 2.5, "bool": True,
+         "dict": {}, "empty": "", "nan": NAN, "negative": -1, "zero": 0}
+
+
+def call(function: str, argument: str):
+    """A one-argument function: the API call with everything else right."""
+    quiet = {"progress": False}
+    calls = {
+        ("solve", "puzzle"): lambda v: sl.solve(v, backend="norvig"),
+        ("solve", "backend"): lambda v: sl.solve(EASY, backend=v),
+        ("solve", "limit"): lambda v: sl.solve(EASY, backend="norvig", limit=v),
+        ("solve", "timeout"): lambda v: sl.solve(EASY, backend="norvig", timeout=v),
+        ("load", "name"): lambda v: sl.load(v),
+        ("rate", "puzzle"): lambda v: sl.rate(v),
+        ("rate", "timeout"): lambda v: sl.rate(EASY, v),
+        ("open_run", "folder"): lambda v: sl.open_run(v),
+        ("Puzzle.parse", "text"): lambda v: sl.Puzzle.parse(v),
+        ("Puzzle.parse", "box"): lambda v: sl.Puzzle.parse(EASY, box=v),
+        ("Puzzle.parse", "rules"): lambda v: sl.Puzzle.parse(EASY, rules=v),
+        ("compare", "puzzles"): lambda v: sl.compare(v, backends=["norvig"], **quiet),
+        ("compare", "backends"): lambda v: sl.compare("hardest", backends=v, **quiet),
+        **{("compare", key): (lambda v, key=key: sl.compare("hardest", backends=["norvig"],
+                                                            **{key: v}, **quiet))
+           for key in ("timeout", "repeat", "jobs", "limit", "sample", "seed", "ratings",
+                       "warm")},
+        ("compare", "progress"): lambda v: sl.compare("hardest", backends=["norvig"],
+                                                      progress=v),
+    }
+    return calls[function, argument]
+
+
+# (function, argument): {wrong value's name: the exception}; a value left out is accepted
+NOT_TEXT = {"list": TypeError, "None": TypeError, "bytes": TypeError, "int": TypeError,
+            "float": TypeError, "bool": TypeError, "dict": TypeError, "nan": TypeError,
+            "negative": TypeError, "zero": TypeError}
+COUNT = {"list": TypeError, "None": TypeError, "bytes": TypeError, "float": TypeError,
+         "bool": TypeError, "dict": TypeError, "empty": TypeError, "nan": TypeError,
+         "negative": UsageError, "zero": UsageError}
+SECONDS = {"list": TypeError, "bytes": TypeError, "bool": TypeError, "dict": TypeError,
+           "empty": TypeError, "nan": UsageError, "negative": UsageError}
+FLAG = {**NOT_TEXT, "empty": TypeError, "bool": None}
+CASES = {
+    ("solve", "puzzle"): {**NOT_TEXT, "empty": PuzzleError},
+    ("solve", "backend"): {**NOT_TEXT, "empty": BackendError},
+    ("solve", "limit"): {**COUNT, "None": None},
+    ("solve", "timeout"): SECONDS,
+    ("load", "name"): {**NOT_TEXT, "empty": PuzzleError},
+    ("rate", "puzzle"): {**NOT_TEXT, "empty": PuzzleError},
+    ("rate", "timeout"): SECONDS,
+    ("open_run", "folder"): {**NOT_TEXT, "empty": UsageError},
+    ("Puzzle.parse", "text"): {**NOT_TEXT, "empty": PuzzleError},
+    ("Puzzle.parse", "box"): {**NOT_TEXT, "None": None, "empty": TypeError},
+    ("Puzzle.parse", "rules"): {"None": TypeError, "bytes": TypeError, "int": TypeError,
+                                "float": TypeError, "bool": TypeError, "empty": TypeError,
+                                "nan": TypeError, "negative": TypeError, "zero": TypeError,
+                                "list": PuzzleError},
+    ("compare", "puzzles"): {**NOT_TEXT, "empty": PuzzleError},
+    ("compare", "backends"): {**NOT_TEXT, "empty": UsageError},
+    ("compare", "timeout"): SECONDS,
+    ("compare", "repeat"): COUNT,
+    ("compare", "jobs"): {**COUNT, "None": None},
+    ("compare", "limit"): COUNT,
+    ("compare", "sample"): {**COUNT, "None": None},
+    ("compare", "seed"): {**COUNT, "negative": None, "zero": None},
+    ("compare", "ratings"): {**NOT_TEXT, "None": None, "dict": None, "empty": UsageError},
+    ("compare", "warm"): FLAG,
+    ("compare", "progress"): FLAG,
+}
+REFUSED = [(function, argument, wrong, error) for (function, argument), refusals in
+           CASES.items() for wrong, error in refusals.items() if error is not None]
+
+
+@pytest.mark.parametrize(("function", "argument", "wrong", "error"), REFUSED,
+                         ids=[f"{f}-{a}-{w}" for f, a, w, _ in REFUSED])
+def test_a_wrong_argument_is_refused_at_the_door(function, argument, wrong, error):
+    with pytest.raises(error) as raised:
+        call(function, argument)(WRONG[wrong])
+    assert not isinstance(raised.value, AttributeError)
+    if error is TypeError:  # the function, the argument, and the type it was given
+        message = str(raised.value)
+        where = function if function.startswith("Puzzle") else f"sl.{function}"
+        assert message.startswith(f"{where}: "), message
+        assert argument in message, message
+    else:
+        assert isinstance(raised.value, InputError)  # a ValueError with an exit code
+
+
+def test_every_public_name_is_walked():
+    functions = {name for name in sl.__all__ if inspect.isfunction(getattr(sl, name))}
+    walked = {function for function, _ in CASES}
+    assert functions - {"datasets"} <= walked  # datasets() takes no argument
+    for function in functions - {"datasets"}:
+        parameters = set(inspect.signature(getattr(sl, function)).parameters)
+        assert parameters == {a for f, a in CASES if f == function}, function
+    with pytest.raises(TypeError):
+        sl.datasets(1)
+
+
+def test_the_message_names_the_argument_and_what_it_takes():
+    with pytest.raises(TypeError, match="^sl.solve: puzzle must be a Puzzle or a puzzle "
+                                        "string, not list$"):
+        sl.solve([1])
+    with pytest.raises(TypeError, match=r"^sl.compare: puzzles\[1\] must be a Puzzle or a "
+                                        r"puzzle string, not NoneType$"):
+        sl.compare([EASY, None], backends=["norvig"], progress=False)
+    with pytest.raises(TypeError, match="^sl.solve: backend must be a backend spec string"):
+        sl.solve(EASY, backend=["norvig"])
+    with pytest.raises(UsageError, match="sample must be 1 or more, not 0"):
+        sl.compare("hardest", backends=["norvig"], sample=0, progress=False)
+
+
+def test_an_unknown_backend_or_dataset_is_a_value_error():
+    with pytest.raises(BackendError):
+        sl.solve(EASY, backend="no-such-engine")
+    with pytest.raises(BackendError):
+        sl.compare("hardest", backends=["norvig", "no-such-engine"], progress=False)
+    with pytest.raises(PuzzleError):
+        sl.compare("no-such-set", backends=["norvig"], progress=False)
+
+
+def test_nothing_compared_is_never_an_agreement():
+    with pytest.raises(UsageError, match="no puzzles"):
+        sl.compare([], backends=["norvig"], progress=False)
+    with pytest.raises(UsageError, match="names no backend"):
+        sl.compare("hardest", backends=[], progress=False)
+    with pytest.raises(UsageError, match="names no backend"):
+        sl.compare("hardest", backends=" ", progress=False)
+    # every result a stall: no backend answered, so nobody agreed on anything
+    with pytest.raises(NothingCompared, match="human:upto=naked single: no answer on any "
+                                              "puzzle \\(stalled 1\\)"):
+        sl.compare([HARD], backends=["human:upto=naked single"], jobs=1, progress=False)
+
+
+def test_timeout_zero_means_no_limit_as_on_the_command_line():
+    assert sl.solve(HARD, backend="norvig", timeout=0).status == sl.Status.UNIQUE
+    assert sl.solve(HARD, backend="norvig", timeout=math.inf).status == sl.Status.UNIQUE
+    assert sl.rate(EASY, timeout=0) is not None
+
+
+def test_sl_solve_and_sudokulab_solve_default_to_one_backend(capsys):
+    assert DEFAULT == "norvig"
+    assert inspect.signature(sl.solve).parameters["backend"].default == DEFAULT
+    assert main(["solve", EASY]) == 0  # the headline names the backend that ran
+    assert f"[{DEFAULT}, " in capsys.readouterr().out.splitlines()[0]
+
+
+def test_a_plain_script_gets_the_type_error_not_an_attribute_error(tmp_path):
+    script = tmp_path / "lab_types.py"
+    script.write_text("import sudokulab as sl\n"
+                      "try:\n    sl.solve([1])\nexcept TypeError as error:\n    print(error)\n"
+                      "sl.compare(None)\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)
+    assert done.stdout == "sl.solve: puzzle must be a Puzzle or a puzzle string, not list\n"
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == (
+        "TypeError: sl.compare: puzzles must be a dataset name or a list of Puzzles or "
+        "puzzle strings, not NoneType")
+    assert "AttributeError" not in done.stderr
