@@ -1,0 +1,224 @@
+"""Checking a certificate: does it prove its verdict? Trusting no engine.
+
+`verify(path)` reads <name>.json, then, in this order:
+1. the files: the CNF's and the proof's sha256 are the ones the JSON names;
+2. the verdict and the solutions fit together (none: no solution; unique: one; multiple:
+   two or more, all different), and check.py accepts each solution;
+3. the CNF is encoder.py's encoding of the puzzle with the givens and a blocking clause
+   for each solution the proof rules out, clause for clause (so a changed given, a
+   missing blocking clause or another puzzle's CNF is named);
+4. drat.py replays the proof against that CNF, to the empty clause.
+
+A certificate that fails raises CertificateRejected (exit code 4) with one line saying
+where: the file, the solution's cell, the given, or the proof's lemma and clause. A file
+that is no certificate at all raises InputError (exit code 2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from sudokulab.errors import CertificateRejected, InputError
+from sudokulab.puzzle import SYMBOLS, Puzzle
+
+VERDICTS = ("none", "unique", "multiple")
+
+
+@dataclass(frozen=True)
+class Report:
+    """An accepted certificate: what it proves and what checking it cost."""
+
+    path: Path
+    verdict: str
+    count: int | None    # exact when proved; None for "two or more"
+    lemmas: int          # the proof's lemmas checked (0 without a proof)
+    ms: float            # the whole check
+    drat_ms: float       # the proof's replay alone
+
+
+def verify(path: str | Path) -> Report:
+    """Check the certificate <path> (its .json); CertificateRejected saying where it fails."""
+    start = time.perf_counter()
+    path = Path(path)
+    data = _read(path)
+    from sudokulab.formats.text import from_json
+
+    puzzle = from_json(json.dumps(data["puzzle"]))
+    verdict = data["verdict"]
+    if verdict not in VERDICTS:
+        _reject(path, f"verdict {verdict!r} is none of {', '.join(VERDICTS)}")
+    cnf_text = _file(path, data, "cnf")
+    proof = _file(path, data, "drat") if data.get("drat") is not None else None
+    solutions = [_grid(path, puzzle, k, line) for k, line in enumerate(data["solutions"], 1)]
+    _fits(path, verdict, solutions, data.get("count"), proof is not None)
+    _solutions_checked(path, puzzle, solutions)
+    from sudokulab.certify.encoder import encode
+
+    encoding = encode(puzzle)
+    blocked = solutions if proof is not None else []
+    if cnf_text != encoding.dimacs(blocked):
+        _reject(path, f"{data['cnf']['file']}: {_difference(encoding, blocked, cnf_text)}")
+    lemmas, drat_ms = 0, 0.0
+    if proof is not None:
+        from sudokulab.certify import drat
+
+        began = time.perf_counter()
+        try:
+            extra = encoding.clauses(blocked)[len(encoding.rules):]
+            outcome = drat.check(encoding.variables, extra, proof, shared=encoding.rules)
+        except ValueError as error:
+            _reject(path, f"{data['drat']['file']}: {error}")
+        drat_ms = (time.perf_counter() - began) * 1000
+        if not outcome.ok:
+            _reject(path, f"{data['drat']['file']}: {outcome}")
+        lemmas = outcome.lemmas
+    count = {"none": 0, "unique": 1}.get(verdict, len(solutions) if proof else None)
+    return Report(path, verdict, count, lemmas, (time.perf_counter() - start) * 1000, drat_ms)
+
+
+def _reject(path: Path, why: str) -> None:
+    """Raise CertificateRejected: the certificate's name and where it fails."""
+    raise CertificateRejected(f"{path.name}: {why}")
+
+
+def _read(path: Path) -> dict:
+    """The certificate's JSON object; InputError if it is no certificate."""
+    try:
+        data = json.loads(path.read_text())
+    except OSError as error:
+        raise InputError(f"{path}: cannot read: {error.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise InputError(f"{path}: not JSON, so not a certificate") from None
+    keys = ("verdict", "puzzle", "solutions", "cnf")
+    if not isinstance(data, dict) or any(key not in data for key in keys):
+        raise InputError(f"{path}: not a sudokulab certificate (it needs "
+                         f"{', '.join(keys)})")
+    if not isinstance(data["solutions"], list) or not isinstance(data["cnf"], dict):
+        raise InputError(f"{path}: 'solutions' must be a list and 'cnf' an object")
+    return data
+
+
+def _file(path: Path, data: dict, key: str) -> str:
+    """The text of the certificate's CNF or proof, its sha256 checked."""
+    entry = data[key]
+    if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
+        _reject(path, f"'{key}' names no file")
+    name = entry["file"]
+    try:
+        content = (path.parent / name).read_bytes()
+    except OSError as error:
+        _reject(path, f"{name}: cannot read: {error.strerror}")
+    if hashlib.sha256(content).hexdigest() != entry.get("sha256"):
+        _reject(path, f"{name}: its sha256 is not the one the certificate names")
+    try:
+        return content.decode()
+    except UnicodeDecodeError:
+        _reject(path, f"{name}: not text")
+    return ""  # not reached
+
+
+def _grid(path: Path, puzzle: Puzzle, k: int, line: object) -> tuple[int, ...]:
+    """Solution k from its line of symbols ('.' or an unknown symbol reads as 0, which
+    check.py then names)."""
+    if not isinstance(line, str) or len(line) != puzzle.cell_count:
+        _reject(path, f"solution {k} is not a line of {puzzle.cell_count} digits")
+    return tuple(SYMBOLS.index(ch) + 1 if ch in SYMBOLS[:puzzle.n] else 0 for ch in line)
+
+
+def _fits(path: Path, verdict: str, solutions: list, count: object, proved: bool) -> None:
+    """The verdict, the solutions, the count and the proof agree with one another."""
+    wanted = {"none": 0, "unique": 1}
+    if verdict in wanted and len(solutions) != wanted[verdict]:
+        _reject(path, f"verdict {verdict} with {len(solutions)} solutions listed")
+    if verdict in wanted and not proved:
+        _reject(path, f"verdict {verdict} without a proof")
+    if verdict == "multiple":
+        if len(solutions) < 2:
+            _reject(path, f"verdict multiple with {len(solutions)} solution listed")
+        if len(set(solutions)) != len(solutions):
+            first = next(k for k, grid in enumerate(solutions, 1)
+                         if grid in solutions[:k - 1])
+            _reject(path, f"solution {first} repeats an earlier one")
+    exact = wanted.get(verdict, len(solutions) if proved else None)
+    if count != exact:
+        _reject(path, f"count {count!r}, but the evidence shows "
+                      f"{exact if exact is not None else 'two or more (null)'}")
+
+
+def _solutions_checked(path: Path, puzzle: Puzzle, solutions: list) -> None:
+    """check.py accepts each solution; else the first violation, named."""
+    from sudokulab.check import check
+
+    for k, grid in enumerate(solutions, 1):
+        problems = check(puzzle, grid)
+        if problems:
+            _reject(path, f"solution {k} fails the checker: {problems[0]}")
+
+
+def _difference(encoding, blocked: list, text: str) -> str:
+    """Where a CNF differs from the encoding: the rules' clauses, a given, a blocking
+    clause, or the header."""
+    from sudokulab.rules import cell_name
+
+    try:
+        clauses = _clauses(text)
+    except ValueError as error:
+        return str(error)
+    rules = len(encoding.rules)
+    for k, (want, got) in enumerate(zip(encoding.rules, clauses), 1):
+        if want != got:
+            return (f"clause {k} is not the encoder's for this puzzle's rules: "
+                    f"{_text(got)} where the encoding has {_text(want)}")
+    if len(clauses) < rules:
+        return f"{len(clauses)} clauses: the rules alone take {rules}"
+    rest = clauses[rules:]
+    units = [clause for clause in rest if len(clause) == 1]
+    n, cells = encoding.n, encoding.cells
+
+    def given(lit: int) -> str:
+        if not 0 < lit <= len(cells) * n:
+            return f"the unit clause {lit}"
+        return f"{cell_name(cells[(lit - 1) // n])}={(lit - 1) % n + 1}"
+
+    wanted = {clause[0] for clause in encoding.givens}
+    held = {clause[0] for clause in units}
+    for lit in sorted(wanted - held):
+        return f"the puzzle gives {given(lit)}, the CNF does not"
+    for lit in sorted(held - wanted):
+        return f"the CNF gives {given(lit)}, the puzzle does not"
+    blocks = [clause for clause in rest if len(clause) != 1]
+    expected = [encoding.blocking(grid) for grid in blocked]
+    for k, (want, got) in enumerate(zip(expected, blocks), 1):
+        if want != got:
+            return f"blocking clause {k} is not that of solution {k}"
+    if len(blocks) != len(expected):
+        return (f"{len(blocks)} blocking clauses for the {len(expected)} solutions the "
+                f"proof must rule out")
+    return "its header or layout is not the encoder's (the clauses agree)"
+
+
+def _clauses(text: str) -> list[tuple[int, ...]]:
+    """The clauses of a DIMACS text, one per line; ValueError naming a bad line."""
+    clauses = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith(("c", "p")) or not line.strip():
+            continue
+        words = line.split()
+        try:
+            values = tuple(map(int, words))
+        except ValueError:
+            raise ValueError(f"line {number} is no clause: {line[:60]!r}") from None
+        if not values or values[-1] != 0:
+            raise ValueError(f"line {number} does not end with 0")
+        clauses.append(values[:-1])
+    return clauses
+
+
+def _text(clause: tuple[int, ...]) -> str:
+    """A clause as DIMACS writes it, cut short."""
+    text = " ".join(map(str, clause)) + " 0"
+    return f"'{text if len(text) <= 40 else text[:37] + '...'}'"
