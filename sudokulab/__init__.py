@@ -13,16 +13,17 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 API = ("Comparison", "Puzzle", "Record", "Result", "Status", "compare", "datasets", "load",
-       "open_run", "rate", "solve")
+       "open_run", "rate", "setter", "solve")
 __all__ = [*API, "__version__"]
 
 
 def __getattr__(name: str):
     """sudokulab.solve and the rest of the API, imported when first asked for."""
-    if name == "datasets":  # the submodule, callable: sl.datasets() lists the names
+    # submodules, callable: sl.datasets() lists the names, sl.setter(puzzle) is api.setter
+    if name in ("datasets", "setter"):
         import importlib
 
-        return importlib.import_module("sudokulab.datasets")
+        return importlib.import_module(f"sudokulab.{name}")
     if name in API:
         from sudokulab import api
 

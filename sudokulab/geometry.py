@@ -16,7 +16,7 @@ The geometry trusts its box, rules and layout: a `Puzzle` checks them when it is
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from itertools import chain, compress
 
@@ -297,6 +297,29 @@ def geometry(box: tuple[int, int], rules: tuple[R.Rule, ...] = (),
         sums=sums, sandwiches=tuple((tuple(_index(c, n) for c in rule.line(n)), rule.total)
                                     for rule in rules if isinstance(rule, R.Sandwich)),
     )
+
+
+@lru_cache(maxsize=1024)
+def rule_geometry(box: tuple[int, int], rule: R.Rule,
+                  within: tuple[R.Rule, ...] = ()) -> Geometry:
+    """One rule's part of a geometry, apart (the setter's bench compiles each rule on its
+    own): its units, relations, cages, lines and sums, over the cells, units and peers of
+    the grid `within` shapes (a jigsaw's regions, or the boxes). Much cheaper than
+    `geometry(box, within + (rule,))`, which derives every cell's units and peers again."""
+    base = geometry(box, within)
+    n, rules = base.n, (rule,)
+    units = tuple(_rule_units(box, rules))
+    digit_relations, groups, sums = _lines(n, rules)
+    units += tuple(Unit(cells, "extra region", f"extra region {k + 1}", owner)
+                   for k, (owner, cells) in enumerate(g for g in groups if len(g[1]) == n))
+    return replace(
+        base, rules=(*within, rule), units=units,
+        relations=tuple(Relation(r, _pairs(n, r.moves)) for r in _known(rules) if r.moves),
+        cages=tuple(r for r in rules if isinstance(r, R.Cage)),
+        digit_relations=digit_relations,
+        groups=tuple((r.name, cells) for r, cells in groups if len(cells) < n), sums=sums,
+        sandwiches=tuple((tuple(_index(c, n) for c in r.line(n)), r.total)
+                         for r in rules if isinstance(r, R.Sandwich)))
 
 
 def _board(box: tuple[int, int], layout: Layout) -> Geometry:

@@ -3,8 +3,10 @@
 Every command module has the same shape: `DESCRIPTION` (its --help's first paragraph),
 `EXAMPLES` (two or three command lines), `EXITS` (the exit codes it can return),
 `options(parser)` that adds its options, and `run(args) -> int` that runs it and returns
-the exit code. `cli.py` imports only the module of the command being run, so a command
-never pays for another's imports.
+the exit code. A command whose options can leave another without effect also has
+`refuse_unused(args)`: the cli calls it before `run`, and it raises UsageError naming the
+option and why, so that no option is ignored without a word. `cli.py` imports only the
+module of the command being run, so a command never pays for another's imports.
 """
 
 from __future__ import annotations
@@ -27,7 +29,10 @@ COMMANDS = {
     "hint": "the easiest next human-style step",
     "grade": "grade puzzles as HoDoKu and Sudoku Explainer would",
     "generate": "make new puzzles: unique, minimal, symmetric, of a chosen level",
+    "setter": "the setter's bench: solutions left, true candidates, redundant givens and "
+              "rules, grade",
     "ladder": "how far each engine infers before its first guess, against tdoku's table",
+    "verify": "check certified verdicts: the CNF, the solutions and the DRAT proof",
     "serve": "the web page: play, solve and compare in the browser",
 }
 

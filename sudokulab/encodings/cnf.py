@@ -72,7 +72,7 @@ from sudokulab import errors
 from sudokulab import rules as R
 from sudokulab.cages import digit_sets
 from sudokulab.errors import unknown
-from sudokulab.geometry import Geometry, Sum, forbidden_pairs, geometry
+from sudokulab.geometry import Geometry, Sum, forbidden_pairs, geometry, rule_geometry
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 
@@ -462,6 +462,39 @@ def _sum_clauses(build: Builder, geo: Geometry, total: Sum, kept,
 def _wrong_parity(rule: R.Parity, n: int) -> range:
     """The digits a parity rule forbids: odd ones for even cells, even ones for odd."""
     return range(1 if rule.even else 2, n + 1, 2)
+
+
+# --- one rule's clauses apart (the setter's bench switches rules on and off) -----------
+
+def rule_clauses(box: tuple[int, int], rule: R.Rule, start: int, within: tuple[R.Rule, ...] = (),
+                 encoding: str = "extended", amo: str = "pairwise") -> tuple[list[list[int]], int]:
+    """The clauses one rule adds to `base(box, within, ...)`, auxiliaries numbered from
+    `start`, and the last variable they use.
+
+    The rule's geometry is derived alone (`rule_geometry`: over the units of the grid
+    `within` shapes, a jigsaw's regions or the boxes), so a cage's cells are tied by more
+    at-most-one clauses than in the whole formula: said twice, never missing. The union of
+    the base and every rule's clauses has the models of `base(box, within + rules)`.
+    """
+    check_rules((rule,))
+    if rule.replaces_boxes:
+        raise ValueError(f"rule {rule.name} shapes the grid: it belongs in `within`")
+    geo = rule_geometry(box, rule, within)
+    n = geo.n
+    build = Builder(n, encoding, amo, n * n)
+    build.pool = IDPool(start_from=max(start, build.formula.top + 1))
+    build.cnf.nv = build.pool.top
+    digits = range(1, n + 1)
+    for unit in geo.units:  # the rule's own units only
+        for d in digits:
+            lits = [var(n, cell, d) for cell in unit]
+            if encoding in ("extended", "augmented"):
+                build.add(unit.part, [lits])
+            build.at_most_one(unit.part, lits)
+    _rule_clauses(build, geo, lambda lit: True)
+    _cage_clauses(build, geo, lambda lit: True)
+    _line_clauses(build, geo, lambda lit: True)
+    return build.cnf.clauses, max(build.cnf.nv, build.pool.top, start - 1)
 
 
 # --- the optimized encoding (Kwon & Jain) -------------------------------------------------

@@ -46,6 +46,7 @@ from sudokulab.web.models import (
     LearnRequest,
     ModelRequest,
     PuzzleText,
+    SetterRequest,
     SolveRequest,
 )
 from sudokulab.web.pool import Pool
@@ -181,6 +182,18 @@ def create_app(pool: Pool | None = None) -> FastAPI:
     async def explain(body: LearnRequest, request: Request) -> JSONResponse:
         """Every step to the end, easiest technique first, with the grade."""
         return JSONResponse(await _learn(request.app, "explain", body, request))
+
+    @app.post("/api/setter")
+    async def setter(body: SetterRequest, request: Request) -> JSONResponse:
+        """The setter's bench on a puzzle being set: solutions left (0, 1, at least 2 with
+        two that differ), each cell's true candidates, the givens and rules it stays unique
+        without, and the human grade once unique (sudokulab.setter, in a helper process)."""
+        puzzle = _parse(body.puzzle)
+        answer = await _tagged(request, body.tag, request.app.state.tutor.run(
+            "setter", body.timeout, puzzle=puzzle, candidates=body.candidates,
+            redundancy=body.redundancy, grade=body.grade,
+            grade_seconds=body.grade_timeout)) or dict(CANCELLED)
+        return JSONResponse({"puzzle": puzzle_json(puzzle), **answer, "tag": body.tag})
 
     @app.post("/api/generate")
     async def generate(body: GenerateRequest, request: Request) -> dict:

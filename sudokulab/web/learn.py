@@ -346,5 +346,22 @@ def past(deadline: float) -> Callable[[], bool]:
     return lambda: time.monotonic() > deadline
 
 
+def setting(puzzle: Puzzle, seconds: float = 5.0, candidates: bool = True,
+            redundancy: bool = True, grade: bool = True, grade_seconds: float = 2.0) -> dict:
+    """The setter's bench (sudokulab.setter) as JSON: the count, candidates and redundancy
+    first, then the grade in the time left (at most `grade_seconds`)."""
+    from sudokulab import setter
+
+    started = time.monotonic()
+    report = setter.setter_report(puzzle, seconds=seconds, candidates=candidates,
+                                  redundancy=redundancy, grade=False)
+    if grade and grade_seconds > 0 and report.status == "unique":
+        left = seconds - (time.monotonic() - started)
+        setter.graded(puzzle, report, max(0.0, min(grade_seconds, left)))
+    report.seconds = time.monotonic() - started
+    return report.to_json()
+
+
 TASKS: dict[str, Callable[..., dict]] = {"explain": explain, "hint": hint,
-                                         "generate": generated, "read": photo}
+                                         "generate": generated, "read": photo,
+                                         "setter": setting}

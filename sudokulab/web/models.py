@@ -86,6 +86,20 @@ class LearnRequest(PuzzleText):
         "full candidates")
 
 
+class SetterRequest(PuzzleText):
+    """POST /api/setter: the setter's bench on a puzzle being set (sudokulab.setter)."""
+
+    timeout: float = Field(5.0, gt=0, le=MAX_TIMEOUT, description="seconds for the whole "
+                           "answer; the count, candidates and redundancy first, the grade "
+                           "in what is left; the helper is stopped past it")
+    grade_timeout: float = Field(2.0, ge=0, le=MAX_TIMEOUT, description="seconds the "
+                                 "human grade may take at most (0: no grade)")
+    candidates: bool = Field(True, description="the true candidates of every cell")
+    redundancy: bool = Field(True, description="the givens and rules the puzzle stays "
+                             "unique without")
+    grade: bool = Field(True, description="the human grade, once the puzzle is unique")
+
+
 class CancelRequest(BaseModel):
     """POST /api/cancel: stop the work running for a tag."""
 
