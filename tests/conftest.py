@@ -3,6 +3,7 @@ that misbehave on purpose (sudokulab.harness.testing), registered as a plugin.""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -154,7 +155,8 @@ def contexts(browser, server):
     """The test process's browser context for a kind of window (desktop, phone: Playwright's
     context options), made on first use; each test opens a page of its own in it. A context
     per test cost Chromium a renderer process started cold each time, a fifth of what a page
-    costs; the page keeps nothing in a context (no cookies, no storage), the cache aside.
+    costs; the page keeps nothing in a context (no cookies; open_page clears its localStorage
+    after each test), the cache aside.
     Each context keeps a page of the server open (a static file, no script): Chromium then
     starts one renderer process for a test's page, not two, and the page costs it about
     half the CPU it did alone."""
@@ -190,6 +192,13 @@ def open_page(context, server: str, path: str = "/"):
     tab.goto(server + path)
     tab.wait_for_selector("body[data-ready='1']")
     yield tab
+    # the page keeps the player's progress in localStorage: the next test's page starts clean
+    # now, and again once the page has saved as it closes (its listeners run first); a
+    # page that crashed keeps nothing to clear
+    with contextlib.suppress(Exception):
+        tab.evaluate("localStorage.clear(); const clear = () => localStorage.clear(); "
+                     "addEventListener('pagehide', clear); "
+                     "document.addEventListener('visibilitychange', clear)")
     tab.close()
     assert errors == [], errors
 

@@ -26,10 +26,12 @@ from sudokulab.web.app import puzzle_json
 
 INK = 24  # a pixel differs when its channels differ by more than this in all
 CHANGED = 6  # pixels of a cell that must differ where a rule is drawn
-# The board without a puzzle's rules has no band around the grid, so its cells sit
-# elsewhere: the puzzle is compared instead with its rules replaced by one drawn only as a
-# label in the band below the grid (anti-king; anti-knight for anti-king itself).
+# A board has a band around the grid only for clues outside it and rules' labels: a puzzle
+# whose drawing uses the band is compared with its rules replaced by one drawn only as a
+# label in the band below the grid (anti-king; anti-knight for anti-king itself), so that
+# its cells sit at the same place; any other with the puzzle without rules.
 STAND_IN = {"anti-king": "anti-knight"}
+BAND = """(p) => import('/static/rules.js').then((rules) => rules.usesBand(p))"""
 NAME = re.compile(r"r(\d+)c(\d+)")
 # The cursor's peers and the selection are shaded, and a rule's units change the peers:
 # the shading is turned off for the screenshots, so only the drawing is compared.
@@ -97,7 +99,8 @@ def test_a_page_is_checked_for_every_rule():
 def test_each_rule_is_drawn_on_the_real_board(page, name):
     data = VARIANTS[sample(name)]
     n = len(data["givens"])
-    stand_in = [{"type": STAND_IN.get(name, "anti-king")}]
+    banded = page.evaluate(BAND, {**data, "size": n})
+    stand_in = [{"type": STAND_IN.get(name, "anti-king")}] if banded else []
     bare, bare_boxes = board_shot(page, {**data, "rules": stand_in})
     drawn, boxes = board_shot(page, data)
     assert boxes == bare_boxes  # the grid at the same place: its pixels compare one to one

@@ -63,7 +63,10 @@ def grid_text(page) -> str:
 
 
 def type_puzzle(page, line: str) -> None:
-    """Click each given's cell and type its digit, as a person would."""
+    """Click each given's cell and type its digit, as a person would (on a new empty grid:
+    the first screen is a puzzle to play)."""
+    page.select_option("#size", "9")
+    page.click("#new-grid")
     page.check("#mode-edit")
     for index, symbol in enumerate(line):
         if symbol != ".":
@@ -343,7 +346,8 @@ def test_screenshot_for_the_readme(page, tmp_path, top95):
         page.click("#learn-next")
     assert page.locator("#learn-overlay line").count() > 0
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
-    shot = ROOT / "docs" / "screenshot.png" if WRITE_DOCS else tmp_path / "screenshot.png"
+    # docs/screenshot.png is the player's first screen (tests/test_web_player.py)
+    shot = ROOT / "docs" / "screenshot-learn.png" if WRITE_DOCS else tmp_path / "screenshot.png"
     shot.parent.mkdir(exist_ok=True)
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000

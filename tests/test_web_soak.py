@@ -55,7 +55,7 @@ def test_solves_cancelled_anywhere_give_back_every_worker():
                 await asyncio.sleep(rng.uniform(0, 0.5))
                 await cancelled_twice(tasks, rng)
                 settled(pool)
-            result, _ = await pool.solve("norvig", parse(EASY), 2, 10.0)
+            result = (await pool.solve("norvig", parse(EASY), 2, 10.0)).result
             assert result.status.value == "unique"
             settled(pool)
         finally:
@@ -69,11 +69,11 @@ def test_a_worker_that_died_while_idle_is_replaced():
     async def run() -> None:
         pool = Pool()
         try:
-            first, _ = await pool.solve("norvig", parse(EASY), 2, 10.0)
+            first = (await pool.solve("norvig", parse(EASY), 2, 10.0)).result
             [worker] = pool.idle
             worker.process.kill()
             worker.process.join()
-            again, _ = await pool.solve("norvig", parse(EASY), 2, 10.0)
+            again = (await pool.solve("norvig", parse(EASY), 2, 10.0)).result
             assert (first.status.value, again.status.value) == ("unique", "unique")
             [replacement] = pool.idle
             assert replacement is not worker and pool.size == 1

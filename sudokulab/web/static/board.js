@@ -5,12 +5,17 @@
 import { $ } from "./dom.js";
 import { cellOf, indexOf, regions, windows } from "./geometry.js";
 import { state, SYMBOLS, value } from "./state.js";
+import { saveProgress } from "./store.js";
 
 export const COLOURS = ["", "#f6c1c1", "#fbd7a8", "#fbf0a0", "#c9ecc0", "#bfe3f5", "#cdd1fa",
   "#e6c8f3", "#d6d6d6", "#9fb0c8"];
 const OUTSIDE = ["sandwich", "little-killer"];  // rules with clues in a band around the grid
 
 let rules = null;  // rules.js once it has loaded: draws and checks every rule
+let cellList = [];  // the grid's cells by index (they sit in rows: #grid's children are rows)
+
+/** The cells of the grid, by index. */
+export const cells = () => cellList;
 
 /** Use rules.js (drawRules, brokenCells); without it only the classic look is drawn. */
 export function useRules(module) { rules = module; }
@@ -25,19 +30,39 @@ export function buildGrid() {
   board.style.setProperty("--n", n);
   // sizes in container units: the digits and marks scale with the board, whatever its size
   board.style.setProperty("--digit", `${62 / n}cqw`);
-  board.style.setProperty("--mark", `${80 / (n * side)}cqw`);
+  // a corner mark's size in cells (drawOverlay sets --cell: the band of outside clues
+  // makes the cells smaller); 80% of a cell's side shared by `side` marks
+  board.style.setProperty("--mark", `calc(var(--cell, ${100 / n}cqw) * ${(0.8 / side).toFixed(4)})`);
   board.style.setProperty("--centre", `${Math.min(26, 150 / side) / n}cqw`);
   const inWindow = new Set(p.rules.some((r) => r.type === "windoku") ? windows(p).flat() : []);
+  // the cells holding a killer cage's total (its top-left cell): their marks go around it
+  const totals = new Set(p.rules.filter((r) => r.type === "cage" && r.total !== undefined && r.cells.length)
+    .map((r) => Math.min(...r.cells.map((name) => indexOf(name, n)))));
+  const caged = new Set(p.rules.filter((r) => r.type === "cage" || r.type === "cage-without-sum")
+    .flatMap((r) => r.cells.map((name) => indexOf(name, n))));
+  cellList = [];
+  let row = null;
   for (let i = 0; i < n * n; i++) {
     const r = Math.floor(i / n), c = i % n, cell = document.createElement("div");
+    if (c === 0) {
+      // rows for assistive technology (role grid > row > gridcell); display: contents
+      row = document.createElement("div");
+      row.className = "grid-row"; row.setAttribute("role", "row");
+      grid.appendChild(row);
+    }
     cell.className = "cell";
+    cell.id = `cell-${i}`;
+    cell.setAttribute("role", "gridcell");
     cell.dataset.index = i; cell.dataset.row = r + 1; cell.dataset.col = c + 1;
+    if (totals.has(i)) cell.classList.add("cage-total");
+    if (caged.has(i)) cell.classList.add("caged");  // its marks kept inside the dashed line
     if (c < n - 1 && region[i] !== region[i + 1]) cell.classList.add("br");
     if (r < n - 1 && region[i] !== region[i + n]) cell.classList.add("bb");
     if (inWindow.has(i)) cell.classList.add("window");
     cell.innerHTML = `<span class="paint"></span><span class="value"></span>`
       + `<div class="marks" style="grid-template-columns:repeat(${side},1fr)"></div><div class="centre"></div>`;
-    grid.appendChild(cell);
+    row.appendChild(cell);
+    cellList.push(cell);
   }
   colourRegions(p, region);
   drawOverlay();
@@ -63,10 +88,47 @@ function colourRegions(p, region) {
     const used = new Set([...(touching.get(k) || [])].map((other) => tone.get(other)));
     tone.set(k, [0, 1, 2, 3, 4, 5].find((t) => !used.has(t)));
   }
-  for (const cell of $("grid").children) cell.dataset.region = tone.get(region[Number(cell.dataset.index)]);
+  for (const cell of cellList) cell.dataset.region = tone.get(region[Number(cell.dataset.index)]);
+}
+
+// Each rule in plain words, for the line that tells a player what to do.
+const SAYS = {
+  cage: "the digits in a dashed cage add up to its total and do not repeat",
+  "cage-without-sum": "digits do not repeat in a dashed cage",
+  jigsaw: "each bold-outlined region (not the 3×3 boxes) holds every digit once",
+  diagonal: "each of the two long diagonals holds every digit once",
+  "main-diagonal": "the main diagonal holds every digit once",
+  "anti-diagonal": "the anti-diagonal holds every digit once",
+  windoku: "each shaded window holds every digit once",
+  "extra-region": "each grey region holds every digit once",
+  "anti-knight": "cells a chess knight's move apart never hold the same digit",
+  "anti-king": "cells a chess king's move apart never hold the same digit",
+  "non-consecutive": "orthogonal neighbours never hold consecutive digits",
+  parity: "a grey square holds an even digit, a grey circle an odd one",
+  thermometer: "digits rise from a thermometer's bulb",
+  arrow: "the digits on an arrow add up to the digit in its circle",
+  kropki: "a white dot joins consecutive digits, a black dot a digit and its double",
+  xv: "X joins digits adding up to 10, V digits adding up to 5",
+  "consecutive-marks": "a white dot joins consecutive digits; no dot, not consecutive",
+  sandwich: "a clue outside the grid is the sum between the 1 and the 9 of its row or column",
+  "little-killer": "a clue outside the grid is the sum along its arrow's diagonal",
+  renban: "a pink line holds consecutive digits in any order",
+  whispers: "neighbours on a green line differ by at least 5",
+  palindrome: "a grey line reads the same both ways",
+  "disjoint-groups": "cells at the same place in their boxes hold different digits",
+};
+
+/** The puzzle's rules in a sentence or two. */
+export function rulesText(p = state.puzzle) {
+  const n = p.size, [br, bc] = p.box || [0, 0], jigsaw = p.rules.some((r) => r.type === "jigsaw");
+  const top = n <= 9 ? `1–${n}` : `1–9 and A–${SYMBOLS[n - 1]}`;
+  const base = `Place ${top} once in every row, column${jigsaw ? "" : ` and ${br}×${bc} box`}.`.replace("row, column.", "row and column.");
+  const extra = [...new Set(p.rules.map((r) => SAYS[r.type] || r.type))];
+  return extra.length ? `${base} Also: ${extra.join("; ")}.` : base;
 }
 
 function drawBadges() {
+  $("rules-text").textContent = rulesText();
   const names = state.puzzle.rules.map((r) => (r.type === "cage" ? "killer cages" : r.type === "parity" ? (r.even ? "even cells" : "odd cells") : r.type));
   $("badges").innerHTML = [...new Set(names)].map((t) => `<span class="badge">${t}</span>`).join("")
     || '<span class="badge">classic</span>';
@@ -75,11 +137,14 @@ function drawBadges() {
 /** Draw the puzzle's rules over the grid (with a band for clues outside it when needed). */
 export function drawOverlay() {
   const p = state.puzzle, n = p.size, svg = $("overlay");
-  // rules.js writes outside clues and the labels of rules without cells in the band
-  const outside = rules ? p.rules.length > 0 : p.rules.some((r) => OUTSIDE.includes(r.type));
+  // rules.js writes outside clues and the labels of rules without cells in the band; a
+  // puzzle with neither (a killer, a jigsaw) has no band: larger cells, legible marks
+  const outside = rules ? (rules.usesBand ? rules.usesBand(p) : p.rules.length > 0) : p.rules.some((r) => OUTSIDE.includes(r.type));
   $("board").classList.toggle("outside", outside);
   $("board").style.setProperty("--band", outside ? 1 / (n + 2) : 0);
   svg.setAttribute("viewBox", outside ? `-1 -1 ${n + 2} ${n + 2}` : `0 0 ${n} ${n}`);
+  // a cell's width in the board's container units (the marks that shrink to fit use it)
+  $("board").style.setProperty("--cell", `${100 / (outside ? n + 2 : n)}cqw`);
   let markup = "";
   if (rules) {
     try { markup = rules.drawRules(p); } catch (error) { console.warn("drawRules:", error); markup = classicRules(p); }
@@ -87,6 +152,11 @@ export function drawOverlay() {
     markup = classicRules(p);
   }
   svg.innerHTML = markup;
+  // shading (jigsaw regions, windows) goes under the digits: a tint over them made givens
+  // and entries look alike and conflicts barely red
+  const under = $("underlay");
+  under.setAttribute("viewBox", `0 0 ${n} ${n}`);
+  under.replaceChildren(...svg.querySelectorAll("[data-under]"));
 }
 
 function classicRules(p) {
@@ -171,7 +241,7 @@ export function render() {
   const single = state.selected.size === 1 && !state.learn;
   const peers = single ? state.peers[cursor] : new Set();
   const cursorValue = single ? value(cursor) : 0;
-  for (const cell of $("grid").children) {
+  for (const cell of cellList) {
     const i = Number(cell.dataset.index), v = value(i);
     put(cell.querySelector(".value"), "textContent", v ? SYMBOLS[v - 1] : "");
     cell.classList.toggle("given", Boolean(p.givens[i]));
@@ -182,13 +252,48 @@ export function render() {
     cell.classList.toggle("same", i !== cursor && cursorValue > 0 && v === cursorValue);
     cell.classList.toggle("wrong", state.wrong.has(i));
     cell.classList.toggle("doubtful", state.doubtful.has(i));
-    cell.querySelector(".paint").style.background = COLOURS[state.colours[i]] || "";
+    cell.querySelector(".paint").style.background = paint(state.colours[i]);
     const corner = state.learn ? state.learn.marks[i] : state.corner[i];
     put(cell.querySelector(".marks"), "innerHTML", v ? "" : marksHtml(corner, n));
     const centre = state.learn || v ? [] : [...state.centre[i]].sort((a, b) => a - b);
-    put(cell.querySelector(".centre"), "textContent", centre.map((d) => SYMBOLS[d - 1]).join(""));
+    const centreBox = cell.querySelector(".centre");
+    put(centreBox, "textContent", centre.map((d) => SYMBOLS[d - 1]).join(""));
+    // many centre marks shrink to fit the cell's width (eight or nine stay legible)
+    if (centreBox.dataset.k !== String(centre.length)) { centreBox.dataset.k = centre.length; centreBox.style.setProperty("--k", Math.max(4, centre.length)); }
+    attribute(cell, "aria-label", describe(i, v, corner, centre, bad));
+    attribute(cell, "aria-selected", String(state.selected.has(i)));
   }
+  attribute($("grid"), "aria-activedescendant", `cell-${cursor}`);
   highlight();
+  saveProgress();  // kept in the browser: a reload finds the grid as it is now
+}
+
+/** A cell's colours: one fills it, several share it as segments of a circle (a pie). */
+function paint(colours) {
+  const list = [...(colours || [])].sort((a, b) => a - b).map((k) => COLOURS[k]).filter(Boolean);
+  if (list.length < 2) return list[0] || "";
+  const step = 360 / list.length;
+  return `conic-gradient(from 45deg, ${list.map((c, k) => `${c} ${k * step}deg ${(k + 1) * step}deg`).join(", ")})`;
+}
+
+function describe(i, v, corner, centre, bad) {
+  // What a screen reader says of a cell: where it is and what it holds.
+  const n = state.puzzle.size, at = `row ${Math.floor(i / n) + 1}, column ${(i % n) + 1}`;
+  const sym = (d) => SYMBOLS[d - 1];
+  let what;
+  if (v) what = `${sym(v)}${state.puzzle.givens[i] ? ", given" : ""}${bad.has(i) ? ", conflict" : ""}${state.wrong.has(i) ? ", wrong" : ""}`;
+  else {
+    const marks = [...(corner || [])].sort((a, b) => a - b);
+    what = "empty" + (marks.length ? `, candidates ${marks.map(sym).join(" ")}` : "")
+      + (centre.length ? `, centre ${centre.map(sym).join(" ")}` : "");
+  }
+  const colours = state.colours[i] && state.colours[i].size ? `, colour ${[...state.colours[i]].sort().join(" ")}` : "";
+  return `${at}, ${what}${colours}`;
+}
+
+function attribute(element, name, text) {
+  // Set only when it changes (as put does for content).
+  if (element.getAttribute(name) !== text) element.setAttribute(name, text);
 }
 
 function put(target, property, text) {
@@ -199,7 +304,7 @@ function put(target, property, text) {
 
 function highlight() {
   // Mark the learn view's pending step: units, cells, placements, eliminations, links.
-  const cells = $("grid").children, n = state.puzzle.size, L = state.learn;
+  const cells = cellList, n = state.puzzle.size, L = state.learn;
   const step = L && L.steps[L.k], at = ([r, c]) => (r - 1) * n + c - 1;
   const unit = new Set(step ? step.units.flatMap((u) => u.cells.map(at)) : []);
   const own = new Set(step ? step.cells.map(at) : []);

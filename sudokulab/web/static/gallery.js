@@ -2,7 +2,7 @@
 // lines); a click opens one, named after its dataset and number.
 
 import { api } from "./api.js";
-import { $ } from "./dom.js";
+import { $, pressable } from "./dom.js";
 import { openEntry } from "./load.js";
 import { BOXES, SYMBOLS } from "./state.js";
 
@@ -28,7 +28,7 @@ export async function showGallery() {
   $("gallery").innerHTML = page.puzzles.map((e) => `<figure class="mini" data-index="${e.index}" title="open ${gallery.name} #${e.index + 1}">${thumbnail(e.puzzle)}<figcaption>#${e.index + 1}</figcaption></figure>`).join("");
   for (const figure of $("gallery").children) {
     const entry = page.puzzles.find((x) => x.index === Number(figure.dataset.index));
-    figure.addEventListener("click", () => openEntry(page.name || gallery.name, entry));
+    pressable(figure, () => openEntry(page.name || gallery.name, entry));
   }
 }
 

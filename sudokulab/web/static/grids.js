@@ -4,7 +4,7 @@
 // pencil marks side by side; a click opens one on the main board.
 
 import { api, Stale } from "./api.js";
-import { $, escape, showBoard } from "./dom.js";
+import { $, escape, pressable, showBoard } from "./dom.js";
 import { BOXES, puzzleText, state, SYMBOLS } from "./state.js";
 import { closeView, showMarks, showing } from "./view.js";
 
@@ -24,7 +24,7 @@ export async function showGrids() {
   const n = state.puzzle.size;
   $("grids-boards").innerHTML = levels.map((level, k) => board(level, k, n)).join("");
   $("grids-text").textContent = "each board: the candidates left where the level stops (a digit: the cell is decided); click one to open it on the board";
-  for (const figure of $("grids-boards").children) figure.addEventListener("click", () => open(Number(figure.dataset.k)));
+  for (const figure of $("grids-boards").children) pressable(figure, () => open(Number(figure.dataset.k)));
 }
 
 function board(level, k, n) {

@@ -6,12 +6,14 @@ import { render } from "./board.js";
 import { $ } from "./dom.js";
 import { endLearn } from "./learn.js";
 import { finished } from "./play.js";
-import { change, state, SYMBOLS, travel } from "./state.js";
+import { change, state, SYMBOLS, travel, value } from "./state.js";
 
 export const MODES = ["digit", "corner", "centre", "colour"];
 const MODE_KEYS = { z: "digit", x: "corner", c: "centre", v: "colour" };
 let mode = "digit";
 let dragging = false;
+let lastDown = { i: -1, at: 0 };  // the last press on a cell: a second one soon after is a double click
+const DOUBLE = 400;  // ms between the two presses of a double click or a double tap
 
 /** Switch the input mode (digit, corner, centre or colour). */
 export function setMode(next) {
@@ -28,6 +30,7 @@ export function buildPad() {
   if (!state.puzzle) return;
   const n = mode === "colour" ? 9 : state.puzzle.size, pad = $("pad-digits");
   pad.style.setProperty("--columns", n > 9 ? Math.ceil(n / 2) : n);
+  pad.style.setProperty("--square", Math.ceil(Math.sqrt(n)));  // a desktop: a square keypad
   pad.innerHTML = [...Array(n).keys()].map((k) => `<button type="button" data-digit="${k + 1}"${mode === "colour" ? ` class="swatch" style="--swatch:var(--c${k + 1})"` : ""}>${mode === "colour" ? "" : SYMBOLS[k]}</button>`).join("");
 }
 
@@ -51,8 +54,9 @@ export function enter(digit) {
   if (editing) {
     change(cells, () => cells.forEach((i) => { p.givens[i] = digit; state.entries[i] = 0; }));
   } else if (mode === "colour") {
-    const all = digit && cells.every((i) => state.colours[i] === digit);
-    change(cells, () => cells.forEach((i) => { state.colours[i] = all ? 0 : digit; }));
+    // a colour is added to each cell's own (several share a cell), or taken off every cell
+    // when all of them have it; erase takes every colour off
+    change(cells, () => { if (digit) toggleEach(state.colours, cells, digit); else cells.forEach((i) => state.colours[i].clear()); });
   } else {
     const open = cells.filter((i) => !p.givens[i]);
     if (!open.length) return;
@@ -78,6 +82,15 @@ export function enter(digit) {
   finished();
 }
 
+/** Select every cell showing the digit of cell i (a double click or double tap on it). */
+export function selectSame(i) {
+  const v = value(i);
+  if (!v) return;
+  state.selected = new Set(state.entries.map((_, k) => k).filter((k) => value(k) === v));
+  state.cursor = i;
+  render();
+}
+
 /** Select cell i: alone, added (Shift, or a drag) or toggled (Ctrl/Cmd). */
 export function select(i, how = "only") {
   if (how === "only") state.selected = new Set([i]);
@@ -98,6 +111,15 @@ export function wirePointer(grid) {
     const i = cellAt(event.clientX, event.clientY);
     if (i === null) return;
     event.preventDefault();
+    grid.dataset.pointer = "1";  // no focus ring for a click (style.css): Tab's focus shows one
+    const plain = !(event.ctrlKey || event.metaKey || event.shiftKey), now = Date.now();
+    if (plain && lastDown.i === i && now - lastDown.at < DOUBLE) {
+      lastDown = { i: -1, at: 0 };
+      selectSame(i);
+      grid.focus({ preventScroll: true });
+      return;
+    }
+    lastDown = { i, at: now };
     dragging = true;
     select(i, event.ctrlKey || event.metaKey ? "toggle" : event.shiftKey ? "add" : "only");
     grid.focus({ preventScroll: true });
@@ -108,6 +130,7 @@ export function wirePointer(grid) {
     if (i !== null && !state.selected.has(i)) select(i, "add");
   });
   for (const kind of ["pointerup", "pointercancel"]) window.addEventListener(kind, () => { dragging = false; });
+  grid.addEventListener("blur", () => { delete grid.dataset.pointer; });
 }
 
 /** The digit a key stands for on this grid (1..n), or 0 when none. */
@@ -139,7 +162,11 @@ export function onKey(event) {
   else if (key === "Escape") { endLearn(); state.selected = new Set([state.cursor]); render(); }
   else if (key === "?") $("help").showModal();
   else if (key === " ") setMode(MODES[(MODES.indexOf(mode) + 1) % MODES.length]);
-  else if (!ctrl && digitOf(event)) {
+  else if (ctrl && !event.altKey && digitOf(event)) {
+    // Ctrl (Cmd) + digit: a centre mark, as in SudokuPad, without leaving the mode
+    const digit = digitOf(event), was = mode;
+    mode = "centre"; enter(digit); mode = was;
+  } else if (!ctrl && digitOf(event)) {
     const digit = digitOf(event), was = mode;
     // Shift-digit: a corner mark, as in SudokuPad, without leaving the mode
     if (event.shiftKey && /^(?:Digit|Numpad)/.test(event.code || "")) { mode = "corner"; enter(digit); mode = was; } else enter(digit);

@@ -36,7 +36,8 @@ export async function learn(kind) {
 function markWrong(answer) {
   // The entries the server found contradicting the solution, outlined as `check` does.
   const n = state.puzzle.size;
-  for (const cell of answer.cells || []) {
+  // the API names them in `wrong` ([row, col] from 1)
+  for (const cell of answer.wrong || answer.cells || []) {
     const i = Array.isArray(cell) ? (cell[0] - 1) * n + cell[1] - 1 : Number(cell);
     if (Number.isInteger(i)) state.wrong.add(i);
   }

@@ -8,17 +8,20 @@ import { $, escape, say, showBoard } from "./dom.js";
 import { resetEngines } from "./engines.js";
 import { buildPad } from "./input.js";
 import { endLearn } from "./learn.js";
+import { clock } from "./play.js";
 import { BOXES, resetState, state, SYMBOLS } from "./state.js";
+import { rememberPuzzle, restoreSaved } from "./store.js";
 
 let loading = 0;  // the latest load: an older one that answers late is dropped
 
 /** Put a puzzle on the board (mode "play" or "edit"), named for the player. */
-export function setPuzzle(puzzle, { solution = null, mode = "play", name = "", keepPaste = false } = {}) {
+export function setPuzzle(puzzle, { solution = null, mode = "play", name = "", keepPaste = false, source = null } = {}) {
   newPuzzle();
   endLearn();
   resetState(puzzle, solution);
   resetEngines();
   state.name = name;
+  state.source = source;
   $("puzzle-name").textContent = name;
   $(mode === "play" ? "mode-play" : "mode-edit").checked = true;
   if (!keepPaste) $("paste").value = "";
@@ -26,10 +29,16 @@ export function setPuzzle(puzzle, { solution = null, mode = "play", name = "", k
   $("error").textContent = "";
   $("share-links").hidden = true;
   say("");
+  if ($("finish").open) $("finish").close();
+  // a puzzle played here before comes back as it was left (entries, marks, time)
+  const restored = restoreSaved();
+  rememberPuzzle();
+  $("timer").textContent = mode === "play" ? clock() : "0:00";
   buildGrid();
   buildPad();
   // the teaching views (teach.js, watch.js, grids.js) drop what they showed of the old one
   document.dispatchEvent(new CustomEvent("newpuzzle"));
+  if (restored) say(state.stopped ? "solved before: start over to play it again" : "your progress on this puzzle is back (start over clears it)");
   showBoard();  // a phone has its tools below the board: the new puzzle comes into sight
   document.body.dataset.loads = Number(document.body.dataset.loads || 0) + 1;
 }
@@ -68,10 +77,17 @@ export async function loadDataset() {
   } catch (error) { $("error").textContent = error.message; }
 }
 
+/** Open puzzle `index` (from 0) of a dataset; false when it has none such. */
+export async function openIndex(name, index) {
+  const page = await api(`/api/datasets/${name}?offset=${index}&count=1`);
+  return page.puzzles.length ? openEntry(name, page.puzzles[0]) : false;
+}
+
 /** Open a dataset's entry ({index, puzzle, solution}), named "dataset #k". */
 export function openEntry(dataset, entry) {
   const n = Math.round(Math.sqrt(entry.solution.length));
-  return loadText(entry.puzzle, { solution: fromLine(entry.solution, n), name: `${dataset} #${entry.index + 1}` });
+  return loadText(entry.puzzle, { solution: fromLine(entry.solution, n), name: `${dataset} #${entry.index + 1}`,
+    source: { dataset, index: entry.index } });
 }
 
 /** A new puzzle of the size chosen under the grid, the level and rules chosen here. */

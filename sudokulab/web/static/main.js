@@ -15,8 +15,9 @@ import { compare, showModel, solve } from "./engines.js";
 import { showGallery, turn } from "./gallery.js";
 import { enter, onKey, redo, setMode, undo, wirePointer } from "./input.js";
 import { applyHint, endLearn, learn, move } from "./learn.js";
-import { emptyPuzzle, generate, loadDataset, loadText, readPhoto, setPuzzle } from "./load.js";
-import { checkEntries, clearEntries, clock, fillCandidates, startTimer } from "./play.js";
+import { emptyPuzzle, generate, loadDataset, loadText, openIndex, readPhoto, setPuzzle } from "./load.js";
+import { checkEntries, clearEntries, clock, fillCandidates, startOver, startTimer } from "./play.js";
+import { lastPuzzle, rememberPuzzle } from "./store.js";
 import { applyShared, sharedInHash, showShare } from "./share.js";
 import { state } from "./state.js";
 import { loadRules as listRules, showRule } from "./teach.js";
@@ -34,11 +35,36 @@ async function loadRules() {
 async function openShared() {
   // A share link: the puzzle and the player's progress in the hash.
   const shared = sharedInHash();
-  if (!shared) return;
+  if (!shared) return false;
   if (await loadText(shared.puzzle, { name: shared.name || "a shared puzzle" })) {
     applyShared(shared);
     render();
+    return true;
   }
+  return false;
+}
+
+async function openLast() {
+  // The puzzle of the last visit, with the progress kept for it (store.js).
+  const last = lastPuzzle();
+  if (!last) return false;
+  return loadText(last.puzzle, { name: last.name || "your last puzzle", solution: last.solution || null, source: last.source || null });
+}
+
+const DAILY = "easy50";  // the first screen's puzzle: one of these a day
+
+async function openDaily(datasets) {
+  // A first visit: today's puzzle of the easy dataset, ready to play.
+  const set = datasets.find((d) => d.name === DAILY) || datasets[0];
+  if (!set) return false;
+  try { return await openIndex(set.name, Math.floor(Date.now() / 86_400_000) % set.puzzles); } catch { return false; }
+}
+
+async function nextPuzzle() {
+  // After a finish: the next puzzle of the dataset this one came from.
+  $("finish").close();
+  const from = state.source;
+  if (from) await openIndex(from.dataset, from.index + 1);
 }
 
 function wire() {
@@ -48,6 +74,9 @@ function wire() {
   on("redo", redo);
   on("check", checkEntries);
   on("clear", clearEntries);
+  on("start-over", startOver);
+  on("finish-close", () => $("finish").close());
+  on("finish-next", nextPuzzle);
   on("fill-candidates", fillCandidates);
   on("new-grid", () => setPuzzle(emptyPuzzle(Number($("size").value)), { mode: "edit", name: "a new grid" }));
   on("load-paste", () => loadText($("paste").value, { keepPaste: true, name: "a pasted puzzle" }));
@@ -57,6 +86,7 @@ function wire() {
   on("compare", compare);
   on("teach-rules", listRules);
   on("teach-show", () => showRule());
+  on("teach-close", () => $("teach-wide").close());
   wireTimeline();  // timeline.js: the learning engines' counters over time
   wireWatch();  // watch.js: the search replay;  grids.js: where each propagation level stops
   wireGrids();
@@ -80,7 +110,7 @@ function wire() {
   on("pad-undo", undo);
   for (const button of document.querySelectorAll("#pad [data-mode]")) button.addEventListener("click", () => setMode(button.dataset.mode));
   for (const radio of document.querySelectorAll("input[name=mode]")) {
-    radio.addEventListener("change", () => { if ($("mode-play").checked) startTimer(); });
+    radio.addEventListener("change", () => { if ($("mode-play").checked) { startTimer(); rememberPuzzle(); } else $("timer").textContent = "0:00"; });
   }
   window.addEventListener("hashchange", openShared);
   setInterval(() => { if (!state.stopped && $("mode-play").checked) $("timer").textContent = clock(); }, 500);
@@ -104,7 +134,8 @@ async function start() {
   const options = datasets.map((d) => `<option value="${d.name}">${d.name} (${d.puzzles})</option>`).join("");
   $("dataset").innerHTML = options; $("gallery-dataset").innerHTML = options;
   $("dataset").value = $("gallery-dataset").value = datasets.some((d) => d.name === "top95") ? "top95" : datasets[0].name;
-  await openShared();
+  // a share link, else the last visit's puzzle, else today's puzzle: always one to play
+  if (!(await openShared()) && !(await openLast())) await openDaily(datasets);
   document.body.dataset.ready = "1";
   showGallery();
 }

@@ -6,20 +6,33 @@ import { conflicts, render } from "./board.js";
 import { $, say } from "./dom.js";
 import { endLearn } from "./learn.js";
 import { change, localCandidates, playerValues, puzzleText, state } from "./state.js";
+import { elapsed, forgetProgress, saveProgress } from "./store.js";
 
-/** Minutes and seconds since the puzzle was started. */
+/** Minutes and seconds since the puzzle was started (up to its finish, once finished). */
 export function clock() {
-  const s = Math.floor((Date.now() - state.started) / 1000);
+  const s = Math.floor(elapsed() / 1000);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-/** Every cell filled with no conflict: the timer stops and the page says so. */
+/** Every cell filled, right (as the solution, when the page knows it) or with no conflict:
+ * the timer stops and a dialog says so, with the time. */
 export function finished() {
-  const full = playerValues().every(Boolean);
-  if ($("mode-play").checked && full && conflicts().size === 0 && !state.stopped) {
-    state.stopped = true;
-    say(`solved in ${clock()}`, "good");
+  const values = playerValues(), full = values.every(Boolean);
+  if (!$("mode-play").checked || !full || state.stopped) return;
+  const right = state.solution ? values.every((v, i) => v === state.solution[i]) : conflicts().size === 0;
+  if (!right) {
+    say("the grid is full, but not right yet: check outlines what differs", "bad");
+    return;
   }
+  state.stopped = true;
+  state.ended = Date.now();
+  const time = clock();
+  $("timer").textContent = time;
+  say(`solved in ${time}`, "good");
+  saveProgress(true);
+  $("finish-text").textContent = `You solved ${state.name || "the puzzle"} in ${time}.`;
+  $("finish-next").hidden = !state.source;
+  if (!$("finish").open) $("finish").showModal();
 }
 
 /** Compare the entries with the solution (the dataset's, or one found by norvig). */
@@ -54,7 +67,7 @@ export function clearEntries() {
     state.entries.fill(0);
     state.corner.forEach((m) => m.clear());
     state.centre.forEach((m) => m.clear());
-    state.colours.fill(0);
+    state.colours.forEach((c) => c.clear());
   });
   state.wrong = new Set();
   say("");
@@ -73,4 +86,15 @@ export function fillCandidates() {
 export function startTimer() {
   state.started = Date.now();
   state.stopped = false;
+  state.ended = 0;
+  $("timer").textContent = clock();
+}
+
+/** Start the puzzle over: entries, marks and colours off (one undo step puts them back),
+ * the timer at 0:00 and the saved progress forgotten. */
+export function startOver() {
+  clearEntries();
+  forgetProgress();
+  startTimer();
+  say("started over (undo puts your grid back)");
 }

@@ -119,6 +119,11 @@ function shade(cells, fill, opacity) {
   return cells.map(([r, c]) => `<rect x="${c}" y="${r}" width="1" height="1" fill="${fill}" fill-opacity="${opacity}"/>`).join("");
 }
 
+function under(markup) {
+  // Shading meant to lie under the digits: a page with a layer below the grid moves it there.
+  return `<g data-under="1">${markup}</g>`;
+}
+
 function text(x, y, label, size, attrs = "") {
   return `<text x="${num(x)}" y="${num(y)}" font-size="${size}" text-anchor="middle" `
     + `dominant-baseline="central" ${FONT} ${attrs}>${label}</text>`;
@@ -293,18 +298,19 @@ const DRAW = {
   "extra-region"(rule) {
     // Grey shading with a thin border, so two regions side by side stay two.
     const cells = rule.cells.map(cellOf);
-    return shade(cells, "#9a9a9a", 0.3) + segments(outline(cells, 0), 'stroke="#6b6b6b" stroke-width="0.04"');
+    return under(shade(cells, "#9a9a9a", 0.3)) + segments(outline(cells, 0), 'stroke="#6b6b6b" stroke-width="0.04"');
   },
   jigsaw(rule, b) {
     // Four tones (neighbours never share one) and thick borders between regions.
     const regions = rule.regions.map((cells) => cells.map(cellOf));
     const { tone, regionOf } = jigsawTones(b, regions);
-    const fills = regions.map((cells, k) => shade(cells, REGION_TONES[tone[k]], 0.75)).join("");
+    // the tints light, in a group the page puts under the digits (data-under)
+    const fills = under(regions.map((cells, k) => shade(cells, REGION_TONES[tone[k]], 0.55)).join(""));
     const walls = orthogonalPairs(b.n).filter(([a, c]) => regionOf[a[0] * b.n + a[1]] !== regionOf[c[0] * b.n + c[1]])
       .map(([a, c]) => (a[0] === c[0] ? [c[1], c[0], c[1], c[0] + 1] : [a[1], c[0], a[1] + 1, c[0]]));
     return fills + segments(walls, `stroke="${INK}" stroke-width="0.07" stroke-linecap="square"`);
   },
-  windoku: (rule, b) => windows(b).map((cells) => shade(cells, "#6f9fd8", 0.28)).join(""),
+  windoku: (rule, b) => under(windows(b).map((cells) => shade(cells, "#6f9fd8", 0.28)).join("")),
   diagonal: (rule, b) => DRAW["main-diagonal"](rule, b) + DRAW["anti-diagonal"](rule, b),
   "main-diagonal": (rule, b) => `<line x1="0" y1="0" x2="${b.n}" y2="${b.n}" stroke="#3b6fd8" stroke-opacity="0.6" stroke-width="0.05"/>`,
   "anti-diagonal": (rule, b) => `<line x1="${b.n}" y1="0" x2="0" y2="${b.n}" stroke="#3b6fd8" stroke-opacity="0.6" stroke-width="0.05"/>`,
@@ -346,6 +352,15 @@ function badges(b, clueRows) {
     return [label, part];
   }));
   return b.badges.map((label, k) => (b.badges.indexOf(label) === k ? drawn.get(label) : ""));
+}
+
+/** Whether the drawing needs the band around the grid: a clue outside it (sandwich, little
+ * killer) or a rule's label (anti-knight, negative kropki, ...). Without one the page
+ * leaves the band out and the cells are larger. */
+export function usesBand(puzzle) {
+  const b = board(puzzle), rules = puzzle.rules || [];
+  for (const rule of rules) DRAW[rule.type]?.(rule, b);
+  return b.badges.length > 0 || rules.some((rule) => rule.type === "sandwich" || rule.type === "little-killer");
 }
 
 export function drawRules(puzzle) {

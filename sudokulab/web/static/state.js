@@ -10,11 +10,14 @@ export const BOXES = { 4: [2, 2], 6: [2, 3], 9: [3, 3], 16: [4, 4], 25: [5, 5] }
 export const state = {
   puzzle: null,       // as /api/puzzle gives it: {size, box, givens, rules, line}
   name: "",           // what the player opened: "top95 #1", "a pasted puzzle", ...
-  entries: [], corner: [], centre: [], colours: [], solved: [], solution: null,
+  entries: [], corner: [], centre: [], solved: [], solution: null,
+  colours: [],        // a set of colours (1..9) per cell: several are drawn as segments
   wrong: new Set(),   // cells `check` found wrong: cleared when the cell changes
   doubtful: new Set(),  // cells a photo was read with low confidence
   selected: new Set(), cursor: 0,
   undo: [], redo: [], started: 0, stopped: false,
+  ended: 0,           // when the grid was finished (the timer shows the time up to it)
+  source: null,       // {dataset, index} when opened from a dataset: "next puzzle" opens index + 1
   units: [], pairs: [], peers: [],
   learn: null,        // a hint or an explanation being shown (learn.js)
 };
@@ -25,8 +28,8 @@ export function resetState(puzzle, solution = null) {
   Object.assign(state, {
     puzzle, solution, entries: new Array(cells).fill(0), solved: new Array(cells).fill(0),
     corner: [...Array(cells)].map(() => new Set()), centre: [...Array(cells)].map(() => new Set()),
-    colours: new Array(cells).fill(0), wrong: new Set(), doubtful: new Set(),
-    selected: new Set([0]), cursor: 0, undo: [], redo: [], started: Date.now(), stopped: false,
+    colours: [...Array(cells)].map(() => new Set()), wrong: new Set(), doubtful: new Set(),
+    selected: new Set([0]), cursor: 0, undo: [], redo: [], started: Date.now(), stopped: false, ended: 0,
     units: units(puzzle), pairs: moves(puzzle), learn: null,
   });
   state.peers = peersOf(state.units, cells);
@@ -41,7 +44,7 @@ export function value(i) {
 function snapshot(cells) {
   // What undo needs to put cells back as they are now.
   return cells.map((i) => ({ i, given: state.puzzle.givens[i], entry: state.entries[i],
-    corner: new Set(state.corner[i]), centre: new Set(state.centre[i]), colour: state.colours[i] }));
+    corner: new Set(state.corner[i]), centre: new Set(state.centre[i]), colour: new Set(state.colours[i]) }));
 }
 
 function putBack(saved) {
@@ -117,7 +120,7 @@ export function puzzleText(withEntries = false) {
 /** The player's progress, for a share link. */
 export function progress() {
   const lists = (sets) => sets.map((s) => [...s]);
-  return { entries: state.entries, corner: lists(state.corner), centre: lists(state.centre), colours: state.colours };
+  return { entries: state.entries, corner: lists(state.corner), centre: lists(state.centre), colours: lists(state.colours) };
 }
 
 /** Put back a shared progress (lengths checked: a link for another size is ignored). */
@@ -126,5 +129,6 @@ export function restoreProgress(saved) {
   if (fits(saved.entries)) state.entries = saved.entries.map(Number);
   if (fits(saved.corner)) state.corner = saved.corner.map((d) => new Set(d));
   if (fits(saved.centre)) state.centre = saved.centre.map((d) => new Set(d));
-  if (fits(saved.colours)) state.colours = saved.colours.map(Number);
+  // a colour per cell (older links) or a list of them
+  if (fits(saved.colours)) state.colours = saved.colours.map((c) => new Set((Array.isArray(c) ? c : [c]).map(Number).filter(Boolean)));
 }

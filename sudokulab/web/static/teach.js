@@ -46,6 +46,7 @@ document.addEventListener("newpuzzle", () => {
   rules = [];
   $("teach-rule").textContent = $("teach-title").textContent = $("teach-pieces").textContent = "";
   delete $("teach-pieces").dataset.rule;
+  if ($("teach-wide").open) $("teach-wide").close();
 });
 
 /** Load the puzzle's numbered rules into the picker, the selected cell's first. */
@@ -65,6 +66,8 @@ export async function loadRules() {
 /** Each engine's piece for the rule picked, side by side. */
 export async function showRule(number = Number($("teach-rule").value)) {
   const box = $("teach-pieces");
+  // the panels side by side in a dialog as wide as the window (the tools' column is narrow)
+  if (!$("teach-wide").open) $("teach-wide").showModal();
   if (!number) { await loadRules(); number = Number($("teach-rule").value); }
   box.textContent = "building every engine's model…";
   try {
