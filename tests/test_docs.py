@@ -6,7 +6,7 @@ inside docs/; this checks the links of README.md, which MkDocs does not read. Th
 facts that drift as the code grows: the count of engines against the registry, the extras
 tables against pyproject.toml, the layouts against the tree, every figure quoted beside a
 link to results/ against that file, and tdoku's published figures against a named file
-and commit of tdoku's (docs/commands.md is checked by tests/test_commands_table.py).
+and commit of tdoku's (docs/commands.md is checked by tests/test_options.py).
 """
 
 from __future__ import annotations
