@@ -95,7 +95,7 @@ demo: install
 
 test: install docs
 	$(BIN)/ruff check sudokulab tests bench
-	$(BIN)/pytest -n $(WORKERS)
+	$(BIN)/pytest -n $(WORKERS) --durations=40
 
 # The manual as a site; --strict turns a broken link, a missing page or anchor into a failure.
 docs: $(INSTALLED)
