@@ -101,6 +101,11 @@ def options(p: argparse.ArgumentParser) -> None:
                    help="sat, smt, asp, cpsat, prolog: write the engine's counters over time "
                         "to FILE as JSON Lines (decisions, conflicts ... sampled as the "
                         "engine allows, at most 500 per puzzle, ending on its statistics)")
+    p.add_argument("--certify", metavar="DIR", type=nonempty,
+                   help="write a certificate for each puzzle's verdict into DIR (a CNF of "
+                        "its own, a DRAT proof, the solutions), verify it with code that "
+                        "shares none with the engines, and exit 4 if it contradicts the "
+                        "engine (docs/certified.md; check one later with `sudokulab verify`)")
     p.set_defaults(multi_grid=True)
 
 
@@ -122,6 +127,9 @@ def refuse_unused(args: argparse.Namespace) -> None:
         if sharp and getattr(args, option):
             raise UsageError(f"--{option} watches the backend's search; --count-with "
                              f"sharpsat counts with Ganak instead: leave out --{option}")
+    if args.certify and args.count:
+        raise UsageError("--certify proves a verdict (none, unique, several); a count is "
+                         "not one: leave out --count or --certify")
     if args.stats and args.format not in ("pretty", "json"):
         raise UsageError(f"--stats shows in --format pretty (json holds them always), not "
                          f"in {args.format}")
@@ -313,6 +321,7 @@ class Output:
         self.verify, self.line_of = verify, line_of
         self.format, self.stats, self.label = args.format, args.stats, label
         self.counting, self.grids = args.count, args.grids
+        self.certify = getattr(args, "certify", None)  # a folder for certificates
         self.numbered = numbered
         self.flushed = time.perf_counter()
         if self.format in TABLES:
@@ -335,7 +344,23 @@ class Output:
         value = result.status.value
         self.emit(self._render(number, puzzle, result, shown,
                                "interrupted" if interrupted else value))
+        if self.certify and not interrupted:
+            return self._certified(number, puzzle, result, CODES.get(value, EXIT_OK))
         return CODES.get(value, EXIT_OK)
+
+    def _certified(self, number: int, puzzle, result, code: int) -> int:
+        """Certify and verify the puzzle's verdict, saying so on stderr; exit 4 when the
+        certificate contradicts the engine, 5 when it cannot express the puzzle."""
+        from sudokulab.certify.answer import certify_answer
+        from sudokulab.errors import UnsupportedRule
+
+        try:
+            certified = certify_answer(puzzle, result, self.certify, f"puzzle-{number}")
+        except UnsupportedRule as error:
+            print(error_line(f"puzzle {number}: no certificate: {error}"), file=sys.stderr)
+            return max(code, EXIT_ENGINE)
+        print(f"sudokulab: {certified.line(number)}", file=sys.stderr)
+        return EXIT_DISAGREE if certified.contradiction else code
 
     def bad(self, number: int, entry) -> int:
         """A puzzle of a file that is not one: say where and why, keep the numbering."""
