@@ -174,7 +174,7 @@ def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str =
     `ratings` maps puzzle indices to difficulties, or is "human" for the human engine's
     SE-like rating.
     Each keyword means what the `compare` option of the same name means (--sample K of 1
-    or more, --jobs, --repeat and --limit of 1 or more, any whole --seed). The Comparison
+    or more, --jobs, --repeat and --limit of 1 or more, --seed of 0 or more). The Comparison
     holds the records and makes the tables and plots; NothingCompared (an EngineError)
     when no backend answered any puzzle (all skipped, failed, timed out or unsupported):
     an empty comparison would claim an agreement nobody reached. Works from a plain
@@ -193,7 +193,7 @@ def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str =
                                 timeout=_seconds(timeout, where),
                                 repeat=_whole(repeat, where, "repeat"),
                                 sample=_whole(sample, where, "sample", none=True),
-                                seed=_whole(seed, where, "seed", least=None),
+                                seed=_whole(seed, where, "seed", least=0),
                                 warm=_flag(warm, where, "warm"))
     jobs = _whole(jobs, where, "jobs", none=True)
     progress = _flag(progress, where, "progress")

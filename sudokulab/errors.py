@@ -21,7 +21,7 @@ EXIT_INPUT = 2       # bad input (puzzle, file, option, backend name) or unwrita
 EXIT_TIMEOUT = 3     # some puzzle ran out of time
 EXIT_DISAGREE = 4    # backends disagree, or a grid fails the independent checker
 EXIT_ENGINE = 5      # backend unavailable, rule unsupported, or an engine error
-EXIT_SEVERAL = 6     # explain, hint, grade: the puzzle has several solutions
+EXIT_SEVERAL = 6     # explain, hint, grade, setter, ladder: a puzzle has several solutions
 EXIT_STALLED = 7     # solve, read with -b human: its techniques stopped short (no answer)
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_TERMINATED = 143   # 128 + SIGTERM
@@ -44,7 +44,8 @@ MEANINGS = {
     EXIT_DISAGREE: "disagreement: backends contradict each other, or a grid fails the "
                    "independent checker",
     EXIT_ENGINE: "engine failure: backend unavailable, rule unsupported, engine error",
-    EXIT_SEVERAL: "several solutions: the puzzle has no unique solution to explain",
+    EXIT_SEVERAL: "several solutions: the puzzle has no unique solution (to explain, grade "
+                  "or set)",
     EXIT_STALLED: "stalled: the human engine's techniques found no further step (no "
                   "answer, and no failure either); the grid so far is printed",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C): what was found so far is printed",

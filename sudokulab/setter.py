@@ -45,7 +45,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from sudokulab import rules as R
-from sudokulab.errors import DisagreementError
+from sudokulab.errors import DisagreementError, UnsupportedRule
 from sudokulab.puzzle import Puzzle
 
 if TYPE_CHECKING:
@@ -211,7 +211,8 @@ class Session:
             from sudokulab.encodings import cnf
 
             if self.layout is not None:
-                raise DisagreementError("rules on a multi-grid board are not set here")
+                raise UnsupportedRule("the setter's bench takes rules on one grid, not on a "
+                                      "multi-grid board")
             s = self.fresh()
             clauses, top = cnf.rule_clauses(self.box, rule, s + 1, self.within)
             self.engine.top = max(self.engine.top, top)

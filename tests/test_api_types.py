@@ -95,7 +95,7 @@ CASES = {
     ("compare", "jobs"): {**COUNT, "None": None},
     ("compare", "limit"): COUNT,
     ("compare", "sample"): {**COUNT, "None": None},
-    ("compare", "seed"): {**COUNT, "negative": None, "zero": None},
+    ("compare", "seed"): {**COUNT, "zero": None},  # 0 or more, as --seed
     ("compare", "ratings"): {**NOT_TEXT, "None": None, "dict": None, "empty": UsageError},
     ("compare", "warm"): FLAG,
     ("compare", "progress"): FLAG,

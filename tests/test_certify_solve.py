@@ -52,3 +52,12 @@ def test_certify_refuses_a_count_and_an_empty_folder(capsys):
     assert main(["solve", HARD, "--count", "--certify", "x"]) == EXIT_INPUT
     assert "--certify proves a verdict" in capsys.readouterr().err
     assert main(["solve", HARD, "--certify", ""]) == EXIT_INPUT
+
+
+def test_a_proof_naming_a_huge_variable_is_rejected_not_a_memory_error():
+    from sudokulab.certify.drat import check
+
+    formula = [(1, 2), (-1, 2), (1, -2), (-1, -2)]
+    assert check(2, formula, "2 0\n0\n").ok
+    outcome = check(2, formula, "1000000000 0\n2 0\n0\n")
+    assert not outcome.ok and outcome.lemma == 1 and "a variable past 5" in outcome.why

@@ -26,8 +26,9 @@ Deletions follow drat-trim's convention: deleting a clause that is unit under th
 assignment (one literal true, every other false: the reason of a top-level literal, and
 every clause of one literal that holds) is ignored, as drat-trim ignores deletions of its
 reason clauses ("ignoring deletion of unit clause"); so is deleting a clause that is not
-held. Ignoring a deletion keeps a clause that the formula implies, so it can never let a
-wrong lemma pass a RUP check.
+held. Ignoring a deletion only keeps a clause the checker already accepted (an input
+clause, or a lemma that passed its own RUP or RAT check), and every later check runs
+against the clauses held: the checker stays sound, as drat-trim does with the same rule.
 """
 
 from __future__ import annotations
@@ -197,6 +198,7 @@ class Checker:
         top = max((abs(lit) for lit in clause), default=0)
         if top <= self.size:
             return
+        top = max(top, 2 * self.size)  # geometric: a proof adding one variable a step
         # The negative half sits at the end of each list: grow by rebuilding.
         old = self.size
         for name in ("true", "binary", "watches"):
@@ -327,7 +329,14 @@ def check(variables: int, formula: Iterable[Sequence[int]], proof: str | Sequenc
     checker.grow((top,))
     checker.load(formula)
     lemmas = deletions = ignored = 0
+    # A lemma may name variables of its own (extended resolution), a new one at most per
+    # step: a literal past that bound is no proof's, and would only make the tables huge.
+    bound = max(variables, top) + len(steps)
     for deleted, clause, number in steps:
+        if any(abs(lit) > bound for lit in clause):
+            return Outcome(False, lemmas, deletions, ignored, lemmas + (not deleted), number,
+                           clause, f"a variable past {bound}: more than the formula's and "
+                                   f"one new per step")
         if deleted:
             deletions += 1
             ignored += not checker.delete(clause)

@@ -220,6 +220,8 @@ def _rules(box: tuple[int, int], rules: tuple[R.Rule, ...],
     """The clauses of a shape and rule set (the same for every puzzle of it: cached)."""
     n = box[0] * box[1]
     if layout is not None:
+        if rules:  # Puzzle refuses them today; a board's rules would need encoding here
+            raise UnsupportedRule("certificates of a multi-grid board take no rules")
         return _board(box, layout)
     cells = tuple((r, c) for r in range(n) for c in range(n))
     b = _Builder(cells, n)

@@ -38,6 +38,7 @@ class Report:
     lemmas: int          # the proof's lemmas checked (0 without a proof)
     ms: float            # the whole check
     drat_ms: float       # the proof's replay alone
+    puzzle: str = ""     # the givens proved about, as a line: is it the puzzle meant?
 
 
 def verify(path: str | Path) -> Report:
@@ -77,7 +78,10 @@ def verify(path: str | Path) -> Report:
             _reject(path, f"{data['drat']['file']}: {outcome}")
         lemmas = outcome.lemmas
     count = {"none": 0, "unique": 1}.get(verdict, len(solutions) if proof else None)
-    return Report(path, verdict, count, lemmas, (time.perf_counter() - start) * 1000, drat_ms)
+    from sudokulab.puzzle import line_of
+
+    return Report(path, verdict, count, lemmas, (time.perf_counter() - start) * 1000, drat_ms,
+                  line_of(puzzle.givens))
 
 
 def _reject(path: Path, why: str) -> None:
@@ -144,7 +148,7 @@ def _fits(path: Path, verdict: str, solutions: list, count: object, proved: bool
                          if grid in solutions[:k - 1])
             _reject(path, f"solution {first} repeats an earlier one")
     exact = wanted.get(verdict, len(solutions) if proved else None)
-    if count != exact:
+    if count != exact or isinstance(count, bool):  # true == 1 in Python, not a count
         _reject(path, f"count {count!r}, but the evidence shows "
                       f"{exact if exact is not None else 'two or more (null)'}")
 

@@ -104,7 +104,7 @@ def refuse_unused(args: argparse.Namespace) -> None:
     run = ("file", "input_format", "strict", "backends", "limit", "timeout", "jobs", "repeat",
            "warm", "sample", "seed", "scatter", "resume", "cluster")
     given = [f"--{name.replace('_', '-')}" for name in run
-             if getattr(args, name, None) not in (None, False)
+             if not (getattr(args, name, None) is None or getattr(args, name) is False)
              or (name == "timeout" and hasattr(args, name))]  # not given: absent (SUPPRESS)
     if args.cite and given:
         raise UsageError(f"--cite prints how to cite the run in --out and solves nothing: "

@@ -9,6 +9,7 @@ from pathlib import Path
 from sudokulab.commands.inputs import examples
 from sudokulab.errors import (
     EXIT_DISAGREE,
+    EXIT_ENGINE,
     EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -30,7 +31,7 @@ EXAMPLES = examples("sudokulab verify certs/top95-1.json",
                     "sudokulab verify certs/            # every .json in the folder",
                     "drat-trim certs/top95-1.cnf certs/top95-1.drat   # the same proof, "
                     "outside the lab")
-EXITS = (EXIT_OK, EXIT_INPUT, EXIT_DISAGREE, EXIT_INTERRUPTED)
+EXITS = (EXIT_OK, EXIT_INPUT, EXIT_DISAGREE, EXIT_ENGINE, EXIT_INTERRUPTED)
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -53,12 +54,13 @@ def run(args: argparse.Namespace) -> int:
             report = verify(path)
         except SudokulabError as error:
             rows.append((path.name, "-", "REJECTED" if error.exit_code == EXIT_DISAGREE
-                         else "bad input", "", "", _why(path, error)))
+                         else "cannot check" if error.exit_code == EXIT_ENGINE
+                         else "bad input", "", "", "", _why(path, error)))
             codes.append(error.exit_code)
         else:
             count = "2 or more" if report.count is None else report.count
             rows.append((path.name, report.verdict, "accepted", count, report.lemmas,
-                         f"{report.ms:.0f} ms"))
+                         report.puzzle, f"{report.ms:.0f} ms"))
             codes.append(EXIT_OK)
         if progress:
             progress.step()
@@ -99,8 +101,9 @@ def _table(rows: list[tuple]) -> None:
     """The results, one row per certificate."""
     from tabulate import tabulate
 
-    headers = ("certificate", "verdict", "result", "solutions", "lemmas", "time / why")
-    shown = [row if row[2] == "accepted" else (*row[:5], row[5][:100]) for row in rows]
+    headers = ("certificate", "verdict", "result", "solutions", "lemmas",
+               "puzzle (givens: the one meant?)", "time / why")
+    shown = [row if row[2] == "accepted" else (*row[:6], row[6][:100]) for row in rows]
     print(tabulate(shown, headers=headers))
     accepted = sum(row[2] == "accepted" for row in rows)
     print(f"\n{accepted} of {len(rows)} accepted")

@@ -355,7 +355,7 @@ def setting(puzzle: Puzzle, seconds: float = 5.0, candidates: bool = True,
     started = time.monotonic()
     report = setter.setter_report(puzzle, seconds=seconds, candidates=candidates,
                                   redundancy=redundancy, grade=False)
-    if grade and grade_seconds > 0 and report.status == "unique":
+    if grade and report.status == "unique":
         left = seconds - (time.monotonic() - started)
         setter.graded(puzzle, report, max(0.0, min(grade_seconds, left)))
     report.seconds = time.monotonic() - started

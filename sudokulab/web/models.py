@@ -92,8 +92,9 @@ class SetterRequest(PuzzleText):
     timeout: float = Field(5.0, gt=0, le=MAX_TIMEOUT, description="seconds for the whole "
                            "answer; the count, candidates and redundancy first, the grade "
                            "in what is left; the helper is stopped past it")
-    grade_timeout: float = Field(2.0, ge=0, le=MAX_TIMEOUT, description="seconds the "
-                                 "human grade may take at most (0: no grade)")
+    grade_timeout: float = Field(2.0, gt=0, le=MAX_TIMEOUT, description="seconds the "
+                                 "human grade may take at most, within `timeout` (no grade: "
+                                 "`grade: false`)")
     candidates: bool = Field(True, description="the true candidates of every cell")
     redundancy: bool = Field(True, description="the givens and rules the puzzle stays "
                              "unique without")

@@ -59,10 +59,10 @@ class Waiters:
         waiter = asyncio.get_running_loop().create_future()
         self.futures.append(waiter)
         try:
-            await asyncio.wait_for(waiter, timeout)
-            return True
-        except asyncio.TimeoutError:
-            return False
+            # not wait_for: on Python 3.11 it can swallow a cancellation that comes as the
+            # waiter is woken, and a cancelled request would then take a process
+            done, _ = await asyncio.wait({waiter}, timeout=timeout)
+            return bool(done)
         finally:
             with contextlib.suppress(ValueError):
                 self.futures.remove(waiter)
