@@ -13,11 +13,12 @@ CORES   := $(shell nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 1)
 WORKERS := $(shell echo $$(( $(CORES) + 1 )))
 
 .PHONY: help install setup bytecode swipl prolog fonts chromium minizinc model demo test lint \
-        docs bench soak clean
+        docs bench soak check clean
 
 help:
 	@echo "make demo    install everything, then compare every backend on the bundled top95"
 	@echo "make test    install everything, then run ruff, the tests and the strict docs build"
+	@echo "make check   ruff and the fast tests (not marked slow): a few minutes, for contributors"
 	@echo "make docs    build the manual (docs/, mkdocs.yml) into site/; a broken link fails it"
 	@echo "make bench   run the speed targets side by side and regenerate results/"
 	@echo "make soak    a thousand rounds of cancelled web requests: the server must still solve"
@@ -100,6 +101,11 @@ test: install docs
 # The manual as a site; --strict turns a broken link, a missing page or anchor into a failure.
 docs: $(INSTALLED)
 	$(BIN)/mkdocs build --strict --site-dir site
+
+# The fast lane for contributors: ruff and the tests not marked slow (tests/conftest.py).
+check: $(INSTALLED)
+	$(BIN)/ruff check sudokulab tests bench
+	$(BIN)/pytest -n $(WORKERS) -m "not slow" -q
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check sudokulab tests bench

@@ -26,10 +26,33 @@ from sudokulab.harness.testing import write_plugin
 FIRST = ("test_variants.py", "test_count.py", "test_cluster.py")
 
 
+# The modules whose tests take a browser, a cluster, many engine starts or whole datasets
+# (the slowest of `make test --durations`): marked slow, left out of `make check`.
+SLOW = frozenset({
+    "test_variants.py", "test_count.py", "test_cluster.py", "test_clean_stdout.py",
+    "test_process_tree.py", "test_web_browser.py", "test_web_walk.py", "test_web_player.py",
+    "test_web_rules.py", "test_web_board_rules.py", "test_web_soak.py", "test_web_teach.py",
+    "test_prolog.py", "test_human_killer.py", "test_measurement.py", "test_ladder.py",
+    "test_ladder_cli.py", "test_harness.py", "test_batches.py", "test_vision.py",
+    "test_propagation_views.py", "test_setter.py", "test_certify.py", "test_human.py",
+    "test_norvig.py", "test_check.py", "test_norvig_variants.py", "test_ranking.py",
+    "test_compare_honesty.py", "test_children.py", "test_interrupt.py", "test_mzn.py",
+})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The `slow` marker: `make check` runs -m 'not slow', `make test` everything."""
+    config.addinivalue_line("markers", "slow: left out of the fast lane (make check)")
+
+
 def pytest_collection_modifyitems(items: list) -> None:
-    """The collection order, with the modules of FIRST moved to the front, in its order."""
+    """The collection order, with the modules of FIRST moved to the front, in its order;
+    the tests of SLOW modules marked slow."""
     first = {name: k for k, name in enumerate(FIRST)}
     items.sort(key=lambda item: first.get(item.path.name, len(FIRST)))  # stable
+    for item in items:
+        if item.path.name in SLOW:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

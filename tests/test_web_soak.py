@@ -27,6 +27,15 @@ EMPTY = {4: "." * 16, 9: "." * 81, 16: "." * 256, 25: "." * 625}
 BACKENDS = ("norvig", "dlx", "sat", "cpsat")
 
 
+def run(coroutine) -> None:
+    """Run a coroutine to its end on an event loop of its own, in a thread of its own: a
+    browser test before it in the same worker may have left a loop running in this one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, coroutine).result()
+
+
 def settled(pool: Pool) -> None:
     """With no request under way, every worker the pool counts is an idle, living one."""
     assert pool.size == len(pool.idle), (dict(pool.live), len(pool.idle))
@@ -62,11 +71,11 @@ def test_solves_cancelled_anywhere_give_back_every_worker():
             await asyncio.gather(*pool.ending)
             pool.close()
 
-    asyncio.run(soak())
+    run(soak())
 
 
 def test_a_worker_that_died_while_idle_is_replaced():
-    async def run() -> None:
+    async def replaced() -> None:
         pool = Pool()
         try:
             first = (await pool.solve("norvig", parse(EASY), 2, 10.0)).result
@@ -81,7 +90,7 @@ def test_a_worker_that_died_while_idle_is_replaced():
             await asyncio.gather(*pool.ending)
             pool.close()
 
-    asyncio.run(run())
+    run(replaced())
 
 
 def test_hints_cancelled_anywhere_give_back_every_helper():
@@ -102,7 +111,7 @@ def test_hints_cancelled_anywhere_give_back_every_helper():
             await asyncio.gather(*tutor.ending)
             tutor.close()
 
-    asyncio.run(soak())
+    run(soak())
 
 
 def request_bytes(route: str, body: dict) -> bytes:
