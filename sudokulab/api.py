@@ -131,11 +131,23 @@ def load(name: str) -> list[Puzzle]:
 def rate(puzzle: PuzzleLike, timeout: float | None = 10.0) -> float | None:
     """The human engine's SE-like rating of a puzzle (how hard it is for people: 1.2 for
     a single up to 9.x for nested forcing nets); None when its techniques stall or the
-    timeout passes first (0, inf or None: no limit)."""
+    timeout passes first (0, inf or None: no limit). UnsupportedRule for a rule the
+    human engine lacks (as `grade` exits 5), PuzzleError for a puzzle with no solution or
+    several (as `grade` exits 1 or 6): a rating is a unique puzzle's."""
+    from sudokulab.backends import make_backend
+    from sudokulab.errors import PuzzleError, UnsupportedRule
     from sudokulab.harness.effort import rate as human_rating
 
     puzzle = _puzzle(puzzle, "sl.rate")
-    return human_rating(puzzle, _seconds(timeout, "sl.rate"))
+    seconds = _seconds(timeout, "sl.rate")
+    why = make_backend("human").unsupported(puzzle)
+    if why:
+        raise UnsupportedRule(f"sl.rate: {why}")
+    found = make_backend("norvig").solve(puzzle, limit=2, timeout=seconds)
+    if found.status.value in ("none", "multiple"):
+        raise PuzzleError(f"sl.rate: the puzzle has {found.count_text} solution(s): a "
+                          f"rating is a unique puzzle's")
+    return human_rating(puzzle, seconds)
 
 
 def setter(puzzle: PuzzleLike, timeout: float | None = 10.0, *, candidates: bool = True,
@@ -227,6 +239,11 @@ def _puzzles(puzzles: object, where: str) -> list[Puzzle]:
     """The puzzles given as a list (none for a dataset's name); TypeError for a value
     that is neither, UsageError for an empty list."""
     if isinstance(puzzles, str):
+        from sudokulab import datasets
+
+        if puzzles not in datasets.names() and len(puzzles) >= 16:
+            raise UsageError(f"{where}: puzzles is a dataset's name ({', '.join(datasets.names())})"
+                             f" or a list: give one puzzle as [\"{puzzles[:12]}...\"]")
         return []
     if isinstance(puzzles, bytes | bytearray | Mapping) or not isinstance(puzzles, Iterable):
         raise TypeError(f"{where}: puzzles must be a dataset name or a list of Puzzles or "

@@ -87,8 +87,11 @@ class _Callable(types.ModuleType):
     """This module, callable: `sudokulab.datasets()` is the API's list of names (as a
     submodule, it is what the package's attribute `datasets` is once imported)."""
 
-    def __call__(self) -> list[str]:
+    def __call__(self, *args: object, **kwargs: object) -> list[str]:
         """The names of the bundled puzzle sets, smallest first."""
+        if args or kwargs:
+            raise TypeError("sl.datasets() takes no argument: it lists the bundled sets' "
+                            "names (sl.load(NAME) loads one)")
         return names()
 
 

@@ -346,3 +346,10 @@ def test_a_long_run_reports_its_progress_on_stderr(capsys):
     out, err = capsys.readouterr()
     assert len([line for line in out.splitlines() if line[:1] != "#"]) == 20
     assert "generate: 20/20" in err
+
+
+def test_json_output_is_records_only_with_the_provenance_on_stderr(capsys):
+    assert main(["generate", "--number", "2", "--box", "2x2", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["clues"] > 0 for line in out.splitlines()] == [True, True]
+    assert err.startswith("# sudokulab ")

@@ -85,8 +85,9 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=FORMATS, default="line",
                    help="line (default): one puzzle per line; json: one object per line (the "
                         "JSON puzzle form with solution, seed, provers, level); pretty: a grid "
-                        "per puzzle (grid is its old name). Each starts with '#' lines of "
-                        "provenance, which compare, grade and solve --file skip")
+                        "per puzzle (grid is its old name). line and pretty start with '#' "
+                        "lines of provenance, which compare, grade and solve --file skip; "
+                        "json writes them on stderr, so that it holds records only")
     p.add_argument("--out", "-o", metavar="FILE", type=nonempty,
                    help="write here (default: standard output); each puzzle is written as "
                         "it is made, so an interrupted run keeps what it made")
@@ -140,7 +141,8 @@ def run(args: argparse.Namespace) -> int:
     out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
     progress = None
     try:
-        out.write(header(args, rules))
+        # JSON Lines hold records only: there the provenance goes to stderr
+        (sys.stderr if args.format == "json" else out).write(header(args, rules))
         out.flush()
         if args.number >= 20:
             from sudokulab.progress import Progress

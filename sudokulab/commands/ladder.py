@@ -309,8 +309,11 @@ def _said(reports: dict[str, dict]) -> list[int]:
             refused = row.get("unsupported") or {}
             if refused:
                 codes.append(EXIT_ENGINE)
-                say(f"{row['level']} cannot take {_puzzles(list(refused))} of {name}: "
-                    f"{next(iter(refused.values()))}")
+                by_reason: dict[str, list] = {}  # each reason with its own puzzles
+                for number, why in refused.items():
+                    by_reason.setdefault(why, []).append(number)
+                for why, numbers in by_reason.items():
+                    say(f"{row['level']} cannot take {_puzzles(numbers)} of {name}: {why}")
             if row["wrong"]:
                 codes.append(EXIT_DISAGREE)
                 say(f"{row['level']} on {name}: the checker rejects the grid of "

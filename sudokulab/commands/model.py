@@ -121,20 +121,19 @@ def _engines(text: str | None) -> list[str]:
 
     if not text or text.strip() == "all":
         return backends.names()
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    for name in names:
-        backends.backend_class(name)  # BackendError (one line) for an unknown name
-    return names
+    return [_one_engine(name.strip(), "--backends") for name in text.split(",")
+            if name.strip()]
 
 
-def _one_engine(spec: str) -> str:
-    """The engine -b names for --show-rule N: each piece is its default model."""
+def _one_engine(spec: str, option: str = "--backend") -> str:
+    """The engine -b (or one of --backends) names for --show-rule N: each piece is its
+    default model."""
     from sudokulab.backends import backend_class, parse_spec
 
     name, settings = parse_spec(spec)
     if settings:
         raise UsageError(f"--show-rule N shows each engine's default model: leave the options "
-                         f"out of --backend {spec}")
+                         f"out of {option} {spec}")
     backend_class(name)  # BackendError (one line) for an unknown name
     return name
 
@@ -155,6 +154,11 @@ def _side_by_side(args: argparse.Namespace, number: int | None) -> int:
             continue
         ref = teach.rule_ref(puzzle, number)
         print(f"rule {ref.number}: {ref.name} ({len(ref.cells)} cells)")
-        for piece in teach.pieces(puzzle, number, engines, args.encoding or "extended"):
+        pieces = teach.pieces(puzzle, number, engines, args.encoding or "extended")
+        for piece in pieces:
             print(piece.render())
+        if all(piece.missing for piece in pieces):  # no engine asked can show the rule
+            print(f"sudokulab: none of {', '.join(engines)} has a piece for rule "
+                  f"{ref.number} ({ref.name})", file=sys.stderr)
+            codes.append(EXIT_ENGINE)
     return worst(codes)
