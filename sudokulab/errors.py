@@ -343,6 +343,11 @@ def terminated() -> bool:
     return bool(_TERMS)
 
 
+def stopped_by() -> str:
+    """What stopped the run, in words: 'interrupted (SIGTERM)' or INTERRUPTED (Ctrl-C)."""
+    return "interrupted (SIGTERM)" if terminated() else INTERRUPTED
+
+
 @contextlib.contextmanager
 def sigterm_as_ctrl_c() -> Iterator[None]:
     """SIGTERM does here what Ctrl-C does, whoever listens for Ctrl-C now (the main

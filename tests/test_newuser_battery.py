@@ -77,3 +77,20 @@ def test_the_api_refuses_what_grade_refuses_and_says_what_it_takes(tmp_path):
         sl.datasets("bogus")
     with pytest.raises(UsageError, match="give one puzzle as"):
         sl.compare(EASY, backends=["norvig"])
+
+
+def test_an_answer_stopped_by_sigterm_says_sigterm():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sudokulab", "solve", "." * 81, "--count", "-b", "norvig",
+         "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(3)  # started and counting: an empty grid's count never ends
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate()
+    assert process.returncode == 143, err
+    assert json.loads(out)["message"].startswith("interrupted (SIGTERM): ")

@@ -63,7 +63,8 @@ def interrupted(solutions: Sequence[Grid], limit: int | None, **times) -> Interr
     """The Interrupted exception of a search stopped after finding `solutions`."""
     found = len(solutions)
     return Interrupted(verdict(solutions, limit, complete=False,
-                               message=f"{INTERRUPTED}: {found} solution(s) found before it",
+                               message=f"{errors.stopped_by()}: {found} solution(s) found "
+                                       f"before it",
                                **times))
 
 
