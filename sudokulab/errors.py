@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -324,9 +324,17 @@ def sigterm_stops() -> Iterator[None]:
     def stop(signum, frame):
         raise Terminated
 
+    with _on_sigterm(stop):
+        yield
+
+
+@contextlib.contextmanager
+def _on_sigterm(handler: Callable) -> Iterator[None]:
+    """SIGTERM answered by `handler` in the block, then as before; left alone outside the
+    main thread (where Python cannot set a handler)."""
     try:
-        previous = signal.signal(signal.SIGTERM, stop)
-    except ValueError:  # not the main thread: leave SIGTERM alone
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:
         yield
         return
     try:
@@ -361,12 +369,5 @@ def sigterm_as_ctrl_c() -> Iterator[None]:
             raise Terminated
 
     _TERMS.clear()  # a new command (main() may run many in one process)
-    try:
-        previous = signal.signal(signal.SIGTERM, term)
-    except ValueError:  # not the main thread: leave SIGTERM alone
+    with _on_sigterm(term):
         yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)

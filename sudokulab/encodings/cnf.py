@@ -212,17 +212,8 @@ def base(box: tuple[int, int], rules: tuple[R.Rule, ...] = (), encoding: str = "
     triads = encoding == "augmented"
     if triads:
         _triad_clauses(build, geo, box, layout)
-    for unit in geo.units:
-        if triads and unit.kind in TRIAD_UNITS:
-            continue
-        for d in digits:
-            lits = [var(n, cell, d) for cell in unit]
-            if encoding in ("extended", "augmented"):
-                build.add(unit.part, [lits])
-            build.at_most_one(unit.part, lits)
-    _rule_clauses(build, geo, lambda lit: True)
-    _cage_clauses(build, geo, lambda lit: True)
-    _line_clauses(build, geo, lambda lit: True)
+    units = [unit for unit in geo.units if not (triads and unit.kind in TRIAD_UNITS)]
+    _units_and_rules(build, geo, units, n, encoding)
     return build.formula
 
 
@@ -271,6 +262,20 @@ def _exactly_one(build: Builder, part: str, lits: list[int]) -> None:
     """At least one of lits, and at most one in the chosen at-most-one encoding."""
     build.add(part, [lits])
     build.at_most_one(part, lits)
+
+
+def _units_and_rules(build: Builder, geo: Geometry, units, n: int, encoding: str) -> None:
+    """Each digit at most once in each unit (and at least once in the extended and
+    augmented encodings), then the clauses of the rules, cages and lines."""
+    for unit in units:
+        for d in range(1, n + 1):
+            lits = [var(n, cell, d) for cell in unit]
+            if encoding in ("extended", "augmented"):
+                build.add(unit.part, [lits])
+            build.at_most_one(unit.part, lits)
+    _rule_clauses(build, geo, lambda lit: True)
+    _cage_clauses(build, geo, lambda lit: True)
+    _line_clauses(build, geo, lambda lit: True)
 
 
 def _rule_clauses(build: Builder, geo: Geometry, kept) -> None:
@@ -484,16 +489,7 @@ def rule_clauses(box: tuple[int, int], rule: R.Rule, start: int, within: tuple[R
     build = Builder(n, encoding, amo, n * n)
     build.pool = IDPool(start_from=max(start, build.formula.top + 1))
     build.cnf.nv = build.pool.top
-    digits = range(1, n + 1)
-    for unit in geo.units:  # the rule's own units only
-        for d in digits:
-            lits = [var(n, cell, d) for cell in unit]
-            if encoding in ("extended", "augmented"):
-                build.add(unit.part, [lits])
-            build.at_most_one(unit.part, lits)
-    _rule_clauses(build, geo, lambda lit: True)
-    _cage_clauses(build, geo, lambda lit: True)
-    _line_clauses(build, geo, lambda lit: True)
+    _units_and_rules(build, geo, geo.units, n, encoding)  # the rule's own units only
     return build.cnf.clauses, max(build.cnf.nv, build.pool.top, start - 1)
 
 
