@@ -14,7 +14,6 @@ records), so the command and a notebook report the same figures. A script needs 
 
 from __future__ import annotations
 
-import math
 import operator
 import os
 import sys
@@ -24,7 +23,7 @@ from pathlib import Path
 
 from sudokulab import datasets as _datasets
 from sudokulab.backends import DEFAULT as DEFAULT_BACKEND
-from sudokulab.errors import NothingCompared, UsageError
+from sudokulab.errors import NothingCompared, UsageError, time_limit
 from sudokulab.harness.comparison import Comparison
 from sudokulab.harness.records import Record
 from sudokulab.puzzle import Puzzle
@@ -88,10 +87,11 @@ def _seconds(value: object, where: str, what: str = "timeout") -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise TypeError(f"{where}: {what} must be a number of seconds or None, "
                         f"not {_kind(value)}")
-    if math.isnan(value) or value < 0:
+    try:
+        return time_limit(value)
+    except ValueError:
         raise UsageError(f"{where}: {what} {value}: give seconds, 0 or more (0, inf or "
-                         f"None: no limit)")
-    return None if value == 0 or math.isinf(value) else float(value)
+                         f"None: no limit)") from None
 
 
 def _flag(value: object, where: str, what: str) -> bool:

@@ -317,6 +317,14 @@ def seconds(text: str) -> float:
         raise _refuse(f"{text!r} is not a number of seconds") from None
 
 
+def time_limit(value: float) -> float | None:
+    """A timeout as the command line and the API both read it: 0 or inf is no limit
+    (None); ValueError for a negative number or NaN, which no limit could mean."""
+    if value != value or value < 0:  # NaN is the one number unequal to itself
+        raise ValueError(value)
+    return None if value == 0 or value == float("inf") else float(value)
+
+
 @contextlib.contextmanager
 def sigterm_stops() -> Iterator[None]:
     """SIGTERM raises Terminated (a KeyboardInterrupt) here, so the run ends as on Ctrl-C:

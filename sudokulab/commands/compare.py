@@ -7,7 +7,7 @@ import os
 import sys
 
 from sudokulab import errors
-from sudokulab.commands.inputs import examples, nonempty, timeout_seconds
+from sudokulab.commands.inputs import examples, given, nonempty, timeout_seconds
 from sudokulab.errors import (
     EXIT_DISAGREE,
     EXIT_ENGINE,
@@ -103,12 +103,10 @@ def refuse_unused(args: argparse.Namespace) -> None:
     """UsageError for an option of a run given with --cite, which solves nothing."""
     run = ("file", "input_format", "strict", "backends", "limit", "timeout", "jobs", "repeat",
            "warm", "sample", "seed", "scatter", "resume", "cluster")
-    given = [f"--{name.replace('_', '-')}" for name in run
-             if not (getattr(args, name, None) is None or getattr(args, name) is False)
-             or (name == "timeout" and hasattr(args, name))]  # not given: absent (SUPPRESS)
-    if args.cite and given:
+    options = given(args, *run, present=("timeout",))
+    if args.cite and options:
         raise UsageError(f"--cite prints how to cite the run in --out and solves nothing: "
-                         f"leave out {', '.join(given)}")
+                         f"leave out {', '.join(options)}")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,14 +14,22 @@ from sudokulab.formats import BLANKS, READERS
 def timeout_seconds(text: str) -> float | None:
     """argparse type of every command's --timeout: seconds above 0, or 0 (or inf) for no
     limit (None); a negative number, NaN or no number is a usage error naming the option."""
-    import math
+    from sudokulab.errors import seconds, time_limit
 
-    from sudokulab.errors import seconds
+    try:
+        return time_limit(seconds(text))  # argparse's error for text that is no number
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be 0 (none) or more seconds, not {text}") \
+            from None
 
-    value = seconds(text)  # argparse's error for text that is no number
-    if math.isnan(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 (none) or more seconds, not {text}")
-    return None if value == 0 or math.isinf(value) else value
+
+def given(args: argparse.Namespace, *names: str, present: tuple[str, ...] = ()) -> list[str]:
+    """The options among `names` given on the command line, spelt as typed (--input-format):
+    one whose default is None or False when it holds anything else; one of `present`,
+    whose default is argparse.SUPPRESS, when it is there at all (--timeout 0 holds None)."""
+    return [f"--{name.replace('_', '-')}" for name in names
+            if name in present and name in vars(args)
+            or getattr(args, name, None) is not None and getattr(args, name) is not False]
 
 
 def nonempty(text: str) -> str:

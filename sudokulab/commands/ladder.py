@@ -11,7 +11,7 @@ import textwrap
 from functools import partial
 
 from sudokulab import errors
-from sudokulab.commands.inputs import examples, nonempty, timeout_seconds
+from sudokulab.commands.inputs import examples, given, nonempty, timeout_seconds
 from sudokulab.errors import (
     EXIT_DISAGREE,
     EXIT_ENGINE,
@@ -94,11 +94,10 @@ def options(p: argparse.ArgumentParser) -> None:
 def refuse_unused(args: argparse.Namespace) -> None:
     """UsageError for a choice of run given with --merge, which runs nothing, for
     --resume without the --out it resumes, and for a list that names nothing."""
-    given = [f"--{name}" for name in ("levels", "jobs") if getattr(args, name) is not None]
-    given += ["--timeout"] * ("timeout" in vars(args)) + ["--resume"] * args.resume
-    if args.merge and given:
+    options = given(args, "levels", "jobs", "timeout", "resume", present=("timeout",))
+    if args.merge and options:
         raise UsageError(f"--merge reports earlier runs and runs nothing: leave out "
-                         f"{', '.join(given)}")
+                         f"{', '.join(options)}")
     if args.resume and not args.out:
         raise UsageError("--resume finishes the run kept in --out DIR: name it with --out")
     for option in ("dataset", "levels", "merge"):
