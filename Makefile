@@ -13,12 +13,13 @@ CORES   := $(shell nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 1)
 WORKERS := $(shell echo $$(( $(CORES) + 1 )))
 
 .PHONY: help install setup bytecode swipl prolog fonts chromium minizinc model demo test lint \
-        docs bench soak check clean
+        typecheck docs bench soak check clean
 
 help:
 	@echo "make demo    install everything, then compare every backend on the bundled top95"
-	@echo "make test    install everything, then run ruff, the tests and the strict docs build"
-	@echo "make check   ruff and the fast tests (not marked slow): a few minutes, for contributors"
+	@echo "make test    install everything, then run ruff, mypy, the tests and the strict docs build"
+	@echo "make check   ruff, mypy and the fast tests (not marked slow): under 3 minutes, for contributors"
+	@echo "make typecheck  mypy over the package (pyproject.toml's [tool.mypy])"
 	@echo "make docs    build the manual (docs/, mkdocs.yml) into site/; a broken link fails it"
 	@echo "make bench   run the speed targets side by side and regenerate results/"
 	@echo "make soak    a thousand rounds of cancelled web requests: the server must still solve"
@@ -96,16 +97,23 @@ demo: install
 
 test: install docs
 	$(BIN)/ruff check sudokulab tests bench
+	@$(MAKE) --no-print-directory typecheck
 	$(BIN)/pytest -n $(WORKERS) --durations=40
 
 # The manual as a site; --strict turns a broken link, a missing page or anchor into a failure.
 docs: $(INSTALLED)
 	$(BIN)/mkdocs build --strict --site-dir site
 
-# The fast lane for contributors: ruff and the tests not marked slow (tests/conftest.py).
+# The fast lane for contributors: ruff, mypy and the tests not marked slow (tests/conftest.py
+# says which and why); `make test` runs them all.
 check: $(INSTALLED)
 	$(BIN)/ruff check sudokulab tests bench
+	@$(MAKE) --no-print-directory typecheck
 	$(BIN)/pytest -n $(WORKERS) -m "not slow" -q
+
+# The annotations, checked: what to check and how strictly is pyproject.toml's [tool.mypy].
+typecheck: $(INSTALLED)
+	$(BIN)/mypy
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check sudokulab tests bench
@@ -119,4 +127,4 @@ soak: install
 	SUDOKULAB_SOAK_ROUNDS=1000 $(BIN)/pytest -n 0 -q tests/test_web_soak.py
 
 clean:
-	rm -rf $(VENV) .local *.egg-info .pytest_cache .ruff_cache .hypothesis runs site
+	rm -rf $(VENV) .local *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis runs site

@@ -9,13 +9,17 @@ of its own givens, every row, column and box of it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import compress
+from typing import TYPE_CHECKING
 
 from sudokulab import rules as R
 from sudokulab.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from sudokulab.layout import Layout
 
 
 @dataclass(frozen=True)
@@ -32,7 +36,7 @@ class Violation:
 def check(puzzle: Puzzle, grid: Sequence[int]) -> list[Violation]:
     """Every violation of the puzzle's rules by a filled grid; empty when it is a solution."""
     if puzzle.layout is not None:
-        return _grids(puzzle, grid)
+        return _grids(puzzle, puzzle.layout, grid)
     if _quick(puzzle, grid):
         if not puzzle.rules:
             return []
@@ -51,7 +55,7 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[Violation]:
     tests compare the two.
     """
     if puzzle.layout is not None:
-        return _grids(puzzle, grid)
+        return _grids(puzzle, puzzle.layout, grid)
     n = puzzle.n
     if len(grid) != n * n:
         return [Violation("grid", f"has {len(grid)} cells, expected {n * n}")]
@@ -64,10 +68,10 @@ def violations(puzzle: Puzzle, grid: Sequence[int]) -> list[Violation]:
     return problems
 
 
-def _grids(puzzle: Puzzle, board: Sequence[int]) -> list[Violation]:
+def _grids(puzzle: Puzzle, layout: Layout, board: Sequence[int]) -> list[Violation]:
     """A multi-grid board: each grid is a classic puzzle of its own givens, solved by its
     cells of the board. The board's cells are found here from the grids' corners alone."""
-    layout, n = puzzle.layout, puzzle.n
+    n = puzzle.n
     covered = sorted({(top + r, left + c) for top, left in layout.grids
                       for r in range(n) for c in range(n)})
     if len(board) != len(covered):
@@ -116,9 +120,12 @@ def _digits(n: int) -> bytes:
     return bytes(range(1, n + 1))
 
 
+# A segment of the quick test's reading: (keys, read, size), as _house_reading says.
+Segment = tuple[int, int | tuple[int, ...], int]
+
+
 @lru_cache(maxsize=64)
-def _house_reading(box: tuple[int, int], rules: tuple) -> tuple[tuple[int, int | tuple[int, ...],
-                                                                        int], ...]:
+def _house_reading(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> tuple[Segment, ...]:
     """How the quick test reads the houses: segments (keys, read, size) whose pairs fit a byte.
 
     Houses that split the grid (rows, columns, boxes or regions) are read as the grid
@@ -137,7 +144,7 @@ def _house_reading(box: tuple[int, int], rules: tuple) -> tuple[tuple[int, int |
             rest += chunk
         else:
             layers.append(owner)
-    segments = []
+    segments: list[Segment] = []
     per = max(1, 256 // (n * n))
     for k in range(0, len(layers), per):
         group = layers[k:k + per]
@@ -145,10 +152,10 @@ def _house_reading(box: tuple[int, int], rules: tuple) -> tuple[tuple[int, int |
         segments.append((int.from_bytes(bytes(keys), "big"), len(group), len(keys)))
     per = 256 // n
     for k in range(0, len(rest), per):
-        group = rest[k:k + per]
-        keys = [h * n for h, cells in enumerate(group) for _ in cells]
-        cells = tuple(r * n + c for cells in group for r, c in cells)
-        segments.append((int.from_bytes(bytes(keys), "big"), cells, len(keys)))
+        some = rest[k:k + per]
+        keys = [h * n for h, house in enumerate(some) for _ in house]
+        read = tuple(r * n + c for house in some for r, c in house)
+        segments.append((int.from_bytes(bytes(keys), "big"), read, len(keys)))
     return tuple(segments)
 
 
@@ -276,14 +283,17 @@ def _rule(rule: R.Rule, rows: list[list[int]], n: int) -> list[Violation]:
             return []
         where = f"sandwich {'column' if rule.column else 'row'} {rule.index + 1}"
         return [Violation(where, f"between 1 and {n}: {line[a + 1:b]}, not {rule.total}")]
-    if hasattr(rule, "cells"):
-        return _line(rule, [rows[r][c] for r, c in rule.cells], n)
+    # any other rule with cells is read as a line: a rule added later is checked, not passed
+    cells: tuple[R.Cell, ...] | None = getattr(rule, "cells", None)
+    if cells is not None:
+        return _line(rule, cells, [rows[r][c] for r, c in cells], n)
     return []
 
 
-def _line(rule, values: list[int], n: int) -> list[Violation]:
+def _line(rule: R.Rule, cells: tuple[R.Cell, ...], values: list[int],
+          n: int) -> list[Violation]:
     """The violations of a rule along its cells (a line, a region, an arrow)."""
-    where = f"{rule.name} {'-'.join(_name(r, c) for r, c in rule.cells)}"
+    where = f"{rule.name} {'-'.join(_name(r, c) for r, c in cells)}"
     if isinstance(rule, R.Thermometer):
         ok = all(a < b for a, b in zip(values, values[1:]))
         return [] if ok else [Violation(where, f"does not increase from the bulb: {values}")]
@@ -309,7 +319,8 @@ def _line(rule, values: list[int], n: int) -> list[Violation]:
     return problems
 
 
-def _consecutive_marks(rule, rows: list[list[int]], n: int) -> list[Violation]:
+def _consecutive_marks(rule: R.ConsecutiveMarks, rows: list[list[int]],
+                       n: int) -> list[Violation]:
     """Marked neighbours consecutive, every other pair of orthogonal neighbours not."""
     marked = {frozenset(pair) for pair in rule.pairs}
     problems = []
@@ -326,7 +337,7 @@ def _consecutive_marks(rule, rows: list[list[int]], n: int) -> list[Violation]:
     return problems
 
 
-def _marks(rule, rows: list[list[int]], n: int) -> list[Violation]:
+def _marks(rule: R.Kropki | R.XV, rows: list[list[int]], n: int) -> list[Violation]:
     """Kropki dots or XV marks, and with `negative` the pairs of neighbours without one."""
     kropki = isinstance(rule, R.Kropki)
     tests = {"white": lambda a, b: abs(a - b) == 1, "black": lambda a, b: a in (2 * b, b / 2),
@@ -354,7 +365,8 @@ def _marks(rule, rows: list[list[int]], n: int) -> list[Violation]:
     return problems
 
 
-def _pairs(name, rows, n, steps, broken, what) -> list[Violation]:
+def _pairs(name: str, rows: list[list[int]], n: int, steps: Sequence[tuple[int, int]],
+           broken: Callable[[int, int], bool], what: str) -> list[Violation]:
     """Cell pairs one step apart (each pair once) for which `broken` holds."""
     problems = []
     for r in range(n):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import cast
 
 from sudokulab import __version__
 from sudokulab.commands import COMMANDS, module
@@ -126,7 +127,9 @@ class Parser(argparse.ArgumentParser):
         """argparse's help formatter, told the terminal's width. argparse makes one for
         every option it adds and would ask shutil, whose import (with zlib, bz2, lzma) costs
         a one-puzzle solve more than its whole parser."""
-        return self.formatter_class(prog=self.prog, width=_columns() - 2)
+        # typeshed's formatter_class promises only `prog`; the classes here are HelpFormatters
+        make = cast("type[argparse.HelpFormatter]", self.formatter_class)
+        return make(prog=self.prog, width=_columns() - 2)
 
 
 def _columns() -> int:
@@ -140,7 +143,8 @@ def _columns() -> int:
         columns = 0
     if columns <= 0:
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+            stdout = sys.__stdout__  # None where Python started without one
+            columns = os.get_terminal_size(stdout.fileno()).columns if stdout else 0
         except (AttributeError, ValueError, OSError):
             columns = 0
     return columns or 80

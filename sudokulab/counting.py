@@ -154,13 +154,13 @@ def _parallel(texts: list[str], deadline: float | None, running: list | None = N
               workers: int | None = None) -> list[int]:
     """Each formula's count, one process each, as many at once as there are CPUs."""
     own = running is None
-    running = [] if own else running  # None in it: stop, start no more processes
+    processes = [] if running is None else running  # None in it: stop, start no more
     pool = ThreadPoolExecutor(min(len(texts), workers or os.cpu_count() or 1))
     try:
-        return list(pool.map(lambda text: _one(text, deadline, running), texts))
+        return list(pool.map(lambda text: _one(text, deadline, processes), texts))
     finally:  # a timeout or Ctrl-C: the counts stop with their processes
         if own:
-            _stop(running)
+            _stop(processes)
         pool.shutdown(cancel_futures=True)
 
 

@@ -20,7 +20,7 @@ def names() -> list[str]:
     sizes = {entry.name[: -len(".txt.gz")]: len(entry.read_bytes())
              for entry in DATA.iterdir()
              if entry.name.endswith(".txt.gz") and ".solutions." not in entry.name}
-    return sorted(sizes, key=sizes.get)
+    return sorted(sizes, key=sizes.__getitem__)
 
 
 def _text(filename: str) -> str:

@@ -16,6 +16,7 @@ The geometry trusts its box, rules and layout: a `Puzzle` checks them when it is
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from itertools import chain, compress
@@ -26,7 +27,7 @@ from sudokulab.layout import Layout
 Pair = tuple[int, int]
 
 
-class Unit(tuple):
+class Unit(tuple[int, ...]):
     """N cells that hold every digit once, knowing what they are.
 
     `kind` is 'row', 'column', 'box', 'region', 'diagonal', 'window', 'disjoint group' or
@@ -39,7 +40,8 @@ class Unit(tuple):
     name: str
     rule: R.Rule | None
 
-    def __new__(cls, cells=(), kind: str = "", name: str = "", rule: R.Rule | None = None):
+    def __new__(cls, cells: Iterable[int] = (), kind: str = "", name: str = "",
+                rule: R.Rule | None = None) -> Unit:
         unit = super().__new__(cls, cells)
         unit.kind, unit.name, unit.rule = kind, name, rule
         return unit
@@ -241,7 +243,7 @@ class Geometry:
         """Whether some unit holds both cells (so they differ without any pairwise rule)."""
         return any(b in unit for unit in self.units_of[a])
 
-    def beyond_units(self, pairs) -> list[Pair]:
+    def beyond_units(self, pairs: Iterable[Pair]) -> list[Pair]:
         """The pairs of cells that must differ which no unit holds: a king's step along a
         row or a knight's jump inside a box says again what the unit says, and posting it
         prunes nothing (for HiGHS it is rows presolve must drop at every solve)."""
@@ -256,8 +258,8 @@ class Geometry:
             cells = self.indices(cage.cells)
             if a in cells and b in cells:
                 return f"cage of {cage.total}"
-        for rule, cells in self.groups:
-            if a in cells and b in cells:
+        for rule, group in self.groups:
+            if a in group and b in group:
                 return rule
         return "a chess move apart"
 
@@ -274,13 +276,13 @@ def geometry(box: tuple[int, int], rules: tuple[R.Rule, ...] = (),
     relations = tuple(Relation(rule, _pairs(n, rule.moves))
                       for rule in dict.fromkeys(_known(rules)) if rule.moves)
     cages = tuple(rule for rule in rules if isinstance(rule, R.Cage))
-    digit_relations, groups, sums = _lines(n, rules)
-    whole = [(rule, cells) for rule, cells in groups if len(cells) == n]
+    digit_relations, rule_groups, sums = _lines(n, rules)
+    whole = [(rule, cells) for rule, cells in rule_groups if len(cells) == n]
     units += tuple(Unit(cells, "extra region", f"extra region {k + 1}", rule)
                    for k, (rule, cells) in enumerate(whole))
-    groups = tuple((rule.name, cells) for rule, cells in groups if len(cells) < n)
+    groups = tuple((rule.name, cells) for rule, cells in rule_groups if len(cells) < n)
     units_of = tuple(tuple(u for u in units if cell in u) for cell in range(n * n))
-    peers = [set() for _ in range(n * n)]
+    peers: list[set[int]] = [set() for _ in range(n * n)]
     for group in list(units) + [[r * n + c for r, c in cage.cells] for cage in cages] \
             + [cells for _, cells in groups]:
         for cell in group:
@@ -356,7 +358,8 @@ def _known(rules: tuple[R.Rule, ...]) -> tuple[R.Rule, ...]:
     return tuple(rule for rule in rules if isinstance(rule, R.Rule))
 
 
-def _lines(n: int, rules: tuple[R.Rule, ...]) -> tuple[tuple, tuple, tuple]:
+def _lines(n: int, rules: tuple[R.Rule, ...]) -> tuple[
+        tuple[DigitRelation, ...], tuple[tuple[R.Rule, tuple[int, ...]], ...], tuple[Sum, ...]]:
     """The pair relations, groups of cells that differ (with their rule), and sums of the
     line and dot rules, each as its rule states them."""
     relations: list[DigitRelation] = []

@@ -21,9 +21,13 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sudokulab.errors import UsageError
 from sudokulab.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
 
 
 @dataclass(frozen=True)
@@ -612,7 +616,7 @@ def _progress(label: str, total: int):
 
 
 def _workers(todo: list[tuple[int, Puzzle]], names: tuple[str, ...], jobs: int, chunk: int,
-             timeout: float | None) -> tuple[object, Callable, list]:
+             timeout: float | None) -> tuple[Pool | None, Callable, list]:
     """The pool (None in this process), its map and its jobs: one puzzle a job here, so
     each is recorded as it ends; chunks of up to `chunk` puzzles for a pool, small enough
     that every worker gets several (a stop loses what a chunk under way had done)."""

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from sudokulab.puzzle import Grid
 
@@ -36,7 +37,8 @@ class Result:
     solutions: tuple[Grid, ...] = ()
     count: int = 0
     exact: bool = True
-    stats: dict[str, float] = field(default_factory=dict)
+    # the engine's own counters; a few engines add a word (counting's 'won': which way won)
+    stats: dict[str, float | str] = field(default_factory=dict)
     build_time: float = 0.0
     solve_time: float = 0.0
     message: str = ""
@@ -56,7 +58,7 @@ class Result:
         """The statistics as people read them: 'conflicts=12, cpu_time=0.0155'."""
         return ", ".join(f"{key}={readable(value)}" for key, value in self.stats.items())
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return {"status": self.status.value, "count": self.count, "exact": self.exact,
                 "solutions": [list(s) for s in self.solutions], "stats": self.stats,
@@ -65,7 +67,7 @@ class Result:
                 **({"partial": list(self.partial)} if self.partial else {})}
 
     @classmethod
-    def from_json(cls, data: dict) -> Result:
+    def from_json(cls, data: dict[str, Any]) -> Result:
         """The inverse of to_json."""
         return cls(Status(data["status"]), tuple(tuple(s) for s in data["solutions"]),
                    data["count"], data["exact"], dict(data["stats"]), data["build_time"],
@@ -74,8 +76,8 @@ class Result:
 
 
 def verdict(solutions: Sequence[Grid], limit: int | None, *, complete: bool,
-            stats: dict | None = None, build_time: float = 0.0, solve_time: float = 0.0,
-            message: str = "") -> Result:
+            stats: Mapping[str, float | str] | None = None, build_time: float = 0.0,
+            solve_time: float = 0.0, message: str = "") -> Result:
     """The Result of a search that found `solutions`, stopping at `limit`.
 
     `limit` None means count them all. `complete` says the search space was
@@ -83,19 +85,17 @@ def verdict(solutions: Sequence[Grid], limit: int | None, *, complete: bool,
     timeout carrying what was found so far.
     """
     found = len(solutions)
-    stats = stats or {}
-    times = {"stats": stats, "build_time": build_time, "solve_time": solve_time,
-             "message": message}
-    solutions = tuple(tuple(s) for s in solutions)
+    grids = tuple(tuple(s) for s in solutions)
     if limit is not None and found >= limit:
         status = Status.SOLVED if limit == 1 else Status.MULTIPLE
         exact = False
     elif not complete:
-        return Result(Status.TIMEOUT, solutions, found, False, **times)
+        status, exact = Status.TIMEOUT, False
     else:
         status = (Status.NONE, Status.UNIQUE)[found] if found < 2 else Status.MULTIPLE
         exact = True
-    return Result(status, solutions, found, exact, **times)
+    return Result(status, grids, found, exact, dict(stats or {}), build_time, solve_time,
+                  message)
 
 
 def readable(value: object) -> str:

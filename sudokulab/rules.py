@@ -14,8 +14,9 @@ what it adds to the shared geometry: units (`units`), cells a chess move apart
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
-from typing import ClassVar
+from collections.abc import Callable
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any, ClassVar
 
 from sudokulab.errors import InputError, PuzzleError, UsageError, unknown
 
@@ -50,12 +51,12 @@ class Rule:
         if "name" in cls.__dict__:
             _DEFINED.append(cls)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The rule as a JSON object: {"type": name, ...parameters}."""
         return {"type": self.name}
 
     @classmethod
-    def from_json(cls, data: dict) -> Rule:
+    def from_json(cls, data: dict[str, Any]) -> Rule:
         """The rule from its JSON object (its keys already checked); InputError saying
         what is wrong."""
         return cls()
@@ -125,12 +126,12 @@ class Line(Rule):
     min_cells: ClassVar[int] = 1
     distinct: ClassVar[bool] = False  # its digits all differ
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Its cells."""
         return {"type": self.name, "cells": _names(self.cells)}
 
     @classmethod
-    def from_json(cls, data: dict) -> Line:
+    def from_json(cls, data: dict[str, Any]) -> Line:
         """A list of cell names."""
         return cls(_cells(data))
 
@@ -166,6 +167,8 @@ class Dots(Rule):
     marks: ClassVar[dict[str, str]]
     unmarked: ClassVar[str]
     has_negative: ClassVar[bool] = True  # its JSON carries "negative"
+    # A field of the subclasses whose has_negative is true (Kropki, XV); read it only there.
+    negative: bool
 
     @property
     def is_negative(self) -> bool:
@@ -176,9 +179,9 @@ class Dots(Rule):
         """Each field's pairs of cells."""
         return {field: getattr(self, field) for field in self.marks}
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Its marks, each a pair of cell names, then "negative"."""
-        data: dict = {"type": self.name}
+        data: dict[str, Any] = {"type": self.name}
         for field, pairs in self.pairs_by_field().items():
             data[field] = [[cell_name(a), cell_name(b)] for a, b in pairs]
         if self.has_negative:
@@ -186,12 +189,13 @@ class Dots(Rule):
         return data
 
     @classmethod
-    def from_json(cls, data: dict) -> Dots:
+    def from_json(cls, data: dict[str, Any]) -> Dots:
         """Lists of cell pairs (none when absent) and "negative" (false when absent)."""
         marks = [_pairs(data, field) for field in cls.marks]
+        make: Callable[..., Dots] = cls  # a dataclass subclass: its fields are its marks
         if cls.has_negative:
-            return cls(*marks, negative=_flag(data, "negative", False))
-        return cls(*marks)
+            return make(*marks, negative=_flag(data, "negative", False))
+        return make(*marks)
 
     def problem(self, box: Box) -> str:
         """Orthogonal neighbours of the grid, one mark between two cells at most."""
@@ -310,13 +314,13 @@ class Jigsaw(Rule):
     keys = ("regions",)
     replaces_boxes = True
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Its regions, each a list of cell names."""
         return {"type": self.name,
                 "regions": [[cell_name(c) for c in region] for region in self.regions]}
 
     @classmethod
-    def from_json(cls, data: dict) -> Jigsaw:
+    def from_json(cls, data: dict[str, Any]) -> Jigsaw:
         """Regions from a list of lists of cell names."""
         value = _field(data, "regions")
         if not (isinstance(value, list) and all(isinstance(region, list) and
@@ -350,12 +354,12 @@ class Cage(Rule):
     summary = "a killer cage: its digits differ and add up to its sum"
     keys = ("cells", "total")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Its cells and sum."""
         return {"type": self.name, "cells": _names(self.cells), "total": self.total}
 
     @classmethod
-    def from_json(cls, data: dict) -> Cage:
+    def from_json(cls, data: dict[str, Any]) -> Cage:
         """Cells and a whole sum."""
         return cls(_cells(data), _whole(data, "total"))
 
@@ -379,12 +383,12 @@ class Parity(Rule):
     summary = "the cells hold even digits, or odd ones"
     keys = ("cells", "even")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Its cells and whether they are even."""
         return {"type": self.name, "cells": _names(self.cells), "even": self.even}
 
     @classmethod
-    def from_json(cls, data: dict) -> Parity:
+    def from_json(cls, data: dict[str, Any]) -> Parity:
         """Cells and true or false."""
         return cls(_cells(data), _flag(data, "even"))
 
@@ -565,12 +569,12 @@ class LittleKiller(Rule):
     summary = "the digits on a diagonal add up to its sum"
     keys = ("cells", "total")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Its cells and sum."""
         return {"type": self.name, "cells": _names(self.cells), "total": self.total}
 
     @classmethod
-    def from_json(cls, data: dict) -> LittleKiller:
+    def from_json(cls, data: dict[str, Any]) -> LittleKiller:
         """Cells and a whole sum."""
         return cls(_cells(data), _whole(data, "total"))
 
@@ -636,13 +640,13 @@ class Sandwich(Rule):
         """The cells of its row or column on an N x N grid, in order."""
         return tuple((k, self.index) if self.column else (self.index, k) for k in range(n))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Its row or column (counted from 1) and sum."""
         return {"type": self.name, "column" if self.column else "row": self.index + 1,
                 "total": self.total}
 
     @classmethod
-    def from_json(cls, data: dict) -> Sandwich:
+    def from_json(cls, data: dict[str, Any]) -> Sandwich:
         """A row or a column counted from 1, and a whole sum."""
         if ("row" in data) == ("column" in data):
             raise InputError("a sandwich needs a 'row' or a 'column' (counted from 1)")
@@ -676,7 +680,8 @@ LINES: tuple[type[Line], ...] = tuple(k for k in RULE_TYPES if issubclass(k, Lin
 DOTS: tuple[type[Dots], ...] = tuple(k for k in RULE_TYPES if issubclass(k, Dots))
 
 # The rules without parameters, one value each, by name.
-SIMPLE_RULES: dict[str, Rule] = {kind.name: kind() for kind in RULE_TYPES if not fields(kind)}
+SIMPLE_RULES: dict[str, Rule] = {kind.name: kind() for kind in RULE_TYPES
+                                  if is_dataclass(kind) and not fields(kind)}
 MIRACLE: tuple[Rule, ...] = (AntiKnight(), AntiKing(), NonConsecutive())
 
 
@@ -701,7 +706,7 @@ def rule_names(kinds: tuple[type[Rule], ...] | None = None) -> str:
 def summaries(kinds: tuple[type[Rule], ...] | None = None) -> str:
     """'name: summary' of each rule type (by default the simple rules), '; ' between
     them, for a help text."""
-    chosen = kinds if kinds is not None else tuple(map(type, SIMPLE_RULES.values()))
+    chosen = kinds if kinds is not None else tuple(type(rule) for rule in SIMPLE_RULES.values())
     return "; ".join(f"{kind.name}: {kind.summary}" for kind in chosen)
 
 
@@ -743,14 +748,14 @@ def json_text(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _field(data: dict, key: str) -> object:
+def _field(data: dict[str, Any], key: str) -> object:
     """data[key]; InputError naming the key when it is missing."""
     if key not in data:
         raise InputError(f"missing '{key}'")
     return data[key]
 
 
-def _cells(data: dict, key: str = "cells") -> tuple[Cell, ...]:
+def _cells(data: dict[str, Any], key: str = "cells") -> tuple[Cell, ...]:
     """Cells from a list of names like "r1c1"."""
     value = _field(data, key)
     if not (isinstance(value, list) and all(isinstance(c, str) for c in value)):
@@ -759,7 +764,7 @@ def _cells(data: dict, key: str = "cells") -> tuple[Cell, ...]:
     return tuple(parse_cell(c) for c in value)
 
 
-def _pairs(data: dict, key: str) -> tuple[Pair, ...]:
+def _pairs(data: dict[str, Any], key: str) -> tuple[Pair, ...]:
     """Pairs of cells from [["r1c1", "r1c2"], ...] (none when the key is absent)."""
     value = data.get(key, [])
     form = f"'{key}' must be a list of cell pairs like [{CELLS_FORM}]"
@@ -775,7 +780,7 @@ def _pairs(data: dict, key: str) -> tuple[Pair, ...]:
     return tuple(pairs)
 
 
-def _whole(data: dict, key: str) -> int:
+def _whole(data: dict[str, Any], key: str) -> int:
     """A whole number: not a string, a fraction, true or null."""
     value = _field(data, key)
     if not isinstance(value, int) or isinstance(value, bool):
@@ -783,7 +788,7 @@ def _whole(data: dict, key: str) -> int:
     return value
 
 
-def _flag(data: dict, key: str, default: bool | None = None) -> bool:
+def _flag(data: dict[str, Any], key: str, default: bool | None = None) -> bool:
     """true or false (the default when the key is absent and there is one)."""
     value = data.get(key, default) if default is not None else _field(data, key)
     if not isinstance(value, bool):
@@ -793,15 +798,20 @@ def _flag(data: dict, key: str, default: bool | None = None) -> bool:
 
 # --- a rule's JSON, dispatched by its type -------------------------------------------------
 
-def rule_to_json(rule: Rule) -> dict:
+def rule_to_json(rule: Rule) -> dict[str, Any]:
     """A rule as a JSON object: {"type": name, ...parameters}."""
     return rule.to_json()
 
 
-def _rule_kind(data: object) -> type[Rule]:
-    """The class of a rule's JSON object, checked: an object with a known 'type'."""
+def _json_object(data: object) -> dict[str, Any]:
+    """A rule's JSON value, checked to be an object."""
     if not isinstance(data, dict):
         raise InputError(f"must be an object with a 'type', not {json_text(data)}")
+    return data
+
+
+def _rule_kind(data: dict[str, Any]) -> type[Rule]:
+    """The class of a rule's JSON object, checked: a known 'type'."""
     if "type" not in data:
         raise InputError("needs a 'type'")
     kind = data["type"]
@@ -817,13 +827,14 @@ def rule_from_json(data: object, index: int = 1) -> Rule:
     what is wrong, the JSON value as written."""
     where = f"rule {index}"
     try:
-        kind = _rule_kind(data)
+        obj = _json_object(data)
+        kind = _rule_kind(obj)
         where += f" ({kind.name})"
-        extra = [key for key in data if key != "type" and key not in kind.keys]
+        extra = [key for key in obj if key != "type" and key not in kind.keys]
         if extra:
             takes = ", ".join(kind.keys) or "nothing but its type"
             raise InputError(f"unknown key {extra[0]!r}; a {kind.name} takes: {takes}")
-        return kind.from_json(data)
+        return kind.from_json(obj)
     except InputError as error:
         raise PuzzleError(f"{where}: {error}") from None
 
@@ -892,7 +903,8 @@ def parse_marks(kind: str, text: str) -> Kropki | XV:
                              f"{'|'.join(letters)}:CELL-CELL, like "
                              f"{next(iter(letters))}:r1c1-r1c2, or 'negative'")
         marks[letters[letter.strip().lower()]].append((parse_cell(a), parse_cell(b)))
-    return rule_type(*(tuple(pairs) for pairs in marks.values()), negative=negative)
+    make: Callable[..., Kropki | XV] = rule_type  # its fields: a tuple of pairs per mark, negative
+    return make(*(tuple(pairs) for pairs in marks.values()), negative=negative)
 
 
 def parse_sandwich(text: str) -> Sandwich:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
@@ -41,6 +41,12 @@ class RuleRef:
     cells: tuple[int, ...]         # the cells it constrains (every cell for a global rule)
     unit: Unit | None = None
     rule: R.Rule | None = None
+
+    def variant(self) -> R.Rule:
+        """The variant rule it is; ValueError for a row, column or box."""
+        if self.rule is None:
+            raise ValueError(f"{self.name} is a unit, not a variant rule")
+        return self.rule
 
     def to_json(self) -> dict:
         """The JSON form for the page: cells as [row, column] from 1."""
@@ -104,8 +110,9 @@ def rules_of(puzzle: Puzzle) -> list[RuleRef]:
 
 def _cells_of(geo: Geometry, rule: R.Rule) -> tuple[int, ...]:
     """The cells a rule constrains: its own cells, its units', or every cell."""
-    if getattr(rule, "cells", ()):
-        return tuple(geo.indices(rule.cells))
+    own: tuple[R.Cell, ...] = getattr(rule, "cells", ())
+    if own:
+        return tuple(geo.indices(own))
     units = [unit for unit in geo.units if unit.rule is rule]
     if units:
         return tuple(sorted({cell for unit in units for cell in unit}))
@@ -159,7 +166,7 @@ def _shown(lines: list[str]) -> str:
 
 def _single(puzzle: Puzzle, ref: RuleRef) -> tuple[Puzzle, Puzzle]:
     """The puzzle with only this rule, and with no rule (to see what the rule adds)."""
-    return replace(puzzle, rules=(ref.rule,)), replace(puzzle, rules=())
+    return replace(puzzle, rules=(ref.variant(),)), replace(puzzle, rules=())
 
 
 # --- asp: the lines of sudoku.lp and the facts of this rule ---------------------------------
@@ -174,10 +181,10 @@ def _asp(puzzle: Puzzle, ref: RuleRef, encoding: str) -> Piece:
         facts: list[str] = []
     else:
         classic = set(asp.sections(()))
-        paragraphs = [p for p in asp.sections((ref.rule,)) if p not in classic]
-        i = puzzle.rules.index(ref.rule)
-        before = asp.facts_by_rule(puzzle.box, puzzle.rules[:i]).get(ref.rule.name, [])
-        facts = asp.facts_by_rule(puzzle.box, puzzle.rules[:i + 1])[ref.rule.name][len(before):]
+        paragraphs = [p for p in asp.sections((ref.variant(),)) if p not in classic]
+        i = puzzle.rules.index(ref.variant())
+        before = asp.facts_by_rule(puzzle.box, puzzle.rules[:i]).get(ref.kind, [])
+        facts = asp.facts_by_rule(puzzle.box, puzzle.rules[:i + 1])[ref.kind][len(before):]
     rules = [line for p in paragraphs for line in p.splitlines() if not line.startswith("%")]
     text = "\n\n".join(paragraphs)
     if facts:
@@ -500,7 +507,7 @@ def _norvig(puzzle: Puzzle, ref: RuleRef, encoding: str) -> Piece:
         why = "# the rule's own filter, run after each fixpoint of the classic rules"
     if not functions:
         return Piece("norvig", "no propagation of its own",
-                     missing=f"norvig has no function for {ref.rule.name}")
+                     missing=f"norvig has no function for {ref.kind}")
     sources = [inspect.getsource(f) for f in functions]
     text = why + "\n" + "\n".join(_dedent(s) for s in sources)
     return Piece("norvig", f"Python that propagates {ref.name}", "python", text,
@@ -556,8 +563,8 @@ def _mzn(puzzle: Puzzle, ref: RuleRef, encoding: str) -> Piece:
     if not constraint:
         return Piece("mzn", "no constraint", missing=f"sudoku.mzn has no constraint for "
                                                       f"{ref.name}")
-    sizes = {f"{k} entries": len(data[k]) for k in keys
-             if k in data and not isinstance(data[k], int)}
+    sizes = {f"{k} entries": len(value) for k in keys
+             if isinstance(value := data.get(k), Sized)}
     return Piece("mzn", f"sudoku.mzn for {ref.name}", "minizinc",
                  "\n".join(predicates + constraint),
                  {"predicates": len(predicates), "constraints": len(constraint), **sizes})

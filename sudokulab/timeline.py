@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from typing import Any
 
 from sudokulab.recording import RecordingFile
 
@@ -125,10 +126,10 @@ class Timeline:
         if len(self.samples) > self.cap:
             self._thin()
 
-    def finish(self, stats: Mapping[str, float], seconds: float) -> None:
+    def finish(self, stats: Mapping[str, float | str], seconds: float) -> None:
         """End on the engine's final statistics (those it reports of these figures)."""
         last = self.samples[-1]
-        final = {figure: stats.get(figure, last[figure]) for figure in self.figures}
+        final = {figure: float(stats.get(figure, last[figure])) for figure in self.figures}
         if any(final[f] != last[f] for f in self.figures) or len(self.samples) == 1:
             self.samples.append({"t": round(max(seconds, last["t"]), 6), **final})
             if len(self.samples) > self.cap:
@@ -182,8 +183,9 @@ class Timeline:
         from sudokulab.backends.cpsat import collector_class
 
         timeline = self
+        collector: Any = collector_class()  # made at run time, once OR-Tools is imported
 
-        class Sampled(collector_class()):
+        class Sampled(collector):
             """Collector, plus a sample of the search's counters at each solution."""
 
             def on_solution_callback(self) -> None:

@@ -22,6 +22,7 @@ plus at most `limit` solution events; each event holds at most cells x N pairs.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from sudokulab.recording import RecordingFile
 
@@ -125,8 +126,8 @@ def tree(events: Iterable[dict]) -> list[dict]:
     The root (id 0) is the propagation of the givens; a node's outcome is `solved`, `dead`
     (a dead end, or every child dead) or `open` (unfinished when the trace stopped).
     """
-    nodes = [{"id": 0, "parent": None, "cell": None, "digit": None, "outcome": "open",
-              "event": 0}]
+    nodes: list[dict[str, Any]] = [{"id": 0, "parent": None, "cell": None, "digit": None,
+                                    "outcome": "open", "event": 0}]
     owner: dict[int, int] = {}  # slot -> the node that branches there
     current = 0
     for index, event in enumerate(events):
@@ -143,7 +144,7 @@ def tree(events: Iterable[dict]) -> list[dict]:
         elif kind == "truncated":
             break  # the solutions after it were found on paths not recorded
         elif kind == "solution":
-            node = current
+            node: int | None = current
             while node is not None:
                 nodes[node]["outcome"] = "solved"
                 node = nodes[node]["parent"]
@@ -172,9 +173,9 @@ def record(puzzle, engine: str = "norvig", *, limit: int | None = 1, cap: int = 
     if why:
         raise InputError(why)
     backend = make_backend(engine)
-    backend.trace = Recorder(cap)
+    recorder = backend.trace = Recorder(cap)
     result = backend.solve(puzzle, limit=limit, timeout=timeout)
-    return result, backend.trace.events
+    return result, recorder.events
 
 
 class TraceFile(RecordingFile):

@@ -12,7 +12,9 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable, Hashable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,7 +29,8 @@ FIRST = ("test_variants.py", "test_count.py", "test_cluster.py")
 
 
 # The modules whose tests take a browser, a cluster, many engine starts or whole datasets
-# (the slowest of `make test --durations`): marked slow, left out of `make check`.
+# (the slowest of `make test --durations`): marked slow, left out of `make check`. A test
+# elsewhere that takes the browser (the `page` and `phone` fixtures) is slow too.
 SLOW = frozenset({
     "test_variants.py", "test_count.py", "test_cluster.py", "test_clean_stdout.py",
     "test_process_tree.py", "test_web_browser.py", "test_web_walk.py", "test_web_player.py",
@@ -39,20 +42,135 @@ SLOW = frozenset({
     "test_compare_honesty.py", "test_children.py", "test_interrupt.py", "test_mzn.py",
 })
 
+# The costliest tests of the fast modules (`pytest -m "not slow" --durations=0`, summed over
+# their cases; a name with [case] is that case alone), marked slow: each module keeps
+# quicker tests of the same command, engine or area in the fast lane.
+SLOW_TESTS = frozenset({
+    "test_contract.py::test_the_empty_4x4_has_288_grids",
+    "test_contract.py::test_other_shapes",
+    "test_contract.py::test_a_timeout_keeps_what_was_found_so_far",
+    "test_smt.py::test_miracle_rules_admit_72_grids",
+    "test_smt.py::test_every_model_agrees_with_norvig_on_top95",
+    "test_smt.py::test_blocking_clauses_do_not_outlive_their_search",
+    "test_smt.py::test_empty_4x4_has_288_solutions",
+    "test_smt.py::test_variant_solutions_are_exactly_the_checked_grids",
+    "test_smt.py::test_export_reparses_to_the_same_solution",
+    "test_smt.py::test_sandwich_counts_match_brute_force_on_4x4",
+    "test_smt.py::test_other_configurations_agree_with_norvig_on_top95",
+    "test_smt.py::test_non_consecutive_6x6_has_norvigs_48_grids",
+    "test_smt.py::test_timeout_on_25x25_keeps_the_solver_usable",
+    "test_smt.py::test_blanking_cells_of_a_solution_agrees_with_norvig",
+    "test_dlx.py::test_generated_variant_puzzles_get_norvigs_unique_answer",
+    "test_web_api.py::test_a_hung_engine_does_not_hold_up_other_requests",
+    "test_web_api.py::test_a_crashing_engine_is_an_error_result",
+    "test_web_api.py::test_compare_of_every_available_engine_by_default",
+    "test_web_api.py::test_a_client_that_leaves_stops_its_work",
+    "test_web_api.py::test_compare_runs_one_engine_at_a_time_after_a_warm_up",
+    "test_web_api.py::test_compare_names_the_engine_that_disagrees",
+    "test_web_api.py::test_compare_judges_mixed_answers_by_their_grids",
+    "test_web_api.py::test_generate_unavailable_is_a_503_with_one_line",
+    "test_web_api.py::test_a_hung_engine_is_killed_at_its_timeout_and_answered_timeout",
+    "test_web_api.py::test_grids_that_do_not_match_the_count_are_invalid",
+    "test_web_api.py::test_cancel_ends_a_compare_and_says_so_in_its_last_event",
+    "test_web_api.py::test_cancel_ends_a_solve_and_its_worker",
+    "test_asp.py::test_export_to_asp_runs_in_clingo_alone",
+    "test_asp.py::test_other_shapes_count_like_norvig",
+    "test_sat.py::test_every_encoding_with_every_at_most_one",
+    "test_sat.py::test_a_long_solve_is_cut_at_the_timeout_and_the_solver_stays_usable",
+    "test_sat.py::test_every_at_most_one_encoding_solves_top95",
+    "test_generate.py::test_every_rule_gives_unique_minimal_puzzles_under_that_rule",
+    "test_generate.py::test_grade_compare_and_solve_read_the_output_with_its_header",
+    "test_availability.py::test_each_engine_hidden_leaves_the_others_working",
+    "test_corners.py::test_hard_killers_get_their_published_solutions",
+    "test_corners.py::test_smt_export_declares_the_cage_selectors",
+    "test_rules.py::test_counts_on_4x4_match_brute_force",
+    "test_api.py::test_the_notebook_runs_and_its_page_holds_its_cells",
+    "test_api.py::test_compare_finds_a_planted_engine_twice_as_slow",
+    "test_api.py::test_the_command_line_and_the_api_report_the_same_tables",
+    "test_cli_errors.py::test_solve_timeout_is_a_hard_deadline",
+    "test_cpmpy.py::test_each_solver_counts_the_4x4_grids",
+    "test_formats.py::test_compare_skips_the_bad_puzzle_and_counts_the_clash_as_none",
+    "test_formats.py::test_solve_answers_every_puzzle_of_a_json_lines_file_under_its_rules",
+    "test_formats.py::test_compare_runs_a_json_lines_file_of_variants_each_under_its_rules",
+    "test_formats.py::test_every_backend_counts_a_5x5_jigsaw_alike",
+    "test_teach.py::test_smt_and_cpsat_pieces_add_up_to_their_groups",
+    "test_teach.py::test_cnf_pieces_of_the_units_add_up_to_the_formula",
+    "test_newuser_battery.py::test_an_answer_stopped_by_sigterm_says_sigterm",
+    "test_generate_marks.py::test_9x9_puzzles_need_their_rules",
+    "test_human_rules_brute.py::test_random_4x4_killers_against_every_grid",
+    "test_human_rules_brute.py::test_random_4x4_variants_against_every_grid",
+    "test_human_rules_brute.py::test_random_6x6_killers_against_norvig",
+    "test_human_grading.py::test_each_explainer_step_is_the_lowest_rated_and_sound",
+    "test_stats_measures.py::test_intervals_shrink_with_more_repeats",
+    "test_samurai.py::test_compare_cross_checks_the_engines",
+    "test_api_use.py::test_a_script_compares_with_or_without_a_main_guard",
+    "test_ctrl_c_cli.py::test_run_backend_hands_back_what_a_worker_found_before_ctrl_c",
+    "test_bad_input.py::test_bad_input[compare-resume-garbage-line]",
+    "test_bad_input.py::test_bad_input[compare-human-unsupported]",
+    "test_bad_input.py::test_bad_input[compare-clash]",
+})
+
+
+def _first_case(params: dict[str, Any]) -> Hashable:
+    """One kind for every case: the fast lane keeps the first."""
+    return None
+
+
+def _per_engine(params: dict[str, Any]) -> Hashable:
+    """A case's engine: the fast lane keeps one case of each engine."""
+    return params["backend"]
+
+
+def _per_command_and_exit(params: dict[str, Any]) -> Hashable:
+    """A bad-input case's command and exit code: the fast lane keeps one of each pair."""
+    return params["case"].argv[:1], params["case"].code
+
+
+# Tests of many cases whose fast lane keeps the first case of each kind (in collection
+# order) and marks the others slow: every command's bad input and every engine still run.
+SAMPLED: dict[str, Callable[[dict[str, Any]], Hashable]] = {
+    "test_bad_input.py::test_bad_input": _per_command_and_exit,
+    "test_contract.py::test_every_variant_puzzle": _per_engine,
+    "test_contract.py::test_without_its_rule_a_variant_puzzle_has_several_solutions":
+        _per_engine,
+    "test_ctrl_c_cli.py::test_ctrl_c_while_counting_prints_the_count_so_far": _first_case,
+    "test_ctrl_c_cli.py::test_ctrl_c_while_counting_in_a_worker_prints_the_count_so_far":
+        _first_case,
+}
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """The `slow` marker: `make check` runs -m 'not slow', `make test` everything."""
     config.addinivalue_line("markers", "slow: left out of the fast lane (make check)")
 
 
-def pytest_collection_modifyitems(items: list) -> None:
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The collection order, with the modules of FIRST moved to the front, in its order;
-    the tests of SLOW modules marked slow."""
+    the tests of SLOW modules, of SLOW_TESTS and the cases SAMPLED leaves out marked slow."""
     first = {name: k for k, name in enumerate(FIRST)}
     items.sort(key=lambda item: first.get(item.path.name, len(FIRST)))  # stable
+    kept: set[tuple[str, Hashable]] = set()
     for item in items:
-        if item.path.name in SLOW:
+        if is_slow(item, kept):
             item.add_marker(pytest.mark.slow)
+
+
+def is_slow(item: pytest.Item, kept: set[tuple[str, Hashable]]) -> bool:
+    """Whether a test is left out of the fast lane; `kept` holds the SAMPLED kinds already
+    in it (a test's first case of a kind is added there)."""
+    test = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
+    if item.path.name in SLOW or {test, f"{item.path.name}::{item.name}"} & SLOW_TESTS:
+        return True
+    if "browser" in getattr(item, "fixturenames", ()):  # Chromium: slow wherever it is
+        return True
+    if test not in SAMPLED:
+        return False
+    callspec = getattr(item, "callspec", None)
+    kind = (test, SAMPLED[test](callspec.params if callspec else {}))
+    if kind in kept:
+        return True
+    kept.add(kind)
+    return False
 
 
 @pytest.fixture(scope="session")

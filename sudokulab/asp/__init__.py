@@ -25,7 +25,8 @@ FLAGS = {R.Diagonal: "diagonal", R.MainDiagonal: "main_diagonal",
          R.AntiKing: "anti_king", R.NonConsecutive: "non_consecutive"}
 
 # The lines whose cells are numbered from one end: thermo(K,I,R,C), ...
-ORDERED = {R.Thermometer: "thermo", R.Whispers: "whispers", R.Palindrome: "palindrome"}
+ORDERED: dict[type[R.Rule], str] = {R.Thermometer: "thermo", R.Whispers: "whispers",
+                                    R.Palindrome: "palindrome"}
 
 # The paragraphs of sudoku.lp that state each rule (their first comment lines start so).
 RELATED = "Related digits"
@@ -71,8 +72,9 @@ def facts_by_rule(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> dict[str, 
     jigsaw = R.jigsaw(rules)
     for rule in rules:
         if getattr(rule, "replaces_boxes", False):  # as the geometry: the first one's regions
-            facts = [f"region({k},{r + 1},{c + 1})." for k, region in enumerate(rule.regions, 1)
-                     for r, c in region] if rule is jigsaw else []
+            regions = getattr(rule, "regions", ()) if rule is jigsaw else ()
+            facts = [f"region({k},{r + 1},{c + 1})." for k, region in enumerate(regions, 1)
+                     for r, c in region]
         else:
             facts = _facts(rule, number)
         grouped.setdefault(rule.name, []).extend(facts)
@@ -95,7 +97,7 @@ def _facts(rule: R.Rule, number: Callable[[str], int]) -> list[str]:
     if isinstance(rule, R.Parity):
         kind = "even" if rule.even else "odd"
         return [f"{kind}({r + 1},{c + 1})." for r, c in rule.cells]
-    if type(rule) in ORDERED:
+    if isinstance(rule, R.Line) and type(rule) in ORDERED:
         name = ORDERED[type(rule)]
         k = number(name)
         return [f"{name}({k},{i},{r + 1},{c + 1})." for i, (r, c) in enumerate(rule.cells, 1)]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from sudokulab import asp as program
 from sudokulab import rules as R
@@ -47,6 +47,14 @@ EXAMPLES = 4  # facts shown per kind in the teaching view
 EXTERNALS = "#external given(R,C,D) : cell(R,C), digit(D)."
 
 
+def _literal(atoms: clingo.SymbolicAtoms, atom: clingo.Symbol) -> int:
+    """The program literal of a ground atom the program declares (EXTERNALS)."""
+    found = atoms[atom]
+    if found is None:
+        raise RuntimeError(f"{atom} is missing from the grounded program")
+    return found.literal
+
+
 class Engine:
     """One grounded clingo Control for a shape and rule set, reused puzzle after puzzle."""
 
@@ -59,11 +67,11 @@ class Engine:
         self.control.add("base", [], "\n".join(program.rule_facts(box, rules)))
         self.control.add("base", [], EXTERNALS)
         self.control.ground([("base", [])])
-        self.models = None
+        self.models: int | None = None
         n, atoms = self.n, self.control.symbolic_atoms
         number = clingo.Number
         # given(R,C,D)'s program literal, at cell * N + D - 1; x(R,C,D) as (cell, digit).
-        self.given = [atoms[clingo.Function("given", [number(r), number(c), number(d)])].literal
+        self.given = [_literal(atoms, clingo.Function("given", [number(r), number(c), number(d)]))
                       for r in range(1, n + 1) for c in range(1, n + 1)
                       for d in range(1, n + 1)]
         self.place = {clingo.Function("x", [number(r), number(c), number(d)]):
@@ -74,7 +82,8 @@ class Engine:
         """Ask clingo for up to `limit` answer sets (0: all); set only when it changes."""
         models = limit or 0
         if models != self.models:
-            self.control.configuration.solve.models = models
+            # "solve" is a group of options, so a Configuration (not a str, nor None)
+            cast("clingo.Configuration", self.control.configuration.solve).models = models
             self.models = models
 
     def literals(self, puzzle: Puzzle) -> list[int]:
@@ -169,7 +178,7 @@ class AspBackend(Backend):
             for literal in givens:
                 control.assign_external(literal, False)
         solved = time.perf_counter()
-        times = {"stats": warm.statistics(), "build_time": built - started,
+        times: dict[str, Any] = {"stats": warm.statistics(), "build_time": built - started,
                  "solve_time": solved - built}
         if key.pressed:
             raise interrupted(solutions, limit, **times)

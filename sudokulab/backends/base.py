@@ -22,6 +22,9 @@ from sudokulab.result import Result, Status, verdict
 if TYPE_CHECKING:
     from typing import ClassVar
 
+    from sudokulab.timeline import Timeline
+    from sudokulab.trace import Recorder
+
 
 @dataclass(frozen=True)
 class Availability:
@@ -119,26 +122,34 @@ _watcher: _Watcher | None = None
 
 
 @contextlib.contextmanager
-def ctrl_c(stop: Callable[[], None]) -> Iterator[CtrlC]:
+def ctrl_c(stop: Callable[[], None], *, when_ignored: bool = False) -> Iterator[CtrlC]:
     """While the block runs, Ctrl-C calls `stop` (from another thread) and sets `pressed`
     instead of raising KeyboardInterrupt; the caller then raises `interrupted(...)`.
 
     Only where Ctrl-C would raise KeyboardInterrupt in the main thread; elsewhere (a
-    worker that ignores SIGINT, another thread) the block runs as it is.
+    worker that ignores SIGINT, another thread) the block runs as it is. `when_ignored`:
+    where Ctrl-C is ignored (a script's `cmd &`) but SIGTERM is answered as Ctrl-C, the
+    block hears SIGTERM alone (an engine in native code would not hear it otherwise).
     """
     global _watcher
     state = CtrlC(stop)
+    hearing = signal.getsignal(signal.SIGINT)
+    sigterm_alone = (when_ignored and hearing is signal.SIG_IGN
+                     and errors.sigterm_is_ctrl_c())
     if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+            or (hearing is not signal.default_int_handler and not sigterm_alone)):
         yield state
         return
     if _watcher is None:
         _watcher = _Watcher()
 
     def note(signum, frame) -> None:
+        if signum == signal.SIGTERM:  # in place of sigterm_as_ctrl_c's own handler
+            errors.heard_sigterm(signum)
         state.pressed = True
 
-    handler = signal.signal(signal.SIGINT, note)
+    heard = signal.SIGTERM if sigterm_alone else signal.SIGINT  # Ctrl-C stays ignored
+    handler = signal.signal(heard, note)
     with _watcher.lock:
         _watcher.current = state
     wakeup = signal.set_wakeup_fd(_watcher.write, warn_on_full_buffer=False)
@@ -149,7 +160,7 @@ def ctrl_c(stop: Callable[[], None]) -> Iterator[CtrlC]:
         with _watcher.lock:  # a Ctrl-C of this block not yet heard is note()'s alone
             _watcher.drain()
             _watcher.current = None
-        signal.signal(signal.SIGINT, handler)  # runs note() first for a signal pending
+        signal.signal(heard, handler)  # runs note() first for a signal pending
 
 
 class Deadline:
@@ -182,7 +193,8 @@ class Backend(ABC):
 
     name: ClassVar[str] = ""
     paradigm: ClassVar[str] = ""
-    supported_rules: ClassVar[tuple[type, ...]] = ()
+    # (a class's, or an instance's when its options choose a model: smt)
+    supported_rules: tuple[type, ...] = ()
     # A complete search finds every solution and proves there is none; a backend that is
     # not (human-style steps) may answer STALLED, no verdict, where a search would go on.
     complete: ClassVar[bool] = True
@@ -192,9 +204,11 @@ class Backend(ABC):
     # Whether its search reports its events to a sudokulab.trace.Recorder held in its
     # `trace` attribute (`solve --trace`, the page's search you can watch).
     records_trace: ClassVar[bool] = False
+    trace: Recorder | None  # set only on a backend that records_trace
     # Whether it samples its engine's counters into a sudokulab.timeline.Timeline held in
     # its `timeline` attribute (`solve --timeline`, the page's learning charts).
     keeps_timeline: ClassVar[bool] = False
+    timeline: Timeline | None  # set only on a backend that keeps_timeline
     # Why each solve pays a fixed cost before its search ('' when it does not: an engine
     # started as a process, a model flattened): tests that solve many small puzzles, or
     # cross-check big ones, give it fewer, saying this (its answers are checked elsewhere).
@@ -211,7 +225,7 @@ class Backend(ABC):
     # `make_backend` refuses the backend (Unavailable) before any option needs them.
     needs: ClassVar[tuple[Need, ...]] = ()
 
-    def __init__(self, **options: str) -> None:
+    def __init__(self, **options: object) -> None:
         if options:
             raise ValueError(unknown_options(type(self), options))
 
@@ -246,8 +260,11 @@ class Backend(ABC):
             allowed = f"it must be {option.allowed()}" if option else "give it a value"
             if not text:
                 raise ValueError(f"{cls.name}: {key} is empty; {allowed}")
+            if option is None:
+                values[key] = text
+                continue
             try:
-                values[key] = option.read(text) if option else text
+                values[key] = option.read(text)
             except ValueError:
                 raise ValueError(f"{cls.name}: {key} must be {option.allowed()}, "
                                  f"not {text}") from None

@@ -30,6 +30,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from sudokulab import rules as R
 from sudokulab.backends.base import (
@@ -213,8 +214,9 @@ class CpmpyBackend(Backend):
         built = time.perf_counter()
         found: list[tuple[int, ...]] = []
         steps = self._enumerate(solver, built_model, puzzle, limit, deadline, found)
-        times = {"build_time": built - started, "solve_time": time.perf_counter() - built,
-                 "stats": {"solves": steps.solves, "runtime": steps.runtime}}
+        times: dict[str, Any] = {
+            "build_time": built - started, "solve_time": time.perf_counter() - built,
+            "stats": {"solves": steps.solves, "runtime": steps.runtime}}
         if steps.pressed:
             raise interrupted(found, limit, **times)
         cut = not steps.complete and (limit is None or len(found) < limit)

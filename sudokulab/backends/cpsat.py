@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import time
 from functools import cache, lru_cache
+from typing import Any
 
 from sudokulab import rules as R
 from sudokulab.backends.base import (
@@ -157,9 +158,9 @@ class CpsatBackend(Backend):
     @classmethod
     def ready(cls) -> Availability:
         """OR-Tools' version (it is installed: see `needs`)."""
-        from ortools import __version__
+        from importlib.metadata import version
 
-        return Availability(True, version=f"OR-Tools CP-SAT {__version__}")
+        return Availability(True, version=f"OR-Tools CP-SAT {version('ortools')}")
 
     def parameters(self, solver, limit: int | None, deadline: Deadline) -> None:
         """Set the solver's parameters for one search."""
@@ -201,7 +202,7 @@ class CpsatBackend(Backend):
         solved = time.perf_counter()
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT found the model invalid: "
-                               f"{warm.model.model.Validate()}")
+                               f"{warm.model.model.validate()}")
         if collector is not None:
             solutions = list(collector.grids)
         elif status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -209,7 +210,7 @@ class CpsatBackend(Backend):
         else:
             solutions = []
         complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-        times = {"stats": statistics(solver), "build_time": built - started,
+        times: dict[str, Any] = {"stats": statistics(solver), "build_time": built - started,
                  "solve_time": solved - built}
         if key.pressed:
             raise interrupted(solutions, limit, **times)

@@ -160,10 +160,10 @@ def matrix(geo: Geometry) -> Matrix:
         secondary[kind] = len(pairs)
     keep = tuple(everything ^ rows for rows in conflicts)
     parity = parity_rows(geo)
-    pairs = {(min(a, b), max(a, b)) for (a, _, b), count in related.items() if count > 1}
+    twice = {(min(a, b), max(a, b)) for (a, _, b), count in related.items() if count > 1}
     tables: dict[tuple[int, ...], int] = {}  # a support table -> its number
     supported = []
-    for a, b in sorted(pairs):
+    for a, b in sorted(twice):
         for cell, other in ((a, b), (b, a)):
             table = tuple(keep[cell * n + d] >> (other * n) & full for d in range(n))
             supported.append((cell, other, tables.setdefault(table, len(tables))))
@@ -212,9 +212,9 @@ def secondary_pairs(geo: Geometry) -> dict[str, list[Row]]:
     for cage in geo.cages:
         for a, b in combinations(geo.indices(cage.cells), 2):
             add("cage (cells differ)", a, b, differ)
-    for rule, cells in geo.groups:
-        for a, b in combinations(cells, 2):
-            add(f"{rule} (cells differ)", a, b, differ)
+    for group, members in geo.groups:
+        for a, b in combinations(members, 2):
+            add(f"{group} (cells differ)", a, b, differ)
     for a, b in geo.pairs(R.NonConsecutive):
         add("non-consecutive", a, b, forbidden_pairs("apart", 0, n))
     for rule in geo.rules:
@@ -361,11 +361,11 @@ def fill_sandwiches(m: Matrix, alive: int, chosen: int) -> int:
                 kept[first + 1:last] = [k | f for k, f in zip(kept[first + 1:last], fits)]
                 for k in (*range(first), *range(last + 1, n)):
                     kept[k] |= inner[k]
-        for cell, mask, fits in zip(line, masks, kept):
-            if not fits:
+        for cell, mask, left in zip(line, masks, kept):
+            if not left:
                 raise Dead(line)
-            if fits != mask:
-                alive &= ~((mask ^ fits) << (cell * n))
+            if left != mask:
+                alive &= ~((mask ^ left) << (cell * n))
     return alive
 
 
@@ -558,7 +558,7 @@ class DlxBackend(Backend):
                 # Propagate: choose forced rows until none is left, then prune by the sums.
                 try:
                     while True:
-                        open_columns = []
+                        open_columns: list[int] = []
                         keep_open = open_columns.append
                         branch, fewest, heaviest, forced = 0, 1 << 30, 1, 0
                         for c in columns:
@@ -593,7 +593,7 @@ class DlxBackend(Backend):
                     if weigh:
                         for c in dead_end.columns:
                             weight[c] += 1
-                    if trace is not None:
+                    if trace is not None and before is not None:  # before: set when tracing
                         trace_dead_end(trace, m, before, alive | chosen, dead_end.columns)
                 else:
                     if trace is not None:

@@ -71,7 +71,7 @@ class HumanBackend(Backend):
         path = solver.solve(puzzle, self.techniques, unique=self.unique,
                             stop=deadline.passed)
         took = time.perf_counter() - start
-        stats: dict[str, float] = {"steps": len(path.steps)}
+        stats: dict[str, float | str] = {"steps": len(path.steps)}
         stats.update({f"steps: {name}": count for name, count in path.counts().items()})
         assumed = any(t.uniqueness for t in self.techniques if t.name in path.counts())
         if path.stopped:

@@ -29,6 +29,8 @@ import queue
 import statistics
 import threading
 import time
+from collections.abc import Sequence
+from typing import Any
 
 from sudokulab import rules as R
 from sudokulab.backends.base import (
@@ -134,7 +136,7 @@ class Engine:
         """The grid of the solution HiGHS just found."""
         return self.program.read(self.highs.getSolution().col_value)
 
-    def fix(self, givens: list[int]) -> list[int]:
+    def fix(self, givens: Sequence[int]) -> list[int]:
         """Raise each given's binary to 1; the columns to put back."""
         columns = [self.program.x(cell, d) for cell, d in enumerate(givens) if d]
         for column in columns:
@@ -155,7 +157,7 @@ class Engine:
         if extra:
             self.highs.deleteRows(extra, np.arange(self.rows, self.rows + extra, dtype=np.int32))
 
-    def split(self, givens: list[int], part: dict[int, int]) -> list[dict[int, int]]:
+    def split(self, givens: Sequence[int], part: dict[int, int]) -> list[dict[int, int]]:
         """The part cut in one per digit of a cell no given or fixed cell rules out: a
         cell that no filled cell constrains, if any (a far cell settles more, as r5c3 and
         r6c7 settle the Miracle), else the one with the fewest digits left."""
@@ -219,7 +221,7 @@ class MilpBackend(Backend):
     slow_to_enumerate = ("each further grid is the integer program solved again with one "
                          "more no-good row: about 50 grids a second on two 4x4s sharing a "
                          "box, 1 on the Miracle")
-    option_table: dict = {}
+    option_table = {}
     needs = (Need("highspy", install("milp")),)
 
     @classmethod
@@ -310,8 +312,8 @@ class MilpBackend(Backend):
             else:
                 warm.stopping = False
                 warm.restore(fixed)
-        times = {"build_time": built - started, "solve_time": time.perf_counter() - built,
-                 "stats": stats}
+        times: dict[str, Any] = {"build_time": built - started,
+                                 "solve_time": time.perf_counter() - built, "stats": stats}
         if key.pressed:
             raise interrupted(found, limit, **times)
         if not complete and status is not None and status not in (

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sized
 from contextlib import contextmanager
 from datetime import timedelta
 from functools import lru_cache
@@ -89,7 +89,7 @@ class MznBackend(Backend):
                "and search, no learning)"
     supported_rules = R.RULE_TYPES  # sudoku.mzn has a predicate for each
     multi_grid = True  # a samurai's grids: more cells and units, the same model
-    option_table: dict = {}
+    option_table = {}
     needs = (Need("minizinc", FIX),)  # the PyPI package that drives the executable
     solve_overhead = "a minizinc process and a flattening per solve (some 0.3 s a 4x4, " \
                      "7 s a samurai)"
@@ -203,7 +203,7 @@ class MznBackend(Backend):
 
         data = mzn.rule_data(geometry(puzzle.box, puzzle.rules, puzzle.layout))
         sizes = [f"{key} {len(value)}" for key, value in data.items()
-                 if not isinstance(value, int) and value]
+                 if isinstance(value, Sized) and value]
         return "\n".join([
             f"mzn: {mzn.MODEL} (MiniZinc) solved by Gecode; rules as predicates "
             "(each_digit_once, not_consecutive, cage, related, sandwich)",
@@ -233,7 +233,8 @@ def recording(driver):
     import copy
 
     copied = copy.copy(driver)
-    copied.__class__ = _recording_class(type(driver))
+    # a class is hashable, but mypy reads type[...] against Hashable's unbound __hash__
+    copied.__class__ = _recording_class(type(driver))  # type: ignore[arg-type]
     copied.started = []
     return copied
 

@@ -675,7 +675,7 @@ class NorvigBackend(Backend):
                     backtracks += 1
                     for dead in dead_end.cells:
                         weight[dead] += 1
-                    if trace is not None:
+                    if trace is not None and before is not None:  # before: set when tracing
                         trace_dead_end(trace, before, values, dead_end.cells)
                 else:
                     nodes += 1
@@ -786,8 +786,8 @@ class NorvigBackend(Backend):
         for (rule, kind, text), count in kinds.items():
             lines.append(f"  {rule}: {count} pair{'s' if count != 1 else ''} '{kind}' "
                          f"({text}), arc consistency after each fixpoint")
-        for line, total in geo.sandwiches:
-            lines.append(f"  sandwich: {geo.name(line[0])}..{geo.name(line[-1])} = {total}: "
+        for line, clue in geo.sandwiches:
+            lines.append(f"  sandwich: {geo.name(line[0])}..{geo.name(line[-1])} = {clue}: "
                          "each place of the 1 and the N is tried; the cells between keep the "
                          "digits that can reach the total")
         for total in geo.sums:
@@ -797,12 +797,12 @@ class NorvigBackend(Backend):
                          "reach (bit sets) can still meet it")
         if b.parity:
             for even in (True, False):
-                cells = [cell for cell, mask in b.parity.items()
-                         if mask == parity_mask(geo.n, even)]
-                if cells:
+                masked = [cell for cell, mask in b.parity.items()
+                          if mask == parity_mask(geo.n, even)]
+                if masked:
                     digits = ",".join(str(d) for d in range(2 if even else 1, geo.n + 1, 2))
-                    lines.append(f"  parity: {len(cells)} {'even' if even else 'odd'} "
-                                 f"cell{'s' if len(cells) != 1 else ''} masked to "
+                    lines.append(f"  parity: {len(masked)} {'even' if even else 'odd'} "
+                                 f"cell{'s' if len(masked) != 1 else ''} masked to "
                                  f"{{{digits}}} at the start: "
                                  f"{', '.join(geo.name(cell) for cell in cells)}")
             clash = [geo.name(cell) for cell, mask in b.parity.items() if not mask]

@@ -38,7 +38,7 @@ import time
 import warnings
 import weakref
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sudokulab import rules as R
 from sudokulab.backends.base import (
@@ -171,14 +171,14 @@ class Engine:
         self.n = formula.n
         self.stop = capabilities(solver)
         self.native = formula.amo == "native"
-        self.solver = None
+        self.solver: Any = None  # a pysat Solver (pysat has no annotations); None once closed
         self.broken = False
         self.timeline = None  # a sudokulab.timeline.Timeline samples the next search's calls
         self.load()
         LIVE.add(self)
         self.cells = formula.top // self.n
         self.digit = digits(self.n, self.cells)
-        self.size = {"variables": formula.variables, "clauses": formula.size}
+        self.size: dict[str, float] = {"variables": formula.variables, "clauses": formula.size}
 
     def load(self) -> None:
         """A new solver holding the formula; activation literals start above its variables."""

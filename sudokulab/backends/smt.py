@@ -74,7 +74,7 @@ class Engine:
         self.solver.set("ctrl_c", False)
         self.solver.add(self.model.assertions())
         self.grid = self.model.grid_term()
-        self.timeout = None
+        self.timeout: int | None = None  # Z3's, in ms, as last set (None: never set)
 
     def set_timeout(self, ms: int) -> None:
         """Z3's timeout for the next check (set only when it changes: setting costs)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import overload
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError, UsageError
@@ -215,6 +216,10 @@ def is_file(text: str) -> bool:
         return False
 
 
+@overload
+def box_shape(text: str) -> tuple[int, int]: ...
+@overload
+def box_shape(text: None) -> None: ...
 def box_shape(text: str | None) -> tuple[int, int] | None:
     """(rows, cols) from --box '3x2' (None when not given); UsageError saying what is wrong."""
     from sudokulab.puzzle import parse_box

@@ -124,7 +124,8 @@ def _ladder(args: argparse.Namespace) -> int:
     comes; a stop by Ctrl-C or SIGTERM prints the tables so far and says how to resume."""
     from sudokulab import ladder, ladder_report
 
-    settings, codes = _settings(args), []
+    settings = _settings(args)
+    codes: list[int] = []
     sets = _sets(settings, codes)
     levels = ladder.choose(",".join(settings["levels"]))
     log = _log(args, settings, sets)

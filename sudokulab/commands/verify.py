@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from sudokulab.progress import Progress
 
     paths = _paths(args.certificates)
-    rows, codes = [], []
+    rows: list[tuple[object, ...]] = []  # a table row per certificate
+    codes: list[int] = []
     progress = Progress("verify", len(paths)) if len(paths) > 1 else None
     for path in paths:
         try:

@@ -60,7 +60,7 @@ exported and inspected without solving it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, compress
 from operator import add
@@ -346,8 +346,8 @@ def _line_clauses(build: Builder, geo: Geometry, kept,
                 build.at_most_one(rule, [c * n + d for c in cells if kept(c * n + d)])
     for total in geo.sums:
         _sum_clauses(build, geo, total, kept, givens)
-    for line, total in geo.sandwiches:
-        _sandwich_clauses(build, n, line, total, kept, givens)
+    for line, clue in geo.sandwiches:
+        _sandwich_clauses(build, n, line, clue, kept, givens)
 
 
 def _sandwich_clauses(build: Builder, n: int, line: tuple[int, ...], total: int, kept,
@@ -425,7 +425,7 @@ def _sum_clauses(build: Builder, geo: Geometry, total: Sum, kept,
     digits' path is forced, so a grid whose total misses the target has no model."""
     n = geo.n
     target = total.total if total.circle < 0 else n
-    states: dict[int, int | None] = {0: None}  # a total reached -> its variable (None: true)
+    states: Mapping[int, int | None] = {0: None}  # a total reached -> its variable (None: true)
 
     def options(cell: int) -> list[tuple[int, int | None]]:
         if givens and givens[cell]:
@@ -433,7 +433,7 @@ def _sum_clauses(build: Builder, geo: Geometry, total: Sum, kept,
         return [(d, cell * n + d) for d in range(1, n + 1) if kept(cell * n + d)]
 
     for k, cell in enumerate(total.cells):
-        reached: dict[int, int | None] = {}
+        reached: dict[int, int] = {}
         clauses = []
         for v, state in states.items():
             for d, lit in options(cell):
@@ -449,16 +449,18 @@ def _sum_clauses(build: Builder, geo: Geometry, total: Sum, kept,
         states = reached
     ends = []
     for v, state in states.items():
+        # a sum of no cells keeps its start, true: its wrong total is then the empty clause
+        reach = [] if state is None else [-state]
         if total.circle < 0:
             if v != total.total:
-                ends.append([-state])
+                ends.append(reach)
         elif givens and givens[total.circle]:
             if v != givens[total.circle]:
-                ends.append([-state])
+                ends.append(reach)
         elif kept(total.circle * n + v):
-            ends.append([-state, total.circle * n + v])
+            ends.append(reach + [total.circle * n + v])
         else:
-            ends.append([-state])
+            ends.append(reach)
     if not states:
         ends.append([])
     build.add(total.rule, ends)

@@ -90,8 +90,8 @@ class CellModel:
             self.all_differ(name, list(cells))
         for total in geo.sums:
             self.add_up(total)
-        for line, total in geo.sandwiches:
-            self.sandwich(line, total)
+        for line, clue in geo.sandwiches:
+            self.sandwich(line, clue)
 
     def note(self, group: str, kind: str, cells: Sequence[int], detail: str = "") -> None:
         """Record a constraint posted for a rule (for the teaching view)."""
@@ -151,26 +151,26 @@ class CellModel:
         """The digits between the 1 and the N add up to `total`: the places of 1 and N, their
         minimum and maximum, and per cell a literal 'between' that lets its digit count."""
         m, size = self.model, len(line)
-        one, top = m.NewIntVar(0, size - 1, ""), m.NewIntVar(0, size - 1, "")
-        m.Add(one == sum(k * self.holds(c, 1) for k, c in enumerate(line)))
-        m.Add(top == sum(k * self.holds(c, self.n) for k, c in enumerate(line)))
-        low, high = m.NewIntVar(0, size - 1, ""), m.NewIntVar(0, size - 1, "")
-        m.AddMinEquality(low, [one, top])
-        m.AddMaxEquality(high, [one, top])
+        one, top = m.new_int_var(0, size - 1, ""), m.new_int_var(0, size - 1, "")
+        m.add(one == sum(k * self.holds(c, 1) for k, c in enumerate(line)))
+        m.add(top == sum(k * self.holds(c, self.n) for k, c in enumerate(line)))
+        low, high = m.new_int_var(0, size - 1, ""), m.new_int_var(0, size - 1, "")
+        m.add_min_equality(low, [one, top])
+        m.add_max_equality(high, [one, top])
         terms = []
         for k, cell in enumerate(line):
-            after, before, inside = (m.NewBoolVar("") for _ in range(3))
-            m.Add(low < k).OnlyEnforceIf(after)
-            m.Add(low >= k).OnlyEnforceIf(after.Not())
-            m.Add(high > k).OnlyEnforceIf(before)
-            m.Add(high <= k).OnlyEnforceIf(before.Not())
-            m.AddBoolAnd([after, before]).OnlyEnforceIf(inside)
-            m.AddBoolOr([after.Not(), before.Not()]).OnlyEnforceIf(inside.Not())
-            term = m.NewIntVar(0, self.n, "")
-            m.Add(term == self.value(cell)).OnlyEnforceIf(inside)
-            m.Add(term == 0).OnlyEnforceIf(inside.Not())
+            after, before, inside = (m.new_bool_var("") for _ in range(3))
+            m.add(low < k).only_enforce_if(after)
+            m.add(low >= k).only_enforce_if(after.negated())
+            m.add(high > k).only_enforce_if(before)
+            m.add(high <= k).only_enforce_if(before.negated())
+            m.add_bool_and([after, before]).only_enforce_if(inside)
+            m.add_bool_or([after.negated(), before.negated()]).only_enforce_if(inside.negated())
+            term = m.new_int_var(0, self.n, "")
+            m.add(term == self.value(cell)).only_enforce_if(inside)
+            m.add(term == 0).only_enforce_if(inside.negated())
             terms.append(term)
-        m.Add(sum(terms) == total)
+        m.add(sum(terms) == total)
         self.note("sandwich", "Sum", line, f"of the digits between 1 and N == {total}")
 
     def given(self, cell: int, digit: int) -> int:
@@ -194,7 +194,7 @@ class CellModel:
 
     def size(self) -> dict[str, int]:
         """The model's size as CP-SAT counts it: variables and constraints."""
-        proto = self.model.Proto()
+        proto = self.model.proto
         return {"variables": len(proto.variables), "constraints": len(proto.constraints)}
 
 
@@ -205,37 +205,37 @@ class IntModel(CellModel):
 
     def declare(self) -> None:
         """One IntVar per cell, named r1c1: variable index = cell index."""
-        self.vars = [self.model.NewIntVar(1, self.n, self.geo.name(cell))
+        self.vars = [self.model.new_int_var(1, self.n, self.geo.name(cell))
                       for cell in self.geo.cells]
 
     def cells_hold_one_digit(self):
         pass  # an integer in 1..N holds one digit by construction
 
     def each_digit_once(self, group, unit):
-        self.model.AddAllDifferent([self.vars[c] for c in unit])
+        self.model.add_all_different([self.vars[c] for c in unit])
         self.note(group, "AllDifferent", unit)
 
     def differ(self, group, a, b):
-        self.model.Add(self.vars[a] != self.vars[b])
+        self.model.add(self.vars[a] != self.vars[b])
         self.note(group, "!=", (a, b))
 
     def not_consecutive(self, a, b):
         # a - b outside -1..1, as one linear expression in a domain: no auxiliary
         # variable (AddAbsEquality would need one per pair for |a - b|).
-        far = sorted_interval_list.Domain.FromIntervals([[1 - self.n, -2], [2, self.n - 1]])
-        self.model.AddLinearExpressionInDomain(self.vars[a] - self.vars[b], far)
+        far = sorted_interval_list.Domain.from_intervals([[1 - self.n, -2], [2, self.n - 1]])
+        self.model.add_linear_expression_in_domain(self.vars[a] - self.vars[b], far)
         self.note("non-consecutive", "LinearInDomain", (a, b), "a - b in [-(N-1),-2] u [2,N-1]")
 
     def cage(self, cells, total, group="cages"):
         xs = [self.vars[c] for c in cells]
-        self.model.AddAllDifferent(xs)
-        self.model.Add(sum(xs) == total)
+        self.model.add_all_different(xs)
+        self.model.add(sum(xs) == total)
         self.note(group, "AllDifferent", cells)
         self.note(group, "Sum", cells, f"== {total}")
 
     def parity(self, cell, even):
         digits = self.digits(even)
-        proto = self.model.Proto().variables[self.vars[cell].Index()]
+        proto = self.model.proto.variables[self.vars[cell].index]
         proto.domain.clear()
         for d in digits:  # a domain of single values: [2, 2, 4, 4, ...]
             proto.domain.extend([d, d])
@@ -245,17 +245,17 @@ class IntModel(CellModel):
         n = self.n
         allowed = [(x, y) for x in range(1, n + 1) for y in range(1, n + 1)
                    if (x, y) not in set(forbidden_pairs(rel.kind, rel.param, n))]
-        self.model.AddAllowedAssignments([self.vars[rel.a], self.vars[rel.b]], allowed)
+        self.model.add_allowed_assignments([self.vars[rel.a], self.vars[rel.b]], allowed)
         self.note(rel.rule, "AllowedAssignments", (rel.a, rel.b),
                   f"{rel.kind}: {relation_text(rel)}")
 
     def all_differ(self, group, cells):
-        self.model.AddAllDifferent([self.vars[c] for c in cells])
+        self.model.add_all_different([self.vars[c] for c in cells])
         self.note(group, "AllDifferent", cells)
 
     def add_up(self, total):
         target = self.vars[total.circle] if total.circle >= 0 else total.total
-        self.model.Add(sum(self.vars[c] for c in total.cells) == target)
+        self.model.add(sum(self.vars[c] for c in total.cells) == target)
         self.note(total.rule, "Sum", total.cells,
                   f"== {self.geo.name(total.circle) if total.circle >= 0 else total.total}")
 
@@ -265,9 +265,9 @@ class IntModel(CellModel):
     def holds(self, cell, digit):
         key = (cell, digit)
         if key not in self.literals:
-            lit = self.literals[key] = self.model.NewBoolVar("")
-            self.model.Add(self.vars[cell] == digit).OnlyEnforceIf(lit)
-            self.model.Add(self.vars[cell] != digit).OnlyEnforceIf(lit.Not())
+            lit = self.literals[key] = self.model.new_bool_var("")
+            self.model.add(self.vars[cell] == digit).only_enforce_if(lit)
+            self.model.add(self.vars[cell] != digit).only_enforce_if(lit.negated())
         return self.literals[key]
 
     def given(self, cell, digit):
@@ -287,44 +287,44 @@ class BoolModel(CellModel):
 
     def declare(self) -> None:
         """cells[cell][d - 1] says the cell holds d: variable index = cell * N + d - 1."""
-        self.vars = [[self.model.NewBoolVar(f"{self.geo.name(cell)}_{d}")
+        self.vars = [[self.model.new_bool_var(f"{self.geo.name(cell)}_{d}")
                        for d in range(1, self.n + 1)] for cell in self.geo.cells]
 
     def cells_hold_one_digit(self):
         for cell, literals in enumerate(self.vars):
-            self.model.AddExactlyOne(literals)
+            self.model.add_exactly_one(literals)
             self.note("cells", "ExactlyOne", (cell,), "over its N digits")
 
     def each_digit_once(self, group, unit):
         for d in range(self.n):
-            self.model.AddExactlyOne([self.vars[c][d] for c in unit])
+            self.model.add_exactly_one([self.vars[c][d] for c in unit])
         self.note(group, f"ExactlyOne x{self.n}", unit, "one per digit")
 
     def differ(self, group, a, b):
         for x, y in zip(self.vars[a], self.vars[b]):
-            self.model.AddBoolOr([x.Not(), y.Not()])
+            self.model.add_bool_or([x.negated(), y.negated()])
         self.note(group, f"clauses x{self.n}", (a, b), "not (a_d and b_d)")
 
     def not_consecutive(self, a, b):
         x, y = self.vars[a], self.vars[b]
         for d in range(self.n - 1):
-            self.model.AddBoolOr([x[d].Not(), y[d + 1].Not()])
-            self.model.AddBoolOr([x[d + 1].Not(), y[d].Not()])
+            self.model.add_bool_or([x[d].negated(), y[d + 1].negated()])
+            self.model.add_bool_or([x[d + 1].negated(), y[d].negated()])
         self.note("non-consecutive", f"clauses x{2 * (self.n - 1)}", (a, b),
                   "not (a_d and b_d+1), not (a_d+1 and b_d)")
 
     def cage(self, cells, total, group="cages"):
         for d in range(self.n):
-            self.model.AddAtMostOne([self.vars[c][d] for c in cells])
+            self.model.add_at_most_one([self.vars[c][d] for c in cells])
         weighted = [(d + 1) * self.vars[c][d] for c in cells for d in range(self.n)]
-        self.model.Add(sum(weighted) == total)
+        self.model.add(sum(weighted) == total)
         self.note(group, f"AtMostOne x{self.n}", cells, "one per digit")
         self.note(group, "Sum", cells, f"of d * cell_d == {total}")
 
     def parity(self, cell, even):
         wrong = self.digits(not even)
         for d in wrong:  # the literal's domain becomes {0}
-            proto = self.model.Proto().variables[self.vars[cell][d - 1].Index()]
+            proto = self.model.proto.variables[self.vars[cell][d - 1].index]
             proto.domain.clear()
             proto.domain.extend([0, 0])
         self.note("parity", "domain", (cell,), f"{{0}} for digits {','.join(map(str, wrong))}")
@@ -333,22 +333,22 @@ class BoolModel(CellModel):
         x, y = self.vars[rel.a], self.vars[rel.b]
         pairs = forbidden_pairs(rel.kind, rel.param, self.n)
         for d, e in pairs:
-            self.model.AddBoolOr([x[d - 1].Not(), y[e - 1].Not()])
+            self.model.add_bool_or([x[d - 1].negated(), y[e - 1].negated()])
         self.note(rel.rule, f"clauses x{len(pairs)}", (rel.a, rel.b),
                   f"not (a_d and b_e) where not {relation_text(rel)}")
 
     def all_differ(self, group, cells):
         for d in range(self.n):
-            self.model.AddAtMostOne([self.vars[c][d] for c in cells])
+            self.model.add_at_most_one([self.vars[c][d] for c in cells])
         self.note(group, f"AtMostOne x{self.n}", cells, "one per digit")
 
     def add_up(self, total):
         weighted = [(d + 1) * self.vars[c][d] for c in total.cells for d in range(self.n)]
         if total.circle >= 0:
             circle = [(d + 1) * self.vars[total.circle][d] for d in range(self.n)]
-            self.model.Add(sum(weighted) == sum(circle))
+            self.model.add(sum(weighted) == sum(circle))
         else:
-            self.model.Add(sum(weighted) == total.total)
+            self.model.add(sum(weighted) == total.total)
         target = self.geo.name(total.circle) if total.circle >= 0 else total.total
         self.note(total.rule, "Sum", total.cells, f"of d * cell_d == {target}")
 

@@ -81,7 +81,7 @@ class Program:
     def read(self, values) -> tuple[int, ...]:
         """The grid of a solution's column values."""
         n = self.n
-        return tuple(max(range(n), key=lambda d, c=cell: values[c * n + d]) + 1
+        return tuple(max(range(n), key=lambda d: values[cell * n + d]) + 1
                      for cell in self.geo.cells)
 
 
@@ -114,9 +114,9 @@ def build(geo: Geometry) -> Program:
     cages = [(geo.indices(rule.cells), rule.total, "cages") for rule in geo.cages]
     cages += [(geo.indices(cage.cells), cage.total, "implied cages")
               for cage in (implied_cages(geo) if geo.cages else ())]
-    for cells, total, group in cages:
-        program.at_most_one_each(group, cells)
-        program.row(group, program.weighted(cells), total, total)
+    for cage_cells, cage_total, group in cages:
+        program.at_most_one_each(group, cage_cells)
+        program.row(group, program.weighted(cage_cells), cage_total, cage_total)
     for rule in geo.rules:
         if isinstance(rule, R.Parity):
             for cell in geo.indices(rule.cells):
@@ -136,8 +136,8 @@ def build(geo: Geometry) -> Program:
             program.row(total.rule, terms, 0, 0)
         else:
             program.row(total.rule, terms, total.total, total.total)
-    for number, (line, total) in enumerate(geo.sandwiches):
-        _sandwich(program, number, line, total)
+    for number, (line, clue) in enumerate(geo.sandwiches):
+        _sandwich(program, number, line, clue)
     return program
 
 
@@ -202,7 +202,9 @@ def load(program: Program):
                             np.full(count, highspy.HighsVarType.kInteger))
     lower = np.array([lo for *_, lo, _ in program.rows], dtype=float)
     upper = np.array([hi for *_, hi in program.rows], dtype=float)
-    starts, index, value = [], [], []
+    starts: list[int] = []
+    index: list[int] = []
+    value: list[float] = []
     for columns, coefs, _, _ in program.rows:
         starts.append(len(index))
         index += columns

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import z3
 
@@ -53,8 +53,9 @@ class CellModel:
 
     name: ClassVar[str]
     rules: ClassVar[tuple[type, ...]]  # the variant rules this model can express
-    logic: ClassVar[str]               # the SMT-LIB logic of its assertions
+    logic: str                         # the SMT-LIB logic of its assertions (a model may widen it)
     kind: ClassVar[str]                # what one cell is, for people
+    vars: list[Any]                    # each cell's variable or variables (declare sets them)
 
     def __init__(self, geo: Geometry, portable: bool = False) -> None:
         self.geo, self.n, self.portable = geo, geo.n, portable
@@ -83,8 +84,8 @@ class CellModel:
             if isinstance(rule, R.Cage):
                 self.add("cages", self.cage(geo.indices(rule.cells), rule.total))
             elif isinstance(rule, R.Parity):
-                for cell in rule.cells:
-                    self.add("parity", self.parity(geo.cell(*cell), rule.even))
+                for r, c in rule.cells:
+                    self.add("parity", self.parity(geo.cell(r, c), rule.even))
         # Redundant but strong: each unit's cells outside its cages sum to what is left of
         # 45 (sudokulab/cages.py); Z3 needed 10 times fewer conflicts on hard killers.
         for cage in implied_cages(geo) if geo.cages else ():
@@ -96,8 +97,8 @@ class CellModel:
             self.add(name, self.all_differ(list(cells)))
         for total in geo.sums:
             self.add(total.rule, self.add_up(total))
-        for line, total in geo.sandwiches:
-            self.add("sandwich", self.sandwich(line, total))
+        for line, clue in geo.sandwiches:
+            self.add("sandwich", self.sandwich(line, clue))
 
     def add(self, group: str, assertions: list[z3.BoolRef]) -> None:
         """File assertions under the rule they come from."""

@@ -96,6 +96,8 @@ def format_board(puzzle: Puzzle, texts: Sequence[str]) -> str:
     """One text per cell laid out on the board: box lines around the grids, the void
     between them left blank."""
     layout, (box_rows, box_cols) = puzzle.layout, puzzle.box
+    if layout is None:
+        raise ValueError("a single grid has no board of grids to draw")
     at = layout.index
     width = max(map(len, texts))
     group = box_cols * width + box_cols - 1

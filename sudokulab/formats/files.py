@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError, unknown
@@ -47,6 +47,9 @@ from sudokulab.formats.text import (
     with_rules,
 )
 from sudokulab.puzzle import MAX_SIZE, Puzzle, line_of
+
+if TYPE_CHECKING:
+    from gzip import GzipFile
 
 SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".sdk": "sdk",
             ".sdm": "sdm", ".ss": "ss"}
@@ -130,7 +133,7 @@ def read_stream(stream: IO | None, source: str = "<stdin>",
     return read_text(text, source, box, rules, fmt)
 
 
-def _read_all(stream: IO, source: str) -> str:
+def _read_all(stream: IO | GzipFile, source: str) -> str:
     """A stream's text, read CHUNK bytes at a time and refused (PuzzleError) as soon as it
     holds a NUL, a line longer than a puzzle may be, or more than MAX_INPUT characters.
 
@@ -275,7 +278,8 @@ def _json_entries(text: str, source: str, rules: tuple[R.Rule, ...],
                        lambda: _json_puzzle(text[at:], rules, box))]
     if not text.startswith("[", at):
         return [Entry(source, 1, error=f"{source}:1: not a JSON object or array of puzzles")]
-    entries, at = [], _skip(text, at + 1)
+    entries: list[Entry] = []
+    at = _skip(text, at + 1)
     while not text.startswith("]", at):
         line = 1 + text.count("\n", 0, at)
         try:

@@ -321,8 +321,8 @@ def _to_fpuzzles_lines(rule: R.Rule, data: dict, name) -> None:
         data.setdefault("negative", []).append("difference")
     elif isinstance(rule, (R.Kropki, R.XV)):
         kropki = isinstance(rule, R.Kropki)
-        marks = (("difference", rule.white, "1"), ("ratio", rule.black, "2")) if kropki else \
-            (("xv", rule.x, "X"), ("xv", rule.v, "V"))
+        marks = (("difference", rule.white, "1"), ("ratio", rule.black, "2")) \
+            if isinstance(rule, R.Kropki) else (("xv", rule.x, "X"), ("xv", rule.v, "V"))
         for key, pairs, value in marks:
             data.setdefault(key, []).extend({"cells": [name(a), name(b)], "value": value}
                                             for a, b in pairs)

@@ -55,7 +55,10 @@ def unzip_scl(text: str) -> dict:
     if len(pieces) != len(strings) + 1:
         raise ValueError("unbalanced strings")
     body = "".join(p + s for p, s in zip(pieces, strings)) + pieces[-1]
-    return _long_keys(json.loads(body))
+    data = _long_keys(json.loads(body))
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    return data
 
 
 def _long_keys(value: object) -> object:
@@ -105,7 +108,8 @@ def from_scl(data: dict) -> Puzzle:
             rules.append(jigsaw)
     else:  # no regions drawn: rows and columns only, a Latin square (rows as regions)
         box, jigsaw = regions_of(n, {}, (1, n))
-        rules.append(jigsaw)
+        if jigsaw:  # always: rows are no boxes
+            rules.append(jigsaw)
     extra = [rule.cells for rule in rules if isinstance(rule, R.ExtraRegion)]
     if extra and not jigsaw and min(box) > 1 and is_windoku(extra, box):
         rules = [rule for rule in rules if not isinstance(rule, R.ExtraRegion)]
@@ -236,7 +240,9 @@ def _scl_drawing(data: dict, n: int, rules_text: str, refused: list[str]) -> lis
     circles.pop(None, None)
     used: set[int] = set()
     rules += _scl_lines(data, n, bulbs, used, rules_text, refused)
-    clues, dots, others = {}, {}, 0
+    clues: dict[R.Cell, int] = {}  # a clue outside the grid, by its cell
+    dots: dict[str, list[R.Pair]] = {}  # the edges of each kind of mark
+    others = 0
     for overlay in overlays:
         edge, text = _edge_at(overlay.get("center"), n), _text(overlay)
         outside = _outside_at(overlay.get("center"), n)
@@ -358,8 +364,9 @@ def _text(overlay: dict) -> str:
 
 def _size_of(overlay: dict) -> tuple[float, float]:
     """An overlay's width and height (in cells; 0 when missing)."""
-    sizes = (overlay.get("width"), overlay.get("height"))
-    return tuple(v if isinstance(v, (int, float)) else 0 for v in sizes)
+    width, height = (v if isinstance(v, (int, float)) else 0
+                     for v in (overlay.get("width"), overlay.get("height")))
+    return width, height
 
 
 def _colour(value: object) -> str:

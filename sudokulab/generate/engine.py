@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 from collections.abc import Sequence
+from typing import Any
 
 from sudokulab import rules as R
 
@@ -33,7 +34,7 @@ class Engine:
         self.box, self.rules = box, rules
         self.n = box[0] * box[1]
         self.formula = cnf.base(box, rules, "extended", "pairwise")
-        self.solver = None
+        self.solver: Any = None  # a pysat Solver (pysat has no annotations)
         self.puzzles = 0
         self.calls = 0
         self.load()

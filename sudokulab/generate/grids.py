@@ -76,7 +76,7 @@ def random_regions(n: int, rng: random.Random, swaps: int | None = None) -> R.Ji
     """
     rows, cols = jigsaw_box(n)
     region = [(r // rows) * rows + c // cols for r in range(n) for c in range(n)]
-    members = [set() for _ in range(n)]
+    members: list[set[int]] = [set() for _ in range(n)]
     for cell, k in enumerate(region):
         members[k].add(cell)
     for _ in range(swaps if swaps is not None else 30 * n * n):

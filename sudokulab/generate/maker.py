@@ -15,6 +15,7 @@ from sudokulab.geometry import geometry
 from sudokulab.puzzle import Puzzle
 
 PASSES_PER_GRID = 4  # removal orders tried on one grid before drawing another
+Grade = tuple[str | None, int | None, float | None]  # level, score, rating (Nones: ungraded)
 
 
 def make(request: Request, seed: int) -> Generated:
@@ -142,7 +143,8 @@ def is_minimal(work: Engine, puzzle: Puzzle, solution: tuple[int, ...]) -> bool:
                    for cell, d in enumerate(givens) if d)
 
 
-def _passes(request: Request, puzzle: Puzzle, solution: tuple[int, ...], work: Engine):
+def _passes(request: Request, puzzle: Puzzle, solution: tuple[int, ...], work: Engine
+            ) -> tuple[Puzzle, bool, Grade] | None:
     """(puzzle, minimal, (level, score, rating)) if the puzzle meets the filters, else None."""
     clues = puzzle.clues
     if request.givens is not None and clues != request.givens:
@@ -156,7 +158,7 @@ def _passes(request: Request, puzzle: Puzzle, solution: tuple[int, ...], work: E
         minimal = is_minimal(work, puzzle, solution)
     if request.minimal and not minimal:
         return None
-    grade = (None, None, None)
+    grade: Grade = (None, None, None)
     if request.grade:
         grade = grade_of(puzzle)
         level, _, rating = grade
@@ -168,7 +170,7 @@ def _passes(request: Request, puzzle: Puzzle, solution: tuple[int, ...], work: E
     return puzzle, minimal, grade
 
 
-def grade_of(puzzle: Puzzle) -> tuple[str | None, int | None, float | None]:
+def grade_of(puzzle: Puzzle) -> Grade:
     """HoDoKu's level and score and the SE-like rating; Nones when the techniques stall."""
     from sudokulab.human import grading, solver
 

@@ -138,15 +138,19 @@ def arrows(solution: Grid, n: int, rng: random.Random) -> tuple[R.Rule, ...]:
         starts = [s for s in steps(circle, n) if s not in blocked]
         rng.shuffle(starts)
         size = rng.choice((2, 3)) if total >= 6 else 2
-        shaft = find_path(rng, solution, n, size, blocked,
-                          lambda v, length, t=total: sum(v) < t and len(v) < length
-                          or sum(v) == t and len(v) == length, starts)
+        shaft = find_path(rng, solution, n, size, blocked, _adds_up_to(total), starts)
         if shaft:
             found.append(R.Arrow((circle,) + shaft))
             used.update((circle,) + shaft)
             if len(found) == count("arrow", n):
                 break
     return tuple(found)
+
+
+def _adds_up_to(total: int) -> Callable[[list[int], int], bool]:
+    """An arrow shaft's test: digits below the total while short, the total at its length."""
+    return lambda v, length: (sum(v) < total and len(v) < length
+                              or sum(v) == total and len(v) == length)
 
 
 def edges(n: int) -> list[tuple[Cell, Cell]]:

@@ -113,9 +113,8 @@ def als_xz(g: Candidates, part: str = "all") -> Iterator[Step]:
                 both = seen_a[z - 1][1] & seen_b[z - 1][1] & where[z - 1] & ~(a | b)
                 gone += [(c, z) for c in cells_of(both)]
             if gone:
-                yield _step(n, gone, *sorted(((a, ma), (b, mb)),
-                                             key=lambda s: s[0].bit_count()),
-                            low.bit_length())
+                first, second = sorted(((a, ma), (b, mb)), key=lambda s: s[0].bit_count())
+                yield _step(n, gone, first, second, low.bit_length())
 
 
 def _sets(g: Candidates, most_cells: int) -> list[tuple[int, int, int]]:

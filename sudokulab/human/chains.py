@@ -158,7 +158,7 @@ def _reaches(strong: dict, weak: Callable[[int], list[int]]):
 
     def reaches(start: int, removes: Callable[[int], bool], best: int) -> bool:
         level: Iterable[int] = (start,)
-        seen = ({start}, set())   # the nodes reached off, on
+        seen: tuple[set[int], set[int]] = ({start}, set())   # the nodes reached off, on
         links = 0
         while True:
             on = links & 1
@@ -353,7 +353,7 @@ def _grouped_graph(g: Candidates):
         out = weak.get(a)
         if out is None:
             cells, d = nodes[a]
-            found = set()
+            found: set[int] = set()  # the nodes a is weakly linked to
             if cells.bit_count() == 1:  # the cell's other candidates
                 c = cells.bit_length() - 1
                 found.update(index[(cells, e)] for e in digits(cands[c]) if e != d)
@@ -403,12 +403,17 @@ def grouped_aic(g: Candidates) -> Iterator[Step]:
     strong_links = {a: sorted(bs) for a, bs in strong.items()}
     seen = [_seen_by_all(g, cells) for cells, _ in nodes]
     reaches = _reaches(strong_links, weak)
+
+    def eliminations(start: int) -> Callable[[int], list]:
+        """What 'the start node or node z' removes, for each end z."""
+        a = nodes[start]
+        return lambda z: _group_eliminations(g, a, nodes[z])
+
     for start in sorted(strong):
         removes = _group_removes(g, nodes, seen, start)
         if not reaches(start, removes, best):
             continue
-        hit = _shortest(start, strong_links, weak, best, removes,
-                        lambda z, a=nodes[start]: _group_eliminations(g, a, nodes[z]),
+        hit = _shortest(start, strong_links, weak, best, removes, eliminations(start),
                         lambda chain: any(nodes[k][0].bit_count() > 1 for k in chain))
         if hit:
             found.append(hit)

@@ -9,7 +9,7 @@ line would have one place left.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 
@@ -76,7 +76,7 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
     for base, union in _bases(lines, places, size, size + 2 if kind else size):
         width = union.bit_count()
         if not kind:
-            covers = [union]
+            covers: Sequence[int] = [union]
         elif width > size:
             covers = _covers(union, size, stack, n)
         else:

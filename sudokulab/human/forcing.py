@@ -101,11 +101,11 @@ def _propagate(g: Candidates, cell: int, digit: int, net: int) -> Candidates | C
     if not ok:
         return Contradiction(placed(g, h))
     while net:
-        changed = _net_round(h, net)
-        if changed is None:
+        rounded = _net_round(h, net)
+        if rounded is None:
             return Contradiction(placed(g, h)) if _broken(h) else h
         # h showed no single before the round: only the cells it changed can now
-        if not _singles(h, *changed):
+        if not _singles(h, *rounded):
             return Contradiction(placed(g, h))
     return h
 

@@ -226,11 +226,11 @@ def explainer_path(puzzle: Puzzle, techniques: Iterable[solver.Technique] | None
             while not g.solved() and all(map(or_, g.values, g.cands)):
                 if stop is not None and stop():
                     break
-                step = _lowest(g, chosen, known.get(g.state()) if known else None)
-                if step is None or ceiling is not None and step_rating(step) >= ceiling:
+                lowest = _lowest(g, chosen, known.get(g.state()) if known else None)
+                if lowest is None or ceiling is not None and step_rating(lowest) >= ceiling:
                     break
-                g.apply(step)
-                steps.append(step)
+                g.apply(lowest)
+                steps.append(lowest)
     except forcing.Stopped:
         pass
     return steps

@@ -71,8 +71,8 @@ def killer(box: tuple[int, int], rules: tuple) -> Killer:
         return Killer(cages, tuple(cage_of), ())
     peers = geo.peers
     regions: dict[tuple[int, ...], Region] = {}
-    for house, cells, count in _houses(geo):
-        for region in _regions(house, cells, count * n * (n + 1) // 2, cages, cage_of, peers):
+    for house, members, count in _houses(geo):
+        for region in _regions(house, members, count * n * (n + 1) // 2, cages, cage_of, peers):
             regions.setdefault(region.cells, region)
     return Killer(cages, tuple(cage_of), tuple(sorted(regions.values(),
                                                       key=lambda r: len(r.cells))))

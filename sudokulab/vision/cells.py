@@ -31,8 +31,10 @@ class Cell:
     doubt: float = 0.0                             # how nearly a blank was a digit (0..1)
 
 
-def cut(gray: np.ndarray, rows: list[int], cols: list[int]) -> list[tuple[np.ndarray, int]]:
-    """Each cell of a straightened grid, row by row, with its margin, and the margin's size."""
+def cut(gray: np.ndarray, rows: list[int], cols: list[int]
+        ) -> list[tuple[np.ndarray, tuple[int, int, int, int]]]:
+    """Each cell of a straightened grid, row by row, with its margin, and where the cell
+    lies in it: top, left, height, width."""
     side = gray.shape[0]
     cells = []
     for top, bottom in zip(rows, rows[1:]):

@@ -74,7 +74,8 @@ def clashes(puzzle: Puzzle) -> list[int]:
     """The cells whose digit another cell of one of their units holds too."""
     from sudokulab.geometry import geometry
 
-    givens, cells = puzzle.givens, set()
+    givens = puzzle.givens
+    cells: set[int] = set()
     for unit in geometry(puzzle.box).units:
         seen: dict[int, int] = {}
         for cell in unit:
@@ -97,7 +98,7 @@ def correct(puzzle: Puzzle, confidence: tuple[float, ...], likelihood: np.ndarra
     tried = options(puzzle, confidence, likelihood)
     costs = [cost for cost, _ in tried]
     deadline, count = time.monotonic() + seconds, 0
-    heap = [(costs[0], (0,))] if tried else []
+    heap: list[tuple[float, tuple[int, ...]]] = [(costs[0], (0,))] if tried else []
     while heap and count < TRIES and time.monotonic() < deadline:
         cost, picked = heapq.heappop(heap)
         last = picked[-1]

@@ -94,7 +94,7 @@ def _ordered(quad: np.ndarray) -> np.ndarray:
 
 def warp(gray: np.ndarray, corners: np.ndarray, side: int = SIDE) -> np.ndarray:
     """The grid straightened onto a side x side square."""
-    square = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
     homography = cv2.getPerspectiveTransform(np.float32(corners), square)
     return cv2.warpPerspective(gray, homography, (side, side), flags=cv2.INTER_AREA)
 

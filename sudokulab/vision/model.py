@@ -32,7 +32,7 @@ def features(patches: list[np.ndarray]) -> np.ndarray:
     rows = []
     for patch in patches:
         image = (patch * 255).astype(np.uint8)
-        hog = HOG.compute(image).ravel()
+        hog = np.asarray(HOG.compute(image)).ravel()
         small = cv2.resize(patch, (PATCH // 2, PATCH // 2), interpolation=cv2.INTER_AREA)
         rows.append(np.concatenate([hog, small.ravel()]))
     return np.array(rows, dtype=np.float32).reshape(len(rows), -1)

@@ -102,7 +102,8 @@ def upright(found: list[C.Cell], n: int, box: tuple[int, int] | None = None
     digits = [i for i, cell in enumerate(found) if cell.patch is not None]
     if not digits:
         return 0, found, np.zeros((n * n, n), np.float32)
-    patches = [np.rot90(found[i].patch, k) for k in choices for i in digits]
+    upright_patches = [cell.patch for cell in found if cell.patch is not None]  # at digits
+    patches = [np.rot90(patch, k) for k in choices for patch in upright_patches]
     chances = load().probabilities(patches, n).reshape(len(choices), len(digits), n)
     belief = np.log(chances.max(axis=2) + 1e-9).sum(axis=1)
     pick = int(np.argmax(belief))
@@ -119,10 +120,14 @@ def turned(found: list[C.Cell], likelihood: np.ndarray, n: int, turns: int
     if not turns:
         return found, likelihood
     order = np.rot90(np.arange(n * n).reshape(n, n), turns).ravel()
-    cells = [found[i] if found[i].patch is None else
-             C.Cell(np.ascontiguousarray(np.rot90(found[i].patch, turns)), found[i].box,
-                    found[i].doubt) for i in order]
-    return cells, likelihood[order]
+    return [_turned_cell(found[i], turns) for i in order], likelihood[order]
+
+
+def _turned_cell(cell: C.Cell, turns: int) -> C.Cell:
+    """A cell with its patch (if any) turned a quarter `turns` times anticlockwise."""
+    if cell.patch is None:
+        return cell
+    return C.Cell(np.ascontiguousarray(np.rot90(cell.patch, turns)), cell.box, cell.doubt)
 
 
 def straighten(image: np.ndarray, size: int | None = None
@@ -291,6 +296,8 @@ def overlay(image: np.ndarray, reading: Reading, verdict: Verdict) -> np.ndarray
     """The photo with the verdict's solution written into the blank cells of the puzzle
     finally read (a misread given that was corrected away gets its digit drawn too)."""
     puzzle, solution = verdict.puzzle or reading.puzzle, verdict.solution
+    if solution is None:
+        raise ValueError("no solution to draw: the verdict has none")
     n, side = puzzle.n, G.SIDE
     layer = np.zeros((side, side), np.uint8)
     step = side / n
@@ -304,7 +311,7 @@ def overlay(image: np.ndarray, reading: Reading, verdict: Verdict) -> np.ndarray
         corner = (round(c * step + (step - w) / 2), round(r * step + (step + h) / 2))
         cv2.putText(layer, text, corner,
                     cv2.FONT_HERSHEY_SIMPLEX, scale, 255, max(1, round(2 * scale)), cv2.LINE_AA)
-    square = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
     back = cv2.getPerspectiveTransform(square, np.float32(reading.corners))
     height, width = image.shape[:2]
     alpha = cv2.warpPerspective(layer, back, (width, height)).astype(np.float32)[..., None] / 255

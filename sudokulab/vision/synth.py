@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 import cv2
 import numpy as np
@@ -17,10 +18,23 @@ from PIL import Image, ImageDraw, ImageFont
 
 from sudokulab.puzzle import Puzzle, box_shape, symbol
 
+
 # How hard a photo is. "photo": a phone photo of a decent print. "newsprint": grey
 # newspaper with greyer ink, a smaller grid in the picture (fewer pixels a cell), more
 # blur and noise, harsher JPEG, darker shadow.
-STYLES = {
+class Style(TypedDict):
+    """The ranges a printing style's photos are drawn from, and its light's gradient."""
+
+    paper: tuple[int, int]
+    ink: tuple[int, int]
+    grid: tuple[float, float]
+    blur: tuple[float, float]
+    noise: tuple[float, float]
+    jpeg: tuple[int, int]
+    gradient: float
+
+
+STYLES: dict[str, Style] = {
     "photo": {"paper": (185, 245), "ink": (0, 70), "grid": (0.65, 0.95), "blur": (0.3, 1.4),
               "noise": (1, 6), "jpeg": (35, 90), "gradient": 0.45},
     "newsprint": {"paper": (165, 215), "ink": (40, 95), "grid": (0.45, 0.65),
@@ -111,8 +125,8 @@ def print_flat(puzzle: Puzzle, font: Path, rng: random.Random, *, clean: bool = 
             _centre_text(draw, face, symbol(digit),
                          (margin + (c + 0.5) * cell + rng.uniform(-0.05, 0.05) * cell,
                           margin + (r + 0.5) * cell + rng.uniform(-0.05, 0.05) * cell), ink)
-    corners = np.float32([[margin, margin], [margin + side, margin],
-                          [margin + side, margin + side], [margin, margin + side]])
+    corners = np.array([[margin, margin], [margin + side, margin],
+                          [margin + side, margin + side], [margin, margin + side]], np.float32)
     return np.asarray(image), corners
 
 
@@ -140,10 +154,10 @@ def photograph(flat: np.ndarray, corners: np.ndarray, rng: random.Random, zoom: 
     angle = np.radians(rng.uniform(-20, 20))
     shift = nprng.uniform(-0.06, 0.06, 2)
     tilt = nprng.uniform(-0.06, 0.06, (4, 2))
-    page = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    page = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     while True:  # smaller until the grid is inside the picture
         centre = np.array([width / 2, height / 2]) + shift * side
-        square = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2
+        square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32) * side / 2
         turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
         target = square @ turn.T + centre + tilt * side
         homography = cv2.getPerspectiveTransform(page, np.float32(target))
@@ -155,15 +169,21 @@ def photograph(flat: np.ndarray, corners: np.ndarray, rng: random.Random, zoom: 
     tint = np.array([rng.uniform(0.85, 1.0), rng.uniform(0.93, 1.0), 1.0])
     paper = cv2.cvtColor(flat, cv2.COLOR_GRAY2BGR).astype(np.float32) * tint
     table = _table(height, width, nprng)
-    photo = cv2.warpPerspective(paper, homography, (width, height), flags=cv2.INTER_LINEAR)
+    photo: np.ndarray = cv2.warpPerspective(paper, homography, (width, height),
+                                            flags=cv2.INTER_LINEAR)
     cover = cv2.warpPerspective(np.ones((h, w), np.float32), homography, (width, height))
     photo = photo + table * (1 - cover[..., None])
     photo *= _light(height, width, rng, ranges["gradient"])[..., None]
     photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(*ranges["blur"]))
-    photo += nprng.normal(0, rng.uniform(*ranges["noise"]), photo.shape)
+    # as += does: the sum in float64, kept in the photo's own type
+    photo = (photo + nprng.normal(0, rng.uniform(*ranges["noise"]), photo.shape)).astype(
+        photo.dtype)
     photo = np.clip(photo, 0, 255).astype(np.uint8)
     ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(*ranges["jpeg"])])
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), grid
+    decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    if not ok or decoded is None:
+        raise RuntimeError("OpenCV could not encode and decode the synthetic photo")
+    return decoded, grid
 
 
 def _table(height: int, width: int, nprng: np.random.Generator) -> np.ndarray:

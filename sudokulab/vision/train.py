@@ -23,6 +23,7 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -86,7 +87,8 @@ def _photographed(cell: np.ndarray, side: int, paper: int, rng: random.Random) -
     sigma = rng.uniform(0.2, 1.6) * side / 64
     cell = cv2.GaussianBlur(cell, (0, 0), sigma)
     nprng = np.random.default_rng(rng.randrange(2**32))
-    cell += nprng.normal(0, rng.uniform(0, 8), cell.shape)
+    # as += does: the sum in float64, kept in the cell's own type
+    cell = (cell + nprng.normal(0, rng.uniform(0, 8), cell.shape)).astype(cell.dtype)
     return np.clip(cell, 0, 255).astype(np.uint8)
 
 
@@ -136,6 +138,8 @@ def _real_cells(photo: Path, judge) -> list[tuple] | None:
 
     truth = wicht.truth(photo)
     image = cv2.imread(str(photo))
+    if image is None:
+        raise FileNotFoundError(f"OpenCV cannot read {photo}")
     try:
         square, rows, cols = read.straighten(image, 9)
     except read.G.GridNotFound:
@@ -150,10 +154,11 @@ def _real_cells(photo: Path, judge) -> list[tuple] | None:
         digits = [j for j, cell in enumerate(read_as) if cell.patch is not None and truth[j]]
         named = 0
         if digits:
-            guess = judge(features([read_as[j].patch for j in digits]))
+            guess = judge(features([p for j in digits if (p := read_as[j].patch) is not None]))
             named = sum(int(g[:9].argmax()) + 1 == truth[j] for g, j in zip(guess, digits))
         if best is None or blanks + named > best[0] + best[1]:
             best = (blanks, named, turns, order)
+    assert best is not None  # the first turn always sets it
     blanks, _, turns, order = best
     if blanks < AGREE:
         return None
@@ -181,7 +186,10 @@ def _augmented(crop: np.ndarray, rng: random.Random) -> np.ndarray:
     cell = np.clip(cell + nprng.normal(0, rng.uniform(0, 7), cell.shape), 0, 255).astype(np.uint8)
     if rng.random() < 0.5:
         quality = [cv2.IMWRITE_JPEG_QUALITY, rng.randint(25, 85)]
-        cell = cv2.imdecode(cv2.imencode(".jpg", cell, quality)[1], cv2.IMREAD_GRAYSCALE)
+        decoded = cv2.imdecode(cv2.imencode(".jpg", cell, quality)[1], cv2.IMREAD_GRAYSCALE)
+        if decoded is None:
+            raise RuntimeError("OpenCV could not decode the JPEG it had just encoded")
+        cell = decoded
     return cell
 
 
@@ -195,7 +203,7 @@ def _net(seed: int, epochs: int):
 
 
 def train(per_class: int = SAMPLES, seed: int = SEED, out: Path = WEIGHTS,
-          photos: list[Path] = ()) -> dict:
+          photos: Sequence[Path] = ()) -> dict:
     """Render, add the real photos' digits, train, measure on held-out fonts, write the
     weights; the figures."""
     cv2.setNumThreads(1)
