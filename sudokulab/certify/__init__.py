@@ -9,7 +9,25 @@ certificate is made.)
 
 from __future__ import annotations
 
+import sys
+import types
+
 from sudokulab.certify.certificate import Certificate, certify
 from sudokulab.certify.verify import Report, verify
 
 __all__ = ["Certificate", "Report", "certify", "verify"]
+
+
+class _Callable(types.ModuleType):
+    """This package, callable: once imported it is what the attribute `sudokulab.certify`
+    is, so `sl.certify(puzzle)` must stay the API's (sudokulab.api.certify), as for
+    sudokulab.setter."""
+
+    def __call__(self, *args, **kwargs) -> Certificate:
+        """The API's certify: arguments checked, then made and verified."""
+        from sudokulab import api
+
+        return api.certify(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _Callable

@@ -6,7 +6,10 @@
 - <name>.cnf: the DIMACS of the encoding, the givens as unit clauses, and one blocking
   clause ("not this grid") per solution the proof rules out;
 - <name>.drat: a text DRAT proof that this CNF is unsatisfiable, written by CaDiCaL;
-- <name>.json: the puzzle, the verdict, the solutions, the two files' names and sha256.
+- <name>.json: the puzzle, the verdict, the solutions, the files' names and sha256;
+- with `trim=True`, also <name>.core.drat: the proof trimmed to the lemmas its refutation
+  uses (drat.py's `core`, found by its own checker; what drat-trim's -l writes), itself a
+  DRAT proof of the same CNF, a few dozen lemmas where the proof has hundreds.
 
 What each verdict proves:
 - none: the CNF (rules and givens) has no model: the proof;
@@ -53,11 +56,15 @@ class Certificate:
     drat_path: Path | None       # None for "multiple" past LIMIT: two solutions prove it
     lemmas: int                  # the proof's lemmas (additions), 0 without a proof
     times: dict[str, float] = field(default_factory=dict)  # milliseconds, by stage
+    core_path: Path | None = None  # the trimmed proof, when asked for
+    core_lemmas: int = 0           # its lemmas
 
 
-def certify(puzzle: Puzzle, folder: str | Path, name: str, *, limit: int = LIMIT) -> Certificate:
+def certify(puzzle: Puzzle, folder: str | Path, name: str, *, limit: int = LIMIT,
+            trim: bool = False) -> Certificate:
     """Decide the puzzle on the certificate's own CNF and write <name>.cnf, .drat, .json
-    in folder; DisagreementError if a model of the CNF fails check.py (an encoder bug)."""
+    (and, with trim, .core.drat) in folder; DisagreementError if a model of the CNF fails
+    check.py (an encoder bug)."""
     times: dict[str, float] = {}
     start = time.perf_counter()
     encoding = encode(puzzle)
@@ -81,12 +88,25 @@ def certify(puzzle: Puzzle, folder: str | Path, name: str, *, limit: int = LIMIT
 
             raise DisagreementError(f"certify: {SOLVER} contradicts itself on this puzzle")
     times["proof"] = _ms(start)
+    trimmed = None
+    if trim and proof is not None:
+        start = time.perf_counter()
+        trimmed = _trimmed(encoding, blocked, proof)
+        times["trim"] = _ms(start)
     shown = found if verdict != "multiple" or blocked else found[:2]
     start = time.perf_counter()
-    certificate = _write(puzzle, encoding, verdict, shown, blocked, proof, Path(folder), name)
+    certificate = _write(puzzle, encoding, verdict, shown, blocked, proof, Path(folder), name,
+                         trimmed)
     times["write"] = _ms(start)
-    return Certificate(verdict, puzzle, tuple(shown), certificate[0], *certificate[1:],
-                       times=times)
+    return Certificate(verdict, puzzle, tuple(shown), certificate[0], *certificate[1:5],
+                       times=times, core_path=certificate[5],
+                       core_lemmas=_lemmas(trimmed or []))
+
+
+def name_of(puzzle: Puzzle) -> str:
+    """A certificate's file name for a puzzle: the same puzzle, the same name."""
+    key = repr((puzzle.box, puzzle.givens, puzzle.rules, puzzle.layout)).encode()
+    return "sudokulab-" + hashlib.sha256(key).hexdigest()[:12]
 
 
 def _ms(start: float) -> float:
@@ -151,6 +171,20 @@ def _proof(encoding: Encoding, blocked: Sequence[Grid]) -> list[str] | None:
     return lines
 
 
+def _trimmed(encoding: Encoding, blocked: Sequence[Grid], proof: list[str]) -> list[str]:
+    """The proof's core: the lemmas its refutation uses (drat.py's own backward analysis
+    over a forward check), ending with the empty clause."""
+    from sudokulab.certify import drat
+
+    return drat.core(encoding.variables, encoding.clauses(blocked), "\n".join(proof)
+                     ).splitlines()
+
+
+def _lemmas(lines: Sequence[str]) -> int:
+    """The lemmas (additions, not deletions) of DRAT lines."""
+    return sum(1 for line in lines if line.strip() and not line.startswith("d"))
+
+
 def _checked(puzzle: Puzzle, grids: Sequence[Grid]) -> None:
     """DisagreementError naming the first grid check.py refuses: a model of the CNF that
     is no solution is an encoder bug, never certified."""
@@ -166,8 +200,9 @@ def _checked(puzzle: Puzzle, grids: Sequence[Grid]) -> None:
 
 def _write(puzzle: Puzzle, encoding: Encoding, verdict: str, shown: Sequence[Grid],
            blocked: Sequence[Grid], proof: list[str] | None, folder: Path,
-           name: str) -> tuple[int | None, Path, Path, Path | None, int]:
-    """Write the three files; (count, json, cnf, drat, lemmas)."""
+           name: str, trimmed: list[str] | None = None
+           ) -> tuple[int | None, Path, Path, Path | None, int, Path | None]:
+    """Write the files; (count, json, cnf, drat, lemmas, core)."""
     from sudokulab.errors import InputError
     from sudokulab.formats.text import puzzle_data
 
@@ -181,7 +216,12 @@ def _write(puzzle: Puzzle, encoding: Encoding, verdict: str, shown: Sequence[Gri
             drat_path = folder / f"{name}.drat"
             drat = ("\n".join(proof) + "\n").encode()
             drat_path.write_bytes(drat)
-            lemmas = sum(1 for line in proof if not line.startswith("d"))
+            lemmas = _lemmas(proof)
+        core_path, core = None, b""
+        if trimmed is not None:
+            core_path = folder / f"{name}.core.drat"
+            core = ("\n".join(trimmed) + "\n").encode()
+            core_path.write_bytes(core)
         count = {"none": 0, "unique": 1}.get(verdict, len(blocked) or None)
         data = {
             "format": FORMAT,
@@ -198,12 +238,16 @@ def _write(puzzle: Puzzle, encoding: Encoding, verdict: str, shown: Sequence[Gri
                 "file": drat_path.name, "sha256": hashlib.sha256(drat).hexdigest(),
                 "lemmas": lemmas, "solver": f"{SOLVER} (PySAT)"},
         }
+        if core_path is not None:
+            data["core"] = {"file": core_path.name, "sha256": hashlib.sha256(core).hexdigest(),
+                            "lemmas": _lemmas(trimmed or []),
+                            "trimmed by": "sudokulab.certify.drat.core"}
         # One line per key: the puzzle, solutions and files each readable at a glance.
         json_path.write_text("{\n" + ",\n".join(f" {json.dumps(key)}: {json.dumps(value)}"
                                                 for key, value in data.items()) + "\n}\n")
     except OSError as error:
         raise InputError(f"certify: cannot write in {folder}: {error.strerror}") from None
-    return count, json_path, cnf_path, drat_path, lemmas
+    return count, json_path, cnf_path, drat_path, lemmas, core_path
 
 
 def _proved(verdict: str, count: int | None) -> str:

@@ -7,7 +7,8 @@
 3. the CNF is encoder.py's encoding of the puzzle with the givens and a blocking clause
    for each solution the proof rules out, clause for clause (so a changed given, a
    missing blocking clause or another puzzle's CNF is named);
-4. drat.py replays the proof against that CNF, to the empty clause.
+4. drat.py replays the proof against that CNF, to the empty clause; and the trimmed core,
+   when the certificate has one (<name>.core.drat), the same way: it is a proof too.
 
 A certificate that fails raises CertificateRejected (exit code 4) with one line saying
 where: the file, the solution's cell, the given, or the proof's lemma and clause. A file
@@ -39,6 +40,7 @@ class Report:
     ms: float            # the whole check
     drat_ms: float       # the proof's replay alone
     puzzle: str = ""     # the givens proved about, as a line: is it the puzzle meant?
+    core: int = 0        # the trimmed core's lemmas checked (0: the certificate has none)
 
 
 def verify(path: str | Path) -> Report:
@@ -77,11 +79,29 @@ def verify(path: str | Path) -> Report:
         if not outcome.ok:
             _reject(path, f"{data['drat']['file']}: {outcome}")
         lemmas = outcome.lemmas
+    core = _core(path, data, encoding, blocked) if proof is not None else 0
     count = {"none": 0, "unique": 1}.get(verdict, len(solutions) if proof else None)
     from sudokulab.puzzle import line_of
 
     return Report(path, verdict, count, lemmas, (time.perf_counter() - start) * 1000, drat_ms,
-                  line_of(puzzle.givens))
+                  line_of(puzzle.givens), core)
+
+
+def _core(path: Path, data: dict, encoding, blocked: list) -> int:
+    """The trimmed core's lemmas, replayed like the proof (0 when there is none)."""
+    if data.get("core") is None:
+        return 0
+    from sudokulab.certify import drat
+
+    text = _file(path, data, "core")
+    try:
+        extra = encoding.clauses(blocked)[len(encoding.rules):]
+        outcome = drat.check(encoding.variables, extra, text, shared=encoding.rules)
+    except ValueError as error:
+        _reject(path, f"{data['core']['file']}: {error}")
+    if not outcome.ok:
+        _reject(path, f"{data['core']['file']}: {outcome}")
+    return outcome.lemmas
 
 
 def _reject(path: Path, why: str) -> None:
