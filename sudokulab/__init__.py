@@ -12,15 +12,16 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-API = ("Comparison", "Puzzle", "Record", "Result", "Status", "compare", "datasets", "load",
-       "open_run", "rate", "setter", "solve")
+API = ("Comparison", "Puzzle", "Record", "Result", "Status", "certify", "compare", "datasets",
+       "load", "open_run", "rate", "setter", "solve", "verify")
 __all__ = [*API, "__version__"]
 
 
 def __getattr__(name: str):
     """sudokulab.solve and the rest of the API, imported when first asked for."""
-    # submodules, callable: sl.datasets() lists the names, sl.setter(puzzle) is api.setter
-    if name in ("datasets", "setter"):
+    # submodules, callable: sl.datasets() lists the names, sl.setter(puzzle) is api.setter,
+    # sl.certify(puzzle) is api.certify
+    if name in ("datasets", "setter", "certify"):
         import importlib
 
         return importlib.import_module(f"sudokulab.{name}")

@@ -7,8 +7,8 @@
     result.cactus()                                   # a matplotlib Figure
     sl.open_run(result.save("run"))                   # the same run, read back
 
-`sudokulab compare` runs on the same pieces (harness.compare builds a Comparison from its
-records), so the command and a notebook report the same figures. A script needs no
+`sudokulab compare` and `sl.compare` call one service (harness.compare.compare, given one
+Settings), so the command and a notebook run and report the same way. A script needs no
 `if __name__ == "__main__":` guard: the worker processes never import it (sudokulab.children).
 """
 
@@ -20,6 +20,7 @@ import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sudokulab import datasets as _datasets
 from sudokulab.backends import DEFAULT as DEFAULT_BACKEND
@@ -29,8 +30,11 @@ from sudokulab.harness.records import Record
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
 
-__all__ = ["Comparison", "Puzzle", "Record", "Result", "Status", "compare", "datasets",
-           "load", "open_run", "rate", "setter", "solve"]
+if TYPE_CHECKING:  # the certify package is imported when first used
+    from sudokulab.certify import Certificate, Report
+
+__all__ = ["Comparison", "Puzzle", "Record", "Result", "Status", "certify", "compare",
+           "datasets", "load", "open_run", "rate", "setter", "solve", "verify"]
 
 PuzzleLike = Puzzle | str
 
@@ -134,19 +138,18 @@ def rate(puzzle: PuzzleLike, timeout: float | None = 10.0) -> float | None:
     timeout passes first (0, inf or None: no limit). UnsupportedRule for a rule the
     human engine lacks (as `grade` exits 5), PuzzleError for a puzzle with no solution or
     several (as `grade` exits 1 or 6): a rating is a unique puzzle's."""
-    from sudokulab.backends import make_backend
     from sudokulab.errors import PuzzleError, UnsupportedRule
     from sudokulab.harness.effort import rate as human_rating
+    from sudokulab.human import lessons
 
     puzzle = _puzzle(puzzle, "sl.rate")
     seconds = _seconds(timeout, "sl.rate")
-    why = make_backend("human").unsupported(puzzle)
-    if why:
-        raise UnsupportedRule(f"sl.rate: {why}")
-    found = make_backend("norvig").solve(puzzle, limit=2, timeout=seconds)
-    if found.status.value in ("none", "multiple"):
-        raise PuzzleError(f"sl.rate: the puzzle has {found.count_text} solution(s): a "
-                          f"rating is a unique puzzle's")
+    refused = lessons.judge(puzzle, seconds)  # the lesson service's verdict, as `grade`'s
+    if isinstance(refused, lessons.Refusal) and refused.status == "unsupported":
+        raise UnsupportedRule(f"sl.rate: {refused.message}")
+    if isinstance(refused, lessons.Refusal) and refused.status in ("none", "several"):
+        raise PuzzleError(f"sl.rate: the puzzle has {refused.answer.count_text} solution(s): "
+                          f"a rating is a unique puzzle's")
     return human_rating(puzzle, seconds)
 
 
@@ -194,44 +197,26 @@ def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str =
     "__main__":` is needed.
     """
     from sudokulab.harness import compare as harness
-    from sudokulab.harness import provenance
-    from sudokulab.harness.records import cores
 
     where = "sl.compare"
     given = _puzzles(puzzles, where)
     settings = harness.Settings(dataset=puzzles if isinstance(puzzles, str) else None,
-                                backends=_backends(backends, where),
+                                puzzles=tuple(given), backends=_backends(backends, where),
                                 limit=_whole(limit, where, "limit"),
                                 timeout=_seconds(timeout, where),
                                 repeat=_whole(repeat, where, "repeat"),
                                 sample=_whole(sample, where, "sample", none=True),
                                 seed=_whole(seed, where, "seed", least=0),
-                                warm=_flag(warm, where, "warm"))
-    jobs = _whole(jobs, where, "jobs", none=True)
-    progress = _flag(progress, where, "progress")
+                                warm=_flag(warm, where, "warm"),
+                                jobs=_whole(jobs, where, "jobs", none=True),
+                                progress=_flag(progress, where, "progress"), keep=False)
     ratings = _ratings_asked(ratings, where)
-    if isinstance(puzzles, str):
-        chosen, references = harness.select(settings)
-    else:
-        chosen, references = {i: given[i] for i in harness.drawn(len(given), settings)}, {}
-    if settings.repeat >= 2:
-        from sudokulab.harness import uncertainty
-
-        uncertainty.need()
-    lineup, engines, skipped = harness.line_up(settings.backends)
-    if not lineup:
-        raise NothingCompared(_failures("no backend can run here", skipped))
-    session = {"started": harness.now(), "command": harness.command(), "api": "sudokulab.compare",
-               "jobs": jobs or cores(), "backends": {}}
-    meta = _meta(settings, engines, session)  # before the run: its load is the load before
-    records = run(lineup, chosen, settings, jobs or cores(), skipped, progress,
-                  walls=session["backends"])
-    session.update(finished=harness.now(), interrupted=False, skipped=dict(skipped))
-    meta["environment"]["load after"] = provenance.load()
-    result = harness.comparison(settings, chosen, references, records, skipped, meta)
-    result.given = given
+    outcome = harness.compare(settings, caller={"api": "sudokulab.compare"})
+    if outcome.stop is not None:  # Ctrl-C in a notebook stops the cell, as before
+        raise outcome.stop
+    result = outcome.comparison
     _refuse_nothing(result)
-    result.ratings = _ratings(ratings, chosen, settings.timeout)
+    result.ratings = _ratings(ratings, result.puzzles, settings.timeout)
     return result
 
 
@@ -310,7 +295,9 @@ def _refuse_nothing(result: Comparison) -> None:
                              _counts(r.status for r in mine).items())
             why.setdefault(backend, f"no answer on any puzzle ({said})")
     failed = all(r.result.status == Status.ERROR for r in result.records)
-    raise NothingCompared(_failures("every backend failed, nothing to compare" if failed
+    from sudokulab.harness.compare import failures
+
+    raise NothingCompared(failures("every backend failed, nothing to compare" if failed
                                     else "no backend answered any puzzle, nothing to "
                                          "compare", why))
 
@@ -323,69 +310,18 @@ def _counts(statuses: Iterable[Status]) -> dict[Status, int]:
     return counts
 
 
-def _failures(headline: str, why: Mapping[str, str]) -> str:
-    """'headline: norvig: why; sat: why' on one line."""
-    return f"{headline}: " + "; ".join(f"{name}: {reason}" for name, reason in why.items())
-
-
-def _meta(settings, engines: Mapping[str, str], session: dict) -> dict:
-    """meta.json of a run made here, in the form `sudokulab compare` writes it (what
-    Comparison.save writes)."""
-    from sudokulab.harness import compare as harness
-
-    meta = harness.new_meta(settings, engines)
-    meta["sessions"].append(session)
-    return meta
-
-
 def open_run(folder: str | Path) -> Comparison:
     """The Comparison of a run from its folder (meta.json and runs.jsonl), written by
     `sudokulab compare` or Comparison.save: the same tables and plots as its
     summary.md, in a notebook."""
-    import json
-    from dataclasses import asdict
-
     from sudokulab.harness import compare as harness
-    from sudokulab.harness.runlog import RunLog
 
     if not isinstance(folder, str | os.PathLike):
         raise TypeError(f"sl.open_run: folder must be a path (a str or a Path), not "
                         f"{_kind(folder)}")
     if not str(folder).strip():
         raise UsageError("sl.open_run: folder is empty: give the folder of a run")
-    folder = Path(folder)
-    try:
-        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        settings = harness.Settings.saved(meta["settings"])
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise UsageError(f"{folder}: no readable meta.json ({error})") from None
-    moved = folder / Path(settings.file or "").name
-    if settings.file and not Path(settings.file).exists() and moved.is_file():
-        settings.file = str(moved)  # a saved run's puzzles.jsonl, moved with its folder
-    puzzles, references = harness.select(settings)
-    records = [r for r in RunLog(folder).read() if r.index in puzzles]
-    skipped = dict((meta.get("sessions") or [{}])[-1].get("skipped", {}))
-    result = harness.comparison(settings, puzzles, references, records, skipped)
-    result.meta = {**meta, "settings": asdict(settings)}
-    if "ratings" in meta:  # kept by Comparison.save
-        result.ratings = {int(k): float(v) for k, v in meta["ratings"].items()}
-    return result
-
-
-def run(lineup: Sequence[str], puzzles: Mapping[int, Puzzle], settings, jobs: int,
-        skipped: dict[str, str], progress: bool = True,
-        walls: dict | None = None) -> list[Record]:
-    """Every backend of the lineup over the puzzles, in memory, in the passes `sudokulab
-    compare` makes (harness.compare.solve_passes); a backend that cannot start is added
-    to `skipped`, each backend's solves and wall time to `walls` (as meta.json's
-    sessions hold them)."""
-    from sudokulab.harness.compare import solve_passes
-    from sudokulab.harness.records import merged
-
-    lines: list[Record] = []
-    solve_passes(list(lineup), puzzles, settings, jobs, lines.append, skipped,
-                 progress=progress, walls=walls)
-    return merged(lines)
+    return harness.read_run(Path(folder))
 
 
 def _ratings(ratings: Mapping[int, float] | str | None, puzzles: Mapping[int, Puzzle],
@@ -405,3 +341,46 @@ def _ratings(ratings: Mapping[int, float] | str | None, puzzles: Mapping[int, Pu
         return rated
     return {int(k): float(v) for k, v in ratings.items()}
 
+
+def certify(puzzle: PuzzleLike, folder: str | os.PathLike | None = None) -> Certificate:
+    """The puzzle's verdict proved (issue 56, docs/certified.md): decided on the
+    certificates' own CNF, written to `folder` as <name>.json, .cnf and .drat (a new
+    temporary folder, kept, when None) and verified by the lab's own checker before it is
+    returned. A Certificate: `.verdict` ('none', 'unique' or 'multiple'), `.solutions`,
+    `.count`, `.lemmas`, `.json_path` (what `sl.verify` and `sudokulab verify` take)."""
+    import tempfile
+
+    from sudokulab.certify import certificate
+    from sudokulab.certify import verify as check_certificate
+
+    where = "sl.certify"
+    puzzle = _puzzle(puzzle, where)
+    if folder is None:
+        folder = tempfile.mkdtemp(prefix="sudokulab-certificate-")
+    elif not isinstance(folder, str | os.PathLike):
+        raise TypeError(f"{where}: folder must be a path (a str or a Path) or None, not "
+                        f"{_kind(folder)}")
+    elif not str(folder).strip():
+        raise UsageError(f"{where}: folder is empty: give a folder, or None for a "
+                         f"temporary one")
+    made = certificate.certify(puzzle, Path(folder), certificate.name_of(puzzle))
+    check_certificate(made.json_path)  # CertificateRejected: never handed out unchecked
+    return made
+
+
+def verify(path: str | os.PathLike | Certificate) -> Report:
+    """A certificate checked by the lab's own encoder, DRAT checker and check.py, trusting
+    no engine (`sudokulab verify`): `path` is its .json (or the Certificate `sl.certify`
+    made). A Report (`.verdict`, `.count`, `.lemmas`, `.ms`); CertificateRejected (a
+    DisagreementError, exit code 4 on the command line) saying where it fails."""
+    from sudokulab.certify import Certificate as Made
+    from sudokulab.certify import verify as check_certificate
+
+    if isinstance(path, Made):
+        path = path.json_path
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"sl.verify: path must be a certificate's .json (a str or a Path) "
+                        f"or a Certificate, not {_kind(path)}")
+    if not str(path).strip():
+        raise UsageError("sl.verify: path is empty: give a certificate's .json")
+    return check_certificate(Path(path))

@@ -13,7 +13,10 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from types import FrameType
+
     from sudokulab.result import Result
+    from sudokulab.setter import SetterReport
 
 EXIT_OK = 0          # every puzzle has an answer with a solution
 EXIT_NONE = 1        # some puzzle has no solution: an answer, not an error
@@ -226,10 +229,32 @@ class RunInterrupted(Interrupted):
     """
 
     def __init__(self, partial: dict[int, Result]) -> None:
-        self.partial = dict(sorted(partial.items()))
+        self.partial = {k: _in_our_words(r) for k, r in sorted(partial.items())}
         self.index = next(iter(self.partial), None)
-        self.result = self.partial.get(self.index)  # type: ignore[arg-type]
+        first = self.partial[self.index] if self.index is not None else None
+        # None when no solve was under way, where Interrupted always has a Result: the
+        # engines that read Interrupted.result never meet this one (it is raised above them)
+        self.result = first  # type: ignore[assignment]
         KeyboardInterrupt.__init__(self, self.result.message if self.result else INTERRUPTED)
+
+
+class SetterInterrupted(Interruption):
+    """Ctrl-C or SIGTERM stopped the setter's bench midway; `report` (a SetterReport)
+    holds what it had established, marked partial (its `stopped` says what stopped it)."""
+
+    def __init__(self, report: SetterReport) -> None:
+        super().__init__(report.stopped)
+        self.report = report
+
+
+def _in_our_words(result: Result) -> Result:
+    """A worker's interrupted Result, saying what stopped the run as this process knows it:
+    SIGTERM reaches the parent alone, which asks its workers with SIGINT (Ctrl-C's signal)."""
+    import dataclasses
+
+    if not result.message.startswith(INTERRUPTED):
+        return result
+    return dataclasses.replace(result, message=stopped_by() + result.message[len(INTERRUPTED):])
 
 
 class Terminated(Interruption):
@@ -329,7 +354,7 @@ def time_limit(value: float) -> float | None:
 def sigterm_stops() -> Iterator[None]:
     """SIGTERM raises Terminated (a KeyboardInterrupt) here, so the run ends as on Ctrl-C:
     what each command keeps on Ctrl-C is kept, and its workers are ended."""
-    def stop(signum, frame):
+    def stop(signum: int, frame: FrameType | None) -> None:
         raise Terminated
 
     with _on_sigterm(stop):
@@ -337,7 +362,7 @@ def sigterm_stops() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _on_sigterm(handler: Callable) -> Iterator[None]:
+def _on_sigterm(handler: Callable[[int, FrameType | None], None]) -> Iterator[None]:
     """SIGTERM answered by `handler` in the block, then as before; left alone outside the
     main thread (where Python cannot set a handler)."""
     try:
@@ -352,6 +377,16 @@ def _on_sigterm(handler: Callable) -> Iterator[None]:
 
 
 _TERMS: list[int] = []  # the SIGTERMs sigterm_as_ctrl_c has answered
+
+
+def heard_sigterm(signum: int) -> None:
+    """Record a SIGTERM answered as Ctrl-C: `terminated()` says so from now on."""
+    _TERMS.append(signum)
+
+
+def sigterm_is_ctrl_c() -> bool:
+    """Whether SIGTERM is answered as Ctrl-C now (sigterm_as_ctrl_c's block is running)."""
+    return signal.getsignal(signal.SIGTERM) is _term
 
 
 def terminated() -> bool:
@@ -369,13 +404,15 @@ def sigterm_as_ctrl_c() -> Iterator[None]:
     """SIGTERM does here what Ctrl-C does, whoever listens for Ctrl-C now (the main
     thread's KeyboardInterrupt, an engine's base.ctrl_c, a run's workers): the command
     keeps and prints what it keeps on Ctrl-C; `terminated()` then says exit 143."""
-    def term(signum, frame):
-        _TERMS.append(signum)
-        if callable(signal.getsignal(signal.SIGINT)):
-            signal.raise_signal(signal.SIGINT)  # its handler runs now, in this frame
-        else:  # Ctrl-C ignored (a background job) or fatal here: SIGTERM still stops
-            raise Terminated
-
     _TERMS.clear()  # a new command (main() may run many in one process)
-    with _on_sigterm(term):
+    with _on_sigterm(_term):
         yield
+
+
+def _term(signum: int, frame: FrameType | None) -> None:
+    """sigterm_as_ctrl_c's handler: SIGTERM recorded, then answered as Ctrl-C is."""
+    heard_sigterm(signum)
+    if callable(signal.getsignal(signal.SIGINT)):
+        signal.raise_signal(signal.SIGINT)  # its handler runs now, in this frame
+    else:  # Ctrl-C ignored (a background job) or fatal here: SIGTERM still stops
+        raise Terminated

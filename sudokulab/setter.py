@@ -40,12 +40,14 @@ import sys
 import time
 import types
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
+from sudokulab import errors
 from sudokulab import rules as R
-from sudokulab.errors import DisagreementError, UnsupportedRule
+from sudokulab.errors import DisagreementError, SetterInterrupted, UnsupportedRule
 from sudokulab.puzzle import Puzzle
 
 if TYPE_CHECKING:
@@ -80,6 +82,7 @@ class SetterReport:
     grade_message: str = ""
     message: str = ""                  # why there is no solution, when givens clash
     complete: bool = True              # every part asked for finished in time
+    stopped: str = ""                  # what stopped it midway (Ctrl-C, SIGTERM): partial
     witnesses: int = 0                 # solutions checked by sudokulab.check
     calls: int = 0                     # SAT calls
     seconds: float = 0.0
@@ -107,7 +110,8 @@ class SetterReport:
             "fixed_rules": self.fixed_rules,
             "grade": self.grade, "grade_status": self.grade_status,
             "grade_message": self.grade_message, "message": self.message,
-            "complete": self.complete,
+            "complete": self.complete, "partial": bool(self.stopped),
+            "stopped": self.stopped or None,
             "witnesses": self.witnesses, "calls": self.calls,
             "seconds": round(self.seconds, 4),
         }
@@ -120,12 +124,13 @@ class SetterReport:
 
 def setter_report(puzzle: Puzzle, *, seconds: float | None = SECONDS, candidates: bool = True,
                   redundancy: bool = True, grade: bool = True,
-                  grade_seconds: float | None = GRADE_SECONDS) -> SetterReport:
+                  grade_seconds: float | None = GRADE_SECONDS,
+                  stop: Callable[[], bool] | None = None) -> SetterReport:
     """The bench's report on a puzzle: count, true candidates, redundant givens and rules,
     grade; the SAT parts within `seconds` (None: no limit), the grade within its own."""
     return session(puzzle).report(puzzle, seconds=seconds, candidates=candidates,
                                   redundancy=redundancy, grade=grade,
-                                  grade_seconds=grade_seconds)
+                                  grade_seconds=grade_seconds, stop=stop)
 
 
 def session(puzzle: Puzzle) -> Session:
@@ -222,21 +227,50 @@ class Session:
 
     def report(self, puzzle: Puzzle, *, seconds: float | None = SECONDS,
                candidates: bool = True, redundancy: bool = True, grade: bool = True,
-               grade_seconds: float | None = GRADE_SECONDS) -> SetterReport:
-        """The report on one puzzle of this session's shape."""
+               grade_seconds: float | None = GRADE_SECONDS,
+               stop: Callable[[], bool] | None = None) -> SetterReport:
+        """The report on one puzzle of this session's shape (cut short, the solver kept
+        sound, once `stop()` is true: the page's cancel)."""
         from sudokulab.backends.base import Deadline
 
         started = time.perf_counter()
+        work = None
         try:
-            work = Update(self, puzzle, Deadline(seconds))
+            deadline = Deadline(seconds)
+            if stop is not None:  # a Deadline by its interface: passed, left, timeout
+                deadline = cast("Deadline", Stopping(deadline, stop))
+            work = Update(self, puzzle, deadline)
             report = work.run(candidates, redundancy)
-        except BaseException:
+            if grade and report.status == "unique":
+                graded(puzzle, report, grade_seconds, stop)
+        except KeyboardInterrupt:
             self.engine.broken = True  # half-added clauses: the next update starts afresh
+            partial = work.report if work is not None else SetterReport(self.n, "timeout")
+            partial.complete, partial.stopped = False, errors.stopped_by()
+            partial.seconds = time.perf_counter() - started
+            raise SetterInterrupted(partial) from None
+        except BaseException:
+            self.engine.broken = True
             raise
-        if grade and report.status == "unique":
-            graded(puzzle, report, grade_seconds)
         report.seconds = time.perf_counter() - started
         return report
+
+
+class Stopping:
+    """A deadline that a stop request ends early too: the update stops between SAT calls
+    (its caller interrupts the call under way), and its solver stays sound and warm."""
+
+    def __init__(self, deadline: Deadline, stop: Callable[[], bool]) -> None:
+        self.deadline, self.stop = deadline, stop
+        self.timeout = deadline.timeout
+
+    def passed(self) -> bool:
+        """Whether the deadline is behind us or a stop was asked."""
+        return self.stop() or self.deadline.passed()
+
+    def left(self) -> float | None:
+        """Seconds left (none once a stop was asked), or None without a deadline."""
+        return 0.0 if self.stop() else self.deadline.left()
 
 
 class Update:
@@ -355,23 +389,33 @@ class Update:
             for c, d in enumerate(grid):
                 possible[c].add(d)
         base = self.assumed()
-        undecided = []
-        for cell, given in enumerate(givens):
-            if given:
-                continue
-            while True:
-                found = self.solve(base + [-self.lit(cell, d) for d in possible[cell]])
-                if found is None:
-                    undecided.append(cell)
-                    break
-                if found is False:
-                    break
-                self.witness(found, self.puzzle)
-                for c, d in enumerate(found):
-                    possible[c].add(d)
-        report.candidates = [sorted(p) for p in possible]
-        report.undecided = undecided
-        report.complete = report.complete and not undecided
+        todo = [cell for cell, given in enumerate(givens) if not given][::-1]  # next: last
+        undecided: list[int] = []
+        try:
+            while todo:
+                if not self.decide(todo[-1], base, possible):
+                    undecided.append(todo[-1])
+                todo.pop()
+        except KeyboardInterrupt:  # the digits witnessed so far are kept, the rest unproven
+            undecided += todo[::-1]
+            raise
+        finally:
+            report.candidates = [sorted(p) for p in possible]
+            report.undecided = undecided
+            report.complete = report.complete and not undecided
+
+    def decide(self, cell: int, base: list[int], possible: list[set[int]]) -> bool:
+        """Witness every digit some solution puts in `cell` (each solution marks all its
+        cells' digits); False when the deadline came first."""
+        while True:
+            found = self.solve(base + [-self.lit(cell, d) for d in possible[cell]])
+            if found is None:
+                return False
+            if found is False:
+                return True
+            self.witness(found, self.puzzle)
+            for c, d in enumerate(found):
+                possible[c].add(d)
 
     def redundant_givens(self, solution: tuple[int, ...]) -> None:
         """The givens the puzzle stays unique without."""
@@ -430,8 +474,10 @@ def clash(puzzle: Puzzle) -> str:
     return ""
 
 
-def graded(puzzle: Puzzle, report: SetterReport, seconds: float | None) -> None:
-    """The human grade of a unique puzzle, within `seconds`; the report says how it went."""
+def graded(puzzle: Puzzle, report: SetterReport, seconds: float | None,
+           stop: Callable[[], bool] | None = None) -> None:
+    """The human grade of a unique puzzle, within `seconds` (or until `stop()`); the report
+    says how it went."""
     from sudokulab.human import grading, solver
 
     reason = solver.refusal(puzzle)
@@ -440,15 +486,15 @@ def graded(puzzle: Puzzle, report: SetterReport, seconds: float | None) -> None:
         return
     end = time.perf_counter() + (float("inf") if seconds is None else seconds)
 
-    def stop() -> bool:
-        return time.perf_counter() > end
+    def over() -> bool:
+        return time.perf_counter() > end or (stop is not None and stop())
 
-    path = solver.solve(puzzle, unique=True, stop=stop)
+    path = solver.solve(puzzle, unique=True, stop=over)
     if path.stopped:
         report.grade_status = "timeout"
         report.grade_message = f"no grade within {seconds:g} s"
         return
-    grade = grading.grade_path(path, unique=True, stop=stop)
+    grade = grading.grade_path(path, unique=True, stop=over)
     report.grade = {"level": grade.level, "score": grade.score, "rating": grade.rating,
                     "hardest": grade.hardest, "solved": grade.solved}
     report.grade_status = "ok" if path.solved else "stalled"

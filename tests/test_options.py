@@ -134,11 +134,12 @@ def test_compare_timeout_zero_is_no_limit_not_the_default(monkeypatch):
     from sudokulab.harness import compare as harness
 
     seen = []
-    monkeypatch.setattr(harness, "compare", lambda args: seen.append(args.timeout) or 0)
+    monkeypatch.setattr(harness, "compare", lambda settings: seen.append(settings.timeout))
+    monkeypatch.setattr(compare, "show", lambda outcome: 0)
     monkeypatch.setattr(compare, "need", lambda *a: None)
     for words in (["-t", "0"], [], ["-t", "3"]):
         assert main(["compare", "--dataset", "top95", *words]) == 0
-    assert seen == [0.0, None, 3.0]  # the run's settings: 0 no limit, None its default
+    assert seen == [None, 10.0, 3.0]  # the service's settings: None no limit, 10 the default
 
 
 # --- --rule is a rule name; model's numbered rule is --show-rule ---------------------------

@@ -11,6 +11,7 @@ worker at full CPU, no fork server holding the reader of its stdout. The session
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -63,13 +64,18 @@ def children_cpu(sid: int) -> float:
     return sum(int(f[11]) + int(f[12]) for pid, f in session(sid).items() if pid != sid) / tick
 
 
-def start(*args: str) -> subprocess.Popen:
+def deaf() -> None:
+    """In the child: Ctrl-C ignored, as a script's `cmd &` starts a command."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def start(*args: str, ctrl_c_ignored: bool = False) -> subprocess.Popen:
     """`sudokulab ARGS` in a session of its own (its pid is the session's id), its output
     to files: a pipe nobody reads while it runs would stop it once full."""
     out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed by ended)
     process = subprocess.Popen([sys.executable, "-m", "sudokulab", *args], text=True,
                                stdout=out, stderr=err, start_new_session=True,
-                               preexec_fn=interruptible)
+                               preexec_fn=deaf if ctrl_c_ignored else interruptible)
     process.files = (out, err)  # type: ignore[attr-defined]
     return process
 
@@ -215,3 +221,68 @@ def test_an_interrupted_solve_keeps_its_trace_and_timeline(kind, engine, tmp_pat
     assert_stopped(process.returncode, err, signal.SIGTERM)
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     assert lines[0]["event"] == kind and lines[0]["puzzle"] == EMPTY and len(lines) > 1
+
+
+def long_puzzle() -> str:
+    """A puzzle that keeps a pool worker busy: CaDiCaL takes far longer than the test."""
+    from sudokulab import rules as R
+    from sudokulab.formats.text import puzzle_data
+    from sudokulab.puzzle import empty
+
+    rules = (R.AntiKnight(), R.AntiKing(), R.Diagonal(), R.NonConsecutive())
+    return json.dumps(puzzle_data(empty(16, rules)))
+
+
+def serving(process: subprocess.Popen) -> str:
+    """The base URL `sudokulab serve --port 0` announces on stderr, once it answers."""
+    import re
+    import urllib.request
+
+    err = process.files[1]  # type: ignore[attr-defined]
+    give_up = time.monotonic() + PATIENCE
+    while not (found := re.search(r"serving (http://\S+?)/? ", (err.seek(0), err.read())[1])):
+        assert process.poll() is None and time.monotonic() < give_up, "serve never announced"
+        time.sleep(POLL)
+    url = found.group(1)
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/api/backends", timeout=PATIENCE).read()
+            return url
+        except OSError:
+            assert process.poll() is None and time.monotonic() < give_up
+            time.sleep(POLL)
+
+
+def ask(url: str, route: str, body: dict) -> None:
+    """POST a JSON body and read the answer, or the connection the server dropped."""
+    import urllib.request
+
+    request = urllib.request.Request(f"{url}{route}", data=json.dumps(body).encode(),
+                                     headers={"content-type": "application/json"})
+    with contextlib.suppress(OSError):  # the server stopped while it answered: the point
+        urllib.request.urlopen(request, timeout=PATIENCE).read()
+
+
+@SIGNALS
+def test_serve_stops_with_its_workers_and_helpers(signum):
+    """A server with a warm pool worker, a tutor's helper and a solve under way."""
+    import threading
+
+    process = start("serve", "--port", "0")
+    try:
+        url = serving(process)
+        ask(url, "/api/solve", {"puzzle": EASY, "backend": "norvig"})  # a pool worker
+        ask(url, "/api/hint", {"puzzle": EASY})  # the tutor's helper process
+        threading.Thread(target=ask, args=(url, "/api/solve", {
+            "puzzle": long_puzzle(), "backend": "sat", "limit": 1, "timeout": 60}),
+            daemon=True).start()
+        code, out, err = stop_when_busy(process, signum,
+                                        busy=BUSY + children_cpu(process.pid))
+    finally:
+        if process.poll() is None:  # failed before the signal: leave no server behind
+            process.kill()
+            ended(process)
+            remains(process.pid)
+    assert_stopped(code, err, signum)
+    assert out == "" and "Traceback" not in err
+    assert err.splitlines()[-1] == f"sudokulab: {WORDS[signum]}", err

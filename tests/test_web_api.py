@@ -28,7 +28,9 @@ from sudokulab.harness.testing import write_plugin
 from sudokulab.puzzle import line_of
 from sudokulab.result import Result, Status
 from sudokulab.web import learn
-from sudokulab.web.app import MAX_BODY, MAX_IMAGE, MEASURED, agreement, create_app
+from sudokulab.web.app import create_app
+from sudokulab.web.guards import MAX_BODY, MAX_IMAGE
+from sudokulab.web.routes.solve import MEASURED, agreement
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 SOLUTION = [int(d) for d in

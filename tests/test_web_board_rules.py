@@ -22,7 +22,7 @@ from test_web_rules import features, puzzle_of, rule_cells, solution
 from sudokulab import rules as R
 from sudokulab.check import violations
 from sudokulab.puzzle import Puzzle
-from sudokulab.web.app import puzzle_json
+from sudokulab.web.common import puzzle_json
 
 INK = 24  # a pixel differs when its channels differ by more than this in all
 CHANGED = 6  # pixels of a cell that must differ where a rule is drawn

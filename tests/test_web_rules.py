@@ -22,7 +22,7 @@ from sudokulab.backends import make_backend
 from sudokulab.check import violations
 from sudokulab.formats.text import from_json
 from sudokulab.puzzle import Puzzle
-from sudokulab.web.app import puzzle_json
+from sudokulab.web.common import puzzle_json
 
 SIDE = 540  # the board's width in pixels for the pixel comparisons
 SCREENS = {"desktop": (1400, 900), "phone": (390, 844)}

@@ -16,6 +16,7 @@ import urllib.request
 
 import pytest
 
+from sudokulab.check import check
 from sudokulab.formats.text import parse
 from sudokulab.web.pool import Pool
 from sudokulab.web.tutor import Tutor
@@ -107,6 +108,34 @@ def test_hints_cancelled_anywhere_give_back_every_helper():
             answer = await tutor.run("hint", 60.0, puzzle=EASY)
             assert answer.get("status") != "timeout", answer
             assert tutor.busy == 0
+        finally:
+            await asyncio.gather(*tutor.ending)
+            tutor.close()
+
+    run(soak())
+
+
+def test_setter_updates_cancelled_anywhere_keep_their_helper_warm():
+    """The setter's bench is stopped, not killed, when cancelled (issue 54): whenever the
+    cancels come, the helper that answered first is the one that answers last, warm."""
+    async def soak() -> None:
+        tutor = Tutor(max_processes=2)
+        rng = random.Random(56)
+        try:
+            await tutor.run("setter", 60.0, puzzle=parse(EASY), grade=False)
+            [helper] = tutor.idle
+            for _ in range(max(ROUNDS // 2, 4)):
+                size = rng.choice((4, 9, 16))
+                tasks = [asyncio.ensure_future(tutor.run("setter", 30.0,
+                                                         puzzle=parse(EMPTY[size])))]
+                await asyncio.sleep(rng.uniform(0, 0.5))
+                await cancelled_twice(tasks, rng)
+                await asyncio.gather(*tutor.ending)
+                assert tutor.busy == 0 and tutor.live == len(tutor.idle)
+            answer = await tutor.run("setter", 60.0, puzzle=parse(EASY), grade=False)
+            assert answer["status"] == "unique", answer
+            assert not check(parse(EASY), tuple(answer["solutions"][0]))
+            assert helper in tutor.idle and helper.process.is_alive()
         finally:
             await asyncio.gather(*tutor.ending)
             tutor.close()

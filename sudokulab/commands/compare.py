@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from sudokulab import errors
 from sudokulab.commands.inputs import examples, given, nonempty, timeout_seconds
@@ -24,6 +25,9 @@ from sudokulab.errors import (
 )
 from sudokulab.extras import need
 from sudokulab.formats import READERS
+
+if TYPE_CHECKING:
+    from sudokulab.harness.compare import Outcome, Settings
 
 DESCRIPTION = ("Run every backend (or those named) over a dataset, validate each answer with "
                "the independent checker, cross-check the backends and compare times. Each "
@@ -109,16 +113,26 @@ def refuse_unused(args: argparse.Namespace) -> None:
                          f"leave out {', '.join(options)}")
 
 
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The harness's Settings from the options: those given, the rest at their defaults
+    (or, with --resume, as the run saved them)."""
+    from sudokulab.harness import compare
+
+    fields = ("dataset", "file", "backends", "limit", "repeat", "sample", "seed", "scatter",
+              "input_format", "warm", "jobs", "strict", "cluster")
+    chosen = {name: getattr(args, name) for name in fields
+              if getattr(args, name, None) not in (None, False)}
+    if hasattr(args, "timeout"):  # given: its type reads 0 and inf as None, no limit
+        chosen["timeout"] = args.timeout
+    if args.resume:
+        return compare.resumed(args.out, chosen)
+    return compare.Settings(**chosen, out=args.out)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the comparison the arguments describe; the exit code."""
     from sudokulab.harness import compare
 
-    # The run's settings tell "not given" (None: 10 s, or what --resume finds) from "no
-    # limit" (0), where the option's type says no limit with None.
-    if hasattr(args, "timeout"):
-        args.timeout = 0.0 if args.timeout is None else args.timeout
-    else:
-        args.timeout = None
     if args.cite:  # reads a finished run's meta.json: no engine, no plot
         from sudokulab.harness import provenance
 
@@ -129,10 +143,32 @@ def run(args: argparse.Namespace) -> int:
         need("cluster", "compare --cluster")
     try:
         with errors.sigterm_stops():
-            return compare.compare(args)
+            return show(compare.compare(settings_of(args)))
     except BrokenPipeError:  # the reader went away (`| head`): theirs to decide, not ours
         raise
     except OSError as error:  # a full disk or a full standard output (> /dev/full)
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (nothing more to write there, even at exit)
         where = error.filename or "standard output"
         raise UsageError(f"cannot write {where}: {error.strerror or error}") from None
+
+
+def show(outcome: Outcome) -> int:
+    """Print the tables of a run (those of what finished, marked partial, for one cut
+    short, with how to finish it on stderr); the exit code."""
+    import shlex
+
+    from sudokulab.harness import report as reports
+
+    folder = outcome.folder
+    if outcome.partial:
+        done = len(outcome.comparison.records)
+        why = (f"stopped by {outcome.cause}: {done} of the {outcome.asked} answers asked for (one "
+               f"per backend and puzzle) finished; the figures cover only those")
+        summary = outcome.comparison.report(outcome.comparison.meta["environment"])
+        print(reports.terminal(summary, folder, partial=why), flush=True)
+        print(f"\n{'terminated' if outcome.terminated else 'interrupted'}: {done} results "
+              f"kept in {folder / 'runs.jsonl'}; finish the run with:\n  sudokulab compare "
+              f"--resume --out {shlex.quote(str(folder))}", file=sys.stderr)
+        return outcome.exit_code()
+    print(reports.terminal(outcome.summary, folder), flush=True)  # a full stdout fails here
+    return outcome.exit_code()

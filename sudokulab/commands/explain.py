@@ -56,15 +56,15 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         print(steps.listing())
         return EXIT_OK
-    from sudokulab.human import solver
+    from sudokulab.human import lessons
     from sudokulab.puzzle import line_of
 
     techniques = steps.chosen(args)
     codes = [EXIT_OK]
     for number, puzzle, answer in steps.explainable(args, codes):
-        path, grade = steps.walk(puzzle, techniques, args)
-        wrong = solver.wrong_moves(path.steps, answer.solutions[0], puzzle.n) \
-            if args.verify else []
+        walked = steps.walk(puzzle, techniques, args)
+        path, grade = walked.path, walked.grade
+        wrong = lessons.wrong_moves(path.steps, answer, puzzle.n) if args.verify else []
         if args.format == "json":
             print(json.dumps({"puzzle": line_of(puzzle.givens), "solved": path.solved,
                               "stopped": path.stopped, "level": grade.level,
@@ -73,19 +73,10 @@ def run(args: argparse.Namespace) -> int:
                               **({"verified": not wrong} if args.verify else {})}))
         else:
             print(explanation(puzzle, path, grade))
-        if path.stopped:
-            print(f"sudokulab: puzzle {number}: stopped at --timeout {args.timeout:g} s after "
-                  f"{len(path.steps)} steps", file=sys.stderr)
-            codes.append(EXIT_TIMEOUT)
-        if path.broken:  # the steps contradict norvig's solution: one of them is wrong
-            print(error_line(f"puzzle {number}: the steps reach a contradiction "
-                             f"({path.contradiction}) although norvig finds a solution"),
-                  file=sys.stderr)
-            codes.append(EXIT_DISAGREE)
-        elif not path.solved and not path.stopped:  # as `solve -b human` ends: no answer
-            print(f"sudokulab: puzzle {number}: stalled after {len(path.steps)} steps: no "
-                  f"enabled technique applies (try more techniques)", file=sys.stderr)
-            codes.append(EXIT_STALLED)
+        ending = walked.ending
+        if ending != "solved":
+            print(ending_line(number, ending, path, args.timeout), file=sys.stderr)
+            codes.append(lessons.ENDINGS[ending])
         for problem in wrong:
             print(f"sudokulab: error: puzzle {number}: {problem}", file=sys.stderr)
         if args.verify and not wrong:
@@ -93,6 +84,19 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         codes.append(EXIT_DISAGREE if wrong else EXIT_OK)
     return worst(codes)
+
+
+def ending_line(number: int, ending: str, path, timeout: float | None) -> str:
+    """The stderr line for a walk that did not solve the puzzle: stopped, broken, stalled."""
+    count = len(path.steps)
+    if ending == "timeout":
+        return f"sudokulab: puzzle {number}: stopped at --timeout {timeout:g} s after {count} steps"
+    if ending == "broken":  # the steps contradict norvig's solution: one of them is wrong
+        return error_line(f"puzzle {number}: the steps reach a contradiction "
+                          f"({path.contradiction}) although norvig finds a solution")
+    # as `solve -b human` ends: no answer
+    return (f"sudokulab: puzzle {number}: stalled after {count} steps: no enabled technique "
+            f"applies (try more techniques)")
 
 
 def explanation(puzzle, path, grade) -> str:

@@ -50,7 +50,9 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("pretty", "json", "csv", "tsv"), default="pretty",
                    help="pretty (default): number, level, score, rating, hardest technique; "
                         "json: one object per puzzle per line; csv, tsv: a header and one "
-                        "row per puzzle (techniques as name:count;...)")
+                        "row per puzzle (techniques as name:count;...). json, csv and tsv "
+                        "hold every puzzle of the input, each with its status (solved, "
+                        "stalled, timeout, unsupported, none, several, bad-input) and why")
     p.add_argument("--plot", metavar="FILE", type=nonempty,
                    help="write a histogram of the levels here (.png, .svg or .pdf)")
 
@@ -60,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         print(steps.listing())
         return EXIT_OK
+    from sudokulab.human.lessons import Refusal
     from sudokulab.progress import Progress
 
     if args.plot:
@@ -78,17 +81,21 @@ def run(args: argparse.Namespace) -> int:
             progress.step()
         if entry.puzzle is None:
             print(error_line(entry.error), file=sys.stderr)
+            table.refused(number, None, "bad-input", entry.error, where=entry.where)
             codes.append(EXIT_INPUT)
             continue
         puzzle = entry.puzzle
         answer = steps.judged(number, puzzle, args)
-        if isinstance(answer, int):
-            codes.append(answer)
+        if isinstance(answer, Refusal):  # said on stderr; a record still names it
+            table.refused(number, puzzle, answer.status, answer.message)
+            codes.append(answer.code)
             continue
-        path, grade = steps.walk(puzzle, techniques, args)
+        walked = steps.walk(puzzle, techniques, args)
+        path, grade = walked.path, walked.grade
         if path.stopped:
-            print(error_line(f"puzzle {number}: stopped at --timeout {args.timeout:g} s after "
-                             f"{len(path.steps)} steps: no grade"), file=sys.stderr)
+            why = f"stopped at --timeout {args.timeout:g} s after {len(path.steps)} steps"
+            print(error_line(f"puzzle {number}: {why}: no grade"), file=sys.stderr)
+            table.refused(number, puzzle, "timeout", f"{why}: no grade")
             codes.append(EXIT_TIMEOUT)
             continue
         grades.append(grade)
@@ -106,7 +113,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 class Table:
-    """One record per graded puzzle, in the chosen format."""
+    """One record per puzzle of the input, in the chosen format: its grade, or (json, csv
+    and tsv) why it has none, so that a script reading stdout sees every puzzle."""
+
+    HEADER = ["puzzle", "givens", "solved", "level", "score", "rating", "hardest",
+              "techniques", "status", "message"]
 
     def __init__(self, fmt: str) -> None:
         self.format = fmt
@@ -114,27 +125,47 @@ class Table:
         if fmt in ("csv", "tsv"):
             self.writer = csv.writer(sys.stdout, lineterminator="\n",
                                      delimiter="," if fmt == "csv" else "\t")
-            self.writer.writerow(["puzzle", "givens", "solved", "level", "score", "rating",
-                                  "hardest", "techniques"])
+            self.writer.writerow(self.HEADER)
 
     def row(self, number: int, puzzle, path, grade) -> None:
         """Print one puzzle's grade."""
         from sudokulab.puzzle import line_of
 
         counts = path.counts()
+        status = "solved" if path.solved else "stalled"
+        message = "" if path.solved else (f"stalled after {len(path.steps)} steps: no "
+                                          f"enabled technique applies")
         if self.format == "json":
             print(json.dumps({"puzzle": line_of(puzzle.givens), "solved": path.solved,
                               "level": grade.level, "score": grade.score,
                               "rating": grade.rating, "hardest": grade.hardest,
-                              "techniques": counts}))
+                              "techniques": counts, "status": status, "message": message}))
         elif self.writer:
             self.writer.writerow([number, line_of(puzzle.givens), path.solved, grade.level,
                                   grade.score, grade.rating, grade.hardest,
-                                  ";".join(f"{k}:{v}" for k, v in counts.items())])
+                                  ";".join(f"{k}:{v}" for k, v in counts.items()), status,
+                                  " ".join(message.split())])
         else:
             state = "" if path.solved else "  (stalled)"
             print(f"#{number}  {grade.level:<7} {grade.score:>6}  {grade.rating:4.1f}  "
                   f"{grade.hardest}{state}")
+
+    def refused(self, number: int, puzzle, status: str, message: str,
+                where: str | None = None) -> None:
+        """The record of a puzzle without a grade (json, csv, tsv; pretty says it on
+        stderr only): its status (bad-input, unsupported, none, several, timeout, error)
+        and why."""
+        from sudokulab.puzzle import line_of
+
+        line = None if puzzle is None else line_of(puzzle.givens)
+        if self.format == "json":
+            print(json.dumps({"puzzle": line, **({"where": where} if where else {}),
+                              "solved": False, "level": None, "score": None, "rating": None,
+                              "hardest": None, "techniques": {}, "status": status,
+                              "message": message}))
+        elif self.writer:
+            self.writer.writerow([number, line or "", False, "", "", "", "", "", status,
+                                  " ".join(message.split())])
 
 
 def summary(grades) -> str:

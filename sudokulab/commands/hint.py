@@ -48,15 +48,15 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         print(steps.listing())
         return EXIT_OK
-    from sudokulab.human import forcing, solver
+    from sudokulab.human import lessons
 
     techniques = steps.chosen(args)
     codes = [EXIT_OK]
     for number, puzzle, _ in steps.explainable(args, codes):
         try:
-            step = solver.hint(puzzle, techniques, unique=steps.unique(args),
-                               stop=steps.deadline(args))
-        except forcing.Stopped:
+            step = lessons.next_step(puzzle, techniques, steps.unique(args),
+                                     steps.deadline(args))
+        except lessons.Stopped:
             print(error_line(f"puzzle {number}: no step found within --timeout "
                              f"{args.timeout:g} s"), file=sys.stderr)
             codes.append(EXIT_TIMEOUT)

@@ -8,6 +8,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from sudokulab.commands.answers import stdout_to_stderr
 from sudokulab.commands.inputs import backend as engine_named
 from sudokulab.commands.inputs import box_shape, examples, nonempty, unavailable
 from sudokulab.errors import (
@@ -92,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
                          f"({error.found}x{error.found})") from None
     except G.GridNotFound as error:
         raise InputError(f"{_name(args)}: {error}") from None
-    verdict = R.verify(reading, backend)
+    with stdout_to_stderr():  # an engine that prints (HiGHS's banner) stays off stdout
+        verdict = R.verify(reading, backend)
     solution = verdict.solution if args.solve else None
     _pictures(args, image, reading, verdict)
     print(_render(args, reading, verdict, solution))

@@ -25,7 +25,9 @@ DESCRIPTION = ("The setter's bench: for a puzzle as it stands, how many solution
                "the true candidates of every cell (the digits some solution puts there), "
                "the givens and rules the puzzle stays unique without, and the human grade "
                "once it is unique. One incremental SAT solver answers it all; every "
-               "solution it shows is checked by the independent checker.")
+               "solution it shows is checked by the independent checker. Ctrl-C or "
+               "SIGTERM prints what is established so far of the puzzle under way, "
+               "marked partial (json: \"partial\": true), and exits 130 or 143.")
 EXAMPLES = examples(
     "sudokulab setter 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",  # noqa: E501  (a puzzle to copy whole)
     "sudokulab setter PUZZLE --cage r1c1,r1c2=10 --cage r1c3,r2c3=7 --format json",
@@ -58,29 +60,39 @@ def options(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the bench's report on each puzzle; the exit code says unique, none or several."""
-    from sudokulab.setter import setter_report
+    from sudokulab.setter import SetterInterrupted, setter_report
 
     codes = [EXIT_OK]
     for number, puzzle in each_puzzle(args, codes):
-        report = setter_report(puzzle, seconds=args.timeout,
-                               candidates=not args.no_candidates,
-                               redundancy=not args.no_redundancy, grade=not args.no_grade,
-                               grade_seconds=args.grade_timeout)
-        if args.format == "json":
-            print(json.dumps(report.to_json()))
-        else:
-            print(pretty(number, puzzle, report))
-        sys.stdout.flush()  # each report as it comes: a file of puzzles takes a while
+        try:
+            report = setter_report(puzzle, seconds=args.timeout,
+                                   candidates=not args.no_candidates,
+                                   redundancy=not args.no_redundancy, grade=not args.no_grade,
+                                   grade_seconds=args.grade_timeout)
+        except SetterInterrupted as stop:  # what it established, then 130 or 143
+            show(args, number, puzzle, stop.report)
+            raise
+        show(args, number, puzzle, report)
         codes.append(CODES[report.status])
         if report.status == "unique" and not report.complete:
             codes.append(EXIT_TIMEOUT)
     return worst(codes)
 
 
+def show(args: argparse.Namespace, number: int, puzzle, report) -> None:
+    """One report on stdout in the chosen format, at once: a file of puzzles takes a while."""
+    if args.format == "json":
+        print(json.dumps(report.to_json()))
+    else:
+        print(pretty(number, puzzle, report))
+    sys.stdout.flush()
+
+
 def pretty(number: int, puzzle, report) -> str:
     """The report as text: count, differences, candidates, redundancy, grade."""
     lines = [f"puzzle {number}: {headline(report)}"
-             + (f" ({report.message})" if report.message else "")]
+             + (f" ({report.message})" if report.message else "")
+             + (f" (partial: {report.stopped})" if report.stopped else "")]
     if report.differ:
         lines.append(f"  the two solutions differ in {len(report.differ)} cells: "
                      + " ".join(f"r{r}c{c}={a}/{b}" for (r, c), a, b in (
@@ -113,6 +125,8 @@ def pretty(number: int, puzzle, report) -> str:
 
 def headline(report) -> str:
     """The count in words."""
+    if report.status == "timeout" and report.stopped:
+        return "no count yet"  # stopped by a signal, not by the time limit
     return {"none": "no solution", "unique": "unique (1 solution)",
             "several": "at least 2 solutions",
             "timeout": "no count: the time ran out"}[report.status]

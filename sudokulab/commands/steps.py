@@ -1,15 +1,18 @@
-"""What `explain`, `hint` and `grade` share: choosing the techniques, the time limit, and
-the verdict of a search engine before any step (sudokulab.human.verdict)."""
+"""What `explain`, `hint` and `grade` share on the command line: their options, turned into
+the lesson service's settings (sudokulab.human.lessons), and its refusals said on stderr."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from sudokulab.commands.inputs import timeout_seconds
-from sudokulab.errors import EXIT_ENGINE, UsageError, error_line
+from sudokulab.errors import UsageError, error_line
+
+if TYPE_CHECKING:
+    from sudokulab.human.lessons import Settings, Walk
 
 
 def technique_options(p: argparse.ArgumentParser) -> None:
@@ -42,15 +45,20 @@ def refuse_unused(args: argparse.Namespace) -> None:
 
 def chosen(args: argparse.Namespace):
     """The techniques the options select; UsageError for an unknown name or none."""
-    from sudokulab.human import solver
+    chosen = settings(args)
+    if chosen.techniques is not None and not any(t.strip() for t in chosen.techniques):
+        raise UsageError(f"--techniques {args.techniques!r} names no technique; "
+                         f"see `sudokulab explain --list`")
+    return chosen.selected()  # UnknownTechnique (a UsageError) for a bad name
 
-    if args.techniques is not None:
-        names = [t for t in args.techniques.split(",") if t.strip()]
-        if not names:
-            raise UsageError(f"--techniques {args.techniques!r} names no technique; "
-                             f"see `sudokulab explain --list`")
-        return solver.select(names=names)  # UnknownTechnique (a UsageError) for a bad name
-    return solver.select(upto=args.upto)
+
+def settings(args: argparse.Namespace) -> Settings:
+    """The lesson settings the options give (sudokulab.human.lessons)."""
+    from sudokulab.human.lessons import Settings
+
+    techniques = None if args.techniques is None else tuple(args.techniques.split(","))
+    return Settings(techniques=techniques, upto=args.upto, uniqueness=args.uniqueness,
+                    seconds=args.timeout)
 
 
 def listing() -> str:
@@ -68,52 +76,44 @@ def listing() -> str:
 
 def deadline(args: argparse.Namespace) -> Callable[[], bool]:
     """A `stop` for the human solver: whether this puzzle's --timeout has passed."""
-    if args.timeout is None:
-        return lambda: False
-    end = time.monotonic() + args.timeout
-    return lambda: time.monotonic() > end
+    from sudokulab.human import lessons
+
+    return lessons.deadline(args.timeout)
 
 
 def judged(number: int, puzzle, args: argparse.Namespace):
-    """norvig's unique answer for the puzzle, or the exit code after saying why there is
-    no step to give: rules no technique knows (5), no solution (1), several (6), timeout (3).
-    """
-    from sudokulab.human import solver, verdict
+    """norvig's unique answer for the puzzle, or the lesson service's Refusal after saying
+    on stderr why there is no step to give: rules no technique knows (its code 5), no
+    solution (1), several (6), timeout (3)."""
+    from sudokulab.human import lessons
 
-    reason = solver.refusal(puzzle)
-    if reason:
-        print(error_line(f"puzzle {number}: {reason}"), file=sys.stderr)
-        return EXIT_ENGINE
-    answer = verdict.referee(puzzle, args.timeout)
-    why = verdict.objection(answer)
-    if why:
-        print(error_line(f"puzzle {number}: {why}"), file=sys.stderr)
-        return verdict.exit_code(answer)
+    answer = lessons.judge(puzzle, args.timeout)
+    if isinstance(answer, lessons.Refusal):
+        print(error_line(f"puzzle {number}: {answer.message}"), file=sys.stderr)
     return answer
 
 
 def unique(args: argparse.Namespace) -> bool:
     """Whether uniqueness techniques may be used (the verdict proved one solution)."""
-    return args.uniqueness != "no"
+    return settings(args).unique
 
 
-def walk(puzzle, techniques, args: argparse.Namespace):
+def walk(puzzle, techniques, args: argparse.Namespace) -> Walk:
     """The human path through a puzzle within --timeout, and its grade."""
-    from sudokulab.human import grading, solver
+    from sudokulab.human import lessons
 
-    stop, uniqueness = deadline(args), unique(args)
-    path = solver.solve(puzzle, techniques, unique=uniqueness, stop=stop)
-    return path, grading.grade_path(path, techniques, unique=uniqueness, stop=stop)
+    return lessons.walk(puzzle, techniques, unique(args), deadline(args))
 
 
 def explainable(args: argparse.Namespace, codes: list[int]):
     """(number, puzzle, norvig's answer) for each puzzle of the input that has exactly one
     solution; each other puzzle is reported and adds its exit code to `codes`."""
     from sudokulab.commands.inputs import each_puzzle
+    from sudokulab.human.lessons import Refusal
 
     for number, puzzle in each_puzzle(args, codes):
         answer = judged(number, puzzle, args)
-        if isinstance(answer, int):
-            codes.append(answer)
+        if isinstance(answer, Refusal):
+            codes.append(answer.code)
         else:
             yield number, puzzle, answer

@@ -1,19 +1,18 @@
-"""The comparison behind `sudokulab compare`: run backends over a puzzle set, cross-check
-them, report timings. Its options are in sudokulab/commands/compare.py; its exit codes
+"""The comparison service behind `sudokulab compare` and `sudokulab.compare`: run backends
+over a puzzle set, cross-check them, report timings. Both doors build one `Settings` and
+call `compare(settings)`; the command line turns its options into Settings
+(sudokulab/commands/compare.py), the API its arguments (sudokulab/api.py). Exit codes
 follow errors.PRECEDENCE (bad input before the run, 2; Ctrl-C 130, SIGTERM 143)."""
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
-import math
 import random
-import shlex
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from sudokulab import datasets, errors
@@ -27,15 +26,17 @@ from sudokulab.errors import (
     EXIT_OK,
     EXIT_TERMINATED,
     EXIT_TIMEOUT,
+    NothingCompared,
     PuzzleError,
     UsageError,
     error_line,
+    time_limit,
     worst,
 )
 from sudokulab.formats.text import parse_many
 from sudokulab.harness import provenance, report
 from sudokulab.harness.comparison import Comparison
-from sudokulab.harness.records import Record, cores
+from sudokulab.harness.records import Record, cores, merged
 from sudokulab.harness.runlog import RunLog
 from sudokulab.harness.runner import BackendFailed, Options, run_backend
 from sudokulab.progress import Progress
@@ -43,31 +44,73 @@ from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Status
 
 RUNS = Path("runs")
-CHOICES = ("backends", "limit", "timeout", "repeat", "seed", "warm")  # defaults: in Settings
-
+DEFAULT_DATASET = "top95"  # what a run with no dataset, file or puzzles takes
 
 Terminated = errors.Terminated  # SIGTERM: a KeyboardInterrupt (errors.sigterm_stops)
 
-@dataclass
-class Settings:
-    """What a run is: saved in meta.json, so that --resume finishes the same run."""
 
-    dataset: str | None = None
-    file: str | None = None
-    backends: str = "all"
-    limit: int = 2
-    timeout: float | None = 10.0
-    repeat: int = 1
-    sample: int | None = None
-    seed: int = 0
-    scatter: str | None = None
-    input_format: str = "auto"  # how --file is read (sudokulab.formats.files.READERS)
-    warm: bool = False  # solve each puzzle on the engine as earlier ones left it
+@dataclass(frozen=True)
+class Settings:
+    """One comparison, as `compare`'s options and `sl.compare`'s arguments both give it.
+
+    Each field means what the `compare` option of the same name means, and defaults to
+    it. The fields before `puzzles` are what the run *is*: meta.json saves them
+    (`saved()`), so that --resume finishes the same run; the rest say how this session
+    runs it.
+    """
+
+    dataset: str | None = None   # a bundled set (top95 when no file and no puzzles)
+    file: str | None = None      # a file of puzzles (stored resolved, as meta.json keeps it)
+    backends: str = "all"        # 'all' or backend specs joined by commas
+    limit: int = 2               # solutions looked for per puzzle (2 proves uniqueness)
+    timeout: float | None = 10.0  # seconds per puzzle and backend; 0, inf or None: none
+    repeat: int = 1              # passes over the whole set
+    sample: int | None = None    # puzzles drawn at random (seeded) instead of all
+    seed: int = 0                # the sample's and each pass's order's seed
+    scatter: str | None = None   # 'A,B': the scatter plot's pair (default: the first two)
+    input_format: str = "auto"   # how `file` is read (sudokulab.formats.files.READERS)
+    warm: bool = False           # solve each puzzle on the engine as earlier ones left it
+    # --- how this session runs it (never saved) ---
+    puzzles: tuple[Puzzle, ...] = ()  # puzzles in memory (the API's list), not a set or file
+    jobs: int | None = None      # worker processes per backend (None: the usable cores)
+    out: str | None = None       # the run folder (None: a new runs/<name>-<timestamp>)
+    resume: bool = False         # finish the run in `out` (see `resumed`)
+    strict: bool = False         # a bad puzzle of `file` refuses the file
+    cluster: str | None = None   # a Dask cluster: local:N or tcp://HOST:PORT
+    progress: bool = True        # progress on stderr
+    keep: bool = True            # write the run folder; False: records in memory only
+
+    def __post_init__(self) -> None:
+        """Normalise as every door reads the options: no limit is None, a file its full
+        path, and no puzzles at all the default dataset; UsageError for a bad timeout."""
+        if self.timeout is not None:
+            try:
+                object.__setattr__(self, "timeout", time_limit(self.timeout))
+            except ValueError:
+                raise UsageError(f"--timeout {self.timeout}: give seconds, 0 or more "
+                                 f"(0 or inf: no timeout)") from None
+        if self.file:
+            object.__setattr__(self, "file", str(Path(self.file).resolve()))
+        if self.dataset is None and not (self.file or self.puzzles):
+            object.__setattr__(self, "dataset", DEFAULT_DATASET)
+        object.__setattr__(self, "puzzles", tuple(self.puzzles))
 
     @classmethod
-    def saved(cls, data: Mapping) -> Settings:
-        """The settings meta.json holds; a run saved before solves were cold was warm."""
-        return cls(**{"warm": True, **data})
+    def saved_fields(cls) -> tuple[str, ...]:
+        """The names of the fields meta.json saves: what the run is."""
+        names_ = [f.name for f in fields(cls)]
+        return tuple(names_[:names_.index("puzzles")])
+
+    def saved(self) -> dict:
+        """The settings as meta.json holds them."""
+        return {name: getattr(self, name) for name in self.saved_fields()}
+
+    @classmethod
+    def from_saved(cls, data: Mapping, **session: object) -> Settings:
+        """The settings meta.json holds (a run saved before solves were cold was warm),
+        with this session's fields."""
+        known = {k: v for k, v in data.items() if k in cls.saved_fields()}
+        return cls(**{"warm": True, **known, **session})
 
     @property
     def name(self) -> str:
@@ -79,68 +122,176 @@ class Settings:
         return Options(limit=self.limit, timeout=self.timeout, warm=self.warm)
 
 
-def compare(args: argparse.Namespace) -> int:
-    """Run, cross-check and report; raises PuzzleError, BackendError or UsageError."""
-    folder, settings = _resumed(args) if args.resume else _fresh(args)
+@dataclass
+class Outcome:
+    """What a comparison gives back, to whichever door asked for it."""
+
+    comparison: Comparison
+    folder: Path | None              # the run folder (None: kept in memory only)
+    summary: report.Report | None    # the tables, written to `folder` (None before the end)
+    explicit: bool                   # the backends were named, not 'all'
+    stop: KeyboardInterrupt | None = None  # Ctrl-C or SIGTERM that cut the run short
+    bad_input: list = field(default_factory=list)  # bad puzzles of the file, skipped
+    asked: int = 0                   # answers the run asks for: one per backend and puzzle
+
+    @property
+    def partial(self) -> bool:
+        """Whether the run was cut short: the figures cover only what finished."""
+        return self.stop is not None
+
+    @property
+    def terminated(self) -> bool:
+        """Whether SIGTERM, not Ctrl-C, cut the run short."""
+        return isinstance(self.stop, Terminated) or (self.partial and errors.terminated())
+
+    @property
+    def cause(self) -> str:
+        """What cut the run short, in words: 'Ctrl-C', 'SIGTERM' or the lost cluster."""
+        if isinstance(self.stop, errors.ClusterLost):
+            return f"a lost cluster ({self.stop})"
+        return "SIGTERM" if self.terminated else "Ctrl-C"
+
+    def exit_code(self) -> int:
+        """The run's exit code (errors.PRECEDENCE), with one line on stderr saying why
+        when it is not 0 or 1; 130 or 143 for a run cut short."""
+        if self.partial:
+            return EXIT_TERMINATED if self.terminated else EXIT_INTERRUPTED
+        result = self.comparison
+        code = exit_code(result.check.findings, result.records, result.skipped,
+                         self.explicit, {v.consensus for v in result.check.puzzles})
+        if self.bad_input and code not in (EXIT_DISAGREE, EXIT_ENGINE):
+            print(f"sudokulab: {len(self.bad_input)} bad puzzle(s) of "
+                  f"{result.meta['settings']['file']} skipped (listed above): exit code 2",
+                  file=sys.stderr)
+            return EXIT_INPUT
+        return code
+
+
+def compare(settings: Settings, *, caller: Mapping[str, object] | None = None) -> Outcome:
+    """The one comparison: line up the backends, load the puzzles, run the workers,
+    collect the records, summarise, and (with `settings.keep`) write the run folder.
+
+    `caller` adds to the session meta.json records (the API names itself). Bad input
+    raises PuzzleError, BackendError or UsageError before any solve; no backend that can
+    run, NothingCompared. Ctrl-C or SIGTERM during the run ends it with what finished
+    kept (runs.jsonl, meta.json) and returned, `stop` set and no report files written.
+    """
+    folder = run_folder(settings) if settings.keep else None
     if settings.repeat >= 2:  # intervals and paired tests: refused now, not after the run
         from sudokulab.harness import uncertainty
 
         uncertainty.need()
-    skipped_input: list = []
-    puzzles, references = select(settings, skipped_input, strict=getattr(args, "strict", False))
+    bad_input: list = []
+    puzzles, references = select(settings, bad_input)
     lineup, engines, skipped = line_up(settings.backends)
     pair = _scatter_pair(settings.scatter, lineup)
     if not lineup:
-        print("sudokulab: error: no backend can run here:\n  " +
-              "\n  ".join(f"{name}: {why}" for name, why in skipped.items()), file=sys.stderr)
-        return EXIT_ENGINE
-    jobs = args.jobs or cores()
-    if jobs > cores():
-        print(f"sudokulab: warning: --jobs {jobs} is more than the {cores()} usable cores: "
-              f"workers share cores, so each puzzle's time grows", file=sys.stderr)
-    if settings.sample and settings.sample > len(puzzles):
-        print(f"sudokulab: warning: --sample {settings.sample} of {len(puzzles)} puzzles: "
-              f"running all {len(puzzles)}", file=sys.stderr)
-    runner = _runner(getattr(args, "cluster", None))
+        raise NothingCompared(failures("no backend can run here", skipped))
+    jobs = _jobs(settings, len(puzzles))
+    runner = _runner(settings.cluster)  # a bad --cluster is refused before any folder is made
     meta = _meta(folder, settings, engines)
     # environment describes the latest session; each session keeps its own code and load,
     # so a run resumed at another commit says so
-    session = {"started": now(), "command": command(), "jobs": jobs, "backends": {},
-               "source": meta["environment"].get("source"),
+    session = {"started": now(), "command": command(), **(caller or {}), "jobs": jobs,
+               "backends": {}, "source": meta["environment"].get("source"),
                "load before": meta["environment"].get("load before")}
     meta["sessions"].append(session)
-    _start(folder, meta)
-    log = RunLog(folder)
+    records, stop = _solve(lineup, puzzles, settings, jobs, skipped, session, folder, meta,
+                           runner)
+    result = comparison(settings, puzzles, references, records, skipped, meta)
+    summary = None if stop is not None or folder is None else write_reports(result, pair,
+                                                                             folder)
+    return Outcome(result, folder, summary, settings.backends.strip() != "all", stop,
+                   bad_input, len(lineup) * len(puzzles))
+
+
+def _jobs(settings: Settings, puzzles: int) -> int:
+    """The worker processes per backend, warning (on stderr) of more than the cores and
+    of a sample larger than the puzzle set."""
+    jobs = settings.jobs or cores()
+    if jobs > cores():
+        print(f"sudokulab: warning: --jobs {jobs} is more than the {cores()} usable cores: "
+              f"workers share cores, so each puzzle's time grows", file=sys.stderr)
+    if settings.sample and settings.sample > puzzles:
+        print(f"sudokulab: warning: --sample {settings.sample} of {puzzles} puzzles: "
+              f"running all {puzzles}", file=sys.stderr)
+    return jobs
+
+
+def _solve(lineup: list[str], puzzles: dict[int, Puzzle], settings: Settings, jobs: int,
+           skipped: dict[str, str], session: dict, folder: Path | None, meta: dict,
+           runner: contextlib.AbstractContextManager
+           ) -> tuple[list[Record], KeyboardInterrupt | None]:
+    """Run every pass, each record kept as it comes (runs.jsonl, or memory); the records
+    (passes merged) and the Ctrl-C or SIGTERM that stopped the run, if one did."""
+    lines: list[Record] = []
+    log = RunLog(folder) if folder is not None else None
+    if folder is not None:
+        _start(folder, meta)
+    stop = None
     try:
         with runner as run:  # runner.run_backend, or the same on a Dask cluster
             session.update(getattr(runner, "about", {}))
-            _run(lineup, puzzles, settings, jobs, log, skipped, session, run)
-    except KeyboardInterrupt as stop:
-        session.update(finished=now(), interrupted=True)
-        meta["environment"]["load after"] = session["load after"] = provenance.load()
-        if isinstance(stop, Terminated):
-            session["terminated"] = True
-        report.write_json(meta, folder / "meta.json")
-        print(f"\n{'terminated' if isinstance(stop, Terminated) else 'interrupted'}: "
-              f"{len(log.read())} results kept in {log.path}; finish the run "
-              f"with:\n  sudokulab compare --resume --out {shlex.quote(str(folder))}",
-              file=sys.stderr)
-        return EXIT_TERMINATED if isinstance(stop, Terminated) else EXIT_INTERRUPTED
+            solve_passes(lineup, puzzles, settings, jobs,
+                         log.append if log else lines.append, skipped,
+                         done=log.done(settings.repeat) if log else frozenset(), run=run,
+                         walls=session["backends"], progress=settings.progress)
+    except KeyboardInterrupt as interruption:
+        stop = interruption
     finally:
-        log.close()
-    session.update(finished=now(), interrupted=False, skipped=skipped)
+        if log:
+            log.close()
+    session.update(finished=now(), interrupted=stop is not None,
+                   **({"terminated": True} if isinstance(stop, Terminated) else {}),
+                   skipped=dict(skipped))
     # a busy machine slows every engine
     meta["environment"]["load after"] = session["load after"] = provenance.load()
-    report.write_json(meta, folder / "meta.json")
-    records = [r for r in log.read() if r.index in puzzles]
-    explicit = settings.backends.strip() != "all"
-    code = _report(settings, puzzles, references, records, skipped, pair, folder,
-                   meta, explicit)
-    if skipped_input and code not in (EXIT_DISAGREE, EXIT_ENGINE):
-        print(f"sudokulab: {len(skipped_input)} bad puzzle(s) of {settings.file} skipped "
-              f"(listed above): exit code 2", file=sys.stderr)
-        return EXIT_INPUT
-    return code
+    if folder is not None:
+        report.write_json(meta, folder / "meta.json")
+    records = log.read() if log else merged(lines)
+    return [r for r in records if r.index in puzzles], stop
+
+
+def run_folder(settings: Settings) -> Path:
+    """The folder the run is written to: `out` (one holding no run yet, unless it is
+    resumed), or a new runs/<name>-<timestamp>; UsageError for one that cannot be."""
+    if settings.resume:
+        if not settings.out:
+            raise UsageError("resume needs the run's folder: make the settings with resumed()")
+        return Path(settings.out)
+    if not settings.out:
+        return _new_folder(settings.name)
+    folder = Path(settings.out)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--out {folder} is a file, not a folder: choose another --out")
+    if (folder / "runs.jsonl").exists():
+        raise UsageError(f"{folder} holds a run already: add --resume to finish it, "
+                         f"or choose another --out")
+    return folder
+
+
+def resumed(out: str | None, given: Mapping[str, object]) -> Settings:
+    """The settings of the run to finish, in `out` (default: the latest in runs/, of the
+    dataset given): the saved ones, with this session's fields from `given`; UsageError
+    when `given` changes what the run is (the scatter pair, a choice of plot, may)."""
+    dataset = given.get("dataset")
+    folder = Path(out) if out else _latest(dataset if isinstance(dataset, str) else None)
+    try:
+        saved = json.loads((folder / "meta.json").read_text(encoding="utf-8"))["settings"]
+        settings = Settings.from_saved(saved)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise UsageError(f"cannot resume {folder}: no readable meta.json ({error})") from None
+    asked = Settings(**{k: v for k, v in given.items() if k in Settings.saved_fields()})
+    changed = {k: given[k] for k in given if k in Settings.saved_fields() and k != "scatter"
+               and getattr(asked, k) != getattr(settings, k)}
+    if changed:
+        options = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in changed.items())
+        raise UsageError(f"{folder} was started with other settings than {options}; resume "
+                         f"without them, or start a new run")
+    print(f"resuming {folder}", file=sys.stderr)
+    session = {k: v for k, v in given.items() if k not in Settings.saved_fields()}
+    return replace(settings, scatter=given.get("scatter") or settings.scatter,
+                   **{**session, "out": str(folder), "resume": True})
 
 
 def _start(folder: Path, meta: dict) -> None:
@@ -156,14 +307,6 @@ def _start(folder: Path, meta: dict) -> None:
                 folder.rmdir()
         raise UsageError(f"--out {folder}: cannot write there: "
                          f"{error.strerror or error}") from None
-
-
-def _run(lineup: list[str], puzzles: dict[int, Puzzle], settings: Settings, jobs: int,
-         log: RunLog, skipped: dict[str, str], session: dict,
-         run: Callable[..., None] = run_backend) -> None:
-    """Every pass of every backend over the puzzles runs.jsonl does not hold yet."""
-    solve_passes(lineup, puzzles, settings, jobs, log.append, skipped,
-                 done=log.done(settings.repeat), run=run, walls=session["backends"])
 
 
 def solve_passes(lineup: list[str], puzzles: Mapping[int, Puzzle], settings: Settings,
@@ -216,16 +359,14 @@ def _runner(cluster: str | None) -> contextlib.AbstractContextManager:
     return Cluster(cluster)  # ClusterError (a UsageError) for a bad or unreachable one
 
 
-def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int, Grid],
-            records: list[Record], skipped: dict[str, str], pair: list[str] | None,
-            folder: Path, meta: dict, explicit: bool = True) -> int:
-    """Cross-check, write every report file, print the tables; the exit code."""
+def write_reports(result: Comparison, pair: list[str] | None, folder: Path) -> report.Report:
+    """Write every report file of a finished run (summary.md, summary.csv and the other
+    tables, the plots) into its folder; the Report they are made of."""
     from sudokulab.extras import absent
     from sudokulab.harness import plots  # matplotlib: only when there is something to draw
 
-    result = comparison(settings, puzzles, references, records, skipped, meta)
-    summary = result.report(meta["environment"])
-    runs, heading, wrong, timeout = result.runs, result.heading, result.wrong, settings.timeout
+    summary = result.report(result.meta["environment"])
+    runs, heading, wrong, timeout = result.runs, result.heading, result.wrong, result.timeout
     if runs:
         summary.plots.append(plots.cactus(runs, folder / "cactus.png", heading, wrong=wrong,
                                           timeout=timeout, extra=result.best_line()))
@@ -245,9 +386,7 @@ def _report(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int
     (folder / "summary.md").write_text(report.markdown(summary), encoding="utf-8")
     report.write_csv(summary, folder / "summary.csv")
     summary.tables = report.write_sections(summary, folder)
-    print(report.terminal(summary, folder), flush=True)  # a full stdout fails here
-    return exit_code(result.check.findings, records, skipped, explicit,
-                     {v.consensus for v in result.check.puzzles})
+    return summary
 
 
 def comparison(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int, Grid],
@@ -259,7 +398,7 @@ def comparison(settings: Settings, puzzles: dict[int, Puzzle], references: dict[
                         limit=settings.limit, timeout=settings.timeout,
                         repeat=settings.repeat, seed=settings.seed, references=references,
                         skipped=skipped, about=_describe(settings, len(puzzles)),
-                        meta=meta or {})
+                        meta=meta or {}, given=list(settings.puzzles))
     if settings.file:
         result.ratings = ratings_of(settings.file, settings.input_format, puzzles)
     return result
@@ -302,52 +441,27 @@ def exit_code(findings: list, records: list[Record], skipped: dict[str, str],
     return code
 
 
-# --- settings, fresh or resumed --------------------------------------------------------
+# --- run folders and meta.json ---------------------------------------------------------
 
-def _fresh(args: argparse.Namespace) -> tuple[Path, Settings]:
-    """The settings of a new run and its (new, empty) folder."""
-    given = {k: getattr(args, k) for k in CHOICES if getattr(args, k) is not None}
-    settings = Settings(dataset=args.dataset or (None if args.file else "top95"),
-                        file=str(Path(args.file).resolve()) if args.file else None,
-                        sample=args.sample, scatter=args.scatter,
-                        input_format=getattr(args, "input_format", None) or "auto", **given)
-    if settings.timeout is not None and not settings.timeout >= 0:  # negative, or nan
-        raise UsageError(f"--timeout {settings.timeout}: give seconds, 0 or more "
-                         f"(0 or inf: no timeout)")
-    if not settings.timeout or math.isinf(settings.timeout):
-        settings.timeout = None  # --timeout 0 or inf: no timeout
-    if args.out:
-        folder = Path(args.out)
-        if folder.exists() and not folder.is_dir():
-            raise UsageError(f"--out {folder} is a file, not a folder: choose another --out")
-        if (folder / "runs.jsonl").exists():
-            raise UsageError(f"{folder} holds a run already: add --resume to finish it, "
-                             f"or choose another --out")
-    else:
-        folder = _new_folder(settings.name)
-    return folder, settings
-
-
-def _resumed(args: argparse.Namespace) -> tuple[Path, Settings]:
-    """The folder and saved settings of the run to finish; options may not change them."""
-    folder = Path(args.out) if args.out else _latest(args.dataset)
-    meta_path = folder / "meta.json"
+def read_run(folder: Path) -> Comparison:
+    """The Comparison of a run from its folder (meta.json and runs.jsonl), written by
+    `sudokulab compare` or Comparison.save; UsageError when it holds no run."""
     try:
-        saved = json.loads(meta_path.read_text(encoding="utf-8"))["settings"]
-        settings = Settings.saved(saved)
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        settings = Settings.from_saved(meta["settings"], keep=False)
     except (OSError, ValueError, KeyError, TypeError) as error:
-        raise UsageError(f"cannot resume {folder}: no readable meta.json ({error})") from None
-    settings.scatter = args.scatter or settings.scatter  # a choice of plot, free to change
-    changed = {k: getattr(args, k) for k in (*CHOICES, "sample", "dataset", "input_format")
-               if getattr(args, k, None) is not None and getattr(args, k) != getattr(settings, k)}
-    if args.file and str(Path(args.file).resolve()) != settings.file:
-        changed["file"] = args.file
-    if changed:
-        options = ", ".join(f"--{k} {v}" for k, v in changed.items())
-        raise UsageError(f"{folder} was started with other settings than {options}; resume "
-                         f"without them, or start a new run")
-    print(f"resuming {folder}", file=sys.stderr)
-    return folder, settings
+        raise UsageError(f"{folder}: no readable meta.json ({error})") from None
+    moved = folder / Path(settings.file or "").name
+    if settings.file and not Path(settings.file).exists() and moved.is_file():
+        settings = replace(settings, file=str(moved))  # puzzles.jsonl, moved with its folder
+    puzzles, references = select(settings)
+    records = [r for r in RunLog(folder).read() if r.index in puzzles]
+    skipped = dict((meta.get("sessions") or [{}])[-1].get("skipped", {}))
+    result = comparison(settings, puzzles, references, records, skipped)
+    result.meta = {**meta, "settings": settings.saved()}
+    if "ratings" in meta:  # kept by Comparison.save
+        result.ratings = {int(k): float(v) for k, v in meta["ratings"].items()}
+    return result
 
 
 def _latest(dataset: str | None) -> Path:
@@ -370,40 +484,42 @@ def _new_folder(name: str) -> Path:
     return folder
 
 
-def _meta(folder: Path, settings: Settings, engines: dict[str, str]) -> dict:
+def _meta(folder: Path | None, settings: Settings, engines: dict[str, str]) -> dict:
     """meta.json as saved (on resume), or new, with what a reader needs to cite this
     session (provenance.environment: the code, versions, machine), its mode, its input's
     hash and the load as it starts (the session's end adds the load after)."""
-    path = folder / "meta.json"
-    if not path.exists():
+    if folder is None or not (folder / "meta.json").exists():
         return new_meta(settings, engines)
-    meta = json.loads(path.read_text(encoding="utf-8"))
+    meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
     meta["environment"] = provenance.environment(engines, settings)
     return meta
 
 
 def new_meta(settings: Settings, engines: Mapping[str, str]) -> dict:
-    """The meta.json of a new run, with no session yet (the CLI's and the API's)."""
-    return {"settings": asdict(settings), "seed": settings.seed, "sessions": [],
+    """The meta.json of a new run, with no session yet."""
+    return {"settings": settings.saved(), "seed": settings.seed, "sessions": [],
             "environment": provenance.environment(dict(engines), settings)}
 
 
 # --- puzzles and backends --------------------------------------------------------------
 
-def select(settings: Settings, skipped: list | None = None, strict: bool = False
+def select(settings: Settings, skipped: list | None = None
            ) -> tuple[dict[int, Puzzle], dict[int, Grid]]:
     """The puzzles of the run by their index in the source, and reference solutions.
 
     A bad puzzle of a --file is printed with its file and line and left out (appended to
-    `skipped`); with `strict`, it is a PuzzleError instead.
+    `skipped`); with `settings.strict`, it is a PuzzleError instead.
     """
+    if settings.puzzles:  # a list in memory: no references
+        given = settings.puzzles
+        return {i: given[i] for i in drawn(len(given), settings)}, {}
     if settings.file:
         from sudokulab.formats import files
 
         entries = files.read_file(settings.file, fmt=settings.input_format)
         good = [k for k, entry in enumerate(entries) if entry.puzzle is not None]
         bad = [entry for entry in entries if entry.puzzle is None]
-        if bad and (strict or not good):  # nothing to run: one line says why
+        if bad and (settings.strict or not good):  # nothing to run: one line says why
             more = f" (and {len(bad) - 1} more bad, no good puzzle)" if len(bad) > 1 else ""
             raise PuzzleError(bad[0].error + more)
         for entry in bad:
@@ -507,3 +623,8 @@ def now() -> str:
     """The local time, ISO 8601 to the second."""
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
 
+
+
+def failures(headline: str, why: Mapping[str, str]) -> str:
+    """'headline: norvig: why; sat: why' on one line."""
+    return f"{headline}: " + "; ".join(f"{name}: {reason}" for name, reason in why.items())

@@ -243,9 +243,11 @@ def verdict_line(report: Report) -> str:
             f"a backend contradicts the others{against} or returns an invalid grid.")
 
 
-def terminal(report: Report, folder: Path) -> str:
-    """What `compare` prints at the end."""
-    parts = [f"{report.title}: {report.settings}", "",
+def terminal(report: Report, folder: Path, partial: str | None = None) -> str:
+    """What `compare` prints at the end; `partial` (why the run stopped, what finished)
+    heads the tables of a run cut short, whose report files are not written yet."""
+    parts = [f"PARTIAL: {partial}", ""] if partial else []
+    parts += [f"{report.title}: {report.settings}", "",
              tabulate(timing_rows(report), headers="keys", tablefmt="simple",
                       missingval=NONE)]
     if native_rows(report):
@@ -255,16 +257,22 @@ def terminal(report: Report, folder: Path) -> str:
         parts += ["", heading, tabulate(rows, headers="keys", tablefmt="simple",
                                         missingval=NONE, disable_numparse=True)]
     parts += ["", *_skipped_lines(report), verdict_line(report)]
+    full = f"{folder / 'summary.md'}" + (" (written when the run is finished)" if partial else "")
     findings = report.check.findings
     for f in findings[:SHOWN]:
         parts.append(f"  #{f.index + 1} {f.backend}: {f.answer}: {f.why}")
         if f.command:
             parts.append(f"    {f.command}")
     if len(findings) > SHOWN:
-        parts.append(f"  ... {len(findings) - SHOWN} more in {folder / 'summary.md'}")
+        parts.append(f"  ... {len(findings) - SHOWN} more in {full}")
     errors = sum(f.errors for f in report.figures)
     if errors:
-        parts.append(f"Errors: {errors} (see {folder / 'summary.md'}).")
+        parts.append(f"Errors: {errors} (see {full}).")
+    if partial:  # summary.md and the plots come with the finished run
+        parts.append(f"Kept: {folder}/ (meta.json, runs.jsonl); the reports are written "
+                     f"when `sudokulab compare --resume --out {shlex.quote(str(folder))}` "
+                     f"finishes the run.")
+        return "\n".join(parts)
     parts.append(f"Reports: {folder}/ (summary.md, summary.csv, meta.json, runs.jsonl"
                  f"{''.join(', ' + p.name for p in report.tables + report.plots)})")
     parts += cite_lines(report.environment, shlex.quote(str(folder)))

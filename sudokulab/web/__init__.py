@@ -1,1 +1,1 @@
-"""The web server of `sudokulab serve`: app.py (routes), pool.py (workers), static/."""
+"""The web server of `sudokulab serve`: app.py (assembly), routes/, pool.py, static/."""

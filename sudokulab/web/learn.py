@@ -8,10 +8,11 @@ pattern's cells, its units with their cells, its chain links, and `removed`, eve
 candidate the step takes away (its eliminations and what its placements take from their
 peers), so that the page can replay the steps on its pencil marks.
 
-As on the command line (`sudokulab explain`, `hint`), steps come only after the verdict of
-the norvig backend (sudokulab.human.verdict) proves one solution: a puzzle with none or
-several, or one norvig cannot judge in time, is answered at once with that status ('none',
-'several', 'timeout') and why, without steps or a grade. Every step given is checked
+The steps come from the lesson service the command line calls too (sudokulab.human.lessons):
+as with `sudokulab explain` and `hint`, only after the verdict of the norvig backend proves
+one solution: a puzzle with none or several, or one norvig cannot judge in time, is
+answered at once with that status ('none', 'several', 'timeout') and why, without steps or
+a grade. Every step given is checked
 against norvig's solution (another paradigm): `verified`.
 
 A hint starts from the player's state when the page sends it: the givens plus their
@@ -32,12 +33,12 @@ from collections.abc import Callable
 
 from sudokulab import errors
 from sudokulab.errors import InputError, UsageError
+from sudokulab.human import lessons
 from sudokulab.puzzle import Puzzle
-from sudokulab.result import Result, Status
+from sudokulab.result import Result
+from sudokulab.web import certificates
 
 Cell = list[int]  # [row, col] counted from 1
-# the page's status when norvig's verdict leaves no step to give (any other: 'error')
-VERDICTS = {Status.NONE: "none", Status.MULTIPLE: "several", Status.TIMEOUT: "timeout"}
 
 
 Unavailable = errors.Unavailable  # an EngineError, HTTP 503
@@ -54,35 +55,24 @@ def run(task: str, arguments: dict) -> tuple[str, object]:
         return "error", f"{type(error).__name__}: {error}"
 
 
-def chosen(techniques: list[str] | None, upto: str | None) -> tuple:
-    """The techniques named, or those up to one, or all; UsageError for an unknown name."""
-    from sudokulab.human import solver
-
-    if techniques is not None:
-        return solver.select(names=[t for t in techniques if t.strip()])
-    return solver.select(upto=upto or None)
+def settings(techniques: list[str] | None, upto: str | None, uniqueness: str,
+             seconds: float) -> lessons.Settings:
+    """The lesson settings of a request (an empty `upto`: every technique)."""
+    return lessons.Settings(techniques=None if techniques is None else tuple(techniques),
+                            upto=upto or None, uniqueness=uniqueness, seconds=seconds)
 
 
-def judged(puzzle: Puzzle, seconds: float) -> tuple[Result, dict | None]:
+def judged(puzzle: Puzzle, seconds: float) -> tuple[Result | None, dict | None]:
     """norvig's answer, and the page's answer instead of any step when it is not unique
-    (None when it is): the status and why, as `sudokulab explain` and `hint` say it."""
-    from sudokulab.human import verdict
-
-    answer = verdict.referee(puzzle, seconds)
-    why = verdict.objection(answer)
-    if not why:
+    (None when it is): the status and why, as `sudokulab explain` and `hint` say it.
+    UsageError (a 400) when a rule of the puzzle is one no technique knows."""
+    answer = lessons.judge(puzzle, seconds)
+    if not isinstance(answer, lessons.Refusal):
         return answer, None
-    return answer, {"status": VERDICTS.get(answer.status, "error"), "message": why,
-                    "reference": answer.status.value}
-
-
-def known_rules(puzzle: Puzzle) -> None:
-    """UsageError (a 400) when a rule of the puzzle is one no technique knows."""
-    from sudokulab.human import solver
-
-    reason = solver.refusal(puzzle)
-    if reason:
-        raise UsageError(reason)
+    if answer.status == "unsupported":
+        raise UsageError(answer.message)
+    return answer.answer, {"status": answer.status, "message": answer.message,
+                           "reference": answer.reference}
 
 
 def check_state(puzzle: Puzzle, values: list[int] | None,
@@ -183,9 +173,7 @@ def step_json(step, g) -> dict:
 
 def verification(steps, answer: Result, n: int) -> dict:
     """Whether the steps agree with norvig's solution (the verdict proved it unique)."""
-    from sudokulab.human import solver
-
-    problems = solver.wrong_moves(steps, answer.solutions[0], n)
+    problems = lessons.wrong_moves(steps, answer, n)
     return {"verified": not problems, "problems": problems[:5]}
 
 
@@ -194,12 +182,11 @@ def explain(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | Non
             values: list[int] | None = None) -> dict:
     """Every step to the end (or the stall, or the time limit), with the grade; from the
     player's entries when given."""
-    from sudokulab.human import grading, solver
     from sudokulab.human.candidates import Candidates
 
-    deadline = time.monotonic() + seconds  # the verdict's time counts: the helper's limit
-    selected = chosen(techniques, upto)
-    known_rules(puzzle)
+    chosen = settings(techniques, upto, uniqueness, seconds)
+    stop = chosen.deadline()  # the verdict's time counts: the helper's limit
+    selected = chosen.selected()
     answer, refused = judged(puzzle, seconds)
     if refused:
         return refused
@@ -208,14 +195,12 @@ def explain(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | Non
         return wrong
     if values:  # the entries match the solution: the path goes on from them
         puzzle = puzzle.with_values(entries(puzzle, values))
-    unique = uniqueness != "no"  # every puzzle that gets here has one solution
-    path = solver.solve(puzzle, selected, unique=unique, stop=past(deadline))
-    grade = grading.grade_path(path, selected, unique=unique, stop=past(deadline))
+    walked = lessons.walk(puzzle, selected, chosen.unique, stop)
+    path, grade = walked.path, walked.grade
     g = Candidates(puzzle)
     start = candidates_json(g)
     steps = [step_json(step, g) for step in path.steps]
-    status = ("timeout" if path.stopped else "solved" if path.solved
-              else "broken" if path.broken else "stalled")
+    status = walked.ending
     return {"status": status, "message": explain_message(status, len(steps)),
             "solved": path.solved, "level": grade.level, "score": grade.score,
             "rating": grade.rating, "hardest": grade.hardest, "reference": answer.status.value,
@@ -239,11 +224,9 @@ def hint(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | None =
          candidates: list[list[int]] | None = None) -> dict:
     """The easiest next step on the player's position (the givens, or their entries and
     pencil marks), and the pencil marks it was found on."""
-    from sudokulab.human import forcing, solver
-
-    deadline = time.monotonic() + seconds  # the verdict's time counts: the helper's limit
-    selected = chosen(techniques, upto)
-    known_rules(puzzle)
+    chosen = settings(techniques, upto, uniqueness, seconds)
+    stop = chosen.deadline()  # the verdict's time counts: the helper's limit
+    selected = chosen.selected()
     answer, refused = judged(puzzle, seconds)
     if refused:
         return refused
@@ -255,11 +238,9 @@ def hint(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | None =
            "reference": answer.status.value}
     if g.solved():
         return {**out, "status": "full", "message": "the grid is full"}
-    usable = solver.usable(puzzle, selected, unique=uniqueness != "no")
     try:  # stopped by itself at the deadline: the helper stays warm for the next request
-        with forcing.stopping(past(deadline)):
-            step = solver.next_step(g, usable)
-    except forcing.Stopped:
+        step = lessons.next_step(puzzle, selected, chosen.unique, stop, position=g)
+    except lessons.Stopped:
         return {**out, "status": "timeout", "message": f"no step found in {seconds:g} s"}
     if step is None:
         return {**out, "status": "stalled", "message": "no enabled technique applies"}
@@ -341,27 +322,26 @@ def photo_message(puzzle: Puzzle, status: str, suspects: list[dict]) -> str:
     return line
 
 
-def past(deadline: float) -> Callable[[], bool]:
-    """Whether the monotonic clock is past a deadline."""
-    return lambda: time.monotonic() > deadline
-
-
 def setting(puzzle: Puzzle, seconds: float = 5.0, candidates: bool = True,
-            redundancy: bool = True, grade: bool = True, grade_seconds: float = 2.0) -> dict:
+            redundancy: bool = True, grade: bool = True, grade_seconds: float = 2.0,
+            stop: Callable[[], bool] | None = None) -> dict:
     """The setter's bench (sudokulab.setter) as JSON: the count, candidates and redundancy
-    first, then the grade in the time left (at most `grade_seconds`)."""
+    first, then the grade in the time left (at most `grade_seconds`); cut short once
+    `stop()` is true (tutor.py's stop: the warm session kept)."""
     from sudokulab import setter
 
     started = time.monotonic()
     report = setter.setter_report(puzzle, seconds=seconds, candidates=candidates,
-                                  redundancy=redundancy, grade=False)
+                                  redundancy=redundancy, grade=False, stop=stop)
     if grade and report.status == "unique":
         left = seconds - (time.monotonic() - started)
-        setter.graded(puzzle, report, max(0.0, min(grade_seconds, left)))
+        setter.graded(puzzle, report, max(0.0, min(grade_seconds, left)), stop)
     report.seconds = time.monotonic() - started
     return report.to_json()
 
 
 TASKS: dict[str, Callable[..., dict]] = {"explain": explain, "hint": hint,
                                          "generate": generated, "read": photo,
-                                         "setter": setting}
+                                         "setter": setting,
+                                         "certify": certificates.certified,
+                                         "verify": certificates.verified}

@@ -1,7 +1,22 @@
-// The client of /api. Every request carries a tag "<puzzle>:<request>" (contract 1 of issue
-// 29, echoed by the server in every answer and event): an answer whose puzzle is no longer
-// the one on the board is dropped, and loading a puzzle cancels the old puzzle's requests
-// here (AbortController) and on the server (POST /api/cancel), which stops their work.
+// The client of /api. Every request carries a tag "<tab>:<puzzle>:<request>" (contract 1 of
+// issue 29, echoed by the server in every answer and event): an answer whose puzzle is no
+// longer the one on the board is dropped, and loading a puzzle cancels the old puzzle's
+// requests here (AbortController) and on the server (POST /api/cancel), which stops their
+// work. <tab> is random per page load (issue 54): two tabs never share a tag, so one tab's
+// cancel never stops another's work; the server treats a tag as an opaque string.
+
+/** This page load's random id, the first part of each of its tags. */
+export const TAB = (() => {
+  if (globalThis.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  if (globalThis.crypto && typeof crypto.getRandomValues === "function") {
+    // randomUUID needs a secure context (https or localhost): a LAN address has only this
+    return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+})();
+
+/** A tag of this tab for other work than the puzzle's (e.g. "setter:3"). */
+export const tabTag = (rest) => `${TAB}:${rest}`;
 
 let puzzleId = 0;
 let counter = 0;
@@ -12,7 +27,7 @@ export class Stale extends Error {
   constructor(tag) { super(`stale answer ${tag}`); this.name = "Stale"; }
 }
 
-const isCurrent = (tag) => tag.startsWith(`${puzzleId}:`);
+const isCurrent = (tag) => tag.startsWith(`${TAB}:${puzzleId}:`);
 
 /** A new puzzle is on the board: stop everything asked for the old one. */
 export function newPuzzle() {
@@ -27,7 +42,7 @@ export function newPuzzle() {
 }
 
 function start() {
-  const tag = `${puzzleId}:${++counter}`, controller = new AbortController();
+  const tag = tabTag(`${puzzleId}:${++counter}`), controller = new AbortController();
   running.set(tag, controller);
   return { tag, signal: controller.signal };
 }

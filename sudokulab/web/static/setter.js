@@ -5,6 +5,7 @@
 // where two solutions differ, and the human grade once the puzzle is unique.
 // Drawn on an SVG of its own over the grid: the player's state (entries, marks) is untouched.
 
+import { tabTag } from "./api.js";
 import { drawOverlay, render } from "./board.js";
 import { $, escape } from "./dom.js";
 import { cellOf } from "./geometry.js";
@@ -22,7 +23,8 @@ let seq = 0;               // the latest request: older answers are dropped
 let running = null;        // {tag, controller} of the request in flight
 let answer = null;         // the last answer shown
 
-/** Stop the request in flight: its fetch here, its helper process on the server. */
+/** Stop the request in flight: its fetch here, its work on the server (whose helper stops
+ * the update and stays warm for the next one: issue 54). */
 function cancel() {
   if (!running) return;
   running.controller.abort();
@@ -34,7 +36,7 @@ function cancel() {
 async function post(body) {
   // One tagged request; null when a newer one replaced it.
   cancel();
-  const mine = ++seq, tag = `setter:${mine}`, controller = new AbortController();
+  const mine = ++seq, tag = tabTag(`setter:${mine}`), controller = new AbortController();
   running = { tag, controller };
   try {
     const response = await fetch("/api/setter", { method: "POST", signal: controller.signal,

@@ -1,0 +1,96 @@
+"""The app's guards: a body limit read before any route sees a request, and every refusal
+answered with the command line's one-line message (and the request's tag)."""
+
+from __future__ import annotations
+
+import json
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from sudokulab.errors import SudokulabError
+from sudokulab.web.models import MAX_TAG
+
+MAX_BODY = 256 * 1024   # bytes in a request body
+
+
+MAX_IMAGE = 10 * 1024 * 1024  # bytes in a photo sent to /api/read
+
+
+async def refused(request: Request, error: SudokulabError) -> JSONResponse:
+    """The command line's one-line message, with the class's HTTP status: 400 for bad
+    input, 503 for what is not installed here, 500 for an engine's failure."""
+    return JSONResponse({"error": _one_line(str(error)), "tag": _tag_of(request)},
+                        status_code=error.http_status)
+
+
+async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+    """A body that breaks the API's types or bounds: one line naming the field."""
+    first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
+    where = ".".join(str(part) for part in first["loc"] if part != "body")
+    return JSONResponse({"error": f"{where}: {first['msg']}" if where else first["msg"],
+                         "tag": _tag_of(request)}, status_code=422)
+
+
+def _tag_of(request: Request) -> str | None:
+    """The tag of a request answered with an error: in its query, or in its JSON body
+    (kept by BodyLimit), when it is a tag at all."""
+    tag = request.query_params.get("tag")
+    if tag is None:
+        try:
+            data = json.loads(request.scope.get("sudokulab.body") or b"null")
+        except ValueError:
+            return None
+        tag = data.get("tag") if isinstance(data, dict) else None
+    return tag if isinstance(tag, str) and len(tag) <= MAX_TAG else None
+
+
+def _one_line(text: str) -> str:
+    """One line, whatever line breaks the input put in the message (as the CLI does)."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over MAX_BODY bytes (MAX_IMAGE for /api/read) gets 413
+    and is read no further."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        limit = MAX_IMAGE if scope["path"] == "/api/read" else MAX_BODY
+        declared = dict(scope["headers"]).get(b"content-length", b"0")
+        if not declared.isdigit() or int(declared) > limit:
+            return await _too_large(send, limit)
+        chunks, size, more = [], 0, True
+        while more:  # read (at most `limit` bytes) before the app sees any of it
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            more = message.get("more_body", False)
+            if size > limit:  # a body streamed without a length, or lying about it
+                return await _too_large(send, limit)
+        body = scope["sudokulab.body"] = b"".join(chunks)  # kept for an error's tag
+        replayed = False
+
+        async def replay():
+            nonlocal replayed
+            if replayed:
+                return await receive()  # what comes next: a disconnect
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+async def _too_large(send, limit: int) -> None:
+    """413 with the one-line message."""
+    body = json.dumps({"error": f"request body too large: at most {limit:,} bytes"})
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": body.encode()})
