@@ -804,7 +804,7 @@ class NorvigBackend(Backend):
                     lines.append(f"  parity: {len(masked)} {'even' if even else 'odd'} "
                                  f"cell{'s' if len(masked) != 1 else ''} masked to "
                                  f"{{{digits}}} at the start: "
-                                 f"{', '.join(geo.name(cell) for cell in cells)}")
+                                 f"{', '.join(geo.name(cell) for cell in masked)}")
             clash = [geo.name(cell) for cell, mask in b.parity.items() if not mask]
             if clash:
                 lines.append(f"  parity: even and odd at once (no solution): "
