@@ -43,8 +43,10 @@ import subprocess
 import sys
 import threading
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing import context, forkserver, resource_tracker, util
+from multiprocessing.process import BaseProcess
+from typing import Any
 
 # What the fork server imports before its first fork: the harness's worker, which most
 # children run (the web's helpers and the generator's pools import the rest themselves).
@@ -73,14 +75,18 @@ def main_hidden() -> Iterator[None]:
                 sys.modules["__main__"] = main
 
 
-class _OwnCode:
+class _OwnCode(BaseProcess):
     """A child process that runs sudokulab's code only, started with the parent's main
     module hidden, and that dies with its parent."""
 
+    _start_method: str  # set by the context's Process this is mixed into
+
     @classmethod
-    def _Popen(cls, process_obj):  # noqa: N802 (multiprocessing's name)
+    def _Popen(cls, process_obj: BaseProcess) -> Any:  # noqa: N802 (multiprocessing's name)
         with main_hidden():
-            return super()._Popen(process_obj)
+            # A mixin: _Popen (and so the Popen type returned) is the Process class's it is
+            # mixed into (next in the MRO), which mypy, reading _OwnCode's bases, cannot see.
+            return super()._Popen(process_obj)  # type: ignore[misc]
 
     def run(self) -> None:
         """In the child: tie it to its parent, then run the target."""
@@ -108,9 +114,10 @@ def tie(forked: bool = True) -> None:
         # prctl, this child) ends when the parent does. A child that starts children
         # of its own starts a fork server of its own.
         server = forkserver._forkserver
+        # CPython's private attribute, which typeshed's stub of ForkServer leaves out.
         with contextlib.suppress(OSError, TypeError):
-            os.close(server._forkserver_alive_fd)
-        server._forkserver_alive_fd = None
+            os.close(server._forkserver_alive_fd)  # type: ignore[attr-defined]
+        server._forkserver_alive_fd = None  # type: ignore[attr-defined]
     parent = multiprocessing.parent_process()
     if parent is not None and not parent.is_alive():  # it died before the prctl
         os._exit(1)
@@ -120,7 +127,7 @@ def tie(forked: bool = True) -> None:
 _HELPERS: list[subprocess.Popen] = []  # kept, so that only multiprocessing reaps them
 
 
-def _quiet_spawn(path: str, args: list[str], passfds) -> int:
+def _quiet_spawn(path: str, args: list[str], passfds: Sequence[int]) -> int:
     """multiprocessing's util.spawnv_passfds (how it starts the fork server and the
     resource tracker), with their stdout on /dev/null: a helper outliving the parent by a
     moment must not keep the reader of the parent's stdout waiting."""
@@ -132,7 +139,9 @@ def _quiet_spawn(path: str, args: list[str], passfds) -> int:
 
 
 if sys.platform != "win32":
-    util.spawnv_passfds = _quiet_spawn
+    # typeshed types spawnv_passfds's path as bytes and its args as numbers; CPython
+    # passes text (the interpreter's path, its command line), which _quiet_spawn takes.
+    util.spawnv_passfds = _quiet_spawn  # type: ignore[assignment]
 
 
 class SpawnProcess(_OwnCode, context.SpawnProcess):
@@ -156,7 +165,7 @@ if sys.platform != "win32":  # where multiprocessing has a fork server
         Process = ForkServerProcess
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def _context() -> SpawnContext | ForkServerContext:
     """The fork server's context where the platform has one, else spawn's."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return SpawnContext()

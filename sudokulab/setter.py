@@ -43,7 +43,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from sudokulab import errors
 from sudokulab import rules as R
@@ -355,7 +355,7 @@ class Update:
             return lits + self.givens
         return lits + [g for g in self.givens if (g - 1) // self.n != given]
 
-    def solve(self, assumptions: list[int]) -> tuple[int, ...] | bool | None:
+    def solve(self, assumptions: list[int]) -> tuple[int, ...] | Literal[False] | None:
         """A solution, False (none), or None once the deadline has passed."""
         if self.deadline.passed():
             return None
@@ -384,7 +384,7 @@ class Update:
         if report.status == "unique":
             report.candidates = [[d] for d in report.solutions[0]]
             return
-        possible = [set() for _ in givens]
+        possible: list[set[int]] = [set() for _ in givens]
         for grid in report.solutions + known:
             for c, d in enumerate(grid):
                 possible[c].add(d)

@@ -120,8 +120,9 @@ class PrologBackend(Backend):
 
     def options(self, limit: int | None, deadline: Deadline) -> list[tuple]:
         """The options of sudoku_solutions/7, as tuples."""
-        options = [("strength", self.strength), ("labeling", self.labeling),
-                   ("limit", "infinite" if limit is None else limit)]
+        options: list[tuple[str, object]] = [
+            ("strength", self.strength), ("labeling", self.labeling),
+            ("limit", "infinite" if limit is None else limit)]
         if deadline.timeout is not None:
             options.append(("time_limit", deadline.left()))
         return options
@@ -187,7 +188,7 @@ class PrologBackend(Backend):
         if labeling[0] == "wdeg":
             lines.append("  labeling: dom/wdeg, the open cell with the fewest candidates per "
                          "weight (1 + the digits that failed at once there), each digit in turn")
-        new = ("relation", "distinct", "renban", "sum", "arrow")
+        new: tuple[str, ...] = ("relation", "distinct", "renban", "sum", "arrow")
         lines += [f"  sandwich: sandwich({geo.name(line[0])}..{geo.name(line[-1])}, {total}): "
                   "automaton/3: before the ends, the set of filling digits so far, after"
                   for line, total in geo.sandwiches]

@@ -38,12 +38,23 @@ against the clauses held: the checker stays sound, as drat-trim does with the sa
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
+from typing import NamedTuple, TypeVar
 
 Clause = tuple[int, ...]
 Uses = tuple[set[int], set[int]]  # what a check rests on: lemmas (from 1), top-level literals
+Reason = int | Clause  # why a literal holds: a long clause's id, or a short clause's literals
+T = TypeVar("T")
+
+
+class Step(NamedTuple):
+    """One line of a DRAT proof: a lemma, or (deleted) a clause to delete."""
+
+    deleted: bool
+    clause: Clause
+    line: int  # its line in the proof, from 1
 
 
 @dataclass(frozen=True)
@@ -68,9 +79,9 @@ class Outcome:
         return self.why
 
 
-def parse(text: str) -> list[tuple[bool, Clause, int]]:
-    """The lines of a text DRAT proof: (deleted, clause, line number); ValueError naming
-    a line that is no clause ending in 0."""
+def parse(text: str) -> list[Step]:
+    """The lines of a text DRAT proof, as steps; ValueError naming a line that is no
+    clause ending in 0."""
     steps = []
     for number, line in enumerate(text.splitlines(), 1):
         words = line.split()
@@ -87,7 +98,7 @@ def parse(text: str) -> list[tuple[bool, Clause, int]]:
             raise ValueError(f"proof line {number}: not a clause: {line[:60]!r}") from None
         if 0 in clause:
             raise ValueError(f"proof line {number}: 0 inside a clause: {line[:60]!r}")
-        steps.append((deleted, clause, number))
+        steps.append(Step(deleted, clause, number))
     return steps
 
 
@@ -100,7 +111,7 @@ class Checker:
         self.true = [False] * size            # true[lit]: lit holds now
         self.binary: list[list[int]] = [[] for _ in range(size)]  # binary[lit]: if lit fails
         self.watches: list[list[int]] = [[] for _ in range(size)]  # long clauses watching lit
-        self.long: list[list[int] | None] = []  # clauses of 3+ literals, None once deleted
+        self.long: list[list[int]] = []  # clauses of 3+ literals, [] once deleted (unwatched)
         self.units: list[int] = []            # clauses of one literal (RAT reads them)
         self.trail: list[int] = []           # the top-level assignment, in order
         self.head = 0                         # trail[:head] propagated
@@ -169,7 +180,7 @@ class Checker:
         other.true, other.units, other.trail = self.true[:], self.units[:], self.trail[:]
         other.binary = [implied[:] for implied in self.binary]
         other.watches = [watching[:] for watching in self.watches]
-        other.long = [None if lits is None else lits[:] for lits in self.long]
+        other.long = [lits[:] for lits in self.long]
         return other
 
     def delete(self, clause: Clause) -> bool:
@@ -195,7 +206,7 @@ class Checker:
                 if len(lits) == len(key) and sorted(lits) == key:
                     self.watches[-lits[0]].remove(cid)
                     self.watches[-lits[1]].remove(cid)
-                    self.long[cid] = None
+                    self.long[cid] = []
                     return True
         return False
 
@@ -207,12 +218,9 @@ class Checker:
         top = max(top, 2 * self.size)  # geometric: a proof adding one variable a step
         # The negative half sits at the end of each list: grow by rebuilding.
         old = self.size
-        for name in ("true", "binary", "watches"):
-            table = getattr(self, name)
-            new = [False if name == "true" else [] for _ in range(2 * top + 1)]
-            for v in range(1, old + 1):
-                new[v], new[-v] = table[v], table[-v]
-            setattr(self, name, new)
+        self.true = _regrown(self.true, old, top, lambda: False)
+        self.binary = _regrown(self.binary, old, top, list)
+        self.watches = _regrown(self.watches, old, top, list)
         self.size = top
 
     # --- propagation ------------------------------------------------------------------------
@@ -318,22 +326,31 @@ class Checker:
         """Every clause held that contains lit (long ones by a scan: RAT checks are rare)."""
         found: list[Clause] = [(lit,)] * self.units.count(lit)
         found += [(lit, other) for other in self.binary[lit]]
-        found += [tuple(lits) for lits in self.long if lits is not None and lit in lits]
+        found += [tuple(lits) for lits in self.long if lit in lits]
         return found
 
 
-def check(variables: int, formula: Iterable[Sequence[int]], proof: str | Sequence, *,
+def _regrown(table: list[T], old: int, top: int, blank: Callable[[], T]) -> list[T]:
+    """A table indexed by literal, for variables up to `top` instead of `old`: the entries
+    of variables 1 .. old moved over, blank ones for the rest."""
+    new = [blank() for _ in range(2 * top + 1)]
+    for v in range(1, old + 1):
+        new[v], new[-v] = table[v], table[-v]
+    return new
+
+
+def check(variables: int, formula: Iterable[Sequence[int]], proof: str | Sequence[Step], *,
           shared: tuple[Clause, ...] = ()) -> Outcome:
     """Check a DRAT proof (its text, or parsed steps) that the formula (and the `shared`
     clauses before it) is unsatisfiable. `shared` is loaded once per tuple and copied after:
     the rules' clauses, the same for every puzzle of a shape and rule set."""
     steps = parse(proof) if isinstance(proof, str) else proof
-    formula = [tuple(clause) for clause in formula]
+    clauses = [tuple(clause) for clause in formula]
     # Literals past the header would index the wrong variable: make room first.
-    top = max(map(abs, chain.from_iterable(formula)), default=0)
+    top = max(map(abs, chain.from_iterable(clauses)), default=0)
     checker = _loaded(variables, shared).copy() if shared else Checker(variables)
     checker.grow((top,))
-    checker.load(formula)
+    checker.load(clauses)
     lemmas = deletions = ignored = 0
     # A lemma may name variables of its own (extended resolution), a new one at most per
     # step: a literal past that bound is no proof's, and would only make the tables huge.
@@ -388,14 +405,14 @@ class Tracer(Checker):
 
     def __init__(self, variables: int) -> None:
         super().__init__(variables)
-        self.reason: dict[int, object] = {}   # lit -> its reason (absent: an assumption)
+        self.reason: dict[int, Reason] = {}   # lit -> its reason (absent: an assumption)
         self.owner_long: dict[int, int] = {}  # cid -> the lemma that added it
         self.owner_short: dict[Clause, int] = {}  # a sorted binary or unit clause -> lemma
         self.top_uses: dict[int, Uses] = {}   # top-level lit -> what its reason rests on
         self.conflict_uses: Uses = (set(), set())  # what a top-level conflict rests on
         self.lemma = 0                        # the lemma being added (0: the formula)
         self.rat_used = False
-        self._failed: object = None           # the reason-like clause of the last conflict
+        self._failed: Reason | None = None    # the reason-like clause of the last conflict
 
     def add(self, clause: Clause) -> None:
         """Hold a clause, noting which lemma it is and the reasons of what it implies."""
@@ -481,19 +498,19 @@ class Tracer(Checker):
         self.head = head
         return True
 
-    def _clause(self, why: object) -> Clause:
+    def _clause(self, why: Reason | None) -> Clause:
         """The literals of a reason."""
         if why is None:
             return ()
-        return tuple(self.long[why]) if isinstance(why, int) else why  # type: ignore[index,return-value]
+        return tuple(self.long[why]) if isinstance(why, int) else why
 
-    def _owner(self, why: object) -> int:
+    def _owner(self, why: Reason | None) -> int:
         """The lemma that added a reason clause (0: a clause of the formula)."""
         if isinstance(why, int):
             return self.owner_long.get(why, 0)
-        return self.owner_short.get(tuple(sorted(why)), 0) if why else 0  # type: ignore[call-overload]
+        return self.owner_short.get(tuple(sorted(why)), 0) if why else 0
 
-    def _uses(self, why: object, mark: int, *, skip: int = 0) -> Uses:
+    def _uses(self, why: Reason | None, mark: int, *, skip: int = 0) -> Uses:
         """The lemmas and top-level literals a clause's conflict (or, with `skip`, its
         implication of skip) rests on: its owner, then back through the reasons of the
         literals assigned since trail[mark]; older literals are top-level ones."""
@@ -517,13 +534,13 @@ class Tracer(Checker):
             stack.extend(-other for other in self._clause(why) if other != lit)
         return lemmas - {0}, tops
 
-    def _held(self, clause: Clause) -> object:
+    def _held(self, clause: Clause) -> Reason:
         """The reason (id, or literals) of a clause held with these literals."""
         if len(clause) <= 2:
             return clause
         key = sorted(clause)
         for cid in self.watches[-clause[0]] + self.watches[-clause[1]]:
-            if sorted(self.long[cid] or ()) == key:
+            if sorted(self.long[cid]) == key:
                 return cid
         return clause
 
@@ -571,7 +588,7 @@ class Tracer(Checker):
         return lemmas - {0}, tops
 
 
-def core(variables: int, formula: Iterable[Sequence[int]], proof: str | Sequence) -> str:
+def core(variables: int, formula: Iterable[Sequence[int]], proof: str | Sequence[Step]) -> str:
     """The proof trimmed to the lemmas its refutation uses, as DRAT text ending with the
     empty clause; ValueError if the proof does not refute the formula.
 
@@ -580,10 +597,10 @@ def core(variables: int, formula: Iterable[Sequence[int]], proof: str | Sequence
     RUP (unit propagation only gains from more clauses), so the core keeps none, unless a
     lemma of it needed RAT: then it keeps the deletions of clauses it holds."""
     steps = parse(proof) if isinstance(proof, str) else list(proof)
-    formula = [tuple(clause) for clause in formula]
-    top = max(map(abs, chain.from_iterable(formula)), default=0)
+    clauses = [tuple(clause) for clause in formula]
+    top = max(map(abs, chain.from_iterable(clauses)), default=0)
     tracer = Tracer(max(variables, top))
-    tracer.load(formula)
+    tracer.load(clauses)
     needs: dict[int, Uses] = {}
     lemmas: list[tuple[int, Clause]] = []   # (step index, clause)
     for index, (deleted, clause, number) in enumerate(steps):

@@ -35,11 +35,12 @@ How each rule becomes clauses:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from math import comb
+from typing import Any, Literal, Protocol, TypeVar
 
 from sudokulab import rules as R
 from sudokulab.errors import UnsupportedRule
@@ -49,6 +50,15 @@ VERSION = "sudokulab.certify.encoder 2"  # written into each certificate; change
 COMBINATIONS = 5000  # a cage of k cells is encoded by its digit sets when C(N, k) <= this
 Cell = tuple[int, int]
 Clause = tuple[int, ...]
+State = TypeVar("State", bound=Hashable)  # an automaton's state: any label a dict can key
+
+
+class _Board(Protocol):
+    """What the encoder reads of a multi-grid board (sudokulab.layout's Layout, not
+    imported: see the module's docstring): each grid's top-left cell."""
+
+    @property
+    def grids(self) -> tuple[Cell, ...]: ...
 
 
 class _Builder:
@@ -111,9 +121,9 @@ class _Builder:
                 if bad(i, j):
                     self.add((-self.x(a, i), -self.x(b, j)))
 
-    def automaton(self, cells: Sequence[Cell], start: object,
-                  step: Callable[[int, object, int], object],
-                  accept: Callable[[object], bool]) -> None:
+    def automaton(self, cells: Sequence[Cell], start: State,
+                  step: Callable[[int, State, int], State | None],
+                  accept: Callable[[State], bool]) -> None:
         """The digits along the cells lead from `start` to an accepting state.
 
         step(i, state, digit) is the next state after cell i, or None for a dead end.
@@ -121,7 +131,7 @@ class _Builder:
         layer = {start: self.new()}
         self.add((layer[start],))
         for i, cell in enumerate(cells):
-            following: dict[object, int] = {}
+            following: dict[State, int] = {}
             for state, q in layer.items():
                 for d in self.digits():
                     nxt = step(i, state, d)
@@ -216,7 +226,7 @@ def encode(puzzle: Puzzle) -> Encoding:
 
 @lru_cache(maxsize=32)
 def _rules(box: tuple[int, int], rules: tuple[R.Rule, ...],
-           layout: object) -> tuple[int, tuple[Cell, ...], int, tuple[Clause, ...]]:
+           layout: _Board | None) -> tuple[int, tuple[Cell, ...], int, tuple[Clause, ...]]:
     """The clauses of a shape and rule set (the same for every puzzle of it: cached)."""
     n = box[0] * box[1]
     if layout is not None:
@@ -237,7 +247,8 @@ def _rules(box: tuple[int, int], rules: tuple[R.Rule, ...],
     return n, cells, b.variables, tuple(b.clauses)
 
 
-def _board(box: tuple[int, int], layout) -> tuple[int, tuple[Cell, ...], int, tuple[Clause, ...]]:
+def _board(box: tuple[int, int],
+           layout: _Board) -> tuple[int, tuple[Cell, ...], int, tuple[Clause, ...]]:
     """A multi-grid board: the covered cells, each grid's rows, columns and boxes."""
     n = box[0] * box[1]
     corners = layout.grids
@@ -350,7 +361,7 @@ def _cage(b: _Builder, rule: R.Cage) -> None:
             b.add((-b.x(cells[0], d),))
 
 
-def _distinct(b: _Builder, rule: R.Rule) -> None:
+def _distinct(b: _Builder, rule: R.Line) -> None:
     """A cage without its sum, an extra region: different digits."""
     b.distinct(rule.cells)
 
@@ -393,23 +404,31 @@ def _renban(b: _Builder, rule: R.Renban) -> None:
             b.forbid(a, c, lambda i, j: abs(i - j) > spread)
 
 
+ArrowState = int | Literal["ok"]  # the shaft's sum so far; "ok" once the circle holds it
+
+
 def _arrow(b: _Builder, rule: R.Arrow) -> None:
     """The shaft's digits (cells[1:]) add up to the circle's (cells[0]): the automaton reads
     the shaft, summing, then the circle, which must hold the sum."""
     shaft, circle = rule.cells[1:], rule.cells[0]
     last = len(shaft)
 
-    def step(i: int, s: object, d: int) -> object:
+    def step(i: int, s: ArrowState, d: int) -> ArrowState | None:
         if i == last:
             return "ok" if d == s else None
+        assert s != "ok"  # before the circle a state is the shaft's sum so far
         return s + d if s + d <= b.n else None  # a sum past N fits no circle
 
-    b.automaton([*shaft, circle], 0, step, lambda s: s == "ok")
+    start: ArrowState = 0  # declared: the states are those of step, not ints alone
+    b.automaton([*shaft, circle], start, step, lambda s: s == "ok")
 
 
 def _little_killer(b: _Builder, rule: R.LittleKiller) -> None:
     """The diagonal's digits add up to the total."""
     b.total(rule.cells, rule.total)
+
+
+SandwichState = Literal["before", "after"] | tuple[Literal["in"], int, int]
 
 
 def _sandwich(b: _Builder, rule: R.Sandwich) -> None:
@@ -418,7 +437,7 @@ def _sandwich(b: _Builder, rule: R.Sandwich) -> None:
     n = b.n
     line = [(k, rule.index) if rule.column else (rule.index, k) for k in range(n)]
 
-    def step(i: int, state: object, d: int) -> object:
+    def step(i: int, state: SandwichState, d: int) -> SandwichState | None:
         if state == "before":
             return ("in", n if d == 1 else 1, 0) if d in (1, n) else "before"
         if state == "after":
@@ -428,7 +447,8 @@ def _sandwich(b: _Builder, rule: R.Sandwich) -> None:
             return "after" if s == rule.total else None
         return ("in", closer, s + d) if s + d <= rule.total else None
 
-    b.automaton(line, "before", step, lambda state: state == "after")
+    start: SandwichState = "before"  # declared: the states are those of step, not strs alone
+    b.automaton(line, start, step, lambda state: state == "after")
 
 
 def _orthogonal_pairs(n: int) -> list[tuple[Cell, Cell]]:
@@ -445,20 +465,25 @@ _DOT_TESTS: dict[str, Callable[[int, int], bool]] = {
 }
 
 
-def _dots(b: _Builder, rule: R.Rule, kinds: tuple[str, str]) -> None:
+def _dots(b: _Builder, rule: R.Dots, kinds: tuple[str, str]) -> None:
     """Marked pairs hold their relation; with `negative`, unmarked neighbours hold none of
     the kinds' relations."""
-    marked = set()
+    marked: set[frozenset[Cell]] = set()
     for kind in kinds:
         test = _DOT_TESTS[kind]
         for a, c in getattr(rule, kind):
             marked.add(frozenset((a, c)))
-            b.forbid(a, c, lambda i, j, test=test: not test(i, j))
+            b.forbid(a, c, _negation(test))
     if rule.negative:
         tests = [_DOT_TESTS[kind] for kind in kinds]
         for a, c in _orthogonal_pairs(b.n):
             if frozenset((a, c)) not in marked:
                 b.forbid(a, c, lambda i, j: any(test(i, j) for test in tests))
+
+
+def _negation(test: Callable[[int, int], bool]) -> Callable[[int, int], bool]:
+    """The pairs of digits a test refuses."""
+    return lambda i, j: not test(i, j)
 
 
 def _kropki(b: _Builder, rule: R.Kropki) -> None:
@@ -482,8 +507,10 @@ def _consecutive_marks(b: _Builder, rule: R.ConsecutiveMarks) -> None:
 
 
 # Every rule type of rules.py, by class: a type missing here is refused (UnsupportedRule),
-# and a test checks that none is missing.
-ENCODERS: dict[type, Callable[[_Builder, R.Rule], None]] = {
+# and a test checks that none is missing. Each function takes the rule class it is listed
+# under (`_rules` looks it up by type(rule)), which a dict's one value type cannot say:
+# hence Any for the rule.
+ENCODERS: dict[type[R.Rule], Callable[[_Builder, Any], None]] = {
     R.Diagonal: _houses_only, R.MainDiagonal: _houses_only, R.AntiDiagonal: _houses_only,
     R.Windoku: _houses_only, R.Jigsaw: _houses_only, R.DisjointGroups: _houses_only,
     R.AntiKnight: _anti_knight, R.AntiKing: _anti_king, R.NonConsecutive: _non_consecutive,

@@ -22,11 +22,16 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from sudokulab.errors import CertificateRejected, InputError
 from sudokulab.puzzle import SYMBOLS, Puzzle
 
+if TYPE_CHECKING:
+    from sudokulab.certify.encoder import Encoding
+
 VERDICTS = ("none", "unique", "multiple")
+Grid = tuple[int, ...]  # a solution: each cell's digit, in cell order
 
 
 @dataclass(frozen=True)
@@ -87,7 +92,7 @@ def verify(path: str | Path) -> Report:
                   line_of(puzzle.givens), core)
 
 
-def _core(path: Path, data: dict, encoding, blocked: list) -> int:
+def _core(path: Path, data: dict[str, Any], encoding: Encoding, blocked: list[Grid]) -> int:
     """The trimmed core's lemmas, replayed like the proof (0 when there is none)."""
     if data.get("core") is None:
         return 0
@@ -104,12 +109,12 @@ def _core(path: Path, data: dict, encoding, blocked: list) -> int:
     return outcome.lemmas
 
 
-def _reject(path: Path, why: str) -> None:
+def _reject(path: Path, why: str) -> NoReturn:
     """Raise CertificateRejected: the certificate's name and where it fails."""
     raise CertificateRejected(f"{path.name}: {why}")
 
 
-def _read(path: Path) -> dict:
+def _read(path: Path) -> dict[str, Any]:
     """The certificate's JSON object; InputError if it is no certificate."""
     try:
         data = json.loads(path.read_text())
@@ -126,12 +131,12 @@ def _read(path: Path) -> dict:
     return data
 
 
-def _file(path: Path, data: dict, key: str) -> str:
+def _file(path: Path, data: dict[str, Any], key: str) -> str:
     """The text of the certificate's CNF or proof, its sha256 checked."""
     entry = data[key]
     if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
         _reject(path, f"'{key}' names no file")
-    name = entry["file"]
+    name: str = entry["file"]
     try:
         content = (path.parent / name).read_bytes()
     except OSError as error:
@@ -142,10 +147,9 @@ def _file(path: Path, data: dict, key: str) -> str:
         return content.decode()
     except UnicodeDecodeError:
         _reject(path, f"{name}: not text")
-    return ""  # not reached
 
 
-def _grid(path: Path, puzzle: Puzzle, k: int, line: object) -> tuple[int, ...]:
+def _grid(path: Path, puzzle: Puzzle, k: int, line: object) -> Grid:
     """Solution k from its line of symbols ('.' or an unknown symbol reads as 0, which
     check.py then names)."""
     if not isinstance(line, str) or len(line) != puzzle.cell_count:
@@ -153,7 +157,8 @@ def _grid(path: Path, puzzle: Puzzle, k: int, line: object) -> tuple[int, ...]:
     return tuple(SYMBOLS.index(ch) + 1 if ch in SYMBOLS[:puzzle.n] else 0 for ch in line)
 
 
-def _fits(path: Path, verdict: str, solutions: list, count: object, proved: bool) -> None:
+def _fits(path: Path, verdict: str, solutions: list[Grid], count: object,
+          proved: bool) -> None:
     """The verdict, the solutions, the count and the proof agree with one another."""
     wanted = {"none": 0, "unique": 1}
     if verdict in wanted and len(solutions) != wanted[verdict]:
@@ -173,7 +178,7 @@ def _fits(path: Path, verdict: str, solutions: list, count: object, proved: bool
                       f"{exact if exact is not None else 'two or more (null)'}")
 
 
-def _solutions_checked(path: Path, puzzle: Puzzle, solutions: list) -> None:
+def _solutions_checked(path: Path, puzzle: Puzzle, solutions: list[Grid]) -> None:
     """check.py accepts each solution; else the first violation, named."""
     from sudokulab.check import check
 
@@ -183,7 +188,7 @@ def _solutions_checked(path: Path, puzzle: Puzzle, solutions: list) -> None:
             _reject(path, f"solution {k} fails the checker: {problems[0]}")
 
 
-def _difference(encoding, blocked: list, text: str) -> str:
+def _difference(encoding: Encoding, blocked: list[Grid], text: str) -> str:
     """Where a CNF differs from the encoding: the rules' clauses, a given, a blocking
     clause, or the header."""
     from sudokulab.rules import cell_name

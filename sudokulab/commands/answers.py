@@ -87,7 +87,8 @@ class Output:
         self.verify, self.line_of = verify, line_of
         self.format, self.stats, self.label = args.format, args.stats, label
         self.counting, self.grids = args.count, args.grids
-        self.certify = getattr(args, "certify", None)  # a folder for certificates
+        # a folder for certificates (None: none asked)
+        self.certify: str | None = getattr(args, "certify", None)
         self.numbered = numbered
         self.flushed = time.perf_counter()
         if self.format in TABLES:
@@ -111,17 +112,18 @@ class Output:
         self.emit(self._render(number, puzzle, result, shown,
                                "interrupted" if interrupted else value))
         if self.certify and not interrupted:
-            return self._certified(number, puzzle, result, CODES.get(value, EXIT_OK))
+            return self._certified(number, puzzle, result, CODES.get(value, EXIT_OK),
+                                   self.certify)
         return CODES.get(value, EXIT_OK)
 
-    def _certified(self, number: int, puzzle, result, code: int) -> int:
-        """Certify and verify the puzzle's verdict, saying so on stderr; exit 4 when the
-        certificate contradicts the engine, 5 when it cannot express the puzzle."""
+    def _certified(self, number: int, puzzle, result, code: int, folder: str) -> int:
+        """Certify and verify the puzzle's verdict in `folder`, saying so on stderr; exit 4
+        when the certificate contradicts the engine, 5 when it cannot express the puzzle."""
         from sudokulab.certify.answer import certify_answer
         from sudokulab.errors import UnsupportedRule
 
         try:
-            certified = certify_answer(puzzle, result, self.certify, f"puzzle-{number}")
+            certified = certify_answer(puzzle, result, folder, f"puzzle-{number}")
         except UnsupportedRule as error:
             print(error_line(f"puzzle {number}: no certificate: {error}"), file=sys.stderr)
             return max(code, EXIT_ENGINE)

@@ -75,7 +75,7 @@ Answer = tuple[int, Result, float, list[float], float | None, float, list[float]
 class Options:
     """How every puzzle is solved: the same for all backends of a run."""
 
-    limit: int = 2
+    limit: int | None = 2  # solutions to stop at (None: all, to count them)
     timeout: float | None = None
     repeat: int = 1
     warmup: bool = True

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sudokulab.errors import (
     EXIT_DISAGREE,
@@ -24,6 +25,10 @@ from sudokulab.errors import (
 from sudokulab.human import forcing
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
+
+if TYPE_CHECKING:  # slow to import: the techniques load when a walk is taken
+    from sudokulab.human.grading import Grade
+    from sudokulab.human.solver import Path
 
 Stopped = forcing.Stopped  # a hint's search past its deadline
 # a refusal's status word when norvig's verdict leaves no step to give (any other: 'error')
@@ -83,8 +88,8 @@ class Refusal:
 class Walk:
     """The techniques' path through a puzzle, its grade and how it ended."""
 
-    path: object   # sudokulab.human.solver.Path
-    grade: object  # sudokulab.human.grading's grade of the path
+    path: Path
+    grade: Grade  # the grade of the path
 
     @property
     def ending(self) -> str:

@@ -96,8 +96,9 @@ def candidates() -> list[tuple[str, Path]]:
     if built:
         places.append((f"the janus stamp {STAMP}", Path(built)))
     places.append(("the project build", PROJECT_SWIPL))
-    if shutil.which("swipl"):
-        places.append(("PATH", Path(shutil.which("swipl"))))
+    on_path = shutil.which("swipl")
+    if on_path:
+        places.append(("PATH", Path(on_path)))
     return places
 
 
@@ -217,6 +218,8 @@ def check_janus(swipl: Swipl) -> str:
 def janus_files() -> list[Path]:
     """janus-swi's compiled extension and Prolog library (found, not imported)."""
     spec = importlib.util.find_spec("janus_swi")
+    if spec is None or not spec.submodule_search_locations:  # gone, or not a package
+        raise NotAvailable(f"janus-swi is not installed in {sys.prefix}")
     folder = Path(next(iter(spec.submodule_search_locations)))
     return sorted(folder.glob("_swipl*")) + [folder / "janus.pl"]
 

@@ -57,8 +57,10 @@ def create_app(pool: Pool | None = None) -> FastAPI:
     app = FastAPI(title="sudokulab", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Solve, compare and play Sudoku with independent engines.")
     app.add_middleware(BodyLimit)
-    app.add_exception_handler(SudokulabError, refused)
-    app.add_exception_handler(RequestValidationError, invalid_request)
+    # Starlette types every handler as taking any Exception, not the class it is added
+    # for (its signature does not tie the two): each of these gets only its own class.
+    app.add_exception_handler(SudokulabError, refused)  # type: ignore[arg-type]
+    app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
     pages.mount(app)
     for routes in (teach, pages, solve, learn, setter, certify):  # teach: issue 32's views
         app.include_router(routes.router)

@@ -21,7 +21,9 @@ import asyncio
 import contextlib
 import time
 from collections import OrderedDict
-from typing import NamedTuple
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import NamedTuple, Protocol
 
 from sudokulab.harness.runner import STARTUP, Options, Worker
 from sudokulab.puzzle import Puzzle
@@ -219,10 +221,29 @@ class Pool:
         self.live.clear()
 
 
-async def receive(worker: Worker, seconds: float) -> object:
-    """The worker's next message; None when it is overdue (it is then killed), or text
-    saying how it died. The one way the server awaits a spawned process (the solve
-    workers here, and tutor.py's helpers) without blocking its event loop."""
+class Piped(Protocol):
+    """A child process the server talks to down a pipe: a solve worker or a helper."""
+
+    @property
+    def conn(self) -> Connection:
+        """The parent's end of the pipe."""
+        ...
+
+    @property
+    def process(self) -> BaseProcess:
+        """The child process."""
+        ...
+
+    def kill(self) -> None:
+        """End the process now, whatever it is doing."""
+        ...
+
+
+async def receive(worker: Piped, seconds: float) -> tuple | str | None:
+    """The worker's next message (every message a worker or helper sends is a tuple); None
+    when it is overdue (it is then killed), or text saying how it died. The one way the
+    server awaits a spawned process (the solve workers here, and tutor.py's helpers)
+    without blocking its event loop."""
     loop = asyncio.get_running_loop()
     readable = asyncio.Event()
     fd = worker.conn.fileno()

@@ -80,13 +80,14 @@ async def _learn(app: FastAPI, task: str, body: LearnRequest, request: Request) 
     if task != "hint" and body.candidates is not None:
         raise UsageError("candidates: only /api/hint starts from the player's pencil marks")
     learn.check_state(puzzle, body.values, body.candidates)
-    state = {"values": body.values}
+    state: dict[str, object] = {"values": body.values}
     if task == "hint":
         state["candidates"] = body.candidates
     answer = await tagged(request, body.tag, app.state.tutor.run(
         task, body.timeout, puzzle=puzzle, techniques=body.techniques, upto=body.upto,
         uniqueness=body.uniqueness, **state)) or dict(CANCELLED)
-    empty = {"step": None} if task == "hint" else {"steps": []}  # for a timeout or an error
+    # for a timeout or an error
+    empty: dict[str, object] = {"step": None} if task == "hint" else {"steps": []}
     return {"puzzle": puzzle_json(puzzle), **empty, "candidates": [], **answer,
             "tag": body.tag}
 
@@ -103,7 +104,8 @@ def _image(content_type: str, body: bytes) -> bytes:
         b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body)
     for part in form.iter_parts():
         if part.get_filename() is not None:
-            return part.get_payload(decode=True) or b""
+            payload = part.get_payload(decode=True)  # None for a part that is a form
+            return payload if isinstance(payload, bytes) else b""
     raise UsageError("the form holds no file: send the image as a file field "
                      "(e.g. curl -F image=@photo.jpg)")
 

@@ -106,7 +106,7 @@ def answer_json(spec: str, puzzle, result, seconds: float, wall: float) -> dict:
 
     data = {"backend": spec, "puzzle": puzzle_json(puzzle), **result.to_json(),
             "time": seconds, "wall": wall, "valid": True, "violations": []}
-    checked: dict = {}  # each grid's violations, filled by verify
+    checked: dict[tuple[int, ...], list] = {}  # each grid's violations, filled by verify
     reason = verify(puzzle, result, checked)
     if reason:
         first = next((found for found in checked.values() if found), [])
