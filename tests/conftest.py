@@ -10,9 +10,10 @@ import re
 import select
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -214,6 +215,25 @@ def test_backends(plugin_dir, monkeypatch) -> Path:
 
 ROOT = Path(__file__).resolve().parent.parent
 STARTUP = 60.0  # seconds the server may take to answer its first request
+
+
+@contextlib.contextmanager
+def serving(app: Any) -> Iterator[int]:
+    """The app under uvicorn in a thread of this process, on a port the system picks (unlike
+    TestClient, a client can hang up mid-request): its port, until the block ends."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not (server.started or not thread.is_alive()):
+        time.sleep(0.02)
+    assert server.started
+    try:
+        yield server.servers[0].sockets[0].getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join()
 
 
 def start_server(path: str = "/api/backends") -> tuple[subprocess.Popen, str]:

@@ -100,6 +100,12 @@ def stop_when_busy(process: subprocess.Popen, signum: int,
         assert time.monotonic() < give_up, "the children never got busy"
         time.sleep(POLL)
     assert process.poll() is None, f"ended before the signal: {ended(process)}"
+    return signal_and_collect(process, signum)
+
+
+def signal_and_collect(process: subprocess.Popen, signum: int) -> tuple[int, str, str]:
+    """Send `signum` to the main process alone; its exit code and output, after checking
+    that its session is empty."""
     os.kill(process.pid, signum)
     try:
         out, err = ended(process)

@@ -27,6 +27,7 @@ from test_process_tree import (
     assert_stopped,
     ended,
     remains,
+    signal_and_collect,
     start,
     stat,
     stop_when_busy,
@@ -59,13 +60,7 @@ def stop_after_cpu(process: subprocess.Popen, seconds: float,
             process.kill()
             pytest.fail(f"never got busy: {ended(process)}, {remains(process.pid)}")
         time.sleep(POLL)
-    os.kill(process.pid, signum)
-    try:
-        out, err = ended(process)
-    finally:
-        left = remains(process.pid)
-    assert not left, f"left running: {left}"
-    return process.returncode, out, err
+    return signal_and_collect(process, signum)
 
 
 # --- 1. Prolog hears SIGTERM when Ctrl-C is ignored -----------------------------------------

@@ -15,7 +15,7 @@ import urllib.error
 from pathlib import Path
 
 import pytest
-from conftest import add_to_path, post, start_server, stop
+from conftest import add_to_path, post, serving, start_server, stop
 from fastapi.testclient import TestClient
 
 from sudokulab.backends import make_backend, names
@@ -95,17 +95,9 @@ def miscount(test_backends, tmp_path, monkeypatch):
 def served(test_backends):
     """The app under uvicorn in a thread, on a free port (TestClient cannot hang up
     mid-request): the app and its port."""
-    import uvicorn
-
     app = create_app()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    until(lambda: server.started or not thread.is_alive())
-    assert server.started
-    yield app, server.servers[0].sockets[0].getsockname()[1]
-    server.should_exit = True
-    thread.join()
+    with serving(app) as port:
+        yield app, port
 
 
 def until(condition) -> None:

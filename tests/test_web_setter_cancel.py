@@ -10,6 +10,7 @@ import time
 
 import httpx
 import pytest
+from conftest import serving
 
 from sudokulab.check import check
 from sudokulab.formats.text import parse
@@ -21,20 +22,11 @@ SLOW = "." * 256   # an empty 16x16: every cell's true candidates take seconds
 @pytest.fixture(scope="module")
 def served():
     """The app under uvicorn in a thread, on a free port: the app and its URL."""
-    import uvicorn
-
     from sudokulab.web.app import create_app
 
     app = create_app()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not (server.started or not thread.is_alive()):
-        time.sleep(0.02)
-    assert server.started
-    yield app, f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-    server.should_exit = True
-    thread.join()
+    with serving(app) as port:
+        yield app, f"http://127.0.0.1:{port}"
 
 
 def in_thread(url: str, route: str, body: dict) -> tuple[threading.Thread, list]:

@@ -15,6 +15,7 @@ import threading
 import urllib.request
 
 import pytest
+from conftest import serving
 
 from sudokulab.check import check
 from sudokulab.formats.text import parse
@@ -162,22 +163,11 @@ def post(port: int, route: str, body: dict) -> dict:
 @pytest.fixture
 def served():
     """The app under uvicorn in a thread, on a free port: the app and its port."""
-    import time
-
-    import uvicorn
-
     from sudokulab.web.app import create_app
 
     app = create_app()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not (server.started or not thread.is_alive()):
-        time.sleep(0.02)
-    assert server.started
-    yield app, server.servers[0].sockets[0].getsockname()[1]
-    server.should_exit = True
-    thread.join()
+    with serving(app) as port:
+        yield app, port
 
 
 def test_the_pages_compare_then_load_sequence_never_wedges_the_server(served):

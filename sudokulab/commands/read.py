@@ -32,6 +32,7 @@ from sudokulab.rules import cell_name
 
 if TYPE_CHECKING:  # OpenCV and numpy: imported when the command runs, not for its --help
     from sudokulab.vision import read as R
+    from sudokulab.vision.correct import Correction
 
 CODES = {"unique": EXIT_OK, "none": EXIT_NONE, "multiple": EXIT_NONE, "invalid": EXIT_DISAGREE,
          "stalled": EXIT_STALLED}
@@ -201,16 +202,16 @@ def _corrections(verdict: R.Verdict, n: int) -> dict:
             "odds": round(found.odds, 6), "confirmed": verdict.confirmed}
 
 
-def correction_line(verdict: R.Verdict, n: int) -> str:
-    """One line: which cells were read otherwise, and how sure that is."""
-    found = verdict.correction
+def correction_line(found: Correction, confirmed: str | None, n: int) -> str:
+    """One line: which cells the correction `found` read otherwise, and how sure that is
+    (`confirmed`: the engine that agreed)."""
     changed = ", ".join(f"{_where(c.cell, n)} {line_of([c.first])}\u2192"
                         f"{line_of([c.now]) if c.now else 'blank'}" for c in found.changes)
     count = len(found.changes)
     return (f"read {count} cell{'s' if count > 1 else ''} differently than first seen: "
             f"{changed} (the first reading has no unique solution; this one, "
             f"{found.odds:.2g} times as likely by the classifier, is the most likely of "
-            f"the {found.tried} tried with exactly one, which {verdict.confirmed} confirms)")
+            f"the {found.tried} tried with exactly one, which {confirmed} confirms)")
 
 
 STATUS = {"unique": "a unique solution", "none": "NO solution", "multiple":
@@ -223,7 +224,8 @@ def _notes(args: argparse.Namespace, reading: R.Reading, verdict: R.Verdict) -> 
         return
     n = reading.puzzle.n
     if verdict.correction:
-        print(f"sudokulab: {correction_line(verdict, n)}", file=sys.stderr)
+        line = correction_line(verdict.correction, verdict.confirmed, n)
+        print(f"sudokulab: {line}", file=sys.stderr)
     changed = {c.cell for c in verdict.correction.changes} if verdict.correction else set()
     for cell in (c for c in reading.doubtful if c not in changed):
         read = reading.puzzle.givens[cell]

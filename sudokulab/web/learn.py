@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 from sudokulab import errors
 from sudokulab.errors import InputError, UsageError
@@ -62,17 +63,39 @@ def settings(techniques: list[str] | None, upto: str | None, uniqueness: str,
                             upto=upto or None, uniqueness=uniqueness, seconds=seconds)
 
 
-def judged(puzzle: Puzzle, seconds: float) -> tuple[Result | None, dict | None]:
-    """norvig's answer, and the page's answer instead of any step when it is not unique
-    (None when it is): the status and why, as `sudokulab explain` and `hint` say it.
-    UsageError (a 400) when a rule of the puzzle is one no technique knows."""
+def judged(puzzle: Puzzle, seconds: float) -> Result | dict:
+    """norvig's answer when the puzzle has one solution, else the page's answer instead
+    of any step: the status and why, as `sudokulab explain` and `hint` say it. UsageError
+    (a 400) when a rule of the puzzle is one no technique knows."""
     answer = lessons.judge(puzzle, seconds)
     if not isinstance(answer, lessons.Refusal):
-        return answer, None
+        return answer
     if answer.status == "unsupported":
         raise UsageError(answer.message)
-    return answer.answer, {"status": answer.status, "message": answer.message,
-                           "reference": answer.reference}
+    return {"status": answer.status, "message": answer.message,
+            "reference": answer.reference}
+
+
+class Lesson(NamedTuple):
+    """What explain and hint start from: the settings, their deadline, the techniques
+    chosen and norvig's unique answer."""
+
+    chosen: lessons.Settings
+    stop: Callable[[], bool]
+    selected: tuple
+    answer: Result
+
+
+def lesson(puzzle: Puzzle, techniques: list[str] | None, upto: str | None, uniqueness: str,
+           seconds: float) -> Lesson | dict:
+    """A request's lesson, or the page's answer instead of one (see `judged`)."""
+    chosen = settings(techniques, upto, uniqueness, seconds)
+    stop = chosen.deadline()  # the verdict's time counts: the helper's limit
+    selected = chosen.selected()  # a bad technique name is refused before any solving
+    answer = judged(puzzle, seconds)
+    if isinstance(answer, dict):
+        return answer
+    return Lesson(chosen, stop, selected, answer)
 
 
 def check_state(puzzle: Puzzle, values: list[int] | None,
@@ -184,12 +207,10 @@ def explain(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | Non
     player's entries when given."""
     from sudokulab.human.candidates import Candidates
 
-    chosen = settings(techniques, upto, uniqueness, seconds)
-    stop = chosen.deadline()  # the verdict's time counts: the helper's limit
-    selected = chosen.selected()
-    answer, refused = judged(puzzle, seconds)
-    if refused:
-        return refused
+    ready = lesson(puzzle, techniques, upto, uniqueness, seconds)
+    if isinstance(ready, dict):  # refused: no lesson on it
+        return ready
+    chosen, stop, selected, answer = ready
     wrong = mistakes(puzzle, answer.solutions[0], values, None)
     if wrong:
         return wrong
@@ -224,12 +245,10 @@ def hint(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | None =
          candidates: list[list[int]] | None = None) -> dict:
     """The easiest next step on the player's position (the givens, or their entries and
     pencil marks), and the pencil marks it was found on."""
-    chosen = settings(techniques, upto, uniqueness, seconds)
-    stop = chosen.deadline()  # the verdict's time counts: the helper's limit
-    selected = chosen.selected()
-    answer, refused = judged(puzzle, seconds)
-    if refused:
-        return refused
+    ready = lesson(puzzle, techniques, upto, uniqueness, seconds)
+    if isinstance(ready, dict):  # refused: no lesson on it
+        return ready
+    chosen, stop, selected, answer = ready
     wrong = mistakes(puzzle, answer.solutions[0], values, candidates)
     if wrong:
         return {**wrong, "step": None, "reference": answer.status.value}
@@ -259,7 +278,8 @@ def generated(box: tuple[int, int] = (3, 3), rules: tuple[str, ...] = (),
     from sudokulab.check import check
     from sudokulab.human import grading, solver
 
-    made = next(generate(tuple(box), tuple(rules), count=1, seed=seed, symmetry=symmetry,
+    rows, cols = box  # a pair, as a tuple or as the list JSON makes of one
+    made = next(generate((rows, cols), tuple(rules), count=1, seed=seed, symmetry=symmetry,
                          level=level))
     problems = check(made.puzzle, made.solution)
     if problems:  # the generator proved it; a broken grid here is a bug, said as such
