@@ -33,10 +33,11 @@ import clingo
 from provenance import machine_section
 from tabulate import tabulate
 
-from sudokulab import asp, datasets
+from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import asp as backend_module
 from sudokulab.backends import make_backend
+from sudokulab.models import asp
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
 
@@ -224,8 +225,8 @@ def report(table: str, runs: list[Pass], unique: Pass, ratio: float, fast: bool,
         "targets are met).",
         "",
         *machine_section(f"clingo: {clingo.__version__}",
-                         measured=("sudokulab/backends/asp.py", "sudokulab/asp/sudoku.lp",
-                                   "sudokulab/asp/__init__.py", "bench/bench_asp.py")),
+                         measured=("sudokulab/backends/asp.py", "sudokulab/models/asp/sudoku.lp",
+                                   "sudokulab/models/asp/__init__.py", "bench/bench_asp.py")),
         "## Targets",
         "",
         f"- {DATASET}, first solution (limit=1): the asp backend solves "

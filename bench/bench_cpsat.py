@@ -36,8 +36,8 @@ from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import cpsat as backend_module
 from sudokulab.backends import make_backend
-from sudokulab.encodings import cpsat as encoding
 from sudokulab.geometry import geometry
+from sudokulab.models import cpsat as encoding
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
 
@@ -244,7 +244,7 @@ def report(best, passes, fastest, wrong, counts, workers, one_worker, presolve,
         f"all {len(datasets.load(DATASET))} puzzles of {DATASET}, first solution (limit 1).",
         "",
         *machine_section(f"OR-Tools: {ortools.__version__}",
-                         measured=("sudokulab/backends/cpsat.py", "sudokulab/encodings/cpsat.py",
+                         measured=("sudokulab/backends/cpsat.py", "sudokulab/models/cpsat.py",
                                    "bench/bench_cpsat.py")),
         "## Targets",
         "",

@@ -115,8 +115,8 @@ def reload_effect() -> dict[str, float]:
     from pysat.solvers import Solver
 
     from sudokulab.backends.sat import RELOAD_EVERY
-    from sudokulab.encodings import cnf
     from sudokulab.formats.files import read_puzzles
+    from sudokulab.models import cnf
 
     puzzles = read_puzzles(DATA / "17_clue.txt.gz")
     assumptions = [cnf.givens_literals(p) for p in puzzles]

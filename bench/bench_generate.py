@@ -33,10 +33,10 @@ from provenance import machine_section
 from pysat.solvers import Solver
 from tabulate import tabulate
 
-from sudokulab.encodings import cnf
 from sudokulab.generate import LEVELS, generate, maker
 from sudokulab.generate import engine as working
 from sudokulab.human.grading import LEVELS as GRADES
+from sudokulab.models import cnf
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = (  # label, box, rules, target puzzles/s, puzzles (full run, --quick)

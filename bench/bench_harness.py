@@ -33,11 +33,11 @@ from provenance import machine_section
 from tabulate import tabulate
 
 from sudokulab import datasets
+from sudokulab.harness.progress import Progress
 from sudokulab.harness.records import Record, cores
 from sudokulab.harness.runlog import RunLog
 from sudokulab.harness.runner import Options, run_backend
 from sudokulab.harness.testing import write_plugin
-from sudokulab.progress import Progress
 
 ROOT = Path(__file__).resolve().parent.parent
 OVERHEAD_MS = 1.0

@@ -17,7 +17,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from sudokulab import datasets, ladder
+from sudokulab import datasets
+from sudokulab.teaching import ladder
 
 TARGET = 600.0  # seconds for the whole of 17_clue
 

@@ -44,8 +44,8 @@ def bare_mzn(puzzles) -> None:
     """MiniZinc's Python package alone: the model built once, an Instance per puzzle."""
     import minizinc
 
-    from sudokulab import mzn
     from sudokulab.backends.mzn import quiet_gecode_library
+    from sudokulab.models import mzn
 
     solver = minizinc.Solver.lookup("gecode")
     model = minizinc.Model(mzn.MODEL)
@@ -59,7 +59,7 @@ def bare_mzn(puzzles) -> None:
 
 def bare_milp(puzzles) -> None:
     """highspy alone on the program loaded once: givens as bounds, solve, bounds back."""
-    from sudokulab.encodings import milp
+    from sudokulab.models import milp
 
     program = milp.build(geometry((3, 3)))
     h = milp.load(program)
@@ -120,7 +120,7 @@ ENUMERATION = 60.0  # seconds of sat enumeration per puzzle: its rate, if not it
 def both_counts(puzzle, scale: float) -> tuple:
     """Ganak's count and its seconds; sat's enumeration (a Result, cut after ENUMERATION
     seconds times `scale`) and its seconds."""
-    from sudokulab import counting as sharp
+    from sudokulab.backends import counting as sharp
 
     started = time.perf_counter()
     counted = sharp.count(puzzle).count
@@ -170,7 +170,7 @@ def counting9(name: str, scale: float = 1.0) -> str:
     """One target line on a real 9x9: Ganak's count against sat's enumeration where it
     finishes; where it does not, the parts of a split on one cell, each counted by Ganak,
     must sum to the whole, and the smallest part's count must be what sat lists of it."""
-    from sudokulab import counting as sharp
+    from sudokulab.backends import counting as sharp
 
     puzzle = thinned(THINNED[name])
     counted, ganak, listed, enumeration = both_counts(puzzle, scale)

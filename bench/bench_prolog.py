@@ -12,7 +12,7 @@ from elsewhere on the machine hits both alike and a quiet moment is not wasted.
 
 Issue 37, no long waits, side by side in the same run:
 3. start-up: `sudokulab solve EASY -b prolog --limit 1` as a whole process takes at most
-   0.4 s (the cache of sudokulab/prolog/swipl.py warm: sudoku.pl and library(clpfd) load as
+   0.4 s (the cache of sudokulab/backends/swipl.py warm: sudoku.pl and library(clpfd) load as
    .qlf files, the janus probe is remembered), interleaved with the same command with
    `-b norvig` and `python -c pass`; the first run with an empty cache is shown too;
 4. warm-up: a fresh process's first `backend.solve` (janus imported, sudoku.pl loaded, one
@@ -54,8 +54,8 @@ from tabulate import tabulate
 from sudokulab import datasets
 from sudokulab.backends import make_backend
 from sudokulab.backends import prolog as P
+from sudokulab.backends import swipl as S
 from sudokulab.formats.text import format_line
-from sudokulab.prolog import swipl as S
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Status
 
@@ -347,7 +347,7 @@ def report(m: dict) -> str:
         f"Each `solve` answers `{EASY}` with limit 1. `prolog` runs with sudokulab's cache "
         "warm, as every run after the first on a machine: swipl's runtime variables and the "
         "passed janus probe are remembered, and sudoku.pl and library(clpfd) load as .qlf "
-        "files compiled by the first run (sudokulab/prolog/swipl.py); `prolog, empty cache` "
+        "files compiled by the first run (sudokulab/backends/swipl.py); `prolog, empty cache` "
         "is that first run, which also writes them. The warm-up is a fresh process's first "
         f"`backend.solve` on the same puzzle, imports included: median "
         f"{statistics.median(m['warmups']) * 1000:.0f} ms CPU over {len(m['warmups'])} "

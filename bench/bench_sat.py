@@ -39,7 +39,7 @@ from tabulate import tabulate
 
 from sudokulab import datasets
 from sudokulab.backends.sat import SatBackend, engine
-from sudokulab.encodings import cnf
+from sudokulab.models import cnf
 from sudokulab.result import Status
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -212,7 +212,7 @@ def report(rows, ok, by_solver, by_amo, n, few, rounds, cli) -> str:
         tabulate(by_amo, ["amo", "solver", "variables", "constraints (empty 9x9)", "puzzles/s"],
                  tablefmt="github"), "",
         *machine_section(f"python-sat: {pysat.__version__} (CaDiCaL 1.9.5 as cadical195)",
-                         measured=("sudokulab/backends/sat.py", "sudokulab/encodings/cnf.py",
+                         measured=("sudokulab/backends/sat.py", "sudokulab/models/cnf.py",
                                    "bench/bench_sat.py"))])
 
 

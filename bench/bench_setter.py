@@ -2,7 +2,7 @@
 
 An update is what the page's setting mode asks after each change: the count (0, 1, at
 least 2 with two solutions), every cell's true candidates, the redundant givens and rules
-(sudokulab.setter, grade left out: it has its own time limit and request). Measured end to
+(sudokulab.generate.setter, grade left out: it has its own time limit and request). Measured end to
 end, on one warm session as the page's helper process keeps it:
 1. through the service (`setter_report` in this process), on a killer of 30 cages made
    here from a known solution (top95 #1's), set as a setter would: the cages added one by
@@ -38,8 +38,8 @@ from tabulate import tabulate
 from sudokulab import datasets
 from sudokulab.formats.text import parse, puzzle_data
 from sudokulab.generate.grids import random_cages
+from sudokulab.generate.setter import graded, setter_report
 from sudokulab.puzzle import Puzzle
-from sudokulab.setter import graded, setter_report
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -93,7 +93,7 @@ def sequence(killer: Puzzle, solution: tuple[int, ...]) -> list[tuple[str, Puzzl
 def through_service(steps: list[tuple[str, Puzzle]], rounds: int) -> list[dict]:
     """Each update in this process, `rounds` times (each on a fresh session): milliseconds,
     status, SAT calls."""
-    from sudokulab import setter
+    from sudokulab.generate import setter
 
     rows = []
     for _ in range(rounds):
@@ -204,8 +204,8 @@ def report(out: Path, service: list[dict], api: list[dict], public: list[dict],
         "# The setter's bench: one update", "",
         f"Measured {datetime.date.today().isoformat()} by `bench/bench_setter.py`. An update is "
         "the count (0, 1, at least 2 with two solutions), every cell's true candidates, and "
-        "the redundant givens and rules, on one warm session (`sudokulab.setter`); the grade "
-        "has its own time limit and request.", "",
+        "the redundant givens and rules, on one warm session "
+        "(`sudokulab.generate.setter`); the grade has its own time limit and request.", "",
         f"The killer: {CAGES} cages covering a 9x9, no givens, drawn by "
         "`generate.grids.random_cages` from top95 #1's solution. The session: the cages "
         f"added one by one ({CAGES} updates), then at {CAGES} cages: givens of the solution "
@@ -232,7 +232,7 @@ def report(out: Path, service: list[dict], api: list[dict], public: list[dict],
                  headers=("update", "count", "median ms", "max ms", "median SAT calls"),
                  tablefmt="github"), "",
         *machine_section(f"the killer: {json.dumps(puzzle_data(killer))[:80]}...",
-                         measured=["sudokulab/setter.py", "sudokulab/encodings/cnf.py",
+                         measured=["sudokulab/generate/setter.py", "sudokulab/models/cnf.py",
                                    "bench/bench_setter.py"]),
     ]
     out.write_text("\n".join(lines) + "\n")

@@ -24,8 +24,8 @@ from tabulate import tabulate
 from sudokulab import datasets
 from sudokulab.backends import make_backend
 from sudokulab.backends import smt as backend_module
-from sudokulab.encodings import smt as encoding
 from sudokulab.geometry import geometry
+from sudokulab.models import smt as encoding
 from sudokulab.result import Status
 
 DATASET = "top1465"
@@ -189,7 +189,7 @@ def report(table: str, full: list[Run], ints: list[Run], same: list[Run], unique
         "rates beside them.",
         "",
         *machine_section(f"Z3: {z3.get_version_string()}",
-                         measured=("sudokulab/backends/smt.py", "sudokulab/encodings/smt.py",
+                         measured=("sudokulab/backends/smt.py", "sudokulab/models/smt.py",
                                    "bench/bench_smt.py")),
         "## Target",
         "",

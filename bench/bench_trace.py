@@ -31,8 +31,8 @@ from pathlib import Path
 from provenance import machine_section
 from tabulate import tabulate
 
-from sudokulab import datasets, trace
-from sudokulab.backends import dlx, norvig
+from sudokulab import datasets
+from sudokulab.backends import dlx, norvig, trace
 
 ROOT = Path(__file__).resolve().parent.parent
 BEFORE = "b4af0e1^"  # the commit that put the trace into the two loops, its parent
@@ -156,7 +156,7 @@ def report(rounds: dict, verdicts: dict, sizes: dict) -> str:
     lines += ["", f"The cap is {trace.TRACE_CAP} events, then a `truncated` marker and the "
               "solutions; a wave holds at most cells x N pairs.", ""]
     measured = ("sudokulab/backends/norvig.py", "sudokulab/backends/dlx.py",
-                "sudokulab/trace.py", "bench/bench_trace.py")
+                "sudokulab/backends/trace.py", "bench/bench_trace.py")
     return "\n".join(lines + machine_section(measured=measured))
 
 

@@ -19,9 +19,8 @@ __all__ = [*API, "__version__"]
 
 def __getattr__(name: str):
     """sudokulab.solve and the rest of the API, imported when first asked for."""
-    # submodules, callable: sl.datasets() lists the names, sl.setter(puzzle) is api.setter,
-    # sl.certify(puzzle) is api.certify
-    if name in ("datasets", "setter", "certify"):
+    # submodules, callable: sl.datasets() lists the names, sl.certify(puzzle) is api.certify
+    if name in ("datasets", "certify"):
         import importlib
 
         return importlib.import_module(f"sudokulab.{name}")

@@ -9,7 +9,8 @@
 
 `sudokulab compare` and `sl.compare` call one service (harness.compare.compare, given one
 Settings), so the command and a notebook run and report the same way. A script needs no
-`if __name__ == "__main__":` guard: the worker processes never import it (sudokulab.children).
+`if __name__ == "__main__":` guard: the worker processes never import it
+(sudokulab.harness.children).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from sudokulab.result import Result, Status
 
 if TYPE_CHECKING:  # the certify package is imported when first used
     from sudokulab.certify import Certificate, Report
+    from sudokulab.generate.setter import SetterReport
 
 __all__ = ["Comparison", "Puzzle", "Record", "Result", "Status", "certify", "compare",
            "datasets", "load", "open_run", "rate", "setter", "solve", "verify"]
@@ -154,14 +156,15 @@ def rate(puzzle: PuzzleLike, timeout: float | None = 10.0) -> float | None:
 
 
 def setter(puzzle: PuzzleLike, timeout: float | None = 10.0, *, candidates: bool = True,
-           redundancy: bool = True, grade: bool = True, grade_timeout: float | None = 2.0):
-    """The setter's bench on a puzzle being set (sudokulab.setter): how many solutions are
-    left (0, 1, or at least 2 with two that differ), each cell's true candidates, the
+           redundancy: bool = True, grade: bool = True,
+           grade_timeout: float | None = 2.0) -> SetterReport:
+    """The setter's bench on a puzzle being set (sudokulab.generate.setter): how many
+    solutions are left (0, 1, or at least 2 with two that differ), each cell's true candidates, the
     givens and rules the puzzle stays unique without, and the human grade once unique.
     The SAT parts stop at `timeout` seconds, the grade at `grade_timeout` (0, inf or None:
     no limit); a SetterReport (`.status`, `.solutions`, `.differ`, `.candidates`,
     `.redundant_givens`, `.redundant_rules`, `.grade`, `.to_json()`)."""
-    from sudokulab.setter import setter_report
+    from sudokulab.generate.setter import setter_report
 
     where = "sl.setter"
     puzzle = _puzzle(puzzle, where)

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from types import FrameType
 
+    from sudokulab.generate.setter import SetterReport
     from sudokulab.result import Result
-    from sudokulab.setter import SetterReport
 
 EXIT_OK = 0          # every puzzle has an answer with a solution
 EXIT_NONE = 1        # some puzzle has no solution: an answer, not an error
@@ -94,7 +94,7 @@ EXIT_CODES = exit_help(ALL_CODES)
 # and backends.dlx.Dead (a dead end of a search, undone by backtracking), counting.Timeout
 # (a #SAT count past its deadline, answered as a TIMEOUT result).
 CONTROL_FLOW = ("sudokulab.human.forcing.Stopped", "sudokulab.backends.norvig.Contradiction",
-                "sudokulab.backends.dlx.Dead", "sudokulab.counting.Timeout")
+                "sudokulab.backends.dlx.Dead", "sudokulab.backends.counting.Timeout")
 
 
 class SudokulabError(Exception):

@@ -103,9 +103,9 @@ def test_to_pandas_gives_one_row_per_record_or_says_pandas_is_missing(monkeypatc
     frame = result.to_pandas()
     assert len(frame) == 11 and {"backend", "time", "times", "rating", "guesses"} <= set(frame)
     assert frame["rating"].notna().sum() == 2
-    import sudokulab.extras
+    import sudokulab.backends.extras
 
-    monkeypatch.setattr(sudokulab.extras, "absent", lambda module: f"{module} is missing")
+    monkeypatch.setattr(sudokulab.backends.extras, "absent", lambda module: f"{module} is missing")
     with pytest.raises(Unavailable, match=r"pip install 'sudokulab\[pandas\]'"):
         result.to_pandas()
 

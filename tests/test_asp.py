@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sudokulab import asp, datasets
+from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import asp as asp_backend
 from sudokulab.backends import make_backend
@@ -20,6 +20,7 @@ from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.check import check
 from sudokulab.formats.text import format_line, from_json, to_json
 from sudokulab.geometry import geometry
+from sudokulab.models import asp
 from sudokulab.puzzle import Puzzle, empty
 from sudokulab.result import Status
 

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 import tomllib
 
-from sudokulab import extras
-from sudokulab.backends import backend_class, names
+from sudokulab.backends import backend_class, extras, names
 from sudokulab.check import is_solution
 from sudokulab.errors import EXIT_ENGINE, EXIT_OK
 from sudokulab.formats.text import parse
@@ -168,7 +167,7 @@ def test_pyproject_has_each_extra_and_all_of_them_in_all():
 
 
 def test_rules_named_without_the_engine_are_the_encodings_rules():
-    from sudokulab.encodings import cnf, cpsat, smt
+    from sudokulab.models import cnf, cpsat, smt
 
     assert backend_class("sat").supported_rules == cnf.RULES
     assert backend_class("cpsat").supported_rules == cpsat.RULES

@@ -142,7 +142,7 @@ def test_option_help_lists_what_each_option_allows_and_its_default():
 
 def test_smt_lists_the_models_of_its_encoding():
     from sudokulab.backends import smt
-    from sudokulab.encodings import smt as encoding
+    from sudokulab.models import smt as encoding
 
     assert smt.MODELS == encoding.MODELS
 

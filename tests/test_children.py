@@ -1,5 +1,5 @@
 """A Ctrl-C that reaches a child process while its interpreter starts is held until the
-child listens (sudokulab.children): no KeyboardInterrupt traceback from deep inside
+child listens (sudokulab.harness.children): no KeyboardInterrupt traceback from deep inside
 Python's start-up, and the Ctrl-C is not lost either.
 
 Each case runs in a fresh interpreter, where multiprocessing's resource tracker is not
@@ -29,7 +29,7 @@ START_AND_CTRL_C = '''
 import os, signal, sys
 sys.path.insert(0, sys.argv[1])
 import test_children
-from sudokulab.children import CONTEXT, held
+from sudokulab.harness.children import CONTEXT, held
 
 conn, end = CONTEXT.Pipe()
 with held():
@@ -44,7 +44,7 @@ print("exit", child.exitcode)
 
 def hears(conn) -> None:
     """In the child: listen for Ctrl-C, and say whether one was waiting."""
-    from sudokulab.children import listen
+    from sudokulab.harness.children import listen
 
     heard = []
     listen(lambda signum, frame: heard.append(signum))

@@ -102,8 +102,8 @@ def test_line_says_the_count_so_far_after_a_timeout():
 def test_a_sat_count_with_a_timeline_past_any_c_long(top95):
     """A count's thousands of calls double the sampling stride past PySAT's C long."""
     from sudokulab.backends import make_backend
+    from sudokulab.backends.timeline import Timeline
     from sudokulab.result import Status
-    from sudokulab.timeline import Timeline
 
     engine = make_backend("sat")
     engine.timeline = Timeline("sat")

@@ -11,8 +11,8 @@ from pysat.solvers import Solver
 from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.check import check
-from sudokulab.encodings import cnf
 from sudokulab.geometry import geometry
+from sudokulab.models import cnf
 from sudokulab.puzzle import Puzzle, empty
 
 JIGSAW_4 = R.Jigsaw((((0, 0), (0, 1), (1, 0), (2, 0)), ((0, 2), (0, 3), (1, 3), (2, 3)),
@@ -149,7 +149,7 @@ def test_unknown_names_are_refused():
 
 
 def test_encodings_never_import_a_solver():
-    code = ("import sys; from sudokulab.encodings.cnf import to_dimacs; "
+    code = ("import sys; from sudokulab.models.cnf import to_dimacs; "
             "from sudokulab.puzzle import empty; to_dimacs(empty(4)); "
             "print('pysat.solvers' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

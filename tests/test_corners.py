@@ -135,7 +135,7 @@ def test_teaching_views_name_the_implied_cages():
 
 
 def test_smt_export_declares_the_cage_selectors():
-    from sudokulab.encodings.smt import to_smt2
+    from sudokulab.models.smt import to_smt2
 
     text = to_smt2(killer(HARDEST)["puzzle"])
     assert "(declare-fun cage1_" in text

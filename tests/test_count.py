@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from sudokulab import counting, datasets
+from sudokulab import datasets
 from sudokulab import rules as R
-from sudokulab.backends import make_backend
+from sudokulab.backends import counting, make_backend
 from sudokulab.formats.text import from_json, parse
 from sudokulab.puzzle import empty
 from sudokulab.result import Status

@@ -17,9 +17,9 @@ from sudokulab import rules as R
 from sudokulab.backends import BackendError, make_backend
 from sudokulab.backends import cpsat as cpsat_backend
 from sudokulab.check import check
-from sudokulab.encodings import cpsat
 from sudokulab.formats.text import from_json, parse
 from sudokulab.geometry import geometry
+from sudokulab.models import cpsat
 from sudokulab.puzzle import Puzzle, empty
 from sudokulab.result import Status
 

@@ -391,7 +391,7 @@ def tables_quoting_tdoku(page: Path) -> list[tuple[list[str], str]]:
 
 
 def test_every_figure_of_tdoku_in_the_ladder_report_names_its_file_and_commit():
-    from sudokulab.ladder import TDOKU
+    from sudokulab.teaching.ladder import TDOKU
 
     _, path, commit = TDOKU
     quoting = tables_quoting_tdoku(ROOT / "results" / "ladder.md")

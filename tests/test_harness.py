@@ -20,10 +20,11 @@ from pathlib import Path
 import pytest
 from conftest import add_to_path
 
-from sudokulab import datasets, progress
+from sudokulab import datasets
 from sudokulab.backends import names
 from sudokulab.cli import main
 from sudokulab.formats.text import format_line
+from sudokulab.harness import progress
 from sudokulab.harness.runlog import RunLog
 from sudokulab.harness.testing import write_plugin
 

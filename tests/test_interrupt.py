@@ -78,7 +78,7 @@ elif name == "cpmpy":
     import sudokulab.backends.cpmpy as m
     press_ctrl_c_after(m, m, "grid_of")
 elif name == "prolog":  # a thread watches the solving thread's inferences
-    from sudokulab.prolog.swipl import janus
+    from sudokulab.backends.swipl import janus
     prolog = janus()
     me = prolog.query_once("thread_self(Me)")["Me"]
 

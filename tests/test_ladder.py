@@ -8,9 +8,10 @@ import sys
 
 import pytest
 
-from sudokulab import datasets, ladder
+from sudokulab import datasets
 from sudokulab.backends.root import open_candidates
 from sudokulab.check import is_solution
+from sudokulab.teaching import ladder
 
 FAST = ("sat:minimal", "sat:efficient", "sat:extended", "sat:augmented", "norvig", "dlx",
         "human:singles", "human:locked", "human:subsets", "human:fish", "human:wings")
@@ -145,7 +146,7 @@ def test_a_level_out_of_time_counts_the_puzzle_unfinished_and_says_so():
 
 
 def test_the_report_names_time_outs_and_agreement():
-    from sudokulab import ladder_report
+    from sudokulab.teaching import ladder_report
 
     puzzles = datasets.load("easy50")[:5]
     late = ladder.run(puzzles, ladder.choose("sat:extended,human:singles"), progress=False,
@@ -200,7 +201,7 @@ def test_merge_reports_the_runs_it_is_given(tmp_path):
 
 
 def test_the_report_names_tdokus_file_and_commit_beside_its_published_figures():
-    from sudokulab import ladder_report
+    from sudokulab.teaching import ladder_report
 
     row = {"level": "human:singles", "what": "singles", "finished": 0, "puzzles": 5,
            "percent": 0.0, "candidates_left": 200.0, "guesses_per_puzzle": None,

@@ -9,9 +9,9 @@ from pathlib import Path
 from sudokulab import datasets
 from sudokulab.backends import make_backend
 from sudokulab.backends.milp import SPLIT_AFTER, engine, split_budget
-from sudokulab.encodings import milp
 from sudokulab.formats.text import from_json
 from sudokulab.geometry import geometry
+from sudokulab.models import milp
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
 

@@ -1,4 +1,4 @@
-"""The mzn backend and sudokulab/mzn/sudoku.mzn: the model alone under `minizinc`, the
+"""The mzn backend and sudokulab/models/mzn/sudoku.mzn: the model alone under `minizinc`, the
 data it reads, the backend's answers cross-checked with norvig, its statistics."""
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from sudokulab import datasets, mzn
+from sudokulab import datasets
 from sudokulab.backends import make_backend
 from sudokulab.formats.text import from_json, to_json
+from sudokulab.models import mzn
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
 

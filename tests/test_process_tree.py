@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from sudokulab import counting
+from sudokulab.backends import counting
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 

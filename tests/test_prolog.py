@@ -18,11 +18,11 @@ from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import BackendError, make_backend
 from sudokulab.backends import prolog as P
+from sudokulab.backends import swipl as S
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.check import check
 from sudokulab.formats.text import format_line, from_json, parse
 from sudokulab.geometry import geometry
-from sudokulab.prolog import swipl as S
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
 
@@ -30,7 +30,7 @@ if os.environ.get("SUDOKULAB_SKIP_PROLOG") == "1":
     pytest.skip("SUDOKULAB_SKIP_PROLOG=1: the Prolog tests are skipped on request",
                 allow_module_level=True)
 
-ROOT = S.PROGRAM.parents[2]
+ROOT = S.PROGRAM.parents[3]
 norvig = NorvigBackend()
 prolog = P.PrologBackend()
 
@@ -357,7 +357,7 @@ def test_outies_sum_the_cells_a_unit_s_cages_reach_out_to():
 
 LOAD = """
 import os
-from sudokulab.prolog import swipl as S
+from sudokulab.backends import swipl as S
 swipl = S.find_swipl()
 os.environ["SWI_HOME_DIR"] = swipl.home
 import janus_swi
@@ -385,7 +385,7 @@ def test_the_compiled_program_is_kept_and_loaded(tmp_path):
 
 CTRL_C_AT_START = """
 import os, signal
-from sudokulab.prolog import swipl as S
+from sudokulab.backends import swipl as S
 loaded, real = [], S.load_program
 
 

@@ -12,14 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from sudokulab import datasets, ladder
+from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import sat
 from sudokulab.cli import main
-from sudokulab.encodings import cnf
 from sudokulab.errors import EXIT_ENGINE, EXIT_OK
 from sudokulab.formats.text import from_json
 from sudokulab.geometry import geometry
+from sudokulab.models import cnf
+from sudokulab.teaching import ladder
 
 DATA = Path(__file__).parent / "data"
 VARIANTS = json.loads((DATA / "variants.json").read_text())

@@ -473,7 +473,7 @@ def test_the_exported_smt2_says_what_brute_force_says(name, model):
     """The portable SMT-LIB script (no Z3 extensions) of each rule, read back by Z3."""
     import z3
 
-    from sudokulab.encodings.smt import to_smt2
+    from sudokulab.models.smt import to_smt2
 
     puzzle = empty(4, CASES[name])
     solver = z3.Solver()

@@ -13,8 +13,8 @@ from sudokulab.backends.base import Deadline
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.backends.sat import NATIVE_AMO, Engine, SatBackend, engine
 from sudokulab.check import check
-from sudokulab.encodings import cnf
 from sudokulab.geometry import geometry
+from sudokulab.models import cnf
 from sudokulab.puzzle import Puzzle, empty
 from sudokulab.result import Status
 

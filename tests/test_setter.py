@@ -1,4 +1,4 @@
-"""The setter's bench (sudokulab.setter, `sudokulab setter`, sl.setter, POST /api/setter):
+"""The setter's bench (sudokulab.generate.setter, `sudokulab setter`, sl.setter, POST /api/setter):
 its count, true candidates and redundant givens and rules against engines of other
 paradigms (dlx's exact cover enumerating every solution, CP-SAT), on small puzzles with
 rules and on public ones."""
@@ -25,8 +25,8 @@ from sudokulab.cli import main
 from sudokulab.errors import EXIT_INPUT, EXIT_NONE, EXIT_OK, EXIT_SEVERAL
 from sudokulab.formats.text import parse
 from sudokulab.generate.grids import random_cages
+from sudokulab.generate.setter import SetterReport, setter_report
 from sudokulab.puzzle import Puzzle, line_of
-from sudokulab.setter import SetterReport, setter_report
 
 KILLERS = (Path(__file__).parent / "data" / "killers.jsonl").read_text().splitlines()
 GRID4 = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)

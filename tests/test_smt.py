@@ -13,8 +13,8 @@ from sudokulab.backends import BackendError, make_backend
 from sudokulab.backends import smt as smt_backend
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.check import check
-from sudokulab.encodings import smt
 from sudokulab.formats.text import parse
+from sudokulab.models import smt
 from sudokulab.puzzle import Puzzle, empty
 from sudokulab.result import Status
 

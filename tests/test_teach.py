@@ -1,5 +1,6 @@
-"""The side-by-side view of one rule (`sudokulab.teach`, `model --show-rule N`): each engine's
-piece is taken from its own model, and the pieces of all the rules add up to that model."""
+"""The side-by-side view of one rule (`sudokulab.teaching.sidebyside`, `model --show-rule N`):
+each engine's piece is taken from its own model, and the pieces of all the rules add up to
+that model."""
 
 import inspect
 from collections import Counter
@@ -8,13 +9,14 @@ from math import comb
 
 import pytest
 
-from sudokulab import asp, backends, teach
+from sudokulab import backends
 from sudokulab import rules as R
 from sudokulab.backends import norvig
 from sudokulab.cli import main
-from sudokulab.encodings import cnf, cpsat, smt
 from sudokulab.formats.text import parse
 from sudokulab.geometry import geometry
+from sudokulab.models import asp, cnf, cpsat, smt
+from sudokulab.teaching import sidebyside as teach
 
 LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 CLASSIC = parse(LINE)
@@ -92,8 +94,8 @@ def test_smt_and_cpsat_pieces_add_up_to_their_groups():
 
 
 def test_program_pieces_are_lines_of_the_programs():
-    from sudokulab import mzn
     from sudokulab.backends import prolog
+    from sudokulab.models import mzn
 
     lp = asp.program().splitlines()
     pl = prolog.PROGRAM.read_text(encoding="utf-8")

@@ -9,8 +9,7 @@ import json
 import pytest
 from conftest import ready_backend
 
-from sudokulab import timeline
-from sudokulab.backends import with_capability
+from sudokulab.backends import timeline, with_capability
 from sudokulab.cli import main
 from sudokulab.puzzle import line_of
 

@@ -1,4 +1,4 @@
-"""Search you can watch (`sudokulab.trace`): norvig's and dlx's events, replayed, reach the
+"""Search you can watch (`sudokulab.backends.trace`): norvig's and dlx's events, replayed, reach the
 engine's solution; the cap holds; a backend with no Recorder answers exactly as before."""
 
 import json
@@ -8,8 +8,7 @@ from dataclasses import replace
 import pytest
 
 from sudokulab import rules as R
-from sudokulab import trace
-from sudokulab.backends import make_backend, with_capability
+from sudokulab.backends import make_backend, trace, with_capability
 from sudokulab.cli import main
 from sudokulab.errors import InputError
 from sudokulab.formats.text import parse

@@ -1,7 +1,7 @@
 """The page's teaching views (issue 32) in a real browser: for a row, a cage and the
 anti-knight rule, each engine's panel shows exactly the piece `sudokulab model --show-rule N`
 prints; the compare table explains its statistics; the search replay steps forward and back
-through the same candidates as `sudokulab.trace.replay` and ends on the engine's solution;
+through the same candidates as `sudokulab.backends.trace.replay` and ends on the engine's solution;
 the propagation grids are those `sudokulab show --after LEVEL` prints.
 
 With SUDOKULAB_WRITE_DOCS=1 the tests also refresh the tutorial's screenshots
@@ -15,10 +15,10 @@ import re
 import pytest
 from test_web_browser import ROOT, WRITE_DOCS, paste
 
-from sudokulab import teach, trace
-from sudokulab.backends import make_backend, with_capability
+from sudokulab.backends import make_backend, trace, with_capability
 from sudokulab.cli import main
 from sudokulab.formats.text import parse
+from sudokulab.teaching import sidebyside as teach
 
 KILLER = json.loads((__import__("pathlib").Path(__file__).parent / "data" / "variants.json")
                     .read_text())["killer"]
@@ -159,7 +159,7 @@ def printed_marks(capsys, level: str) -> list[str]:
 
 
 def test_the_propagation_grids_are_what_show_after_prints(page, capsys):
-    from sudokulab import ladder
+    from sudokulab.teaching import ladder
 
     paste(page, HARD)
     page.click("#grids summary")
@@ -186,7 +186,7 @@ def test_the_propagation_grids_are_what_show_after_prints(page, capsys):
 
 
 def test_the_timeline_charts_a_learning_engine_over_time(page, top95):
-    from sudokulab import timeline
+    from sudokulab.backends import timeline
     from sudokulab.puzzle import line_of
 
     puzzle = line_of(top95[2][0].givens)  # a hard one: CaDiCaL needs dozens of conflicts

@@ -1,4 +1,4 @@
-"""The asp backend: the answer set program sudokulab/asp/sudoku.lp, solved by clingo.
+"""The asp backend: the answer set program sudokulab/models/asp/sudoku.lp, solved by clingo.
 
 Grounding costs far more than solving one 9x9 puzzle, so each process keeps one clingo
 Control per (shape, rule set), grounded once: the program, the facts of the shape and
@@ -21,7 +21,6 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
-from sudokulab import asp as program
 from sudokulab import rules as R
 from sudokulab.backends.base import (
     Availability,
@@ -31,7 +30,8 @@ from sudokulab.backends.base import (
     ctrl_c,
     interrupted,
 )
-from sudokulab.extras import install
+from sudokulab.backends.extras import install
+from sudokulab.models import asp as program
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Result, verdict
 
@@ -140,7 +140,7 @@ class AspBackend(Backend):
     supported_rules = R.RULE_TYPES  # sudoku.lp states every rule there is
     option_table = {}  # it takes no options: nothing to tune
     needs = (Need("clingo", install("asp")),)
-    timeline = None  # a sudokulab.timeline.Timeline to sample the search (`--timeline`)
+    timeline = None  # a sudokulab.backends.timeline.Timeline to sample the search (`--timeline`)
     keeps_timeline = True
 
     @classmethod

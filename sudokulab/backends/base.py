@@ -22,8 +22,8 @@ from sudokulab.result import Result, Status, verdict
 if TYPE_CHECKING:
     from typing import ClassVar
 
-    from sudokulab.timeline import Timeline
-    from sudokulab.trace import Recorder
+    from sudokulab.backends.timeline import Timeline
+    from sudokulab.backends.trace import Recorder
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class Need:
         """Why the package is not there ('' when it is). Looked up, not imported: asking
         costs no engine's start-up, and a module that must not load before its set-up
         (janus) can be asked about too."""
-        from sudokulab.extras import absent
+        from sudokulab.backends.extras import absent
 
         return absent(self.module)
 
@@ -201,11 +201,11 @@ class Backend(ABC):
     # Whether it takes a puzzle of several overlapping grids (a samurai's layout); one that
     # does not answers UNSUPPORTED, naming the layout.
     multi_grid: ClassVar[bool] = False
-    # Whether its search reports its events to a sudokulab.trace.Recorder held in its
+    # Whether its search reports its events to a sudokulab.backends.trace.Recorder held in its
     # `trace` attribute (`solve --trace`, the page's search you can watch).
     records_trace: ClassVar[bool] = False
     trace: Recorder | None  # set only on a backend that records_trace
-    # Whether it samples its engine's counters into a sudokulab.timeline.Timeline held in
+    # Whether it samples its engine's counters into a sudokulab.backends.timeline.Timeline held in
     # its `timeline` attribute (`solve --timeline`, the page's learning charts).
     keeps_timeline: ClassVar[bool] = False
     timeline: Timeline | None  # set only on a backend that keeps_timeline

@@ -6,7 +6,7 @@ explain themselves to a SAT core); `solver=exact`: pseudo-Boolean conflict analy
 proof logging; and any other CPMpy solver found installed (ortools, z3, pysat, highs ...).
 
 The model is integers in 1..N per cell, AllDifferent per unit, and each rule as the
-integer CP-SAT model (encodings/cpsat.py) posts it: `!=` for chess moves, |a - b| > 1 for
+integer CP-SAT model (models/cpsat.py) posts it: `!=` for chess moves, |a - b| > 1 for
 non-consecutive, AllDifferent and a sum for a cage (and the cages it implies), a domain
 of even or odd digits for parity, a Table of allowed pairs for a line or dot relation,
 sums for arrows and little killers, positions of the 1 and the N for a sandwich.
@@ -42,7 +42,7 @@ from sudokulab.backends.base import (
     ctrl_c,
     interrupted,
 )
-from sudokulab.extras import install
+from sudokulab.backends.extras import install
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status, verdict
@@ -202,7 +202,7 @@ class CpmpyBackend(Backend):
         started = time.perf_counter()
         built_model = model(puzzle.box, puzzle.rules, puzzle.layout)
         if self.solver == "highs":  # its first Highs() prints a banner to stdout: once, nowhere
-            from sudokulab.encodings.milp import _banner_shown
+            from sudokulab.models.milp import _banner_shown
 
             _banner_shown()
         try:

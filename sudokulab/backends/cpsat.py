@@ -1,4 +1,4 @@
-"""The cpsat backend: OR-Tools CP-SAT on a model of the puzzle (see sudokulab.encodings.cpsat).
+"""The cpsat backend: OR-Tools CP-SAT on a model of the puzzle (see sudokulab.models.cpsat).
 
 Each process keeps one model per (shape, rule set, model) and fixes the givens per puzzle:
 a given narrows its variable's domain to one value, and the domain goes back after the
@@ -37,13 +37,13 @@ from sudokulab.backends.base import (
     ctrl_c,
     interrupted,
 )
-from sudokulab.extras import install
+from sudokulab.backends.extras import install
 from sudokulab.geometry import geometry
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Result, verdict
 
-# OR-Tools (and encodings.cpsat, which imports it) is imported where it is used:
+# OR-Tools (and models.cpsat, which imports it) is imported where it is used:
 # CpsatBackend.needs names it, so this module loads without it.
 
 DEFAULT_MODEL = "bool"
@@ -66,7 +66,7 @@ class Engine:
                  layout: Layout | None = None) -> None:
         from ortools.sat.python import cp_model
 
-        from sudokulab.encodings import cpsat as encoding
+        from sudokulab.models import cpsat as encoding
 
         self.model = encoding.build(geometry(box, rules, layout), model)
         self.variables = self.model.model.Proto().variables
@@ -134,12 +134,12 @@ class CpsatBackend(Backend):
 
     name = "cpsat"
     paradigm = "constraint programming with clause learning (CP-SAT)"
-    # encodings.cpsat.RULES, named here without importing OR-Tools: both models compile
+    # models.cpsat.RULES, named here without importing OR-Tools: both models compile
     # every rule (tests/test_availability.py holds the two equal)
     supported_rules = R.RULE_TYPES
     multi_grid = True  # a samurai's grids: more cells and units in the same models
     needs = (Need("ortools", install("cpsat")),)
-    timeline = None  # a sudokulab.timeline.Timeline to sample the search (`--timeline`)
+    timeline = None  # a sudokulab.backends.timeline.Timeline to sample the search (`--timeline`)
     keeps_timeline = True
 
     option_table = {
@@ -219,7 +219,7 @@ class CpsatBackend(Backend):
 
     def describe(self, puzzle: Puzzle) -> str:
         """The model rule by rule: variables, constraints by kind, givens, CP-SAT's counts."""
-        from sudokulab.encodings import cpsat as encoding
+        from sudokulab.models import cpsat as encoding
 
         if reason := self.unsupported(puzzle):
             return reason

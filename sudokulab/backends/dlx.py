@@ -480,7 +480,7 @@ class DlxBackend(Backend):
     # for the tests to compare the two.
     weigh_conflicts = True
     option_table = {}  # it takes no options: nothing to tune
-    trace = None  # a sudokulab.trace.Recorder to watch the search (`solve --trace`)
+    trace = None  # a sudokulab.backends.trace.Recorder to watch the search (`solve --trace`)
     records_trace = True
 
     @classmethod
@@ -541,7 +541,7 @@ class DlxBackend(Backend):
         the column with the fewest rows per conflict weight (with `weigh`, each dead end
         adds one to the weight of its columns). The stack holds (alive, chosen, open columns, rows
         of the branch column not tried yet): restoring a state is reading it back. `trace`
-        (a sudokulab.trace.Recorder) hears of each wave, guess, dead end and backtrack.
+        (a sudokulab.backends.trace.Recorder) hears of each wave, guess, dead end and backtrack.
         """
         keep, prunes, column_rows = m.keep, m.prunes, m.column_rows
         at, clock = deadline.at, time.perf_counter

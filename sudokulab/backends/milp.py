@@ -1,4 +1,4 @@
-"""The milp backend: a 0-1 integer program of the puzzle (encodings/milp.py) solved by HiGHS:
+"""The milp backend: a 0-1 integer program of the puzzle (models/milp.py) solved by HiGHS:
 LP relaxation, presolve, cutting planes, branch and bound.
 
 Each process keeps one HiGHS instance per shape and rule set; a puzzle's givens raise
@@ -41,7 +41,7 @@ from sudokulab.backends.base import (
     ctrl_c,
     interrupted,
 )
-from sudokulab.extras import install
+from sudokulab.backends.extras import install
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
@@ -70,8 +70,8 @@ class Engine:
     """One program of a shape and rule set, loaded once into HiGHS."""
 
     def __init__(self, box: tuple[int, int], rules: tuple, layout: Layout | None) -> None:
-        from sudokulab.encodings import milp
         from sudokulab.geometry import geometry
+        from sudokulab.models import milp
 
         self.program = milp.build(geometry(box, rules, layout))
         self.highs = milp.load(self.program)
@@ -324,8 +324,8 @@ class MilpBackend(Backend):
 
     def describe(self, puzzle: Puzzle) -> str:
         """The program: its binaries, rows by part of the rules, and how givens go in."""
-        from sudokulab.encodings import milp
         from sudokulab.geometry import geometry
+        from sudokulab.models import milp
 
         program = milp.build(geometry(puzzle.box, puzzle.rules, puzzle.layout))
         cells = len(program.geo.cells) * program.n

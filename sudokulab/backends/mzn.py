@@ -1,4 +1,4 @@
-"""The mzn backend: sudokulab/mzn/sudoku.mzn, a MiniZinc model, compiled to FlatZinc and
+"""The mzn backend: sudokulab/models/mzn/sudoku.mzn, a MiniZinc model, compiled to FlatZinc and
 solved by Gecode (classic constraint programming: propagation and search, no learning).
 
 The model is one file for every shape and rule (rules as predicates); a puzzle is data:
@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from sudokulab import rules as R
 from sudokulab.backends.base import Availability, Backend, Deadline, Need, ctrl_c, interrupted
-from sudokulab.extras import install
+from sudokulab.backends.extras import install
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
@@ -46,8 +46,8 @@ def model(box: tuple[int, int], rules: tuple, layout: Layout | None = None):
     """The MiniZinc model with a shape's and rule set's data added (built once per process)."""
     import minizinc
 
-    from sudokulab import mzn
     from sudokulab.geometry import geometry
+    from sudokulab.models import mzn
 
     built = minizinc.Model(mzn.MODEL)
     geo = geometry(box, rules, layout)
@@ -198,8 +198,8 @@ class MznBackend(Backend):
 
     def describe(self, puzzle: Puzzle) -> str:
         """The model file, its predicates used by the puzzle, and the data's sizes."""
-        from sudokulab import mzn
         from sudokulab.geometry import geometry
+        from sudokulab.models import mzn
 
         data = mzn.rule_data(geometry(puzzle.box, puzzle.rules, puzzle.layout))
         sizes = [f"{key} {len(value)}" for key, value in data.items()

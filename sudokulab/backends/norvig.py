@@ -608,7 +608,7 @@ class NorvigBackend(Backend):
     supported_rules = R.RULE_TYPES
     multi_grid = True  # a samurai's grids are only more units and peers
     option_table = {}  # it takes no options: nothing to tune
-    trace = None  # a sudokulab.trace.Recorder to watch the search (`solve --trace`)
+    trace = None  # a sudokulab.backends.trace.Recorder to watch the search (`solve --trace`)
     records_trace = True
 
     @classmethod
@@ -653,7 +653,7 @@ class NorvigBackend(Backend):
         The stack holds the cells being guessed: (candidates and place counts before the
         guess, cell, its digits not tried yet). Each try but the last works on copies; the
         last takes the lists as they are, since nothing needs them after it. `trace` (a
-        sudokulab.trace.Recorder) hears of each wave, guess, dead end and backtrack.
+        sudokulab.backends.trace.Recorder) hears of each wave, guess, dead end and backtrack.
         """
         tally = [0, 0]  # assignments, eliminations: counted by propagate
         nodes = guesses = backtracks = 0

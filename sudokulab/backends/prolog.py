@@ -1,7 +1,7 @@
 """SWI-Prolog CLP(FD) through janus-swi: the rules as constraints, then labeling.
 
-The model is sudokulab/prolog/sudoku.pl, a program a teacher can load in plain `swipl`;
-sudokulab/prolog/swipl.py finds SWI-Prolog and loads the program once per process, and
+The model is sudokulab/models/prolog/sudoku.pl, a program a teacher can load in plain `swipl`;
+sudokulab/backends/swipl.py finds SWI-Prolog and loads the program once per process, and
 this module calls it with the puzzle as data (janus input bindings: no query text is ever
 built from a puzzle).
 """
@@ -22,8 +22,8 @@ from sudokulab.backends.base import (
     ctrl_c,
     interrupted,
 )
+from sudokulab.backends.swipl import PROGRAM, NotAvailable, availability, janus
 from sudokulab.geometry import geometry
-from sudokulab.prolog.swipl import PROGRAM, NotAvailable, availability, janus
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status, verdict
 

@@ -58,9 +58,9 @@ from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
 
 if TYPE_CHECKING:
-    from sudokulab.encodings.cnf import Formula
+    from sudokulab.models.cnf import Formula
 
-# PySAT is imported where it is used (encodings.cnf imports it too): without it this module
+# PySAT is imported where it is used (models.cnf imports it too): without it this module
 # still loads, and SatBackend.available() names what is missing.
 FIX = "pip install python-sat==1.9.dev17"
 SLICE = 1000  # conflicts per slice: a 9x9 needs a few dozen, a slice takes milliseconds
@@ -87,15 +87,15 @@ def solver_names() -> list[str]:
 
 
 def encoding_names() -> tuple[str, ...]:
-    """The CNF encodings (encodings.cnf's: imported when asked, as it needs PySAT)."""
-    from sudokulab.encodings import cnf
+    """The CNF encodings (models.cnf's: imported when asked, as it needs PySAT)."""
+    from sudokulab.models import cnf
 
     return cnf.ENCODINGS
 
 
 def amo_names() -> tuple[str, ...]:
-    """The at-most-one encodings (encodings.cnf's: imported when asked)."""
-    from sudokulab.encodings import cnf
+    """The at-most-one encodings (models.cnf's: imported when asked)."""
+    from sudokulab.models import cnf
 
     return cnf.AMO_ENCODINGS
 
@@ -173,7 +173,8 @@ class Engine:
         self.native = formula.amo == "native"
         self.solver: Any = None  # a pysat Solver (pysat has no annotations); None once closed
         self.broken = False
-        self.timeline = None  # a sudokulab.timeline.Timeline samples the next search's calls
+        # a sudokulab.backends.timeline.Timeline samples the next search's calls
+        self.timeline = None
         self.load()
         LIVE.add(self)
         self.cells = formula.top // self.n
@@ -244,7 +245,7 @@ class Engine:
                 complete = False
                 break
             if not act:
-                from sudokulab.encodings.cnf import var
+                from sudokulab.models.cnf import var
 
                 n = self.n
                 self.top += 1
@@ -354,7 +355,7 @@ def engine(solver: str, encoding: str, amo: str, box: tuple[int, int],
            rules: tuple[R.Rule, ...], layout: Layout | None = None) -> Engine:
     """The shared engine of a shape and rule set (or layout), built on first use in this
     process."""
-    from sudokulab.encodings import cnf
+    from sudokulab.models import cnf
 
     return Engine(cnf.base(box, rules, encoding, amo, layout), solver)
 
@@ -371,7 +372,7 @@ def root_solver(solver: str, encoding: str, amo: str, box: tuple[int, int],
     clauses are assumed with the givens instead, and the trail holds the whole closure."""
     from pysat.solvers import Solver
 
-    from sudokulab.encodings import cnf
+    from sudokulab.models import cnf
 
     hear_ctrl_c_ourselves()
     formula = cnf.base(box, rules, encoding, amo, layout)
@@ -389,7 +390,7 @@ def root_marks(puzzle: Puzzle, encoding: str = "extended", solver: str = "cadica
     """Each cell's candidates (bit d-1 for digit d) where unit propagation of the givens
     stops, no decision taken; a cell whose variable is true keeps that digit alone. None
     when propagation reaches a conflict (no solution)."""
-    from sudokulab.encodings import cnf
+    from sudokulab.models import cnf
 
     if encoding == "optimized":
         raise ValueError("root propagation takes a reusable encoding: "
@@ -418,12 +419,12 @@ class SatBackend(Backend):
 
     name = "sat"
     paradigm = "SAT: CNF + CDCL solver (PySAT)"
-    # encodings.cnf.RULES, named here without importing PySAT: cnf.py compiles every
+    # models.cnf.RULES, named here without importing PySAT: cnf.py compiles every
     # rule, cages by digit sets (tests/test_availability.py holds the two equal)
     supported_rules = R.RULE_TYPES
     multi_grid = True  # a samurai's grids are only more units over more cells
     needs = (Need("pysat", FIX),)
-    timeline = None  # a sudokulab.timeline.Timeline to sample the search (`--timeline`)
+    timeline = None  # a sudokulab.backends.timeline.Timeline to sample the search (`--timeline`)
     keeps_timeline = True
     option_table = {
         "solver": Choice(solver_names, help="the PySAT solver (CaDiCaL 1.9.5 by default)"),
@@ -438,7 +439,7 @@ class SatBackend(Backend):
     # at-most-one groups have only N literals, too few for auxiliary variables to pay off.
     def __init__(self, solver: str = "cadical195", encoding: str = "extended",
                  amo: str = "pairwise", root: str = "no") -> None:
-        from sudokulab.encodings import cnf
+        from sudokulab.models import cnf
 
         super().__init__()
         self.root = root == "yes"
@@ -471,7 +472,7 @@ class SatBackend(Backend):
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Load the puzzle's formula (built once per shape) and search under its givens."""
-        from sudokulab.encodings import cnf
+        from sudokulab.models import cnf
 
         started = time.perf_counter()
         if self.root:
@@ -509,7 +510,7 @@ class SatBackend(Backend):
 
     def describe(self, puzzle: Puzzle) -> str:
         """The formula the puzzle becomes: variables, and clauses per part of the rules."""
-        from sudokulab.encodings import cnf
+        from sudokulab.models import cnf
 
         formula = cnf.encode(puzzle, self.encoding, self.amo)
         n, parts = formula.n, dict(formula.parts)

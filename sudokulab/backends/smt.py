@@ -1,4 +1,4 @@
-"""The smt backend: a Z3 model of the puzzle (see sudokulab.encodings.smt), kept warm.
+"""The smt backend: a Z3 model of the puzzle (see sudokulab.models.smt), kept warm.
 
 Building a model and a solver costs far more than solving one 9x9 puzzle, so each
 process keeps one solver per (shape, rule set, model, solver) and hands it every
@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # Z3 is imported where it is used: SmtBackend.needs says why
     import z3
 
 DEFAULT_MODEL = "bool"
-MODELS = ("bool", "bitvec", "int")  # encodings.smt.MODELS, here without importing z3
+MODELS = ("bool", "bitvec", "int")  # models.smt.MODELS, here without importing z3
 SOLVERS = ("default", "qffd")
 GIVENS = ("assume", "push")
 NO_TIMEOUT = 4294967295  # Z3's "no timeout": the largest unsigned int
@@ -61,7 +61,7 @@ class Engine:
     def __init__(self, box: tuple[int, int], rules: tuple, model: str, solver: str) -> None:
         import z3
 
-        from sudokulab.encodings import smt as encoding
+        from sudokulab.models import smt as encoding
 
         self.model = encoding.build(geometry(box, rules), model)
         self.solver = z3.SolverFor("QF_FD") if solver == "qffd" else z3.Solver()
@@ -129,7 +129,7 @@ class SmtBackend(Backend):
     # instance takes its own model's (tests/test_availability.py holds them equal)
     supported_rules = R.RULE_TYPES
     needs = (Need("z3", "pip install z3-solver"),)
-    timeline = None  # a sudokulab.timeline.Timeline to sample the search (`--timeline`)
+    timeline = None  # a sudokulab.backends.timeline.Timeline to sample the search (`--timeline`)
     keeps_timeline = True
 
     option_table = {
@@ -142,7 +142,7 @@ class SmtBackend(Backend):
 
     def __init__(self, model: str = DEFAULT_MODEL, solver: str = "default",
                  givens: str = "") -> None:
-        from sudokulab.encodings import smt as encoding
+        from sudokulab.models import smt as encoding
 
         super().__init__()
         if solver == "qffd" and model == "int":
@@ -202,7 +202,7 @@ class SmtBackend(Backend):
 
     def describe(self, puzzle: Puzzle) -> str:
         """The model's assertions rule by rule: counts and the first few of each."""
-        from sudokulab.encodings import smt as encoding
+        from sudokulab.models import smt as encoding
 
         if reason := self.unsupported(puzzle):
             return reason

@@ -21,7 +21,7 @@ __all__ = ["Certificate", "Report", "certify", "verify"]
 class _Callable(types.ModuleType):
     """This package, callable: once imported it is what the attribute `sudokulab.certify`
     is, so `sl.certify(puzzle)` must stay the API's (sudokulab.api.certify), as for
-    sudokulab.setter."""
+    sudokulab.generate.setter."""
 
     def __call__(self, *args, **kwargs) -> Certificate:
         """The API's certify: arguments checked, then made and verified."""

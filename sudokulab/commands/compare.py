@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from sudokulab import errors
+from sudokulab.backends.extras import need
 from sudokulab.commands.inputs import examples, given, nonempty, timeout_seconds
 from sudokulab.errors import (
     EXIT_DISAGREE,
@@ -23,7 +24,6 @@ from sudokulab.errors import (
     exit_help,
     positive_int,
 )
-from sudokulab.extras import need
 from sudokulab.formats import READERS
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ MODELS = {
     "smt2": "SMT-LIB 2, for any SMT solver (shaped by --model)",
     "asp": "an answer set program: sudoku.lp and the puzzle's facts, for clingo",
     "mzn": "the MiniZinc model with the puzzle inside, for minizinc",
-    "dzn": "the puzzle as MiniZinc data for sudokulab/mzn/sudoku.mzn",
+    "dzn": "the puzzle as MiniZinc data for sudokulab/models/mzn/sudoku.mzn",
     "lp": "the 0-1 program in CPLEX LP format, as HiGHS writes it, for any MILP solver",
 }
 FORMATS = {**MODELS, **{name: f"a link that opens the puzzle in {name}" for name in LINKS}}
@@ -41,7 +41,7 @@ EXITS = (EXIT_OK, EXIT_INPUT, EXIT_ENGINE, EXIT_INTERRUPTED)
 
 def options(p: argparse.ArgumentParser) -> None:
     """The options of `export`."""
-    from sudokulab.encodings.cnf import ENCODINGS
+    from sudokulab.models.cnf import ENCODINGS
 
     p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
     input_arguments(p)
@@ -91,15 +91,15 @@ def _exported(puzzle, args: argparse.Namespace) -> str:
         raise UsageError(f"export --to {args.to} takes one N x N grid; a "
                          f"{puzzle.layout.name} exports --to dimacs")
     if args.to == "asp":  # sudoku.lp and the puzzle's facts: clingo alone solves it
-        from sudokulab import asp
+        from sudokulab.models import asp
 
         return asp.to_lp(puzzle)
     if args.to in ("mzn", "dzn"):  # sudoku.mzn and its data: `minizinc` alone solves it
-        from sudokulab import mzn
+        from sudokulab.models import mzn
 
         return mzn.to_mzn(puzzle) if args.to == "mzn" else mzn.to_dzn(puzzle)
     if args.to == "lp":
-        from sudokulab.encodings import milp
+        from sudokulab.models import milp
 
         return milp.to_lp(puzzle)
     if args.to in LINKS:
@@ -108,13 +108,13 @@ def _exported(puzzle, args: argparse.Namespace) -> str:
         link = links.fpuzzles_link if args.to == "fpuzzles" else links.sudokupad_link
         return link(puzzle) + "\n"
     if args.to == "dimacs":
-        from sudokulab.encodings import cnf
+        from sudokulab.models import cnf
 
         encoding, amo = args.encoding or "extended", args.amo or "pairwise"
         _choice("--encoding", encoding, cnf.ENCODINGS)
         _choice("--amo", amo, cnf.AMO_ENCODINGS)
         return cnf.to_dimacs(puzzle, encoding=encoding, amo=amo)
-    from sudokulab.encodings import smt
+    from sudokulab.models import smt
 
     model = args.model or "bool"
     _choice("--model", model, smt.MODELS)

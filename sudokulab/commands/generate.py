@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         (sys.stderr if args.format == "json" else out).write(header(args, rules))
         out.flush()
         if args.number >= 20:
-            from sudokulab.progress import Progress
+            from sudokulab.harness.progress import Progress
 
             progress = Progress("generate", args.number)
         for number, made in enumerate(puzzles, 1):

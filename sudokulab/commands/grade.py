@@ -7,6 +7,7 @@ import csv
 import json
 import sys
 
+from sudokulab.backends.extras import need
 from sudokulab.commands import steps
 from sudokulab.commands.inputs import (
     examples,
@@ -29,7 +30,6 @@ from sudokulab.errors import (
     exit_help,
     worst,
 )
-from sudokulab.extras import need
 
 DESCRIPTION = ("Grade each puzzle as a human solver would: HoDoKu's level and score, an "
                "SE-like rating of the hardest step, the hardest technique and the steps per "
@@ -62,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         print(steps.listing())
         return EXIT_OK
+    from sudokulab.harness.progress import Progress
     from sudokulab.human.lessons import Refusal
-    from sudokulab.progress import Progress
 
     if args.plot:
         picture_path("--plot", args.plot)

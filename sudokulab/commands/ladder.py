@@ -53,8 +53,8 @@ FORMATS = ("table", "json", "csv")
 
 def options(p: argparse.ArgumentParser) -> None:
     """The options of `ladder`."""
-    from sudokulab.ladder import LEVELS
-    from sudokulab.ladder import TIMEOUT as LADDER_TIMEOUT
+    from sudokulab.teaching.ladder import LEVELS
+    from sudokulab.teaching.ladder import TIMEOUT as LADDER_TIMEOUT
 
     p.description = DESCRIPTION
     source = p.add_mutually_exclusive_group()
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
 def _ladder(args: argparse.Namespace) -> int:
     """The run: each set's puzzles judged, then climbed, each result kept in --out as it
     comes; a stop by Ctrl-C or SIGTERM prints the tables so far and says how to resume."""
-    from sudokulab import ladder, ladder_report
+    from sudokulab.teaching import ladder, ladder_report
 
     settings = _settings(args)
     codes: list[int] = []
@@ -153,8 +153,8 @@ def _ladder(args: argparse.Namespace) -> int:
 def _settings(args: argparse.Namespace) -> dict:
     """What the run is (its sets, levels and timeout): from the options, or with --resume
     as --out's log saved them, which the options may not change."""
-    from sudokulab import ladder
-    from sudokulab.ladder_report import LOG, LadderLog
+    from sudokulab.teaching import ladder
+    from sudokulab.teaching.ladder_report import LOG, LadderLog
 
     given = {"dataset": _names(args.dataset) if args.dataset else None,
              "file": os.path.abspath(args.file) if args.file else None,
@@ -216,7 +216,7 @@ def _sets(settings: dict, codes: list[int]) -> list[tuple[str, tuple]]:
 def _log(args: argparse.Namespace, settings: dict, sets: list[tuple[str, tuple]]):
     """The run's log in --out (None without --out): the one resumed, its puzzles checked
     to be the same, or a new one, --out checked writable first."""
-    from sudokulab.ladder_report import LOG, LadderLog
+    from sudokulab.teaching.ladder_report import LOG, LadderLog
 
     if not args.out:
         return None
@@ -262,7 +262,7 @@ def _writable(out: str) -> None:
 
 def _write(out: str | None, reports: dict[str, dict]) -> None:
     """ladder.md, ladder.json and ladder.png in --out (nothing without it)."""
-    from sudokulab import ladder_report
+    from sudokulab.teaching import ladder_report
 
     if not out:
         return
@@ -276,7 +276,7 @@ def _write(out: str | None, reports: dict[str, dict]) -> None:
 
 def _show(reports: dict[str, dict], fmt: str) -> None:
     """The reports on stdout: tables (a stopped run's marked partial), JSON or CSV."""
-    from sudokulab import ladder_report
+    from sudokulab.teaching import ladder_report
 
     if fmt == "json":
         print(json.dumps(reports, indent=1))
@@ -296,7 +296,7 @@ def _said(reports: dict[str, dict]) -> list[int]:
     some puzzles; their exit codes (1 no solution, 6 several, 5 unsupported, 4 a grid the
     checker rejects)."""
     from sudokulab.human.verdict import REFEREE
-    from sudokulab.ladder import NO_SOLUTION
+    from sudokulab.teaching.ladder import NO_SOLUTION
 
     codes, say = [], lambda text: print(f"sudokulab: {text}", file=sys.stderr)
     for name, report in reports.items():
@@ -349,7 +349,7 @@ def _stopped(args: argparse.Namespace, stop: KeyboardInterrupt, log,
 
 def _merged(paths: str) -> dict[str, dict]:
     """The reports held by earlier runs' ladder.json files."""
-    from sudokulab import ladder_report
+    from sudokulab.teaching import ladder_report
 
     try:
         return ladder_report.merge(_names(paths))

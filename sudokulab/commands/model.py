@@ -2,8 +2,8 @@
 
 With `--show-rule N` (a number: see NUMBERING) it shows rule N of the puzzle in each engine
 side by side (`--backends all`, the registry's engines), each piece taken from the engine's
-own model builder by `sudokulab.teach`. `--rule` is what it is in every command: a variant
-rule by name.
+own model builder by `sudokulab.teaching.sidebyside`. `--rule` is what it is in every
+command: a variant rule by name.
 """
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ DEFAULT_BACKEND = "norvig"
 
 def options(p: argparse.ArgumentParser) -> None:
     """The options of `model`."""
-    from sudokulab.encodings.cnf import ENCODINGS
     from sudokulab.errors import positive_int
-    from sudokulab.teach import NUMBERING
+    from sudokulab.models.cnf import ENCODINGS
+    from sudokulab.teaching.sidebyside import NUMBERING
 
     p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
     input_arguments(p)
@@ -140,7 +140,7 @@ def _one_engine(spec: str, option: str = "--backend") -> str:
 
 def _side_by_side(args: argparse.Namespace, number: int | None) -> int:
     """Rule `number` of each puzzle in each engine, or the numbered rules."""
-    from sudokulab import teach
+    from sudokulab.teaching import sidebyside as teach
 
     engines = [_one_engine(args.backend)] if args.backend else _engines(args.backends)
     if args.encoding is not None and "sat" not in engines:

@@ -8,6 +8,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from sudokulab.backends.extras import need
 from sudokulab.commands.answers import stdout_to_stderr
 from sudokulab.commands.inputs import backend as engine_named
 from sudokulab.commands.inputs import box_shape, examples, nonempty, unavailable
@@ -25,7 +26,6 @@ from sudokulab.errors import (
     exit_help,
     positive_int,
 )
-from sudokulab.extras import need
 from sudokulab.formats.text import format_grid, puzzle_data
 from sudokulab.puzzle import line_of
 from sudokulab.rules import cell_name

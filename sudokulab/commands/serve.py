@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sudokulab.backends.extras import need
 from sudokulab.commands.inputs import examples
 from sudokulab.errors import (
     EXIT_ENGINE,
@@ -15,7 +16,6 @@ from sudokulab.errors import (
     exit_help,
     port_number,
 )
-from sudokulab.extras import need
 
 DESCRIPTION = ("Serve the web page and its JSON API (/api, documented at /docs). Solves "
                "run in worker processes with a timeout.")

@@ -1,4 +1,4 @@
-"""`sudokulab setter`: the setter's bench on a puzzle being set (sudokulab.setter)."""
+"""`sudokulab setter`: the setter's bench on a puzzle being set (sudokulab.generate.setter)."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the bench's report on each puzzle; the exit code says unique, none or several."""
-    from sudokulab.setter import SetterInterrupted, setter_report
+    from sudokulab.generate.setter import SetterInterrupted, setter_report
 
     codes = [EXIT_OK]
     for number, puzzle in each_puzzle(args, codes):

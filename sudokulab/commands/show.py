@@ -85,8 +85,8 @@ def _after(puzzle, level: str) -> str:
     """The pencil marks where a ladder level stops on the puzzle, under a line of figures;
     EngineError when its engine cannot take the puzzle, or has no marks to show (a level
     known only by its full search, which took a choice)."""
-    from sudokulab import ladder
     from sudokulab.formats import text
+    from sudokulab.teaching import ladder
 
     chosen = ladder.choose(level)[0]
     outcome = ladder.after(puzzle, chosen.name)

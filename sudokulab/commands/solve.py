@@ -144,11 +144,11 @@ def run(args: argparse.Namespace) -> int:
     sink = samples = None
     try:
         if args.trace:
-            from sudokulab.trace import TraceFile
+            from sudokulab.backends.trace import TraceFile
 
             sink = TraceFile(args.trace, engine)
         if args.timeline:
-            from sudokulab.timeline import TimelineFile
+            from sudokulab.backends.timeline import TimelineFile
 
             samples = TimelineFile(args.timeline, engine)
         for number, entry in enumerate(entries, 1):
@@ -187,7 +187,7 @@ def _sharpsat(args: argparse.Namespace, entries: list) -> int:
     """Count each puzzle's solutions with Ganak; --grids K lists K of them with the backend."""
     from dataclasses import replace
 
-    from sudokulab import counting
+    from sudokulab.backends import counting
 
     engine = backend(args.backend) if args.grids else None
     if engine is not None and (why := unavailable(engine)):

@@ -44,7 +44,7 @@ def options(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Verify each certificate; a table of the results; the worst exit code."""
     from sudokulab.certify.verify import verify
-    from sudokulab.progress import Progress
+    from sudokulab.harness.progress import Progress
 
     paths = _paths(args.certificates)
     rows: list[tuple[object, ...]] = []  # a table row per certificate

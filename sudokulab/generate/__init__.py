@@ -146,8 +146,8 @@ def _in_workers(request: Request, count: int, seed: int, jobs: int) -> Iterator[
     """make() over the seeds in worker processes, a few puzzles ahead, handed out in order."""
     from collections import deque
 
-    from sudokulab.children import CONTEXT, held, listen
     from sudokulab.generate.maker import make
+    from sudokulab.harness.children import CONTEXT, held, listen
 
     ahead = 4 * jobs
     with held():  # the workers ignore Ctrl-C: pool.terminate() below ends them

@@ -1,6 +1,6 @@
 """The working engine of the generator: one PySAT solver per shape and rule set.
 
-It is loaded once with the CNF of the shape and rules (sudokulab.encodings.cnf.base, the
+It is loaded once with the CNF of the shape and rules (sudokulab.models.cnf.base, the
 encoding the sat backend uses) and every question is asked under assumptions, so nothing
 is rebuilt between questions:
 - a solution grid under some cells fixed (random grids are filled cell by cell);
@@ -29,7 +29,7 @@ class Engine:
     name = "sat"
 
     def __init__(self, box: tuple[int, int], rules: tuple[R.Rule, ...] = ()) -> None:
-        from sudokulab.encodings import cnf
+        from sudokulab.models import cnf
 
         self.box, self.rules = box, rules
         self.n = box[0] * box[1]

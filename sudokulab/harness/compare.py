@@ -36,10 +36,10 @@ from sudokulab.errors import (
 from sudokulab.formats.text import parse_many
 from sudokulab.harness import provenance, report
 from sudokulab.harness.comparison import Comparison
+from sudokulab.harness.progress import Progress
 from sudokulab.harness.records import Record, cores, merged
 from sudokulab.harness.runlog import RunLog
 from sudokulab.harness.runner import BackendFailed, Options, run_backend
-from sudokulab.progress import Progress
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Status
 
@@ -362,7 +362,7 @@ def _runner(cluster: str | None) -> contextlib.AbstractContextManager:
 def write_reports(result: Comparison, pair: list[str] | None, folder: Path) -> report.Report:
     """Write every report file of a finished run (summary.md, summary.csv and the other
     tables, the plots) into its folder; the Report they are made of."""
-    from sudokulab.extras import absent
+    from sudokulab.backends.extras import absent
     from sudokulab.harness import plots  # matplotlib: only when there is something to draw
 
     summary = result.report(result.meta["environment"])

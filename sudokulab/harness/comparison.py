@@ -154,7 +154,7 @@ class Comparison:
         row per engine, puzzle and repeat: dataset, backend, puzzle, repeat (1, 2, ...),
         time, cpu (where measured), status and rating. Numbers are float or int columns,
         a missing one NaN."""
-        from sudokulab.extras import need
+        from sudokulab.backends.extras import need
 
         need("pandas", "to_pandas")
         import pandas

@@ -69,7 +69,7 @@ def rows(runs: Mapping[str, Sequence[Record]], ratings: Mapping[int, float], *,
     """One row per engine with an effort measure: the measure, the puzzles with both a
     rating and an answer, Spearman's rho between the two, its p-value and its 95 %
     bootstrap interval (the last three None without scipy, or without a rho)."""
-    from sudokulab.extras import absent
+    from sudokulab.backends.extras import absent
 
     tested = not (absent("numpy") or absent("scipy"))
     table = []

@@ -164,8 +164,8 @@ def minizinc() -> str | None:
 def swi_prolog() -> str | None:
     """The SWI-Prolog release the prolog backend would use, if there is one (its finder
     caches what it asked the executable, so this costs a file read once known)."""
+    from sudokulab.backends.swipl import find_swipl
     from sudokulab.errors import NotAvailable
-    from sudokulab.prolog.swipl import find_swipl
 
     try:
         return find_swipl().release

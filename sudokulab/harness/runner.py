@@ -1,6 +1,6 @@
 """Run one backend over a stream of puzzles in worker processes that may hang or crash.
 
-Each worker is a child process (sudokulab.children) that builds its engine once from
+Each worker is a child process (sudokulab.harness.children) that builds its engine once from
 the backend spec and then solves the puzzles it is sent: cold (the engine forgets what
 earlier puzzles taught it before each solve, untimed) unless the options say warm. The
 parent holds a hard deadline per puzzle (the backend's own timeout plus a grace): a
@@ -43,7 +43,7 @@ from typing import NamedTuple
 
 from sudokulab import errors
 from sudokulab.backends.base import Backend, ctrl_c
-from sudokulab.children import CONTEXT, held, listen
+from sudokulab.harness.children import CONTEXT, held, listen
 from sudokulab.harness.records import Record, merge
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status

@@ -44,8 +44,8 @@ Figure = Callable[["numpy.ndarray"], "numpy.ndarray"]  # noqa: F821  (rows of ti
 
 def need() -> None:
     """Unavailable (one line) unless numpy and scipy, the `stats` extra, are installed."""
+    from sudokulab.backends.extras import absent, install
     from sudokulab.errors import Unavailable
-    from sudokulab.extras import absent, install
 
     why = absent("numpy") or absent("scipy")
     if why:

@@ -26,8 +26,8 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 
-from sudokulab.children import CONTEXT, listen
 from sudokulab.errors import SudokulabError
+from sudokulab.harness.children import CONTEXT, listen
 from sudokulab.web.common import Jobs
 from sudokulab.web.guards import BodyLimit, invalid_request, refused
 from sudokulab.web.pool import Pool

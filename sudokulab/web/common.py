@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 
-from sudokulab.children import held
+from sudokulab.harness.children import held
 
 HELPER_WAIT = 60.0      # seconds for availability or a teaching view
 LOG = logging.getLogger("sudokulab.web")
@@ -156,7 +156,7 @@ def backends_table() -> list[dict]:
 
 async def in_helper(app: FastAPI, function: Callable, *args) -> Any:
     """function(*args) in the helper process, waiting HELPER_WAIT seconds at most (its
-    process starts, the first time, deaf to Ctrl-C: sudokulab.children)."""
+    process starts, the first time, deaf to Ctrl-C: sudokulab.harness.children)."""
     with held():
         running = asyncio.get_running_loop().run_in_executor(app.state.helper, function, *args)
     return await asyncio.wait_for(running, HELPER_WAIT)

@@ -345,10 +345,10 @@ def photo_message(puzzle: Puzzle, status: str, suspects: list[dict]) -> str:
 def setting(puzzle: Puzzle, seconds: float = 5.0, candidates: bool = True,
             redundancy: bool = True, grade: bool = True, grade_seconds: float = 2.0,
             stop: Callable[[], bool] | None = None) -> dict:
-    """The setter's bench (sudokulab.setter) as JSON: the count, candidates and redundancy
+    """The setter's bench (sudokulab.generate.setter) as JSON: the count, candidates and redundancy
     first, then the grade in the time left (at most `grade_seconds`); cut short once
     `stop()` is true (tutor.py's stop: the warm session kept)."""
-    from sudokulab import setter
+    from sudokulab.generate import setter
 
     started = time.monotonic()
     report = setter.setter_report(puzzle, seconds=seconds, candidates=candidates,

@@ -87,7 +87,7 @@ class LearnRequest(PuzzleText):
 
 
 class SetterRequest(PuzzleText):
-    """POST /api/setter: the setter's bench on a puzzle being set (sudokulab.setter)."""
+    """POST /api/setter: the setter's bench on a puzzle being set (sudokulab.generate.setter)."""
 
     timeout: float = Field(5.0, gt=0, le=MAX_TIMEOUT, description="seconds for the whole "
                            "answer; the count, candidates and redundancy first, the grade "

@@ -26,8 +26,8 @@ import sys
 import threading
 from multiprocessing.connection import Connection
 
-from sudokulab.children import CONTEXT, held, listen
 from sudokulab.errors import UsageError
+from sudokulab.harness.children import CONTEXT, held, listen
 from sudokulab.harness.runner import STARTUP, grace
 from sudokulab.web.learn import Unavailable
 from sudokulab.web.pool import Waiters, receive

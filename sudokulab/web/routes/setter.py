@@ -1,4 +1,4 @@
-"""The setter's bench on the page: POST /api/setter (sudokulab.setter, in a helper
+"""The setter's bench on the page: POST /api/setter (sudokulab.generate.setter, in a helper
 process of web/tutor.py)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ router = APIRouter()
 async def setter(body: SetterRequest, request: Request) -> JSONResponse:
     """The setter's bench on a puzzle being set: solutions left (0, 1, at least 2 with
     two that differ), each cell's true candidates, the givens and rules it stays unique
-    without, and the human grade once unique (sudokulab.setter, in a helper process)."""
+    without, and the human grade once unique (sudokulab.generate.setter, in a helper process)."""
     puzzle = parse_puzzle(body.puzzle)
     answer = await tagged(request, body.tag, request.app.state.tutor.run(
         "setter", body.timeout, puzzle=puzzle, candidates=body.candidates,

@@ -1,7 +1,7 @@
-"""Issue 32's teaching views: one rule in every engine side by side (sudokulab/teach.py),
-a search you can watch and where each level of propagation stops (sudokulab/trace.py,
-ladder.py), and a learning engine's counters over time (sudokulab/timeline.py); each
-worked out in the helper process."""
+"""Issue 32's teaching views: one rule in every engine side by side
+(teaching/sidebyside.py), a search you can watch and where each level of propagation
+stops (backends/trace.py, teaching/ladder.py), and a learning engine's counters over time
+(backends/timeline.py); each worked out in the helper process."""
 
 from __future__ import annotations
 
@@ -32,9 +32,9 @@ async def model_rule(body: RuleRequest, request: Request) -> dict:
 
 def _rule_pieces(puzzle, number: int | None, encoding: str) -> dict:
     """(in the helper) The numbered rules, and each engine's piece for rule `number`."""
-    from sudokulab import teach
-    from sudokulab.encodings.cnf import ENCODINGS
     from sudokulab.errors import InputError, unknown
+    from sudokulab.models.cnf import ENCODINGS
+    from sudokulab.teaching import sidebyside as teach
 
     if encoding not in ENCODINGS:
         raise InputError(unknown("encoding", encoding, ENCODINGS))
@@ -75,7 +75,7 @@ async def ladder_grids(body: PuzzleText, request: Request) -> dict:
 
 def _trace(puzzle, engine: str, cap: int) -> dict:
     """(in the helper) The search's events, its tree, and what it found."""
-    from sudokulab import trace
+    from sudokulab.backends import trace
 
     result, events = trace.record(puzzle, engine, limit=1, cap=cap, timeout=TRACE_SECONDS)
     return {"engine": engine, "status": result.status.value, "message": result.message,
@@ -86,7 +86,7 @@ def _trace(puzzle, engine: str, cap: int) -> dict:
 
 def _ladder_grids(puzzle) -> dict:
     """(in the helper) Each default level's marks on the puzzle (None: a contradiction)."""
-    from sudokulab import ladder
+    from sudokulab.teaching import ladder
 
     levels = ladder.choose("default")
     outcomes = ladder.compute(puzzle, levels)
@@ -117,7 +117,7 @@ async def engine_timeline(body: TimelineRequest, request: Request) -> dict:
 
 def _timeline(puzzle, backend: str) -> dict:
     """(in the helper) The engine's samples, what each figure means, and what it found."""
-    from sudokulab import timeline
+    from sudokulab.backends import timeline
 
     result, samples = timeline.record(puzzle, backend, limit=2, timeout=TIMELINE_SECONDS)
     return {"backend": backend, "status": result.status.value, "message": result.message,

@@ -1,6 +1,6 @@
 // What propagation alone gets (issue 32): for the current puzzle, the grid where each level
 // of the inference ladder stops before its first guess (POST /api/ladder/grids, computed by
-// sudokulab/ladder.py, the same as `sudokulab show --after LEVEL`), as small boards with
+// sudokulab/teaching/ladder.py, the same as `sudokulab show --after LEVEL`), as small boards with
 // pencil marks side by side; a click opens one on the main board.
 
 import { api, Stale } from "./api.js";

@@ -1,4 +1,4 @@
-// The setting mode: the setter's bench (POST /api/setter, sudokulab.setter) while givens and
+// The setting mode: the setter's bench (POST /api/setter, sudokulab.generate.setter) while givens and
 // rules are entered. After each change (debounced; the request before it cancelled, here
 // and on the server) the page shows how many solutions are left, draws every cell's true
 // candidates as pencil marks, outlines the givens the puzzle stays unique without, shows

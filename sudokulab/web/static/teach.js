@@ -1,6 +1,6 @@
 // One rule in every engine, side by side (issue 32): pick a rule of the puzzle (the rules of
 // the selected cell come first), and each engine's real piece for it (POST /api/model/rule,
-// built by sudokulab/teach.py from the engines' own model builders) is shown as code, with
+// built by sudokulab/teaching/sidebyside.py from the engines' own model builders) is shown as code, with
 // its sizes. Also the plain-words legend of the compare table's statistics.
 
 import { api, Stale } from "./api.js";

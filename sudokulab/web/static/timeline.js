@@ -1,6 +1,6 @@
 // What a learning engine reports over time (issue 32): one that keeps a timeline (its
 // keeps_timeline in /api/backends) solves the current puzzle while its counters are sampled (POST /api/timeline, recorded by
-// sudokulab/timeline.py); each figure is drawn as a small SVG line chart against time, with
+// sudokulab/backends/timeline.py); each figure is drawn as a small SVG line chart against time, with
 // the one sentence of what it means in that paradigm and how the engine was observed.
 
 import { api, Stale } from "./api.js";

@@ -1,6 +1,6 @@
 // Search you can watch (issue 32): the search of an engine that records a trace (its
 // records_trace in /api/backends) on the current puzzle, event by event (POST /api/trace,
-// recorded by sudokulab/trace.py), replayed on the board with a
+// recorded by sudokulab/backends/trace.py), replayed on the board with a
 // step slider, play/pause and speed, and the search tree beside it (SVG, each node a guess,
 // coloured by outcome). The replay rebuilds the candidates exactly as trace.replay does.
 
@@ -11,7 +11,7 @@ import { cellName, closeView, showMarks, showing } from "./view.js";
 
 const replay = { events: [], states: [], tree: [], nodeAt: [], puzzle: null, timer: 0 };
 
-/** The candidates after each event (bitmasks per cell): sudokulab.trace.replay. */
+/** The candidates after each event (bitmasks per cell): sudokulab.backends.trace.replay. */
 export function statesOf(events) {
   let current = [];
   const saved = new Map(), out = [];

@@ -30,7 +30,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from sudokulab.recording import RecordingFile
+from sudokulab.backends.recording import RecordingFile
 
 TIMELINE_CAP = 500  # samples kept per search
 BUDGET_MAX = 2**31 - 1  # conflicts per sat slice at most: any C integer holds it

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sudokulab.recording import RecordingFile
+from sudokulab.backends.recording import RecordingFile
 
 TRACE_CAP = 2000  # events; a wave is at most cells x N pairs, so some 2 MB at worst
 

@@ -1,4 +1,4 @@
-"""The inference ladder's tables, Markdown report and plot (see sudokulab/ladder.py).
+"""The inference ladder's tables, Markdown report and plot (see sudokulab/teaching/ladder.py).
 
 Everything here works on a run's figures (`figures`: JSON-ready dicts), so that a report can
 be written from a live run or from the ladder.json files of several runs (`merge`).
@@ -11,7 +11,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from sudokulab.harness.runlog import RunLog
-from sudokulab.ladder import (
+from sudokulab.teaching.ladder import (
     BY_NAME,
     LEFT_OUT,
     PUBLISHED_GUESSES,

@@ -36,9 +36,7 @@ a witness it refuses raises DisagreementError.
 
 from __future__ import annotations
 
-import sys
 import time
-import types
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -157,7 +155,7 @@ class Session:
     def __init__(self, box: tuple[int, int], within: tuple[R.Rule, ...] = (),
                  layout=None, solver: str = SOLVER) -> None:
         from sudokulab.backends.sat import Engine
-        from sudokulab.encodings import cnf
+        from sudokulab.models import cnf
 
         self.box, self.within, self.layout = box, within, layout
         self.engine: Engine = Engine(cnf.base(box, within, "extended", "pairwise", layout),
@@ -213,7 +211,7 @@ class Session:
     def selector(self, rule: R.Rule) -> int:
         """The selector literal of a rule, its clauses added (-s | clause) on first sight."""
         if rule not in self.selectors:
-            from sudokulab.encodings import cnf
+            from sudokulab.models import cnf
 
             if self.layout is not None:
                 raise UnsupportedRule("the setter's bench takes rules on one grid, not on a "
@@ -277,7 +275,7 @@ class Update:
     """The work of one report: the assumptions of one puzzle on a session's solver."""
 
     def __init__(self, session: Session, puzzle: Puzzle, deadline: Deadline) -> None:
-        from sudokulab.encodings import cnf
+        from sudokulab.models import cnf
 
         self.session, self.puzzle, self.deadline = session, puzzle, deadline
         self.n = session.n
@@ -501,16 +499,3 @@ def graded(puzzle: Puzzle, report: SetterReport, seconds: float | None,
     if not path.solved:
         report.grade_message = "the techniques stop short: graded as far as they went"
 
-
-class _Callable(types.ModuleType):
-    """This module, callable: as a submodule it is what the package's attribute `setter`
-    is once imported, so `sudokulab.setter(puzzle)` is the API's (sudokulab.api.setter)."""
-
-    def __call__(self, *args, **kwargs) -> SetterReport:
-        """The API's setter: arguments checked, then `setter_report`."""
-        from sudokulab import api
-
-        return api.setter(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _Callable

@@ -173,7 +173,7 @@ def _single(puzzle: Puzzle, ref: RuleRef) -> tuple[Puzzle, Puzzle]:
 
 def _asp(puzzle: Puzzle, ref: RuleRef, encoding: str) -> Piece:
     """The paragraphs of sudoku.lp the rule uses and the facts it gets."""
-    from sudokulab import asp
+    from sudokulab.models import asp
 
     if ref.unit is not None:
         kind = {"region": "box"}.get(ref.kind, ref.kind)
@@ -291,7 +291,7 @@ def _recording_builder(base: type) -> type:
 
 def _sat(puzzle: Puzzle, ref: RuleRef, encoding: str) -> Piece:
     """The clauses of the rule in the chosen encoding, in DIMACS, with their counts."""
-    from sudokulab.encodings import cnf
+    from sudokulab.models import cnf
 
     with _recording(cnf, "Builder", _recording_builder):
         formula = cnf.encode(puzzle, encoding)
@@ -330,7 +330,7 @@ def _parts(ref: RuleRef, puzzle: Puzzle, groups: Callable[[Puzzle], set[str]],
 
 def _cnf_parts(p: Puzzle) -> set[str]:
     """The parts of a puzzle's CNF (extended: every part there is)."""
-    from sudokulab.encodings import cnf
+    from sudokulab.models import cnf
 
     return set(cnf.base(p.box, p.rules).parts)
 
@@ -367,7 +367,7 @@ def _recording_model(base: type) -> type:
 
 def _smt(puzzle: Puzzle, ref: RuleRef, encoding: str) -> Piece:
     """The Z3 assertions of the rule in the smt backend's default model, as SMT-LIB."""
-    from sudokulab.encodings import smt
+    from sudokulab.models import smt
 
     model = _default("smt", "model", "bool")
     geo = _geo(puzzle)
@@ -425,7 +425,7 @@ def _z3_cells(assertions: list, names: dict[str, int]) -> set[int]:
 
 def _cpsat(puzzle: Puzzle, ref: RuleRef, encoding: str) -> Piece:
     """The CP-SAT constraints the model posts for the rule (its own record of them)."""
-    from sudokulab.encodings import cpsat
+    from sudokulab.models import cpsat
 
     model = _default("cpsat", "model", "bool")
     geo = _geo(puzzle)
@@ -542,7 +542,7 @@ _NORVIG = {R.NonConsecutive: ("separate_consecutive",), R.Cage: ("add_up_cages",
 
 def _mzn(puzzle: Puzzle, ref: RuleRef, encoding: str) -> Piece:
     """The predicate of sudoku.mzn the rule uses, the constraint line and its data."""
-    from sudokulab import mzn
+    from sudokulab.models import mzn
 
     text = mzn.model_text()
     data = mzn.rule_data(_geo(puzzle))

@@ -610,7 +610,7 @@ def _heard() -> Iterator[list[BaseException]]:
 
 def _progress(label: str, total: int):
     """A progress display on stderr."""
-    from sudokulab.progress import Progress
+    from sudokulab.harness.progress import Progress
 
     return Progress(label, total)
 
@@ -621,7 +621,7 @@ def _workers(todo: list[tuple[int, Puzzle]], names: tuple[str, ...], jobs: int, 
     each is recorded as it ends; chunks of up to `chunk` puzzles for a pool, small enough
     that every worker gets several (a stop loses what a chunk under way had done)."""
     if jobs > 1 and len(todo) > 1:
-        from sudokulab.children import CONTEXT, held, listen
+        from sudokulab.harness.children import CONTEXT, held, listen
 
         size = max(1, min(chunk, len(todo) // (jobs * 4)))
         work = [(tuple(todo[k:k + size]), names, timeout) for k in range(0, len(todo), size)]

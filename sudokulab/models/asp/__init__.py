@@ -16,7 +16,7 @@ from sudokulab.cages import implied_cages
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import Puzzle
 
-PROGRAM = resources.files("sudokulab") / "asp" / "sudoku.lp"
+PROGRAM = resources.files("sudokulab") / "models" / "asp" / "sudoku.lp"
 
 # The fact that switches on each rule without parameters.
 FLAGS = {R.Diagonal: "diagonal", R.MainDiagonal: "main_diagonal",

@@ -40,7 +40,7 @@ Two ways the lab helps it:
   take a second (tests/data/samurai_opened.py). A 9x9 never falls apart like that, so
   there the time grows with the count.
 
-Ganak runs in processes of its own (`python -m sudokulab.counting`, the formula on its
+Ganak runs in processes of its own (`python -m sudokulab.backends.counting`, the formula on its
 stdin): pyganak offers no way to stop a count, so a deadline or Ctrl-C kills them.
 """
 
@@ -80,7 +80,7 @@ def formula(puzzle: Puzzle, within: Iterable[int] | None = None) -> tuple[list[l
     """The puzzle's clauses (its givens as unit clauses) and the variables counted: every
     cell's, or, `within` some cells, their variables and the clauses whose cell
     variables all lie among them (auxiliaries kept: a relaxation, never a stronger one)."""
-    from sudokulab.encodings import cnf
+    from sudokulab.models import cnf
 
     base = cnf.base(puzzle.box, puzzle.rules, "extended", "pairwise", puzzle.layout)
     n, top = puzzle.n, base.top
@@ -135,7 +135,7 @@ def count(puzzle: Puzzle, timeout: float | None = None,
 
 def _cubes(puzzle: Puzzle, within: list[int] | None) -> list[list[list[int]]]:
     """One unit clause per digit of the first open cell (of `within`): the cubes."""
-    from sudokulab.encodings import cnf
+    from sudokulab.models import cnf
 
     cells = within if within is not None else range(len(puzzle.givens))
     cell = next((c for c in cells if not puzzle.givens[c]), None)
@@ -195,7 +195,7 @@ def _stop(running: list) -> None:
 def _one(text: str, deadline: float | None, running: list) -> int:
     """One formula's count in a process of its own; Timeout past the deadline."""
     with tempfile.TemporaryFile("w+") as err:  # Ganak's comment lines: no pipe to fill
-        process = subprocess.Popen([sys.executable, "-m", "sudokulab.counting",
+        process = subprocess.Popen([sys.executable, "-m", "sudokulab.backends.counting",
                                     str(os.getpid())], text=True,
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
         running.append(process)

@@ -35,7 +35,7 @@ from pathlib import Path
 from sudokulab import errors
 from sudokulab.backends.base import Availability, ctrl_c
 
-PROGRAM = Path(__file__).resolve().parent / "sudoku.pl"
+PROGRAM = Path(__file__).resolve().parents[1] / "models" / "prolog" / "sudoku.pl"
 PROJECT_SWIPL = Path(__file__).resolve().parents[2] / ".local" / "swipl" / "bin" / "swipl"
 STAMP = Path(sys.prefix) / ".janus-swipl"
 MIN_VERSION = 90112  # janus first shipped with SWI-Prolog 9.1.12

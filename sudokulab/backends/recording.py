@@ -1,5 +1,5 @@
 """What a search records on request, in one place for its two kinds (a trace's events,
-sudokulab/trace.py; a timeline's samples, sudokulab/timeline.py): which backends can
+backends/trace.py; a timeline's samples, backends/timeline.py): which backends can
 (a capability their class declares, read from the registry), and `solve --trace FILE` /
 `solve --timeline FILE`, each puzzle's record appended to FILE as JSON Lines."""
 

@@ -2,7 +2,7 @@
 
 One binary x(cell, d) per cell and digit, "r1c1_5" meaning row 1, column 1 holds 5, and
 no objective: any feasible point is a solution. Each rule becomes linear rows, as the
-Boolean CP-SAT model (encodings/cpsat.py) posts it:
+Boolean CP-SAT model (models/cpsat.py) posts it:
 - a cell holds one digit: sum_d x(c, d) = 1; a unit holds each digit once:
   sum_{c in unit} x(c, d) = 1 for each d;
 - cells that differ (chess moves): x(a, d) + x(b, d) <= 1, unless a unit holds both

@@ -2,16 +2,16 @@
 
     Try it from the repository root:
 
-        $ swipl sudokulab/prolog/sudoku.pl
+        $ swipl sudokulab/models/prolog/sudoku.pl
         ?- example(Givens), sudoku_solution(3-3, Givens, [], [], Grid), print_grid(3-3, Grid).
 
     or in one line:
 
-        swipl -g "example(G), sudoku_solution(3-3, G, [], [], S), print_grid(3-3, S)" -t halt sudokulab/prolog/sudoku.pl
+        swipl -g "example(G), sudoku_solution(3-3, G, [], [], S), print_grid(3-3, S)" -t halt sudokulab/models/prolog/sudoku.pl
 
     and count every grid of the empty 4x4 (288 of them):
 
-        swipl -g "length(G, 16), maplist(=(0), G), sudoku_count(2-2, G, [], [], N), writeln(N)" -t halt sudokulab/prolog/sudoku.pl
+        swipl -g "length(G, 16), maplist(=(0), G), sudoku_count(2-2, G, [], [], N), writeln(N)" -t halt sudokulab/models/prolog/sudoku.pl
 
     A puzzle is a box shape Rows-Cols (3-3 for the classic 9x9, 2-3 for a 6x6,
     5-5 for a 25x25) and its N*N cells as one flat row-major list of integers,
@@ -1179,7 +1179,7 @@ compound_name_arguments_(Term, Name, Args) :-
 %   0 or . for a blank), printing each first solution and its verdict (unique,
 %   multiple, none or time_limit), then how long the solving took:
 %
-%       swipl -g "solve_file('top95.txt', 3-3, [])" -t halt sudokulab/prolog/sudoku.pl
+%       swipl -g "solve_file('top95.txt', 3-3, [])" -t halt sudokulab/models/prolog/sudoku.pl
 %
 %   Only the sudoku_solutions/7 calls are timed, not reading nor printing.
 
