@@ -12,7 +12,7 @@ INSTALLED := $(VENV)/.installed
 CORES   := $(shell nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 1)
 WORKERS := $(shell echo $$(( $(CORES) + 1 )))
 
-.PHONY: help install setup bytecode swipl prolog fonts chromium minizinc model demo test lint \
+.PHONY: help install setup bytecode swipl prolog fonts chromium minizinc native model demo test lint \
         typecheck docs bench soak check clean
 
 help:
@@ -89,7 +89,14 @@ minizinc: $(INSTALLED)
 	@scripts/provision-minizinc $(BIN)/pip \
 	  || echo "WARNING: MiniZinc or a solver package is missing (see above); \`sudokulab backends\` says which."
 
-install: setup prolog fonts chromium minizinc
+# The native backend's C library, compiled by the C compiler into the per-user cache
+# (~/.cache/sudokulab, named by a hash of its source); a failure leaves the other backends
+# working, and `sudokulab backends` says why native is not.
+native: $(INSTALLED)
+	@$(BIN)/python -m sudokulab.backends.native > /dev/null \
+	  || echo "WARNING: the native backend's C library was not built (see above); the others work."
+
+install: setup prolog fonts chromium minizinc native
 
 demo: install
 	$(BIN)/sudokulab backends

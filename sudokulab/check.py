@@ -378,3 +378,126 @@ def _pairs(name: str, rows: list[list[int]], n: int, steps: Sequence[tuple[int, 
                     problems.append(Violation(name, f"{what} at {_name(r, c)} and "
                                                     f"{_name(r2, c2)}"))
     return problems
+
+
+# --- many classic grids at once (the batch path of `solve --file`) ---------------------
+
+BATCH = 1024  # grids checked as one big number: a failing batch is checked grid by grid
+
+
+def failures(box: tuple[int, int], givens: bytes, grids: bytes) -> list[int]:
+    """The indices of the grids that are no solution of their puzzle, for many puzzles
+    without rules at once: `givens` and `grids` hold a byte per cell (0 blank), puzzle
+    after puzzle. The same test as `check`'s, over the houses `_houses` names, as
+    arithmetic on big numbers: a batch that passes costs a few operations per house
+    shape; one that fails is checked grid by grid by `check`."""
+    n = box[0] * box[1]
+    cells = n * n
+    if len(givens) != len(grids) or len(grids) % cells:
+        raise ValueError(f"givens and grids must both hold whole {n}x{n} grids")
+    bad: list[int] = []
+    step = BATCH * cells
+    for first in range(0, len(grids), step):
+        some, kept = grids[first:first + step], givens[first:first + step]
+        if not _batch_solves(box, kept, some):
+            bad += [first // cells + k for k in range(len(some) // cells)
+                    if check(Puzzle(box, tuple(kept[k * cells:(k + 1) * cells])),
+                             some[k * cells:(k + 1) * cells])]
+    return bad
+
+
+def _batch_solves(box: tuple[int, int], givens: bytes, grids: bytes) -> bool:
+    """Whether every grid solves its givens: each cell a digit 1..N, each given kept, and
+    each house's cells, as one bit per digit, adding up to N ones (only N different digits
+    do: N powers of two that repeat one add up to fewer ones)."""
+    n = box[0] * box[1]
+    if grids.translate(None, _digits(n)):
+        return False
+    if int.from_bytes(grids, "big") & int.from_bytes(givens.translate(_GIVEN), "big") \
+            != int.from_bytes(givens, "big"):
+        return False
+    width, tables, shapes = _bit_reading(box)
+    count = len(grids) // (n * n)
+    spread = bytearray(width * len(grids))
+    for k, table in enumerate(tables):
+        spread[k::width] = grids.translate(table)
+    bits = int.from_bytes(spread, "little")  # cell i's bit in field i, `width` bytes each
+    for k, offsets in enumerate(shapes):
+        total = _house_sums(bits, offsets, 8 * width)
+        mask, full = _house_masks(box, k, count)
+        if total & mask != full:
+            return False
+    return True
+
+
+def _house_sums(bits: int, offsets: tuple[int, ...], field: int) -> int:
+    """The sum over `offsets` of `bits` shifted down by that many fields: field i then
+    adds up the cells i + offset. A house that is a run (a row, a column) or a run of runs
+    (a box) takes a few shifts by doubling; any other, one per cell."""
+    step = offsets[1] - offsets[0] if len(offsets) > 1 else 1
+    length = 1
+    while length < len(offsets) and offsets[length] - offsets[0] == length * step:
+        length += 1
+    runs = len(offsets) // length
+    stride = offsets[length] - offsets[0] if runs > 1 else 0
+    if runs * length == len(offsets) and set(offsets) == {
+            a * step + b * stride for a in range(length) for b in range(runs)}:
+        return _run(_run(bits, length, step * field), runs, stride * field)
+    return sum(bits >> (field * offset) for offset in offsets)
+
+
+def _run(bits: int, count: int, shift: int) -> int:
+    """bits + (bits >> shift) + ... + (bits >> (count-1) * shift), by doubling."""
+    total, block, size, at = 0, bits, 1, 0
+    while count:
+        if count & 1:
+            total += block >> at
+            at += size * shift
+        count >>= 1
+        if count:
+            block += block >> (size * shift)
+            size *= 2
+    return total
+
+
+@lru_cache(maxsize=16)
+def _house_masks(box: tuple[int, int], shape: int, count: int) -> tuple[int, int]:
+    """For `count` grids: the mask of the first cells of a house shape's houses (every
+    bit of their fields), and the sum each must hold there (one bit per digit)."""
+    width, _, shapes = _bit_reading(box)
+    n = box[0] * box[1]
+    firsts = [0] * (n * n)
+    for start in _first_cells(box)[shapes[shape]]:
+        firsts[start] = 1
+    mask = b"".join(((1 << 8 * width) - 1 if f else 0).to_bytes(width, "little")
+                    for f in firsts)
+    full = b"".join(((1 << n) - 1 if f else 0).to_bytes(width, "little") for f in firsts)
+    return int.from_bytes(mask * count, "little"), int.from_bytes(full * count, "little")
+
+
+_GIVEN = bytes([0]) + bytes([255]) * 255  # translate: a given -> 0xFF, a blank -> 0
+
+
+@lru_cache(maxsize=16)
+def _bit_reading(box: tuple[int, int]) -> tuple[int, tuple[bytes, ...],
+                                                tuple[tuple[int, ...], ...]]:
+    """How `_batch_solves` reads a shape: the field width in bytes (a house's sum fits),
+    a translate table per byte of a field (digit d -> its byte of 1 << d-1), and the house
+    shapes (each house's cells as offsets from its first cell)."""
+    n = box[0] * box[1]
+    width = 2 if n * (1 << (n - 1)) < 1 << 16 else 4
+    tables = tuple(bytes((((1 << (d - 1)) >> (8 * k)) & 255) if 1 <= d <= n else 0
+                         for d in range(256)) for k in range(width))
+    return width, tables, tuple(_first_cells(box))
+
+
+@lru_cache(maxsize=16)
+def _first_cells(box: tuple[int, int]) -> dict[tuple[int, ...], list[int]]:
+    """Each house shape (its cells' offsets from its first cell) and the first cells of
+    the houses of that shape, from `_houses`."""
+    n = box[0] * box[1]
+    first_cells: dict[tuple[int, ...], list[int]] = {}
+    for _, house in _houses(Puzzle(box, (0,) * (n * n))):
+        cells = sorted(r * n + c for r, c in house)
+        first_cells.setdefault(tuple(i - cells[0] for i in cells), []).append(cells[0])
+    return first_cells

@@ -117,6 +117,9 @@ def test_hard_killers_get_their_published_solutions(name):
     backend = ready_backend(name)
     for k in killers()[:3] + [killer(HARDEST)]:
         result = backend.solve(k["puzzle"])
+        if not issubclass(R.Cage, backend.supported_rules):  # it says so, never a wrong grid
+            assert result.status == Status.UNSUPPORTED and not result.solutions
+            continue
         assert result.status == Status.UNIQUE, (name, k["name"])
         assert result.solutions[0] == grid(k["solution"]), (name, k["name"])
 

@@ -255,6 +255,9 @@ def test_every_backend_counts_a_5x5_jigsaw_alike(backend):
     puzzle = parse("1" + "." * 15 + "2" + "." * 8, rules=[R.parse_regions(JIGSAW5)])
     reference = make_backend("norvig").solve(puzzle, limit=None)
     result = backend.solve(puzzle, limit=None)
+    if not issubclass(R.Jigsaw, backend.supported_rules):  # it says so, never a wrong count
+        assert result.status is Status.UNSUPPORTED and not result.solutions
+        return
     assert result.count == reference.count == 66 and result.exact
     assert set(result.solutions) == set(reference.solutions)
 

@@ -77,6 +77,9 @@ elif name == "mzn":
 elif name == "cpmpy":
     import sudokulab.backends.cpmpy as m
     press_ctrl_c_after(m, m, "grid_of")
+elif name == "native":  # the C search hands each solution to a Python callback
+    import sudokulab.backends.native as m
+    press_ctrl_c_after(m, m, "grid_of")
 elif name == "prolog":  # a thread watches the solving thread's inferences
     from sudokulab.backends.swipl import janus
     prolog = janus()

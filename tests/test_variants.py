@@ -15,7 +15,7 @@ import pytest
 from conftest import ready_backend
 
 from sudokulab import rules as R
-from sudokulab.backends import complete_searches
+from sudokulab.backends import backend_class, complete_searches
 from sudokulab.check import check
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
@@ -23,7 +23,14 @@ from sudokulab.result import Status
 MIRACLE_GIVENS = [((0, 0), 1), ((4, 4), 5), ((8, 2), 7)]
 
 
-@pytest.fixture(scope="module", params=complete_searches())
+def miracle_searches() -> list[str]:
+    """Every complete search that expresses the Miracle rules (one that cannot answers
+    UNSUPPORTED: tests/test_contract.py holds it to that)."""
+    return [name for name in complete_searches() if all(
+        isinstance(rule, backend_class(name).supported_rules) for rule in R.MIRACLE)]
+
+
+@pytest.fixture(scope="module", params=miracle_searches())
 def backend(request):
     """Each backend; Prolog is skipped only on explicit request, never silently."""
     return ready_backend(request.param)

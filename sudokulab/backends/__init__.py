@@ -27,6 +27,7 @@ BUILTIN = {
     "mzn": "sudokulab.backends.mzn:MznBackend",
     "milp": "sudokulab.backends.milp:MilpBackend",
     "cpmpy": "sudokulab.backends.cpmpy:CpmpyBackend",
+    "native": "sudokulab.backends.native:NativeBackend",
 }
 PLUGIN_GROUP = "sudokulab.backends"
 DEFAULT = "norvig"  # the backend `solve` and sl.solve use when none is named

@@ -84,6 +84,10 @@ def options(p: argparse.ArgumentParser) -> None:
                         "its own, a DRAT proof, the solutions), verify it with code that "
                         "shares none with the engines, and exit 4 if it contradicts the "
                         "engine (docs/certified.md; check one later with `sudokulab verify`)")
+    p.add_argument("--trim", action="store_true",
+                   help="with --certify, also write each proof trimmed to the lemmas its "
+                        "refutation uses (<name>.core.drat, found by the lab's own DRAT "
+                        "checker, as drat-trim -l would; verify replays it too)")
     p.set_defaults(multi_grid=True)
 
 
@@ -105,6 +109,8 @@ def refuse_unused(args: argparse.Namespace) -> None:
         if sharp and getattr(args, option):
             raise UsageError(f"--{option} watches the backend's search; --count-with "
                              f"sharpsat counts with Ganak instead: leave out --{option}")
+    if args.trim and not args.certify:
+        raise UsageError("--trim trims the proof of a certificate: give --certify DIR too")
     if args.certify and args.count:
         raise UsageError("--certify proves a verdict (none, unique, several); a count is "
                          "not one: leave out --count or --certify")
@@ -118,6 +124,11 @@ def refuse_unused(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve each puzzle with one backend, check every grid, print the answers."""
+    from sudokulab.commands import batch  # plain classic lines in bulk, where the engine can
+
+    codes = batch.solve_file(args)
+    if codes is not None:
+        return worst(codes)
     entries = read_entries(args)
     if args.grids and not args.count:
         raise UsageError("--grids K prints K of the grids a count finds: give --count too")
