@@ -180,7 +180,7 @@ def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str =
             timeout: float | None = 10.0, repeat: int = 1, jobs: int | None = None,
             limit: int = 2, sample: int | None = None, seed: int = 0,
             ratings: Mapping[int, float] | str | None = None, warm: bool = False,
-            progress: bool = True) -> Comparison:
+            progress: bool = True, certify: str | os.PathLike | None = None) -> Comparison:
     """Run backends over puzzles and compare them, as `sudokulab compare` does.
 
     `puzzles` is a bundled dataset's name (its reference solutions join the cross-check)
@@ -190,7 +190,9 @@ def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str =
     per backend (default: the usable cores), each solve within `timeout` seconds (0, inf
     or None: no limit), cold (an engine as a fresh one would be) unless `warm`.
     `ratings` maps puzzle indices to difficulties, or is "human" for the human engine's
-    SE-like rating.
+    SE-like rating. `certify`, a folder: each puzzle's verdict proved there, as
+    `sl.certify` does, and verified (`.proofs`; `.certified()` gives each engine's
+    verdicts proved and given; an answer a certificate contradicts is a finding).
     Each keyword means what the `compare` option of the same name means (--sample K of 1
     or more, --jobs, --repeat and --limit of 1 or more, --seed of 0 or more). The Comparison
     holds the records and makes the tables and plots; NothingCompared (an EngineError)
@@ -212,7 +214,8 @@ def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str =
                                 seed=_whole(seed, where, "seed", least=0),
                                 warm=_flag(warm, where, "warm"),
                                 jobs=_whole(jobs, where, "jobs", none=True),
-                                progress=_flag(progress, where, "progress"), keep=False)
+                                progress=_flag(progress, where, "progress"), keep=False,
+                                certify=_folder(certify, where))
     ratings = _ratings_asked(ratings, where)
     outcome = harness.compare(settings, caller={"api": "sudokulab.compare"})
     if outcome.stop is not None:  # Ctrl-C in a notebook stops the cell, as before
@@ -358,17 +361,25 @@ def certify(puzzle: PuzzleLike, folder: str | os.PathLike | None = None) -> Cert
 
     where = "sl.certify"
     puzzle = _puzzle(puzzle, where)
-    if folder is None:
-        folder = tempfile.mkdtemp(prefix="sudokulab-certificate-")
-    elif not isinstance(folder, str | os.PathLike):
-        raise TypeError(f"{where}: folder must be a path (a str or a Path) or None, not "
-                        f"{_kind(folder)}")
-    elif not str(folder).strip():
-        raise UsageError(f"{where}: folder is empty: give a folder, or None for a "
-                         f"temporary one")
+    folder = _folder(folder, where, "folder") or tempfile.mkdtemp(
+        prefix="sudokulab-certificate-")
     made = certificate.certify(puzzle, Path(folder), certificate.name_of(puzzle))
     check_certificate(made.json_path)  # CertificateRejected: never handed out unchecked
     return made
+
+
+def _folder(folder: object, where: str, what: str = "certify") -> str | None:
+    """A folder argument as a str (None stays None); TypeError for a value that is no
+    path, UsageError for an empty one."""
+    if folder is None:
+        return None
+    if not isinstance(folder, str | os.PathLike):
+        raise TypeError(f"{where}: {what} must be a path (a str or a Path) or None, not "
+                        f"{_kind(folder)}")
+    if not str(folder).strip():
+        raise UsageError(f"{where}: {what} is empty: give a folder, or None"
+                         + (" for a temporary one" if what == "folder" else ""))
+    return str(folder)
 
 
 def verify(path: str | os.PathLike | Certificate) -> Report:

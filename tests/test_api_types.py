@@ -62,7 +62,7 @@ def call(function: str, argument: str):
         **{("compare", key): (lambda v, key=key: sl.compare("hardest", backends=["norvig"],
                                                             **{key: v}, **quiet))
            for key in ("timeout", "repeat", "jobs", "limit", "sample", "seed", "ratings",
-                       "warm")},
+                       "warm", "certify")},
         ("compare", "progress"): lambda v: sl.compare("hardest", backends=["norvig"],
                                                       progress=v),
     }
@@ -114,6 +114,7 @@ CASES = {
     ("compare", "ratings"): {**NOT_TEXT, "None": None, "dict": None, "empty": UsageError},
     ("compare", "warm"): FLAG,
     ("compare", "progress"): FLAG,
+    ("compare", "certify"): {**NOT_TEXT, "None": None, "empty": UsageError},
 }
 REFUSED = [(function, argument, wrong, error) for (function, argument), refusals in
            CASES.items() for wrong, error in refusals.items() if error is not None]

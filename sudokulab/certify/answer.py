@@ -36,26 +36,32 @@ class Certified:
 
 
 def certify_answer(puzzle: Puzzle, result: Result, folder: str | Path,
-                   name: str) -> Certified:
-    """Certify the puzzle in folder/<name>.*, verify the certificate, and compare its
-    verdict (and solution) with the engine's result."""
+                   name: str, *, trim: bool = False) -> Certified:
+    """Certify the puzzle in folder/<name>.* (with `trim`, the proof's trimmed core too),
+    verify the certificate, and compare its verdict (and solution) with the engine's
+    result."""
     from sudokulab.certify import certify, verify
 
-    certificate = certify(puzzle, folder, name)
+    certificate = certify(puzzle, folder, name, trim=trim)
     report = verify(certificate.json_path)
     return Certified(report.path, report.verdict, report.lemmas,
-                     _contradiction(result, certificate.verdict, certificate.solutions))
+                     contradiction(result, certificate.verdict, certificate.solutions))
 
 
-def _contradiction(result: Result, verdict: str, solutions: tuple) -> str:
-    """Why the engine's result cannot stand beside the proved verdict ('' when it can)."""
+def contradiction(result: Result, verdict: str, solutions: tuple) -> str:
+    """Why the engine's result cannot stand beside the proved verdict ('' when it can);
+    `solutions` is the certificate's (the first is the one of a 'unique')."""
     claim = CLAIMS.get(result.status)
     if result.status is Status.SOLVED and verdict == "none":
         return "it claims a solution, the certificate proves there is none"
+    if (result.status is Status.SOLVED and verdict == "unique" and result.solutions
+            and tuple(result.solutions[0]) != tuple(solutions[0])):
+        return "its solution is not the one the certificate proves unique"
     if claim is None:
         return ""  # a timeout, a stall, an error: no verdict to contradict
     if claim != verdict:
         return f"it claims {claim}, the certificate proves {verdict}"
-    if claim == "unique" and tuple(result.solutions[0]) != tuple(solutions[0]):
+    if claim == "unique" and (not result.solutions
+                              or tuple(result.solutions[0]) != tuple(solutions[0])):
         return "its solution is not the one the certificate proves unique"
     return ""

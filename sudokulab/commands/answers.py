@@ -89,6 +89,7 @@ class Output:
         self.counting, self.grids = args.count, args.grids
         # a folder for certificates (None: none asked)
         self.certify: str | None = getattr(args, "certify", None)
+        self.trim: bool = getattr(args, "trim", False)  # the proofs' trimmed cores too
         self.numbered = numbered
         self.flushed = time.perf_counter()
         if self.format in TABLES:
@@ -123,7 +124,8 @@ class Output:
         from sudokulab.errors import UnsupportedRule
 
         try:
-            certified = certify_answer(puzzle, result, folder, f"puzzle-{number}")
+            certified = certify_answer(puzzle, result, folder, f"puzzle-{number}",
+                                       trim=self.trim)
         except UnsupportedRule as error:
             print(error_line(f"puzzle {number}: no certificate: {error}"), file=sys.stderr)
             return max(code, EXIT_ENGINE)

@@ -36,6 +36,7 @@ DESCRIPTION = ("Run every backend (or those named) over a dataset, validate each
 EXAMPLES = examples("sudokulab compare --dataset top95 --backends norvig,sat,dlx",
                     "sudokulab compare --file my.txt --timeout 5 --out runs/mine",
                     "sudokulab compare --resume",
+                    "sudokulab compare -b norvig,sat --certify certs/  # verdicts proved",
                     "sudokulab compare --cite --out runs/mine  # how to cite that run")
 EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE,
          EXIT_INTERRUPTED, EXIT_TERMINATED)
@@ -92,6 +93,14 @@ def options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="finish the interrupted run in --out (default: the latest in "
                              "runs/), solving only what runs.jsonl does not hold yet")
+    parser.add_argument("--certify", metavar="DIR", type=nonempty,
+                        help="prove each puzzle's verdict once (a CNF of its own, a DRAT "
+                             "proof, the solutions: docs/certified.md), write the "
+                             "certificate into DIR as <set>-<k>.json/.cnf/.drat and verify "
+                             "it with code that shares none with the engines; the summary's "
+                             "column certified counts each engine's verdicts proved / given, "
+                             "and an answer a certificate contradicts is a wrong answer "
+                             "(exit 4). `sudokulab verify DIR` checks them again later")
     parser.add_argument("--cite", action="store_true",
                         help="solve nothing: print how to cite the run in --out (default: "
                              "the latest in runs/, as --resume finds it): the software as "
@@ -106,7 +115,7 @@ def options(parser: argparse.ArgumentParser) -> None:
 def refuse_unused(args: argparse.Namespace) -> None:
     """UsageError for an option of a run given with --cite, which solves nothing."""
     run = ("file", "input_format", "strict", "backends", "limit", "timeout", "jobs", "repeat",
-           "warm", "sample", "seed", "scatter", "resume", "cluster")
+           "warm", "sample", "seed", "scatter", "resume", "cluster", "certify")
     options = given(args, *run, present=("timeout",))
     if args.cite and options:
         raise UsageError(f"--cite prints how to cite the run in --out and solves nothing: "
@@ -119,7 +128,7 @@ def settings_of(args: argparse.Namespace) -> Settings:
     from sudokulab.harness import compare
 
     fields = ("dataset", "file", "backends", "limit", "repeat", "sample", "seed", "scatter",
-              "input_format", "warm", "jobs", "strict", "cluster")
+              "input_format", "warm", "jobs", "strict", "cluster", "certify")
     chosen = {name: getattr(args, name) for name in fields
               if getattr(args, name, None) not in (None, False)}
     if hasattr(args, "timeout"):  # given: its type reads 0 and inf as None, no limit

@@ -79,6 +79,7 @@ class Settings:
     cluster: str | None = None   # a Dask cluster: local:N or tcp://HOST:PORT
     progress: bool = True        # progress on stderr
     keep: bool = True            # write the run folder; False: records in memory only
+    certify: str | None = None   # a folder: each puzzle's verdict certified there (issue 56)
 
     def __post_init__(self) -> None:
         """Normalise as every door reads the options: no limit is None, a file its full
@@ -94,6 +95,9 @@ class Settings:
         if self.dataset is None and not (self.file or self.puzzles):
             object.__setattr__(self, "dataset", DEFAULT_DATASET)
         object.__setattr__(self, "puzzles", tuple(self.puzzles))
+        if self.certify is not None:
+            _certificates_folder(str(self.certify), self.out)
+            object.__setattr__(self, "certify", str(self.certify))
 
     @classmethod
     def saved_fields(cls) -> tuple[str, ...]:
@@ -198,7 +202,8 @@ def compare(settings: Settings, *, caller: Mapping[str, object] | None = None) -
     meta["sessions"].append(session)
     records, stop = _solve(lineup, puzzles, settings, jobs, skipped, session, folder, meta,
                            runner)
-    result = comparison(settings, puzzles, references, records, skipped, meta)
+    proofs, stop = _certify(settings, puzzles, records, folder, session, meta, stop)
+    result = comparison(settings, puzzles, references, records, skipped, meta, proofs)
     summary = None if stop is not None or folder is None else write_reports(result, pair,
                                                                              folder)
     return Outcome(result, folder, summary, settings.backends.strip() != "all", stop,
@@ -250,6 +255,54 @@ def _solve(lineup: list[str], puzzles: dict[int, Puzzle], settings: Settings, jo
         report.write_json(meta, folder / "meta.json")
     records = log.read() if log else merged(lines)
     return [r for r in records if r.index in puzzles], stop
+
+
+def _certify(settings: Settings, puzzles: dict[int, Puzzle], records: list[Record],
+             folder: Path | None, session: dict, meta: dict,
+             stop: KeyboardInterrupt | None) -> tuple[dict, KeyboardInterrupt | None]:
+    """With `settings.certify`, each puzzle's verdict certified (those certified.jsonl
+    lacks), kept as it comes; the proofs by puzzle index (those of the run folder's
+    certified.jsonl without it) and the Ctrl-C or SIGTERM that stopped the run."""
+    from sudokulab.harness.certified import ProofLog, certify_all
+
+    log = ProofLog(folder) if folder is not None else None
+    proofs = log.read() if log else {}
+    if not settings.certify or stop is not None:
+        return {i: p for i, p in proofs.items() if i in puzzles}, stop
+
+    def keep(proof) -> None:
+        proofs[proof.index] = proof
+        if log:
+            log.append(proof)
+
+    started = time.perf_counter()
+    try:
+        # a puzzle certified in an earlier session keeps its certificate if it is there
+        done = {i: p for i, p in proofs.items()
+                if p.verdict is not None and Path(p.certificate).is_file()}
+        certify_all(puzzles, Path(settings.certify), settings.name, records, keep,
+                    done=done, progress=settings.progress)
+    except KeyboardInterrupt as interruption:
+        stop = interruption
+    session["certify"] = {"folder": settings.certify, "puzzles": len(proofs),
+                          "wall": round(time.perf_counter() - started, 3),
+                          "interrupted": stop is not None}
+    if folder is not None:
+        report.write_json(meta, folder / "meta.json")
+    return {i: p for i, p in proofs.items() if i in puzzles}, stop
+
+
+def _certificates_folder(certify: str, out: str | None) -> None:
+    """UsageError for a --certify folder that cannot hold only certificates: a file, or
+    the run folder itself (whose meta.json `sudokulab verify DIR` would read)."""
+    if not certify.strip():
+        raise UsageError("--certify needs a folder for the certificates")
+    where = Path(certify)
+    if where.exists() and not where.is_dir():
+        raise UsageError(f"--certify {certify} is a file, not a folder: choose another")
+    if out and where.resolve() == Path(out).resolve():
+        raise UsageError(f"--certify {certify} is the run folder (--out): give the "
+                         f"certificates a folder of their own, e.g. {out}/certificates")
 
 
 def run_folder(settings: Settings) -> Path:
@@ -391,14 +444,15 @@ def write_reports(result: Comparison, pair: list[str] | None, folder: Path) -> r
 
 def comparison(settings: Settings, puzzles: dict[int, Puzzle], references: dict[int, Grid],
                records: list[Record], skipped: dict[str, str],
-               meta: dict | None = None) -> Comparison:
+               meta: dict | None = None, proofs: dict | None = None) -> Comparison:
     """The Comparison of a run's records (and its meta.json, which says its mode and
-    where it ran): what the report files and the API show."""
+    where it ran; and its certified verdicts): what the report files and the API show."""
     result = Comparison(puzzles, records, f"{settings.name} ({len(puzzles)} puzzles)",
                         limit=settings.limit, timeout=settings.timeout,
                         repeat=settings.repeat, seed=settings.seed, references=references,
                         skipped=skipped, about=_describe(settings, len(puzzles)),
-                        meta=meta or {}, given=list(settings.puzzles))
+                        meta=meta or {}, given=list(settings.puzzles),
+                        proofs=proofs or {})
     if settings.file:
         result.ratings = ratings_of(settings.file, settings.input_format, puzzles)
     return result
@@ -457,7 +511,10 @@ def read_run(folder: Path) -> Comparison:
     puzzles, references = select(settings)
     records = [r for r in RunLog(folder).read() if r.index in puzzles]
     skipped = dict((meta.get("sessions") or [{}])[-1].get("skipped", {}))
-    result = comparison(settings, puzzles, references, records, skipped)
+    from sudokulab.harness.certified import ProofLog
+
+    proofs = {i: p for i, p in ProofLog(folder).read().items() if i in puzzles}
+    result = comparison(settings, puzzles, references, records, skipped, proofs=proofs)
     result.meta = {**meta, "settings": settings.saved()}
     if "ratings" in meta:  # kept by Comparison.save
         result.ratings = {int(k): float(v) for k, v in meta["ratings"].items()}

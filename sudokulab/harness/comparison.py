@@ -15,7 +15,8 @@ from pathlib import Path
 
 from sudokulab.errors import UsageError
 from sudokulab.harness import competition, effort
-from sudokulab.harness.crosscheck import CrossCheck, cross_check
+from sudokulab.harness.certified import Proof
+from sudokulab.harness.crosscheck import CrossCheck, Finding, cross_check
 from sudokulab.harness.records import Record
 from sudokulab.harness.stats import Figures, figures
 from sudokulab.puzzle import Grid, Puzzle
@@ -41,6 +42,8 @@ class Comparison:
     meta: dict = field(default_factory=dict)
     given: list[Puzzle] = field(default_factory=list)  # a run over a list: every puzzle of
                                                        # it (the sample is drawn from them)
+    # each puzzle's certified verdict (--certify, issue 56), by index; {} when not asked
+    proofs: dict[int, Proof] = field(default_factory=dict)
 
     @cached_property
     def runs(self) -> dict[str, list[Record]]:
@@ -52,9 +55,20 @@ class Comparison:
 
     @cached_property
     def check(self) -> CrossCheck:
-        """The cross-check of every answer against the others and the references."""
-        return cross_check(self.puzzles, self.records, self.references, limit=self.limit,
-                           timeout=self.timeout)
+        """The cross-check of every answer against the others and the references, and
+        against the certified verdicts: an answer a certificate contradicts is wrong."""
+        found = cross_check(self.puzzles, self.records, self.references, limit=self.limit,
+                            timeout=self.timeout)
+        if self.proofs:
+            _disproved(found, self.records, self.proofs)
+        return found
+
+    def certified(self) -> dict[str, tuple[int, int]]:
+        """Per engine, (verdicts the certificates prove, verdicts given); {} when the run
+        certified nothing."""
+        from sudokulab.harness.certified import tally
+
+        return tally(self.records, self.proofs) if self.proofs else {}
 
     @property
     def wrong(self) -> set[tuple[str, int]]:
@@ -136,7 +150,8 @@ class Comparison:
                              self.check, self.skipped, bool(self.references),
                              self.records, dict(environment or {}),
                              competition=self.competition(), pairs=self.pairs(),
-                             effort=self.effort(), ranking=_installed(self.ranking))
+                             effort=self.effort(), ranking=_installed(self.ranking),
+                             certified=self.certified(), proofs=self.proofs)
 
     def describe(self) -> str:
         """'limit 2, timeout 10 s, repeat 1.'"""
@@ -372,6 +387,31 @@ class Comparison:
     def heading(self) -> str:
         """The plots' title."""
         return f"{self.title}: {self.describe()}"
+
+
+def _disproved(found: CrossCheck, records: list[Record], proofs: Mapping[int, Proof]) -> None:
+    """Add to the cross-check each answer a certificate contradicts (to the finding the
+    answer has already, if it has one: a wrong answer counts once)."""
+    from dataclasses import replace as changed
+
+    from sudokulab.harness.certified import disproved
+
+    by_index = {puzzle.index: puzzle for puzzle in found.puzzles}
+    for record, why in disproved(records, proofs):
+        puzzle = by_index.get(record.index)
+        if puzzle is None:
+            continue
+        line = f"DISPROVED by its certificate: {why}"
+        for k, finding in enumerate(puzzle.findings):
+            if finding.backend == record.backend:
+                puzzle.findings[k] = changed(finding, why=f"{finding.why}; {line}")
+                break
+        else:
+            from sudokulab.harness.crosscheck import answer_text
+
+            puzzle.findings.append(Finding(record.index, record.backend,
+                                           answer_text(record.result), line,
+                                           f"sudokulab verify {proofs[record.index].certificate}"))
 
 
 def _installed(figure):

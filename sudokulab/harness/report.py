@@ -42,6 +42,9 @@ class Report:
     effort: list[dict] = field(default_factory=list)       # effort.rows, with ratings
     ranking: object | None = None     # ranking.Ranking (Friedman), with three engines or more
     tables: list[Path] = field(default_factory=list)       # write_sections' CSV files
+    # per engine (verdicts its certificates prove, verdicts given): --certify; {}: not asked
+    certified: dict[str, tuple[int, int]] = field(default_factory=dict)
+    proofs: Mapping = field(default_factory=dict)          # certified.Proof by puzzle index
 
 
 def timing_rows(report: Report, *, numeric: bool = False) -> list[dict]:
@@ -55,8 +58,9 @@ def timing_rows(report: Report, *, numeric: bool = False) -> list[dict]:
     rows = []
     for f in report.figures:
         row = {"backend": f.backend, "puzzles": f.puzzles, "answered": f.answered,
-               "wrong": report.check.wrong(f.backend), "timeouts": f.timeouts,
-               "errors": f.errors, "unsupported": f.unsupported,
+               "wrong": report.check.wrong(f.backend),
+               **_certified_cells(report, f.backend, numeric),
+               "timeouts": f.timeouts, "errors": f.errors, "unsupported": f.unsupported,
                **({"stalled": f.stalled} if any(g.stalled for g in report.figures) else {})}
         for name, value, scale in (("puzzles/s", f.rate, 1), ("median ms", f.median, 1000),
                                    ("p90 ms", f.p90, 1000), ("max ms", f.max, 1000)):
@@ -78,6 +82,45 @@ def timing_rows(report: Report, *, numeric: bool = False) -> list[dict]:
             row["spread"] = "" if f.spread is None else f"{f.spread:.1%}"
         rows.append(row)
     return rows
+
+
+def _certified_cells(report: Report, backend: str, numeric: bool) -> dict:
+    """The 'certified' column: '93/95' (verdicts proved / given), or in the CSV two
+    numbers; none when the run certified nothing."""
+    if not report.certified:
+        return {}
+    proved, total = report.certified.get(backend, (0, 0))
+    if numeric:
+        return {"certified proved": proved, "certified given": total}
+    return {"certified": f"{proved}/{total}"}
+
+
+def certified_line(report: Report) -> str:
+    """'Certified: 95 of 95 puzzles (unique 95), verified; 1 answer DISPROVED.' ('' when
+    the run certified nothing)."""
+    if not report.proofs:
+        return ""
+    proofs = list(report.proofs.values())
+    made = [p for p in proofs if p.verdict is not None]
+    verdicts = ", ".join(f"{name} {n}" for name, n in
+                         sorted(Counter(p.verdict for p in made).items()))
+    folder = str(Path(made[0].certificate).parent) if made else ""
+    disproved = sum(1 for f in report.check.findings if "DISPROVED" in f.why)
+    rejected = sum(1 for p in proofs if p.why.startswith("REJECTED"))
+    parts = [f"Certified: {len(made)} of {len(proofs)} puzzles"
+             + (f" ({verdicts}), each certificate verified by the lab's own checker"
+                if made else "")
+             + (f" (`sudokulab verify {shlex.quote(folder)}` checks them again)"
+                if folder else "")]
+    if len(made) < len(proofs):
+        unsure = next(p for p in proofs if p.verdict is None)
+        parts.append(f"{len(proofs) - len(made)} without a certificate "
+                     f"(#{unsure.index + 1}: {unsure.why})")
+    if rejected:
+        parts.append(f"{rejected} certificate(s) REJECTED by the lab's own checks")
+    parts.append(f"{disproved} answer(s) DISPROVED by a certificate (see the findings)"
+                 if disproved else "no answer contradicts a certificate")
+    return "; ".join(parts) + "."
 
 
 def _bracket(interval, scale: float) -> str:
@@ -219,7 +262,7 @@ def tables_text(report: Report) -> str:
     for heading, _, rows in sections(report):
         parts += ["", heading, tabulate(rows, headers="keys", tablefmt="simple",
                                         missingval=NONE, disable_numparse=True)]
-    parts += ["", verdict_line(report)]
+    parts += ["", verdict_line(report), *filter(None, [certified_line(report)])]
     return "\n".join(parts)
 
 
@@ -256,7 +299,8 @@ def terminal(report: Report, folder: Path, partial: str | None = None) -> str:
     for heading, _, rows in sections(report):
         parts += ["", heading, tabulate(rows, headers="keys", tablefmt="simple",
                                         missingval=NONE, disable_numparse=True)]
-    parts += ["", *_skipped_lines(report), verdict_line(report)]
+    parts += ["", *_skipped_lines(report), verdict_line(report),
+              *filter(None, [certified_line(report)])]
     full = f"{folder / 'summary.md'}" + (" (written when the run is finished)" if partial else "")
     findings = report.check.findings
     for f in findings[:SHOWN]:
@@ -312,6 +356,15 @@ def markdown(report: Report) -> str:
     if report.check.findings:
         lines += ["", tabulate(finding_rows(report.check.findings), headers="keys",
                                tablefmt="github")]
+    if report.proofs:
+        lines += ["", "## Certified verdicts", "",
+                  "Each puzzle's verdict was proved once, on the certificates' own CNF "
+                  "(sudokulab/certify/encoder.py, sharing no code with any engine), with a "
+                  "DRAT proof replayed by the lab's own checker and every solution checked "
+                  "by check.py (docs/certified.md). The column certified is each engine's "
+                  "verdicts the certificates prove over the verdicts it gave; an answer a "
+                  "certificate contradicts is a wrong answer, listed with the cross-check's "
+                  "findings above.", "", certified_line(report)]
     if error_rows(report):
         lines += ["", "## Errors", "", tabulate(error_rows(report), headers="keys",
                                                 tablefmt="github")]
