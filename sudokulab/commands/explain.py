@@ -49,6 +49,7 @@ def options(p: argparse.ArgumentParser) -> None:
                    help="check every step against the solution the norvig backend finds: "
                         "no placement may differ from it, no elimination may remove its "
                         "digit (exit 4 if one does)")
+    p.set_defaults(positions=True)  # a pencil-mark position (formats/positions.py) too
 
 
 def run(args: argparse.Namespace) -> int:

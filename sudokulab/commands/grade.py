@@ -55,6 +55,7 @@ def options(p: argparse.ArgumentParser) -> None:
                         "stalled, timeout, unsupported, none, several, bad-input) and why")
     p.add_argument("--plot", metavar="FILE", type=nonempty,
                    help="write a histogram of the levels here (.png, .svg or .pdf)")
+    p.set_defaults(positions=True)  # a pencil-mark position (formats/positions.py) too
 
 
 def run(args: argparse.Namespace) -> int:

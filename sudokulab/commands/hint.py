@@ -22,12 +22,16 @@ from sudokulab.errors import (
     worst,
 )
 
-DESCRIPTION = ("The easiest next step only, on the puzzle's pencil marks. Given only once a "
-               "search engine (norvig) proves the puzzle has one solution: one with none or "
-               "several is refused at once, saying which.")
+DESCRIPTION = ("The easiest next step only, on the puzzle's pencil marks, or (--all) every "
+               "step each technique finds. PUZZLE may be a pencil-mark position: HoDoKu's "
+               "library line, a candidate grid, the 729-character pencil-mark string or JSON "
+               "with candidates (docs/formats.md). Given only once a search engine (norvig) "
+               "proves the puzzle has one solution: one with none or several is refused at "
+               "once, saying which.")
 EXAMPLES = examples(
     "sudokulab hint 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",  # noqa: E501  (a puzzle to copy whole)
-    "sudokulab hint PUZZLE --upto 'hidden single' --format json")
+    "sudokulab hint PUZZLE --upto 'hidden single' --format json",
+    "sudokulab hint ':0000:x:6...8..4..+4.....862..4.67+5.+1+5397+486+2.7...+3+51+4+462+5183+9+7..61.2+4+7572+4+8...+3..1..4+7.+28:314 916 921 325 925 932 933 371 985 991::' --all --upto 'xy-wing'")  # noqa: E501  (a HoDoKu library line to copy whole)
 EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_ENGINE, EXIT_SEVERAL,
          EXIT_STALLED, EXIT_INTERRUPTED)
 refuse_unused = steps.refuse_unused  # --list with a puzzle: a usage error
@@ -38,9 +42,14 @@ def options(p: argparse.ArgumentParser) -> None:
     p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
     input_arguments(p)
     steps.technique_options(p)
+    p.add_argument("--all", action="store_true",
+                   help="every step each enabled technique finds in the position, not only "
+                        "the easiest: grouped by technique (pretty), or one JSON object a "
+                        "line per step (json)")
     p.add_argument("--format", choices=("pretty", "json"), default="pretty",
                    help="pretty (default): the step's notation and sentence; json: the step "
                         "as an object (null when there is none)")
+    p.set_defaults(positions=True)  # a pencil-mark position (formats/positions.py) too
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,6 +62,9 @@ def run(args: argparse.Namespace) -> int:
     techniques = steps.chosen(args)
     codes = [EXIT_OK]
     for number, puzzle, _ in steps.explainable(args, codes):
+        if args.all:
+            codes.append(every_step(number, puzzle, techniques, args))
+            continue
         try:
             step = lessons.next_step(puzzle, techniques, steps.unique(args),
                                      steps.deadline(args))
@@ -72,3 +84,34 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{step.notation}\n{step.sentence}")
     return worst(codes)
+
+
+def every_step(number: int, puzzle, techniques, args: argparse.Namespace) -> int:
+    """Print every step each enabled technique finds (hint --all); its exit code: 0, 7 when
+    none applies to a grid not full, 3 at --timeout (after printing what was found)."""
+    from sudokulab.human import lessons
+
+    code = EXIT_OK
+    try:
+        found = lessons.every_step(puzzle, techniques, steps.unique(args), steps.deadline(args))
+    except lessons.Stopped as stopped:
+        found = getattr(stopped, "found", [])
+        print(error_line(f"puzzle {number}: stopped at --timeout {args.timeout:g} s; the "
+                         f"steps found before it follow"), file=sys.stderr)
+        code = EXIT_TIMEOUT
+    n = puzzle.n
+    if args.format == "json":
+        for _, found_steps in found:
+            for step in found_steps:
+                print(json.dumps({"puzzle": number, **step.to_json(n)}))
+    elif not found:
+        print("no step: the puzzle is full" if all(puzzle.givens) else
+              "no step: no enabled technique applies (try more techniques)")
+    else:
+        for name, found_steps in found:
+            print(f"{name} ({len(found_steps)}):")
+            for step in found_steps:
+                print(f"  {step.notation}")
+    if not found and not all(puzzle.givens) and code == EXIT_OK:
+        code = EXIT_STALLED
+    return code

@@ -127,6 +127,10 @@ def read_entries(args: argparse.Namespace) -> list:
     fmt = getattr(args, "input_format", "auto")
     if args.file and args.puzzle:
         raise UsageError("give a PUZZLE or --file, not both")
+    if getattr(args, "positions", False) and fmt in ("auto", "hodoku"):
+        found = position_entries(args, box, rules, fmt)
+        if found is not None:
+            return single_grids(args, found)
     if args.puzzle and args.puzzle != "-":  # one puzzle: no file reader to import
         from types import SimpleNamespace
 
@@ -144,6 +148,48 @@ def read_entries(args: argparse.Namespace) -> list:
     if not entries:
         raise UsageError("no puzzle found in the input")
     return single_grids(args, entries)
+
+
+POSITION_FILE = 1 << 20  # bytes: a larger file is read as puzzles, never as positions
+
+
+def position_entries(args: argparse.Namespace, box: tuple[int, int] | None, rules: tuple,
+                     fmt: str) -> list | None:
+    """The entries of the pencil-mark positions (sudokulab.formats.positions) that PUZZLE,
+    '-' or --file holds, for the commands that start from one (hint, explain, grade, show);
+    None when it holds none. Standard input, once read, is read as puzzles here too."""
+    import os
+    from types import SimpleNamespace
+
+    from sudokulab.formats import files, positions
+
+    if args.puzzle and args.puzzle != "-":
+        source, text = "<argument>", args.puzzle
+    elif args.puzzle == "-":
+        stream = getattr(sys.stdin, "buffer", sys.stdin)
+        if stream is None:
+            return None  # read_stream says it is closed
+        source, text = "<stdin>", files._read_all(stream, "<stdin>")
+    elif (args.file and not args.file.endswith(".gz") and os.path.isfile(args.file)
+          and os.path.getsize(args.file) <= POSITION_FILE):
+        with open(args.file, "rb") as stream:
+            source, text = args.file, files._read_all(stream, args.file)
+    else:
+        return None
+    found = positions.read_positions(text, box, rules)
+    if found is None:
+        if source != "<stdin>":
+            return None
+        entries = files.read_text(text, source, box, rules, fmt)  # consumed: puzzles here
+        if not entries:
+            raise UsageError("no puzzle found in the input")
+        return entries
+    if source == "<argument>" and isinstance(found[0][1], str):
+        raise PuzzleError(found[0][1])
+    return [SimpleNamespace(source=source, line=line, where=f"{source}:{line}",
+                            puzzle=None if isinstance(got, str) else got,
+                            error=f"{source}:{line}: {got}" if isinstance(got, str) else "")
+            for line, got in found]
 
 
 def single_grids(args: argparse.Namespace, entries: list) -> list:

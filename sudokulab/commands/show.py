@@ -48,6 +48,7 @@ def options(p: argparse.ArgumentParser) -> None:
                         "cpsat and smt (known only by their full search) when it took a "
                         "choice")
     p.set_defaults(multi_grid=True)
+    p.set_defaults(positions=True)  # a pencil-mark position (formats/positions.py) too
 
 
 def run(args: argparse.Namespace) -> int:
@@ -122,6 +123,8 @@ def _show(puzzle, fmt: str, number: int = 1) -> str:
         raise PuzzleError(f"the {fmt} form holds one N x N grid; a {puzzle.layout.name} shows "
                           f"as {', '.join(BOARD_FORMATS)}")
 
+    if getattr(puzzle, "marks", None) and fmt in ("candidates", "hodoku"):
+        return _position(puzzle, fmt)  # a position shows its own candidates
     if fmt not in ("pretty", "line", "numbers", "json", "candidates"):
         from sudokulab.formats import files
 
@@ -137,3 +140,15 @@ def _show(puzzle, fmt: str, number: int = 1) -> str:
     writers = {"pretty": text.format_grid, "line": text.format_line, "numbers": text.format_numbers,
                "json": text.to_json}
     return writers[fmt](puzzle)
+
+
+def _position(position, fmt: str) -> str:
+    """A pencil-mark position (formats/positions.py) as its candidate grid, or as HoDoKu's
+    library line with its placed digits and deleted candidates."""
+    from sudokulab.formats import text
+
+    if fmt == "hodoku":
+        return position.library_line()
+    marks = [[d] if d else digits for d, digits in zip(position.givens, position.candidates())]
+    head = f"{text.format_rules(position)}\n" if position.rules else ""
+    return head + text.format_candidates(position, marks)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from sudokulab.errors import (
     EXIT_DISAGREE,
     EXIT_ENGINE,
+    EXIT_NONE,
     EXIT_OK,
     EXIT_STALLED,
     EXIT_TIMEOUT,
@@ -132,7 +133,23 @@ def judge(puzzle: Puzzle, seconds: float | None) -> Result | Refusal:
     if why:
         return Refusal(VERDICTS.get(answer.status, "error"), why, verdict.exit_code(answer),
                        answer)
+    lost = lost_digits(puzzle, answer.solutions[0])
+    if lost:  # the player's candidates leave the one solution out: no step leads anywhere
+        return Refusal("none", f"the candidates of {lost} leave out the digit of the "
+                               f"puzzle's one solution (norvig): this position has none",
+                       EXIT_NONE, answer)
     return answer
+
+
+def lost_digits(puzzle: Puzzle, solution: Sequence[int]) -> str:
+    """The cells (named, comma-separated) whose candidates in a position lack the
+    solution's digit ('' when none, or for a puzzle that carries no candidates)."""
+    from sudokulab.rules import cell_name
+
+    marks = getattr(puzzle, "marks", None) or ()
+    n = puzzle.n
+    return ", ".join(cell_name(divmod(c, n)) for c, m in enumerate(marks)
+                     if not puzzle.givens[c] and not m >> (solution[c] - 1) & 1)
 
 
 def walk(puzzle: Puzzle, techniques: Sequence, unique: bool,
@@ -156,6 +173,38 @@ def next_step(puzzle: Puzzle, techniques: Sequence, unique: bool,
     usable = solver.usable(puzzle, techniques, unique=unique)
     with forcing.stopping(stop):
         return solver.next_step(position, usable)
+
+
+def every_step(puzzle: Puzzle, techniques: Sequence, unique: bool,
+               stop: Callable[[], bool]) -> list[tuple[str, list]]:
+    """Every step each usable technique finds on the puzzle's pencil marks (a position's
+    own), not only the easiest: (technique, its steps) in the list's order, each step once
+    and only when it changes the candidates; Stopped past `stop`, with what was found so
+    far as its `found`."""
+    from sudokulab.human import solver
+    from sudokulab.human.candidates import Candidates
+
+    g = Candidates(puzzle)
+    found: list[tuple[str, list]] = []
+    if solver.broken_rule(g, solver.givens(puzzle)):
+        return found
+    try:
+        with forcing.stopping(stop):
+            for technique in solver.usable(puzzle, techniques, unique):
+                if stop():
+                    raise Stopped()
+                steps, seen = [], set()
+                for step in technique.find(g):
+                    key = (step.placements, step.eliminations, step.notation)
+                    if key not in seen and solver.changes(g, step):
+                        seen.add(key)
+                        steps.append(step)
+                if steps:
+                    found.append((technique.name, steps))
+    except Stopped as stopped:
+        stopped.found = found  # type: ignore[attr-defined]
+        raise
+    return found
 
 
 def wrong_moves(steps: Iterable, answer: Result, n: int) -> list[str]:

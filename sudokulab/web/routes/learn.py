@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from sudokulab.errors import UsageError
 from sudokulab.web import learn
 from sudokulab.web.common import CANCELLED, parse_puzzle, puzzle_json, tagged
-from sudokulab.web.models import MAX_TAG, GenerateRequest, LearnRequest
+from sudokulab.web.models import MAX_TAG, GenerateRequest, LearnRequest, PuzzleText
 
 READ_TIMEOUT = 30.0     # seconds to read a photo and check the puzzle read
 
@@ -24,6 +24,30 @@ router = APIRouter()
 async def techniques() -> list[dict]:
     """The human-style techniques, easiest first (names for `techniques` and `upto`)."""
     return await asyncio.to_thread(learn_techniques)
+
+
+@router.post("/api/position")
+async def position(body: PuzzleText) -> dict:
+    """Pasted text as the page opens it: a pencil-mark position (HoDoKu's library line, a
+    candidate grid as HoDoKu, SudokuWiki or the forum print it, the 729-character string,
+    JSON with candidates: sudokulab.formats.positions) gives the puzzle (its givens), the
+    digits placed over them (`values`) and each cell's candidates; any other puzzle text
+    gives the puzzle alone (`position` false), as /api/puzzle does."""
+    return {**await asyncio.to_thread(read_position, body.puzzle), "tag": body.tag}
+
+
+def read_position(text: str) -> dict:
+    """The page's answer for pasted text (PuzzleError, a 400, for a bad position)."""
+    from sudokulab.formats.positions import read_position as read
+
+    found = read(text)
+    if found is None:
+        return {"position": False, "puzzle": puzzle_json(parse_puzzle(text)),
+                "values": None, "candidates": None}
+    placed = [d if c in found.placed else 0 for c, d in enumerate(found.givens)]
+    # a grid says not which digits were given: all are (a library line says)
+    return {"position": True, "puzzle": puzzle_json(found.puzzle()), "values": placed,
+            "candidates": found.candidates()}
 
 
 @router.post("/api/hint")

@@ -10,7 +10,7 @@ import { buildPad } from "./input.js";
 import { endLearn } from "./learn.js";
 import { clock } from "./play.js";
 import { BOXES, resetState, state, SYMBOLS } from "./state.js";
-import { rememberPuzzle, restoreSaved } from "./store.js";
+import { rememberPuzzle, restoreSaved, saveProgress } from "./store.js";
 
 let loading = 0;  // the latest load: an older one that answers late is dropped
 
@@ -43,6 +43,15 @@ export function setPuzzle(puzzle, { solution = null, mode = "play", name = "", k
   document.body.dataset.loads = Number(document.body.dataset.loads || 0) + 1;
 }
 
+/** Put a position's placed digits and candidates on the board just opened: the player
+ * goes on from there (a hint is found on these marks, not on the givens' own). */
+function setPosition(values, candidates) {
+  values.forEach((d, i) => { state.entries[i] = d; });
+  candidates.forEach((digits, i) => { state.corner[i] = new Set(values[i] ? [] : digits); state.centre[i] = new Set(); });
+  saveProgress(true);
+  render();
+}
+
 /** An empty grid of n x n to type givens in. */
 export function emptyPuzzle(n) {
   return { box: BOXES[n], size: n, givens: new Array(n * n).fill(0), rules: [], line: ".".repeat(n * n) };
@@ -53,13 +62,18 @@ export function fromLine(line, n) {
   return [...line].map((ch) => Math.max(0, SYMBOLS.indexOf(ch) + 1)).slice(0, n * n);
 }
 
-/** Read text (any form the command line reads) through the server and open it. */
+/** Read text (any form the command line reads, or a pencil-mark position: HoDoKu's
+ * library line, a candidate grid, the 729-character string) through the server and open
+ * it; a position opens with its placed digits as entries and its candidates as marks. */
 export async function loadText(text, options = {}) {
   const mine = ++loading;
   $("error").textContent = "";
   try {
-    const puzzle = await api("/api/puzzle", { puzzle: text });
-    if (mine === loading) setPuzzle(puzzle, options);
+    const answer = await api("/api/position", { puzzle: text });
+    if (mine === loading) {
+      setPuzzle(answer.puzzle, options);
+      if (answer.position) setPosition(answer.values, answer.candidates);
+    }
     return mine === loading;
   } catch (error) {
     if (mine === loading && !(error instanceof Stale)) $("error").textContent = error.message;

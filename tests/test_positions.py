@@ -1,0 +1,261 @@
+"""Pencil-mark positions (sudokulab/formats/positions.py): HoDoKu's library line, printed
+candidate grids, Sukaku's 729-character string and JSON with candidates read as the same
+position; a position that contradicts itself refused with one line naming the cell; hint,
+explain, grade and show starting from the position's own candidates; the page opening a
+pasted position and hinting on it. Real positions: tests/data/positions (PROVENANCE.md)."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from sudokulab.backends import make_backend
+from sudokulab.cli import main
+from sudokulab.errors import EXIT_INPUT, EXIT_NONE, EXIT_OK, PuzzleError
+from sudokulab.formats import positions as P
+from sudokulab.formats.text import format_candidates
+from sudokulab.human import lessons, solver
+from sudokulab.human.candidates import Candidates
+
+DATA = Path(__file__).parent / "data" / "positions"
+FILES = ("library_line.txt", "sudopedia_pm_grid.txt", "forum_pencilmarks.txt")
+
+
+def text(name: str) -> str:
+    return (DATA / name).read_text()
+
+
+def position(name: str) -> P.Position:
+    found = P.read_position(text(name))
+    assert found is not None
+    return found
+
+
+def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of the command line run in this process."""
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin), out, err
+    try:
+        code = main(list(argv))
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = old
+    return code, out.getvalue(), err.getvalue()
+
+
+def solution(p) -> tuple[int, ...]:
+    """The board's one solution, by dlx (exact cover: not the norvig verdict's paradigm)."""
+    result = make_backend("dlx").solve(p.puzzle().with_values(p.givens), limit=2)
+    assert result.status.value == "unique"
+    return result.solutions[0]
+
+
+def grid_text(p: P.Position) -> str:
+    """The position as sudokulab prints a candidate grid (a filled cell: its digit)."""
+    return format_candidates(p, [[d] if d else c for d, c in zip(p.givens, p.candidates())])
+
+
+def hodoku_frame(p: P.Position) -> str:
+    """The position in HoDoKu's framed pencil-mark grid (`.---.`, `:---+---:`, `'---'`)."""
+    cells = ["".join(map(str, [d] if d else c)) for d, c in zip(p.givens, p.candidates())]
+    rule = lambda a, b: a + b.join(["-" * 22] * 3) + a  # noqa: E731
+    lines = [rule(".", ".")]
+    for r in range(9):
+        if r in (3, 6):
+            lines.append(rule(":", "+"))
+        row = cells[r * 9:r * 9 + 9]
+        lines.append("| " + " | ".join(" ".join(c.ljust(6) for c in row[k:k + 3])
+                                       for k in (0, 3, 6)) + " |")
+    lines.append(rule("'", "'"))
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_every_form_of_a_position_reads_as_the_same_candidates(name):
+    p = position(name)
+    json_form = json.dumps({"puzzle": "".join(map(str, p.puzzle().givens)),
+                            "values": [d if c in p.placed else 0 for c, d in
+                                       enumerate(p.givens)],
+                            "candidates": p.candidates()})
+    forms = [p.library_line(), p.sukaku(), json_form]
+    if name != "forum_pencilmarks.txt":  # its {3} in r3c5 is no digit placed: braces only
+        forms += [grid_text(p), hodoku_frame(p)]
+    for form in forms:
+        other = P.read_position(form)
+        assert other is not None, form
+        assert other.givens == p.givens and other.marks == p.marks, form
+    assert P.read_position(p.library_line()).placed == p.placed
+
+
+def test_the_library_line_honours_givens_placed_digits_and_deleted_candidates():
+    line = text("library_line.txt").strip()
+    p = P.read_position(line)
+    grid = line.split(":")[3]
+    assert len(p.placed) == grid.count("+") == 20
+    assert sum(1 for d in p.puzzle().givens if d) == 30  # the givens, without the placed
+    deleted = line.split(":")[4].split()
+    assert len(deleted) == 10 and P.drc_text(p.deleted()).split() == deleted
+    for token in deleted:  # digit, row, column: each one gone from its cell
+        d, r, c = map(int, token)
+        assert not p.marks[(r - 1) * 9 + c - 1] >> (d - 1) & 1
+    # the rest are every candidate the digits placed allow
+    full = Candidates(p.puzzle().with_values(p.givens)).cands
+    assert sum(bin(m).count("1") for m in full) - sum(bin(m).count("1") for m in p.marks) == 10
+
+
+def test_the_techniques_start_from_the_positions_candidates():
+    p = position("library_line.txt")
+    assert Candidates(p).cands == list(p.marks)
+    assert Candidates(p.puzzle()).cands != list(p.marks)  # the puzzle alone: its givens'
+
+
+def test_a_plain_puzzle_is_no_position():
+    assert P.read_position("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2."
+                           "....1.4......") is None
+    rows = ["53..7....", "6..195...", ".98....6.", "8...6...3", "4..8.3..1", "7...2...6",
+            ".6....28.", "...419..5", "....8..79"]
+    assert P.read_position("\n".join(rows)) is None
+    assert P.read_position("\n".join(" ".join(row) for row in rows)) is None
+
+
+@pytest.mark.parametrize("edit, cell", [
+    # r1c1 lists 7 though r1c2 holds 7
+    (lambda t: t.replace("| 19    7 ", "| 179   7 ", 1), "r1c1: candidate 7 contradicts"),
+    # r1c1 has nothing left
+    (lambda t: t.replace("| 19    7 ", "| .     7 ", 1), "r1c1 has no candidate left"),
+])
+def test_a_position_that_contradicts_itself_is_refused_naming_the_cell(edit, cell):
+    bad = edit(text("sudopedia_pm_grid.txt"))
+    assert bad != text("sudopedia_pm_grid.txt")
+    with pytest.raises(PuzzleError, match=cell):
+        P.read_position(bad)
+    code, out, err = run("hint", bad)
+    assert code == EXIT_INPUT and out == ""
+    assert err.count("\n") == 1 and cell in err and "Traceback" not in err
+
+
+def test_a_library_line_that_deletes_every_candidate_of_a_cell_is_refused():
+    line = text("library_line.txt").strip()
+    p = P.read_position(line)
+    cell = next(c for c, m in enumerate(p.marks) if m)
+    every = " ".join(f"{d}{cell // 9 + 1}{cell % 9 + 1}" for d in range(1, 10)
+                     if p.marks[cell] >> (d - 1) & 1)
+    fields = line.split(":")
+    fields[4] = f"{fields[4]} {every}"
+    code, _, err = run("hint", ":".join(fields))
+    assert code == EXIT_INPUT and f"r{cell // 9 + 1}c{cell % 9 + 1} has no candidate" in err
+
+
+def test_a_position_whose_candidates_lose_the_solution_is_refused():
+    line = text("library_line.txt").strip()
+    p = P.read_position(line)
+    sol = solution(p)
+    cell = next(c for c, m in enumerate(p.marks) if m)
+    fields = line.split(":")
+    fields[4] = f"{fields[4]} {sol[cell]}{cell // 9 + 1}{cell % 9 + 1}"
+    code, out, err = run("hint", ":".join(fields))
+    assert code == EXIT_NONE and out == ""
+    assert f"the candidates of r{cell // 9 + 1}c{cell % 9 + 1} leave out" in err
+
+
+def test_a_step_found_only_because_of_a_deletion_is_found():
+    line = text("library_line.txt").strip()
+    fields = line.split(":")
+    fields[4] = ""
+    undeleted = P.read_position(":".join(fields))
+    with_deleted = lessons.every_step(position("library_line.txt"), solver.TECHNIQUES[:30],
+                                      True, lambda: False)
+    without = lessons.every_step(undeleted, solver.TECHNIQUES[:30], True, lambda: False)
+    notations = lambda found: {s.notation for _, steps in found for s in steps}  # noqa: E731
+    only = notations(with_deleted) - notations(without)
+    assert only  # e.g. the 2-String Kite on 9 that needs 9 gone from r3c1 and r2c1
+    code, out, _ = run("hint", line)
+    assert code == EXIT_OK and out.splitlines()[0] in only
+
+
+def test_a_step_whose_elimination_was_deleted_is_not_reported():
+    line = text("library_line.txt").strip()
+    p = P.read_position(line)
+    found = lessons.every_step(p, solver.TECHNIQUES[:30], True, lambda: False)
+    step = next(s for _, steps in found for s in steps if s.eliminations and not s.placements)
+    fields = line.split(":")
+    fields[4] = f"{fields[4]} {P.drc_text(step.eliminations)}"
+    code, out, _ = run("hint", ":".join(fields), "--all", "--format", "json")
+    assert code == EXIT_OK
+    steps = [json.loads(x) for x in out.splitlines()]
+    gone = {(c // 9 + 1, c % 9 + 1, d) for c, d in step.eliminations}
+    assert step.notation not in {s["text"] for s in steps}
+    assert not any(tuple(e) in gone for s in steps for e in s["eliminations"])
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_no_step_of_a_position_removes_a_solutions_digit(name):
+    p = position(name)
+    sol = solution(p)
+    code, out, _ = run("hint", text(name), "--all", "--upto", "grouped aic", "--format", "json")
+    assert code == EXIT_OK
+    steps = [json.loads(x) for x in out.splitlines()]
+    assert steps
+    for s in steps:
+        for r, c, d in s["eliminations"]:
+            assert sol[(r - 1) * 9 + c - 1] != d, s["text"]
+        for r, c, d in s["placements"]:
+            assert sol[(r - 1) * 9 + c - 1] == d, s["text"]
+
+
+def test_explain_and_grade_walk_on_from_the_position():
+    line = text("library_line.txt").strip()
+    code, out, _ = run("hint", line, "--format", "json")
+    first = json.loads(out)
+    code, out, _ = run("explain", line, "--format", "json", "--verify")
+    walked = json.loads(out)
+    assert code == EXIT_OK and walked["solved"] and walked["verified"]
+    assert walked["steps"][0] == first  # the hint on the position, not on its givens
+    placed = 81 - sum(1 for d in P.read_position(line).givens if d)
+    assert sum(len(s["placements"]) for s in walked["steps"]) == placed
+    code, out, _ = run("grade", line, "--format", "json")
+    assert code == EXIT_OK and json.loads(out)["solved"]
+
+
+def test_show_prints_the_positions_candidates_and_library_line():
+    line = text("library_line.txt").strip()
+    code, out, _ = run("show", line, "--format", "hodoku")
+    assert code == EXIT_OK and out.strip() == line.rstrip(":") + "::"
+    code, grid, _ = run("show", line, "--format", "candidates")
+    assert P.read_position(grid).marks == P.read_position(line).marks
+    code, out, _ = run("show", "-", "--format", "hodoku", stdin=text("forum_pencilmarks.txt"))
+    assert code == EXIT_OK and P.read_position(out).marks == position("forum_pencilmarks.txt").marks
+
+
+def test_a_file_of_library_lines_reads_a_position_a_line(tmp_path):
+    line = text("library_line.txt").strip()
+    bad = line.replace(":314 ", ":3x4 ", 1)
+    path = tmp_path / "positions.txt"
+    path.write_text(f"{line}\n{bad}\n")
+    code, out, err = run("hint", "--file", str(path))
+    assert code == EXIT_INPUT  # the second line is bad, the first is hinted
+    assert out.splitlines()[0] == run("hint", line)[1].splitlines()[0]
+    assert f"{path}:2" in err and "'3x4'" in err
+
+
+def test_the_page_opens_a_pasted_position_and_hints_on_it(page, server):
+    from conftest import post
+    from test_web_browser import marks_text, paste
+
+    for name in ("library_line.txt", "sudopedia_pm_grid.txt"):
+        p = position(name)
+        expected = run("hint", text(name), "--format", "json")[1]
+        paste(page, text(name))
+        shown = marks_text(page)
+        blanks = [c for c, d in enumerate(p.givens) if not d]
+        assert ["".join(map(str, p.candidates()[c])) for c in blanks] == \
+            [shown[c].replace(" ", "") for c in blanks]
+        page.click("#hint")
+        page.wait_for_selector("#learn[data-status='step']")
+        assert page.text_content("#learn-notation") == json.loads(expected)["text"]
+    answer = post(server, "/api/position", {"puzzle": text("forum_pencilmarks.txt")})
+    assert answer["position"] and len(answer["candidates"]) == 81
