@@ -71,7 +71,10 @@ CAGES = {t.name for t in solver.TECHNIQUES if t.find.__module__ == "sudokulab.hu
 CHEAP = tuple(t for t in solver.TECHNIQUES if t.tier < 5)
 # Techniques these samples do not reach; each has its own example test.
 RARE = {"Jellyfish", "Simple Colors Wrap", "Remote Pair", "Uniqueness Test 2",
-        "Bivalue Universal Grave + 1"}
+        "Bivalue Universal Grave + 1",
+        # cases of their own in tests/data/techniques (test_techniques_hodoku.py)
+        "Avoidable Rectangle Type 1", "Avoidable Rectangle Type 2", "Dual 2-String Kite",
+        "Uniqueness Test 5", "Uniqueness Test 6"}
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))

@@ -65,13 +65,14 @@ def listing() -> str:
     """The techniques, easiest first, with tier, HoDoKu level and score, SE-like rating."""
     from tabulate import tabulate
 
-    from sudokulab.human import grading, solver
+    from sudokulab.human import grading, names, solver
 
     rows = [(k, t.name, solver.TIERS[t.tier], *grading.TABLE[t.name],
              "yes" if t.uniqueness else "")
             for k, t in enumerate(solver.TECHNIQUES, 1)]
     return tabulate(rows, headers=("#", "technique", "tier", "HoDoKu level", "score",
-                                   "SE-like", "assumes uniqueness"), tablefmt="simple")
+                                   "SE-like", "assumes uniqueness"), tablefmt="simple") + (
+        "\n\nHoDoKu's techniques by code (--techniques takes a code or name):\n" + names.listing())
 
 
 def deadline(args: argparse.Namespace) -> Callable[[], bool]:

@@ -10,6 +10,7 @@ search is breadth first, so each start yields its shortest chain.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 
@@ -87,12 +88,13 @@ def _eliminations(g: Candidates, a: int, z: int) -> list[tuple[int, int]]:
     return gone
 
 
-def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
-           only: int = -1) -> Iterator[tuple[list[int], list[tuple[int, int]]]]:
+def search(g: Candidates, kinds: str, digit: int | None = None, accept=None, only: int = -1,
+           every: bool = False) -> Iterator[tuple[list[int], list[tuple[int, int]]]]:
     """(chain nodes from A to Z, eliminations): the shortest useful chain (the first start's,
     on a tie), then shorter ones of earlier starts. A start's search stops at the length of
     the shortest chain found so far: nothing it finds there would come first. `only` limits
-    the chain to a set of cells (a bitmask)."""
+    the chain to a set of cells (a bitmask). With `every`, then every other chain that
+    removes something new (see `_every`)."""
     strong, weak = _graph(g, kinds, digit, only)
     found = []
     best = MAX_LINKS + 1
@@ -106,8 +108,42 @@ def search(g: Candidates, kinds: str, digit: int | None = None, accept=None,
         if hit:
             found.append(hit)
             best = hit[0]
+    yielded: set[frozenset] = set()
     for _, chain, gone in sorted(found, key=lambda f: f[0]):
+        yielded.add(frozenset(gone))
         yield chain, gone
+    if every and found:  # no first chain: `reaches` proved there is none at all
+        for chain, gone in _every(sorted(strong), strong, weak, lambda a: _removes(g, a),
+                                  lambda a: partial(_eliminations, g, a), accept, yielded):
+            yield chain, gone
+
+
+def _every(starts: list[int], strong: dict, weak, removes, eliminate, accept,
+           yielded: set[frozenset]) -> Iterator[tuple[list[int], list]]:
+    """Every chain up to MAX_LINKS links whose eliminations were not yielded yet: the shortest
+    from each start to each end, shortest first, equal lengths in the order of their starts
+    and ends (a stable order). Only a caller listing every step (`hint --all`) goes on past
+    a finder's first step, so the solving paths never pay for this walk."""
+    found = []
+    for order, start in enumerate(starts):
+        removes_from, eliminate_from = removes(start), eliminate(start)
+        prev = {start * 2: -1}
+        for links, level in _levels(start, strong, weak, prev):
+            if links < 3 or not links & 1:
+                continue
+            for state in level:
+                if state == start * 2 + 1 or not removes_from(state >> 1):
+                    continue
+                gone = eliminate_from(state >> 1)
+                if gone:
+                    chain = _unwind_states(prev, state)
+                    if accept is None or accept(chain):
+                        found.append((links, order, chain, gone))
+    for _, _, chain, gone in sorted(found, key=lambda f: (f[0], f[1])):
+        key = frozenset(gone)
+        if key not in yielded:
+            yielded.add(key)
+            yield chain, gone
 
 
 def _shortest(start: int, strong: dict, weak, best: int, removes: Callable[[int], bool],
@@ -272,19 +308,19 @@ def remote_pair(g: Candidates) -> Iterator[Step]:
     if not only:
         return
     for chain, gone in search(g, "c", accept=lambda ch: len(ch) >= 8 and _same_pair(g, ch),
-                              only=only):
+                              only=only, every=True):
         yield _step(g, "Remote Pair", chain, gone)
 
 
 def xy_chain(g: Candidates) -> Iterator[Step]:
     """A chain of bivalue cells, each linked to the next by a shared digit."""
-    for chain, gone in search(g, "c"):
+    for chain, gone in search(g, "c", every=True):
         yield _step(g, "XY-Chain", chain, gone)
 
 
 def aic(g: Candidates) -> Iterator[Step]:
     """An alternating inference chain over every kind of link."""
-    for chain, gone in search(g, "uc"):
+    for chain, gone in search(g, "uc", every=True):
         yield _step(g, "AIC", chain, gone)
 
 
@@ -395,8 +431,9 @@ def _group_removes(g: Candidates, nodes: list, seen: list[int],
     return removes
 
 
-def grouped_aic(g: Candidates) -> Iterator[Step]:
-    """An AIC whose nodes may be groups: a digit's places where a box meets a line."""
+def grouped_aic(g: Candidates, every: bool = True) -> Iterator[Step]:
+    """An AIC whose nodes may be groups: a digit's places where a box meets a line; with
+    `every`, after the shortest chains, every other that removes something new."""
     nodes, strong, weak = _grouped_graph(g)
     found = []
     best = MAX_LINKS + 1   # as in `search`: a start's search stops at the shortest so far
@@ -419,7 +456,13 @@ def grouped_aic(g: Candidates) -> Iterator[Step]:
             found.append(hit)
             best = hit[0]
     n = g.n
-    for _, chain, gone in sorted(found, key=lambda f: f[0]):
+    yielded: set[frozenset] = set()
+    chains = [(chain, gone) for _, chain, gone in sorted(found, key=lambda f: f[0])]
+    others = _every(sorted(strong), strong_links, weak,
+                    lambda a: _group_removes(g, nodes, seen, a), eliminations,
+                    lambda ch: any(nodes[k][0].bit_count() > 1 for k in ch), yielded)
+    for chain, gone in itertools.chain(chains, others if every and chains else ()):
+        yielded.add(frozenset(gone))
         text = "".join(("" if k == 0 else "=" if k % 2 else "-")
                        + f"({nodes[x][1]}){_cells(nodes[x][0], n)}"
                        for k, x in enumerate(chain))

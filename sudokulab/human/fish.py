@@ -65,6 +65,8 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
     base lines at each cross position."""
     tables, n = g.tables, g.n
     count = [m.bit_count() for m in places]
+    if sum(1 for m in count if m) <= size:
+        return  # every line holding the digit is a base line: no cell is left to lose it
     most = size if not kind else size + 2
     lines = [line for line in range(n) if places[line] and count[line] <= most
              and (kind or count[line] >= 2)]
@@ -81,23 +83,35 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
             covers = _covers(union, size, stack, n)
         else:
             continue
-        base_cells = 0
+        base_cells = lines_in = 0
         for line in base:
             base_cells |= base_masks[line]
+            lines_in |= 1 << line
+        # the cross positions where the digit has a place outside the base lines: only
+        # their cells can lose it
+        open_ = 0
+        for x in _bits(union):
+            if cross[x] & ~lines_in:
+                open_ |= 1 << x
+        if not open_:
+            continue
         for cover in covers:
+            seen = cover   # the cover lines whose cells can lose the digit
+            if kind and stack:  # only those in the fins' box stack can see a fin
+                low = (union & ~cover) & -(union & ~cover)
+                first = (low.bit_length() - 1) // stack * stack
+                seen = cover & ((1 << stack) - 1) << first
+                if not seen & open_ or (union & ~cover) >> first >> stack:
+                    continue  # nothing to lose, or fins in two box stacks (nothing sees both)
             if any(not places[line] & cover for line in base):
                 continue
-            cover_cells = 0
-            for x in _bits(cover):
-                cover_cells |= cross_masks[x]
-            gone = where & cover_cells & ~base_cells   # the digit's places the fish covers
+            cover_cells = _cells(cover, cross_masks)
+            gone = where & _cells(seen, cross_masks) & ~base_cells   # what the fish covers
             if not kind:
                 if gone:
                     yield _step(g, d, size, kind, base, _bits(cover), [],
                                 [(c, d) for c in _bits(gone)], rows_first)
                 continue
-            if stack and len({x // stack for x in _bits(union & ~cover)}) > 1:
-                continue  # fins in two box stacks: no cell of a cover line sees them all
             for fin in _bits(where & base_cells & ~cover_cells):
                 gone &= peers[fin]   # only what sees every fin
             if gone:
@@ -107,6 +121,16 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
                 found = "sashimi" if sashimi else "finned"
                 yield found, _step(g, d, size, found, base, _bits(cover), fins,
                                    [(c, d) for c in _bits(gone)], rows_first)
+
+
+def _cells(lines: int, masks: tuple[int, ...]) -> int:
+    """The cells of the cross lines of a mask."""
+    out = 0
+    while lines:
+        low = lines & -lines
+        out |= masks[low.bit_length() - 1]
+        lines ^= low
+    return out
 
 
 @lru_cache(maxsize=1 << 14)

@@ -151,3 +151,48 @@ def _er_step(g, d, u, cells, link, target) -> Step:
                 sentence=f"In {g.tables.unit_names[u]}, {d} lies in one row or one column of "
                 f"the box; with the strong link {cells_text(link, n)} either way "
                 f"{name(target, n)} cannot hold {d}.", length=3)
+
+
+def dual_kite(g: Candidates) -> Iterator[Step]:
+    """Two 2-String Kites of one digit on the same two box cells, each the other's row and
+    column end: one step with both eliminations (HoDoKu's Dual 2-String Kite)."""
+    n = g.n
+    kites: dict[tuple[int, frozenset[int]], list[Step]] = {}
+    for step in kite(g):
+        x, p, q, z = step.cells
+        kites.setdefault((step.eliminations[0][1], frozenset((p, q))), []).append(step)
+    for (d, box_cells), found in kites.items():
+        for first, second in ((a, b) for i, a in enumerate(found) for b in found[i + 1:]):
+            if set(first.eliminations) == set(second.eliminations):
+                continue
+            ends = [first.cells[0], first.cells[3], second.cells[0], second.cells[3]]
+            yield make("Dual 2-String Kite", n, f"{d} in {cells_text(ends, n)} (connected by "
+                       f"{cells_text(box_cells, n)})",
+                       eliminations=first.eliminations + second.eliminations,
+                       cells=first.cells + second.cells, units=first.units + second.units,
+                       links=first.links + second.links,
+                       sentence=f"Two 2-String Kites of {d} share the box cells "
+                       f"{cells_text(box_cells, n)}: each end pair holds {d} once, so cells "
+                       f"that see both ends of either kite lose {d}.", length=3)
+
+
+def dual_empty_rectangle(g: Candidates) -> Iterator[Step]:
+    """Two Empty Rectangles of one digit in the same box, through two strong links, with
+    different eliminations: one step with both (HoDoKu's Dual Empty Rectangle)."""
+    n = g.n
+    boxes: dict[tuple[int, int], list[Step]] = {}
+    for step in empty_rectangle(g):
+        boxes.setdefault((step.eliminations[0][1], step.units[0]), []).append(step)
+    for (d, u), found in boxes.items():
+        for first, second in ((a, b) for i, a in enumerate(found) for b in found[i + 1:]):
+            if set(first.eliminations) == set(second.eliminations):
+                continue
+            links = [first.cells[-2:], second.cells[-2:]]
+            box = first.notation.split(" in ", 1)[1].split(" ", 1)[0]
+            yield make("Dual Empty Rectangle", n, f"{d} in {box} ({cells_text(links[0], n)}/"
+                       f"{cells_text(links[1], n)})",
+                       eliminations=first.eliminations + second.eliminations,
+                       cells=first.cells + second.cells, units=[u],
+                       sentence=f"In {g.tables.unit_names[u]}, {d} lies in one row or one "
+                       f"column of the box; with either strong link, {cells_text(links[0], n)} "
+                       f"or {cells_text(links[1], n)}, a cell loses {d}: both go.", length=3)

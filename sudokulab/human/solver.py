@@ -15,7 +15,6 @@ from functools import partial
 from operator import or_
 
 from sudokulab import errors
-from sudokulab.errors import unknown
 from sudokulab.human import (
     FIRST_RULES,
     als,
@@ -83,6 +82,8 @@ def _techniques() -> list[Technique]:
         t("2-String Kite", patterns.kite, 3),
         t("Turbot Fish", patterns.turbot, 3),
         t("Empty Rectangle", patterns.empty_rectangle, 3),
+        t("Dual 2-String Kite", patterns.dual_kite, 3),  # two kites: each is found first
+        t("Dual Empty Rectangle", patterns.dual_empty_rectangle, 3),  # so are these
         t("XY-Wing", wings.xy_wing, 3),
         t("XYZ-Wing", wings.xyz_wing, 3),
         t("W-Wing", wings.w_wing, 3),
@@ -92,12 +93,24 @@ def _techniques() -> list[Technique]:
         t("Uniqueness Test 2", uniqueness.ur_type2, 3, uniqueness=True, classic_only=True),
         t("Uniqueness Test 3", uniqueness.ur_type3, 3, uniqueness=True, classic_only=True),
         t("Uniqueness Test 4", uniqueness.ur_type4, 3, uniqueness=True, classic_only=True),
+        t("Uniqueness Test 5", uniqueness.ur_type5, 3, uniqueness=True, classic_only=True),
+        t("Uniqueness Test 6", uniqueness.ur_type6, 3, uniqueness=True, classic_only=True),
+        t("Hidden Rectangle", uniqueness.hidden_rectangle, 3, uniqueness=True,
+          classic_only=True),
+        t("Avoidable Rectangle Type 1", uniqueness.ar_type1, 3, uniqueness=True,
+          classic_only=True),
+        t("Avoidable Rectangle Type 2", uniqueness.ar_type2, 3, uniqueness=True,
+          classic_only=True),
         t("Bivalue Universal Grave + 1", uniqueness.bug_plus_one, 3, uniqueness=True,
           classic_only=True),
         t("Finned X-Wing", partial(fish.fish, size=2, kind="finned"), 4),
         t("Sashimi X-Wing", partial(fish.fish, size=2, kind="sashimi"), 4),
         t("Finned Swordfish", partial(fish.fish, size=3, kind="finned"), 4),
         t("Sashimi Swordfish", partial(fish.fish, size=3, kind="sashimi"), 4),
+        t("Finned Jellyfish", partial(fish.fish, size=4, kind="finned"), 4),
+        t("Sashimi Jellyfish", partial(fish.fish, size=4, kind="sashimi"), 4),
+        t("Multi Colors 1", coloring.multi_colors_1, 4),
+        t("Multi Colors 2", coloring.multi_colors_2, 4),
         t("Remote Pair", chains.remote_pair, 4),
         t("X-Chain", chains.x_chain, 4),
         t("XY-Chain", chains.xy_chain, 4),
@@ -119,17 +132,23 @@ BY_NAME = {t.name.lower(): t for t in TECHNIQUES}
 UnknownTechnique = errors.UnknownTechnique  # a UsageError
 
 def lookup(name: str) -> Technique:
-    """A technique by name (case-insensitive); UnknownTechnique names the known ones."""
+    """A technique by name (case-insensitive), or by HoDoKu's name, code or short name
+    (human/names.py); UnknownTechnique names the known ones."""
     technique = BY_NAME.get(name.strip().lower())
     if technique is None:
-        raise UnknownTechnique(unknown("technique", name.strip(), (t.name for t in TECHNIQUES)))
+        from sudokulab.human import names
+
+        return names.technique_named(name)
     return technique
 
 
 def select(names: Iterable[str] | None = None, upto: str | None = None) -> tuple[Technique, ...]:
-    """The techniques named, or all up to and including one, in the list's order."""
+    """The techniques named (a HoDoKu group name such as 'Simple Colors' names several), or
+    all up to and including one, in the list's order."""
     if names is not None:
-        chosen = {lookup(name).name for name in names}
+        from sudokulab.human.names import techniques_named
+
+        chosen = {t.name for name in names for t in techniques_named(name)}
         return tuple(t for t in TECHNIQUES if t.name in chosen)
     if upto is not None:
         last = TECHNIQUES.index(lookup(upto))

@@ -1,8 +1,11 @@
-"""Uniqueness: Unique Rectangles types 1-4 and BUG+1, for puzzles known to have one solution.
+"""Uniqueness: Unique Rectangles (HoDoKu's Uniqueness Tests 1-6 and Hidden Rectangle),
+Avoidable Rectangles 1 and 2 and BUG+1, for puzzles known to have one solution.
 
 Four cells in two rows, two columns and two boxes that could all hold only {a, b} would
 admit two solutions (swap a and b): a deadly pattern. In a puzzle with one solution some
-cell of the rectangle must hold another digit, which is what each type exploits. Used only
+cell of the rectangle must hold another digit, which is what each type exploits. An
+avoidable rectangle is the same pattern in cells already solved (not givens): their digits
+could be swapped too. Used only
 on classic puzzles (an extra unit or chess rule could break the swap) and only when the
 puzzle is declared or proven unique.
 """
@@ -68,6 +71,8 @@ def ur_type2(g: Candidates) -> Iterator[Step]:
         extra = [c for c in cells if cands[c] != pair]
         if len(extra) != 2 or cands[extra[0]] != cands[extra[1]]:
             continue
+        if extra[1] not in tables.peers[extra[0]]:
+            continue  # diagonal corners: Uniqueness Test 5
         more = cands[extra[0]] & ~pair
         if more.bit_count() != 1:
             continue
@@ -150,3 +155,177 @@ def bug_plus_one(g: Candidates) -> Iterator[Step]:
                        f"{name(cell, n)} would leave a grid with two solutions, so it holds "
                        f"{d}.")
             return
+
+
+def ur_type5(g: Candidates) -> Iterator[Step]:
+    """Two diagonal corners, or three corners, hold the pair plus the same one extra digit:
+    one of them holds it, so cells that see them all cannot."""
+    tables, cands, n = g.tables, g.cands, g.n
+    for cells, pair in rectangles(g):
+        extra = [c for c in cells if cands[c] != pair]
+        more = _or(cands[c] for c in extra) & ~pair
+        if more.bit_count() != 1 or any(cands[c] != pair | more for c in extra):
+            continue
+        if len(extra) != 3 and (len(extra) != 2 or extra[1] in tables.peers[extra[0]]):
+            continue  # two in one line: Uniqueness Test 2
+        z = more.bit_length()
+        seeing = set.intersection(*(set(tables.peers[c]) for c in extra))
+        gone = [(c, z) for c in sorted(seeing) if cands[c] & more]
+        if gone:
+            yield make("Uniqueness Test 5", n, _what(pair, cells, n), eliminations=gone,
+                       cells=cells, sentence=_sentence(pair, cells, n, f"so {z} is in one of "
+                       f"{cells_text(extra, n)}, and cells that see them all cannot hold it."))
+
+
+def _or(masks) -> int:
+    """The bits of several masks."""
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+def _corners(cells: list[int]) -> list[tuple[int, int, int, int]]:
+    """(corner, its opposite, its row mate, its column mate) for each corner of a rectangle
+    listed row by row (r1c1, r1c2, r2c1, r2c2)."""
+    a, b, c, d = cells
+    return [(a, d, b, c), (b, c, a, d), (c, b, d, a), (d, a, c, b)]
+
+
+def _only(g: Candidates, digit: int, unit_cells: tuple[int, ...], allowed: set[int]) -> bool:
+    """Whether a digit's places in a unit all lie in the allowed cells."""
+    b = 1 << (digit - 1)
+    return all(c in allowed for c in unit_cells if g.cands[c] & b)
+
+
+def ur_type6(g: Candidates) -> Iterator[Step]:
+    """Two diagonal corners hold just the pair; one pair digit lies, in both rows (or both
+    columns), only in the rectangle: it is in those two corners, not the other two."""
+    tables, cands, n = g.tables, g.cands, g.n
+    for cells, pair in rectangles(g):
+        extra = [c for c in cells if cands[c] != pair]
+        if len(extra) != 2 or extra[1] in tables.peers[extra[0]]:
+            continue
+        inside = set(cells)
+        rows = [tables.units[tables.rows[c // n]] for c in (cells[0], cells[3])]
+        cols = [tables.units[tables.cols[c % n]] for c in (cells[0], cells[3])]
+        for a in digits(pair):
+            if not all(_only(g, a, line, inside) for line in rows) and \
+                    not all(_only(g, a, line, inside) for line in cols):
+                continue
+            yield make("Uniqueness Test 6", n, _what(pair, cells, n),
+                       eliminations=[(c, a) for c in extra], cells=cells,
+                       sentence=_sentence(pair, cells, n, f"{a} lies in two of the corners, "
+                       f"diagonally; in {cells_text(extra, n)} it would leave the other two "
+                       f"holding only the other digit, so it is not there."))
+
+
+def hidden_rectangle(g: Candidates) -> Iterator[Step]:
+    """A corner holds just the pair, and one pair digit has no place but the rectangle in
+    the row and the column of the opposite corner: that corner cannot hold the other."""
+    tables, cands, n = g.tables, g.cands, g.n
+    for cells, pair in rectangles(g):
+        for corner, opposite, row_mate, col_mate in _corners(cells):
+            if cands[corner] != pair or cands[opposite] == pair:
+                continue
+            row = tables.units[tables.rows[opposite // n]]
+            col = tables.units[tables.cols[opposite % n]]
+            for a, b in (digits(pair), digits(pair)[::-1]):
+                # the opposite corner's row holds the corner's column mate, and vice versa
+                if _only(g, a, row, {opposite, col_mate}) and \
+                        _only(g, a, col, {opposite, row_mate}):
+                    yield make("Hidden Rectangle", n, _what(pair, cells, n),
+                               eliminations=[(opposite, b)], cells=cells,
+                               sentence=_sentence(pair, cells, n, f"{a} is in "
+                               f"{name(opposite, n)} or in both {name(row_mate, n)} and "
+                               f"{name(col_mate, n)}; if {name(opposite, n)} held {b}, "
+                               f"{name(corner, n)} would too, so it does not."))
+
+
+def _solved(g: Candidates) -> list[int]:
+    """Per cell, its digit when it was solved rather than given (0 otherwise)."""
+    puzzle = g.puzzle
+    placed: frozenset[int] = getattr(puzzle, "placed", frozenset())
+    return [v if v and (not puzzle.givens[c] or c in placed) else 0
+            for c, v in enumerate(g.values)]
+
+
+def _lines(g: Candidates) -> tuple[list[int], list[list[int]], dict[tuple[int, int], int]]:
+    """The solved digits, each row's solved cells, and (column, digit) -> the row where the
+    digit was solved in that column (found once per grid)."""
+    def make() -> tuple[list[int], list[list[int]], dict[tuple[int, int], int]]:
+        n, solved = g.n, _solved(g)
+        rows = [[r * n + c for c in range(n) if solved[r * n + c]] for r in range(n)]
+        where = {(c % n, solved[c]): c // n for c in g.tables.cells if solved[c]}
+        return solved, rows, where
+    return g.cached("solved lines", make)
+
+
+def _two_boxes(g: Candidates, cells: list[int]) -> bool:
+    """Whether four cells lie in exactly two boxes."""
+    return len({g.tables.box_of[c] for c in cells}) == 2
+
+
+def ar_type1(g: Candidates) -> Iterator[Step]:
+    """Three corners solved (not given), the two diagonal ones with one digit: the fourth
+    cannot hold the third corner's digit (the four could be swapped)."""
+    cands, n = g.cands, g.n
+    solved, rows, where = _lines(g)
+    for row in rows:
+        for corner in row:
+            a, c1 = solved[corner], corner % n
+            for mate in row:
+                b = solved[mate]
+                r2 = where.get((c1, b))
+                if mate == corner or r2 is None:
+                    continue
+                opposite = r2 * n + mate % n
+                cells = sorted((corner, mate, r2 * n + c1, opposite))
+                if (g.values[opposite] or not cands[opposite] >> (a - 1) & 1
+                        or not _two_boxes(g, cells)):
+                    continue
+                yield make("Avoidable Rectangle Type 1", n, f"{a}/{b} in "
+                           f"{','.join(name(c, n) for c in cells)}", eliminations=[(opposite, a)],
+                           cells=cells, sentence=f"{cells_text([corner, mate, r2 * n + c1], n)} "
+                           f"were solved, not given; {a} in {name(opposite, n)} would let {a} "
+                           f"and {b} swap in the four cells (a second solution), so it cannot go "
+                           f"there.")
+
+
+def ar_type2(g: Candidates) -> Iterator[Step]:
+    """Two corners of one line solved (not given) with a and b; the other two hold b or a
+    plus the same one extra digit: one of them holds it, so cells seeing both cannot."""
+    tables, cands = g.tables, g.cands
+    solved, _, _ = _lines(g)
+    lines = [(u, tables.kinds[u] == "row") for u in (*tables.rows, *tables.cols)]
+    for u, same_row in lines:
+        pairs = [c for c in tables.units[u] if cands[c].bit_count() == 2]
+        for far, opposite in ((f, o) for f in pairs for o in pairs if f < o):
+            # far and opposite share a line, the solved corner and mate a parallel one (the
+            # other way round, the same rectangle: one order is enough)
+            shared = cands[far] & cands[opposite]
+            if shared.bit_count() != 1:
+                continue
+            yield from _ar2(g, solved, far, opposite, shared, same_row)
+
+
+def _ar2(g: Candidates, solved: list[int], far: int, opposite: int, shared: int,
+         same_row: bool) -> Iterator[Step]:
+    """The Avoidable Rectangles Type 2 of two bivalue cells of one line sharing one digit."""
+    tables, cands, n = g.tables, g.cands, g.n
+    x = shared.bit_length()
+    b, a = (cands[far] & ~shared).bit_length(), (cands[opposite] & ~shared).bit_length()
+    for k in range(n):
+        corner = (k * n + far % n) if same_row else (far // n * n + k)
+        mate = (k * n + opposite % n) if same_row else (opposite // n * n + k)
+        if solved[corner] == a and solved[mate] == b:
+            cells = sorted((corner, mate, far, opposite))
+            gone = [(c, x) for c in sorted(tables.peers[far] & tables.peers[opposite])
+                    if cands[c] & shared]
+            if gone and _two_boxes(g, cells):
+                yield make("Avoidable Rectangle Type 2", n, f"{a}/{b} in "
+                           f"{','.join(name(c, n) for c in cells)}", eliminations=gone,
+                           cells=cells, sentence=f"{name(corner, n)} and {name(mate, n)} "
+                           f"were solved, not given; {name(far, n)}={b} with "
+                           f"{name(opposite, n)}={a} would let the four cells swap, so one "
+                           f"of them holds {x}, and cells that see both cannot.")

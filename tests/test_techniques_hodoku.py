@@ -1,0 +1,106 @@
+"""HoDoKu's names and codes select the lab's techniques, and each technique added for them
+finds exactly the eliminations of known cases (HoDoKu library lines in
+tests/data/techniques/), finds nothing in the fail cases, and never removes a solution's
+digit (the solution from norvig, another paradigm)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sudokulab.backends import make_backend
+from sudokulab.formats.positions import library
+from sudokulab.human import grading, names, solver
+from sudokulab.human.candidates import Candidates
+
+CASES = sorted((path.name, k, line.strip())
+               for path in (Path(__file__).parent / "data" / "techniques").glob("*.txt")
+               for k, line in enumerate(path.read_text().splitlines(), 1)
+               if line.startswith(":"))
+
+
+@pytest.mark.parametrize("name,number,line", CASES, ids=[f"{f}:{k}" for f, k, _ in CASES])
+def test_a_case_gives_its_exact_eliminations_or_none(name, number, line):
+    position = library(line)
+    technique = names.technique_named(position.code)
+    steps = list(technique.find(Candidates(position)))
+    if position.expected:
+        found = [sorted(step.eliminations) for step in steps]
+        assert sorted(position.expected) in found, f"{technique.name}: found {steps}"
+        assert all(step.technique == technique.name for step in steps)
+    else:
+        assert steps == []
+    answer = make_backend("norvig").solve(position, limit=2)
+    if answer.count == 1:  # the public puzzles' positions: each step keeps the solution
+        assert solver.wrong_moves(steps, answer.solutions[0], 9) == []
+
+
+def test_every_technique_is_tested_by_a_case_and_a_fail_case():
+    codes = {library(line).code for *_, line in CASES}
+    failing = {library(line).code for *_, line in CASES if not library(line).expected}
+    added = {"0312", "0322", "0502", "0503", "0404", "0405", "0604", "0605", "0606", "0607",
+             "0608"}
+    assert added <= codes
+    assert added <= failing
+
+
+def test_hodoku_names_codes_and_short_names_select_the_lab_technique():
+    assert names.technique_named("0100").name == "Locked Candidates Type 1 (Pointing)"
+    assert names.technique_named("locked candidates type 1").name == \
+        "Locked Candidates Type 1 (Pointing)"
+    assert names.technique_named("Almost Locked Set XZ-Rule").name == "ALS-XZ"
+    assert names.technique_named("u6").name == "Uniqueness Test 6"
+    assert names.technique_named("Multi-Colors 2").name == "Multi Colors 2"
+    assert names.technique_named("03121").name == "Finned Jellyfish"  # siamese: trailing 1
+    assert [t.name for t in solver.select(["Simple Colors", "0300"])] == [
+        "X-Wing", "Simple Colors Trap", "Simple Colors Wrap"]
+    assert solver.lookup("0604").name == "Uniqueness Test 5"
+
+
+def test_a_hodoku_technique_the_lab_lacks_is_named_in_one_line():
+    with pytest.raises(solver.UnknownTechnique, match=r"Sue de Coq \(1101\) is not among"):
+        names.technique_named("Sue de Coq")
+    with pytest.raises(solver.UnknownTechnique, match="unknown technique 'Guessing'"):
+        names.technique_named("Guessing")
+
+
+def test_the_catalogue_names_every_code_once_with_a_level_and_score():
+    coded = [entry for entry in names.CATALOGUE if entry.code]
+    assert len({entry.code for entry in coded}) == len(coded) == 100
+    assert {entry.level for entry in coded} <= set(grading.LEVELS)
+    assert all(entry.score > 0 for entry in coded)
+    listing = names.listing()
+    assert all(entry.code in listing and entry.name in listing for entry in coded)
+
+
+def test_added_techniques_have_hodoku_level_and_score():
+    for technique in solver.TECHNIQUES:
+        entry = names.hodoku_of(technique.name)
+        if entry is not None and technique.name in ADDED:
+            assert grading.TABLE[technique.name][:2] == (entry.level, entry.score)
+
+
+ADDED = {"Finned Jellyfish", "Sashimi Jellyfish", "Multi Colors 1", "Multi Colors 2",
+         "Dual Empty Rectangle",
+         "Dual 2-String Kite", "Uniqueness Test 5", "Uniqueness Test 6", "Hidden Rectangle",
+         "Avoidable Rectangle Type 1", "Avoidable Rectangle Type 2"}
+
+
+@pytest.mark.parametrize("code", ["0708", "0711", "0702"])
+def test_a_chain_finder_lists_every_chain_in_a_stable_order(code):
+    """After the path's first chain, every other chain that removes something new: each
+    sound, none removing what another did, the same list, in the same order, from a fresh
+    start."""
+    line = next(line for *_, line in CASES if line.startswith(f":{code}:") and
+                library(line).expected)
+    position = library(line)
+    technique = names.technique_named(code)
+    steps = list(technique.find(Candidates(position)))
+    again = list(technique.find(Candidates(position)))
+    assert [s.notation for s in steps] == [s.notation for s in again]
+    assert len(steps) > 1
+    assert len({frozenset(s.eliminations) for s in steps}) == len(steps)
+    assert next(technique.find(Candidates(position))) == steps[0]  # the path's step
+    solution = make_backend("norvig").solve(position, limit=2).solutions[0]
+    assert solver.wrong_moves(steps, solution, 9) == []
