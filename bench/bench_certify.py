@@ -42,8 +42,8 @@ from provenance import machine_section
 from tabulate import tabulate
 
 from sudokulab import datasets
-from sudokulab.certify import certify, verify
-from sudokulab.certify.encoder import encode
+from sudokulab.certificates import certify, verify
+from sudokulab.certificates.encoder import encode
 from sudokulab.errors import SudokulabError
 from sudokulab.formats.text import from_json, parse
 
@@ -81,8 +81,8 @@ def measure(puzzle, folder: Path, name: str, trim: bool = False) -> dict:
 
 def trimmed(made) -> dict:
     """The lab's core of a certificate's proof (drat.core): its lemmas and CPU ms."""
-    from sudokulab.certify import drat
-    from sudokulab.certify.verify import _clauses
+    from sudokulab.certificates import drat
+    from sudokulab.certificates.verify import _clauses
 
     cpu = time.process_time()
     core = drat.core(0, _clauses(made.cnf_path.read_text()), made.drat_path.read_text())
@@ -231,7 +231,7 @@ HOW = ("Each certificate: `certify` (the certificates' own encoder, CaDiCaL 1.9.
        "PySAT to find the solutions, a fresh CaDiCaL with proof logging to refute the CNF "
        "with them blocked, three files written), then `verify` (re-encode and compare, "
        "check.py on each solution, the DRAT proof replayed by the lab's own checker, "
-       "sudokulab/certify/drat.py, in pure Python). Times are CPU milliseconds of this "
+       "sudokulab/certificates/drat.py, in pure Python). Times are CPU milliseconds of this "
        "process (the machine is shared); `wall` is the wall clock of make + check. "
        "`solve ms`: the refuting solve alone, on a fresh solver, without and with proof "
        "logging. `check ms` includes re-encoding, check.py and reading the files; `DRAT ms "

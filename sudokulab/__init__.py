@@ -19,8 +19,8 @@ __all__ = [*API, "__version__"]
 
 def __getattr__(name: str):
     """sudokulab.solve and the rest of the API, imported when first asked for."""
-    # submodules, callable: sl.datasets() lists the names, sl.certify(puzzle) is api.certify
-    if name in ("datasets", "certify"):
+    # a submodule, callable: sl.datasets() lists the names
+    if name == "datasets":
         import importlib
 
         return importlib.import_module(f"sudokulab.{name}")

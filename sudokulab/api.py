@@ -32,7 +32,7 @@ from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
 
 if TYPE_CHECKING:  # the certify package is imported when first used
-    from sudokulab.certify import Certificate, Report
+    from sudokulab.certificates import Certificate, Report
     from sudokulab.generate.setter import SetterReport
 
 __all__ = ["Comparison", "Puzzle", "Record", "Result", "Status", "certify", "compare",
@@ -142,7 +142,7 @@ def rate(puzzle: PuzzleLike, timeout: float | None = 10.0) -> float | None:
     several (as `grade` exits 1 or 6): a rating is a unique puzzle's."""
     from sudokulab.errors import PuzzleError, UnsupportedRule
     from sudokulab.harness.effort import rate as human_rating
-    from sudokulab.human import lessons
+    from sudokulab.teaching import lessons
 
     puzzle = _puzzle(puzzle, "sl.rate")
     seconds = _seconds(timeout, "sl.rate")
@@ -356,8 +356,8 @@ def certify(puzzle: PuzzleLike, folder: str | os.PathLike | None = None) -> Cert
     `.count`, `.lemmas`, `.json_path` (what `sl.verify` and `sudokulab verify` take)."""
     import tempfile
 
-    from sudokulab.certify import certificate
-    from sudokulab.certify import verify as check_certificate
+    from sudokulab.certificates import certificate
+    from sudokulab.certificates import verify as check_certificate
 
     where = "sl.certify"
     puzzle = _puzzle(puzzle, where)
@@ -387,8 +387,8 @@ def verify(path: str | os.PathLike | Certificate) -> Report:
     no engine (`sudokulab verify`): `path` is its .json (or the Certificate `sl.certify`
     made). A Report (`.verdict`, `.count`, `.lemmas`, `.ms`); CertificateRejected (a
     DisagreementError, exit code 4 on the command line) saying where it fails."""
-    from sudokulab.certify import Certificate as Made
-    from sudokulab.certify import verify as check_certificate
+    from sudokulab.certificates import Certificate as Made
+    from sudokulab.certificates import verify as check_certificate
 
     if isinstance(path, Made):
         path = path.json_path

@@ -45,7 +45,7 @@ def test_several_solutions_are_counted_with_a_proof(tmp_path):
 
 
 def test_sl_certify_stays_the_api_once_the_package_is_imported(tmp_path):
-    import sudokulab.certify  # noqa: F401  (the attribute is the package from now on)
+    import sudokulab.certificates  # noqa: F401  (the attribute is the package from now on)
 
     assert sl.certify(EASY, tmp_path).verdict == "unique"
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from sudokulab import rules as R
-from sudokulab.certify import certify, drat, verify
-from sudokulab.certify.encoder import ENCODERS, encode
+from sudokulab.certificates import certify, drat, verify
+from sudokulab.certificates.encoder import ENCODERS, encode
 from sudokulab.check import check
 from sudokulab.cli import main
 from sudokulab.errors import CertificateRejected, DisagreementError, UnsupportedRule
@@ -234,7 +234,7 @@ def _norvig(puzzle: Puzzle) -> tuple[Grid, ...]:
 def test_the_encoder_and_the_checker_import_no_engine_encoding_or_geometry():
     import ast
 
-    folder = Path(__file__).parent.parent / "sudokulab" / "certify"
+    folder = Path(__file__).parent.parent / "sudokulab" / "certificates"
     allowed = {"sudokulab", "sudokulab.rules", "sudokulab.puzzle", "sudokulab.errors",
                "sudokulab.check", "sudokulab.formats.text"}
     for module in ("encoder.py", "drat.py", "verify.py"):
@@ -244,8 +244,8 @@ def test_the_encoder_and_the_checker_import_no_engine_encoding_or_geometry():
         imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
                      for alias in node.names}
         ours = {name for name in imported if name.startswith("sudokulab")}
-        assert ours - allowed - {"sudokulab.certify", "sudokulab.certify.encoder",
-                                 "sudokulab.certify.drat"} == set(), module
+        assert ours - allowed - {"sudokulab.certificates", "sudokulab.certificates.encoder",
+                                 "sudokulab.certificates.drat"} == set(), module
 
 
 def test_a_rule_the_encoder_does_not_know_is_refused():
@@ -384,7 +384,7 @@ def test_a_samurai_certificate_verifies(tmp_path):
 
 
 def test_the_encoder_model_is_checked_before_anything_is_certified(tmp_path, monkeypatch):
-    from sudokulab.certify import certificate
+    from sudokulab.certificates import certificate
 
     monkeypatch.setattr(certificate, "_solutions", lambda encoding, most: [(1,) * 16])
     with pytest.raises(DisagreementError, match="no solution"):
@@ -595,7 +595,7 @@ def _drat_trim() -> str | None:
 def test_drat_trim_forward_agrees_with_drat_py_on_mutated_proofs(unique, tmp_path):
     import subprocess
 
-    from sudokulab.certify.verify import _clauses
+    from sudokulab.certificates.verify import _clauses
 
     cnf = (unique / "p.cnf").read_text()
     formula = _clauses(cnf)

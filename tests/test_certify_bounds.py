@@ -55,7 +55,7 @@ def test_trim_writes_the_core_which_verify_replays(tmp_path, capsys):
     assert data["core"]["file"] == "puzzle-1.core.drat"
     assert 0 < data["core"]["lemmas"] < data["drat"]["lemmas"]
     assert core[-1].strip() == "0"  # the empty clause: still a whole refutation
-    from sudokulab.certify import verify
+    from sudokulab.certificates import verify
 
     assert verify(folder / "puzzle-1.json").core == data["core"]["lemmas"]
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from sudokulab.certify import certify, drat, verify
-from sudokulab.certify.verify import _clauses
+from sudokulab.certificates import certify, drat, verify
+from sudokulab.certificates.verify import _clauses
 from sudokulab.errors import CertificateRejected
 
 # Four clauses over two variables: no model. A proof whose first lemma is RAT only (3 is

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from sudokulab.certify.answer import certify_answer
+from sudokulab.certificates.answer import certify_answer
 from sudokulab.cli import main
 from sudokulab.errors import EXIT_INPUT, EXIT_NONE, EXIT_OK
 from sudokulab.formats.text import parse
@@ -55,7 +55,7 @@ def test_certify_refuses_a_count_and_an_empty_folder(capsys):
 
 
 def test_a_proof_naming_a_huge_variable_is_rejected_not_a_memory_error():
-    from sudokulab.certify.drat import check
+    from sudokulab.certificates.drat import check
 
     formula = [(1, 2), (-1, 2), (1, -2), (-1, -2)]
     assert check(2, formula, "2 0\n0\n").ok

@@ -10,9 +10,9 @@ from pathlib import Path
 from test_positions import run
 
 from sudokulab.errors import EXIT_OK, EXIT_STALLED
-from sudokulab.formats.positions import read_position
 from sudokulab.human import solver
 from sudokulab.human.candidates import Candidates
+from sudokulab.human.positions import read_position
 
 LINE = (Path(__file__).parent / "data" / "positions" / "library_line.txt").read_text().strip()
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."

@@ -1,4 +1,4 @@
-"""The lesson service (sudokulab.human.lessons) behind explain, hint, grade and the page,
+"""The lesson service (sudokulab.teaching.lessons) behind explain, hint, grade and the page,
 grade's records for every puzzle (issue 53), and the page's routes after the split into
 routers (issue 55)."""
 
@@ -13,7 +13,7 @@ import sudokulab as sl
 from sudokulab.cli import main
 from sudokulab.errors import UnsupportedRule, UsageError
 from sudokulab.formats.text import parse
-from sudokulab.human import lessons
+from sudokulab.teaching import lessons
 from sudokulab.web import learn
 
 EASY = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"

@@ -1,4 +1,4 @@
-"""Pencil-mark positions (sudokulab/formats/positions.py): HoDoKu's library line, printed
+"""Pencil-mark positions (sudokulab/human/positions.py): HoDoKu's library line, printed
 candidate grids, Sukaku's 729-character string and JSON with candidates read as the same
 position; a position that contradicts itself refused with one line naming the cell; hint,
 explain, grade and show starting from the position's own candidates; the page opening a
@@ -16,10 +16,11 @@ import pytest
 from sudokulab.backends import make_backend
 from sudokulab.cli import main
 from sudokulab.errors import EXIT_INPUT, EXIT_NONE, EXIT_OK, PuzzleError
-from sudokulab.formats import positions as P
 from sudokulab.formats.text import format_candidates
-from sudokulab.human import lessons, solver
+from sudokulab.human import positions as P
+from sudokulab.human import solver
 from sudokulab.human.candidates import Candidates
+from sudokulab.teaching import lessons
 
 DATA = Path(__file__).parent / "data" / "positions"
 FILES = ("library_line.txt", "sudopedia_pm_grid.txt", "forum_pencilmarks.txt")

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from sudokulab.backends import make_backend
-from sudokulab.formats.positions import library
 from sudokulab.human import grading, names, solver
 from sudokulab.human.candidates import Candidates
+from sudokulab.human.positions import library
 
 CASES = sorted((path.name, k, line.strip())
                for path in (Path(__file__).parent / "data" / "techniques").glob("*.txt")
@@ -23,7 +23,7 @@ CASES = sorted((path.name, k, line.strip())
 @pytest.mark.parametrize("name,number,line", CASES, ids=[f"{f}:{k}" for f, k, _ in CASES])
 def test_a_case_gives_its_exact_eliminations_or_none(name, number, line):
     position = library(line)
-    technique = names.technique_named(position.code)
+    technique = solver.lookup(position.code)
     steps = list(technique.find(Candidates(position)))
     if position.expected:
         found = [sorted(step.eliminations) for step in steps]
@@ -46,13 +46,13 @@ def test_every_technique_is_tested_by_a_case_and_a_fail_case():
 
 
 def test_hodoku_names_codes_and_short_names_select_the_lab_technique():
-    assert names.technique_named("0100").name == "Locked Candidates Type 1 (Pointing)"
-    assert names.technique_named("locked candidates type 1").name == \
+    assert solver.lookup("0100").name == "Locked Candidates Type 1 (Pointing)"
+    assert solver.lookup("locked candidates type 1").name == \
         "Locked Candidates Type 1 (Pointing)"
-    assert names.technique_named("Almost Locked Set XZ-Rule").name == "ALS-XZ"
-    assert names.technique_named("u6").name == "Uniqueness Test 6"
-    assert names.technique_named("Multi-Colors 2").name == "Multi Colors 2"
-    assert names.technique_named("03121").name == "Finned Jellyfish"  # siamese: trailing 1
+    assert solver.lookup("Almost Locked Set XZ-Rule").name == "ALS-XZ"
+    assert solver.lookup("u6").name == "Uniqueness Test 6"
+    assert solver.lookup("Multi-Colors 2").name == "Multi Colors 2"
+    assert solver.lookup("03121").name == "Finned Jellyfish"  # siamese: trailing 1
     assert [t.name for t in solver.select(["Simple Colors", "0300"])] == [
         "X-Wing", "Simple Colors Trap", "Simple Colors Wrap"]
     assert solver.lookup("0604").name == "Uniqueness Test 5"
@@ -60,9 +60,9 @@ def test_hodoku_names_codes_and_short_names_select_the_lab_technique():
 
 def test_a_hodoku_technique_the_lab_lacks_is_named_in_one_line():
     with pytest.raises(solver.UnknownTechnique, match=r"Sue de Coq \(1101\) is not among"):
-        names.technique_named("Sue de Coq")
+        solver.lookup("Sue de Coq")
     with pytest.raises(solver.UnknownTechnique, match="unknown technique 'Guessing'"):
-        names.technique_named("Guessing")
+        solver.lookup("Guessing")
 
 
 def test_the_catalogue_names_every_code_once_with_a_level_and_score():
@@ -70,7 +70,7 @@ def test_the_catalogue_names_every_code_once_with_a_level_and_score():
     assert len({entry.code for entry in coded}) == len(coded) == 100
     assert {entry.level for entry in coded} <= set(grading.LEVELS)
     assert all(entry.score > 0 for entry in coded)
-    listing = names.listing()
+    listing = names.listing(solver.BY_NAME)
     assert all(entry.code in listing and entry.name in listing for entry in coded)
 
 
@@ -95,7 +95,7 @@ def test_a_chain_finder_lists_every_chain_in_a_stable_order(code):
     line = next(line for *_, line in CASES if line.startswith(f":{code}:") and
                 library(line).expected)
     position = library(line)
-    technique = names.technique_named(code)
+    technique = solver.lookup(code)
     steps = list(technique.find(Candidates(position)))
     again = list(technique.find(Candidates(position)))
     assert [s.notation for s in steps] == [s.notation for s in again]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import PHONE, open_page
 
-from sudokulab import certify as certify_package
+from sudokulab import certificates as certify_package
 from sudokulab.check import check
 from sudokulab.formats.text import parse
 from sudokulab.puzzle import line_of
@@ -156,7 +156,7 @@ def test_a_certificate_another_proof_was_swapped_into_is_rejected(client, hard, 
 def test_a_certificate_that_fails_its_check_is_never_shown_proved(monkeypatch, tmp_path):
     """The route's own path: the certificate made is verified before anything is said;
     one whose proof does not hold (here: its empty clause cut) is answered 'rejected'."""
-    from sudokulab.certify import certificate as made
+    from sudokulab.certificates import certificate as made
     from sudokulab.web import certificates
 
     def cut(puzzle, folder, name, **options):

@@ -94,12 +94,15 @@ def _missing(name: str, why: str) -> type[Backend]:
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """('sat', {'solver': 'glucose4'}) from 'sat:solver=glucose4'; BackendError for an
-    item that is not key=value or a key given twice."""
+    item that is not key=value or a key given twice. A bare word names a variant of a
+    backend that has the option `variant`: 'norvig:classic' is 'norvig:variant=classic'."""
     name, _, rest = spec.strip().partition(":")
     name = name.strip()
     options: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq and _has_variants(name):
+            key, eq, value = "variant", "=", item
         if not eq or not key:
             raise BackendError(f"backend option {item!r} in {spec!r} is not key=value")
         if key in options:  # which one was meant is a guess: the user says
@@ -107,6 +110,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
                                f"{key}={value}); give each option once")
         options[key] = value
     return name, options
+
+
+def _has_variants(name: str) -> bool:
+    """Whether the backend of this name takes the option `variant` (False: no such backend)."""
+    if name not in BUILTIN and name not in _plugins():
+        return False
+    return "variant" in backend_class(name).option_names()
 
 
 def make_backend(spec: str) -> Backend:

@@ -39,6 +39,7 @@ from sudokulab import rules as R
 from sudokulab.backends.base import (
     Availability,
     Backend,
+    Choice,
     Deadline,
     interrupted,
     plain_python,
@@ -607,9 +608,19 @@ class NorvigBackend(Backend):
     paradigm = "propagation and search (Python)"
     supported_rules = R.RULE_TYPES
     multi_grid = True  # a samurai's grids are only more units and peers
-    option_table = {}  # it takes no options: nothing to tune
+    option_table = {
+        "variant": Choice(("fast", "classic"), help="fast: bitmasks and place counts; "
+                          "classic (`norvig:classic`): the essay's dict of strings, "
+                          "sudokulab/backends/essay.py"),
+    }
     trace = None  # a sudokulab.backends.trace.Recorder to watch the search (`solve --trace`)
     records_trace = True
+
+    def __init__(self, variant: str = "fast") -> None:
+        super().__init__()
+        self.variant = variant
+        if variant == "classic":  # the essay knows units and peers, nothing else
+            self.supported_rules = CLASSIC_RULES
 
     @classmethod
     def available(cls) -> Availability:
@@ -618,6 +629,8 @@ class NorvigBackend(Backend):
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Propagate the givens, then search depth-first for up to `limit` solutions."""
+        if self.variant == "classic":
+            return self._solve_classic(puzzle, limit, deadline)
         started = time.perf_counter()
         geo = geometry(puzzle.box, puzzle.rules, puzzle.layout)
         b = board(geo)
@@ -643,6 +656,44 @@ class NorvigBackend(Backend):
             raise interrupted(solutions, limit, stats=stats, build_time=built - started,
                               solve_time=time.perf_counter() - built) from None
         return verdict(solutions, limit, complete=complete, stats=stats,
+                       build_time=built - started, solve_time=time.perf_counter() - built)
+
+    def _solve_classic(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        """The essay's parse_grid and search (sudokulab/backends/essay.py), to `limit`."""
+        from sudokulab.backends.essay import Essay, OutOfTime, deep_recursion
+
+        started = time.perf_counter()
+        geo = geometry(puzzle.box, puzzle.rules, puzzle.layout)
+        essay = Essay(geo)
+        essay.at, essay.trace = deadline.at, self.trace
+        built = time.perf_counter()
+        solutions: list[tuple[int, ...]] = []
+        complete = True
+        try:
+            with deep_recursion(10 * len(geo.cells) + 1000):
+                marks = [1 << (d - 1) if d else (1 << geo.n) - 1 for d in puzzle.givens]
+                if self.trace is not None:
+                    self.trace.name = geo.name
+                    self.trace.start(marks, geo.n)
+                values = essay.parse_grid(list(puzzle.givens))
+                essay.propagated(marks, values)
+                if values is False:
+                    essay.counts["backtracks"] += 1
+                for solved in essay.solutions(values):
+                    solutions.append(essay.grid(solved))
+                    if self.trace is not None:
+                        self.trace.solution(solutions[-1])
+                        if self.trace.full:
+                            essay.trace = None  # past the cap: solutions only
+                    if limit is not None and len(solutions) >= limit:
+                        break
+        except OutOfTime:
+            complete = False
+        except KeyboardInterrupt:  # Ctrl-C: keep the solutions found so far
+            raise interrupted(solutions, limit, stats=essay.counts,
+                              build_time=built - started,
+                              solve_time=time.perf_counter() - built) from None
+        return verdict(solutions, limit, complete=complete, stats=essay.counts,
                        build_time=built - started, solve_time=time.perf_counter() - built)
 
     def search(self, b: Board, values: Values, places: Places, solved: list[int],
@@ -810,6 +861,10 @@ class NorvigBackend(Backend):
                 lines.append(f"  parity: even and odd at once (no solution): "
                              f"{', '.join(clash)}")
         return lines
+
+
+# What the essay's engine compiles: the rules that only add units and peers.
+CLASSIC_RULES = tuple(rule for rule in R.RULE_TYPES if not issubclass(rule, NEEDS_RULE_BOARD))
 
 
 def root_marks(puzzle: Puzzle) -> tuple[int, ...] | None:

@@ -120,7 +120,7 @@ class Output:
     def _certified(self, number: int, puzzle, result, code: int, folder: str) -> int:
         """Certify and verify the puzzle's verdict in `folder`, saying so on stderr; exit 4
         when the certificate contradicts the engine, 5 when it cannot express the puzzle."""
-        from sudokulab.certify.answer import certify_answer
+        from sudokulab.certificates.answer import certify_answer
         from sudokulab.errors import UnsupportedRule
 
         try:

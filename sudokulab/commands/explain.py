@@ -49,7 +49,7 @@ def options(p: argparse.ArgumentParser) -> None:
                    help="check every step against the solution the norvig backend finds: "
                         "no placement may differ from it, no elimination may remove its "
                         "digit (exit 4 if one does)")
-    p.set_defaults(positions=True)  # a pencil-mark position (formats/positions.py) too
+    p.set_defaults(positions=True)  # a pencil-mark position (human/positions.py) too
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,8 +57,8 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         print(steps.listing())
         return EXIT_OK
-    from sudokulab.human import lessons
     from sudokulab.puzzle import line_of
+    from sudokulab.teaching import lessons
 
     techniques = steps.chosen(args)
     codes = [EXIT_OK]

@@ -55,7 +55,7 @@ def options(p: argparse.ArgumentParser) -> None:
                         "stalled, timeout, unsupported, none, several, bad-input) and why")
     p.add_argument("--plot", metavar="FILE", type=nonempty,
                    help="write a histogram of the levels here (.png, .svg or .pdf)")
-    p.set_defaults(positions=True)  # a pencil-mark position (formats/positions.py) too
+    p.set_defaults(positions=True)  # a pencil-mark position (human/positions.py) too
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         print(steps.listing())
         return EXIT_OK
     from sudokulab.harness.progress import Progress
-    from sudokulab.human.lessons import Refusal
+    from sudokulab.teaching.lessons import Refusal
 
     if args.plot:
         picture_path("--plot", args.plot)

@@ -49,7 +49,7 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("pretty", "json"), default="pretty",
                    help="pretty (default): the step's notation and sentence; json: the step "
                         "as an object (null when there is none)")
-    p.set_defaults(positions=True)  # a pencil-mark position (formats/positions.py) too
+    p.set_defaults(positions=True)  # a pencil-mark position (human/positions.py) too
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         print(steps.listing())
         return EXIT_OK
-    from sudokulab.human import lessons
+    from sudokulab.teaching import lessons
 
     techniques = steps.chosen(args)
     codes = [EXIT_OK]
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
 def every_step(number: int, puzzle, techniques, args: argparse.Namespace) -> int:
     """Print every step each enabled technique finds (hint --all); its exit code: 0, 7 when
     none applies to a grid not full, 3 at --timeout (after printing what was found)."""
-    from sudokulab.human import lessons
+    from sudokulab.teaching import lessons
 
     code = EXIT_OK
     try:

@@ -155,13 +155,14 @@ POSITION_FILE = 1 << 20  # bytes: a larger file is read as puzzles, never as pos
 
 def position_entries(args: argparse.Namespace, box: tuple[int, int] | None, rules: tuple,
                      fmt: str) -> list | None:
-    """The entries of the pencil-mark positions (sudokulab.formats.positions) that PUZZLE,
+    """The entries of the pencil-mark positions (sudokulab.human.positions) that PUZZLE,
     '-' or --file holds, for the commands that start from one (hint, explain, grade, show);
     None when it holds none. Standard input, once read, is read as puzzles here too."""
     import os
     from types import SimpleNamespace
 
-    from sudokulab.formats import files, positions
+    from sudokulab.formats import files
+    from sudokulab.human import positions
 
     if args.puzzle and args.puzzle != "-":
         source, text = "<argument>", args.puzzle

@@ -295,8 +295,8 @@ def _said(reports: dict[str, dict]) -> list[int]:
     """On stderr, the puzzles left out and the levels that could not take or got wrong
     some puzzles; their exit codes (1 no solution, 6 several, 5 unsupported, 4 a grid the
     checker rejects)."""
-    from sudokulab.human.verdict import REFEREE
     from sudokulab.teaching.ladder import NO_SOLUTION
+    from sudokulab.teaching.verdict import REFEREE
 
     codes, say = [], lambda text: print(f"sudokulab: {text}", file=sys.stderr)
     for name, report in reports.items():

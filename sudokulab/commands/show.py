@@ -48,7 +48,7 @@ def options(p: argparse.ArgumentParser) -> None:
                         "cpsat and smt (known only by their full search) when it took a "
                         "choice")
     p.set_defaults(multi_grid=True)
-    p.set_defaults(positions=True)  # a pencil-mark position (formats/positions.py) too
+    p.set_defaults(positions=True)  # a pencil-mark position (human/positions.py) too
 
 
 def run(args: argparse.Namespace) -> int:
@@ -143,7 +143,7 @@ def _show(puzzle, fmt: str, number: int = 1) -> str:
 
 
 def _position(position, fmt: str) -> str:
-    """A pencil-mark position (formats/positions.py) as its candidate grid, or as HoDoKu's
+    """A pencil-mark position (human/positions.py) as its candidate grid, or as HoDoKu's
     library line with its placed digits and deleted candidates."""
     from sudokulab.formats import text
 

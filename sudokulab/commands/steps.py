@@ -1,5 +1,5 @@
 """What `explain`, `hint` and `grade` share on the command line: their options, turned into
-the lesson service's settings (sudokulab.human.lessons), and its refusals said on stderr."""
+the lesson service's settings (sudokulab.teaching.lessons), and its refusals said on stderr."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from sudokulab.commands.inputs import timeout_seconds
 from sudokulab.errors import UsageError, error_line
 
 if TYPE_CHECKING:
-    from sudokulab.human.lessons import Settings, Walk
+    from sudokulab.teaching.lessons import Settings, Walk
 
 
 def technique_options(p: argparse.ArgumentParser) -> None:
@@ -53,8 +53,8 @@ def chosen(args: argparse.Namespace):
 
 
 def settings(args: argparse.Namespace) -> Settings:
-    """The lesson settings the options give (sudokulab.human.lessons)."""
-    from sudokulab.human.lessons import Settings
+    """The lesson settings the options give (sudokulab.teaching.lessons)."""
+    from sudokulab.teaching.lessons import Settings
 
     techniques = None if args.techniques is None else tuple(args.techniques.split(","))
     return Settings(techniques=techniques, upto=args.upto, uniqueness=args.uniqueness,
@@ -72,12 +72,13 @@ def listing() -> str:
             for k, t in enumerate(solver.TECHNIQUES, 1)]
     return tabulate(rows, headers=("#", "technique", "tier", "HoDoKu level", "score",
                                    "SE-like", "assumes uniqueness"), tablefmt="simple") + (
-        "\n\nHoDoKu's techniques by code (--techniques takes a code or name):\n" + names.listing())
+        "\n\nHoDoKu's techniques by code (--techniques takes a code or name):\n"
+        + names.listing(solver.BY_NAME))
 
 
 def deadline(args: argparse.Namespace) -> Callable[[], bool]:
     """A `stop` for the human solver: whether this puzzle's --timeout has passed."""
-    from sudokulab.human import lessons
+    from sudokulab.teaching import lessons
 
     return lessons.deadline(args.timeout)
 
@@ -86,7 +87,7 @@ def judged(number: int, puzzle, args: argparse.Namespace):
     """norvig's unique answer for the puzzle, or the lesson service's Refusal after saying
     on stderr why there is no step to give: rules no technique knows (its code 5), no
     solution (1), several (6), timeout (3)."""
-    from sudokulab.human import lessons
+    from sudokulab.teaching import lessons
 
     answer = lessons.judge(puzzle, args.timeout)
     if isinstance(answer, lessons.Refusal):
@@ -101,7 +102,7 @@ def unique(args: argparse.Namespace) -> bool:
 
 def walk(puzzle, techniques, args: argparse.Namespace) -> Walk:
     """The human path through a puzzle within --timeout, and its grade."""
-    from sudokulab.human import lessons
+    from sudokulab.teaching import lessons
 
     return lessons.walk(puzzle, techniques, unique(args), deadline(args))
 
@@ -110,7 +111,7 @@ def explainable(args: argparse.Namespace, codes: list[int]):
     """(number, puzzle, norvig's answer) for each puzzle of the input that has exactly one
     solution; each other puzzle is reported and adds its exit code to `codes`."""
     from sudokulab.commands.inputs import each_puzzle
-    from sudokulab.human.lessons import Refusal
+    from sudokulab.teaching.lessons import Refusal
 
     for number, puzzle in each_puzzle(args, codes):
         answer = judged(number, puzzle, args)

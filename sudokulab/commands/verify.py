@@ -22,7 +22,7 @@ from sudokulab.errors import (
 
 DESCRIPTION = ("Check certificates of verdicts (none, unique, multiple), each a .json file "
                "beside its .cnf and .drat, or a folder of them: the CNF must be the lab's own "
-               "encoding of the puzzle (sudokulab/certify/encoder.py), every solution must "
+               "encoding of the puzzle (sudokulab/certificates/encoder.py), every solution must "
                "pass the independent checker, and the DRAT proof must replay to the empty "
                "clause in the lab's own checker. One line per certificate: accepted, or "
                "rejected and where (a lemma and its clause, a cell, a given, a file). See "
@@ -43,7 +43,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Verify each certificate; a table of the results; the worst exit code."""
-    from sudokulab.certify.verify import verify
+    from sudokulab.certificates.verify import verify
     from sudokulab.harness.progress import Progress
 
     paths = _paths(args.certificates)

@@ -24,13 +24,12 @@ of a solver, so the output depends on the seed and the options only.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
 from sudokulab import errors
 from sudokulab import rules as R
 from sudokulab.errors import UsageError
+from sudokulab.generate.maker import Generated, Request
 from sudokulab.generate.marks import FAMILIES
-from sudokulab.puzzle import Puzzle
 
 LEVELS = ("easy", "medium", "hard", "unfair", "extreme")  # HoDoKu's, as grading.LEVELS
 # Drawn afresh for every puzzle: regions, cages, marks, and issue 19's families (marks.py).
@@ -49,59 +48,6 @@ FEWEST_CLASSIC = {(2, 2): 4, (3, 3): 17}
 
 ProofError = errors.ProofError  # a DisagreementError: a bug, never a puzzle
 
-@dataclass(frozen=True)
-class Generated:
-    """One generated puzzle, with its solution and how it was made and proved."""
-
-    puzzle: Puzzle             # the givens, with the rules
-    solution: tuple[int, ...]
-    seed: int                  # the seed that reproduces this one puzzle
-    symmetry: str
-    minimal: bool
-    provers: tuple[str, ...]   # engines that proved it unique
-    level: str | None          # from sudokulab.human.grading when graded
-    score: int | None
-    rating: float | None
-    tries: int = 1             # grids drawn before one passed every filter
-
-    @property
-    def clues(self) -> int:
-        """How many givens."""
-        return self.puzzle.clues
-
-    def to_json(self) -> dict:
-        """The puzzle in the JSON puzzle form (box, givens, rules), with how it was made."""
-        from sudokulab.formats.text import puzzle_data
-        from sudokulab.puzzle import line_of
-
-        return {**puzzle_data(self.puzzle),
-                "puzzle": line_of(self.puzzle.givens), "solution": line_of(self.solution),
-                "clues": self.clues, "seed": self.seed, "symmetry": self.symmetry,
-                "minimal": self.minimal, "provers": list(self.provers), "level": self.level,
-                "score": self.score, "rating": self.rating, "tries": self.tries}
-
-
-@dataclass(frozen=True)
-class Request:
-    """Everything that decides a puzzle but its seed (checked, picklable for workers)."""
-
-    box: tuple[int, int]
-    rules: tuple[R.Rule, ...]
-    random_rules: tuple[str, ...]
-    symmetry: str
-    minimal: bool
-    givens: int | None
-    max_givens: int | None
-    level: str | None
-    rating: tuple[float, float] | None
-    grade: bool
-    prover: str
-    tries: int
-
-    @property
-    def n(self) -> int:
-        """N, the number of digits."""
-        return self.box[0] * self.box[1]
 
 
 def generate(box: tuple[int, int] = (3, 3), rules: Iterable[R.Rule | str] = (), *,

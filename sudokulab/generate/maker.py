@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from functools import cache
 
 from sudokulab import rules as R
-from sudokulab.errors import UsageError
-from sudokulab.generate import Generated, ProofError, Request, marks
+from sudokulab.errors import (
+    ProofError,  # a DisagreementError: a bug, never a puzzle
+    UsageError,
+)
+from sudokulab.generate import marks
 from sudokulab.generate.engine import Engine, engine
 from sudokulab.generate.grids import random_cages, random_grid, random_parity, random_regions
 from sudokulab.generate.symmetry import orbits
@@ -16,6 +20,61 @@ from sudokulab.puzzle import Puzzle
 
 PASSES_PER_GRID = 4  # removal orders tried on one grid before drawing another
 Grade = tuple[str | None, int | None, float | None]  # level, score, rating (Nones: ungraded)
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One generated puzzle, with its solution and how it was made and proved."""
+
+    puzzle: Puzzle             # the givens, with the rules
+    solution: tuple[int, ...]
+    seed: int                  # the seed that reproduces this one puzzle
+    symmetry: str
+    minimal: bool
+    provers: tuple[str, ...]   # engines that proved it unique
+    level: str | None          # from sudokulab.human.grading when graded
+    score: int | None
+    rating: float | None
+    tries: int = 1             # grids drawn before one passed every filter
+
+    @property
+    def clues(self) -> int:
+        """How many givens."""
+        return self.puzzle.clues
+
+    def to_json(self) -> dict:
+        """The puzzle in the JSON puzzle form (box, givens, rules), with how it was made."""
+        from sudokulab.formats.text import puzzle_data
+        from sudokulab.puzzle import line_of
+
+        return {**puzzle_data(self.puzzle),
+                "puzzle": line_of(self.puzzle.givens), "solution": line_of(self.solution),
+                "clues": self.clues, "seed": self.seed, "symmetry": self.symmetry,
+                "minimal": self.minimal, "provers": list(self.provers), "level": self.level,
+                "score": self.score, "rating": self.rating, "tries": self.tries}
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything that decides a puzzle but its seed (checked, picklable for workers)."""
+
+    box: tuple[int, int]
+    rules: tuple[R.Rule, ...]
+    random_rules: tuple[str, ...]
+    symmetry: str
+    minimal: bool
+    givens: int | None
+    max_givens: int | None
+    level: str | None
+    rating: tuple[float, float] | None
+    grade: bool
+    prover: str
+    tries: int
+
+    @property
+    def n(self) -> int:
+        """N, the number of digits."""
+        return self.box[0] * self.box[1]
 
 
 def make(request: Request, seed: int) -> Generated:

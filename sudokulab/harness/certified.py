@@ -1,6 +1,6 @@
 """Certified verdicts in a comparison (issue 56): `compare --certify DIR` and
 `sl.compare(certify=DIR)` prove each puzzle's verdict once, with the code `solve --certify`
-uses (sudokulab.certify: its own CNF, CaDiCaL's DRAT proof, then `verify`: drat.py and
+uses (sudokulab.certificates: its own CNF, CaDiCaL's DRAT proof, then `verify`: drat.py and
 check.py), and hold every engine's answer against it.
 
 A certificate is written to DIR as <set>-<k>.json, .cnf and .drat (k: the puzzle's number
@@ -63,7 +63,7 @@ def name_of(dataset: str, index: int) -> str:
 def prove(puzzle: Puzzle, index: int, folder: Path, dataset: str) -> Proof:
     """Certify one puzzle in folder and verify the certificate; a Proof without verdict
     (and why) when the encoder cannot express a rule or the lab's own checks fail."""
-    from sudokulab.certify import certify, verify
+    from sudokulab.certificates import certify, verify
     from sudokulab.errors import DisagreementError, UnsupportedRule
 
     started = time.perf_counter()
@@ -82,7 +82,7 @@ def prove(puzzle: Puzzle, index: int, folder: Path, dataset: str) -> Proof:
 def standing(result: Result, proof: Proof) -> str:
     """Why an engine's answer cannot stand beside the certified verdict ('' when it
     can, or when there is no verdict on either side)."""
-    from sudokulab.certify.answer import contradiction
+    from sudokulab.certificates.answer import contradiction
 
     if proof.verdict is None:
         return ""

@@ -43,7 +43,7 @@ from sudokulab.harness.runner import BackendFailed, Options, run_backend
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Status
 
-RUNS = Path("runs")
+RUNS = provenance.RUNS
 DEFAULT_DATASET = "top95"  # what a run with no dataset, file or puzzles takes
 
 Terminated = errors.Terminated  # SIGTERM: a KeyboardInterrupt (errors.sigterm_stops)
@@ -328,7 +328,8 @@ def resumed(out: str | None, given: Mapping[str, object]) -> Settings:
     dataset given): the saved ones, with this session's fields from `given`; UsageError
     when `given` changes what the run is (the scatter pair, a choice of plot, may)."""
     dataset = given.get("dataset")
-    folder = Path(out) if out else _latest(dataset if isinstance(dataset, str) else None)
+    named = dataset if isinstance(dataset, str) else None
+    folder = Path(out) if out else provenance.latest_run(named)
     try:
         saved = json.loads((folder / "meta.json").read_text(encoding="utf-8"))["settings"]
         settings = Settings.from_saved(saved)
@@ -519,16 +520,6 @@ def read_run(folder: Path) -> Comparison:
     if "ratings" in meta:  # kept by Comparison.save
         result.ratings = {int(k): float(v) for k, v in meta["ratings"].items()}
     return result
-
-
-def _latest(dataset: str | None) -> Path:
-    """The most recent run folder under runs/ (of this dataset, when given)."""
-    pattern = f"{dataset}-*" if dataset else "*"
-    candidates = sorted((p for p in RUNS.glob(pattern) if (p / "meta.json").exists()),
-                        key=lambda p: p.stat().st_mtime)
-    if not candidates:
-        raise UsageError(f"no run to resume in {RUNS}/; name one with --out DIR")
-    return candidates[-1]
 
 
 def _new_folder(name: str) -> Path:

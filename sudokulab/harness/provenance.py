@@ -16,6 +16,10 @@ from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
 
+from sudokulab.errors import UsageError
+
+RUNS = Path("runs")  # where compare keeps its runs, each in a folder of its own
+
 # The checkout the package runs from, when it runs from one (an editable install, or the
 # source tree); git is asked about this folder only, never about the current directory.
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,10 +70,8 @@ def installed() -> str:
     """The version the installed package's metadata says."""
     try:
         return metadata.version("sudokulab")
-    except metadata.PackageNotFoundError:
-        from sudokulab import __version__
-
-        return __version__
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
 
 
 def pyproject() -> dict:
@@ -372,12 +374,9 @@ def cite(out: str | None, dataset: str | None = None) -> str:
     as --resume finds it; UsageError (exit 2) when there is no run there."""
     import json
 
-    from sudokulab.errors import UsageError
-    from sudokulab.harness.compare import _latest
-
     if out is None:
         try:
-            out = str(_latest(dataset))
+            out = str(latest_run(dataset))
         except UsageError:
             raise UsageError("no run to cite in runs/; name one with --out DIR") from None
     folder = Path(out)
@@ -390,3 +389,13 @@ def cite(out: str | None, dataset: str | None = None) -> str:
     if not isinstance(meta, dict) or "settings" not in meta:
         raise UsageError(f"--cite: {folder / 'meta.json'} is not a compare run's meta.json")
     return citation(folder, meta)
+
+
+def latest_run(dataset: str | None) -> Path:
+    """The most recent run folder under runs/ (of this dataset, when given)."""
+    pattern = f"{dataset}-*" if dataset else "*"
+    candidates = sorted((p for p in RUNS.glob(pattern) if (p / "meta.json").exists()),
+                        key=lambda p: p.stat().st_mtime)
+    if not candidates:
+        raise UsageError(f"no run to resume in {RUNS}/; name one with --out DIR")
+    return candidates[-1]

@@ -359,7 +359,7 @@ def markdown(report: Report) -> str:
     if report.proofs:
         lines += ["", "## Certified verdicts", "",
                   "Each puzzle's verdict was proved once, on the certificates' own CNF "
-                  "(sudokulab/certify/encoder.py, sharing no code with any engine), with a "
+                  "(sudokulab/certificates/encoder.py, sharing no code with any engine), with a "
                   "DRAT proof replayed by the lab's own checker and every solution checked "
                   "by check.py (docs/certified.md). The column certified is each engine's "
                   "verdicts the certificates prove over the verdicts it gave; an answer a "

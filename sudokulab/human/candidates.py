@@ -161,7 +161,7 @@ class Candidates:
                         placed[u] |= bit(values[c])
             self.cands = [0 if values[c] else full & ~_union(placed[u] for u in tables.units_of[c])
                           for c in tables.cells]
-        kept = getattr(puzzle, "marks", None)  # a position (formats/positions.py): start
+        kept = getattr(puzzle, "marks", None)  # a position (human/positions.py): start
         if kept:                               # from its candidates, as the player left them
             self.cands = [c & m for c, m in zip(self.cands, kept)]
         self.blanks = [sum(1 for c in unit if not values[c]) for unit in self.tables.units]

@@ -13,10 +13,9 @@ technique the lab lacks maps to none, and `technique_named` says so in one line.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
-
-from sudokulab import errors
 
 
 @dataclass(frozen=True)
@@ -138,12 +137,11 @@ def key(name: str) -> str:
     return re.sub(r"[\s\-_]+", "", re.sub(r"\s*\(.*\)\s*$", "", name.strip().lower()))
 
 
-def lab_names(entry: Entry) -> tuple[str, ...]:
-    """The lab techniques an entry stands for (none when the lab lacks it)."""
-    from sudokulab.human import solver
-
+def lab_names(entry: Entry, known: Collection[str]) -> tuple[str, ...]:
+    """The lab techniques an entry stands for, among the `known` names (lower case; none
+    when the lab lacks it)."""
     names = entry.lab or (entry.name,)
-    return tuple(name for name in names if name.lower() in solver.BY_NAME)
+    return tuple(name for name in names if name.lower() in known)
 
 
 @lru_cache(maxsize=1)
@@ -169,33 +167,6 @@ def entry_named(name: str) -> Entry | None:
     return found
 
 
-def techniques_named(name: str) -> tuple:
-    """The lab techniques a name stands for: the lab's own name, or HoDoKu's name, code or
-    short name (a group such as 'Simple Colors' stands for several). UnknownTechnique says
-    what is missing, in one line."""
-    from sudokulab.human import solver
-
-    own = solver.BY_NAME.get(name.strip().lower())
-    if own is not None:
-        return (own,)
-    entry = entry_named(name)
-    if entry is None:
-        raise errors.UnknownTechnique(errors.unknown(
-            "technique", name.strip(), (t.name for t in solver.TECHNIQUES)))
-    found = lab_names(entry)
-    if not found:
-        raise errors.UnknownTechnique(
-            f"HoDoKu's {entry.name} ({entry.code or entry.short}) is not among the lab's "
-            f"techniques yet (`sudokulab explain --list` names those it has)")
-    return tuple(solver.BY_NAME[n.lower()] for n in found)
-
-
-def technique_named(name: str):
-    """The lab technique a name, HoDoKu name, code or short name stands for (the first, for
-    a group name); UnknownTechnique when none."""
-    return techniques_named(name)[0]
-
-
 @lru_cache(maxsize=1)
 def _codes() -> dict[str, Entry]:
     """Lab technique name (lower case) to the HoDoKu entry with a code that makes it."""
@@ -213,16 +184,17 @@ def hodoku_of(technique: str) -> Entry | None:
     return _codes().get(technique.lower())
 
 
-def catalogue_rows() -> list[tuple[str, str, str, int, str]]:
-    """(code, HoDoKu name, level, score, lab techniques or 'not yet') per coded entry, for
-    `explain --list`."""
-    return [(e.code, e.name, e.level, e.score, ", ".join(lab_names(e)) or "not yet")
+def catalogue_rows(known: Collection[str]) -> list[tuple[str, str, str, int, str]]:
+    """(code, HoDoKu name, level, score, lab techniques among `known` or 'not yet') per
+    coded entry, for `explain --list`."""
+    return [(e.code, e.name, e.level, e.score, ", ".join(lab_names(e, known)) or "not yet")
             for e in CATALOGUE if e.code]
 
 
-def listing() -> str:
-    """HoDoKu's catalogue as a table: code, name, level, score and the lab's technique."""
+def listing(known: Collection[str]) -> str:
+    """HoDoKu's catalogue as a table: code, name, level, score and the lab's technique
+    among `known` (lower-case names)."""
     from tabulate import tabulate
 
-    return tabulate(catalogue_rows(), headers=("HoDoKu code", "HoDoKu name", "level", "score",
+    return tabulate(catalogue_rows(known), headers=("HoDoKu code", "HoDoKu name", "level", "score",
                                                "lab technique"), tablefmt="simple")

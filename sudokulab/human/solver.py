@@ -30,6 +30,7 @@ from sudokulab.human import (
     uniqueness,
     wings,
 )
+from sudokulab.human import names as hodoku  # HoDoKu's catalogue: its names and codes
 from sudokulab.human.candidates import Candidates
 from sudokulab.human.contradiction import broken_rule
 from sudokulab.human.step import Step
@@ -134,20 +135,32 @@ UnknownTechnique = errors.UnknownTechnique  # a UsageError
 def lookup(name: str) -> Technique:
     """A technique by name (case-insensitive), or by HoDoKu's name, code or short name
     (human/names.py); UnknownTechnique names the known ones."""
-    technique = BY_NAME.get(name.strip().lower())
-    if technique is None:
-        from sudokulab.human import names
+    return techniques_named(name)[0]
 
-        return names.technique_named(name)
-    return technique
+
+def techniques_named(name: str) -> tuple[Technique, ...]:
+    """The techniques a name stands for: the lab's own name, or HoDoKu's name, code or short
+    name (a group such as 'Simple Colors' stands for several). UnknownTechnique says what
+    is missing, in one line."""
+    own = BY_NAME.get(name.strip().lower())
+    if own is not None:
+        return (own,)
+    entry = hodoku.entry_named(name)
+    if entry is None:
+        raise UnknownTechnique(errors.unknown("technique", name.strip(),
+                                              (t.name for t in TECHNIQUES)))
+    found = hodoku.lab_names(entry, BY_NAME)
+    if not found:
+        raise UnknownTechnique(
+            f"HoDoKu's {entry.name} ({entry.code or entry.short}) is not among the lab's "
+            f"techniques yet (`sudokulab explain --list` names those it has)")
+    return tuple(BY_NAME[n.lower()] for n in found)
 
 
 def select(names: Iterable[str] | None = None, upto: str | None = None) -> tuple[Technique, ...]:
     """The techniques named (a HoDoKu group name such as 'Simple Colors' names several), or
     all up to and including one, in the list's order."""
     if names is not None:
-        from sudokulab.human.names import techniques_named
-
         chosen = {t.name for name in names for t in techniques_named(name)}
         return tuple(t for t in TECHNIQUES if t.name in chosen)
     if upto is not None:

@@ -388,7 +388,7 @@ def after(puzzle: Puzzle, name: str) -> Outcome:
 
 # --- a dataset ----------------------------------------------------------------------------
 
-# What the referee (the search engine that judges every puzzle first, human/verdict.py)
+# What the referee (the search engine that judges every puzzle first, teaching/verdict.py)
 # may answer: a puzzle with no solution or several is left out of every average.
 UNIQUE, NO_SOLUTION, SEVERAL, UNCHECKED = ("unique", "no solution", "several solutions",
                                            "unchecked")
@@ -398,8 +398,8 @@ LEFT_OUT = (NO_SOLUTION, SEVERAL)
 def judge(puzzle: Puzzle, timeout: float | None = TIMEOUT) -> str:
     """The referee's verdict on a puzzle: UNIQUE, NO_SOLUTION, SEVERAL, or UNCHECKED when it
     could not tell (out of time, or a rule it lacks): such a puzzle is counted, and named."""
-    from sudokulab.human.verdict import REFEREE
     from sudokulab.result import Status
+    from sudokulab.teaching.verdict import REFEREE
 
     answer = _backend(REFEREE).solve(puzzle, limit=2, timeout=timeout)
     return {Status.UNIQUE: UNIQUE, Status.NONE: NO_SOLUTION,

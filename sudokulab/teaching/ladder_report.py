@@ -128,7 +128,7 @@ def _numbered(numbers: list, limit: int = 20) -> str:
 def left_out(report: dict) -> list[str]:
     """One line per kind of puzzle left out of the averages (no solution, several), and
     one for the puzzles the referee could not judge (counted)."""
-    from sudokulab.human.verdict import REFEREE
+    from sudokulab.teaching.verdict import REFEREE
 
     out = [f"- left out of the averages: {len(numbers)} puzzle(s) with {verdict}: "
            f"{_numbered(numbers)} ({REFEREE} says)"

@@ -4,7 +4,7 @@ or a certificate sent back verified, as JSON; run in a helper process (web/tutor
 A certificate travels as one zip of its plain files (<name>.json, .cnf, .drat), base64 in
 the JSON answer: the page offers it for download as it is, and `sudokulab verify`,
 drat-trim or cake_lpr read the files once it is unzipped (docs/web.md). The page says
-"proved" only for a certificate that `sudokulab.certify.verify` accepted: one it rejects is
+"proved" only for a certificate that `sudokulab.certificates.verify` accepted: one it rejects is
 answered 'rejected' with verify's one line, never a verdict.
 """
 
@@ -31,8 +31,8 @@ def certified(puzzle: Puzzle, seconds: float = 0.0) -> dict:
     """(in the helper) The puzzle certified in a folder of its own and the certificate
     verified: the verdict in words, its solutions, and the certificate as a zip. The time
     limit (`seconds`) is the server's: it stops this process past it."""
-    from sudokulab.certify import certify, verify
-    from sudokulab.certify.certificate import name_of
+    from sudokulab.certificates import certify, verify
+    from sudokulab.certificates.certificate import name_of
 
     name = name_of(puzzle)
     with tempfile.TemporaryDirectory(prefix="sudokulab-certify-") as folder:
@@ -46,7 +46,7 @@ def verified(certificate: str, seconds: float = 0.0) -> dict:
     """(in the helper) A certificate sent back (the zip the page offered, base64) verified:
     'proved' with its verdict, or 'rejected' with where it fails. UsageError (a 400) for a
     zip that holds no certificate."""
-    from sudokulab.certify import verify
+    from sudokulab.certificates import verify
 
     with tempfile.TemporaryDirectory(prefix="sudokulab-verify-") as folder:
         json_path = _unzipped(certificate, Path(folder))

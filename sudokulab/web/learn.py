@@ -8,7 +8,7 @@ pattern's cells, its units with their cells, its chain links, and `removed`, eve
 candidate the step takes away (its eliminations and what its placements take from their
 peers), so that the page can replay the steps on its pencil marks.
 
-The steps come from the lesson service the command line calls too (sudokulab.human.lessons):
+The steps come from the lesson service the command line calls too (sudokulab.teaching.lessons):
 as with `sudokulab explain` and `hint`, only after the verdict of the norvig backend proves
 one solution: a puzzle with none or several, or one norvig cannot judge in time, is
 answered at once with that status ('none', 'several', 'timeout') and why, without steps or
@@ -34,9 +34,9 @@ from typing import NamedTuple
 
 from sudokulab import errors
 from sudokulab.errors import InputError, UsageError
-from sudokulab.human import lessons
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result
+from sudokulab.teaching import lessons
 from sudokulab.web import certificates
 
 Cell = list[int]  # [row, col] counted from 1

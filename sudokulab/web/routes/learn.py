@@ -30,7 +30,7 @@ async def techniques() -> list[dict]:
 async def position(body: PuzzleText) -> dict:
     """Pasted text as the page opens it: a pencil-mark position (HoDoKu's library line, a
     candidate grid as HoDoKu, SudokuWiki or the forum print it, the 729-character string,
-    JSON with candidates: sudokulab.formats.positions) gives the puzzle (its givens), the
+    JSON with candidates: sudokulab.human.positions) gives the puzzle (its givens), the
     digits placed over them (`values`) and each cell's candidates; any other puzzle text
     gives the puzzle alone (`position` false), as /api/puzzle does."""
     return {**await asyncio.to_thread(read_position, body.puzzle), "tag": body.tag}
@@ -38,7 +38,7 @@ async def position(body: PuzzleText) -> dict:
 
 def read_position(text: str) -> dict:
     """The page's answer for pasted text (PuzzleError, a 400, for a bad position)."""
-    from sudokulab.formats.positions import read_position as read
+    from sudokulab.human.positions import read_position as read
 
     found = read(text)
     if found is None:

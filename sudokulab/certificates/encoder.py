@@ -46,7 +46,7 @@ from sudokulab import rules as R
 from sudokulab.errors import UnsupportedRule
 from sudokulab.puzzle import Puzzle
 
-VERSION = "sudokulab.certify.encoder 2"  # written into each certificate; change with the CNF
+VERSION = "sudokulab.certificates.encoder 2"  # written into each certificate; change with the CNF
 COMBINATIONS = 5000  # a cage of k cells is encoded by its digit sets when C(N, k) <= this
 Cell = tuple[int, int]
 Clause = tuple[int, ...]
@@ -191,7 +191,7 @@ class Encoding:
     def dimacs(self, solutions: Sequence[Sequence[int]] = ()) -> str:
         """The DIMACS text a certificate carries (comments only before the header)."""
         extra = [*self.givens, *(self.blocking(s) for s in solutions)]
-        head = [f"c {VERSION}: sudokulab/certify/encoder.py",
+        head = [f"c {VERSION}: sudokulab/certificates/encoder.py",
                 f"c cell k (reading order, from 0) holds digit d: variable k*{self.n}+d, "
                 f"1..{len(self.cells) * self.n}; then the sum rules' states",
                 f"c clauses: {len(self.rules)} of the rules, {len(self.givens)} givens "

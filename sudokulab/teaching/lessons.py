@@ -3,7 +3,7 @@
 
 Each door turns its own arguments into `Settings` and calls the same steps here: whether
 the techniques can take the puzzle, the verdict of a search engine of another paradigm
-(norvig: sudokulab.human.verdict), the walk through the techniques and its grade, the
+(norvig: sudokulab.teaching.verdict), the walk through the techniques and its grade, the
 steps checked against norvig's solution, and how the walk ended (solved, stalled, broken
 by a contradiction, stopped at the time limit). What a door prints or sends is its own.
 """
@@ -123,7 +123,7 @@ def refusal(puzzle: Puzzle) -> str:
 def judge(puzzle: Puzzle, seconds: float | None) -> Result | Refusal:
     """norvig's unique answer for the puzzle, or the Refusal that says why no step may be
     given: rules no technique knows (exit 5), no solution (1), several (6), timeout (3)."""
-    from sudokulab.human import verdict
+    from sudokulab.teaching import verdict
 
     reason = refusal(puzzle)
     if reason:

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sudokulab.certify.encoder import VERSION, Encoding, encode
+from sudokulab.certificates.encoder import VERSION, Encoding, encode
 from sudokulab.puzzle import Puzzle, line_of
 
 LIMIT = 1000  # at most this many solutions are all listed, with a proof there is no other
@@ -174,7 +174,7 @@ def _proof(encoding: Encoding, blocked: Sequence[Grid]) -> list[str] | None:
 def _trimmed(encoding: Encoding, blocked: Sequence[Grid], proof: list[str]) -> list[str]:
     """The proof's core: the lemmas its refutation uses (drat.py's own backward analysis
     over a forward check), ending with the empty clause."""
-    from sudokulab.certify import drat
+    from sudokulab.certificates import drat
 
     return drat.core(encoding.variables, encoding.clauses(blocked), "\n".join(proof)
                      ).splitlines()
@@ -241,7 +241,7 @@ def _write(puzzle: Puzzle, encoding: Encoding, verdict: str, shown: Sequence[Gri
         if core_path is not None:
             data["core"] = {"file": core_path.name, "sha256": hashlib.sha256(core).hexdigest(),
                             "lemmas": _lemmas(trimmed or []),
-                            "trimmed by": "sudokulab.certify.drat.core"}
+                            "trimmed by": "sudokulab.certificates.drat.core"}
         # One line per key: the puzzle, solutions and files each readable at a glance.
         json_path.write_text("{\n" + ",\n".join(f" {json.dumps(key)}: {json.dumps(value)}"
                                                 for key, value in data.items()) + "\n}\n")

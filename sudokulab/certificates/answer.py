@@ -40,7 +40,7 @@ def certify_answer(puzzle: Puzzle, result: Result, folder: str | Path,
     """Certify the puzzle in folder/<name>.* (with `trim`, the proof's trimmed core too),
     verify the certificate, and compare its verdict (and solution) with the engine's
     result."""
-    from sudokulab.certify import certify, verify
+    from sudokulab.certificates import certify, verify
 
     certificate = certify(puzzle, folder, name, trim=trim)
     report = verify(certificate.json_path)

@@ -28,7 +28,7 @@ from sudokulab.errors import CertificateRejected, InputError
 from sudokulab.puzzle import SYMBOLS, Puzzle
 
 if TYPE_CHECKING:
-    from sudokulab.certify.encoder import Encoding
+    from sudokulab.certificates.encoder import Encoding
 
 VERDICTS = ("none", "unique", "multiple")
 Grid = tuple[int, ...]  # a solution: each cell's digit, in cell order
@@ -64,7 +64,7 @@ def verify(path: str | Path) -> Report:
     solutions = [_grid(path, puzzle, k, line) for k, line in enumerate(data["solutions"], 1)]
     _fits(path, verdict, solutions, data.get("count"), proof is not None)
     _solutions_checked(path, puzzle, solutions)
-    from sudokulab.certify.encoder import encode
+    from sudokulab.certificates.encoder import encode
 
     encoding = encode(puzzle)
     blocked = solutions if proof is not None else []
@@ -72,7 +72,7 @@ def verify(path: str | Path) -> Report:
         _reject(path, f"{data['cnf']['file']}: {_difference(encoding, blocked, cnf_text)}")
     lemmas, drat_ms = 0, 0.0
     if proof is not None:
-        from sudokulab.certify import drat
+        from sudokulab.certificates import drat
 
         began = time.perf_counter()
         try:
@@ -96,7 +96,7 @@ def _core(path: Path, data: dict[str, Any], encoding: Encoding, blocked: list[Gr
     """The trimmed core's lemmas, replayed like the proof (0 when there is none)."""
     if data.get("core") is None:
         return 0
-    from sudokulab.certify import drat
+    from sudokulab.certificates import drat
 
     text = _file(path, data, "core")
     try:
