@@ -1,7 +1,8 @@
 """Issue 53's last signal and stdout defects, each through the real command line.
 
 - Prolog, started with Ctrl-C ignored (a script's `cmd &`), still stops on SIGTERM: exit
-  143, the count so far printed.
+  143, the count so far printed; so do an engine in native code (sat), one in Python
+  (norvig) and a run's worker (--timeout).
 - `read --solve` keeps an engine's own printing off stdout, and a reader that goes away
   ends it quietly.
 - `setter` on Ctrl-C or SIGTERM prints what it established so far, marked partial.
@@ -94,6 +95,21 @@ def test_prolog_still_ignores_ctrl_c_when_started_so():
     os.kill(process.pid, signal.SIGINT)
     out, err = ended(process)
     assert (process.returncode, out) == (0, SOLUTION + "\n"), err
+
+
+@pytest.mark.parametrize("engine", [["-b", "sat"], ["-b", "norvig"],
+                                    ["-b", "sat", "--timeout", "600"]],
+                         ids=["sat", "norvig", "sat-in-a-worker"])
+def test_sigterm_keeps_the_count_with_ctrl_c_ignored(engine):
+    """Before, every engine but prolog printed nothing: SIGTERM found Ctrl-C ignored."""
+    process = start("solve", EMPTY, "--count", *engine, "--format", "line",
+                    ctrl_c_ignored=True)
+    if "--timeout" in engine:  # the worker counts, the main process waits
+        code, out, err = stop_when_busy(process, signal.SIGTERM)
+    else:
+        code, out, err = stop_after_cpu(process, 1.5, signal.SIGTERM)
+    assert_stopped(code, err, signal.SIGTERM)
+    assert out.startswith(">= ") and int(out.split()[1]) > 0, (out, err)
 
 
 # --- 2. read --solve: stdout holds the answer alone ------------------------------------------

@@ -122,20 +122,20 @@ _watcher: _Watcher | None = None
 
 
 @contextlib.contextmanager
-def ctrl_c(stop: Callable[[], None], *, when_ignored: bool = False) -> Iterator[CtrlC]:
+def ctrl_c(stop: Callable[[], None]) -> Iterator[CtrlC]:
     """While the block runs, Ctrl-C calls `stop` (from another thread) and sets `pressed`
     instead of raising KeyboardInterrupt; the caller then raises `interrupted(...)`.
 
     Only where Ctrl-C would raise KeyboardInterrupt in the main thread; elsewhere (a
-    worker that ignores SIGINT, another thread) the block runs as it is. `when_ignored`:
-    where Ctrl-C is ignored (a script's `cmd &`) but SIGTERM is answered as Ctrl-C, the
-    block hears SIGTERM alone (an engine in native code would not hear it otherwise).
+    worker that ignores SIGINT, another thread) the block runs as it is. Where Ctrl-C is
+    ignored (a script's `cmd &`) but SIGTERM is answered as Ctrl-C, the block hears SIGTERM
+    alone: an engine in native code, or a run's workers, would not hear it otherwise, and
+    `kill` would lose what they found.
     """
     global _watcher
     state = CtrlC(stop)
     hearing = signal.getsignal(signal.SIGINT)
-    sigterm_alone = (when_ignored and hearing is signal.SIG_IGN
-                     and errors.sigterm_is_ctrl_c())
+    sigterm_alone = hearing is signal.SIG_IGN and errors.sigterm_is_ctrl_c()
     if (threading.current_thread() is not threading.main_thread()
             or (hearing is not signal.default_int_handler and not sigterm_alone)):
         yield state

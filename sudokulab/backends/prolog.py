@@ -138,9 +138,7 @@ class PrologBackend(Backend):
                   "Rules": rule_terms(puzzle), "Options": self.options(limit, deadline)}
         thread = prolog_thread(threading.get_ident())
         try:
-            # when_ignored: Prolog's one long call hears SIGTERM even in a script's `cmd &`
-            with ctrl_c(lambda: prolog.query_once(INTERRUPT, {"Thread": thread}),
-                        when_ignored=True) as key:
+            with ctrl_c(lambda: prolog.query_once(INTERRUPT, {"Thread": thread})) as key:
                 answer = prolog.query_once(GOAL, inputs)
         except prolog.PrologError as error:
             if key.pressed:
