@@ -71,7 +71,7 @@ def test_standard_input(monkeypatch, capsys):
     (["solve", "." * 49], "wrong length: 49 cells"),
     (["solve", "5" + "." * 15], "'5' is not a digit of a 4x4 puzzle"),
     (["solve", LINE, "--backend", "nosuch"], "unknown backend 'nosuch'"),
-    (["solve", LINE, "--backend", "norvig:x=1"], "norvig takes no option x"),
+    (["solve", LINE, "--backend", "norvig:x=1"], "norvig has no option x"),
     (["solve", "--file", "/nonexistent/p.txt"], "cannot read"),
     (["solve"], "no puzzle"),
     (["solve", LINE, "--box", "3y3"], "--box '3y3'"),

@@ -79,10 +79,12 @@ from sudokulab import rules as R
 from sudokulab.backends.base import (
     Availability,
     Backend,
+    Choice,
     Deadline,
     interrupted,
     plain_python,
 )
+from sudokulab.backends.essay import UNITS_AND_PEERS
 from sudokulab.cages import all_cages, digit_sets, implied_cages
 from sudokulab.geometry import Geometry, forbidden_pairs, geometry, relation_text
 from sudokulab.puzzle import Grid, Puzzle
@@ -479,9 +481,18 @@ class DlxBackend(Backend):
     # Conflict weights on the branch choice (dom/wdeg); False is Knuth's fewest rows alone,
     # for the tests to compare the two.
     weigh_conflicts = True
-    option_table = {}  # it takes no options: nothing to tune
+    option_table = {
+        "variant": Choice(("bitsets", "links"), help="bitsets: Algorithm X on bitsets; links "
+                          "(`dlx:links`): Knuth's dancing links, sudokulab/backends/links.py"),
+    }
     trace = None  # a sudokulab.backends.trace.Recorder to watch the search (`solve --trace`)
     records_trace = True
+
+    def __init__(self, variant: str = "bitsets") -> None:
+        super().__init__()
+        self.variant = variant
+        if variant == "links":  # columns for units and peers; no sums, no pairs of digits
+            self.supported_rules = UNITS_AND_PEERS
 
     @classmethod
     def available(cls) -> Availability:
@@ -490,6 +501,8 @@ class DlxBackend(Backend):
 
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Choose the givens' rows, then search for up to `limit` exact covers."""
+        if self.variant == "links":
+            return self._solve_links(puzzle, limit, deadline)
         started = time.perf_counter()
         geo = geometry(puzzle.box, puzzle.rules, puzzle.layout)
         m = matrix(geo)
@@ -511,6 +524,46 @@ class DlxBackend(Backend):
         except KeyboardInterrupt:  # Ctrl-C: keep the solutions found so far
             raise interrupted(solutions, limit, stats=stats, build_time=built - started,
                               solve_time=time.perf_counter() - built) from None
+        return verdict(solutions, limit, complete=complete, stats=stats,
+                       build_time=built - started, solve_time=time.perf_counter() - built)
+
+    def _solve_links(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        """Knuth's dancing links (sudokulab/backends/links.py): the givens, then search(0)."""
+        from sudokulab.backends.essay import OutOfTime, deep_recursion
+        from sudokulab.backends.links import Links
+
+        started = time.perf_counter()
+        geo = geometry(puzzle.box, puzzle.rules, puzzle.layout)
+        links = Links(geo)
+        links.at = deadline.at
+        givens = links.choose_givens(list(puzzle.givens))
+        built = time.perf_counter()
+        solutions: list[Grid] = []
+        stats = links.counts
+        complete = True
+        if givens is None:  # a given's row was gone: it clashes with another given
+            stats["backtracks"] = 1
+        else:
+            if self.trace is not None:
+                self.trace.name = geo.name
+                self.trace.start(links.marks(givens), geo.n)
+                links.trace = self.trace
+            try:
+                with deep_recursion(4 * len(geo.cells) + 1000):
+                    for rows in links.search(0, []):
+                        solutions.append(links.grid(rows, givens))
+                        if self.trace is not None:
+                            self.trace.solution(solutions[-1])
+                            if self.trace.full:
+                                links.trace = None  # past the cap: solutions only
+                        if limit is not None and len(solutions) >= limit:
+                            break
+            except OutOfTime:
+                complete = False
+            except KeyboardInterrupt:  # Ctrl-C: keep the solutions found so far
+                raise interrupted(solutions, limit, stats=stats, build_time=built - started,
+                                  solve_time=time.perf_counter() - built) from None
+        stats["updates"] = links.updates
         return verdict(solutions, limit, complete=complete, stats=stats,
                        build_time=built - started, solve_time=time.perf_counter() - built)
 

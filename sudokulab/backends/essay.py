@@ -17,7 +17,7 @@ each one and goes on (`solutions`). Contradictions return False, as in the essay
 square or unit that ran out is kept in `failed` for the trace. Beside the essay: the
 statistics (`counts`), the deadline, and the trace (sudokulab.backends.trace). The fast
 engine (`norvig`, sudokulab/backends/norvig.py) does the same with bitmasks and place
-counts; bench/bench_classic.py measures what that bought.
+counts; `sudokulab compare --backends norvig,norvig:classic` measures what that bought.
 
 Digits are characters, one per digit, so a 16x16 writes 10..16 as A..G.
 """
@@ -29,8 +29,17 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from sudokulab import rules as R
 from sudokulab.geometry import Geometry
 
+# The rules whose geometry is more than units and peers (sums, digit pairs, parity): the
+# essay has no propagation for them, nor dancing links a column, so `norvig:classic` and
+# `dlx:links` answer UNSUPPORTED. tests/test_classic_algorithms.py holds this to the rules
+# the fast norvig propagates with code of its own.
+OWN_PROPAGATION = (R.NonConsecutive, R.Cage, R.Parity, R.Thermometer, R.Arrow, R.Kropki,
+                   R.XV, R.Renban, R.Whispers, R.Palindrome, R.LittleKiller,
+                   R.ConsecutiveMarks, R.Sandwich)
+UNITS_AND_PEERS = tuple(rule for rule in R.RULE_TYPES if not issubclass(rule, OWN_PROPAGATION))
 DIGITS = "123456789ABCDEFGHIJKLMNOP"  # one character per digit, up to 25x25
 Values = dict[str, str]  # square -> the digits it may still hold
 
@@ -101,10 +110,9 @@ class Essay:
             if len(dplaces) == 0:
                 self.failed = u
                 return False  # contradiction: no place for this value
-            if len(dplaces) == 1:
-                # d can only be in one place in unit; assign it there
-                if not self.assign(values, dplaces[0], d):
-                    return False
+            # d can only be in one place in unit; assign it there
+            if len(dplaces) == 1 and not self.assign(values, dplaces[0], d):
+                return False
         return values
 
     # --- search ----------------------------------------------------------------------

@@ -44,6 +44,7 @@ from sudokulab.backends.base import (
     interrupted,
     plain_python,
 )
+from sudokulab.backends.essay import UNITS_AND_PEERS
 from sudokulab.cages import all_cages, digit_sets, implied_cages
 from sudokulab.geometry import Geometry, geometry, related, relation_text
 from sudokulab.puzzle import Puzzle
@@ -620,7 +621,7 @@ class NorvigBackend(Backend):
         super().__init__()
         self.variant = variant
         if variant == "classic":  # the essay knows units and peers, nothing else
-            self.supported_rules = CLASSIC_RULES
+            self.supported_rules = UNITS_AND_PEERS
 
     @classmethod
     def available(cls) -> Availability:
@@ -861,10 +862,6 @@ class NorvigBackend(Backend):
                 lines.append(f"  parity: even and odd at once (no solution): "
                              f"{', '.join(clash)}")
         return lines
-
-
-# What the essay's engine compiles: the rules that only add units and peers.
-CLASSIC_RULES = tuple(rule for rule in R.RULE_TYPES if not issubclass(rule, NEEDS_RULE_BOARD))
 
 
 def root_marks(puzzle: Puzzle) -> tuple[int, ...] | None:

@@ -23,7 +23,7 @@ class RecordingFile(ABC):
     def __init__(self, path: str, engine) -> None:
         from sudokulab.errors import InputError, UsageError
 
-        why = self.refusal(engine.name)
+        why = self.refusal(engine.label)
         if why:
             raise UsageError(f"--{self.kind}: {why}")
         try:
@@ -35,11 +35,13 @@ class RecordingFile(ABC):
     def refusal(cls, spec: str) -> str:
         """'' when the backend declares the capability, else the one line saying which do:
         'sat records no trace; these do: norvig, dlx'."""
-        from sudokulab.backends import backend_class, with_capability
+        from sudokulab.backends import backend_class, make_backend, with_capability
 
         name = spec.partition(":")[0].strip()
         if getattr(backend_class(name), cls.capability):
             return ""
+        if name != spec.strip() and getattr(make_backend(spec), cls.capability):
+            return ""  # its options make it able (sat:solver=teach records a trace)
         return f"{name} {cls.lacks}; these do: {', '.join(with_capability(cls.capability))}"
 
     def watch(self, engine) -> None:

@@ -69,6 +69,7 @@ SLICE = 1000  # conflicts per slice: a 9x9 needs a few dozen, a slice takes mill
 NATIVE_AMO = ("minicard", "gluecard3", "gluecard4")
 RELOAD_EVERY = 2000  # puzzles one solver answers before a fresh one takes over
 STATS = ("conflicts", "decisions", "propagations", "restarts")
+TEACH = "teach"  # sudokulab's own CDCL solver, in pure Python: sudokulab/backends/cdcl.py
 ENGINES = {
     "cadical103": "CaDiCaL 1.0.3", "cadical153": "CaDiCaL 1.5.3", "cadical195": "CaDiCaL 1.9.5",
     "cadical300": "CaDiCaL 3.0.0", "glucose3": "Glucose 3.0", "glucose4": "Glucose 4.1",
@@ -76,6 +77,7 @@ ENGINES = {
     "lingeling": "Lingeling", "maplechrono": "MapleLCMDistChronoBT", "maplecm": "MapleCM",
     "maplesat": "MapleCOMSPS_LRB", "mergesat3": "MergeSat 3", "minicard": "MiniCard 1.2",
     "minisat22": "MiniSat 2.2", "minisatgh": "MiniSat (GitHub)",
+    TEACH: "sudokulab's teaching CDCL (pure Python)",
 }
 
 
@@ -84,6 +86,11 @@ def solver_names() -> list[str]:
     from pysat.solvers import SolverNames
 
     return sorted(name for name in vars(SolverNames) if not name.startswith("_"))
+
+
+def solver_choices() -> list[str]:
+    """The `solver` option's words: PySAT's solvers, and `teach`."""
+    return [*solver_names(), TEACH]
 
 
 def encoding_names() -> tuple[str, ...]:
@@ -427,7 +434,8 @@ class SatBackend(Backend):
     timeline = None  # a sudokulab.backends.timeline.Timeline to sample the search (`--timeline`)
     keeps_timeline = True
     option_table = {
-        "solver": Choice(solver_names, help="the PySAT solver (CaDiCaL 1.9.5 by default)"),
+        "solver": Choice(solver_choices, help="the PySAT solver (CaDiCaL 1.9.5 by default), "
+                         "or teach: a CDCL solver to read and watch (`solve --trace`)"),
         "encoding": Choice(encoding_names, help="the CNF encoding (docs/backends.md)"),
         "amo": Choice(amo_names, help="the at-most-one encoding (native: minicard, "
                                       "gluecard3, gluecard4)"),
@@ -445,7 +453,14 @@ class SatBackend(Backend):
         self.root = root == "yes"
         if self.root and encoding not in cnf.REUSABLE:
             raise ValueError(f"root=yes takes a reusable encoding: {', '.join(cnf.REUSABLE)}")
-        self.stop = capabilities(solver)
+        if solver == TEACH:  # pure Python: it checks the clock itself and records a trace
+            if self.root or encoding not in cnf.REUSABLE or amo == "native":
+                raise ValueError(f"solver={TEACH} takes a reusable encoding "
+                                 f"({', '.join(cnf.REUSABLE)}), clauses (no amo=native) "
+                                 "and no root=yes")
+            self.__dict__["records_trace"] = True  # this instance's, not every sat's
+            self.trace = None
+        self.stop = TEACH if solver == TEACH else capabilities(solver)
         if amo == "native" and solver not in NATIVE_AMO:
             raise ValueError(f"amo=native needs a solver with cardinality constraints: "
                              f"{', '.join(NATIVE_AMO)}")
@@ -466,7 +481,7 @@ class SatBackend(Backend):
         """A new solver for the shared engine of the puzzle's shape: no clause learnt, no
         blocking clause retired, no counter carried over (root propagation and the
         optimized encoding build their own solver for every puzzle already)."""
-        if not self.root and self.encoding != "optimized":
+        if not self.root and self.encoding != "optimized" and self.solver != TEACH:
             engine(self.solver, self.encoding, self.amo, puzzle.box, puzzle.rules,
                    puzzle.layout).load()
 
@@ -475,6 +490,8 @@ class SatBackend(Backend):
         from sudokulab.models import cnf
 
         started = time.perf_counter()
+        if self.solver == TEACH:
+            return self._solve_teach(puzzle, limit, deadline)
         if self.root:
             return root_result(root_marks(puzzle, self.encoding, self.solver, self.amo),
                                limit, started)
@@ -508,6 +525,21 @@ class SatBackend(Backend):
         return verdict(solutions, limit, complete=complete, stats=stats,
                        build_time=built - started, solve_time=time.perf_counter() - built)
 
+    def _solve_teach(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
+        """sudokulab/backends/cdcl.py's solver on the puzzle's formula, givens as units."""
+        from sudokulab.backends import cdcl
+
+        started = time.perf_counter()
+        found: list = []
+        try:
+            found, complete, stats = cdcl.search(puzzle, limit, deadline.at, self.encoding,
+                                                 self.amo, self.trace, found)
+        except KeyboardInterrupt:  # Ctrl-C: keep the solutions found so far
+            raise interrupted(found, limit,
+                              solve_time=time.perf_counter() - started) from None
+        return verdict(found, limit, complete=complete, stats=stats,
+                       solve_time=time.perf_counter() - started)
+
     def describe(self, puzzle: Puzzle) -> str:
         """The formula the puzzle becomes: variables, and clauses per part of the rules."""
         from sudokulab.models import cnf
@@ -540,6 +572,7 @@ class SatBackend(Backend):
         return "\n".join(lines)
 
 
-TIMEOUTS = {"interrupt": "a timer interrupts the solver",
+TIMEOUTS = {TEACH: "the solver looks at the clock every 64 decisions",
+            "interrupt": "a timer interrupts the solver",
             "budget": "conflict-budget slices, the clock checked between them",
             "none": "not enforced: this solver runs to the end (the harness isolates it)"}

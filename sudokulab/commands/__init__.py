@@ -34,9 +34,10 @@ COMMANDS = {
     "ladder": "how far each engine infers before its first guess, against tdoku's table",
     "verify": "check certified verdicts: the CNF, the solutions and the DRAT proof",
     "serve": "the web page: play, solve and compare in the browser",
+    "check-backend": "run the backend contract on one engine or plugin, as a report to act on",
 }
 
 
 def module(name: str) -> ModuleType:
     """The module of the command `name` (imported now, not before)."""
-    return importlib.import_module(f"sudokulab.commands.{name}")
+    return importlib.import_module(f"sudokulab.commands.{name.replace('-', '_')}")

@@ -99,7 +99,7 @@ export function describe(e, n) {
     case "backtrack": return `backtrack to depth ${e.depth}: its candidates as before its guesses`;
     case "solution": return "solved: every cell holds one digit";
     case "truncated": return `the trace stops here (cap of ${e.cap} events); the search went on`;
-    default: return e.event;
+    default: return e.why ? `${e.event}: ${e.why}` : e.event;  // cover, learnt, restart ...
   }
 }
 

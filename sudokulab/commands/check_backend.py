@@ -1,0 +1,95 @@
+"""`sudokulab check-backend`: the backend contract run on one engine, as a report to act on."""
+
+from __future__ import annotations
+
+import argparse
+
+from sudokulab.commands.inputs import examples, nonempty
+from sudokulab.errors import (
+    EXIT_DISAGREE,
+    EXIT_ENGINE,
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    exit_help,
+)
+
+DESCRIPTION = ("Run the backend contract on one engine: a registered backend with its "
+               "options (norvig:classic) or a plugin class given as MODULE:CLASS "
+               "(mypkg.engine:MyBackend, or path/to/engine.py:MyBackend). Each check says "
+               "PASS or FAIL, and for a failure the puzzle, what was expected and what came "
+               "back: exact counts, the limit, no solution, other shapes, variant rules or "
+               "UNSUPPORTED, the timeout, Ctrl-C, and answers on a bundled dataset. Every "
+               "grid is judged by sudokulab/check.py. The checks of tests/test_contract.py, "
+               "for an engine of one's own.")
+EXAMPLES = examples("sudokulab check-backend norvig:classic",
+                    "sudokulab check-backend tests/broken_engine.py:RepeatsADigit --only limits",
+                    "sudokulab check-backend sat:solver=teach --dataset easy50 --puzzles 5")
+SHOWN = 3  # failures printed per check: the first ones say what to fix
+EXITS = (EXIT_OK, EXIT_INPUT, EXIT_DISAGREE, EXIT_ENGINE, EXIT_INTERRUPTED)
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    """The engine, the checks to run, the dataset and how many of its puzzles."""
+    from sudokulab.harness.contract import CHECKS
+
+    p.description = DESCRIPTION
+    p.epilog = EXAMPLES + "\n\n" + exit_help(EXITS)
+    p.add_argument("engine", help="a backend spec (norvig:classic) or MODULE:CLASS")
+    p.add_argument("--only", action="append", choices=list(CHECKS), metavar="CHECK",
+                   help=f"run only this check (repeatable): {', '.join(CHECKS)}")
+    p.add_argument("--dataset", "-d", metavar="NAME", type=nonempty,
+                   help="the bundled dataset the answers are checked on (default: top95; "
+                        "'none' for no dataset check)")
+    p.add_argument("--puzzles", default="10", metavar="K",
+                   help="how many of its puzzles, from the first (default 10; 'all')")
+
+
+def puzzles(text: str) -> int | None:
+    """--puzzles: a whole number from 1, or 'all' (None); UsageError otherwise."""
+    from sudokulab.errors import UsageError
+
+    if text == "all":
+        return None
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    raise UsageError(f"--puzzles must be a whole number from 1, or all, not {text!r}")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the engine, run each check, print the report; 4 when a check fails."""
+    from sudokulab import datasets
+    from sudokulab.errors import UsageError
+    from sudokulab.harness import contract
+
+    count = puzzles(args.puzzles)
+    dataset = None if args.dataset == "none" else args.dataset or "top95"
+    if dataset is not None and dataset not in datasets.names():
+        raise UsageError(f"--dataset: no dataset {dataset!r}; these are bundled: "
+                         f"{', '.join(datasets.names())}")
+    engine = contract.load_engine(args.engine)
+    available = engine.available()
+    if not available.ok:
+        print(f"{args.engine}: not available here: {available.reason}"
+              + (f" (fix: {available.fix})" if available.fix else ""))
+        return EXIT_ENGINE
+    print(f"check-backend {args.engine} ({type(engine).__name__}, "
+          f"{available.version or 'no version'})", flush=True)
+    failed = passed = 0
+    for outcome in contract.run(engine, dataset, count, args.only):
+        if outcome.passed:
+            passed += 1
+            print(f"  PASS  {outcome.name} ({outcome.seconds:.2f} s)", flush=True)
+            if outcome.note:
+                print(f"        {outcome.note}")
+            continue
+        failed += 1
+        print(f"  FAIL  {outcome.name} ({outcome.seconds:.2f} s)")
+        for line in outcome.failures[:SHOWN]:
+            print(f"        - {line}")
+        if len(outcome.failures) > SHOWN:
+            print(f"        ... and {len(outcome.failures) - SHOWN} more like these")
+        print(flush=True)
+    print(f"{passed + failed} checks: {passed} passed, {failed} failed"
+          + ("" if failed else f": {args.engine} keeps the contract"))
+    return EXIT_DISAGREE if failed else EXIT_OK
