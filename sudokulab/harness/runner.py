@@ -471,8 +471,12 @@ def run_backend(spec: str, puzzles: Iterable[Job], options: Options, *, jobs: in
     RunInterrupted on Ctrl-C (heard only from the main thread, as base.ctrl_c hears it).
     """
     feed = Feed(puzzles)
+    # The workers hear the stop the parent sends them as SIGINT when the parent hears
+    # Ctrl-C, or SIGTERM alone (Ctrl-C ignored, as in a script's `cmd &`: base.ctrl_c)
+    hearing = signal.getsignal(signal.SIGINT)
     hear = (threading.current_thread() is threading.main_thread()
-            and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+            and (hearing is signal.default_int_handler
+                 or (hearing is signal.SIG_IGN and errors.sigterm_is_ctrl_c())))
     pool = [Worker(spec, options, hear) for _ in range(min(jobs, len(feed)))]
     feed.workers = max(1, len(pool))
     bell_in, bell = os.pipe()  # rung on Ctrl-C, so that the wait for workers ends
