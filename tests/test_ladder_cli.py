@@ -213,6 +213,7 @@ def test_workers_are_ended_on_sigterm_and_the_run_resumes(tmp_path):
     assert returncode == 143, stderr
     kept = (out / "ladder.jsonl").read_text().count("\n") - 1
     assert 0 < kept < 80
+    assert f"terminated: {kept} puzzle(s) kept in" in stderr  # what the file holds
     resumed = ladder("--resume", "--out", str(out), "--format", "json")
     assert resumed.returncode == 0, resumed.stderr
     assert f"resuming {out}: {kept} of 80 puzzles done" in resumed.stderr

@@ -335,9 +335,9 @@ def _stopped(args: argparse.Namespace, stop: KeyboardInterrupt, log,
     _show(reports, args.format)
     _said(reports)
     term = isinstance(stop, errors.Terminated) or errors.terminated()
-    done = sum(report["done"] for report in reports.values())
     if log:
         log.close()
+        done = max(0, len(log.lines()) - 1)  # what the file holds, after its settings line
         kept = (f"{done} puzzle(s) kept in {log.path}; finish the run with:\n  sudokulab "
                 f"ladder --resume --out {shlex.quote(args.out)}")
     else:

@@ -564,9 +564,9 @@ def run(puzzles: Sequence[Puzzle], levels: Sequence[Level], jobs: int = 1,
             for part, took in results(_chunk, work):
                 out.cpu += took
                 for entry in part:
-                    out.add(entry)
-                    if record:
+                    if record:  # kept first: the tables never count a puzzle not kept
                         record(entry)
+                    out.add(entry)
                     if shown:
                         shown.step()
                 if swallowed:  # heard in a destructor, which cannot raise it
