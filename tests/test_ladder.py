@@ -213,3 +213,14 @@ def test_the_report_names_tdokus_file_and_commit_beside_its_published_figures():
     assert "0.0% (kudoku, norvig (singles))" in published
     assert f"`{path}` at commit `{commit}`, table `data/puzzles3_magictour_top1465`" in published
     assert path not in unpublished.split("## Guesses")[0]  # tdoku publishes nothing for it
+
+
+def test_a_level_refusing_puzzles_for_several_reasons_names_each_reason_with_its_puzzles():
+    from sudokulab.teaching import ladder_report
+
+    lines = ladder_report.unsupported([{"level": "human:singles", "unsupported": {
+        1: "human cannot express rule(s): anti-diagonal", 4: "human cannot express rule(s): arrow",
+        5: "human cannot express rule(s): anti-diagonal"}}])
+    assert len(lines) == 2
+    assert "2 puzzle(s)" in lines[0] and "anti-diagonal" in lines[0] and "arrow" not in lines[0]
+    assert "1 puzzle(s)" in lines[1] and "arrow" in lines[1]

@@ -145,10 +145,12 @@ def unsupported(levels: list[dict]) -> list[str]:
     out = []
     for row in levels:
         refused = row.get("unsupported") or {}
-        if refused:
-            why = next(iter(refused.values()))
-            out.append(f"- `{row['level']}` cannot take {len(refused)} puzzle(s), left out of "
-                       f"its row: {_numbered(list(refused))} ({why})")
+        by_reason: dict[str, list] = {}  # each reason with its own puzzles
+        for number, why in refused.items():
+            by_reason.setdefault(why, []).append(number)
+        for why, numbers in by_reason.items():
+            out.append(f"- `{row['level']}` cannot take {len(numbers)} puzzle(s), left out "
+                       f"of its row: {_numbered(numbers)} ({why})")
     return out
 
 
