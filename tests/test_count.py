@@ -52,11 +52,55 @@ def test_a_puzzle_without_solution_counts_zero():
     assert (result.status, result.count) == (listed.status, listed.count)
 
 
-def test_the_6x6_grids_are_28200960():
+def test_the_6x6_grids_are_28200960_by_digit_relabelling():
     # Relabelling the digits maps grids to grids, so the count with the first row fixed to
     # 1..6 is the count of all grids divided by 6! (Ganak alone needs far longer for all).
-    first_row = empty(6).with_values([1, 2, 3, 4, 5, 6] + [0] * 30)
-    assert counting.count(first_row).count * 720 == 28_200_960
+    result = counting.count(empty(6))
+    assert (result.count, result.exact, result.stats["factor"],
+            result.stats["reduced_count"]) == (28_200_960, True, 720, 39_168)
+    assert "6! \u00d7 39,168, by digit relabelling" in result.message
+
+
+def test_relabelling_keeps_the_4x4_count_of_ganak_alone_and_of_enumeration():
+    whole = counting.count(empty(4), symmetry=False)
+    reduced = counting.count(empty(4))
+    listed = make_backend("sat").solve(empty(4), limit=None)
+    assert whole.count == reduced.count == listed.count == 288
+    assert "factor" not in whole.stats and reduced.stats["reduced_count"] == 12
+
+
+@pytest.mark.parametrize("rules", [(R.Diagonal(),), (R.AntiDiagonal(),)])
+def test_relabelling_keeps_counts_under_rules_of_equal_and_different_digits(rules):
+    puzzle = empty(4, rules)
+    listed = make_backend("sat").solve(puzzle, limit=None)
+    result = counting.count(puzzle)
+    assert result.stats["factor"] == 24 and result.count == listed.count
+
+
+def test_a_6x6_with_part_of_its_first_row_given_counts_as_norvig_lists_it():
+    # 1234.. given: the two digits left, 5 and 6, swap freely, so 2! x the count with 56
+    puzzle = parse("1234.." + "." * 30)
+    listed = make_backend("norvig").solve(puzzle, limit=None)
+    result = counting.count(puzzle)
+    assert listed.exact and (result.count, result.stats["factor"]) == (listed.count, 2)
+
+
+@pytest.mark.parametrize("puzzle, why", [
+    (parse("123456" + "654321" + "." * 24), "more than one row"),
+    (empty(4, (R.NonConsecutive(),)), "breaks the rule non-consecutive"),
+    (from_json(json.dumps(VARIANTS["killer"])), "breaks the rule cage"),
+])
+def test_relabelling_is_refused_where_it_does_not_hold(puzzle, why):
+    reduction, reason = counting.relabelling(puzzle)
+    assert reduction is None and why in reason
+
+
+def test_the_command_counts_the_empty_6x6_by_enumeration_and_relabelling():
+    run = [sys.executable, "-m", "sudokulab", "solve", "." * 36, "--count"]
+    line = subprocess.run(run + ["--format", "line"], capture_output=True, text=True)
+    pretty = subprocess.run(run, capture_output=True, text=True)
+    assert (line.returncode, line.stdout.strip()) == (0, "28200960")
+    assert "28,200,960 (6! \u00d7 39,168, by digit relabelling)" in pretty.stdout
 
 
 def test_the_miracle_grids_are_72_counted_cube_by_cube():

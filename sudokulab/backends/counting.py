@@ -40,6 +40,17 @@ Two ways the lab helps it:
   take a second (tests/data/samurai_opened.py). A 9x9 never falls apart like that, so
   there the time grows with the count.
 
+- Digit relabelling. Permuting the digits maps a grid to a grid under the classic rules
+  and every rule that only says which cells are equal or differ (diagonal, anti-knight,
+  windoku, jigsaw ...; not cages with sums, thermometers, parity, kropki ...). So when
+  every given lies in one row, the digits that row misses can be put in its blanks in
+  increasing order and the count multiplied by the number of their orders: the empty
+  6x6 is 6! x 39,168 = 28,200,960, the empty 4x4 4! x 12 = 288 (`relabelling`; `solve
+  --count` says so: '28,200,960 (6! x 39,168, by digit relabelling)'). It holds for
+  any engine that counts: enumeration lists the 39,168 in seconds where Ganak, near
+  enumeration on a formula that never splits, takes a minute (the first row fixed, 2
+  CPUs), and the empty 8x8's 29,136,487,207,403,520 / 8! is still out of reach of both.
+
 Ganak runs in processes of its own (`python -m sudokulab.backends.counting`, the formula on its
 stdin): pyganak offers no way to stop a count, so a deadline or Ctrl-C kills them.
 """
@@ -53,6 +64,7 @@ import tempfile
 import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
 
 from sudokulab.errors import Unavailable
 from sudokulab.puzzle import Puzzle
@@ -64,6 +76,77 @@ COUNTERS = ("enumeration", "sharpsat")  # solve --count-with: its choices
 
 class Timeout(Exception):
     """A count overran its deadline."""
+
+
+# Rules that only say which cells hold equal or different digits: relabelling keeps them.
+RELABELLING_KEEPS = frozenset({"diagonal", "anti-knight", "anti-king", "windoku", "jigsaw",
+                               "main-diagonal", "anti-diagonal", "disjoint-groups",
+                               "cage-without-sum", "extra-region", "palindrome"})
+
+
+@dataclass(frozen=True)
+class Relabelling:
+    """A count reduced by digit relabelling: `reduced` (the row's blanks filled with the
+    digits it misses, in increasing order) has 1/`free`! of the puzzle's solutions."""
+
+    reduced: Puzzle
+    free: int  # the digits permuted: those the row misses
+    row: int   # the row filled, 0-based
+
+    @property
+    def factor(self) -> int:
+        """The number of orders of the free digits: solutions per reduced solution."""
+        import math
+
+        return math.factorial(self.free)
+
+    def scaled(self, result: Result, grids: int = 0) -> Result:
+        """The puzzle's result from the reduced one's: the count times the factor, the
+        first `grids` solutions kept, the factor and reduced count in stats and message."""
+        if not result.status.is_answer:  # each reduced grid found stands for factor grids
+            cut = (f"{result.count:,} grid(s) of the reduced puzzle found (its row {self.row + 1} "
+                   f"fixed), each {self.free}! grids by digit relabelling")
+            return replace(result, count=result.count * self.factor, exact=False,
+                           solutions=result.solutions[:grids],
+                           stats={**result.stats, **self._stats(result)},
+                           message="; ".join(filter(None, (result.message, cut))))
+        found = result.count * self.factor
+        status = Status.NONE if found == 0 else Status.UNIQUE if found == 1 else \
+            Status.MULTIPLE
+        how = f"{self.free}! \u00d7 {result.count:,}, by digit relabelling"
+        return replace(result, status=status, count=found, solutions=result.solutions[:grids],
+                       stats={**result.stats, **self._stats(result)},
+                       message="; ".join(filter(None, (f"{found:,} ({how})",
+                                                       result.message))))
+
+    def _stats(self, result: Result) -> dict[str, float | str]:
+        """The symmetry used, for the JSON form: factor, reduced count, row filled."""
+        return {"symmetry": "digit relabelling", "factor": self.factor,
+                "reduced_count": result.count, "row_fixed": self.row + 1}
+
+
+def relabelling(puzzle: Puzzle) -> tuple[Relabelling | None, str]:
+    """The digit relabelling that reduces the count, or None and why it does not hold:
+    every given in one row and every rule kept by relabelling digits."""
+    if puzzle.layout is not None:
+        return None, f"a {puzzle.layout.name} is counted whole (no relabelling of its grids)"
+    kept = [rule.name for rule in puzzle.rules if rule.name not in RELABELLING_KEEPS]
+    if kept:
+        return None, f"relabelling the digits breaks the rule {kept[0]}"
+    n = puzzle.n
+    rows = {cell // n for cell, digit in enumerate(puzzle.givens) if digit}
+    if len(rows) > 1:
+        return None, "the givens lie in more than one row: relabelling would move them"
+    row = rows.pop() if rows else 0
+    cells = range(row * n, row * n + n)
+    missing = sorted(set(range(1, n + 1)) - {puzzle.givens[c] for c in cells})
+    blanks = [c for c in cells if not puzzle.givens[c]]
+    if len(missing) != len(blanks) or len(blanks) < 2:
+        return None, "the row holds a digit twice or leaves fewer than two digits free"
+    values = list(puzzle.givens)
+    for cell, digit in zip(blanks, missing):
+        values[cell] = digit
+    return Relabelling(puzzle.with_values(values), len(blanks), row), ""
 
 
 def available() -> str:
@@ -94,12 +177,14 @@ def formula(puzzle: Puzzle, within: Iterable[int] | None = None) -> tuple[list[l
 
 
 def count(puzzle: Puzzle, timeout: float | None = None,
-          within: Iterable[int] | None = None, split: bool | None = None) -> Result:
+          within: Iterable[int] | None = None, split: bool | None = None,
+          symmetry: bool = True) -> Result:
     """The exact number of solutions, counted by Ganak (no grids); TIMEOUT with count 0
     past `timeout` seconds. `within` some cells: the ways to fill them that break no
     constraint inside them (see the module docstring). `split`: True counts cube by cube
     over one cell's digits, False the whole formula at once; by default a puzzle without
-    givens is split and one with givens races both ways. Unavailable when pyganak is
+    givens is split and one with givens races both ways. `symmetry`: reduce the count by
+    digit relabelling where it holds (`relabelling`). Unavailable when pyganak is
     missing."""
     from sudokulab.puzzle import clash
 
@@ -107,6 +192,11 @@ def count(puzzle: Puzzle, timeout: float | None = None,
         raise Unavailable(why)
     if reason := clash(puzzle):
         return Result(Status.NONE, message=reason)
+    if symmetry and within is None:
+        reduction, _ = relabelling(puzzle)
+        if reduction is not None:
+            return reduction.scaled(count(reduction.reduced, timeout, split=split,
+                                          symmetry=False))
     started = time.perf_counter()
     within = None if within is None else sorted(set(within))
     clauses, counted = formula(puzzle, within)

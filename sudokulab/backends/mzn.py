@@ -27,13 +27,22 @@ from datetime import timedelta
 from functools import lru_cache
 
 from sudokulab import rules as R
-from sudokulab.backends.base import Availability, Backend, Deadline, Need, ctrl_c, interrupted
+from sudokulab.backends.base import (
+    Availability,
+    Backend,
+    Choice,
+    Deadline,
+    Need,
+    ctrl_c,
+    interrupted,
+)
 from sudokulab.backends.extras import install
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, verdict
 
 SOLVER = "gecode"
+CONSISTENCY = ("default", "domain", "bounds")  # mzn:consistency=..., models/mzn numbers them
 FIX = ("apt-get install minizinc (Debian's MiniZinc brings Gecode; scripts/provision-minizinc, "
        f"run by `make install`) and {install('mzn')}")
 # MiniZinc's statistics kept, in its own words (times in seconds).
@@ -42,8 +51,10 @@ STATS = ("nodes", "failures", "propagations", "propagators", "peakDepth", "resta
 
 
 @lru_cache(maxsize=16)
-def model(box: tuple[int, int], rules: tuple, layout: Layout | None = None):
-    """The MiniZinc model with a shape's and rule set's data added (built once per process)."""
+def model(box: tuple[int, int], rules: tuple, layout: Layout | None = None,
+          consistency: str = "default"):
+    """The MiniZinc model with a shape's and rule set's data added (built once per process),
+    alldifferent propagating on the units as `consistency` says."""
     import minizinc
 
     from sudokulab.geometry import geometry
@@ -51,7 +62,8 @@ def model(box: tuple[int, int], rules: tuple, layout: Layout | None = None):
 
     built = minizinc.Model(mzn.MODEL)
     geo = geometry(box, rules, layout)
-    built.add_string(mzn.data_text(mzn.rule_data(geo), geo.n))
+    values = {**mzn.rule_data(geo), "consistency": mzn.CONSISTENCY[consistency]}
+    built.add_string(mzn.data_text(values, geo.n))
     return built
 
 
@@ -70,15 +82,33 @@ def quiet_gecode_library() -> Iterator[None]:
         warnings.filterwarnings("ignore", r'included file ".*" overrides a global constraint',
                                 MiniZincWarning)
         warnings.filterwarnings("ignore", r"model inconsistency detected", MiniZincWarning)
+        # the old name models/mzn/gecode calls, the one Gecode 6.2 knows
+        warnings.filterwarnings("ignore", r"The function/predicate .all_different_int. was "
+                                r"deprecated", MiniZincWarning)
         yield
 
 
 @lru_cache(maxsize=1)
-def solver():
-    """MiniZinc's Gecode configuration (looked up once)."""
+@lru_cache(maxsize=8)
+def solver(name: str = SOLVER):
+    """MiniZinc's configuration of a solver (looked up once)."""
     import minizinc
 
-    return minizinc.Solver.lookup(SOLVER)
+    return minizinc.Solver.lookup(name)
+
+
+@lru_cache(maxsize=1)
+def solvers() -> tuple[str, ...]:
+    """The solvers MiniZinc finds here that run without a window and say their version
+    (CPLEX, Gurobi ... are listed as '<unknown version>' when their library is missing)."""
+    import minizinc
+
+    if minizinc.default_driver is None:
+        return (SOLVER,)
+    found = {s.id.rsplit(".", 1)[-1] for group in
+             minizinc.default_driver.available_solvers().values() for s in group
+             if not s.isGUIApplication and "unknown" not in s.version}
+    return tuple(sorted(found | {SOLVER}))
 
 
 class MznBackend(Backend):
@@ -89,7 +119,16 @@ class MznBackend(Backend):
                "and search, no learning)"
     supported_rules = R.RULE_TYPES  # sudoku.mzn has a predicate for each
     multi_grid = True  # a samurai's grids: more cells and units, the same model
-    option_table = {}
+    option_table = {
+        "consistency": Choice(tuple(CONSISTENCY), help="alldifferent's propagation on the "
+                              "units: domain (Regin's matching: large grids), bounds, or "
+                              "the solver's default"),
+        "solver": Choice(solvers, help="a solver MiniZinc finds on this machine"),
+    }
+
+    def __init__(self, consistency: str = "default", solver: str = SOLVER) -> None:
+        super().__init__()
+        self.consistency, self.solver = consistency, solver
     needs = (Need("minizinc", FIX),)  # the PyPI package that drives the executable
     solve_overhead = "a minizinc process and a flattening per solve (some 0.3 s a 4x4, " \
                      "7 s a samurai)"
@@ -116,15 +155,15 @@ class MznBackend(Backend):
 
         started = time.perf_counter()
         driver = recording(minizinc.default_driver)
-        instance = minizinc.Instance(solver(), model(puzzle.box, puzzle.rules, puzzle.layout),
-                                     driver)
+        instance = minizinc.Instance(solver(self.solver), model(
+            puzzle.box, puzzle.rules, puzzle.layout, self.consistency), driver)
         instance["givens"] = list(puzzle.givens)
         built = time.perf_counter()
         found: list[tuple[int, ...]] = []
         last: list = [None]
         with quiet_gecode_library():
-            pressed = self._run(self._collect(instance, limit, deadline, found, last),
-                                driver.started)
+            pressed = self._run(self._collect(instance, limit, deadline, found, last,
+                                              self._flags()), driver.started)
         if pressed:
             raise interrupted(found, limit, build_time=built - started,
                               solve_time=time.perf_counter() - built)
@@ -183,15 +222,22 @@ class MznBackend(Backend):
             until(loop.shutdown_asyncgens())
             loop.close()
 
+    def _flags(self) -> dict[str, str]:
+        """MiniZinc's extra flags: for Gecode, the include folder giving it its own
+        alldifferent (models/mzn/gecode: else it decomposes into disequalities)."""
+        from sudokulab.models.mzn import GECODE_LIBRARY
+
+        return {"-I": str(GECODE_LIBRARY)} if self.solver == SOLVER else {}
+
     @staticmethod
     async def _collect(instance, limit: int | None, deadline: Deadline, found: list,
-                       last: list) -> None:
+                       last: list, flags: dict[str, str]) -> None:
         """Each solution into `found` as MiniZinc prints it; its final Result into `last`."""
         left = deadline.left()
         # MiniZinc reads --time-limit in whole milliseconds, 0 meaning none.
         time_limit = None if left is None else timedelta(milliseconds=max(1, int(left * 1000)))
         how = {"all_solutions": True} if limit is None else {"nr_solutions": limit}
-        async for result in instance.solutions(time_limit=time_limit, **how):
+        async for result in instance.solutions(time_limit=time_limit, **how, **flags):
             if result.solution is not None:
                 found.append(read(result.solution))
             last[0] = result

@@ -143,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ENGINE
     out = Output(args, engine.label, numbered=len(entries) > 1)
     limit = None if args.count else args.limit
+    if args.count:  # list the grids of the puzzle reduced by digit relabelling (counting.py)
+        out, entries = _Relabelled.wrap(out, entries, args.grids)
     if args.strict:  # stop at the first bad puzzle, after answering those before it
         first_bad = next((k for k, e in enumerate(entries) if e.puzzle is None), None)
         entries = entries if first_bad is None else entries[:first_bad + 1]
@@ -192,6 +194,45 @@ def run(args: argparse.Namespace) -> int:
         if samples is not None:
             samples.close()
     return worst(codes)
+
+
+class _Relabelled:
+    """An Output for counts reduced by digit relabelling: each reduced answer is checked
+    whole (its grids and its count), then written scaled, for the puzzle asked."""
+
+    def __init__(self, out: Output, reductions: dict, grids: int) -> None:
+        self.out, self.reductions, self.grids = out, reductions, grids
+
+    @classmethod
+    def wrap(cls, out: Output, entries: list, grids: int) -> tuple:
+        """The output and the entries to solve: the reduced puzzles where relabelling holds."""
+        from sudokulab.backends.counting import relabelling
+        from sudokulab.formats.files import Entry
+
+        reductions, solved = {}, []
+        for number, entry in enumerate(entries, 1):
+            reduction = relabelling(entry.puzzle)[0] if entry.puzzle is not None else None
+            if reduction is not None:
+                reductions[number] = (entry.puzzle, reduction)
+                entry = Entry(entry.source, entry.line, reduction.reduced)
+            solved.append(entry)
+        return (cls(out, reductions, grids) if reductions else out), solved
+
+    def write(self, number: int, puzzle, result, interrupted: bool = False,
+              counted: bool = False) -> int:
+        """Check the reduced answer, then write the puzzle's: the count scaled."""
+        from sudokulab.harness.crosscheck import verify
+
+        if number not in self.reductions:
+            return self.out.write(number, puzzle, result, interrupted, counted)
+        original, reduction = self.reductions[number]
+        if verify(reduction.reduced, result):  # Output says why, and exits 4
+            return self.out.write(number, reduction.reduced, result, interrupted)
+        return self.out.write(number, original, reduction.scaled(result, self.grids),
+                              interrupted, counted=True)
+
+    def __getattr__(self, name: str):
+        return getattr(self.out, name)
 
 
 def _sharpsat(args: argparse.Namespace, entries: list) -> int:

@@ -16,6 +16,9 @@ from sudokulab.geometry import Geometry, geometry
 from sudokulab.puzzle import Puzzle
 
 MODEL = Path(__file__).with_name("sudoku.mzn")
+GECODE_LIBRARY = Path(__file__).with_name("gecode")  # Gecode's alldifferent (see the file)
+# mzn:consistency=...: alldifferent's propagation on the units, as sudoku.mzn numbers it
+CONSISTENCY = {"default": 0, "domain": 1, "bounds": 2}
 
 
 def model_text() -> str:
@@ -49,6 +52,7 @@ def rule_data(geo: Geometry) -> dict[str, object]:
         "sum_circle": [total.circle + 1 for total in geo.sums],
         "sandwich_line": [[c + 1 for c in line] for line, _ in geo.sandwiches],
         "sandwich_total": [total for _, total in geo.sandwiches],
+        "consistency": CONSISTENCY["default"],
     }
 
 
