@@ -6,15 +6,13 @@ pasted position and hinting on it. Real positions: tests/data/positions (PROVENA
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from test_formats import run  # the command line in this process
 
 from sudokulab.backends import make_backend
-from sudokulab.cli import main
 from sudokulab.errors import EXIT_INPUT, EXIT_NONE, EXIT_OK, PuzzleError
 from sudokulab.formats.text import format_candidates
 from sudokulab.human import positions as P
@@ -34,18 +32,6 @@ def position(name: str) -> P.Position:
     found = P.read_position(text(name))
     assert found is not None
     return found
-
-
-def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
-    """(exit code, stdout, stderr) of the command line run in this process."""
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdin, sys.stdout, sys.stderr
-    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin), out, err
-    try:
-        code = main(list(argv))
-    finally:
-        sys.stdin, sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
 
 
 def solution(p) -> tuple[int, ...]:
