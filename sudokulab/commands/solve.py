@@ -143,7 +143,9 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ENGINE
     out = Output(args, engine.label, numbered=len(entries) > 1)
     limit = None if args.count else args.limit
-    if args.count:  # list the grids of the puzzle reduced by digit relabelling (counting.py)
+    # list the grids of the puzzle reduced by digit relabelling (counting.py); a --trace or
+    # --timeline watches the search of the puzzle given, so it keeps that puzzle
+    if args.count and not (args.trace or args.timeline):
         out, entries = _Relabelled.wrap(out, entries, args.grids)
     if args.strict:  # stop at the first bad puzzle, after answering those before it
         first_bad = next((k for k, e in enumerate(entries) if e.puzzle is None), None)
