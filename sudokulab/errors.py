@@ -92,9 +92,13 @@ EXIT_CODES = exit_help(ALL_CODES)
 # Control-flow exceptions that never reach a user stay in their modules, on purpose:
 # human.forcing.Stopped (a deadline inside a forcing search), backends.norvig.Contradiction
 # and backends.dlx.Dead (a dead end of a search, undone by backtracking), counting.Timeout
-# (a #SAT count past its deadline, answered as a TIMEOUT result).
+# (a #SAT count past its deadline, answered as a TIMEOUT result), essay.OutOfTime and
+# cdcl.OutOfTime (the course engines' deadlines, kept in each file so it reads alone), and
+# harness.contract.Hung (a BaseException, so an engine's own guard lets it by).
 CONTROL_FLOW = ("sudokulab.human.forcing.Stopped", "sudokulab.backends.norvig.Contradiction",
-                "sudokulab.backends.dlx.Dead", "sudokulab.backends.counting.Timeout")
+                "sudokulab.backends.dlx.Dead", "sudokulab.backends.counting.Timeout",
+                "sudokulab.backends.essay.OutOfTime", "sudokulab.backends.cdcl.OutOfTime",
+                "sudokulab.harness.contract.Hung")
 
 
 class SudokulabError(Exception):

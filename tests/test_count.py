@@ -77,6 +77,17 @@ def test_relabelling_keeps_counts_under_rules_of_equal_and_different_digits(rule
     assert result.stats["factor"] == 24 and result.count == listed.count
 
 
+def test_a_relabelled_count_lists_as_many_distinct_grids_as_asked():
+    # 12 grids of the reduced 4x4, 30 asked: the relabelled ones fill the rest, all
+    # distinct, all among the 288 that sat lists of the puzzle itself
+    every = set(make_backend("sat").solve(empty(4), limit=None).solutions)
+    reduction, _ = counting.relabelling(empty(4))
+    result = make_backend("norvig").solve(reduction.reduced, limit=None)
+    listed = reduction.scaled(result, grids=30).solutions
+    assert len(set(listed)) == 30 and set(listed) <= every
+    assert set(reduction.grids(result.solutions)) == every
+
+
 def test_a_6x6_with_part_of_its_first_row_given_counts_as_norvig_lists_it():
     # 1234.. given: the two digits left, 5 and 6, swap freely, so 2! x the count with 56
     puzzle = parse("1234.." + "." * 30)

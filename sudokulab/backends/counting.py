@@ -62,12 +62,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from sudokulab.errors import Unavailable
-from sudokulab.puzzle import Puzzle
+from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Result, Status
 
 FIX = "pip install pyganak (or pip install 'sudokulab[count]')"
@@ -90,8 +90,13 @@ class Relabelling:
     digits it misses, in increasing order) has 1/`free`! of the puzzle's solutions."""
 
     reduced: Puzzle
-    free: int  # the digits permuted: those the row misses
-    row: int   # the row filled, 0-based
+    digits: tuple[int, ...]  # the digits permuted: those the row misses
+    row: int                 # the row filled, 0-based
+
+    @property
+    def free(self) -> int:
+        """How many digits are permuted."""
+        return len(self.digits)
 
     @property
     def factor(self) -> int:
@@ -100,21 +105,33 @@ class Relabelling:
 
         return math.factorial(self.free)
 
+    def grids(self, reduced: Iterable[Grid]) -> Iterator[Grid]:
+        """The puzzle's solutions from the reduced puzzle's: each with the free digits in
+        every order (distinct grids, the reduced one first)."""
+        from itertools import permutations
+
+        for grid in reduced:
+            for order in permutations(self.digits):
+                relabel = dict(zip(self.digits, order))
+                yield tuple(relabel.get(digit, digit) for digit in grid)
+
     def scaled(self, result: Result, grids: int = 0) -> Result:
         """The puzzle's result from the reduced one's: the count times the factor, the
-        first `grids` solutions kept, the factor and reduced count in stats and message."""
+        first `grids` solutions listed, the factor and reduced count in stats and message."""
+        from itertools import islice
+
+        shown = tuple(islice(self.grids(result.solutions), grids))
         if not result.status.is_answer:  # each reduced grid found stands for factor grids
             cut = (f"{result.count:,} grid(s) of the reduced puzzle found (its row {self.row + 1} "
                    f"fixed), each {self.free}! grids by digit relabelling")
             return replace(result, count=result.count * self.factor, exact=False,
-                           solutions=result.solutions[:grids],
-                           stats={**result.stats, **self._stats(result)},
+                           solutions=shown, stats={**result.stats, **self._stats(result)},
                            message="; ".join(filter(None, (result.message, cut))))
         found = result.count * self.factor
         status = Status.NONE if found == 0 else Status.UNIQUE if found == 1 else \
             Status.MULTIPLE
         how = f"{self.free}! \u00d7 {result.count:,}, by digit relabelling"
-        return replace(result, status=status, count=found, solutions=result.solutions[:grids],
+        return replace(result, status=status, count=found, solutions=shown,
                        stats={**result.stats, **self._stats(result)},
                        message="; ".join(filter(None, (f"{found:,} ({how})",
                                                        result.message))))
@@ -146,7 +163,7 @@ def relabelling(puzzle: Puzzle) -> tuple[Relabelling | None, str]:
     values = list(puzzle.givens)
     for cell, digit in zip(blanks, missing):
         values[cell] = digit
-    return Relabelling(puzzle.with_values(values), len(blanks), row), ""
+    return Relabelling(puzzle.with_values(values), tuple(missing), row), ""
 
 
 def available() -> str:

@@ -225,7 +225,8 @@ class Output:
         parts += [format_grid(puzzle.with_values(grid)) + "\n" for grid in shown]
         if result.partial:
             parts.append(format_grid(puzzle.with_values(result.partial)) + "\n")
-        hidden = len(result.solutions) - len(shown)
+        # a count by relabelling keeps only the grids asked for: the count tells the rest
+        hidden = max(len(result.solutions), result.count) - len(shown)
         if hidden:
             more = "more " if shown else ""
             parts.append(f"({hidden} {more}grid(s) found, not shown: --grids K prints K)")
