@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -75,7 +75,34 @@ class Result:
                    tuple(data.get("partial", ())))
 
 
-def verdict(solutions: Sequence[Grid], limit: int | None, *, complete: bool,
+class Found:
+    """The grids a search finds: every one counted, the first `keep` kept (None: all), so
+    that counting millions holds few grids in memory. Reads as the list of grids kept,
+    except that its length is the count and [-1] the last grid found, kept or not."""
+
+    def __init__(self, keep: int | None = None) -> None:
+        self.keep, self.count = keep, 0
+        self.grids: list[Grid] = []
+        self.last: Grid = ()
+
+    def append(self, grid: Grid) -> None:
+        """Count a grid found; keep it while fewer than `keep` are kept."""
+        self.count += 1
+        self.last = grid
+        if self.keep is None or len(self.grids) < self.keep:
+            self.grids.append(grid)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[Grid]:
+        return iter(self.grids)
+
+    def __getitem__(self, index: int) -> Grid:
+        return self.last if index == -1 else self.grids[index]
+
+
+def verdict(solutions: Sequence[Grid] | Found, limit: int | None, *, complete: bool,
             stats: Mapping[str, float | str] | None = None, build_time: float = 0.0,
             solve_time: float = 0.0, message: str = "") -> Result:
     """The Result of a search that found `solutions`, stopping at `limit`.

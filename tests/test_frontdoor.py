@@ -150,6 +150,25 @@ def test_count_lists_grids_when_asked(capsys):
     assert out.count("---+---") == 2 and "(286 more grid(s) found, not shown" in out
 
 
+@pytest.mark.parametrize("backend", ["norvig", "dlx", "sat", "native"])
+def test_a_count_past_the_grids_it_keeps_checks_those_and_counts_the_rest(
+        capsys, monkeypatch, backend):
+    # 4x4 with givens in two rows (no relabelling): 24 grids; 160 cells' worth keeps 10
+    from sudokulab.commands import answers
+
+    monkeypatch.setattr(answers, "KEPT_CELLS", 160)
+    code, out, _ = run(capsys, "solve", "1...2" + "." * 11, "--count", "--format", "json",
+                       "--backend", backend)
+    data = json.loads(out)
+    assert (code, data["count"], data["exact"]) == (0, 24, True)
+    assert "the first 10 grids kept and checked, the rest counted" in data["message"]
+    code, out, _ = run(capsys, "solve", "1...2" + "." * 11, "--count", "--grids", "12",
+                       "--format", "json", "--backend", backend)
+    data = json.loads(out)  # the grids asked are kept whatever the budget
+    assert (data["count"], len(data["solutions"]), len({tuple(g) for g in data["solutions"]})) \
+        == (24, 12, 12)
+
+
 # --- the SAT backend starts afresh every few thousand puzzles --------------------------
 
 def test_sat_answers_stay_right_across_solver_reloads(monkeypatch):

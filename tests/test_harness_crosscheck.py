@@ -8,7 +8,7 @@ import pytest
 
 from sudokulab.backends import make_backend
 from sudokulab.formats.text import parse
-from sudokulab.harness.crosscheck import answer_text, cross_check, judge, reproduce
+from sudokulab.harness.crosscheck import answer_text, cross_check, judge, reproduce, verify
 from sudokulab.harness.records import Record
 from sudokulab.harness.stats import figures, percentile
 from sudokulab.result import Result, Status
@@ -82,6 +82,18 @@ def test_grids_must_match_the_count():
     why = judge(MANY, {"dup": Result(Status.MULTIPLE, (x, x), 2, False)})[1]
     assert why["dup"] == "claims >= 2 solution(s) but returns 1 distinct grid(s)"
     assert "returns 0" in judge(ONE, {"empty": Result(Status.UNIQUE, (), 1, True)})[1]["empty"]
+
+
+def test_a_count_that_kept_some_grids_is_checked_on_those():
+    x, y = grids(MANY, 2)
+    counted = Result(Status.MULTIPLE, (x, y), 12, True)  # 12 counted, the first 2 kept
+    assert verify(MANY, counted, kept=2) == ""
+    assert "returns 2 distinct" in verify(MANY, counted)  # not told: the count is off
+    assert "1 distinct" in verify(MANY, Result(Status.MULTIPLE, (x, x), 12, True), kept=2)
+    spoiled = (x[1],) + x[1:]
+    assert verify(MANY, Result(Status.MULTIPLE, (spoiled, y), 12, True),
+                  kept=2).startswith("invalid grid:")
+    assert "returns 2 distinct" in verify(MANY, counted, kept=3)  # fewer than it keeps
 
 
 def test_failures_to_answer_are_no_disagreement_but_their_grids_are_checked():

@@ -167,7 +167,7 @@ class AspBackend(Backend):
         for literal in givens:
             control.assign_external(literal, True)
         built = time.perf_counter()
-        solutions: list[Grid] = []
+        solutions = self.new_found()
         try:
             with ctrl_c(control.interrupt) as key:
                 answer = search(control, lambda model: solutions.append(warm.read(model)),

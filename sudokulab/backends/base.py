@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from sudokulab import errors
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.puzzle import clash as givens_clash
-from sudokulab.result import Result, Status, verdict
+from sudokulab.result import Found, Result, Status, verdict
 
 if TYPE_CHECKING:
     from typing import ClassVar
@@ -62,11 +62,11 @@ Interrupted = errors.Interrupted  # a KeyboardInterrupt holding what was found
 INTERRUPTED = errors.INTERRUPTED
 
 
-def interrupted(solutions: Sequence[Grid], limit: int | None, **times) -> Interrupted:
+def interrupted(solutions: Sequence[Grid] | Found, limit: int | None, **times) -> Interrupted:
     """The Interrupted exception of a search stopped after finding `solutions`."""
     found = len(solutions)
     return Interrupted(verdict(solutions, limit, complete=False,
-                               message=f"{errors.stopped_by()}: {found} solution(s) found "
+                               message=f"{errors.stopped_by()}: {found:,} solution(s) found "
                                        f"before it",
                                **times))
 
@@ -224,6 +224,8 @@ class Backend(ABC):
     # load without them, `available` names the first one missing with its fix, and
     # `make_backend` refuses the backend (Unavailable) before any option needs them.
     needs: ClassVar[tuple[Need, ...]] = ()
+    # How many grids the solve under way keeps (`solve(keep=)`; None: all): its `new_found()`.
+    _keep: int | None = None
 
     def __init__(self, **options: object) -> None:
         if options:
@@ -327,8 +329,9 @@ class Backend(ABC):
         return f"{self.name} cannot express rule(s): {', '.join(missing)}" if missing else ""
 
     def solve(self, puzzle: Puzzle, *, limit: int | None = 2,
-              timeout: float | None = None) -> Result:
-        """Solve, finding up to `limit` solutions (None: all) within `timeout` seconds.
+              timeout: float | None = None, keep: int | None = None) -> Result:
+        """Solve, finding up to `limit` solutions (None: all) within `timeout` seconds,
+        keeping the first `keep` grids found (None: all; the count counts every one).
 
         Never raises for a puzzle: unsupported rules and engine failures come back
         as a Result with status UNSUPPORTED or ERROR and a message; givens that clash
@@ -339,6 +342,9 @@ class Backend(ABC):
             raise ValueError("limit must be at least 1 (or None to count all)")
         if timeout is not None and not timeout >= 0:  # negative, or nan
             raise ValueError(f"timeout must be 0 or more seconds, not {timeout}")
+        if keep is not None and keep < 0:
+            raise ValueError(f"keep must be 0 or more grids, not {keep}")
+        self._keep = keep
         clash = givens_clash(puzzle)
         if clash:  # well formed, and no solution: every backend says so alike
             return Result(Status.NONE, message=clash)
@@ -346,8 +352,9 @@ class Backend(ABC):
         if reason:
             return Result(Status.UNSUPPORTED, message=reason)
         try:
-            return self._solve(puzzle, limit, Deadline(timeout))
-        except Interrupted:
+            return kept(self._solve(puzzle, limit, Deadline(timeout)), keep)
+        except Interrupted as stop:
+            stop.result = kept(stop.result, keep)
             raise
         except KeyboardInterrupt:  # a backend that keeps nothing: nothing was found
             raise interrupted((), limit) from None
@@ -364,6 +371,10 @@ class Backend(ABC):
         a cold measurement. An engine that keeps nothing between solves has nothing to do;
         one that does rebuilds its model here, outside the timed solve."""
 
+    def new_found(self) -> Found:
+        """An empty collection for the grids this solve finds, keeping as many as asked."""
+        return Found(self._keep)
+
     @abstractmethod
     def _solve(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> Result:
         """Search for up to `limit` solutions before `deadline`."""
@@ -371,6 +382,16 @@ class Backend(ABC):
     def describe(self, puzzle: Puzzle) -> str:
         """What this backend builds for the puzzle's rules (the teaching view)."""
         return f"{self.name}: no model description"
+
+
+def kept(result: Result, keep: int | None) -> Result:
+    """The result with its first `keep` grids only: an engine that gathers its grids
+    elsewhere (in Prolog, in CP-SAT's callback) answers as the others do."""
+    if keep is None or len(result.solutions) <= keep:
+        return result
+    from dataclasses import replace
+
+    return replace(result, solutions=result.solutions[:keep])
 
 
 def plain_python() -> Availability:

@@ -34,6 +34,11 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sudokulab.puzzle import Grid
+    from sudokulab.result import Found
 
 TRUE, FALSE, UNSET = 1, -1, 0
 RESTART_BASE = 100  # conflicts in the first run between restarts (times the Luby sequence)
@@ -430,8 +435,8 @@ def literal_names(geo, n: int, cells: int):
 
 
 def search(puzzle, limit: int | None, at: float | None, encoding: str = "extended",
-           amo: str = "pairwise", recorder=None, found: list | None = None,
-           solver_class: type[Solver] | None = None) -> tuple[list[tuple[int, ...]], bool, dict]:
+           amo: str = "pairwise", recorder=None, found: Found | None = None,
+           solver_class: type[Solver] | None = None) -> tuple[Found | list[Grid], bool, dict]:
     """Up to `limit` solutions of the puzzle's CNF, whether the search was complete, and
     its statistics. Solutions go into `found` as they come: Ctrl-C keeps them.
     `solver_class`: a Solver subclass of one's own (docs/course's exercises)."""
@@ -449,7 +454,7 @@ def search(puzzle, limit: int | None, at: float | None, encoding: str = "extende
     if recorder is not None:
         recorder.name = geo.name
         solver.trace = Tracer(recorder, n, cells, puzzle.givens)
-    solutions: list[tuple[int, ...]] = found if found is not None else []
+    solutions: Found | list[Grid] = found if found is not None else []
     stats = solver.stats
     stats.update(variables=solver.nv, clauses=len(clauses))
     complete = True

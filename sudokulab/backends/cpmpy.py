@@ -45,7 +45,7 @@ from sudokulab.backends.base import (
 from sudokulab.backends.extras import install
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
-from sudokulab.result import Result, Status, verdict
+from sudokulab.result import Found, Result, Status, verdict
 
 FIX = install("cpmpy")  # CPMpy with pychoco, pumpkin-solver and exact
 DEFAULT = "choco"
@@ -212,7 +212,7 @@ class CpmpyBackend(Backend):
             return Result(Status.UNSUPPORTED, message=f"cpmpy:solver={self.solver} cannot "
                                                       f"express this puzzle: {error}")
         built = time.perf_counter()
-        found: list[tuple[int, ...]] = []
+        found = self.new_found()
         steps = self._enumerate(solver, built_model, puzzle, limit, deadline, found)
         times: dict[str, Any] = {
             "build_time": built - started, "solve_time": time.perf_counter() - built,
@@ -225,7 +225,7 @@ class CpmpyBackend(Backend):
                        if cut else "")
 
     def _enumerate(self, solver, built_model: Model, puzzle: Puzzle, limit: int | None,
-                   deadline: Deadline, found: list) -> Steps:
+                   deadline: Deadline, found: Found) -> Steps:
         """Solutions into `found` up to the limit, the deadline, the last one, or Ctrl-C
         (heard between two, as the solve step running returns)."""
         steps = Steps()

@@ -88,7 +88,7 @@ from sudokulab.backends.essay import UNITS_AND_PEERS
 from sudokulab.cages import all_cages, digit_sets, implied_cages
 from sudokulab.geometry import Geometry, forbidden_pairs, geometry, relation_text
 from sudokulab.puzzle import Grid, Puzzle
-from sudokulab.result import Result, verdict
+from sudokulab.result import Found, Result, verdict
 
 CHECK_EVERY = 32  # guesses between two looks at the clock
 UNIONS_KEPT = 1 << 16  # the supports of candidate sets kept per matrix (see keep_supported)
@@ -508,7 +508,7 @@ class DlxBackend(Backend):
         m = matrix(geo)
         stats = {"nodes": 0, "guesses": 0, "backtracks": 0, "columns": len(m.column_rows),
                  "secondary_columns": sum(m.secondary.values()), "rows": m.rows}
-        solutions: list[Grid] = []
+        solutions = self.new_found()
         start = self.start(m, puzzle)
         built = time.perf_counter()
         if start is None:  # two givens (or a given and a rule) clash: no cover at all
@@ -538,7 +538,7 @@ class DlxBackend(Backend):
         links.at = deadline.at
         givens = links.choose_givens(list(puzzle.givens))
         built = time.perf_counter()
-        solutions: list[Grid] = []
+        solutions = self.new_found()
         stats = links.counts
         complete = True
         if givens is None:  # a given's row was gone: it clashes with another given
@@ -582,7 +582,7 @@ class DlxBackend(Backend):
         return alive, chosen
 
     @staticmethod
-    def search(m: Matrix, alive: int, chosen: int, solutions: list[Grid],
+    def search(m: Matrix, alive: int, chosen: int, solutions: Found,
                limit: int | None, deadline: Deadline, stats: dict, weigh: bool = True,
                trace=None) -> bool:
         """Algorithm X, depth-first with a stack; False when the deadline cut it short.

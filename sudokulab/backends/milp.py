@@ -249,7 +249,7 @@ class MilpBackend(Backend):
         fixed = warm.fix(puzzle.givens)
         blanks = [cell for cell, d in enumerate(puzzle.givens) if not d]
         built = time.perf_counter()
-        found: list[tuple[int, ...]] = []
+        found = self.new_found()
         stats = {"solves": 0, "mip_node_count": 0, "simplex_iteration_count": 0, "splits": 0}
         h, status = warm.highs, None
         complete, running = True, False

@@ -39,7 +39,7 @@ from sudokulab.backends.base import (
 from sudokulab.backends.extras import install
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
-from sudokulab.result import Result, verdict
+from sudokulab.result import Found, Result, verdict
 
 SOLVER = "gecode"
 CONSISTENCY = ("default", "domain", "bounds")  # mzn:consistency=..., models/mzn numbers them
@@ -159,7 +159,7 @@ class MznBackend(Backend):
             puzzle.box, puzzle.rules, puzzle.layout, self.consistency), driver)
         instance["givens"] = list(puzzle.givens)
         built = time.perf_counter()
-        found: list[tuple[int, ...]] = []
+        found = self.new_found()
         last: list = [None]
         with quiet_gecode_library():
             pressed = self._run(self._collect(instance, limit, deadline, found, last,
@@ -230,7 +230,7 @@ class MznBackend(Backend):
         return {"-I": str(GECODE_LIBRARY)} if self.solver == SOLVER else {}
 
     @staticmethod
-    async def _collect(instance, limit: int | None, deadline: Deadline, found: list,
+    async def _collect(instance, limit: int | None, deadline: Deadline, found: Found,
                        last: list, flags: dict[str, str]) -> None:
         """Each solution into `found` as MiniZinc prints it; its final Result into `last`."""
         left = deadline.left()

@@ -223,7 +223,7 @@ class NativeBackend(Backend):
         if self.root:
             return self._root(ffi, lib, puzzle, givens, ctl, limit, started)
         ctl.limit = limit or 0
-        solutions: list[Grid] = []
+        solutions = self.new_found()
         cells = n * n
 
         def found(pointer: Any) -> int:

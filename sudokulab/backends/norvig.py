@@ -48,7 +48,7 @@ from sudokulab.backends.essay import UNITS_AND_PEERS
 from sudokulab.cages import all_cages, digit_sets, implied_cages
 from sudokulab.geometry import Geometry, geometry, related, relation_text
 from sudokulab.puzzle import Puzzle
-from sudokulab.result import Result, verdict
+from sudokulab.result import Found, Result, verdict
 
 Values = list[int]  # each cell's candidates, as a bitmask
 Places = list[int]  # places[unit * n + d]: how many cells of the unit can still hold digit d+1
@@ -637,7 +637,7 @@ class NorvigBackend(Backend):
         b = board(geo)
         stats = {"assignments": 0, "eliminations": 0, "nodes": 0, "guesses": 0,
                  "backtracks": 0}
-        solutions: list[tuple[int, ...]] = []
+        solutions = self.new_found()
         try:
             values, places, given, hidden = b.start(puzzle)
         except Contradiction:  # a rule forbids a given (an odd digit in an even cell)
@@ -668,7 +668,7 @@ class NorvigBackend(Backend):
         essay = Essay(geo)
         essay.at, essay.trace = deadline.at, self.trace
         built = time.perf_counter()
-        solutions: list[tuple[int, ...]] = []
+        solutions = self.new_found()
         complete = True
         try:
             with deep_recursion(10 * len(geo.cells) + 1000):
@@ -698,7 +698,7 @@ class NorvigBackend(Backend):
                        build_time=built - started, solve_time=time.perf_counter() - built)
 
     def search(self, b: Board, values: Values, places: Places, solved: list[int],
-               hidden: list[int], solutions: list, limit: int | None, deadline: Deadline,
+               hidden: list[int], solutions: Found, limit: int | None, deadline: Deadline,
                stats: dict, trace=None) -> bool:
         """Depth-first search; False when the deadline cut it short.
 

@@ -55,7 +55,7 @@ from sudokulab.backends.base import (
 from sudokulab.backends.root import root_result
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
-from sudokulab.result import Result, verdict
+from sudokulab.result import Found, Result, verdict
 
 if TYPE_CHECKING:
     from sudokulab.models.cnf import Formula
@@ -209,7 +209,7 @@ class Engine:
             self.solver = None
 
     def search(self, givens: list[int], blanks: list[int], limit: int | None,
-               deadline: Deadline) -> tuple[list[tuple[int, ...]], bool, dict]:
+               deadline: Deadline, solutions: Found) -> tuple[Found, bool, dict]:
         """Up to `limit` solutions under the givens, whether the search ended, stats.
 
         Ctrl-C raises Interrupted with the solutions found so far. It comes as a
@@ -220,7 +220,6 @@ class Engine:
         """
         if self.broken:
             self.load()
-        solutions: list[tuple[int, ...]] = []
         try:
             return self._search(givens, blanks, limit, deadline, solutions)
         except KeyboardInterrupt:
@@ -231,8 +230,7 @@ class Engine:
             raise
 
     def _search(self, givens: list[int], blanks: list[int], limit: int | None,
-                deadline: Deadline, solutions: list) -> tuple[list[tuple[int, ...]], bool,
-                                                              dict]:
+                deadline: Deadline, solutions: Found) -> tuple[Found, bool, dict]:
         """search() filling `solutions` as it goes."""
         solver = self.solver
         clock = solver.time_accum()
@@ -513,7 +511,8 @@ class SatBackend(Backend):
         built = time.perf_counter()
         the_engine.timeline = self.timeline
         try:
-            solutions, complete, stats = the_engine.search(assumptions, blanks, limit, deadline)
+            solutions, complete, stats = the_engine.search(assumptions, blanks, limit, deadline,
+                                                           self.new_found())
         except Interrupted as stop:  # keeps its times, as other engines' do
             stop.result.build_time = built - started
             stop.result.solve_time = time.perf_counter() - built
@@ -530,10 +529,10 @@ class SatBackend(Backend):
         from sudokulab.backends import cdcl
 
         started = time.perf_counter()
-        found: list = []
+        found = self.new_found()
         try:
-            found, complete, stats = cdcl.search(puzzle, limit, deadline.at, self.encoding,
-                                                 self.amo, self.trace, found)
+            _, complete, stats = cdcl.search(puzzle, limit, deadline.at, self.encoding,
+                                             self.amo, self.trace, found)
         except KeyboardInterrupt:  # Ctrl-C: keep the solutions found so far
             raise interrupted(found, limit,
                               solve_time=time.perf_counter() - started) from None

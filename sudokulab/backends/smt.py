@@ -32,7 +32,7 @@ from sudokulab.backends.base import (
 )
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import Grid, Puzzle
-from sudokulab.result import Result, verdict
+from sudokulab.result import Found, Result, verdict
 
 if TYPE_CHECKING:  # Z3 is imported where it is used: SmtBackend.needs says why
     import z3
@@ -184,7 +184,7 @@ class SmtBackend(Backend):
         scope = Scope(warm.solver, warm.model.givens(puzzle), self.givens == "push")
         built = time.perf_counter()
         before = warm.counters()
-        solutions: list[Grid] = []
+        solutions = self.new_found()
         with scope, ctrl_c(warm.solver.interrupt) as key:
             try:
                 reason = search(warm, scope, puzzle, limit, deadline, solutions, key,
@@ -268,7 +268,7 @@ class Scope:
 
 
 def search(warm: Engine, scope: Scope, puzzle: Puzzle, limit: int | None,
-           deadline: Deadline, solutions: list[Grid], key: CtrlC, timeline=None) -> str:
+           deadline: Deadline, solutions: Found, key: CtrlC, timeline=None) -> str:
     """Up to `limit` solutions into `solutions`, and why Z3 stopped early ('' when it
     did not); Ctrl-C between two checks stops it too. A timeline samples Z3's counters
     after each check."""

@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from sudokulab.backends import DEFAULT
-from sudokulab.commands.answers import FORMATS, Output, stdout_to_stderr
+from sudokulab.commands.answers import FORMATS, Output, cut_note, grids_kept, stdout_to_stderr
 from sudokulab.commands.inputs import (
     backend,
     examples,
@@ -56,7 +56,9 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", "-k", type=positive_int, metavar="K",
                    help="stop after K solutions (default 2: proves uniqueness; 1: first only)")
     p.add_argument("--count", action="store_true",
-                   help="count every solution; prints the count, not the grids (see --grids)")
+                   help="count every solution; prints the count, not the grids (see --grids); "
+                        "the first grids found are kept and checked (18,518 of a 9x9), the "
+                        "rest counted, so memory stays flat")
     p.add_argument("--count-with", choices=("enumeration", "sharpsat"),
                    help="with --count: enumeration (the backend lists every solution, the "
                         "default) or sharpsat (Ganak counts the models of the sat backend's "
@@ -143,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ENGINE
     out = Output(args, engine.label, numbered=len(entries) > 1)
     limit = None if args.count else args.limit
+    if args.count:  # a count keeps a bounded number of grids: memory stays flat
+        out.keep = grids_kept(entries, args.grids)
     # list the grids of the puzzle reduced by digit relabelling (counting.py); a --trace or
     # --timeline watches the search of the puzzle given, so it keeps that puzzle
     if args.count and not (args.trace or args.timeline):
@@ -175,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
                 if samples is not None:
                     samples.watch(engine)
                 with stdout_to_stderr():
-                    result = engine.solve(entry.puzzle, limit=limit)
+                    result = engine.solve(entry.puzzle, limit=limit, keep=out.keep)
                 if sink is not None:
                     sink.keep(number, entry.puzzle, engine, result)
                 if samples is not None:
@@ -228,8 +232,9 @@ class _Relabelled:
         if number not in self.reductions:
             return self.out.write(number, puzzle, result, interrupted, counted)
         original, reduction = self.reductions[number]
-        if verify(reduction.reduced, result):  # Output says why, and exits 4
+        if verify(reduction.reduced, result, kept=self.out.keep):  # Output says why: exit 4
             return self.out.write(number, reduction.reduced, result, interrupted)
+        result = cut_note(result, self.out.keep)
         return self.out.write(number, original, reduction.scaled(result, self.grids),
                               interrupted, counted=True)
 
@@ -294,7 +299,7 @@ def _isolated(spec: str, entries: list, limit: int | None, timeout: float,
             else:
                 return
 
-    options = Options(limit=limit, timeout=timeout, warmup=False)
+    options = Options(limit=limit, timeout=timeout, warmup=False, keep=out.keep)
     todo = [(k, e.puzzle) for k, e in enumerate(entries) if e.puzzle is not None]
     deliver()
     try:

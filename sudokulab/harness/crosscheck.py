@@ -92,10 +92,13 @@ def cross_check(puzzles: Mapping[int, Puzzle], records: Iterable[Record],
     return CrossCheck(checked)
 
 
-def verify(puzzle: Puzzle, result: Result, checked: dict[Grid, list] | None = None) -> str:
+def verify(puzzle: Puzzle, result: Result, checked: dict[Grid, list] | None = None,
+           kept: int | None = None) -> str:
     """Why an answer cannot be right on its own ('' when it can): a grid that fails the
     independent checker, or grids that do not match its count. `checked` keeps each grid's
-    violations, so a grid several answers return is checked once."""
+    violations, so a grid several answers return is checked once. `kept`: the solve kept
+    only its first `kept` grids (`Backend.solve(keep=)`), so a count past them has no
+    grids to check: the kept ones are, and must be distinct."""
     checked = {} if checked is None else checked
     for grid in result.solutions:
         if grid not in checked:
@@ -103,7 +106,8 @@ def verify(puzzle: Puzzle, result: Result, checked: dict[Grid, list] | None = No
         if checked[grid]:
             return _invalid(checked[grid])
     distinct = len(set(result.solutions))
-    if result.status.is_answer and distinct != result.count:
+    cut = kept is not None and len(result.solutions) == kept < result.count
+    if result.status.is_answer and distinct != (kept if cut else result.count):
         return f"claims {result.count_text} solution(s) but returns {distinct} distinct grid(s)"
     return ""
 

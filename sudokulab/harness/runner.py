@@ -80,6 +80,7 @@ class Options:
     repeat: int = 1
     warmup: bool = True
     warm: bool = False  # solve on the engine as earlier solves left it (cold: as new)
+    keep: int | None = None  # grids each solve keeps (None: all; a count counts them all)
 
     def runs(self, fresh: bool) -> int:
         """Solves of one puzzle: its repeats, and a warm-up on a `fresh` engine."""
@@ -273,7 +274,8 @@ def _timed(backend: Backend, puzzle: Puzzle, options: Options) -> Solve:
                                                   f"{error}"), 0.0, 0.0, _peak_memory())
     cpu, started = _cpu(), time.perf_counter()
     try:
-        result = plain(backend.solve(puzzle, limit=options.limit, timeout=options.timeout))
+        result = plain(backend.solve(puzzle, limit=options.limit, timeout=options.timeout,
+                                     keep=options.keep))
     except Exception as error:  # Backend.solve should never raise; a plugin's might
         result = Result(Status.ERROR, message=f"solve raised {type(error).__name__}: {error}")
     seconds = time.perf_counter() - started
