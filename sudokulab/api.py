@@ -21,7 +21,7 @@ import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from sudokulab import datasets as _datasets
 from sudokulab.backends import DEFAULT as DEFAULT_BACKEND
@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # the certify package is imported when first used
 __all__ = ["Comparison", "Puzzle", "Record", "Result", "Status", "certify", "compare",
            "datasets", "load", "open_run", "rate", "setter", "solve", "verify"]
 
-PuzzleLike = Puzzle | str
+PuzzleLike = Puzzle | str | Mapping[str, object]  # a dict: the JSON form
 
 
 # --- the door: every public function checks its arguments here, before any work --------
@@ -53,12 +53,31 @@ def _kind(value: object) -> str:
 
 
 def _puzzle(puzzle: object, where: str, what: str = "puzzle") -> Puzzle:
-    """A Puzzle, parsed when given as text; TypeError for anything else."""
+    """A Puzzle, parsed when given as text or as its JSON form read into a dict (what
+    json.load gives of a puzzle file's object); TypeError for anything else."""
     if isinstance(puzzle, Puzzle):
         return puzzle
     if isinstance(puzzle, str):
         return Puzzle.parse(puzzle)
-    raise TypeError(f"{where}: {what} must be a Puzzle or a puzzle string, not {_kind(puzzle)}")
+    if isinstance(puzzle, Mapping):
+        return _json_puzzle(puzzle, where, what)
+    raise TypeError(f"{where}: {what} must be a Puzzle, a puzzle string or a JSON puzzle "
+                    f"(a dict), not {_kind(puzzle)}")
+
+
+def _json_puzzle(data: Mapping, where: str, what: str) -> Puzzle:
+    """A puzzle from its JSON form as a dict, read by the JSON puzzle reader the files'
+    and the page's puzzles go through; PuzzleError naming what is wrong."""
+    import json
+
+    from sudokulab.errors import PuzzleError
+    from sudokulab.formats.text import from_json
+
+    try:
+        text = json.dumps(dict(data))
+    except (TypeError, ValueError) as error:  # a value JSON cannot hold (a set, a NaN key)
+        raise PuzzleError(f"{where}: {what} is no JSON puzzle: {error}") from None
+    return from_json(text)
 
 
 def _string(value: object, where: str, what: str, takes: str) -> str:
@@ -109,7 +128,8 @@ def _flag(value: object, where: str, what: str) -> bool:
 
 def solve(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, limit: int | None = 2,
           timeout: float | None = None) -> Result:
-    """Solve one puzzle (a Puzzle or its text) with a backend spec such as 'norvig' or
+    """Solve one puzzle (a Puzzle, its text, or its JSON form as a dict, as json.load
+    reads a puzzle file's object) with a backend spec such as 'norvig' or
     'sat:solver=glucose4' (default: the one `sudokulab solve` uses, norvig), looking for
     up to `limit` solutions (2 proves uniqueness; None: all) within `timeout` seconds (0,
     inf or None: no limit, as `--timeout` on the command line). The Result holds the
@@ -382,19 +402,41 @@ def _folder(folder: object, where: str, what: str = "certify") -> str | None:
     return str(folder)
 
 
-def verify(path: str | os.PathLike | Certificate) -> Report:
+@overload
+def verify(path: Certificate) -> Report: ...
+
+
+@overload
+def verify(path: str | os.PathLike) -> Report | list[Report]: ...
+
+
+def verify(path: str | os.PathLike | Certificate) -> Report | list[Report]:
     """A certificate checked by the lab's own encoder, DRAT checker and check.py, trusting
     no engine (`sudokulab verify`): `path` is its .json (or the Certificate `sl.certify`
     made). A Report (`.verdict`, `.count`, `.lemmas`, `.ms`); CertificateRejected (a
-    DisagreementError, exit code 4 on the command line) saying where it fails."""
+    DisagreementError, exit code 4 on the command line) saying where it fails. `path` a
+    folder: every .json in it checked, as `sudokulab verify FOLDER` does, and their
+    Reports (sorted by name) when all are accepted; else the first failure's error, which
+    says how many failed."""
     from sudokulab.certificates import Certificate as Made
-    from sudokulab.certificates import verify as check_certificate
+    from sudokulab.certificates.verify import certificates, check_each
 
     if isinstance(path, Made):
         path = path.json_path
     if not isinstance(path, str | os.PathLike):
-        raise TypeError(f"sl.verify: path must be a certificate's .json (a str or a Path) "
-                        f"or a Certificate, not {_kind(path)}")
+        raise TypeError(f"sl.verify: path must be a certificate's .json or a folder of them "
+                        f"(a str or a Path) or a Certificate, not {_kind(path)}")
     if not str(path).strip():
-        raise UsageError("sl.verify: path is empty: give a certificate's .json")
-    return check_certificate(Path(path))
+        raise UsageError("sl.verify: path is empty: give a certificate's .json or a folder")
+    if not Path(path).is_dir():
+        from sudokulab.certificates import verify as check_certificate
+
+        return check_certificate(Path(path))
+    checked = list(check_each(certificates([path])))
+    failed = [one.error for one in checked if one.error is not None]
+    if failed:  # its own class (exit code); the message counts the others
+        first = failed[0]
+        first.args = (f"{len(failed)} of {len(checked)} certificates in {path} not "
+                      f"accepted; the first: {first}",)
+        raise first
+    return [one.report for one in checked if one.report is not None]

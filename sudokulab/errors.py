@@ -348,9 +348,16 @@ def seconds(text: str) -> float:
 
 def time_limit(value: float) -> float | None:
     """A timeout as the command line and the API both read it: 0 or inf is no limit
-    (None); ValueError for a negative number or NaN, which no limit could mean."""
+    (None); TypeError for anything but a number, UsageError (a ValueError) for a negative
+    number or NaN, which no limit could mean."""
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"time_limit: value must be a number of seconds (0 or inf: no "
+                        f"limit), not {type(value).__name__}")
     if value != value or value < 0:  # NaN is the one number unequal to itself
-        raise ValueError(value)
+        raise UsageError(f"time_limit: value {value}: give seconds, 0 or more (0 or inf: "
+                         f"no limit)")
     return None if value == 0 or value == float("inf") else float(value)
 
 

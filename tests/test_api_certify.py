@@ -62,7 +62,8 @@ def test_a_tampered_certificate_is_rejected(tmp_path):
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: sl.certify(81), "sl.certify: puzzle must be a Puzzle or a puzzle string, not int"),
+    (lambda: sl.certify(81), "sl.certify: puzzle must be a Puzzle, a puzzle string or a "
+                             "JSON puzzle"),
     (lambda: sl.certify(EASY, 3), "sl.certify: folder must be a path"),
     (lambda: sl.certify(EASY, b"certs"), "not bytes"),
     (lambda: sl.verify(None), "sl.verify: path must be a certificate's .json"),

@@ -80,18 +80,18 @@ SECONDS = {"list": TypeError, "bytes": TypeError, "bool": TypeError, "dict": Typ
            "empty": TypeError, "nan": UsageError, "negative": UsageError}
 FLAG = {**NOT_TEXT, "empty": TypeError, "bool": None}
 CASES = {
-    ("solve", "puzzle"): {**NOT_TEXT, "empty": PuzzleError},
+    ("solve", "puzzle"): {**NOT_TEXT, "empty": PuzzleError, "dict": PuzzleError},
     ("solve", "backend"): {**NOT_TEXT, "empty": BackendError},
     ("solve", "limit"): {**COUNT, "None": None},
     ("solve", "timeout"): SECONDS,
     ("load", "name"): {**NOT_TEXT, "empty": PuzzleError},
-    ("rate", "puzzle"): {**NOT_TEXT, "empty": PuzzleError},
+    ("rate", "puzzle"): {**NOT_TEXT, "empty": PuzzleError, "dict": PuzzleError},
     ("rate", "timeout"): SECONDS,
     ("open_run", "folder"): {**NOT_TEXT, "empty": UsageError},
-    ("certify", "puzzle"): {**NOT_TEXT, "empty": PuzzleError},
+    ("certify", "puzzle"): {**NOT_TEXT, "empty": PuzzleError, "dict": PuzzleError},
     ("certify", "folder"): {**NOT_TEXT, "None": None, "empty": UsageError},
     ("verify", "path"): {**NOT_TEXT, "empty": UsageError},
-    ("setter", "puzzle"): {**NOT_TEXT, "empty": PuzzleError},
+    ("setter", "puzzle"): {**NOT_TEXT, "empty": PuzzleError, "dict": PuzzleError},
     ("setter", "timeout"): SECONDS,
     ("setter", "grade_timeout"): SECONDS,
     ("setter", "candidates"): FLAG,
@@ -147,11 +147,12 @@ def test_every_public_name_is_walked():
 
 
 def test_the_message_names_the_argument_and_what_it_takes():
-    with pytest.raises(TypeError, match="^sl.solve: puzzle must be a Puzzle or a puzzle "
-                                        "string, not list$"):
+    with pytest.raises(TypeError, match=r"^sl.solve: puzzle must be a Puzzle, a puzzle "
+                                        r"string or a JSON puzzle \(a dict\), not list$"):
         sl.solve([1])
-    with pytest.raises(TypeError, match=r"^sl.compare: puzzles\[1\] must be a Puzzle or a "
-                                        r"puzzle string, not NoneType$"):
+    with pytest.raises(TypeError, match=r"^sl.compare: puzzles\[1\] must be a Puzzle, a "
+                                        r"puzzle string or a JSON puzzle \(a dict\), "
+                                        r"not NoneType$"):
         sl.compare([EASY, None], backends=["norvig"], progress=False)
     with pytest.raises(TypeError, match="^sl.solve: backend must be a backend spec string"):
         sl.solve(EASY, backend=["norvig"])
@@ -203,7 +204,8 @@ def test_a_plain_script_gets_the_type_error_not_an_attribute_error(tmp_path):
         p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
     done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env,
                           capture_output=True, text=True)
-    assert done.stdout == "sl.solve: puzzle must be a Puzzle or a puzzle string, not list\n"
+    assert done.stdout == ("sl.solve: puzzle must be a Puzzle, a puzzle string or a JSON "
+                           "puzzle (a dict), not list\n")
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1] == (
         "TypeError: sl.compare: puzzles must be a dataset name or a list of Puzzles or "

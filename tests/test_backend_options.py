@@ -21,7 +21,6 @@ EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....
 # A good spec and what the backend it makes holds.
 GOOD = [
     ("norvig", {}),
-    ("dlx:", {}),
     ("asp", {}),
     ("sat:solver=glucose4,encoding=minimal,amo=seqcounter",
      {"solver": "glucose4", "encoding": "minimal", "amo": "seqcounter"}),
@@ -92,6 +91,8 @@ BAD = [
     ("norvig:x=", ["norvig has no option x"]),
     # not key=value
     ("cpsat:workers", ["'workers'", "not key=value"]),
+    # a ':' with nothing after it (issue 53): it would run under the label 'dlx:'
+    ("dlx:", ["'dlx:'", "no option after its ':'"]),
 ]
 
 

@@ -94,12 +94,17 @@ def _missing(name: str, why: str) -> type[Backend]:
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """('sat', {'solver': 'glucose4'}) from 'sat:solver=glucose4'; BackendError for an
-    item that is not key=value or a key given twice. A bare word names a variant of a
-    backend that has the option `variant`: 'norvig:classic' is 'norvig:variant=classic'."""
-    name, _, rest = spec.strip().partition(":")
+    item that is not key=value, a key given twice, or a ':' with no option after it. A
+    bare word names a variant of a backend that has the option `variant`:
+    'norvig:classic' is 'norvig:variant=classic'."""
+    name, colon, rest = spec.strip().partition(":")
     name = name.strip()
+    items = [item for item in (part.strip() for part in rest.split(",")) if item]
+    if colon and not items:  # 'sat:' would run sat under the label 'sat:'
+        raise BackendError(f"backend spec {spec!r} has no option after its ':': give "
+                           f"{name!r} alone, or {name}:key=value")
     options: dict[str, str] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
+    for item in items:
         key, eq, value = (part.strip() for part in item.partition("="))
         if not eq and _has_variants(name):
             key, eq, value = "variant", "=", item

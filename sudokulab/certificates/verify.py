@@ -24,10 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from sudokulab.errors import CertificateRejected, InputError
+from sudokulab.errors import CertificateRejected, InputError, SudokulabError
 from sudokulab.puzzle import SYMBOLS, Puzzle
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from os import PathLike
+
     from sudokulab.certificates.encoder import Encoding
 
 VERDICTS = ("none", "unique", "multiple")
@@ -90,6 +93,43 @@ def verify(path: str | Path) -> Report:
 
     return Report(path, verdict, count, lemmas, (time.perf_counter() - start) * 1000, drat_ms,
                   line_of(puzzle.givens), core)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One certificate checked: its Report when accepted, else the error saying why not."""
+
+    path: Path
+    report: Report | None = None
+    error: SudokulabError | None = None
+
+
+def certificates(names: Iterable[str | PathLike[str]]) -> list[Path]:
+    """The certificates named: each .json given, and every .json of each folder given
+    (sorted); InputError for a name that is neither, or a folder without one."""
+    paths: list[Path] = []
+    for name in names:
+        path = Path(name)
+        if path.is_dir():
+            found = sorted(path.glob("*.json"))
+            if not found:
+                raise InputError(f"{name}: no certificate (.json) in this folder")
+            paths += found
+        elif path.is_file():
+            paths.append(path)
+        else:
+            raise InputError(f"{name}: no such file or folder")
+    return paths
+
+
+def check_each(paths: Iterable[Path]) -> Iterator[Checked]:
+    """Each certificate checked in turn, as it is (`sudokulab verify` and `sl.verify`): a
+    caller stopped midway keeps the outcomes it was given."""
+    for path in paths:
+        try:
+            yield Checked(path, report=verify(path))
+        except SudokulabError as error:
+            yield Checked(path, error=error)
 
 
 def _core(path: Path, data: dict[str, Any], encoding: Encoding, blocked: list[Grid]) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TextIO
 
 from sudokulab import rules as R
 from sudokulab.commands.inputs import box_shape, examples, nonempty
@@ -14,6 +15,7 @@ from sudokulab.errors import (
     EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    SudokulabError,
     UsageError,
     exit_help,
 )
@@ -138,8 +140,9 @@ def run(args: argparse.Namespace) -> int:
                        max_givens=args.max_givens, level=args.level, rating=args.rating,
                        grade=args.grade, prover=args.prover, tries=args.tries,
                        jobs=args.jobs)
-    out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
+    out = _opened(args.out) if args.out else sys.stdout
     progress = None
+    written = 0  # the puzzles written whole
     try:
         # JSON Lines hold records only: there the provenance goes to stderr
         (sys.stderr if args.format == "json" else out).write(header(args, rules))
@@ -151,14 +154,36 @@ def run(args: argparse.Namespace) -> int:
         for number, made in enumerate(puzzles, 1):
             out.write(render(made, args.format, number))
             out.flush()
+            written = number
             if progress:
                 progress.step()
+    except (KeyboardInterrupt, SudokulabError) as stop:  # the header promised args.number
+        if args.format != "json":  # a JSON Lines file holds records only, and no header
+            out.write(cut_short(written, args.number, stop))
+            out.flush()
+        raise
     finally:  # a ProofError goes on to `main`: one line, exit code 4
         if progress:
             progress.finish()
         if out is not sys.stdout:
             out.close()
     return EXIT_OK
+
+
+def _opened(path: str) -> TextIO:
+    """The --out file, opened for writing; UsageError naming it when it cannot be."""
+    try:
+        return open(path, "w", encoding="utf-8")  # noqa: SIM115 (run closes it)
+    except OSError as error:
+        raise UsageError(f"--out {path}: cannot write it: {error.strerror or error}") from None
+
+
+def cut_short(written: int, asked: int, stop: BaseException) -> str:
+    """The last comment line of output that holds fewer puzzles than its header says."""
+    from sudokulab.errors import stopped_by
+
+    why = stopped_by() if isinstance(stop, KeyboardInterrupt) else str(stop)
+    return f"# cut short: {written} of the {asked} puzzle(s) written; {why}\n"
 
 
 def header(args: argparse.Namespace, rules: list[str]) -> str:

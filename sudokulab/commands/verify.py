@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sudokulab.commands.inputs import examples
 from sudokulab.errors import (
@@ -13,12 +14,14 @@ from sudokulab.errors import (
     EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_OK,
-    InputError,
     SudokulabError,
     error_line,
     exit_help,
     worst,
 )
+
+if TYPE_CHECKING:
+    from sudokulab.certificates.verify import Checked
 
 DESCRIPTION = ("Check certificates of verdicts (none, unique, multiple), each a .json file "
                "beside its .cnf and .drat, or a folder of them: the CNF must be the lab's own "
@@ -42,69 +45,73 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Verify each certificate; a table of the results; the worst exit code."""
-    from sudokulab.certificates.verify import verify
+    """Verify each certificate, printing its row as soon as it is checked (so Ctrl-C or
+    SIGTERM keeps the rows done); the worst exit code."""
+    from sudokulab.certificates.verify import certificates, check_each
     from sudokulab.harness.progress import Progress
 
-    paths = _paths(args.certificates)
-    rows: list[tuple[object, ...]] = []  # a table row per certificate
-    codes: list[int] = []
+    paths = certificates(args.certificates)
+    table = Table(paths)
     progress = Progress("verify", len(paths)) if len(paths) > 1 else None
-    for path in paths:
-        try:
-            report = verify(path)
-        except SudokulabError as error:
-            rows.append((path.name, "-", "REJECTED" if error.exit_code == EXIT_DISAGREE
-                         else "cannot check" if error.exit_code == EXIT_ENGINE
-                         else "bad input", "", "", "", _why(path, error)))
-            codes.append(error.exit_code)
-        else:
-            count = "2 or more" if report.count is None else report.count
-            rows.append((path.name, report.verdict, "accepted", count, report.lemmas,
-                         report.puzzle, f"{report.ms:.0f} ms"))
-            codes.append(EXIT_OK)
-        if progress:
-            progress.step()
+    try:
+        for checked in check_each(paths):
+            table.row(checked)
+            if progress:
+                progress.step()
+    except KeyboardInterrupt:  # what was checked is printed; the caller says 130 or 143
+        table.total(stopped=len(paths))
+        raise
     if progress:
         progress.finish()
-    _table(rows)
-    for code, row in zip(codes, rows):
-        if code != EXIT_OK:
-            print(error_line(row[-1]), file=sys.stderr)
-    return worst(codes)
+    table.total()
+    return worst(table.codes)
 
 
-def _paths(names: list[str]) -> list[Path]:
-    """Each .json named, and every .json in each folder named (sorted); InputError for a
-    name that is neither."""
-    paths: list[Path] = []
-    for name in names:
-        path = Path(name)
-        if path.is_dir():
-            found = sorted(path.glob("*.json"))
-            if not found:
-                raise InputError(f"{name}: no certificate (.json) in this folder")
-            paths += found
-        elif path.is_file():
-            paths.append(path)
-        else:
-            raise InputError(f"{name}: no such file or folder")
-    return paths
+class Table:
+    """The results, one row per certificate, printed (and flushed) as each is checked:
+    the columns' widths are known before the first check."""
+
+    HEADERS = ("certificate", "verdict", "result", "solutions", "lemmas", "time",
+               "puzzle (givens: the one meant?) / why not accepted")
+
+    def __init__(self, paths: list[Path]) -> None:
+        self.width = max(len(self.HEADERS[0]), *(len(path.name) for path in paths))
+        self.codes: list[int] = []
+        self._line(*self.HEADERS)
+        self._line(*("-" * len(h) if k else "-" * self.width
+                     for k, h in enumerate(self.HEADERS)))
+
+    def row(self, checked: Checked) -> None:
+        """One certificate's row; a rejected one's full reason on stderr too."""
+        name, report, error = checked.path.name, checked.report, checked.error
+        if report is not None:
+            count = "2 or more" if report.count is None else str(report.count)
+            self.codes.append(EXIT_OK)  # counted first: a signal midway leaves no row uncounted
+            self._line(name, report.verdict, "accepted", count, str(report.lemmas),
+                       f"{report.ms:.0f} ms", report.puzzle)
+            return
+        assert error is not None  # a Checked holds one or the other
+        result = ("REJECTED" if error.exit_code == EXIT_DISAGREE else "cannot check"
+                  if error.exit_code == EXIT_ENGINE else "bad input")
+        why = _why(checked.path, error)
+        self.codes.append(error.exit_code)
+        self._line(name, "-", result, "", "", "", why[:100])
+        print(error_line(why), file=sys.stderr, flush=True)
+
+    def total(self, stopped: int | None = None) -> None:
+        """How many were accepted; how far the run got when a signal stopped it."""
+        accepted = self.codes.count(EXIT_OK)
+        cut = f" (stopped after {len(self.codes)} of {stopped})" if stopped is not None else ""
+        print(f"\n{accepted} of {len(self.codes)} accepted{cut}", flush=True)
+
+    def _line(self, *cells: str) -> None:
+        """One line of the table, flushed: a reader (or a signal) sees it at once."""
+        name, verdict, result, count, lemmas, ms, last = cells
+        print(f"{name:<{self.width}}  {verdict:<8}  {result:<12}  {count:>9}  {lemmas:>7}  "
+              f"{ms:>8}  {last}".rstrip(), flush=True)
 
 
 def _why(path: Path, error: SudokulabError) -> str:
     """The error's line, its file named once."""
     text = str(error)
     return text if path.name in text else f"{path.name}: {text}"
-
-
-def _table(rows: list[tuple]) -> None:
-    """The results, one row per certificate."""
-    from tabulate import tabulate
-
-    headers = ("certificate", "verdict", "result", "solutions", "lemmas",
-               "puzzle (givens: the one meant?)", "time / why")
-    shown = [row if row[2] == "accepted" else (*row[:6], row[6][:100]) for row in rows]
-    print(tabulate(shown, headers=headers))
-    accepted = sum(row[2] == "accepted" for row in rows)
-    print(f"\n{accepted} of {len(rows)} accepted")

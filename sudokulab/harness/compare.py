@@ -191,7 +191,7 @@ def compare(settings: Settings, *, caller: Mapping[str, object] | None = None) -
     pair = _scatter_pair(settings.scatter, lineup)
     if not lineup:
         raise NothingCompared(failures("no backend can run here", skipped))
-    jobs = _jobs(settings, len(puzzles))
+    jobs = _jobs(settings, len(puzzles), api=bool(caller and "api" in caller))
     runner = _runner(settings.cluster)  # a bad --cluster is refused before any folder is made
     meta = _meta(folder, settings, engines)
     # environment describes the latest session; each session keeps its own code and load,
@@ -210,16 +210,20 @@ def compare(settings: Settings, *, caller: Mapping[str, object] | None = None) -
                    bad_input, len(lineup) * len(puzzles))
 
 
-def _jobs(settings: Settings, puzzles: int) -> int:
+def _jobs(settings: Settings, puzzles: int, api: bool = False) -> int:
     """The worker processes per backend, warning (on stderr) of more than the cores and
-    of a sample larger than the puzzle set."""
+    of a sample larger than the puzzle set, each named as its caller spells it (`api`:
+    sample=5, else --sample 5)."""
+    def named(option: str, value: object) -> str:
+        return f"{option}={value}" if api else f"--{option} {value}"
+
     jobs = settings.jobs or cores()
     if jobs > cores():
-        print(f"sudokulab: warning: --jobs {jobs} is more than the {cores()} usable cores: "
-              f"workers share cores, so each puzzle's time grows", file=sys.stderr)
+        print(f"sudokulab: warning: {named('jobs', jobs)} is more than the {cores()} usable "
+              f"cores: workers share cores, so each puzzle's time grows", file=sys.stderr)
     if settings.sample and settings.sample > puzzles:
-        print(f"sudokulab: warning: --sample {settings.sample} of {puzzles} puzzles: "
-              f"running all {puzzles}", file=sys.stderr)
+        print(f"sudokulab: warning: {named('sample', settings.sample)} of {puzzles} "
+              f"puzzles: running all {puzzles}", file=sys.stderr)
     return jobs
 
 

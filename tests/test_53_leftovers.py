@@ -1,0 +1,208 @@
+"""Issue 53's leftovers, each through the surface a user meets it on.
+
+- `verify` stopped by Ctrl-C or SIGTERM prints the certificates it checked (LOST-3).
+- A stopped `generate --out F` says in F that it holds fewer puzzles than its header asks
+  for; an unwritable --out is named (COSMETIC-2, -3).
+- `-b 'sat:'` is refused (COSMETIC-4).
+- `sl.time_limit`, `sl.compare(sample=)`, `sl.verify(folder)` and `sl.solve(dict)` speak
+  the API's words and take what the command line takes (COSMETIC-5, -6, -7).
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_process_tree import (
+    PATIENCE,
+    POLL,
+    SIGNALS,
+    assert_stopped,
+    ended,
+    signal_and_collect,
+    start,
+)
+
+import sudokulab.api as sl
+from sudokulab.check import is_solution
+from sudokulab.cli import main
+from sudokulab.errors import (
+    EXIT_INPUT,
+    BackendError,
+    CertificateRejected,
+    InputError,
+    PuzzleError,
+    UsageError,
+)
+from sudokulab.formats.text import from_json
+from sudokulab.result import Status
+
+EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+DATA = Path(__file__).parent / "data"
+
+
+def lines_out(process: subprocess.Popen, count: int) -> None:
+    """Wait until the running command has printed `count` lines on stdout."""
+    out = process.files[0]  # type: ignore[attr-defined]
+    give_up = time.monotonic() + PATIENCE
+    while (out.seek(0), out.read().count("\n"))[1] < count:
+        assert process.poll() is None, f"ended before the signal: {ended(process)}"
+        assert time.monotonic() < give_up, "never printed its lines"
+        time.sleep(POLL)
+
+
+# --- verify: stopped, it keeps the rows it checked (LOST-3) ---------------------------------
+
+@pytest.fixture(scope="module")
+def certified(tmp_path_factory) -> Path:
+    """A folder of top95's 95 certificates, made by `solve --certify`."""
+    from sudokulab import datasets
+    from sudokulab.puzzle import line_of
+
+    folder = tmp_path_factory.mktemp("certs")
+    given = folder.parent / "top95.txt"
+    given.write_text("".join(f"{line_of(p.givens)}\n" for p in datasets.load("top95")))
+    subprocess.run([sys.executable, "-m", "sudokulab", "solve", "--file", str(given), "-b",
+                    "norvig", "--certify", str(folder)], check=True, capture_output=True)
+    assert len(list(folder.glob("*.json"))) == 95
+    return folder
+
+
+@SIGNALS
+def test_a_stopped_verify_prints_each_certificate_it_checked(signum, certified):
+    folders = [str(certified)] * 3  # 285 checks: several seconds, the signal comes midway
+    process = start("verify", *folders)
+    lines_out(process, 2 + 3)  # the header, its rule and three certificates
+    code, out, err = signal_and_collect(process, signum)
+    assert_stopped(code, err, signum)
+    assert "Traceback" not in err
+    head, _, tail = out.partition("\n\n")
+    rows = head.splitlines()[2:]
+    names = [path.name for path in sorted(certified.glob("*.json"))] * 3
+    assert 3 <= len(rows) < len(names)
+    assert [row.split()[0] for row in rows] == names[:len(rows)]
+    assert all(row.split()[2] == "accepted" for row in rows)
+    assert tail.strip() == (f"{len(rows)} of {len(rows)} accepted "
+                            f"(stopped after {len(rows)} of {len(names)})")
+
+
+def test_verify_still_prints_a_row_per_certificate_and_the_total(certified, capsys):
+    assert main(["verify", str(certified)]) == 0
+    out = capsys.readouterr().out
+    assert out.count(" accepted ") == 95 and out.rstrip().endswith("95 of 95 accepted")
+
+
+# --- generate: a stopped file says so; an unwritable --out is named (COSMETIC-2, -3) -----
+
+@SIGNALS
+def test_a_stopped_generate_says_in_its_file_how_many_it_holds(signum, tmp_path):
+    path = tmp_path / "made.txt"
+    process = start("generate", "-n", "300", "--out", str(path))
+    give_up = time.monotonic() + PATIENCE
+    while not path.exists() or sum(not line.startswith("#")
+                                   for line in path.read_text().splitlines()) < 3:
+        assert process.poll() is None, f"ended before the signal: {ended(process)}"
+        assert time.monotonic() < give_up, "never wrote a puzzle"
+        time.sleep(POLL)
+    code, out, err = signal_and_collect(process, signum)
+    assert_stopped(code, err, signum)
+    lines = path.read_text().splitlines()
+    made = [line for line in lines if not line.startswith("#")]
+    assert 3 <= len(made) < 300 and all(len(line) == 81 for line in made)
+    assert any(line.startswith("# 300 puzzle(s)") for line in lines)  # the header asked 300
+    why = "interrupted (SIGTERM)" if signum == signal.SIGTERM else "interrupted (Ctrl-C)"
+    assert lines[-1] == f"# cut short: {len(made)} of the 300 puzzle(s) written; {why}"
+
+
+def test_an_unwritable_generate_out_is_named(tmp_path, capsys):
+    where = tmp_path / "no such folder" / "x.txt"
+    assert main(["generate", "-n", "2", "--out", str(where)]) == EXIT_INPUT
+    assert main(["generate", "-n", "2", "--out", str(tmp_path)]) == EXIT_INPUT
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"sudokulab: error: --out {where}: cannot write it: No such file or "
+                   f"directory",
+                   f"sudokulab: error: --out {tmp_path}: cannot write it: Is a directory"]
+
+
+# --- a backend spec with a ':' and nothing after it (COSMETIC-4) --------------------------
+
+@pytest.mark.parametrize("spec", ["sat:", "norvig: ", "sat:,"])
+def test_a_colon_without_options_is_refused(spec, capsys):
+    assert main(["solve", EASY, "-b", spec]) == EXIT_INPUT
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"backend spec {spec!r} has no option" in err
+    with pytest.raises(BackendError, match="has no option after its ':'"):
+        sl.solve(EASY, backend=spec)
+
+
+# --- the API's words (COSMETIC-5, -6) -----------------------------------------------------
+
+def test_time_limit_says_what_it_takes():
+    with pytest.raises(UsageError, match=r"^time_limit: value -1: give seconds, 0 or more"):
+        sl.time_limit(-1)
+    with pytest.raises(UsageError, match=r"^time_limit: value nan"):
+        sl.time_limit(float("nan"))
+    with pytest.raises(TypeError, match=r"^time_limit: value must be a number of seconds "
+                                        r".*, not str$"):
+        sl.time_limit("x")
+    assert sl.time_limit(0) is None and sl.time_limit(2) == 2.0
+
+
+def test_compare_names_sample_as_the_api_spells_it(capsys):
+    sl.compare([EASY], backends="norvig", sample=5, jobs=1, progress=False)
+    err = capsys.readouterr().err
+    assert "warning: sample=5 of 1 puzzles: running all 1" in err and "--sample" not in err
+
+
+def test_the_command_names_sample_as_the_command_line_spells_it(tmp_path, capsys):
+    given = tmp_path / "one.txt"
+    given.write_text(EASY + "\n")
+    assert main(["compare", "--file", str(given), "-b", "norvig", "--sample", "5", "--jobs",
+                 "1", "--out", str(tmp_path / "run")]) == 0
+    assert "warning: --sample 5 of 1 puzzles: running all 1" in capsys.readouterr().err
+
+
+def test_verify_takes_a_folder_as_the_command_does(tmp_path):
+    folder = tmp_path / "certs"
+    made = [sl.certify(EASY, folder), sl.certify("." * 16, folder)]
+    reports = sl.verify(folder)
+    assert isinstance(reports, list)
+    assert [report.path.name for report in reports] == sorted(
+        certificate.json_path.name for certificate in made)
+    assert [report.verdict for report in reports] == [
+        sl.verify(certificate).verdict for certificate in sorted(
+            made, key=lambda certificate: certificate.json_path.name)]
+    assert main(["verify", str(folder)]) == 0
+    bad = made[0].json_path
+    data = json.loads(bad.read_text())
+    data["count"] = 7
+    bad.write_text(json.dumps(data))
+    with pytest.raises(CertificateRejected, match=rf"^1 of 2 certificates in {folder} not "
+                                                  rf"accepted; the first: {bad.name}: count 7"):
+        sl.verify(folder)
+    with pytest.raises(InputError, match="no certificate"):
+        sl.verify(tmp_path)  # a folder without one, as `sudokulab verify` refuses it
+
+
+# --- a parsed JSON puzzle (COSMETIC-7) ----------------------------------------------------
+
+def test_solve_takes_a_json_puzzle_as_json_load_gives_it():
+    variants = json.loads((DATA / "variants.json").read_text())
+    for name, data in variants.items():
+        result = sl.solve(data)
+        puzzle = from_json(json.dumps(data))
+        assert puzzle.rules, name  # each has its rule: the dict's rules are read
+        assert result.status is Status.UNIQUE, name
+        assert is_solution(puzzle, result.solutions[0]), name
+
+
+def test_a_dict_that_is_no_json_puzzle_says_why():
+    with pytest.raises(PuzzleError, match="'givens'"):
+        sl.solve({"box": [3, 3]})
+    with pytest.raises(PuzzleError, match="sl.solve: puzzle is no JSON puzzle"):
+        sl.solve({"givens": EASY, "rules": {1, 2}})
