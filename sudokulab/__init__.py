@@ -13,7 +13,7 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 API = ("Comparison", "Puzzle", "Record", "Result", "Status", "certify", "compare", "datasets",
-       "load", "open_run", "rate", "setter", "solve", "verify")
+       "load", "open_run", "rate", "setter", "solve", "solve_many", "verify")
 __all__ = [*API, "__version__"]
 
 

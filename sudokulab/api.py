@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # the certify package is imported when first used
     from sudokulab.generate.setter import SetterReport
 
 __all__ = ["Comparison", "Puzzle", "Record", "Result", "Status", "certify", "compare",
-           "datasets", "load", "open_run", "rate", "setter", "solve", "verify"]
+           "datasets", "load", "open_run", "rate", "setter", "solve", "solve_many", "verify"]
 
 PuzzleLike = Puzzle | str | Mapping[str, object]  # a dict: the JSON form
 
@@ -141,6 +141,32 @@ def solve(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, limit: int | None 
     spec = _string(backend, where, "backend", "a backend spec string such as 'norvig'")
     limit = _whole(limit, where, "limit", none=True)
     return make_backend(spec).solve(puzzle, limit=limit, timeout=_seconds(timeout, where))
+
+
+def solve_many(puzzles: Iterable[PuzzleLike], backend: str = DEFAULT_BACKEND,
+               limit: int = 2) -> list[Result]:
+    """Solve many puzzles with one backend, each Result in order. An engine with a batch
+    path (native) takes the classic 9x9s in one call, so Python's cost per puzzle does not
+    hide it (each Result then holds an equal share of the call's time); others solve one
+    by one. `limit` is 1 or 2 (2 proves uniqueness). Every grid is checked by the
+    independent checker: DisagreementError names the first answer that fails it."""
+    from sudokulab.backends import make_backend
+    from sudokulab.harness.bulk import solve_many as bulk
+
+    where = "sl.solve_many"
+    if isinstance(puzzles, str | Puzzle | Mapping) or not isinstance(puzzles, Iterable):
+        raise TypeError(f"{where}: puzzles must be a list of Puzzles, puzzle strings or JSON "
+                        f"puzzles, not {_kind(puzzles)}")
+    from sudokulab.backends.native import plain
+
+    # a plain classic line stays text: a batch reads it as it is (making a Puzzle of it
+    # would cost more than native spends solving it)
+    given = [p.strip() if isinstance(p, str) and plain(p.strip())
+             else _puzzle(p, where, f"puzzles[{k}]") for k, p in enumerate(puzzles)]
+    spec = _string(backend, where, "backend", "a backend spec string such as 'native'")
+    if _whole(limit, where, "limit") not in (1, 2):
+        raise UsageError(f"{where}: limit must be 1 or 2, not {limit} (sl.solve counts)")
+    return bulk(make_backend(spec), given, limit)
 
 
 def datasets() -> list[str]:
@@ -259,7 +285,12 @@ def _puzzles(puzzles: object, where: str) -> list[Puzzle]:
     if isinstance(puzzles, bytes | bytearray | Mapping) or not isinstance(puzzles, Iterable):
         raise TypeError(f"{where}: puzzles must be a dataset name or a list of Puzzles or "
                         f"puzzle strings, not {_kind(puzzles)}")
-    given = [_puzzle(p, where, f"puzzles[{k}]") for k, p in enumerate(puzzles)]
+    from sudokulab.backends.native import plain
+
+    # a plain classic line stays text: a batch reads it as it is (making a Puzzle of it
+    # would cost more than native spends solving it)
+    given = [p.strip() if isinstance(p, str) and plain(p.strip())
+             else _puzzle(p, where, f"puzzles[{k}]") for k, p in enumerate(puzzles)]
     if not given:
         raise UsageError(f"{where}: no puzzles to compare: give a dataset's name or some "
                          f"puzzles")

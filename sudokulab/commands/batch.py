@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from sudokulab.errors import EXIT_NONE, EXIT_OK
+from sudokulab.harness.bulk import DIGITS, answer, failing
 
 # What keeps a file of mixed lines off the batch path: a header or section of a grid file
 # (they give a line another meaning than its own); so do JSON and bytes that are no UTF-8.
@@ -193,7 +194,7 @@ def _write(out: Any, first: int, givens: bytes, batch: Any) -> list[int]:
     writes it: 'invalid', exit 4)."""
     status = batch.status
     grids = batch.first.translate(None, b"\n")  # 81 characters each
-    wrong = _failing(givens, grids, batch)
+    wrong = failing(givens, grids, batch)
     codes = [EXIT_NONE if found == 0 else EXIT_OK for found in status]
     if not wrong and status.count(1) == len(status):  # the engine's lines as they are
         if status:
@@ -207,50 +208,11 @@ def _write(out: Any, first: int, givens: bytes, batch: Any) -> list[int]:
     for k in sorted(wrong):  # the answers before a wrong one, then its own
         if start < k:
             out.emit("\n".join(shown[start:k]))
-        codes[k] = out.write(first + k, *_answer(givens, grids, batch, k))
+        codes[k] = out.write(first + k, *answer(givens, grids, batch, k))
         start = k + 1
     if start < len(shown):
         out.emit("\n".join(shown[start:]))
     return codes
-
-
-DIGITS = bytes.maketrans(b".0123456789", bytes([0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]))
-
-
-def _failing(givens: bytes, grids: bytes, batch: Any) -> set[int]:
-    """The lines whose grids (81 characters each: the first ones, then `batch.second`)
-    fail the independent checker, or whose two grids are the same (no count of two)."""
-    from sudokulab.check import failures
-
-    status = batch.status
-    found = [k for k, count in enumerate(status) if count]
-    if len(found) == len(status):  # every line has a grid: the buffers as they are
-        wrong = set(failures((3, 3), givens.translate(DIGITS), grids.translate(DIGITS)))
-    else:
-        wrong = {found[i] for i in failures(
-            (3, 3), b"".join(givens[81 * k:81 * k + 81] for k in found).translate(DIGITS),
-            b"".join(grids[81 * k:81 * k + 81] for k in found).translate(DIGITS))}
-    several = [k for k, count in enumerate(status) if count == 2]
-    if several:
-        seconds = b"".join(batch.second[81 * k:81 * k + 81] for k in several)
-        wrong |= {several[i] for i in failures(
-            (3, 3), b"".join(givens[81 * k:81 * k + 81] for k in several).translate(DIGITS),
-            seconds.translate(DIGITS))}
-        wrong |= {k for k in several if grids[81 * k:81 * k + 81]
-                  == batch.second[81 * k:81 * k + 81]}
-    return wrong
-
-
-def _answer(givens: bytes, grids: bytes, batch: Any, k: int) -> tuple[Any, Any]:
-    """The Puzzle and Result of line k, for an answer that failed the batch check (so
-    that `solve`'s own writing says why)."""
-    from sudokulab.puzzle import Puzzle
-    from sudokulab.result import verdict
-
-    puzzle = Puzzle((3, 3), tuple(givens[81 * k:81 * k + 81].translate(DIGITS)))
-    found = [tuple(buffer[81 * k:81 * k + 81].translate(DIGITS))
-             for buffer in (grids, batch.second)[:batch.status[k]]]
-    return puzzle, verdict(found, batch.limit, complete=True)
 
 
 def _interrupted(out: Any, number: int, line: bytes) -> None:

@@ -1,0 +1,80 @@
+"""sl.solve_many (issue 59): many puzzles through one engine, in bulk where the engine has
+a batch path (native), every grid checked; the same answers as solving one by one."""
+
+from __future__ import annotations
+
+import pytest
+
+import sudokulab as sl
+from sudokulab import datasets
+from sudokulab.backends import native
+from sudokulab.errors import DisagreementError, PuzzleError, UsageError
+from sudokulab.harness import bulk
+from sudokulab.puzzle import Puzzle
+from sudokulab.result import Status
+
+needs_native = pytest.mark.skipif(bool(native.NativeBackend.available().reason),
+                                  reason="native needs cffi and a C compiler")
+
+
+def lines(name: str, k: int) -> list[str]:
+    """The first k puzzles of a bundled set, as lines."""
+    return [str(p) for p in datasets.load(name)[:k]]
+
+
+@needs_native
+def test_native_in_bulk_gives_the_published_solutions():
+    puzzles = lines("top95", 95)
+    results = sl.solve_many(puzzles, backend="native")
+    assert [r.solutions[0] for r in results] == list(datasets.solutions("top95"))
+    assert {r.status for r in results} == {Status.UNIQUE}
+
+
+@needs_native
+def test_bulk_and_one_by_one_agree_on_a_mixed_list():
+    # plain lines, Puzzles, a 4x4 and a variant go through the batch or one by one
+    mixed = [*lines("easy50", 3), sl.Puzzle.parse("." * 16), datasets.load("top95")[5],
+             "1" + "." * 80]
+    many = sl.solve_many(mixed, backend="native", limit=2)
+    one = [sl.solve(p, backend="native", limit=2) for p in mixed]
+    assert [(r.status, r.solutions, r.count) for r in many] == \
+        [(r.status, r.solutions, r.count) for r in one]
+    assert many[3].status is Status.MULTIPLE and many[5].status is Status.MULTIPLE
+
+
+def test_an_engine_without_a_batch_solves_one_by_one():
+    results = sl.solve_many(lines("easy50", 5), backend="norvig", limit=1)
+    assert [r.solutions[0] for r in results] == list(datasets.solutions("easy50")[:5])
+    assert {r.status for r in results} == {Status.SOLVED}
+
+
+@needs_native
+def test_a_wrong_grid_from_the_batch_is_named(monkeypatch):
+    from sudokulab.backends import make_backend
+
+    engine = make_backend("native")
+    real = engine.solve_lines
+
+    def spoiled(text, count, stride=81, limit=2):
+        batch = real(text, count, stride, limit)
+        first = bytearray(batch.first)
+        first[82 * 2], first[82 * 2 + 1] = first[82 * 2 + 1], first[82 * 2]  # puzzle 3
+        batch.first = bytes(first)
+        return batch
+
+    monkeypatch.setattr(engine, "solve_lines", spoiled)
+    puzzles = [Puzzle.parse(line) for line in lines("top95", 4)]
+    with pytest.raises(DisagreementError, match="puzzle 3: native's answer fails the checker"):
+        bulk.solve_many(engine, puzzles)
+
+
+@pytest.mark.parametrize("bad, error", [("." * 81, TypeError), (5, TypeError),
+                                        ([None], TypeError), (["12"], PuzzleError)])
+def test_bad_arguments_are_named(bad, error):
+    with pytest.raises(error):
+        sl.solve_many(bad)
+
+
+def test_the_limit_is_one_or_two():
+    with pytest.raises(UsageError, match="limit must be 1 or 2"):
+        sl.solve_many(lines("easy50", 1), limit=3)
