@@ -242,6 +242,19 @@ def test_a_backend_with_no_answer_has_no_times_and_no_rate():
     assert line.count("—") == 6  # puzzles/s, median, p90, max, CPU median, peak memory
 
 
+def test_each_rate_is_read_against_native_when_it_ran():
+    # native 4 puzzles in 0.004 s (1000/s), sat in 0.2 s (20/s): sat runs at 0.02 of it
+    fast = figures("native", records_of("native", [(Status.UNIQUE, 0.001)] * 4))
+    slow = figures("sat", records_of("sat", [(Status.UNIQUE, 0.05)] * 4))
+    none = figures("u", records_of("u", [(Status.UNSUPPORTED, 1e-6)] * 4))
+    rows = report.timing_rows(report.Report("t", "s", [fast, slow, none], CrossCheck([]), {},
+                                            False, [], {}))
+    assert [row["of native"] for row in rows] == [1.0, 0.02, None]
+    alone = report.timing_rows(report.Report("t", "s", [slow], CrossCheck([]), {}, False,
+                                             [], {}))
+    assert "of native" not in alone[0]
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
 def test_a_full_standard_output_is_one_line_not_a_traceback(tmp_path):
     command = [sys.executable, "-m", "sudokulab", "compare", "--dataset", "hardest",

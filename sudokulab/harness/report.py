@@ -55,6 +55,7 @@ def timing_rows(report: Report, *, numeric: bool = False) -> list[dict]:
     uncertain = any(f.intervals for f in report.figures)
     # a column of intervals only for a figure that has one somewhere (never the max)
     bracketed = {name for f in report.figures for name, i in f.intervals.items() if i}
+    limit = limit_rate(report)
     rows = []
     for f in report.figures:
         row = {"backend": f.backend, "puzzles": f.puzzles, "answered": f.answered,
@@ -65,6 +66,8 @@ def timing_rows(report: Report, *, numeric: bool = False) -> list[dict]:
         for name, value, scale in (("puzzles/s", f.rate, 1), ("median ms", f.median, 1000),
                                    ("p90 ms", f.p90, 1000), ("max ms", f.max, 1000)):
             row[name] = None if value is None else round(value * scale, 1 if scale == 1 else 3)
+            if name == "puzzles/s" and limit:  # the compiled limit, on the same puzzles
+                row["of native"] = None if f.rate is None else float(f"{f.rate / limit:.3g}")
             interval = f.intervals.get(name.split(" ms")[0])
             if name.split(" ms")[0] not in bracketed:
                 continue
@@ -82,6 +85,13 @@ def timing_rows(report: Report, *, numeric: bool = False) -> list[dict]:
             row["spread"] = "" if f.spread is None else f"{f.spread:.1%}"
         rows.append(row)
     return rows
+
+
+def limit_rate(report: Report) -> float | None:
+    """native's puzzles/s in this run: the compiled limit each rate is read against, on
+    the same puzzles (issue 59); None when native did not run or answered none."""
+    return next((f.rate for f in report.figures
+                 if f.backend.split(":")[0] == "native" and f.rate), None)
 
 
 def _certified_cells(report: Report, backend: str, numeric: bool) -> dict:
@@ -332,7 +342,8 @@ def markdown(report: Report) -> str:
               "(median over repeats); median, p90 and max are over answered puzzles; "
               "puzzles/s is puzzles per second of solving time on one core, over the "
               f"puzzles a backend tried (not those with a rule it cannot express); {NONE} "
-              "where a backend answered none; build and "
+              "where a backend answered none; 'of native' (when native ran) is that rate "
+              "as a fraction of native's, the compiled limit, on the same puzzles; build and "
               "solve are the backend's own split; CPU median is the CPU time of the solve "
               "(the worker's threads and child processes), peak MB the largest resident "
               "memory of an engine's worker process; warm-up is the untimed first solve of "
