@@ -255,6 +255,16 @@ def test_each_rate_is_read_against_native_when_it_ran():
     assert "of native" not in alone[0]
 
 
+def test_the_limit_chart_labels_each_engine_with_its_fraction_of_native(tmp_path):
+    from sudokulab.harness import plots
+
+    figure = plots.limit_figure({"native": 1000.0, "sat": 20.0, "mzn": 2.5}, "t")
+    labels = sorted(t.get_text() for t in figure.axes[0].texts)
+    assert labels == ["1,000/s, the limit", "2/s, 0.0025 of native", "20/s, 0.02 of native"]
+    assert [t.get_text() for t in figure.axes[0].get_yticklabels()] == ["mzn", "sat", "native"]
+    assert plots.limit({"native": 10.0, "sat": 1.0}, tmp_path / "l.png", "t").stat().st_size
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
 def test_a_full_standard_output_is_one_line_not_a_traceback(tmp_path):
     command = [sys.executable, "-m", "sudokulab", "compare", "--dataset", "hardest",

@@ -441,6 +441,9 @@ def write_reports(result: Comparison, pair: list[str] | None, folder: Path) -> r
     if summary.effort:
         summary.plots.append(folder / "effort.png")
         result.effort_plot(summary.plots[-1])
+    rates = {f.backend: f.rate for f in summary.figures if f.rate}
+    if report.limit_rate(summary) and len(rates) >= 2:  # the paradigms from the limit down
+        summary.plots.append(plots.limit(rates, folder / "limit.png", heading))
     (folder / "summary.md").write_text(report.markdown(summary), encoding="utf-8")
     report.write_csv(summary, folder / "summary.csv")
     summary.tables = report.write_sections(summary, folder)

@@ -1,9 +1,11 @@
 """Plots of a run: a cactus plot of every backend (and the virtual best solver), a
-per-puzzle scatter of two, and each engine's effort against the puzzles' ratings. Each
+per-puzzle scatter of two, each engine's effort against the puzzles' ratings, and each
+engine's rate against native's, the compiled limit. Each
 is a matplotlib Figure (what a notebook shows), written as a PNG where a path is given."""
 
 from __future__ import annotations
 
+import math
 import os
 import textwrap
 from collections.abc import Collection, Mapping, Sequence
@@ -67,6 +69,39 @@ def cactus_figure(runs: Mapping[str, Sequence[Record]], title: str, *,
     axes.set_title(_wrapped(title, 70), fontsize=10)
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(fontsize=8)
+    return figure
+
+
+def limit(rates: Mapping[str, float], path: Path, title: str) -> Path:
+    """limit_figure, written as a PNG to `path`."""
+    finish(limit_figure(rates, title), path)
+    return path
+
+
+def limit_figure(rates: Mapping[str, float], title: str, *, ax=None):
+    """Each engine's puzzles per second on the same puzzles, fastest on top, on a log
+    scale, with native's rate (the compiled limit) as a dashed line and each bar labelled
+    with its fraction of it: the cost of each paradigm, measured."""
+    ranked = sorted(rates.items(), key=lambda item: item[1])
+    top = next(rate for name, rate in rates.items() if name.split(":")[0] == "native")
+    figure, axes = _axes(ax, (7, 0.45 * len(ranked) + 1.4))
+    names = [name for name, _ in ranked]
+    bars = axes.barh(names, [rate for _, rate in ranked],
+                     color=["black" if n.split(":")[0] == "native" else "tab:blue"
+                            for n in names])
+    for bar, (_, rate) in zip(bars, ranked):
+        share = "the limit" if rate == top else f"{rate / top:.3g} of native"
+        axes.text(bar.get_width() * 1.15, bar.get_y() + bar.get_height() / 2,
+                  f"{rate:,.0f}/s, {share}", va="center", fontsize=8)
+    axes.axvline(top, color="black", linestyle="--", linewidth=0.8,
+                 label=f"native: the compiled limit ({top:,.0f}/s)")
+    axes.set_xscale("log")
+    # bars from a power of ten below the slowest (a log axis has no zero), room for labels
+    axes.set_xlim(10 ** math.floor(math.log10(ranked[0][1])), top * 40)
+    axes.set_xlabel("puzzles per second of solving time (one core, log scale)")
+    axes.set_title(_wrapped(title, 70), fontsize=10)
+    axes.grid(True, axis="x", which="both", alpha=0.3)
+    axes.legend(fontsize=8, loc="lower right")
     return figure
 
 
