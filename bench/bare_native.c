@@ -15,9 +15,11 @@ typedef struct {
     long found;
     long nodes, guesses, backtracks, placements, locked;
     int (*on_solution)(const uint8_t *grid);
+    void (*on_event)(int kind, int slot, int cell, int digit, const uint16_t *cand);
     uint8_t *out;
     long out_cap;
     double deadline;
+    int depth;
 } native_ctl;
 
 long native_batch(const char *text, long count, long stride, char *first, char *second,

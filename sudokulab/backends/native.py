@@ -54,6 +54,7 @@ FIX = "pip install 'sudokulab[native]' and a C compiler (apt-get install gcc), o
 # What Python sees of the library (the declarations of native.c's public part).
 CDEF = """
 typedef int (*native_found)(const uint8_t *grid);
+typedef void (*native_event)(int kind, int slot, int cell, int digit, const uint16_t *cand);
 typedef struct {
     volatile int stop;
     double seconds;
@@ -61,9 +62,11 @@ typedef struct {
     long found;
     long nodes, guesses, backtracks, placements, locked;
     native_found on_solution;
+    native_event on_event;
     uint8_t *out;
     long out_cap;
     double deadline;
+    int depth;
 } native_ctl;
 int native_solve(int br, int bc, const uint8_t *givens, native_ctl *ctl);
 int native_root(int br, int bc, const uint8_t *givens, uint16_t *marks, native_ctl *ctl);
@@ -179,6 +182,49 @@ def _on_solution() -> Any:
     return ffi.callback("native_found", lambda pointer: _sink.found(pointer))
 
 
+@cache
+def _on_event() -> Any:
+    """The one C callback for search events (a trace), handing each to the solve running
+    in its thread."""
+    ffi, _ = engine()
+    return ffi.callback("native_event", lambda *event: _sink.event(*event))
+
+
+START, WAVE, DEAD, CHOSE, GUESS = range(5)  # native.c's EV_*
+
+
+class Tracer:
+    """native.c's search events told to a trace Recorder, as norvig tells its own: the
+    candidates before and after each node's propagation, each branch and guess."""
+
+    def __init__(self, ffi: Any, ctl: Any, recorder: Any, n: int, cells: int) -> None:
+        self.ffi, self.ctl, self.recorder, self.n, self.cells = ffi, ctl, recorder, n, cells
+        self.before: list[int] = []  # the candidates the next propagation starts from
+
+    def __call__(self, kind: int, slot: int, cell: int, digit: int, cand: Any) -> None:
+        """One event of the C search; past the recorder's cap, the search is told to stop
+        telling (the solutions still come, through on_solution)."""
+        trace = self.recorder
+        if trace.full:
+            self.ctl.on_event = self.ffi.NULL
+            return
+        marks = self.ffi.unpack(cand, self.cells)
+        if kind == START:
+            trace.start(marks, self.n)
+            self.before = marks
+        elif kind in (WAVE, DEAD):
+            trace.wave(self.before, marks)
+            if kind == DEAD:
+                where = [cell] if cell >= 0 else [k for k, m in enumerate(marks) if not m]
+                trace.dead_end(where, "the guess empties a peer" if cell >= 0 else
+                               "propagation left a cell or a unit's digit with no place")
+        elif kind == CHOSE:
+            trace.chose(slot, f"{trace.name(cell)}: {digit} candidates, the fewest")
+        elif kind == GUESS:
+            trace.guess(slot, cell, digit)
+            self.before = marks
+
+
 def grid_of(ffi: Any, pointer: Any, cells: int) -> Grid:
     """One solution as the C library hands it over (a byte per cell)."""
     return tuple(ffi.buffer(pointer, cells)[:])
@@ -189,6 +235,7 @@ class NativeBackend(Backend):
 
     name = "native"
     paradigm = "propagation and search (compiled C)"
+    records_trace = True  # off (None), the C search tests one pointer per event
     supported_rules = ()  # the classic rules only: every variant is UNSUPPORTED
     needs = (Need("cffi", FIX),)
     option_table = {
@@ -197,6 +244,7 @@ class NativeBackend(Backend):
 
     def __init__(self, root: str = "no") -> None:
         self.root = root == "yes"
+        self.trace = None
 
     @classmethod
     def ready(cls) -> Availability:
@@ -226,20 +274,30 @@ class NativeBackend(Backend):
         solutions = self.new_found()
         cells = n * n
 
+        recorder = self.trace
+
         def found(pointer: Any) -> int:
             """Keep one solution; nonzero stops the search (Ctrl-C heard meanwhile)."""
             solutions.append(grid_of(ffi, pointer, cells))
+            if recorder is not None:
+                recorder.solution(solutions[-1])
             return int(state.pressed)
 
         ctl.on_solution = _on_solution()
-        built = time.perf_counter()
-        outer = getattr(_sink, "found", None)  # put back after: this thread's solve before
+        outer = getattr(_sink, "found", None), getattr(_sink, "event", None)  # put back after
         _sink.found = found
+        if recorder is not None:  # a trace: the C search tells each event
+            from sudokulab.geometry import geometry
+
+            recorder.name = geometry(puzzle.box, puzzle.rules, puzzle.layout).name
+            _sink.event = Tracer(ffi, ctl, recorder, n, cells)
+            ctl.on_event = _on_event()
+        built = time.perf_counter()
         try:
             with ctrl_c(lambda: setattr(ctl, "stop", 1)) as state:
                 why = lib.native_solve(br, bc, givens, ctl)
         finally:
-            _sink.found = outer
+            _sink.found, _sink.event = outer
         took = time.perf_counter() - built
         stats = statistics(ctl)
         if state.pressed or why == STOPPED:

@@ -21,7 +21,7 @@ plus at most `limit` solution events; each event holds at most cells x N pairs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from sudokulab.backends.recording import RecordingFile
@@ -42,7 +42,7 @@ class Recorder:
         self.cap = cap
         self.events: list[dict] = []
         self.full = False
-        self.name = str  # cell -> its name (r1c1): the backend sets its geometry's
+        self.name: Callable[[int], str] = str  # cell -> its name (r1c1): the geometry's
         self.depth = 0  # of the node being propagated
         self._slots: dict[int, tuple[int, str, bool]] = {}  # slot -> depth, why, first try
 

@@ -31,10 +31,21 @@ typedef struct {
     long found;             /* solutions found */
     long nodes, guesses, backtracks, placements, locked;
     int (*on_solution)(const uint8_t *grid);  /* each solution (NULL: none); nonzero stops */
+    /* each search event (NULL, the default: none, one test per event): a trace */
+    void (*on_event)(int kind, int slot, int cell, int digit, const uint16_t *cand);
     uint8_t *out;           /* the first out_cap solutions, `cells` digits each */
     long out_cap;
     double deadline;        /* (internal) monotonic time to stop at */
+    int depth;              /* (internal) the guesses above the node being searched */
 } native_ctl;
+
+/* The events a trace hears: the candidates before propagation (START), after one node's
+ * propagation (WAVE) or where it met a contradiction (DEAD); the cell a node branches on
+ * and its count of candidates (CHOSE); a digit tried there (GUESS, with the candidates
+ * before it). `slot` is the node's depth, `cand` the candidates at that moment. */
+enum { EV_START = 0, EV_WAVE = 1, EV_DEAD = 2, EV_CHOSE = 3, EV_GUESS = 4 };
+#define EVENT(ctl, kind, slot, cell, digit, cand) \
+    do { if ((ctl)->on_event) (ctl)->on_event(kind, slot, cell, digit, cand); } while (0)
 
 typedef struct {
     int n, br, bc, cells, nunits, npeers, nsegs;
@@ -283,8 +294,13 @@ static int solution(const geo_t *g, const state_t *s, native_ctl *ctl) {
 /* One node: propagate, then guess on the open cell with fewest candidates. */
 HOT int node(const geo_t *g, state_t *s, native_ctl *ctl, const int N, const int PEERS,
              const int SEGS, int (*again)(const geo_t *, state_t *, native_ctl *)) {
-    if (!propagate(g, s, ctl, N, PEERS, SEGS)) { ctl->backtracks++; return DONE; }
+    if (!propagate(g, s, ctl, N, PEERS, SEGS)) {
+        ctl->backtracks++;
+        EVENT(ctl, EV_DEAD, ctl->depth, -1, 0, s->cand);
+        return DONE;
+    }
     ctl->nodes++;
+    EVENT(ctl, EV_WAVE, ctl->depth, -1, 0, s->cand);
     if (ctl->stop) return STOPPED;
     if (ctl->deadline > 0 && ctl->nodes % CLOCK_EVERY == 0 && now() >= ctl->deadline)
         return DEADLINE;
@@ -296,6 +312,8 @@ HOT int node(const geo_t *g, state_t *s, native_ctl *ctl, const int N, const int
         if (k < fewest) { fewest = k; best = i; if (k == 2) break; }
     }
     uint16_t digits = s->cand[best];
+    const int slot = ctl->depth;
+    EVENT(ctl, EV_CHOSE, slot, best, fewest, s->cand);
     while (digits) {
         uint16_t bit = digits & (uint16_t)-digits;
         digits ^= bit;
@@ -303,8 +321,16 @@ HOT int node(const geo_t *g, state_t *s, native_ctl *ctl, const int N, const int
         memcpy(&child, s, sizeof child);
         child.qhead = child.qtail = 0;
         ctl->guesses++;
-        if (!place(g, &child, best, bit)) continue;
-        int why = again(g, &child, ctl);
+        EVENT(ctl, EV_GUESS, slot, best, __builtin_ctz(bit) + 1, s->cand);
+        ctl->depth = slot + 1;
+        int why = DONE;
+        if (place(g, &child, best, bit)) {
+            why = again(g, &child, ctl);
+        } else {  /* the digit empties a peer at once: a dead end like any other */
+            ctl->backtracks++;
+            EVENT(ctl, EV_DEAD, slot + 1, best, 0, child.cand);
+        }
+        ctl->depth = slot;
         if (why != DONE) return why;
     }
     return DONE;
@@ -359,7 +385,9 @@ int native_solve(int br, int bc, const uint8_t *givens, native_ctl *ctl) {
     const geo_t *g = shape(br, bc, &local);
     if (!g) return BAD_SHAPE;
     arm(ctl);
+    ctl->depth = 0;
     if (!start(g, givens, &s)) { ctl->backtracks++; return DONE; }
+    EVENT(ctl, EV_START, 0, -1, 0, s.cand);
     return search(g, &s, ctl);
 }
 
@@ -389,6 +417,8 @@ long native_batch(const char *text, long count, long stride, char *first, char *
     const geo_t *g = shape(3, 3, &local);
     ctl->limit = ctl->limit == 1 ? 1 : 2;
     ctl->on_solution = 0;
+    ctl->on_event = 0;
+    ctl->depth = 0;
     ctl->out = found;
     ctl->out_cap = 2;
     arm(ctl);
