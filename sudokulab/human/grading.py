@@ -105,6 +105,11 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "Simple Colors Wrap": ("Hard", 150, 6.5),
     "Multi Colors 1": ("Hard", 200, 6.6),   # Explainer's X-chains, as colors
     "Multi Colors 2": ("Hard", 200, 6.6),
+    # HoDoKu has neither: levels and scores of their nearest (Multi Colors, XY-Chain); a
+    # grown color needs every other place of a unit gone at once, which only Explainer's
+    # multiple forcing chains express (as Grouped AIC), a medusa's links are an AIC's
+    "X-Colors": ("Hard", 200, 8.0),
+    "3D Medusa": ("Unfair", 260, 7.0),
     "Uniqueness Test 1": ("Hard", 100, 4.5),
     "Uniqueness Test 2": ("Hard", 100, 4.6),
     "Uniqueness Test 3": ("Hard", 100, 4.6),
@@ -121,6 +126,7 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "AIC": ("Unfair", 280, 7.0),
     "Grouped AIC": ("Unfair", 300, 8.0),
     "ALS-XZ": ("Unfair", 300, 5.5),      # WXYZ-Wing and up (see WINGS)
+    "Sue de Coq": ("Unfair", 250, 7.0),  # Explainer has none: as two sets (ALS-XZ)
     "Forcing Chain Contradiction": ("Extreme", 500, 8.5),   # SE's dynamic forcing chains
     "Forcing Chain Verity": ("Extreme", 500, 8.5),
     "Forcing Net Contradiction": ("Extreme", 700, 9.0),     # its dynamic chains (+)

@@ -24,9 +24,11 @@ from sudokulab.human import (
     forcing,
     intersections,
     killer,
+    medusa,
     patterns,
     singles,
     subsets,
+    suedecoq,
     uniqueness,
     wings,
 )
@@ -117,7 +119,12 @@ def _techniques() -> list[Technique]:
         t("XY-Chain", chains.xy_chain, 4),
         t("AIC", chains.aic, 4),
         t("ALS-XZ", als.als_xz, 4),
+        t("Sue de Coq", suedecoq.sue_de_coq, 4),
         t("Grouped AIC", chains.grouped_aic, 4),
+        # HoDoKu has neither: after the chains that make most of their deductions, so
+        # paths (and HoDoKu levels) stay HoDoKu's wherever those chains find a step
+        t("X-Colors", medusa.x_colors, 4),
+        t("3D Medusa", medusa.medusa, 4),
         t("Forcing Chain Contradiction", forcing.contradiction_chain, 5),
         t("Forcing Chain Verity", forcing.verity_chain, 5),
         t("Forcing Net Contradiction", forcing.net_contradiction, 5),
