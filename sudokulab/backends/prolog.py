@@ -208,7 +208,9 @@ class PrologBackend(Backend):
                          "a 0/1 vector of its digits restricted to those sets; implied_cages/3 "
                          "adds each unit's cells outside its cages as one more cage (the rule "
                          "of 45), and outies/4 a sum over the cells of the cages reaching out "
-                         "of a unit (a few cells at most); the caged cells are labeled first")
+                         "of a unit (a few cells at most); band_sums/3 does the same over 2 "
+                         "to N-1 consecutive rows or columns (line_sum/2 over up to 9 cells); "
+                         "the caged cells are labeled first")
         relations: dict[tuple[str, str], int] = {}
         for rel in posted_relations(geo):
             key = (rel.rule, rel.kind.replace("-", "_"))

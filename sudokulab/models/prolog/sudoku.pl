@@ -106,6 +106,8 @@ sudoku(Box, Cells, Rules0, Strength0) :-
     maplist(rule_holds(Strength, Grid, Rows, Places), Rules),
     outies(Box, Places, Rules0, Outies),
     maplist(outies_hold(Grid), Outies),
+    band_sums(Box, Rules0, Bands),
+    maplist(band_sum_holds(Grid, Places), Bands),
     partner_triples(N, Grid, Places, Rules).
 
 %   N, the number of digits, from the box shape.
@@ -455,6 +457,66 @@ outies_hold(Grid, outies(Plus, Minus, K)) :-
     sum(Ys, #=, SY),
     SX - SY #= K.
 
+%!  band_sums(+Box, +Rules, -Sums)
+%
+%   The rule of 45 over bands of units: K consecutive rows (or columns) add
+%   up to K times 45, so the cells of the band outside the cages lying wholly
+%   inside it (the band's innies), and the cells outside the band of the
+%   cages reaching into it when every cell of the band is caged (its outies),
+%   add up to what the cages leave: band_sum(Cells, Sum). Their digits may
+%   repeat (they lie in several rows), so line_sum/2 propagates them, in
+%   pieces of the cells that share a unit. Single rows and columns have
+%   their innies as implied cages and their outies above; bands whose innies
+%   or outies are many cells prune little, and are left out.
+
+band_sums(Box, Rules, Sums) :-
+    findall(Sorted-Sum, ( member(cage(Indices, Sum), Rules),
+                          sort(Indices, Sorted) ), Cages),
+    size(Box, N),
+    pairs_keys(Cages, CageCells),
+    append(CageCells, All),
+    (   ( Cages == [] ; \+ is_set(All) )      % none, or overlapping cages: no sums
+    ->  Sums = []
+    ;   findall(Sum, ( band(N, Band, K), band_sum(N, Cages, Band, K, Sum) ), Sums0),
+        sort(Sums0, Sums)
+    ).
+
+%   A band of K consecutive rows or columns (1 < K < N), as sorted cell indices.
+band(N, Band, K) :-
+    Top is N - 1,
+    between(2, Top, K),
+    Last is N - K,
+    between(0, Last, First),
+    (   Side = row ; Side = column ),
+    findall(I, ( between(0, Top, A), A >= First, A < First + K, between(0, Top, B),
+                 ( Side == row -> I is A * N + B ; I is B * N + A ) ), Cells),
+    sort(Cells, Band).
+
+band_sum(N, Cages, Band, K, band_sum(Cells, Sum)) :-
+    Whole is K * N * (N + 1) // 2,
+    include(touches(Band), Cages, Touching),
+    partition(inside(Band), Touching, Inside, Reaching),
+    pairs_keys_values(Inside, InCells, InTotals),
+    append(InCells, Covered0),
+    sort(Covered0, Covered),
+    ord_subtract(Band, Covered, Innies),
+    sum_list(InTotals, InTotal),
+    (   Cells = Innies,
+        Sum is Whole - InTotal
+    ;   pairs_keys_values(Reaching, OutCells, OutTotals),
+        append(OutCells, Reached0),
+        sort(Reached0, Reached),
+        ord_subtract(Innies, Reached, []),
+        ord_subtract(Reached, Band, Cells),
+        sum_list(OutTotals, OutTotal),
+        Sum is InTotal + OutTotal - Whole
+    ),
+    length(Cells, Count),
+    between(1, 9, Count).
+
+band_sum_holds(Grid, Places, band_sum(Cells, Sum)) :-
+    sum_chain(Grid, Places, Cells, Sum).
+
 cells_differ(Grid, A-B) :-
     cell_at(Grid, A, X),
     cell_at(Grid, B, Y),
@@ -585,6 +647,10 @@ rule(sandwich(_, _)).
 %   pairing side by side). Without pairwise rules the matchings win by far
 %   (results/prolog.md).
 %
+%   A killer alone (every rule a cage) takes singles and ff too: the cage
+%   tables and the band sums narrow the cells, and matchings cost twice the
+%   inferences for little more.
+%
 %   Selection: on the classic rules every open cell has the same constraints,
 %   and ff (fewest candidates first) is all there is to choose by. Pairwise
 %   rules give a centre cell more partners than a border cell (8 knight's
@@ -599,7 +665,15 @@ auto_choices(Rules, singles, ff) :-
 auto_choices(Rules, all_different, ffc) :-
     member(Rule, Rules),
     pairwise(Rule), !.
+auto_choices(Rules, singles, ff) :-
+    Rules = [_|_],
+    maplist(is_cage, Rules), !.
 auto_choices(_, hybrid, ff).
+
+%   A killer and nothing else: its tables and band sums (band_sums/3) leave
+%   the matchings little to find, at twice the cost of singles (the killers
+%   of tests/data/killers*.jsonl, results/prolog-killers.md).
+is_cage(cage(_, _)).
 
 pairwise(differ([_|_])).
 pairwise(non_consecutive).
