@@ -20,6 +20,7 @@ from sudokulab.errors import (
     EXIT_TIMEOUT,
     error_line,
     exit_help,
+    stopped_by,
     worst,
 )
 
@@ -63,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     techniques = steps.chosen(args)
     codes = [EXIT_OK]
     for number, puzzle, answer in steps.explainable(args, codes):
-        walked = steps.walk(puzzle, techniques, args)
+        with steps.stoppable(args) as (stop, key):
+            walked = steps.walk(puzzle, techniques, args, stop)
         path, grade = walked.path, walked.grade
         wrong = lessons.wrong_moves(path.steps, answer, puzzle.n) if args.verify else []
         if args.format == "json":
@@ -73,7 +75,10 @@ def run(args: argparse.Namespace) -> int:
                               "steps": [s.to_json(puzzle.n) for s in path.steps],
                               **({"verified": not wrong} if args.verify else {})}))
         else:
-            print(explanation(puzzle, path, grade))
+            print(explanation(puzzle, path, grade, stopped_by() if key.pressed else ""))
+        if key.pressed:  # the steps found are printed: now stop, as Ctrl-C asks
+            sys.stdout.flush()
+            raise KeyboardInterrupt
         ending = walked.ending
         if ending != "solved":
             print(ending_line(number, ending, path, args.timeout), file=sys.stderr)
@@ -100,8 +105,9 @@ def ending_line(number: int, ending: str, path, timeout: float | None) -> str:
             f"applies (try more techniques)")
 
 
-def explanation(puzzle, path, grade) -> str:
-    """The numbered steps, each with its sentence, then the grade or where they stopped."""
+def explanation(puzzle, path, grade, interrupted: str = "") -> str:
+    """The numbered steps, each with its sentence, then the grade or where they stopped
+    (`interrupted`: the words for the signal that stopped them, '' for the time limit)."""
     from sudokulab.formats.text import format_grid
 
     width = len(str(len(path.steps)))
@@ -117,8 +123,8 @@ def explanation(puzzle, path, grade) -> str:
         lines.append(f"contradiction after {len(path.steps)} steps: {path.contradiction}; "
                      f"the grid so far:")
     elif path.stopped:
-        lines.append(f"stopped at the time limit after {len(path.steps)} steps; the grid so "
-                     f"far:")
+        lines.append(f"{interrupted or 'stopped at the time limit'} after {len(path.steps)} "
+                     f"steps; the grid so far:")
     else:
         lines.append(f"stalled after {len(path.steps)} steps: no enabled technique applies; "
                      f"the grid so far:")

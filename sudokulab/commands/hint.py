@@ -19,6 +19,7 @@ from sudokulab.errors import (
     EXIT_TIMEOUT,
     error_line,
     exit_help,
+    stopped_by,
     worst,
 )
 
@@ -92,13 +93,15 @@ def every_step(number: int, puzzle, techniques, args: argparse.Namespace) -> int
     from sudokulab.teaching import lessons
 
     code = EXIT_OK
-    try:
-        found = lessons.every_step(puzzle, techniques, steps.unique(args), steps.deadline(args))
-    except lessons.Stopped as stopped:
-        found = getattr(stopped, "found", [])
-        print(error_line(f"puzzle {number}: stopped at --timeout {args.timeout:g} s; the "
-                         f"steps found before it follow"), file=sys.stderr)
-        code = EXIT_TIMEOUT
+    with steps.stoppable(args) as (stop, key):
+        try:
+            found = lessons.every_step(puzzle, techniques, steps.unique(args), stop)
+        except lessons.Stopped as stopped:
+            found = getattr(stopped, "found", [])
+            line = f"puzzle {number}: %s; the steps found before it follow"
+            print(f"sudokulab: {line % stopped_by()}" if key.pressed else
+                  error_line(line % f"stopped at --timeout {args.timeout:g} s"), file=sys.stderr)
+            code = EXIT_TIMEOUT
     n = puzzle.n
     if args.format == "json":
         for _, found_steps in found:
@@ -112,6 +115,9 @@ def every_step(number: int, puzzle, techniques, args: argparse.Namespace) -> int
             print(f"{name} ({len(found_steps)}):")
             for step in found_steps:
                 print(f"  {step.notation}")
+    if key.pressed:  # the steps found are printed: now stop, as Ctrl-C asks
+        sys.stdout.flush()
+        raise KeyboardInterrupt
     if not found and not all(puzzle.givens) and code == EXIT_OK:
         code = EXIT_STALLED
     return code

@@ -4,14 +4,16 @@ the lesson service's settings (sudokulab.teaching.lessons), and its refusals sai
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from sudokulab.commands.inputs import timeout_seconds
 from sudokulab.errors import UsageError, error_line
 
 if TYPE_CHECKING:
+    from sudokulab.backends.base import CtrlC
     from sudokulab.teaching.lessons import Settings, Walk
 
 
@@ -100,11 +102,24 @@ def unique(args: argparse.Namespace) -> bool:
     return settings(args).unique
 
 
-def walk(puzzle, techniques, args: argparse.Namespace) -> Walk:
-    """The human path through a puzzle within --timeout, and its grade."""
+def walk(puzzle, techniques, args: argparse.Namespace,
+         stop: Callable[[], bool] | None = None) -> Walk:
+    """The human path through a puzzle within --timeout (or until `stop`), and its grade."""
     from sudokulab.teaching import lessons
 
-    return lessons.walk(puzzle, techniques, unique(args), deadline(args))
+    return lessons.walk(puzzle, techniques, unique(args), stop or deadline(args))
+
+
+@contextlib.contextmanager
+def stoppable(args: argparse.Namespace) -> Iterator[tuple[Callable[[], bool], CtrlC]]:
+    """The techniques' `stop` for one puzzle: --timeout, or Ctrl-C (SIGTERM too where it
+    stands for Ctrl-C), which sets the key's `pressed` instead of raising, so that the
+    steps found so far are printed; the caller then raises KeyboardInterrupt (130/143)."""
+    from sudokulab.backends.base import ctrl_c
+
+    timed = deadline(args)
+    with ctrl_c(lambda: None) as key:
+        yield (lambda: key.pressed or timed()), key
 
 
 def explainable(args: argparse.Namespace, codes: list[int]):
