@@ -143,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
     if why:
         print(error_line(why), file=sys.stderr)
         return EXIT_ENGINE
+    _recordable(args)  # before any output is written
     out = Output(args, engine.label, numbered=len(entries) > 1)
     limit = None if args.count else args.limit
     if args.count:  # a count keeps a bounded number of grids: memory stays flat
@@ -155,9 +156,6 @@ def run(args: argparse.Namespace) -> int:
         first_bad = next((k for k, e in enumerate(entries) if e.puzzle is None), None)
         entries = entries if first_bad is None else entries[:first_bad + 1]
     if args.timeout:
-        if args.trace or args.timeline:
-            raise UsageError(f"--{'trace' if args.trace else 'timeline'} records in this "
-                             f"process: leave out --timeout")
         return worst(_isolated(engine.label, entries, limit, args.timeout, out))
     codes = []
     sink = samples = None
@@ -200,6 +198,22 @@ def run(args: argparse.Namespace) -> int:
         if samples is not None:
             samples.close()
     return worst(codes)
+
+
+def _recordable(args: argparse.Namespace) -> None:
+    """UsageError when --trace or --timeline cannot record this run: with --timeout (the
+    worker process would record it), or a backend without the capability."""
+    from sudokulab.backends.timeline import TimelineFile
+    from sudokulab.backends.trace import TraceFile
+
+    for asked, kind in ((args.trace, TraceFile), (args.timeline, TimelineFile)):
+        if not asked:
+            continue
+        if args.timeout:
+            raise UsageError(f"--{kind.kind} records in this process: leave out --timeout")
+        why = kind.refusal(args.backend)
+        if why:
+            raise UsageError(f"--{kind.kind}: {why}")
 
 
 class _Relabelled:
