@@ -20,26 +20,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from sudokulab.human.candidates import Candidates, cells_of, digits, per_digit
-from sudokulab.human.coloring import clusters
+from sudokulab.human.coloring import _mask, _seen, clusters  # the colours' own helpers
 from sudokulab.human.step import Step, cells_text, make, name
 
 Node = tuple[int, int]  # (cell, digit): one candidate
-
-
-def _mask(cells: list[int]) -> int:
-    """Cells as a bitmask."""
-    out = 0
-    for c in cells:
-        out |= 1 << c
-    return out
-
-
-def _seen(peers: tuple[int, ...], cells: int) -> int:
-    """The cells that see at least one of the cells of a mask."""
-    out = 0
-    for c in cells_of(cells):
-        out |= peers[c]
-    return out
 
 
 def grow(g: Candidates, d: int, color: int) -> tuple[int, str]:
