@@ -3,10 +3,12 @@ signal are printed, as on --timeout, then the command exits 130 or 143."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -14,12 +16,21 @@ import pytest
 HARD = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used so far (user and system, from /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def stopped(args: list[str], signum: int) -> subprocess.CompletedProcess:
-    """The command, sent `signum` once it has worked a few seconds on the puzzle."""
+    """The command, sent `signum` once it has spent 1.5 s of CPU: past the start and
+    norvig's check (some 0.3 s), before the end of the forcing nets (explain takes some
+    3 s of CPU, hint --all 11 s), whatever the load, which stretches only the wall clock."""
     child = subprocess.Popen([sys.executable, "-m", "sudokulab", *args],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(4)  # norvig's check and the first steps; the forcing nets take far longer
+    while child.poll() is None and cpu_seconds(child.pid) < 1.5:
+        time.sleep(0.05)
     child.send_signal(signum)
     out, err = child.communicate()
     return subprocess.CompletedProcess(args, child.returncode, out, err)
