@@ -285,12 +285,7 @@ def _puzzles(puzzles: object, where: str) -> list[Puzzle]:
     if isinstance(puzzles, bytes | bytearray | Mapping) or not isinstance(puzzles, Iterable):
         raise TypeError(f"{where}: puzzles must be a dataset name or a list of Puzzles or "
                         f"puzzle strings, not {_kind(puzzles)}")
-    from sudokulab.backends.native import plain
-
-    # a plain classic line stays text: a batch reads it as it is (making a Puzzle of it
-    # would cost more than native spends solving it)
-    given = [p.strip() if isinstance(p, str) and plain(p.strip())
-             else _puzzle(p, where, f"puzzles[{k}]") for k, p in enumerate(puzzles)]
+    given = [_puzzle(p, where, f"puzzles[{k}]") for k, p in enumerate(puzzles)]
     if not given:
         raise UsageError(f"{where}: no puzzles to compare: give a dataset's name or some "
                          f"puzzles")

@@ -209,7 +209,8 @@ class Engine:
             self.solver = None
 
     def search(self, givens: list[int], blanks: list[int], limit: int | None,
-               deadline: Deadline, solutions: Found) -> tuple[Found, bool, dict]:
+               deadline: Deadline, solutions: Found | None = None
+               ) -> tuple[Found, bool, dict]:
         """Up to `limit` solutions under the givens, whether the search ended, stats.
 
         Ctrl-C raises Interrupted with the solutions found so far. It comes as a
@@ -220,6 +221,7 @@ class Engine:
         """
         if self.broken:
             self.load()
+        solutions = Found() if solutions is None else solutions  # None: keep every grid
         try:
             return self._search(givens, blanks, limit, deadline, solutions)
         except KeyboardInterrupt:

@@ -177,7 +177,9 @@ def run(args: argparse.Namespace) -> int:
                 if samples is not None:
                     samples.watch(engine)
                 with stdout_to_stderr():
-                    result = engine.solve(entry.puzzle, limit=limit, keep=out.keep)
+                    # keep= only for a count: a plugin's own solve() may not take it
+                    kept = {} if out.keep is None else {"keep": out.keep}
+                    result = engine.solve(entry.puzzle, limit=limit, **kept)
                 if sink is not None:
                     sink.keep(number, entry.puzzle, engine, result)
                 if samples is not None:

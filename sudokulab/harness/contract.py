@@ -148,7 +148,8 @@ def solve(engine: Backend, puzzle: Puzzle, limit: int | None,
           timeout: float | None = None, keep: int | None = None) -> Result:
     """engine.solve, stopped with Hung if it runs past HUNG_AFTER (in the main thread)."""
     if threading.current_thread() is not threading.main_thread() or os.name != "posix":
-        return engine.solve(puzzle, limit=limit, timeout=timeout, keep=keep)
+        return engine.solve(puzzle, limit=limit, timeout=timeout,
+                            **({} if keep is None else {"keep": keep}))
 
     def hung(*_) -> None:
         raise Hung
@@ -156,7 +157,8 @@ def solve(engine: Backend, puzzle: Puzzle, limit: int | None,
     old = signal.signal(signal.SIGALRM, hung)
     signal.setitimer(signal.ITIMER_REAL, HUNG_AFTER)
     try:
-        return engine.solve(puzzle, limit=limit, timeout=timeout, keep=keep)
+        return engine.solve(puzzle, limit=limit, timeout=timeout,
+                            **({} if keep is None else {"keep": keep}))
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)

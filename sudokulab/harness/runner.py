@@ -274,8 +274,10 @@ def _timed(backend: Backend, puzzle: Puzzle, options: Options) -> Solve:
                                                   f"{error}"), 0.0, 0.0, _peak_memory())
     cpu, started = _cpu(), time.perf_counter()
     try:
+        # keep= only when asked: a plugin's own solve() may not take it
+        kept = {} if options.keep is None else {"keep": options.keep}
         result = plain(backend.solve(puzzle, limit=options.limit, timeout=options.timeout,
-                                     keep=options.keep))
+                                     **kept))
     except Exception as error:  # Backend.solve should never raise; a plugin's might
         result = Result(Status.ERROR, message=f"solve raised {type(error).__name__}: {error}")
     seconds = time.perf_counter() - started
