@@ -8,6 +8,7 @@ option values every command takes (counts, seconds, ports) are checked here too,
 from __future__ import annotations
 
 import contextlib
+import re
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
@@ -370,6 +371,25 @@ def sigterm_stops() -> Iterator[None]:
 
     with _on_sigterm(stop):
         yield
+
+
+@contextlib.contextmanager
+def through_ctypes() -> Iterator[None]:
+    """Ctrl-C or SIGTERM raised again as itself when it came while ctypes converted an
+    argument (each z3 call converts its arguments in Python): ctypes reports any exception
+    there as an ArgumentError naming it, which no `except KeyboardInterrupt` would catch."""
+    import ctypes
+
+    try:
+        yield
+    except ctypes.ArgumentError as error:
+        stop = re.match(r"argument \d+: (\w+):", str(error))
+        if stop is None or stop.group(1) not in _STOPS:
+            raise
+        raise (Terminated() if stop.group(1) == "Terminated" else KeyboardInterrupt()) from None
+
+
+_STOPS = {"KeyboardInterrupt", "Interruption", "Terminated"}  # what a signal raises
 
 
 @contextlib.contextmanager

@@ -119,3 +119,37 @@ def test_main_turns_each_stop_into_its_exit_code(cls, monkeypatch, capsys):
     assert cli.main(["backends"]) == cls.exit_code
     word = "terminated" if cls is errors.Terminated else "interrupted"
     assert capsys.readouterr().err == f"sudokulab: {word}\n"
+
+
+class _PressedWhileConverting:
+    """A ctypes argument whose conversion is where the signal lands (as in a z3 call)."""
+
+    def __init__(self, stop: type[BaseException]) -> None:
+        self.stop = stop
+
+    def from_param(self, value):
+        raise self.stop
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, errors.Terminated])
+def test_a_signal_inside_a_ctypes_call_is_raised_again_as_itself(stop):
+    import ctypes
+    import ctypes.util
+
+    libc = ctypes.CDLL(ctypes.util.find_library("c"))
+    labs = libc.labs
+    labs.argtypes = [_PressedWhileConverting(stop)]
+    with pytest.raises(ctypes.ArgumentError):  # what ctypes makes of it alone
+        labs(-3)
+    with pytest.raises(stop), errors.through_ctypes():
+        labs(-3)
+
+
+def test_other_ctypes_argument_errors_are_left_as_they_are():
+    import ctypes
+    import ctypes.util
+
+    labs = ctypes.CDLL(ctypes.util.find_library("c")).labs
+    labs.argtypes = [ctypes.c_long]
+    with pytest.raises(ctypes.ArgumentError, match="argument 1"), errors.through_ctypes():
+        labs("not a number")

@@ -30,6 +30,7 @@ from sudokulab.backends.base import (
     ctrl_c,
     interrupted,
 )
+from sudokulab.errors import through_ctypes
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Found, Result, verdict
@@ -96,6 +97,7 @@ class Engine:
 
 
 @lru_cache(maxsize=16)
+@through_ctypes()
 def engine(box: tuple[int, int], rules: tuple, model: str, solver: str) -> Engine:
     """The process's engine for a shape, rule set, model and solver (built on first use)."""
     return Engine(box, rules, model, solver)
@@ -187,8 +189,9 @@ class SmtBackend(Backend):
         solutions = self.new_found()
         with scope, ctrl_c(warm.solver.interrupt) as key:
             try:
-                reason = search(warm, scope, puzzle, limit, deadline, solutions, key,
-                                self.timeline)
+                with through_ctypes():
+                    reason = search(warm, scope, puzzle, limit, deadline, solutions, key,
+                                    self.timeline)
             except KeyboardInterrupt:  # between two checks
                 key.pressed = True
         solved = time.perf_counter()
@@ -200,6 +203,7 @@ class SmtBackend(Backend):
                        build_time=built - started, solve_time=solved - built,
                        message=f"Z3 gave up: {reason}" if reason else "")
 
+    @through_ctypes()
     def describe(self, puzzle: Puzzle) -> str:
         """The model's assertions rule by rule: counts and the first few of each."""
         from sudokulab.models import smt as encoding
