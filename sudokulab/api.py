@@ -264,8 +264,10 @@ def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str =
                                 certify=_folder(certify, where))
     ratings = _ratings_asked(ratings, where)
     outcome = harness.compare(settings, caller={"api": "sudokulab.compare"})
-    if outcome.stop is not None:  # Ctrl-C in a notebook stops the cell, as before
-        raise outcome.stop
+    if outcome.stop is not None:  # Ctrl-C in a notebook stops the cell, keeping the records
+        from sudokulab.errors import CompareInterrupted
+
+        raise CompareInterrupted(outcome.comparison, outcome.stop) from None
     result = outcome.comparison
     _refuse_nothing(result)
     result.ratings = _ratings(ratings, result.puzzles, settings.timeout)
@@ -458,7 +460,15 @@ def verify(path: str | os.PathLike | Certificate) -> Report | list[Report]:
         from sudokulab.certificates import verify as check_certificate
 
         return check_certificate(Path(path))
-    checked = list(check_each(certificates([path])))
+    checked: list = []
+    try:
+        checked.extend(check_each(certificates([path])))
+    except KeyboardInterrupt as stop:  # what was checked is kept on the error
+        from sudokulab.errors import VerifyInterrupted
+
+        raise VerifyInterrupted([one.report for one in checked if one.report is not None],
+                                [one.error for one in checked if one.error is not None],
+                                stop) from None
     failed = [one.error for one in checked if one.error is not None]
     if failed:  # its own class (exit code); the message counts the others
         first = failed[0]

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from types import FrameType
 
+    from sudokulab.certificates.verify import Report
     from sudokulab.generate.setter import SetterReport
+    from sudokulab.harness.comparison import Comparison
     from sudokulab.result import Result
 
 EXIT_OK = 0          # every puzzle has an answer with a solution
@@ -252,6 +254,33 @@ class SetterInterrupted(Interruption):
         self.report = report
 
 
+class CompareInterrupted(Interruption):
+    """Ctrl-C or SIGTERM stopped `sl.compare` midway; `comparison` (a Comparison) holds
+    every record finished before it (its tables and plots work on them), as the folder
+    `sudokulab compare` leaves keeps them for --resume."""
+
+    def __init__(self, comparison: Comparison, stop: KeyboardInterrupt) -> None:
+        super().__init__(f"{str(stop) or INTERRUPTED}: {len(comparison.records)} answer(s) "
+                         f"recorded on {len(comparison.puzzles)} puzzle(s) before it; "
+                         f".comparison holds them")
+        self.comparison = comparison
+        self.exit_code = getattr(stop, "exit_code", EXIT_INTERRUPTED)
+
+
+class VerifyInterrupted(Interruption):
+    """Ctrl-C or SIGTERM stopped `sl.verify` on a folder midway; `reports` are the
+    certificates accepted before it, `rejected` the errors of those that were not."""
+
+    def __init__(self, reports: list[Report], rejected: list[SudokulabError],
+                 stop: KeyboardInterrupt) -> None:
+        super().__init__(f"{str(stop) or INTERRUPTED}: {len(reports)} certificate(s) "
+                         f"accepted and {len(rejected)} not before it; .reports and "
+                         f".rejected hold them")
+        self.reports = reports
+        self.rejected = rejected
+        self.exit_code = getattr(stop, "exit_code", EXIT_INTERRUPTED)
+
+
 def _in_our_words(result: Result) -> Result:
     """A worker's interrupted Result, saying what stopped the run as this process knows it:
     SIGTERM reaches the parent alone, which asks its workers with SIGINT (Ctrl-C's signal)."""
@@ -374,10 +403,11 @@ def sigterm_stops() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def through_ctypes() -> Iterator[None]:
-    """Ctrl-C or SIGTERM raised again as itself when it came while ctypes converted an
-    argument (each z3 call converts its arguments in Python): ctypes reports any exception
-    there as an ArgumentError naming it, which no `except KeyboardInterrupt` would catch."""
+def stops_through_c() -> Iterator[None]:
+    """Ctrl-C or SIGTERM raised again as itself when a C library reported it as an error
+    of its own, which no `except KeyboardInterrupt` would catch: ctypes, when the signal
+    came while it converted an argument (each z3 call converts its arguments in Python),
+    and PySAT's plain solve(), which catches SIGINT itself."""
     import ctypes
 
     try:
@@ -387,6 +417,10 @@ def through_ctypes() -> Iterator[None]:
         if stop is None or stop.group(1) not in _STOPS:
             raise
         raise (Terminated() if stop.group(1) == "Terminated" else KeyboardInterrupt()) from None
+    except Exception as error:
+        if type(error).__module__ != "pysolvers" or str(error) != "Caught keyboard interrupt":
+            raise
+        raise KeyboardInterrupt from None
 
 
 _STOPS = {"KeyboardInterrupt", "Interruption", "Terminated"}  # what a signal raises

@@ -206,3 +206,46 @@ def test_a_dict_that_is_no_json_puzzle_says_why():
         sl.solve({"box": [3, 3]})
     with pytest.raises(PuzzleError, match="sl.solve: puzzle is no JSON puzzle"):
         sl.solve({"givens": EASY, "rules": {1, 2}})
+
+
+VERIFY_SCRIPT = """
+import importlib
+import time
+import sudokulab as sl
+from sudokulab.errors import VerifyInterrupted
+
+calls = []
+
+def slow(path):  # the second certificate is where Ctrl-C comes
+    calls.append(path)
+    if len(calls) == 2:
+        open({ready!r}, "w").close()
+        time.sleep(60)
+    return real(path)
+
+module = importlib.import_module("sudokulab.certificates.verify")  # the package's
+real = module.verify  # own `verify` is the function
+module.verify = slow
+try:
+    sl.verify({folder!r})
+except VerifyInterrupted as stop:
+    print(stop.exit_code, [report.verdict for report in stop.reports], len(stop.rejected))
+"""
+
+
+def test_ctrl_c_in_sl_verify_on_a_folder_keeps_the_reports(tmp_path):
+    folder, ready = tmp_path / "certs", tmp_path / "ready"
+    made = [sl.certify(EASY, folder), sl.certify("." * 16, folder)]
+    first = sorted(made, key=lambda certificate: certificate.json_path.name)[0]
+    script = tmp_path / "check.py"
+    script.write_text(VERIFY_SCRIPT.format(ready=str(ready), folder=str(folder)))
+    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    while not ready.exists():
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate()
+    assert process.returncode == 0, stderr
+    assert stdout.split() == ["130", f"['{first.verdict}']", "0"]

@@ -117,3 +117,27 @@ def test_a_resumed_run_keeps_the_certificates_it_has(tmp_path, capsys):
                  "--certify", str(tmp_path / "certs")]) == 0
     assert (tmp_path / "run" / "certified.jsonl").read_text() == first  # none made again
     assert "2/2" in capsys.readouterr().out
+
+
+def test_ctrl_c_while_certifying_prints_the_table_and_how_to_finish(tmp_path, capsys,
+                                                                     monkeypatch):
+    from sudokulab.harness import certified
+
+    real = certified.prove
+
+    def stopped_after_two(puzzle, index, folder, dataset):
+        if len(list((tmp_path / "certs").glob("*.json"))) == 2:
+            raise KeyboardInterrupt
+        return real(puzzle, index, folder, dataset)
+
+    monkeypatch.setattr(certified, "prove", stopped_after_two)
+    assert compare(tmp_path, "--dataset", "top95", "--sample", "4", "-b", "norvig") == 130
+    out, err = capsys.readouterr()
+    assert out.startswith("PARTIAL: stopped by Ctrl-C: 4 of the 4 answers asked for (one per "
+                          "backend and puzzle) finished, 2 of the 4 puzzles certified")
+    assert "norvig" in out and "2/4" in out  # the table, its column certified
+    assert f"--resume --out {tmp_path / 'run'}" in err and "2 of the 4 puzzles certified" in err
+    monkeypatch.setattr(certified, "prove", real)
+    assert main(["compare", "--resume", "--out", str(tmp_path / "run"),
+                 "--certify", str(tmp_path / "certs")]) == 0
+    assert "4/4" in capsys.readouterr().out  # the resumed run certified the other two

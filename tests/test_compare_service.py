@@ -15,6 +15,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -158,3 +159,38 @@ def test_a_stopped_run_prints_what_finished_marked_partial(test_backends, tmp_pa
     assert "summary.md, summary.csv" not in stdout and not (out / "summary.md").exists()
     session = json.loads((out / "meta.json").read_text())["sessions"][-1]
     assert session["interrupted"] and session.get("terminated", False) == (stop == signal.SIGTERM)
+
+
+SCRIPT = """
+import sudokulab as sl
+from sudokulab.errors import CompareInterrupted
+
+try:
+    sl.compare(sl.load("top95")[:30], ["norvig", "test-count:log={log},hold={hold},after=8"],
+               jobs=2, timeout=0, progress=False)
+except CompareInterrupted as stop:
+    runs = {{backend: len(records) for backend, records in stop.comparison.runs.items()}}
+    print(stop.exit_code, runs["norvig"], sum(runs.values()))
+    print(stop)
+    print(stop.comparison.summary())
+"""
+
+
+def test_ctrl_c_in_a_script_keeps_what_sl_compare_measured(test_backends, tmp_path):
+    log, hold = tmp_path / "asked.log", tmp_path / "hold"
+    hold.touch()
+    script = tmp_path / "study.py"
+    script.write_text(SCRIPT.format(log=log, hold=hold))
+    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
+    while not (log.exists() and len(log.read_text().splitlines()) > 8):
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    hold.unlink()  # were the signal ignored, the run would finish and print nothing
+    stdout, stderr = process.communicate()
+    assert process.returncode == 0, stderr
+    code, norvig, answered = (int(word) for word in stdout.splitlines()[0].split())
+    assert (code, norvig) == (130, 30) and 30 < answered < 60
+    assert f"{answered} answer(s) recorded on 30 puzzle(s) before it" in stdout
+    assert "norvig" in stdout.split("\n", 2)[2]  # the summary's table

@@ -141,7 +141,7 @@ def test_a_signal_inside_a_ctypes_call_is_raised_again_as_itself(stop):
     labs.argtypes = [_PressedWhileConverting(stop)]
     with pytest.raises(ctypes.ArgumentError):  # what ctypes makes of it alone
         labs(-3)
-    with pytest.raises(stop), errors.through_ctypes():
+    with pytest.raises(stop), errors.stops_through_c():
         labs(-3)
 
 
@@ -151,5 +151,44 @@ def test_other_ctypes_argument_errors_are_left_as_they_are():
 
     labs = ctypes.CDLL(ctypes.util.find_library("c")).labs
     labs.argtypes = [ctypes.c_long]
-    with pytest.raises(ctypes.ArgumentError, match="argument 1"), errors.through_ctypes():
+    with pytest.raises(ctypes.ArgumentError, match="argument 1"), errors.stops_through_c():
         labs("not a number")
+
+
+PIGEONS = """
+import os, signal, subprocess, sys
+from pysat.solvers import Solver
+from sudokulab.errors import stops_through_c
+
+holes = 12  # holes + 1 pigeons in `holes` holes: no model, and long to refute
+var = {(p, h): p * holes + h + 1 for p in range(holes + 1) for h in range(holes)}
+clauses = [[var[p, h] for h in range(holes)] for p in range(holes + 1)]
+clauses += [[-var[p, h], -var[q, h]] for h in range(holes) for p in range(holes + 1)
+            for q in range(p)]
+signal.signal(signal.SIGINT, signal.default_int_handler)
+solver = Solver(name="cadical195", bootstrap_with=clauses)
+# Ctrl-C from another process: a thread of this one would wait for the GIL the solve holds
+subprocess.Popen(["sh", "-c", f"sleep 0.5; kill -INT {os.getpid()}"])
+try:
+    if sys.argv[1] == "alone":
+        solver.solve()
+    else:
+        with stops_through_c():
+            solver.solve()
+except BaseException as stop:
+    print(type(stop).__name__, isinstance(stop, KeyboardInterrupt), stop)
+"""
+
+
+@pytest.mark.parametrize(("how", "raised"), [
+    ("alone", "error False Caught keyboard interrupt"),  # PySAT's own error
+    ("translated", "KeyboardInterrupt True")])
+def test_ctrl_c_in_pysats_plain_solve_is_raised_as_itself(how, raised):
+    import subprocess
+    import sys
+
+    pytest.importorskip("pysat.solvers")
+    # a process each: PySAT leaves a solve it jumped out of unable to solve again
+    shown = subprocess.run([sys.executable, "-c", PIGEONS, how], capture_output=True,
+                           text=True, check=True)
+    assert shown.stdout.strip() == raised, shown.stderr

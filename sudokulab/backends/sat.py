@@ -53,6 +53,7 @@ from sudokulab.backends.base import (
     interrupted,
 )
 from sudokulab.backends.root import root_result
+from sudokulab.errors import stops_through_c
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Found, Result, verdict
@@ -306,8 +307,9 @@ class Engine:
         solver = self.solver
         if self.timeline is not None:  # sliced small, sampled after each slice
             return self.timeline.sat_run(self, assumptions, deadline)
-        if self.stop == "none":
-            return solver.solve(assumptions=assumptions)  # nothing can stop it
+        if self.stop == "none":  # nothing stops it but Ctrl-C, which PySAT reports as its own
+            with stops_through_c():
+                return solver.solve(assumptions=assumptions)
         solver.conf_budget(SLICE)
         status = solver.solve_limited(assumptions=assumptions)
         if status is not None or deadline.passed():

@@ -30,7 +30,7 @@ from sudokulab.backends.base import (
     ctrl_c,
     interrupted,
 )
-from sudokulab.errors import through_ctypes
+from sudokulab.errors import stops_through_c
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Found, Result, verdict
@@ -97,7 +97,7 @@ class Engine:
 
 
 @lru_cache(maxsize=16)
-@through_ctypes()
+@stops_through_c()
 def engine(box: tuple[int, int], rules: tuple, model: str, solver: str) -> Engine:
     """The process's engine for a shape, rule set, model and solver (built on first use)."""
     return Engine(box, rules, model, solver)
@@ -189,7 +189,7 @@ class SmtBackend(Backend):
         solutions = self.new_found()
         with scope, ctrl_c(warm.solver.interrupt) as key:
             try:
-                with through_ctypes():
+                with stops_through_c():
                     reason = search(warm, scope, puzzle, limit, deadline, solutions, key,
                                     self.timeline)
             except KeyboardInterrupt:  # between two checks
@@ -203,7 +203,7 @@ class SmtBackend(Backend):
                        build_time=built - started, solve_time=solved - built,
                        message=f"Z3 gave up: {reason}" if reason else "")
 
-    @through_ctypes()
+    @stops_through_c()
     def describe(self, puzzle: Puzzle) -> str:
         """The model's assertions rule by rule: counts and the first few of each."""
         from sudokulab.models import smt as encoding

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sudokulab.certificates.encoder import VERSION, Encoding, encode
+from sudokulab.errors import stops_through_c
 from sudokulab.puzzle import Puzzle, line_of
 
 LIMIT = 1000  # at most this many solutions are all listed, with a proof there is no other
@@ -60,6 +61,7 @@ class Certificate:
     core_lemmas: int = 0           # its lemmas
 
 
+@stops_through_c()  # PySAT's solve() reports Ctrl-C as its own error
 def certify(puzzle: Puzzle, folder: str | Path, name: str, *, limit: int = LIMIT,
             trim: bool = False) -> Certificate:
     """Decide the puzzle on the certificate's own CNF and write <name>.cnf, .drat, .json

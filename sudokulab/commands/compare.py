@@ -161,6 +161,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot write {where}: {error.strerror or error}") from None
 
 
+def _certified(outcome: Outcome) -> str:
+    """', N of the M puzzles certified' for a --certify run cut short ('' otherwise)."""
+    if not outcome.certify:
+        return ""
+    proofs = outcome.comparison.proofs
+    done = sum(1 for proof in proofs.values() if proof.verdict is not None)
+    return f", {done} of the {len(outcome.comparison.puzzles)} puzzles certified"
+
+
 def show(outcome: Outcome) -> int:
     """Print the tables of a run (those of what finished, marked partial, for one cut
     short, with how to finish it on stderr); the exit code."""
@@ -171,13 +180,14 @@ def show(outcome: Outcome) -> int:
     folder = outcome.folder
     if outcome.partial:
         done = len(outcome.comparison.records)
+        proved = _certified(outcome)
         why = (f"stopped by {outcome.cause}: {done} of the {outcome.asked} answers asked for (one "
-               f"per backend and puzzle) finished; the figures cover only those")
+               f"per backend and puzzle) finished{proved}; the figures cover only those")
         summary = outcome.comparison.report(outcome.comparison.meta["environment"])
         print(reports.terminal(summary, folder, partial=why), flush=True)
         print(f"\n{'terminated' if outcome.terminated else 'interrupted'}: {done} results "
-              f"kept in {folder / 'runs.jsonl'}; finish the run with:\n  sudokulab compare "
-              f"--resume --out {shlex.quote(str(folder))}", file=sys.stderr)
+              f"kept in {folder / 'runs.jsonl'}{proved}; finish the run with:\n  sudokulab "
+              f"compare --resume --out {shlex.quote(str(folder))}", file=sys.stderr)
         return outcome.exit_code()
     print(reports.terminal(outcome.summary, folder), flush=True)  # a full stdout fails here
     return outcome.exit_code()

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sudokulab import rules as R
+from sudokulab.errors import stops_through_c
 
 SOLVER = "cadical195"
 RELOAD_EVERY = 500  # questions-heavy puzzles before a fresh solver: learned clauses pile up
@@ -54,6 +55,7 @@ class Engine:
         if self.puzzles % RELOAD_EVERY == 0 or self.top - self.formula.cnf.nv > self.n ** 3:
             self.load()
 
+    @stops_through_c()  # PySAT's solve() reports Ctrl-C as its own error
     def grid(self, assumptions: Sequence[int]) -> tuple[int, ...] | None:
         """A solution grid under the assumed cell literals, or None if there is none."""
         self.calls += 1
@@ -62,6 +64,7 @@ class Engine:
         n, top = self.n, self.n ** 3
         return tuple((lit - 1) % n + 1 for lit in self.solver.get_model()[:top] if lit > 0)
 
+    @stops_through_c()
     def unique_without(self, kept: Sequence[int], solution: Sequence[int],
                        cells: Sequence[int]) -> bool:
         """Whether the givens `kept` (literals) still have `solution` as their only one,

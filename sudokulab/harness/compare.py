@@ -137,6 +137,7 @@ class Outcome:
     stop: KeyboardInterrupt | None = None  # Ctrl-C or SIGTERM that cut the run short
     bad_input: list = field(default_factory=list)  # bad puzzles of the file, skipped
     asked: int = 0                   # answers the run asks for: one per backend and puzzle
+    certify: bool = False            # whether each verdict was to be certified too
 
     @property
     def partial(self) -> bool:
@@ -207,7 +208,7 @@ def compare(settings: Settings, *, caller: Mapping[str, object] | None = None) -
     summary = None if stop is not None or folder is None else write_reports(result, pair,
                                                                              folder)
     return Outcome(result, folder, summary, settings.backends.strip() != "all", stop,
-                   bad_input, len(lineup) * len(puzzles))
+                   bad_input, len(lineup) * len(puzzles), bool(settings.certify))
 
 
 def _jobs(settings: Settings, puzzles: int, api: bool = False) -> int:
