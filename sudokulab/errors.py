@@ -396,7 +396,8 @@ def sigterm_stops() -> Iterator[None]:
     """SIGTERM raises Terminated (a KeyboardInterrupt) here, so the run ends as on Ctrl-C:
     what each command keeps on Ctrl-C is kept, and its workers are ended."""
     def stop(signum: int, frame: FrameType | None) -> None:
-        raise Terminated
+        if not _deferred(signum, frame):
+            raise Terminated
 
     with _on_sigterm(stop):
         yield
@@ -464,6 +465,23 @@ def stopped_by() -> str:
     return "interrupted (SIGTERM)" if terminated() else INTERRUPTED
 
 
+def _deferred(signum: int, frame: FrameType | None) -> bool:
+    """Whether the signal is sent again in a moment, because Python is finalising an
+    object or converting a C argument (z3's) where it came: an exception raised there
+    would be printed and lost (__del__) or made into ctypes' own error (from_param)."""
+    import os
+    import threading
+
+    while frame is not None and frame.f_code.co_name not in ("__del__", "from_param"):
+        frame = frame.f_back
+    if frame is None:
+        return False
+    later = threading.Timer(0.02, os.kill, (os.getpid(), signum))
+    later.daemon = True
+    later.start()
+    return True
+
+
 @contextlib.contextmanager
 def sigterm_as_ctrl_c() -> Iterator[None]:
     """SIGTERM does here what Ctrl-C does, whoever listens for Ctrl-C now (the main
@@ -477,6 +495,8 @@ def sigterm_as_ctrl_c() -> Iterator[None]:
 def _term(signum: int, frame: FrameType | None) -> None:
     """sigterm_as_ctrl_c's handler: SIGTERM recorded, then answered as Ctrl-C is."""
     heard_sigterm(signum)
+    if _deferred(signum, frame):
+        return
     if callable(signal.getsignal(signal.SIGINT)):
         signal.raise_signal(signal.SIGINT)  # its handler runs now, in this frame
     else:  # Ctrl-C ignored (a background job) or fatal here: SIGTERM still stops

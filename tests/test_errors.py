@@ -192,3 +192,31 @@ def test_ctrl_c_in_pysats_plain_solve_is_raised_as_itself(how, raised):
     shown = subprocess.run([sys.executable, "-c", PIGEONS, how], capture_output=True,
                            text=True, check=True)
     assert shown.stdout.strip() == raised, shown.stderr
+
+
+class _SignalledWhileFinalised:
+    """An object whose finaliser is where SIGTERM lands (as z3's __del__ calls C)."""
+
+    def __del__(self):
+        import os
+        import signal
+
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(100_000):  # bytecodes, so the handler runs in here
+            pass
+
+
+def test_sigterm_in_a_finaliser_stops_the_run_once_the_finaliser_is_done():
+    import time
+
+    stopped_in = []
+    with errors.sigterm_stops():
+        try:
+            obj = _SignalledWhileFinalised()
+            del obj  # a stop raised in __del__ would be printed and lost
+            stopped_in.append("nowhere")
+            for _ in range(500):
+                time.sleep(0.01)
+        except errors.Terminated:
+            stopped_in[-1] = "the run"
+    assert stopped_in == ["the run"]
