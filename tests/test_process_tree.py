@@ -291,4 +291,6 @@ def test_serve_stops_with_its_workers_and_helpers(signum):
             remains(process.pid)
     assert_stopped(code, err, signum)
     assert out == "" and "Traceback" not in err
+    # the 60 s solve is cancelled, not waited for, and the server says so
+    assert "sudokulab: 1 request(s) still running 2 s after the signal cancelled" in err, err
     assert err.splitlines()[-1] == f"sudokulab: {WORDS[signum]}", err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from sudokulab.backends.extras import need
 from sudokulab.commands.inputs import examples
@@ -16,6 +17,9 @@ from sudokulab.errors import (
     exit_help,
     port_number,
 )
+
+if TYPE_CHECKING:
+    import logging
 
 DESCRIPTION = ("Serve the web page and its JSON API (/api, documented at /docs). Solves "
                "run in worker processes with a timeout.")
@@ -37,6 +41,8 @@ def options(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Serve the page and the API until Ctrl-C."""
     need("web", "serve")
+    import logging
+
     import uvicorn
 
     from sudokulab.web.app import create_app
@@ -49,10 +55,32 @@ def run(args: argparse.Namespace) -> int:
 
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     print(f"sudokulab: serving {url} (API docs at {url}docs); Ctrl-C stops", file=sys.stderr)
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    # a request still running that long after Ctrl-C is cancelled (its worker ended):
+    # a 60 s solve must not hold the server open
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning",
+                                           timeout_graceful_shutdown=GRACE))
+    logging.getLogger("uvicorn.error").addFilter(_say_cancelled)
     server.run(sockets=[listening])
     # uvicorn returns when a signal stopped it: Ctrl-C (or SIGTERM) is the only way out
     return EXIT_INTERRUPTED
+
+
+GRACE = 2  # seconds the requests under way may take to finish once Ctrl-C came
+
+
+def _say_cancelled(record: logging.LogRecord) -> bool:
+    """uvicorn's 'Cancel N running task(s)' in our words, on one line, and not the
+    traceback of each request it cancelled; other records kept."""
+    import asyncio
+
+    if record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError):
+        return False
+    if not str(record.msg).startswith("Cancel %s running task"):
+        return True
+    count = record.args[0] if isinstance(record.args, tuple) and record.args else "some"
+    print(f"sudokulab: {count} request(s) still running "
+          f"{GRACE} s after the signal cancelled", file=sys.stderr)
+    return False
 
 
 def bind(host: str, port: int):

@@ -83,6 +83,7 @@ class Pool:
         self.max_processes, self.per_key = max_processes, per_key
         self.idle: OrderedDict[Worker, Key] = OrderedDict()  # least recently used first
         self.live: dict[Key, int] = {}
+        self.busy: set[Worker] = set()  # answering a request now
         self.waiters = Waiters()  # requests waiting for a worker
         self.ending: set[asyncio.Future] = set()
 
@@ -99,6 +100,7 @@ class Pool:
         key = (spec, limit, timeout)
         worker = await self._acquire(key, warmup)
         healthy = False
+        self.busy.add(worker)
         try:
             if not worker.ready:
                 failure = await self._ready(worker)
@@ -108,6 +110,7 @@ class Pool:
             healthy = message is not None
             return answer
         finally:  # a cancelled request (the client left) must not leave a busy worker
+            self.busy.discard(worker)
             ending = self._release(worker, key, healthy)
             if ending is not None:  # its process ended before the request ends
                 await asyncio.shield(ending)
@@ -209,15 +212,18 @@ class Pool:
         return ending
 
     def _forget(self, key: Key) -> None:
-        """One worker of this key fewer."""
-        self.live[key] -= 1
+        """One worker of this key fewer (none counted once the pool is closed)."""
+        if self.live.get(key):
+            self.live[key] -= 1
         self.waiters.wake()
 
     def close(self) -> None:
-        """End every idle worker (busy ones end with their requests)."""
-        for worker in list(self.idle):
+        """End every worker: the idle ones, and the busy ones of requests the server
+        cancelled as it stopped (their answers would reach no one)."""
+        for worker in [*self.idle, *self.busy]:
             _end(worker)
         self.idle.clear()
+        self.busy.clear()
         self.live.clear()
 
 
