@@ -249,3 +249,22 @@ def test_ctrl_c_in_sl_verify_on_a_folder_keeps_the_reports(tmp_path):
     stdout, stderr = process.communicate()
     assert process.returncode == 0, stderr
     assert stdout.split() == ["130", f"['{first.verdict}']", "0"]
+
+
+# --- counts a backend cannot give, grids a format cannot show ------------------------------
+
+def test_a_count_with_the_human_engine_is_refused_naming_why(capsys):
+    assert main(["solve", "." * 16, "--count", "-b", "human"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sudokulab: error: -b human cannot count: it searches no further")
+
+
+def test_grids_in_a_one_line_format_are_refused(capsys):
+    assert main(["solve", "." * 16, "--count", "--grids", "3", "--format", "line"]) == 2
+    assert "--format line prints one line per puzzle (its count), no grids" in \
+        capsys.readouterr().err
+    assert main(["solve", "." * 16, "--count", "--grids", "3", "--format", "csv"]) == 0
+    import csv
+
+    row = list(csv.DictReader(capsys.readouterr().out.splitlines()))[0]
+    assert row["count"] == "288" and len(row["grids"].split(",")) == 3

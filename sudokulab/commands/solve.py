@@ -5,9 +5,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from sudokulab.backends import DEFAULT
-from sudokulab.commands.answers import FORMATS, Output, cut_note, grids_kept, stdout_to_stderr
+from sudokulab.commands.answers import (
+    FORMATS,
+    LINE_FORMATS,
+    Output,
+    cut_note,
+    grids_kept,
+    stdout_to_stderr,
+)
 from sudokulab.commands.inputs import (
     backend,
     examples,
@@ -62,7 +70,8 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--count-with", choices=("enumeration", "sharpsat"),
                    help="with --count: enumeration (the backend lists every solution, the "
                         "default) or sharpsat (Ganak counts the models of the sat backend's "
-                        "CNF without listing them: millions of solutions in seconds)")
+                        "CNF without listing them; on open grids, whose formula never splits "
+                        "into parts, it is no faster than enumeration)")
     p.add_argument("--grids", type=count_int, default=0, metavar="K",
                    help="with --count, also print the first K grids found (default 0)")
     p.add_argument("--format", choices=("pretty", "line", "csv", "tsv", "json", *LINKS),
@@ -111,6 +120,9 @@ def refuse_unused(args: argparse.Namespace) -> None:
         if sharp and getattr(args, option):
             raise UsageError(f"--{option} watches the backend's search; --count-with "
                              f"sharpsat counts with Ganak instead: leave out --{option}")
+    if args.grids and args.format in LINE_FORMATS:
+        raise UsageError(f"--format {args.format} prints one line per puzzle (its count), no "
+                         f"grids: give --grids K with --format pretty, csv, tsv or json")
     if args.trim and not args.certify:
         raise UsageError("--trim trims the proof of a certificate: give --certify DIR too")
     if args.certify and args.count:
@@ -143,6 +155,10 @@ def run(args: argparse.Namespace) -> int:
     if why:
         print(error_line(why), file=sys.stderr)
         return EXIT_ENGINE
+    if args.count and not engine.complete:
+        raise UsageError(f"-b {args.backend} cannot count: it searches no further than its "
+                         f"techniques reach, so it proves one solution or stalls; count with "
+                         f"an engine that searches (leave out -b, or -b sat)")
     _recordable(args)  # before any output is written
     out = Output(args, engine.label, numbered=len(entries) > 1)
     limit = None if args.count else args.limit
@@ -276,13 +292,18 @@ def _sharpsat(args: argparse.Namespace, entries: list) -> int:
             if args.strict:
                 break
             continue
+        started = time.perf_counter()
         try:
             result = counting.count(entry.puzzle, timeout=args.timeout)
         except KeyboardInterrupt:  # Ganak tells nothing of a count cut short: >= 0
             from sudokulab.result import Result, Status
 
-            out.write(number, entry.puzzle, Result(Status.TIMEOUT, count=0, exact=False),
-                      interrupted=True, counted=True)
+            seconds = time.perf_counter() - started
+            out.write(number, entry.puzzle, Result(
+                Status.TIMEOUT, count=0, exact=False, solve_time=seconds,
+                message=f"Ganak stopped after {seconds:.1f} s; it keeps no partial count "
+                        f"(enumeration does: leave out --count-with)"),
+                interrupted=True, counted=True)
             raise
         if engine is not None and result.count:
             with stdout_to_stderr():
