@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -268,3 +269,32 @@ def test_grids_in_a_one_line_format_are_refused(capsys):
 
     row = list(csv.DictReader(capsys.readouterr().out.splitlines()))[0]
     assert row["count"] == "288" and len(row["grids"].split(",")) == 3
+
+
+# --- a trace of a search cut short ends on a line saying so --------------------------------
+
+def _cpu(pid: int) -> float:
+    """CPU seconds a process has used (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@SIGNALS
+def test_a_stopped_count_ends_its_trace_on_an_interrupted_line(signum, tmp_path):
+    trace = tmp_path / "count.jsonl"
+    process = start("solve", "." * 81, "--count", "--trace", str(trace), "--format", "json")
+    give_up = time.monotonic() + PATIENCE
+    while process.poll() is None and _cpu(process.pid) < 2.0:  # well into the count
+        assert time.monotonic() < give_up, "the count never got going"
+        time.sleep(POLL)
+    code, out, err = signal_and_collect(process, signum)
+    assert_stopped(code, err, signum)
+    answer = json.loads(out)
+    lines = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert lines[0]["event"] == "trace" and lines[1]["event"] == "start"
+    end = lines[-1]
+    assert {key: end[key] for key in ("event", "number", "status", "count", "exact")} == {
+        "event": "end", "number": 1, "status": "interrupted", "count": answer["count"],
+        "exact": False}
+    assert answer["message"].startswith(end["message"])  # the answer adds what it kept
+    assert answer["count"] > 0

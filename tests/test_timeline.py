@@ -78,8 +78,10 @@ def test_solve_writes_the_timeline_as_json_lines(tmp_path, top95, capsys):
     heads = [k for k, line in enumerate(lines) if line.get("event") == "timeline"]
     assert len(heads) == 2 and heads[0] == 0
     for number, (start, end) in enumerate(zip(heads, [*heads[1:], len(lines)]), 1):
-        head, samples = lines[start], lines[start + 1:end]
+        head, samples, closing = lines[start], lines[start + 1:end - 1], lines[end - 1]
         assert head["number"] == number and head["puzzle"] == puzzles[number - 1]
+        assert closing == {"event": "end", "number": number, "status": "unique", "count": 1,
+                           "exact": True}
         assert head["meaning"] == timeline.MEANING["sat"]
         assert samples[0]["conflicts"] == 0
         stats = answers[number - 1]["stats"]

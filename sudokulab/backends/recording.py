@@ -48,14 +48,21 @@ class RecordingFile(ABC):
         """A fresh record for the engine's next puzzle."""
         setattr(engine, self.kind, self.fresh(engine))
 
-    def keep(self, number: int, puzzle, engine, result) -> None:
-        """The puzzle's record (ended on its Result), after a header line naming it."""
+    def keep(self, number: int, puzzle, engine, result, interrupted: bool = False) -> None:
+        """The puzzle's record (ended on its Result), between a header line naming it and
+        an end line saying how it ended ('interrupted' when Ctrl-C or SIGTERM cut it)."""
         from sudokulab.puzzle import line_of
 
         head, lines = self.lines(getattr(engine, self.kind), result)
         head = {"event": self.kind, "number": number, "puzzle": line_of(puzzle.givens),
                 "backend": engine.label, **head}
-        for line in (head, *lines):
+        # how the puzzle ended closes its block: a reader tells a finished search from one
+        # cut short by Ctrl-C or a timeout without the answer beside it
+        status = "interrupted" if interrupted else result.status.value
+        end = {"event": "end", "number": number, "status": status,
+               "count": result.count, "exact": result.exact,
+               **({"message": result.message} if result.message else {})}
+        for line in (head, *lines, end):
             self.out.write(json.dumps(line) + "\n")
         self.out.flush()
 

@@ -83,13 +83,15 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--stats", action="store_true",
                    help="show the engine's statistics (pretty; json holds them always)")
     p.add_argument("--trace", metavar="FILE", type=nonempty,
-                   help="norvig and dlx: write the search's events to FILE as JSON Lines "
-                        "(each propagation wave, guess, dead end and backtrack; at most 2000 "
-                        "per puzzle, then a 'truncated' line and the solutions)")
+                   help="norvig, dlx and native: write the search's events to FILE as JSON "
+                        "Lines (each propagation wave, guess, dead end and backtrack; at most "
+                        "2000 per puzzle, then a 'truncated' line and the solutions; an 'end' "
+                        "line says how the puzzle ended, interrupted too)")
     p.add_argument("--timeline", metavar="FILE", type=nonempty,
                    help="sat, smt, asp, cpsat, prolog: write the engine's counters over time "
                         "to FILE as JSON Lines (decisions, conflicts ... sampled as the "
-                        "engine allows, at most 500 per puzzle, ending on its statistics)")
+                        "engine allows, at most 500 per puzzle, ending on its statistics, "
+                        "then an 'end' line as --trace's)")
     p.add_argument("--certify", metavar="DIR", type=nonempty,
                    help="write a certificate for each puzzle's verdict into DIR (a CNF of "
                         "its own, a DRAT proof, the solutions), verify it with code that "
@@ -207,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
             number, puzzle = len(codes) + 1, entries[len(codes)].puzzle
             for recording in (sink, samples):  # what it recorded of the search cut short
                 if recording is not None:
-                    recording.keep(number, puzzle, engine, partial)
+                    recording.keep(number, puzzle, engine, partial, interrupted=True)
             out.write(number, puzzle, partial, interrupted=True)
         raise
     finally:
