@@ -385,8 +385,8 @@ class Backend(ABC):
 
 
 def kept(result: Result, keep: int | None) -> Result:
-    """The result with its first `keep` grids only: an engine that gathers its grids
-    elsewhere (in Prolog, in CP-SAT's callback) answers as the others do."""
+    """The result with its first `keep` grids only: an engine that keeps every grid it
+    finds (a plugin that does not use `new_found`) answers as the others do."""
     if keep is None or len(result.solutions) <= keep:
         return result
     from dataclasses import replace

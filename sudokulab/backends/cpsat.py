@@ -41,7 +41,7 @@ from sudokulab.backends.extras import install
 from sudokulab.geometry import geometry
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Grid, Puzzle
-from sudokulab.result import Result, verdict
+from sudokulab.result import Found, Result, verdict
 
 # OR-Tools (and models.cpsat, which imports it) is imported where it is used:
 # CpsatBackend.needs names it, so this module loads without it.
@@ -113,16 +113,17 @@ def collector_class() -> type:
     from ortools.sat.python import cp_model
 
     class Collector(cp_model.CpSolverSolutionCallback):
-        """Keeps each grid CP-SAT reports, once, and stops the search at the limit."""
+        """Counts each grid CP-SAT reports, keeping as many as `grids` keeps, and stops
+        the search at the limit. The enumeration runs on one worker, which reports each
+        solution once (see the module docstring): no grid is held to tell a repeat."""
 
-        def __init__(self, read, limit: int | None) -> None:
+        def __init__(self, read, limit: int | None, grids: Found) -> None:
             super().__init__()
-            self.read, self.limit = read, limit
-            self.grids: dict[Grid, None] = {}  # in order found; a grid seen twice counts once
+            self.read, self.limit, self.grids = read, limit, grids
 
         def on_solution_callback(self) -> None:
             """Read the grid from the response's values; stop once `limit` are found."""
-            self.grids.setdefault(self.read(list(self.Response().solution)))
+            self.grids.append(self.read(list(self.Response().solution)))
             if self.limit is not None and len(self.grids) >= self.limit:
                 self.StopSearch()
 
@@ -191,9 +192,10 @@ class CpsatBackend(Backend):
         solver = warm.solver
         self.parameters(solver, limit, deadline)
         if self.timeline is not None:  # samples the counters at each solution
-            collector = self.timeline.collector(warm.model.read, limit)
+            collector = self.timeline.collector(warm.model.read, limit, self.new_found())
         else:
-            collector = collector_class()(warm.model.read, limit) if limit != 1 else None
+            collector = (collector_class()(warm.model.read, limit, self.new_found())
+                         if limit != 1 else None)
         try:
             with ctrl_c(solver.StopSearch) as key:
                 status = solver.Solve(warm.model.model, collector)
@@ -203,8 +205,9 @@ class CpsatBackend(Backend):
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT found the model invalid: "
                                f"{warm.model.model.validate()}")
+        solutions: Found | list[Grid]
         if collector is not None:
-            solutions = list(collector.grids)
+            solutions = collector.grids
         elif status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             solutions = [warm.model.read(list(solver.ResponseProto().solution))]
         else:

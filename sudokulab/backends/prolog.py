@@ -123,6 +123,8 @@ class PrologBackend(Backend):
         options: list[tuple[str, object]] = [
             ("strength", self.strength), ("labeling", self.labeling),
             ("limit", "infinite" if limit is None else limit)]
+        if self._keep is not None:  # the rest counted in Prolog, not held
+            options.append(("keep", self._keep))
         if deadline.timeout is not None:
             options.append(("time_limit", deadline.left()))
         return options
@@ -153,11 +155,15 @@ class PrologBackend(Backend):
             return Result(Status.ERROR, message="sudokulab_solve/7 failed", solve_time=elapsed)
         stats = dict(answer["Stats"])
         build = stats.pop("build_time")
+        grids = self.new_found()
+        for grid in answer["Grids"]:
+            grids.append(grid)
+        grids.count = stats.pop("found")  # those beyond the ones kept were counted there
         # the build is timed inside Prolog; the rest of the call, janus included, is solving
         times = {"stats": stats, "build_time": build, "solve_time": elapsed - build}
         if key.pressed:
-            raise interrupted(answer["Grids"], limit, **times)
-        return verdict(answer["Grids"], limit, complete=answer["Ended"] == "search", **times)
+            raise interrupted(grids, limit, **times)
+        return verdict(grids, limit, complete=answer["Ended"] == "search", **times)
 
     def choices(self, puzzle: Puzzle) -> tuple[str, list[str]]:
         """The strength and labeling options sudoku.pl uses on this puzzle, `auto` resolved."""

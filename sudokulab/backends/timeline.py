@@ -28,9 +28,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sudokulab.backends.recording import RecordingFile
+
+if TYPE_CHECKING:
+    from sudokulab.result import Found
 
 TIMELINE_CAP = 500  # samples kept per search
 BUDGET_MAX = 2**31 - 1  # conflicts per sat slice at most: any C integer holds it
@@ -178,7 +181,7 @@ class Timeline:
         self.begin({})
         return warm
 
-    def collector(self, read, limit: int | None):
+    def collector(self, read, limit: int | None, grids: Found):
         """A CP-SAT solution callback that also samples the counters at each solution."""
         from sudokulab.backends.cpsat import collector_class
 
@@ -196,7 +199,7 @@ class Timeline:
                 super().on_solution_callback()
 
         self.begin({})
-        return Sampled(read, limit)
+        return Sampled(read, limit, grids)
 
 
 def _propagations(response) -> int:

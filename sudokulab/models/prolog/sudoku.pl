@@ -1145,18 +1145,23 @@ sudoku_count(Box, Givens, Rules, Options, Count) :-
 %!  sudoku_solutions(+Box, +Givens, +Rules, +Options, -Grids, -Ended, -Stats)
 %
 %   Grids are the first solutions, up to limit(K) in Options (default 2,
-%   `infinite` for all), found within time_limit(Seconds) if given. Ended is
+%   `infinite` for all), found within time_limit(Seconds) if given; with
+%   keep(N), only the first N are kept and the others counted (a count of
+%   millions then holds few grids). Ended is
 %   `search` when the search ended by itself or at the limit, `time_limit` when
 %   the time ran out, `interrupted` when another thread stopped it by
 %   thread_signal(T, throw(interrupted)) (as Python does on Ctrl-C); Grids then
 %   holds what was found before. Stats is a list
 %   of Key-Value: inferences, cpu_time, build_time (posting the constraints,
-%   with the propagation that follows) and labeling_time, in seconds.
+%   with the propagation that follows) and labeling_time, in seconds, and
+%   found, the number of solutions found (kept or not).
 
 sudoku_solutions(Box, Givens, Rules, Options, Grids, Ended, Stats) :-
     option(limit(Limit), Options, 2),
     option(time_limit(Seconds), Options, infinite),
+    option(keep(Keep), Options, infinite),
     Built = built(none),
+    Counter = found(0),
     statistics(inferences, Inferences0),
     statistics(cputime, Cpu0),
     get_time(Start),
@@ -1164,7 +1169,8 @@ sudoku_solutions(Box, Givens, Rules, Options, Grids, Ended, Stats) :-
                             get_time(Posted),
                             nb_setarg(1, Built, Posted),
                             label(Rules, Options, Grid) )),
-    catch(within(Seconds, findall(Found, found(Search, Grid, Found), Finds)),
+    catch(within(Seconds, findall(Found, found(Search, Grid, Keep, Counter, Found),
+                                  Finds)),
           Ball, stopped(Ball, Finds)),
     get_time(End),
     statistics(cputime, Cpu),
@@ -1174,16 +1180,28 @@ sudoku_solutions(Box, Givens, Rules, Options, Grids, Ended, Stats) :-
     split_time(Start, Posted, End, BuildTime, LabelingTime),
     CpuTime is Cpu - Cpu0,
     Count is Inferences - Inferences0,
+    arg(1, Counter, Solutions),
     Stats = [inferences-Count, cpu_time-CpuTime,
-             build_time-BuildTime, labeling_time-LabelingTime].
+             build_time-BuildTime, labeling_time-LabelingTime, found-Solutions].
 
-%   Each solution as grid(G); a stop met inside the search (the time limit, an
-%   interrupt) becomes a last `time_limit` or `interrupted`, so the grids found
-%   before it are kept.
-found(Search, Grid, Found) :-
-    catch(( call(Search), Found = grid(Grid) ),
+%   Each solution counted, and the first Keep as grid(G); a stop met inside the
+%   search (the time limit, an interrupt) becomes a last `time_limit` or
+%   `interrupted`, so the grids found before it are kept.
+found(Search, Grid, Keep, Counter, Found) :-
+    catch(( call(Search), counted(Counter, Keep), Found = grid(Grid) ),
           Ball,
           stopped(Ball, [Found])).
+
+%   One more solution counted (nb_setarg: the count survives the backtracking
+%   into the next one); it is kept only while fewer than Keep are.
+counted(Counter, Keep) :-
+    arg(1, Counter, N0),
+    N is N0 + 1,
+    nb_setarg(1, Counter, N),
+    (   Keep == infinite
+    ->  true
+    ;   N =< Keep
+    ).
 
 %   A stop outside the search (while posting) leaves no grid; any other
 %   exception is an error, passed on.
