@@ -4,9 +4,11 @@ whatever alldifferent's propagation, and Gecode given its own alldifferent propa
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +23,7 @@ pytestmark = pytest.mark.skipif(not make_backend("mzn").available().ok,
                                 reason="no MiniZinc with Gecode here")
 
 HARDEST = datasets.load("hardest")[:3]
+ZHOU = Path(__file__).parent / "data" / "zhou-25x25.jsonl"  # a public 25x25 (its .md)
 NO_SOLUTION = (".....5.8....6.1.43..........1.5........1.6...3......."
                "553.....61........4.........")
 
@@ -31,6 +34,18 @@ def test_every_consistency_answers_as_norvig(consistency):
     for puzzle in [*HARDEST, parse(NO_SOLUTION)]:
         got, expected = engine.solve(puzzle), norvig.solve(puzzle)
         assert (got.status, got.solutions) == (expected.status, expected.solutions)
+
+
+def test_auto_proves_a_public_25x25_unique_with_domain_consistency():
+    engine = make_backend("mzn")  # consistency=auto
+    for line in ZHOU.read_text().splitlines():
+        data = json.loads(line)
+        puzzle = parse(json.dumps({key: data[key] for key in ("box", "givens", "rules")}))
+        assert engine.chosen(puzzle) == "domain", data["name"]
+        result = engine.solve(puzzle)
+        assert result.status is Status.UNIQUE, data["name"]
+        assert result.solutions[0] == tuple(sum(data["solution"], [])), data["name"]
+    assert [engine.chosen(puzzle) for puzzle in HARDEST] == ["default"] * 3  # a 9x9
 
 
 def test_domain_consistency_fills_an_empty_16x16_with_a_valid_grid():

@@ -43,6 +43,10 @@ from sudokulab.result import Found, Result, verdict
 
 SOLVER = "gecode"
 CONSISTENCY = ("default", "domain", "bounds")  # mzn:consistency=..., models/mzn numbers them
+# consistency=auto: domain from this many digits up, the solver's default below. Measured
+# (results/slow-corners.md): domain proves a public 25x25 unique in about 1 s where the
+# default and bounds time out at 60 s, and costs a 9x9 about a fifth more time.
+DOMAIN_FROM = 16
 FIX = ("apt-get install minizinc (Debian's MiniZinc brings Gecode; scripts/provision-minizinc, "
        f"run by `make install`) and {install('mzn')}")
 # MiniZinc's statistics kept, in its own words (times in seconds).
@@ -120,13 +124,13 @@ class MznBackend(Backend):
     supported_rules = R.RULE_TYPES  # sudoku.mzn has a predicate for each
     multi_grid = True  # a samurai's grids: more cells and units, the same model
     option_table = {
-        "consistency": Choice(tuple(CONSISTENCY), help="alldifferent's propagation on the "
-                              "units: domain (Regin's matching: large grids), bounds, or "
-                              "the solver's default"),
+        "consistency": Choice(("auto", *CONSISTENCY), help="alldifferent's propagation on "
+                              "the units: domain (Regin's matching), bounds, the solver's "
+                              "default, or auto (the default: domain from 16x16 up)"),
         "solver": Choice(solvers, help="a solver MiniZinc finds on this machine"),
     }
 
-    def __init__(self, consistency: str = "default", solver: str = SOLVER) -> None:
+    def __init__(self, consistency: str = "auto", solver: str = SOLVER) -> None:
         super().__init__()
         self.consistency, self.solver = consistency, solver
     needs = (Need("minizinc", FIX),)  # the PyPI package that drives the executable
@@ -156,7 +160,7 @@ class MznBackend(Backend):
         started = time.perf_counter()
         driver = recording(minizinc.default_driver)
         instance = minizinc.Instance(solver(self.solver), model(
-            puzzle.box, puzzle.rules, puzzle.layout, self.consistency), driver)
+            puzzle.box, puzzle.rules, puzzle.layout, self.chosen(puzzle)), driver)
         instance["givens"] = list(puzzle.givens)
         built = time.perf_counter()
         found = self.new_found()
@@ -178,6 +182,12 @@ class MznBackend(Backend):
                        stats=statistics(final.statistics if final is not None else {}),
                        build_time=built - started, solve_time=time.perf_counter() - built,
                        message=f"MiniZinc stopped before the end: {status.name}" if cut else "")
+
+    def chosen(self, puzzle: Puzzle) -> str:
+        """The consistency this puzzle gets: `auto` resolved by its size."""
+        if self.consistency != "auto":
+            return self.consistency
+        return "domain" if puzzle.n >= DOMAIN_FROM else "default"
 
     @staticmethod
     def _run(collecting, started: list) -> bool:
@@ -257,6 +267,8 @@ class MznBackend(Backend):
             f"  data (cells from 1): {', '.join(sizes)}",
             f"  givens: {sum(map(bool, puzzle.givens))}, each `grid[c] = givens[c]`; the model "
             "and the shape's data are built once per process, an Instance per puzzle",
+            f"  alldifferent: {self.chosen(puzzle)} consistency"
+            f"{' (auto: by the grid size)' if self.consistency == 'auto' else ''}",
             "  search: int_search(grid, first_fail, indomain_min); counting: --all-solutions",
             "  run it alone: sudokulab export PUZZLE --to mzn > p.mzn; minizinc -a p.mzn"])
 
