@@ -108,6 +108,8 @@ sudoku(Box, Cells, Rules0, Strength0) :-
     maplist(outies_hold(Grid), Outies),
     band_sums(Box, Rules0, Bands),
     maplist(band_sum_holds(Grid, Places), Bands),
+    differences(Box, Places, Rules0, Differences),
+    maplist(outies_hold(Grid), Differences),
     partner_triples(N, Grid, Places, Rules).
 
 %   N, the number of digits, from the box shape.
@@ -459,7 +461,8 @@ outies_hold(Grid, outies(Plus, Minus, K)) :-
 
 %!  band_sums(+Box, +Rules, -Sums)
 %
-%   The rule of 45 over bands of units: K consecutive rows (or columns) add
+%   The rule of 45 over bands of units: K consecutive rows (or columns), or
+%   a block of K adjacent boxes (two side by side, a square of four), add
 %   up to K times 45, so the cells of the band outside the cages lying wholly
 %   inside it (the band's innies), and the cells outside the band of the
 %   cages reaching into it when every cell of the band is caged (its outies),
@@ -477,7 +480,10 @@ band_sums(Box, Rules, Sums) :-
     append(CageCells, All),
     (   ( Cages == [] ; \+ is_set(All) )      % none, or overlapping cages: no sums
     ->  Sums = []
-    ;   findall(Sum, ( band(N, Band, K), band_sum(N, Cages, Band, K, Sum) ), Sums0),
+    ;   findall(Sum, ( ( band(N, Band, K)
+                       ;   \+ memberchk(regions(_), Rules),
+                           box_block(Box, Band, K) ),
+                       band_sum(N, Cages, Band, K, Sum) ), Sums0),
         sort(Sums0, Sums)
     ).
 
@@ -491,6 +497,24 @@ band(N, Band, K) :-
     findall(I, ( between(0, Top, A), A >= First, A < First + K, between(0, Top, B),
                  ( Side == row -> I is A * N + B ; I is B * N + A ) ), Cells),
     sort(Cells, Band).
+
+%   A block of H by W adjacent boxes, K = H*W of them (2 or more, fewer than a
+%   band's: a whole band of boxes is a band of rows or columns above).
+box_block(BoxRows-BoxCols, Block, K) :-
+    size(BoxRows-BoxCols, N),
+    Down is N // BoxRows,                       % boxes in a stack
+    Across is N // BoxCols,                     % boxes in a band
+    between(1, Down, H), H < Down,
+    between(1, Across, W), W < Across,
+    K is H * W, K >= 2,
+    LastI is Down - H, between(0, LastI, I),
+    LastJ is Across - W, between(0, LastJ, J),
+    findall(Index, ( Top is I * BoxRows, Bottom is (I + H) * BoxRows - 1,
+                     between(Top, Bottom, R),
+                     Left is J * BoxCols, Right is (J + W) * BoxCols - 1,
+                     between(Left, Right, C),
+                     Index is R * N + C ), Cells),
+    sort(Cells, Block).
 
 band_sum(N, Cages, Band, K, band_sum(Cells, Sum)) :-
     Whole is K * N * (N + 1) // 2,
@@ -513,6 +537,75 @@ band_sum(N, Cages, Band, K, band_sum(Cells, Sum)) :-
     ),
     length(Cells, Count),
     between(1, 9, Count).
+
+%!  differences(+Box, +Units, +Rules, -Differences)
+%
+%   Innies less outies: in a region of whole units (a unit, a band, a block
+%   of boxes) with every cell caged, the cages reaching out of it split into
+%   two groups. The first group's totals count its cells outside the region
+%   (its outies), the second's cells inside (its innies) complete the region's
+%   sum with the cages inside: so the first group's outies less the second
+%   group's innies add up to a constant, outies(Plus, Minus, K) as outies/4
+%   posts it. Kept when each side is one or two cells, where a sum of two
+%   ties its cells' digits closely (killer players' "innie-outie
+%   difference"); a side left empty is a band sum already.
+
+differences(Box, Units, Rules, Differences) :-
+    findall(Sorted-Sum, ( member(cage(Indices, Sum), Rules),
+                          sort(Indices, Sorted) ), Cages),
+    size(Box, N),
+    pairs_keys(Cages, CageCells),
+    append(CageCells, All),
+    (   ( Cages == [] ; \+ is_set(All) )
+    ->  Differences = []
+    ;   sort(All, Caged),
+        findall(Difference,
+                ( region(Box, Units, Rules, Region, K),
+                  ord_subset(Region, Caged),
+                  region_difference(N, Cages, Region, K, Difference) ),
+                Differences0),
+        sort(Differences0, Differences)
+    ).
+
+%   A region of K whole units: one unit, a band of rows or columns, a block of boxes.
+region(_, Units, _, Region, 1) :-
+    member(Unit, Units),
+    sort(Unit, Region).
+region(Box, _, _, Region, K) :-
+    size(Box, N),
+    band(N, Region, K).
+region(Box, _, Rules, Region, K) :-
+    \+ memberchk(regions(_), Rules),
+    box_block(Box, Region, K).
+
+region_difference(N, Cages, Region, K, outies(Plus, Minus, Diff)) :-
+    Whole is K * N * (N + 1) // 2,
+    include(touches(Region), Cages, Touching),
+    partition(inside(Region), Touching, Inside, Reaching),
+    pairs_values(Inside, InTotals),
+    sum_list(InTotals, InTotal),
+    split_reaching(Reaching, Region, [], Plus0, [], Minus0, 0, Total),
+    Plus0 \== [], Minus0 \== [],
+    sort(Plus0, Plus),
+    sort(Minus0, Minus),
+    Diff is Total + InTotal - Whole.
+
+%   Each reaching cage goes to the outies' group (its total counted) or the
+%   innies' group, each side at most two cells.
+split_reaching([], _, Plus, Plus, Minus, Minus, Total, Total).
+split_reaching([Cage-Sum|Cages], Region, Plus0, Plus, Minus0, Minus, Total0, Total) :-
+    (   ord_subtract(Cage, Region, Out),
+        append(Out, Plus0, Plus1),
+        length(Plus1, P), P =< 2,
+        Minus1 = Minus0,
+        Total1 is Total0 + Sum
+    ;   ord_intersection(Cage, Region, In),
+        append(In, Minus0, Minus1),
+        length(Minus1, M), M =< 2,
+        Plus1 = Plus0,
+        Total1 = Total0
+    ),
+    split_reaching(Cages, Region, Plus1, Plus, Minus1, Minus, Total1, Total).
 
 band_sum_holds(Grid, Places, band_sum(Cells, Sum)) :-
     sum_chain(Grid, Places, Cells, Sum).
