@@ -298,3 +298,30 @@ def test_a_stopped_count_ends_its_trace_on_an_interrupted_line(signum, tmp_path)
         "exact": False}
     assert answer["message"].startswith(end["message"])  # the answer adds what it kept
     assert answer["count"] > 0
+
+
+# --- cpmpy's solvers leave Ctrl-C to the lab -------------------------------------------------
+
+@pytest.mark.parametrize("solver", ["ortools", "z3", "exact"])
+def test_ctrl_c_stops_a_cpmpy_run_as_any_engine(solver, tmp_path):
+    from sudokulab import datasets
+    from sudokulab.backends import make_backend
+    from sudokulab.puzzle import line_of
+
+    spec = f"cpmpy:solver={solver}"
+    if not make_backend(spec).available().ok:
+        pytest.skip(f"{spec} is not installed here")
+    given = tmp_path / "top1465.txt"
+    given.write_text("".join(f"{line_of(p.givens)}\n" for p in datasets.load("top1465")))
+    process = start("solve", "--file", str(given), "-b", spec, "--format", "csv")
+    give_up = time.monotonic() + PATIENCE
+    while process.poll() is None and _cpu(process.pid) < 3.0:  # well into the file
+        assert time.monotonic() < give_up, "the run never got going"
+        time.sleep(POLL)
+    code, out, err = signal_and_collect(process, signal.SIGINT)
+    assert_stopped(code, err, signal.SIGINT)  # it stops: no puzzle after it is tried
+    rows = out.splitlines()[1:]
+    statuses = [row.split(",")[1] for row in rows]
+    assert statuses[-1] == "interrupted" and "Traceback" not in err
+    assert set(statuses[:-1]) <= {"unique"}  # no puzzle reads as an error or a timeout
+    assert len(rows) < 1465

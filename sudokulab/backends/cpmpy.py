@@ -19,15 +19,17 @@ Counting is a solve per solution, each with the time left as its `time_limit`, t
 no-good on the blank cells (as CPMpy's generic solveAll does; Choco's own gives no
 solution before the last is found).
 
-Ctrl-C: the solvers run in native code that CPMpy gives no way to stop, so base.ctrl_c
-hears it as the solve step running returns; the enumeration stops there, keeping the
-solutions found (a count: "at least"). A single step lasts one search for one solution.
+Ctrl-C: base.ctrl_c hears it, stops CP-SAT's and Z3's search at once (each is told to
+leave SIGINT alone, which it would otherwise take as its time being up) and the others as
+the solve step running returns (Exact, which hears SIGINT itself, ends its step with an
+error read as Ctrl-C); the enumeration stops there, keeping the solutions found (a count:
+"at least").
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -234,11 +236,17 @@ class CpmpyBackend(Backend):
         # pychoco cell by cell cost over half the speed on top1465)
         enumerate_ = _choco_solutions if self.solver == "choco" and limit != 1 \
             else _nogood_solutions
-        with ctrl_c(lambda: None) as key:  # nothing to call: the native step cannot stop
-            for grid in enumerate_(solver, built_model, blanks, deadline, steps):
-                found.append(grid)
-                if key.pressed or (limit is not None and len(found) >= limit) or not blanks:
-                    break  # no blank cell: the givens are the only solution
+        with ctrl_c(_stopper(self.solver, solver)) as key:
+            try:
+                for grid in enumerate_(solver, built_model, blanks, deadline, steps,
+                                       lambda: key.pressed,
+                                       **QUIET_SIGINT.get(self.solver, {})):
+                    found.append(grid)
+                    if key.pressed or (limit is not None and len(found) >= limit) \
+                            or not blanks:
+                        break  # no blank cell: the givens are the only solution
+            except KeyboardInterrupt:  # a solver that heard Ctrl-C itself (Exact)
+                key.pressed = True
         steps.pressed = key.pressed
         return steps
 
@@ -263,7 +271,8 @@ class CpmpyBackend(Backend):
 
 
 def _choco_solutions(solver, built_model: Model, blanks: list[int], deadline: Deadline,
-                     steps: Steps) -> Iterator[tuple[int, ...]]:
+                     steps: Steps, pressed: Callable[[], bool],
+                     **flags: object) -> Iterator[tuple[int, ...]]:
     """Choco's own enumeration: each pychoco Solver.solve() resumes the search for the next
     solution (a no-good added between two makes Choco's checker abort the process)."""
     solver.solver_vars(list(solver.user_vars))  # every variable posted to Choco
@@ -273,6 +282,8 @@ def _choco_solutions(solver, built_model: Model, blanks: list[int], deadline: De
     if left is not None:  # Choco's time counter runs from the first solve: a deadline
         choco.limit_time(f"{max(left, 0.001)}s")
     while True:
+        if pressed():  # Ctrl-C between two solutions: Choco's step cannot be stopped
+            raise KeyboardInterrupt
         started = time.perf_counter()
         solved = choco.solve()
         steps.solves += 1
@@ -285,9 +296,12 @@ def _choco_solutions(solver, built_model: Model, blanks: list[int], deadline: De
 
 
 def _nogood_solutions(solver, built_model: Model, blanks: list[int], deadline: Deadline,
-                      steps: Steps) -> Iterator[tuple[int, ...]]:
+                      steps: Steps, pressed: Callable[[], bool],
+                      **flags: object) -> Iterator[tuple[int, ...]]:
     """Solve, then forbid that solution on the blank cells, again (CPMpy's generic
-    solveAll, with the time left per step)."""
+    solveAll, with the time left per step); `flags` are the solver's parameters.
+    KeyboardInterrupt when Ctrl-C came (`pressed`) before a step, or the solver stopped
+    on it itself."""
     import cpmpy as cp
     from cpmpy.solvers.solver_interface import ExitStatus
 
@@ -297,7 +311,14 @@ def _nogood_solutions(solver, built_model: Model, blanks: list[int], deadline: D
         if left is not None and left <= 0:
             steps.complete, steps.ended = False, "time limit"
             return
-        solved = solver.solve(**({} if left is None else {"time_limit": left}))
+        if pressed():  # the solver was told to stop before this step began
+            raise KeyboardInterrupt
+        try:
+            solved = solver.solve(**flags, **({} if left is None else {"time_limit": left}))
+        except RuntimeError as error:  # Exact's own SIGINT handler ends its search so
+            if "interrupted" not in str(error):
+                raise
+            raise KeyboardInterrupt from None
         status = solver.status()
         steps.solves += 1
         steps.runtime += status.runtime or 0.0
@@ -308,6 +329,23 @@ def _nogood_solutions(solver, built_model: Model, blanks: list[int], deadline: D
         found = built_model.read()
         yield found
         solver += cp.any([cells[c] != found[c] for c in blanks])
+
+
+def _stopper(name: str, solver: Any) -> Callable[[], None]:
+    """What stops the solver's search from another thread on Ctrl-C: CP-SAT's StopSearch,
+    Z3's interrupt; nothing for the others, whose step runs to its end."""
+    if name == "ortools":
+        return solver.ort_solver.StopSearch
+    if name == "z3":
+        return solver.z3_solver.interrupt
+    return lambda: None
+
+
+# Parameters that leave Ctrl-C to Python: CP-SAT and Z3 would otherwise catch SIGINT
+# themselves and end the search as if its time were up (a count read as a timeout, the
+# run going on); base.ctrl_c hears it instead, as the step running returns.
+QUIET_SIGINT: dict[str, dict[str, object]] = {"ortools": {"catch_sigint_signal": False},
+                                              "z3": {"ctrl_c": False}}
 
 
 @dataclass
