@@ -263,7 +263,10 @@ def compare(puzzles: str | Iterable[PuzzleLike], backends: Sequence[str] | str =
                                 progress=_flag(progress, where, "progress"), keep=False,
                                 certify=_folder(certify, where))
     ratings = _ratings_asked(ratings, where)
-    outcome = harness.compare(settings, caller={"api": "sudokulab.compare"})
+    from sudokulab.errors import sigterm_stops
+
+    with sigterm_stops():  # SIGTERM stops the run as Ctrl-C does, keeping the records
+        outcome = harness.compare(settings, caller={"api": "sudokulab.compare"})
     if outcome.stop is not None:  # Ctrl-C in a notebook stops the cell, keeping the records
         from sudokulab.errors import CompareInterrupted
 
@@ -460,9 +463,12 @@ def verify(path: str | os.PathLike | Certificate) -> Report | list[Report]:
         from sudokulab.certificates import verify as check_certificate
 
         return check_certificate(Path(path))
+    from sudokulab.errors import sigterm_stops
+
     checked: list = []
     try:
-        checked.extend(check_each(certificates([path])))
+        with sigterm_stops():  # SIGTERM stops the checks as Ctrl-C does, keeping the reports
+            checked.extend(check_each(certificates([path])))
     except KeyboardInterrupt as stop:  # what was checked is kept on the error
         from sudokulab.errors import VerifyInterrupted
 

@@ -260,7 +260,7 @@ class CompareInterrupted(Interruption):
     `sudokulab compare` leaves keeps them for --resume."""
 
     def __init__(self, comparison: Comparison, stop: KeyboardInterrupt) -> None:
-        super().__init__(f"{str(stop) or INTERRUPTED}: {len(comparison.records)} answer(s) "
+        super().__init__(f"{_said(stop)}: {len(comparison.records)} answer(s) "
                          f"recorded on {len(comparison.puzzles)} puzzle(s) before it; "
                          f".comparison holds them")
         self.comparison = comparison
@@ -273,12 +273,19 @@ class VerifyInterrupted(Interruption):
 
     def __init__(self, reports: list[Report], rejected: list[SudokulabError],
                  stop: KeyboardInterrupt) -> None:
-        super().__init__(f"{str(stop) or INTERRUPTED}: {len(reports)} certificate(s) "
+        super().__init__(f"{_said(stop)}: {len(reports)} certificate(s) "
                          f"accepted and {len(rejected)} not before it; .reports and "
                          f".rejected hold them")
         self.reports = reports
         self.rejected = rejected
         self.exit_code = getattr(stop, "exit_code", EXIT_INTERRUPTED)
+
+
+def _said(stop: KeyboardInterrupt) -> str:
+    """What stopped a run, in words: 'interrupted (SIGTERM)' or (Ctrl-C)."""
+    if isinstance(stop, Terminated) or terminated():
+        return "interrupted (SIGTERM)"
+    return INTERRUPTED
 
 
 def _in_our_words(result: Result) -> Result:

@@ -176,7 +176,9 @@ except CompareInterrupted as stop:
 """
 
 
-def test_ctrl_c_in_a_script_keeps_what_sl_compare_measured(test_backends, tmp_path):
+@pytest.mark.parametrize(("stop", "exit_code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_in_a_script_keeps_what_sl_compare_measured(test_backends, tmp_path, stop,
+                                                             exit_code):
     log, hold = tmp_path / "asked.log", tmp_path / "hold"
     hold.touch()
     script = tmp_path / "study.py"
@@ -186,11 +188,13 @@ def test_ctrl_c_in_a_script_keeps_what_sl_compare_measured(test_backends, tmp_pa
     while not (log.exists() and len(log.read_text().splitlines()) > 8):
         assert process.poll() is None, process.communicate()
         time.sleep(0.1)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     hold.unlink()  # were the signal ignored, the run would finish and print nothing
     stdout, stderr = process.communicate()
-    assert process.returncode == 0, stderr
+    assert process.returncode == 0 and stdout, stderr  # it printed what it caught
     code, norvig, answered = (int(word) for word in stdout.splitlines()[0].split())
-    assert (code, norvig) == (130, 30) and 30 < answered < 60
-    assert f"{answered} answer(s) recorded on 30 puzzle(s) before it" in stdout
+    assert (code, norvig) == (exit_code, 30) and 30 < answered < 60
+    said = "SIGTERM" if stop == signal.SIGTERM else "Ctrl-C"
+    assert f"interrupted ({said}): {answered} answer(s) recorded on 30 puzzle(s) before it" \
+        in stdout
     assert "norvig" in stdout.split("\n", 2)[2]  # the summary's table

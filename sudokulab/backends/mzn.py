@@ -44,8 +44,8 @@ from sudokulab.result import Found, Result, verdict
 SOLVER = "gecode"
 CONSISTENCY = ("default", "domain", "bounds")  # mzn:consistency=..., models/mzn numbers them
 # consistency=auto: domain from this many digits up, the solver's default below. Measured
-# (results/slow-corners.md): domain proves a public 25x25 unique in about 1 s where the
-# default and bounds time out at 60 s, and costs a 9x9 about a fifth more time.
+# (results/slow-corners.md): domain proves a public 25x25 unique in under 3 s where the
+# solver's default times out at 60 s, and costs a 9x9 about a fifth more time.
 DOMAIN_FROM = 16
 FIX = ("apt-get install minizinc (Debian's MiniZinc brings Gecode; scripts/provision-minizinc, "
        f"run by `make install`) and {install('mzn')}")
@@ -270,7 +270,8 @@ class MznBackend(Backend):
             f"  alldifferent: {self.chosen(puzzle)} consistency"
             f"{' (auto: by the grid size)' if self.consistency == 'auto' else ''}",
             "  search: int_search(grid, first_fail, indomain_min); counting: --all-solutions",
-            "  run it alone: sudokulab export PUZZLE --to mzn > p.mzn; minizinc -a p.mzn"])
+            "  run it alone: sudokulab export PUZZLE --to mzn > p.mzn; minizinc -a p.mzn "
+            "(the export keeps the solver's default alldifferent)"])
 
 
 @lru_cache(maxsize=1)

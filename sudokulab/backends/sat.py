@@ -53,7 +53,6 @@ from sudokulab.backends.base import (
     interrupted,
 )
 from sudokulab.backends.root import root_result
-from sudokulab.errors import stops_through_c
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Found, Result, verdict
@@ -307,9 +306,8 @@ class Engine:
         solver = self.solver
         if self.timeline is not None:  # sliced small, sampled after each slice
             return self.timeline.sat_run(self, assumptions, deadline)
-        if self.stop == "none":  # nothing stops it but Ctrl-C, which PySAT reports as its own
-            with stops_through_c():
-                return solver.solve(assumptions=assumptions)
+        if self.stop == "none":  # nothing stops it: Ctrl-C is heard once it returns
+            return solver.solve(assumptions=assumptions)
         solver.conf_budget(SLICE)
         status = solver.solve_limited(assumptions=assumptions)
         if status is not None or deadline.passed():

@@ -14,14 +14,36 @@ is rebuilt between questions:
 from __future__ import annotations
 
 import atexit
-from collections.abc import Sequence
-from typing import Any
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from sudokulab import rules as R
 from sudokulab.errors import stops_through_c
 
 SOLVER = "cadical195"
 RELOAD_EVERY = 500  # questions-heavy puzzles before a fresh solver: learned clauses pile up
+
+
+Call = TypeVar("Call", bound=Callable[..., Any])
+
+
+def _left_on_ctrl_c(method: Call) -> Call:
+    """An Engine's SAT call, Ctrl-C raised as itself (PySAT's solve() reports it as its
+    own error); the engine then leaves the cache, its solver never used or deleted again:
+    PySAT leaves a solver it jumped out of unable to solve, so the next run builds anew."""
+    @functools.wraps(method)
+    def call(self: Engine, *args: Any) -> Any:
+        try:
+            with stops_through_c():
+                return method(self, *args)
+        except KeyboardInterrupt:
+            for key in [key for key, kept in _ENGINES.items() if kept is self]:
+                del _ENGINES[key]
+            self.solver = None
+            raise
+
+    return call  # type: ignore[return-value]
 
 
 class Engine:
@@ -55,7 +77,7 @@ class Engine:
         if self.puzzles % RELOAD_EVERY == 0 or self.top - self.formula.cnf.nv > self.n ** 3:
             self.load()
 
-    @stops_through_c()  # PySAT's solve() reports Ctrl-C as its own error
+    @_left_on_ctrl_c
     def grid(self, assumptions: Sequence[int]) -> tuple[int, ...] | None:
         """A solution grid under the assumed cell literals, or None if there is none."""
         self.calls += 1
@@ -64,7 +86,7 @@ class Engine:
         n, top = self.n, self.n ** 3
         return tuple((lit - 1) % n + 1 for lit in self.solver.get_model()[:top] if lit > 0)
 
-    @stops_through_c()
+    @_left_on_ctrl_c
     def unique_without(self, kept: Sequence[int], solution: Sequence[int],
                        cells: Sequence[int]) -> bool:
         """Whether the givens `kept` (literals) still have `solution` as their only one,
@@ -89,6 +111,7 @@ class Engine:
 
 
 _ENGINES: dict = {}
+
 
 
 def engine(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> Engine:
