@@ -282,10 +282,9 @@ class VerifyInterrupted(Interruption):
 
 
 def _said(stop: KeyboardInterrupt) -> str:
-    """What stopped a run, in words: 'interrupted (SIGTERM)' or (Ctrl-C)."""
-    if isinstance(stop, Terminated) or terminated():
-        return "interrupted (SIGTERM)"
-    return INTERRUPTED
+    """stopped_by(), also for a SIGTERM heard outside sigterm_as_ctrl_c (sigterm_stops'
+    Terminated, which it does not record)."""
+    return "interrupted (SIGTERM)" if isinstance(stop, Terminated) else stopped_by()
 
 
 def _in_our_words(result: Result) -> Result:
