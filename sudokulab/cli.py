@@ -27,6 +27,7 @@ from sudokulab.errors import (
     UsageError,
     error_line,
     sigterm_as_ctrl_c,
+    stop_behind,
     terminated,
 )
 
@@ -76,9 +77,7 @@ def _main(argv: list[str]) -> int:
         _say(error)
         return error.exit_code
     except KeyboardInterrupt as stop:  # errors.Terminated says SIGTERM's code
-        code = EXIT_TERMINATED if terminated() else getattr(stop, "exit_code", EXIT_INTERRUPTED)
-        _say("terminated" if code == EXIT_TERMINATED else "interrupted", prefix="sudokulab: ")
-        return code
+        return _stopped(stop)
     except BrokenPipeError:  # the reader went away (| head): not an error of ours
         _detach_stdout()
         return EXIT_OK
@@ -86,6 +85,18 @@ def _main(argv: list[str]) -> int:
         _detach_stdout()
         _say(f"cannot write the output: {error.strerror or error}")
         return EXIT_INPUT
+    except Exception as error:
+        behind = stop_behind(error)  # Ctrl-C as a C extension loaded: ImportError
+        if behind is None:
+            raise
+        return _stopped(behind)
+
+
+def _stopped(stop: KeyboardInterrupt) -> int:
+    """Say that Ctrl-C or SIGTERM stopped the command; its exit code."""
+    code = EXIT_TERMINATED if terminated() else getattr(stop, "exit_code", EXIT_INTERRUPTED)
+    _say("terminated" if code == EXIT_TERMINATED else "interrupted", prefix="sudokulab: ")
+    return code
 
 
 def _say(message: object, prefix: str = "") -> None:

@@ -414,7 +414,7 @@ def stops_through_c() -> Iterator[None]:
     """Ctrl-C or SIGTERM raised again as itself when a C library reported it as an error
     of its own, which no `except KeyboardInterrupt` would catch: ctypes, when the signal
     came while it converted an argument (each z3 call converts its arguments in Python),
-    and PySAT's plain solve(), which catches SIGINT itself."""
+    PySAT's plain solve(), which catches SIGINT itself, and a C extension's import."""
     import ctypes
 
     try:
@@ -425,9 +425,25 @@ def stops_through_c() -> Iterator[None]:
             raise
         raise (Terminated() if stop.group(1) == "Terminated" else KeyboardInterrupt()) from None
     except Exception as error:
+        behind = stop_behind(error)
+        if behind is not None:
+            raise behind from None
         if type(error).__module__ != "pysolvers" or str(error) != "Caught keyboard interrupt":
             raise
         raise KeyboardInterrupt from None
+
+
+def stop_behind(error: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C or SIGTERM an error stands for, if any: a C extension whose import
+    a signal cut short says ImportError('initialization failed'), caused by the signal."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 _STOPS = {"KeyboardInterrupt", "Interruption", "Terminated"}  # what a signal raises

@@ -221,3 +221,43 @@ def test_sigterm_in_a_finaliser_stops_the_run_once_the_finaliser_is_done():
         except errors.Terminated:
             stopped_in[-1] = "the run"
     assert stopped_in == ["the run"]
+
+
+def _import_cut_short(stop: type[KeyboardInterrupt]) -> ImportError:
+    """What a pybind11 extension (OR-Tools, pandas) raises when a signal lands in its
+    import: ImportError('initialization failed') caused by the signal (seen on cpsat)."""
+    try:
+        raise ImportError("initialization failed") from stop()
+    except ImportError as error:
+        return error
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, errors.Terminated])
+def test_main_answers_an_import_a_signal_cut_short_as_the_signal(stop, monkeypatch, capsys):
+    _raising(monkeypatch, _import_cut_short(stop))
+    code = errors.EXIT_TERMINATED if stop is errors.Terminated else errors.EXIT_INTERRUPTED
+    assert cli.main(["backends"]) == code
+    assert capsys.readouterr().err in ("sudokulab: interrupted\n", "sudokulab: terminated\n")
+
+
+def test_main_leaves_other_import_errors_as_they_are(monkeypatch):
+    _raising(monkeypatch, ImportError("no module named nowhere"))
+    with pytest.raises(ImportError, match="nowhere"):
+        cli.main(["backends"])
+
+
+def test_a_solve_whose_engine_import_a_signal_cut_short_is_interrupted(monkeypatch):
+    from sudokulab.backends import make_backend
+    from sudokulab.puzzle import Puzzle
+
+    backend = make_backend("norvig")
+
+    def cut_short(*_):
+        raise _import_cut_short(KeyboardInterrupt)
+
+    monkeypatch.setattr(backend, "_solve", cut_short)
+    with pytest.raises(errors.Interrupted) as stop:
+        backend.solve(Puzzle.parse("." * 81))
+    assert stop.value.result.status is Status.TIMEOUT and not stop.value.result.solutions
+    monkeypatch.setattr(backend, "_solve", lambda *_: 1 / 0)  # a plain failure stays one
+    assert backend.solve(Puzzle.parse("." * 81)).status is Status.ERROR

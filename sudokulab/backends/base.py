@@ -359,6 +359,8 @@ class Backend(ABC):
         except KeyboardInterrupt:  # a backend that keeps nothing: nothing was found
             raise interrupted((), limit) from None
         except Exception as error:  # an engine failure is a result, not a crash
+            if errors.stop_behind(error) is not None:  # Ctrl-C as the engine's library loaded
+                raise interrupted((), limit) from None
             import traceback
 
             where = traceback.extract_tb(error.__traceback__)[-1]
