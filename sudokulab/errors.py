@@ -55,7 +55,7 @@ MEANINGS = {
     EXIT_STALLED: "stalled: the human engine's techniques found no further step (no "
                   "answer, and no failure either); the grid so far is printed",
     EXIT_INTERRUPTED: "interrupted (Ctrl-C): what was found so far is printed",
-    EXIT_TERMINATED: "terminated (SIGTERM): stopped as on Ctrl-C",
+    EXIT_TERMINATED: "terminated (SIGTERM, or SIGHUP: a closed terminal): stopped as on Ctrl-C",
 }
 
 
@@ -510,8 +510,29 @@ def sigterm_as_ctrl_c() -> Iterator[None]:
     thread's KeyboardInterrupt, an engine's base.ctrl_c, a run's workers): the command
     keeps and prints what it keeps on Ctrl-C; `terminated()` then says exit 143."""
     _TERMS.clear()  # a new command (main() may run many in one process)
-    with _on_sigterm(_term):
+    with _on_sigterm(_term), _hangup_as_sigterm():
         yield
+
+
+@contextlib.contextmanager
+def _hangup_as_sigterm() -> Iterator[None]:
+    """SIGHUP (the terminal closed, an ssh link dropped) sent on as SIGTERM, so that every
+    part that answers SIGTERM answers it alike; the children, born with SIGHUP blocked
+    (harness.children.held), leave it to the parent as they leave SIGTERM."""
+    import os
+
+    def send_on(signum: int, frame: FrameType | None) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    try:
+        previous = signal.signal(signal.SIGHUP, send_on)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGHUP, previous)
 
 
 def _term(signum: int, frame: FrameType | None) -> None:

@@ -11,7 +11,6 @@ worker at full CPU, no fork server holding the reader of its stdout. The session
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import signal
@@ -24,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from sudokulab.backends import counting
+from sudokulab.web.guards import STOPPING
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 
@@ -104,9 +104,10 @@ def stop_when_busy(process: subprocess.Popen, signum: int,
 
 
 def signal_and_collect(process: subprocess.Popen, signum: int) -> tuple[int, str, str]:
-    """Send `signum` to the main process alone; its exit code and output, after checking
-    that its session is empty."""
-    os.kill(process.pid, signum)
+    """Send `signum` to the main process alone (SIGHUP to its whole group, as a closed
+    terminal sends it); its exit code and output, after checking that its session is
+    empty."""
+    (os.killpg if signum == signal.SIGHUP else os.kill)(process.pid, signum)
     try:
         out, err = ended(process)
     finally:
@@ -127,10 +128,15 @@ def remains(sid: int) -> dict[int, list[str]]:
     return left
 
 
-CODES = {signal.SIGINT: 130, signal.SIGTERM: 143}
-WORDS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+CODES = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 143}
+WORDS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated",
+         signal.SIGHUP: "terminated"}  # SIGHUP is answered as SIGTERM
 SIGNALS = pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM],
                                   ids=["sigint", "sigterm"])
+# SIGHUP too, where children could die of it (a generator's pool, the server's helpers)
+WITH_HANGUP = pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM,
+                                                 signal.SIGHUP],
+                                      ids=["sigint", "sigterm", "sighup-group"])
 
 
 def assert_stopped(code: int, err: str, signum: int) -> None:
@@ -159,7 +165,7 @@ def test_a_comparison_of_several_workers_leaves_nothing(signum, tmp_path):
     assert "--resume" in err  # how to finish it: what it recorded is kept
 
 
-@SIGNALS
+@WITH_HANGUP
 def test_a_generator_with_workers_keeps_what_it_made_and_leaves_nothing(signum, tmp_path):
     # a few seconds of making: some puzzles are done (a 9x9 takes a fraction of one)
     code, out, err = stop_when_busy(start("generate", "-n", "100000", "--jobs", "2",
@@ -167,6 +173,7 @@ def test_a_generator_with_workers_keeps_what_it_made_and_leaves_nothing(signum, 
     assert_stopped(code, err, signum)
     made = [json.loads(line) for line in out.splitlines() if not line.startswith("#")]
     assert made and all(len(puzzle["puzzle"]) == 81 for puzzle in made)
+    assert "Traceback" not in err and "resource_tracker" not in err, err
 
 
 @pytest.mark.skipif(bool(counting.available()), reason="needs pyganak")
@@ -197,7 +204,7 @@ def test_a_killed_command_takes_its_workers_with_it(counter):
     assert not remains(process.pid)
 
 
-@SIGNALS
+@WITH_HANGUP
 def test_every_command_answers_a_signal_as_ctrl_c(signum):
     """The command line's own answer, whichever command runs: a command whose run is
     signalled midway exits as on Ctrl-C (130), or 143 for SIGTERM."""
@@ -262,29 +269,40 @@ def serving(process: subprocess.Popen) -> str:
             time.sleep(POLL)
 
 
-def ask(url: str, route: str, body: dict) -> None:
-    """POST a JSON body and read the answer, or the connection the server dropped."""
+def ask(url: str, route: str, body: dict, answers: list | None = None) -> None:
+    """POST a JSON body and read the answer (its status and body added to `answers`), or
+    the connection the server dropped."""
+    import urllib.error
     import urllib.request
 
     request = urllib.request.Request(f"{url}{route}", data=json.dumps(body).encode(),
                                      headers={"content-type": "application/json"})
-    with contextlib.suppress(OSError):  # the server stopped while it answered: the point
-        urllib.request.urlopen(request, timeout=PATIENCE).read()
+    try:
+        with urllib.request.urlopen(request, timeout=PATIENCE) as response:
+            answer = (response.status, response.read().decode())
+    except urllib.error.HTTPError as refused:
+        answer = (refused.code, refused.read().decode())
+    except OSError:  # the server stopped while it answered
+        return
+    if answers is not None:
+        answers.append(answer)
 
 
-@SIGNALS
+@WITH_HANGUP
 def test_serve_stops_with_its_workers_and_helpers(signum):
     """A server with a warm pool worker, a tutor's helper and a solve under way."""
     import threading
 
     process = start("serve", "--port", "0")
+    answers: list = []
     try:
         url = serving(process)
         ask(url, "/api/solve", {"puzzle": EASY, "backend": "norvig"})  # a pool worker
         ask(url, "/api/hint", {"puzzle": EASY})  # the tutor's helper process
-        threading.Thread(target=ask, args=(url, "/api/solve", {
-            "puzzle": long_puzzle(), "backend": "sat", "limit": 1, "timeout": 60}),
-            daemon=True).start()
+        asking = threading.Thread(target=ask, args=(url, "/api/solve", {
+            "puzzle": long_puzzle(), "backend": "sat", "limit": 1, "timeout": 60,
+            "tag": "long"}, answers), daemon=True)
+        asking.start()
         code, out, err = stop_when_busy(process, signum,
                                         busy=BUSY + children_cpu(process.pid))
     finally:
@@ -297,3 +315,6 @@ def test_serve_stops_with_its_workers_and_helpers(signum):
     # the 60 s solve is cancelled, not waited for, and the server says so
     assert "sudokulab: 1 request(s) still running 2 s after the signal cancelled" in err, err
     assert err.splitlines()[-1] == f"sudokulab: {WORDS[signum]}", err
+    asking.join(PATIENCE)  # its client is told, not dropped
+    assert len(answers) == 1 and answers[0][0] == 503, answers
+    assert json.loads(answers[0][1]) == {"error": STOPPING, "tag": "long"}

@@ -966,3 +966,47 @@ def test_read_a_blank_page_or_a_huge_upload_is_refused(client):
     form = client.post("/api/read", data={"note": "no file"},
                        files={"other": ("", b"", "text/plain")})
     assert form.status_code in (400, 422)
+
+
+def _cancelled_midway(content_type: bytes | None):
+    """An ASGI app cancelled as uvicorn cancels a request past its shutdown grace: before
+    it answered (None), or after it began a response of this type."""
+    import asyncio
+
+    async def app(scope, receive, send):
+        if content_type is not None:
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": [(b"content-type", content_type)]})
+            await send({"type": "http.response.body", "body": b"event: start\ndata: {}\n\n",
+                        "more_body": True})
+        raise asyncio.CancelledError
+    return app
+
+
+@pytest.mark.parametrize("content_type", [None, b"text/event-stream; charset=utf-8",
+                                          b"application/json"],
+                         ids=["unanswered", "stream", "json-under-way"])
+def test_a_request_the_stopping_server_cancels_is_told_so(content_type):
+    import asyncio
+
+    from sudokulab.web.guards import STOPPING, Stopping
+
+    sent: list[dict] = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b'{"tag": "t1"}'}
+
+    scope = {"type": "http", "path": "/api/solve", "headers": [], "query_string": b"",
+             "sudokulab.body": b'{"tag": "t1"}'}
+    asyncio.run(Stopping(_cancelled_midway(content_type))(scope, receive, send))
+    said = {"error": STOPPING, "tag": "t1"}
+    if content_type is None:  # 503 with the one-line error
+        assert sent[0]["status"] == 503 and json.loads(sent[1]["body"]) == said
+    elif content_type.startswith(b"text/event-stream"):  # the stream's last event
+        assert sent[-1]["body"].decode() == f"event: error\ndata: {json.dumps(said)}\n\n"
+        assert not sent[-1].get("more_body")
+    else:  # a JSON body under way cannot be mended: nothing more is sent
+        assert len(sent) == 2

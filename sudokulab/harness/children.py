@@ -177,14 +177,26 @@ def _context() -> SpawnContext | ForkServerContext:
 CONTEXT = _context()
 
 
+def start_tracker() -> None:
+    """Start multiprocessing's resource tracker (which the first pool, queue or lock needs)
+    unless it runs: born with SIGHUP blocked, since it ignores SIGINT and SIGTERM but
+    would die of a SIGHUP sent to the group, which the parent answers as SIGTERM."""
+    # Its start also unblocks SIGINT and SIGTERM here: the mask is put back after it.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 @contextlib.contextmanager
 def held() -> Iterator[None]:
     """Processes started in the block (from this thread) are born with SIGINT blocked,
-    and the fork server with SIGTERM blocked too (its children let it in: `tie`)."""
-    # multiprocessing's resource tracker, which the first spawn starts, unblocks SIGINT
-    # once it is up: started before the block, it cannot undo it.
-    resource_tracker.ensure_running()
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    and the fork server with SIGTERM blocked too (its children let it in: `tie`); SIGHUP
+    stays blocked in all of them (the parent answers it as SIGTERM)."""
+    start_tracker()
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK,
+                                     {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
     try:
         # The fork server's children inherit its signal mask: it is born in the block too.
         if CONTEXT.get_start_method() == "forkserver":

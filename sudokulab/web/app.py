@@ -27,9 +27,9 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 
 from sudokulab.errors import SudokulabError
-from sudokulab.harness.children import CONTEXT, listen
+from sudokulab.harness.children import CONTEXT, listen, start_tracker
 from sudokulab.web.common import Jobs
-from sudokulab.web.guards import BodyLimit, invalid_request, refused
+from sudokulab.web.guards import BodyLimit, Stopping, invalid_request, refused
 from sudokulab.web.pool import Pool
 from sudokulab.web.routes import certify, learn, pages, setter, solve, teach
 from sudokulab.web.tutor import Tutor
@@ -42,6 +42,7 @@ def create_app(pool: Pool | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         app.state.pool = pool or Pool()
         app.state.tutor = Tutor()
+        start_tracker()  # before the executor's queue, which needs it
         app.state.helper = ProcessPoolExecutor(1, mp_context=CONTEXT, initializer=listen)
         app.state.backends = None
         app.state.jobs = Jobs()
@@ -57,6 +58,7 @@ def create_app(pool: Pool | None = None) -> FastAPI:
     app = FastAPI(title="sudokulab", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Solve, compare and play Sudoku with independent engines.")
     app.add_middleware(BodyLimit)
+    app.add_middleware(Stopping)  # outermost: it answers what the server cancels
     # Starlette types every handler as taking any Exception, not the class it is added
     # for (its signature does not tie the two): each of these gets only its own class.
     app.add_exception_handler(SudokulabError, refused)  # type: ignore[arg-type]

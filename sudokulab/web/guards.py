@@ -94,3 +94,54 @@ async def _too_large(send, limit: int) -> None:
     await send({"type": "http.response.start", "status": 413,
                 "headers": [(b"content-type", b"application/json")]})
     await send({"type": "http.response.body", "body": body.encode()})
+
+
+STOPPING = "the server is stopping (Ctrl-C or SIGTERM): this request was cancelled"
+
+
+class Stopping:
+    """ASGI middleware: a request the server cancels as it stops (uvicorn, its grace after
+    Ctrl-C or SIGTERM over) is answered, not dropped: 503 with the one-line error, or, once
+    an event stream is under way, a last `error` event."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        import asyncio
+
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started: list[dict] = []  # the response's start, once sent
+
+        async def sending(message) -> None:
+            if message["type"] == "http.response.start":
+                started.append(message)
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except asyncio.CancelledError:
+            await _say_stopping(send, started[0] if started else None,
+                                _tag_of(Request(scope)))
+
+
+async def _say_stopping(send, started: dict | None, tag: str | None) -> None:
+    """The cancelled request's last words: 503, or the stream's `error` event; nothing
+    if the client is gone or the body was under way in another form."""
+    import contextlib
+
+    error = json.dumps({"error": STOPPING, "tag": tag})
+    with contextlib.suppress(Exception):  # the client left: nobody to tell
+        if started is None:
+            await send({"type": "http.response.start", "status": 503,
+                        "headers": [(b"content-type", b"application/json")]})
+            await send({"type": "http.response.body", "body": error.encode()})
+        elif (b"content-type", b"text/event-stream") in _lowered(started["headers"]):
+            await send({"type": "http.response.body",
+                        "body": f"event: error\ndata: {error}\n\n".encode()})
+
+
+def _lowered(headers) -> list[tuple[bytes, bytes]]:
+    """The headers with lower-case names, values cut at ';' (charset)."""
+    return [(name.lower(), value.split(b";")[0].strip()) for name, value in headers]

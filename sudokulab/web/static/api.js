@@ -104,6 +104,7 @@ export async function stream(path, body, onEvent) {
         buffer = buffer.slice(cut + 2);
         const kind = /^event: (.*)$/m.exec(text)[1], data = JSON.parse(/^data: (.*)$/m.exec(text)[1]);
         if (!isCurrent(tag) || (data.tag != null && data.tag !== tag)) throw new Stale(tag);
+        if (kind === "error") throw new Error(data.error);  // the server stopped midway
         onEvent(kind, data);
       }
     }
