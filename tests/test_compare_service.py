@@ -22,7 +22,7 @@ import pytest
 from test_harness import interruptible, puzzle_file, records, wait_for_records
 
 import sudokulab as sl
-from sudokulab import datasets
+from sudokulab import datasets, errors
 from sudokulab.cli import build_parser, main
 from sudokulab.commands import compare as command
 from sudokulab.errors import NothingCompared, UsageError
@@ -159,6 +159,29 @@ def test_a_stopped_run_prints_what_finished_marked_partial(test_backends, tmp_pa
     assert "summary.md, summary.csv" not in stdout and not (out / "summary.md").exists()
     session = json.loads((out / "meta.json").read_text())["sessions"][-1]
     assert session["interrupted"] and session.get("terminated", False) == (stop == signal.SIGTERM)
+
+
+@pytest.mark.parametrize(("stop", "name", "code"), [(KeyboardInterrupt, "Ctrl-C", 130),
+                                                    (errors.Terminated, "SIGTERM", 143)])
+def test_a_run_stopped_while_its_reports_are_written_says_so_and_resumes(
+        monkeypatch, tmp_path, capsys, stop, name, code):
+    out = tmp_path / "run"
+    write_reports = service.write_reports
+
+    def stopped(*_):  # the signal lands after the last answer, in the plots
+        raise stop
+
+    monkeypatch.setattr(service, "write_reports", stopped)
+    args = ["compare", "--dataset", "hardest", "--backends", "norvig,dlx", "--out", str(out)]
+    assert main(args) == code
+    stdout, stderr = capsys.readouterr()
+    assert stdout.startswith(f"PARTIAL: stopped by {name} while the report files were "
+                             f"written: all 22 answers finished\n")
+    assert f"22 results kept in {out / 'runs.jsonl'}; write its reports with:" in stderr
+    assert f"compare --resume --out {out}" in stderr and not (out / "summary.md").exists()
+    monkeypatch.setattr(service, "write_reports", write_reports)
+    assert main(["compare", "--resume", "--out", str(out)]) == 0
+    assert (out / "summary.md").exists() and len(records(out)) == 22  # nothing solved again
 
 
 SCRIPT = """

@@ -170,6 +170,15 @@ def _certified(outcome: Outcome) -> str:
     return f", {done} of the {len(outcome.comparison.puzzles)} puzzles certified"
 
 
+def _only_reports_left(outcome: Outcome) -> bool:
+    """Whether a run cut short had every answer (and certificate) in: only its report
+    files were left to write."""
+    proofs = outcome.comparison.proofs
+    certified = sum(1 for proof in proofs.values() if proof.verdict is not None)
+    return (len(outcome.comparison.records) >= outcome.asked
+            and (not outcome.certify or certified >= len(outcome.comparison.puzzles)))
+
+
 def show(outcome: Outcome) -> int:
     """Print the tables of a run (those of what finished, marked partial, for one cut
     short, with how to finish it on stderr); the exit code."""
@@ -181,12 +190,16 @@ def show(outcome: Outcome) -> int:
     if outcome.partial:
         done = len(outcome.comparison.records)
         proved = _certified(outcome)
-        why = (f"stopped by {outcome.cause}: {done} of the {outcome.asked} answers asked for (one "
-               f"per backend and puzzle) finished{proved}; the figures cover only those")
+        reporting = _only_reports_left(outcome)
+        why = (f"stopped by {outcome.cause} while the report files were written: all {done} "
+               f"answers finished{proved}" if reporting else
+               f"stopped by {outcome.cause}: {done} of the {outcome.asked} answers asked for "
+               f"(one per backend and puzzle) finished{proved}; the figures cover only those")
         summary = outcome.comparison.report(outcome.comparison.meta["environment"])
         print(reports.terminal(summary, folder, partial=why), flush=True)
+        finish = "write its reports" if reporting else "finish the run"
         print(f"\n{'terminated' if outcome.terminated else 'interrupted'}: {done} results "
-              f"kept in {folder / 'runs.jsonl'}{proved}; finish the run with:\n  sudokulab "
+              f"kept in {folder / 'runs.jsonl'}{proved}; {finish} with:\n  sudokulab "
               f"compare --resume --out {shlex.quote(str(folder))}", file=sys.stderr)
         return outcome.exit_code()
     print(reports.terminal(outcome.summary, folder), flush=True)  # a full stdout fails here

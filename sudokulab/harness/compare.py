@@ -178,8 +178,9 @@ def compare(settings: Settings, *, caller: Mapping[str, object] | None = None) -
 
     `caller` adds to the session meta.json records (the API names itself). Bad input
     raises PuzzleError, BackendError or UsageError before any solve; no backend that can
-    run, NothingCompared. Ctrl-C or SIGTERM during the run ends it with what finished
-    kept (runs.jsonl, meta.json) and returned, `stop` set and no report files written.
+    run, NothingCompared. Ctrl-C or SIGTERM during the run, or while its reports are
+    written, ends it with what finished kept (runs.jsonl, meta.json) and returned, `stop`
+    set and the report files left for `--resume` to write.
     """
     folder = run_folder(settings) if settings.keep else None
     if settings.repeat >= 2:  # intervals and paired tests: refused now, not after the run
@@ -205,8 +206,12 @@ def compare(settings: Settings, *, caller: Mapping[str, object] | None = None) -
                            runner)
     proofs, stop = _certify(settings, puzzles, records, folder, session, meta, stop)
     result = comparison(settings, puzzles, references, records, skipped, meta, proofs)
-    summary = None if stop is not None or folder is None else write_reports(result, pair,
-                                                                             folder)
+    summary = None
+    if stop is None and folder is not None:
+        try:
+            summary = write_reports(result, pair, folder)
+        except KeyboardInterrupt as interruption:  # every answer is in: --resume writes them
+            stop = interruption
     return Outcome(result, folder, summary, settings.backends.strip() != "all", stop,
                    bad_input, len(lineup) * len(puzzles), bool(settings.certify))
 
