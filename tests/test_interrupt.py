@@ -18,6 +18,7 @@ import sys
 
 import pytest
 
+from sudokulab import errors
 from sudokulab.backends import complete_searches
 from sudokulab.check import is_solution
 from sudokulab.formats.text import parse
@@ -201,3 +202,27 @@ def test_ctrl_c_inside_a_sat_call_stops_it_and_leaves_the_solver_usable(spec):
         assert stopped["count"] == 0
     assert timed["status"] == "timeout" and "interrupted" not in timed["message"]
     assert small["status"] == "multiple" and small["count"] == 288 and small["exact"]
+
+
+@pytest.mark.parametrize(("stop", "code", "words"), [
+    (KeyboardInterrupt, 130, "interrupted (Ctrl-C)"),
+    (errors.Terminated, 143, "interrupted (SIGTERM)")])
+@pytest.mark.parametrize("timeout", [[], ["--timeout", "30"]], ids=["here", "in-a-worker"])
+def test_a_signal_before_the_engine_began_still_prints_the_puzzles_record(
+        monkeypatch, capsys, stop, code, words, timeout):
+    """A Ctrl-C or SIGTERM as the engine's library loads: the puzzle under way is printed
+    as interrupted with nothing found, as the help promises, not left out."""
+    from sudokulab.cli import main
+    from sudokulab.commands import solve
+
+    def loading(spec):
+        if stop is errors.Terminated:  # as sigterm_as_ctrl_c's handler records it
+            errors.heard_sigterm(signal.SIGTERM)
+        raise stop
+
+    monkeypatch.setattr(errors, "_TERMS", [])  # this test's SIGTERM is its own
+    monkeypatch.setattr(solve, "backend", loading)
+    assert main(["solve", "." * 81, "--count", "--format", "csv", *timeout]) == code
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0] == "puzzle,status,count,ms,grids,message"
+    assert rows[1].startswith("1,interrupted,>= 0,") and words in rows[1], rows

@@ -116,6 +116,7 @@ class Output:
         self.certify: str | None = getattr(args, "certify", None)
         self.trim: bool = getattr(args, "trim", False)  # the proofs' trimmed cores too
         self.numbered = numbered
+        self.answered = 0  # the number of the last puzzle answered (0: none yet)
         self.flushed = time.perf_counter()
         if self.format in TABLES:
             self.emit(self._row(("puzzle", "status", "count", "ms", "grids", "message")))
@@ -133,6 +134,7 @@ class Output:
         else:
             why = self.verify(puzzle, result, kept=self.keep)
             result = cut_note(result, self.keep)
+        self.answered = number
         if why:
             return self._invalid(number, puzzle, result, why)
         value = result.status.value
@@ -160,6 +162,7 @@ class Output:
 
     def bad(self, number: int, entry) -> int:
         """A puzzle of a file that is not one: say where and why, keep the numbering."""
+        self.answered = number
         print(error_line(entry.error), file=sys.stderr)
         if self.format == "json":
             import json

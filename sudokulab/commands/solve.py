@@ -152,29 +152,58 @@ def run(args: argparse.Namespace) -> int:
         if not args.count:
             raise UsageError("--count-with sharpsat counts: give --count too")
         return _sharpsat(args, entries)
-    engine = backend(args.backend)
-    why = unavailable(engine)
-    if why:
-        print(error_line(why), file=sys.stderr)
-        return EXIT_ENGINE
-    if args.count and not engine.complete:
-        raise UsageError(f"-b {args.backend} cannot count: it searches no further than its "
-                         f"techniques reach, so it proves one solution or stalls; count with "
-                         f"an engine that searches (leave out -b, or -b sat)")
-    _recordable(args)  # before any output is written
-    out = Output(args, engine.label, numbered=len(entries) > 1)
     limit = None if args.count else args.limit
-    if args.count:  # a count keeps a bounded number of grids: memory stays flat
-        out.keep = grids_kept(entries, args.grids)
-    # list the grids of the puzzle reduced by digit relabelling (counting.py); a --trace or
-    # --timeline watches the search of the puzzle given, so it keeps that puzzle
-    if args.count and not (args.trace or args.timeline):
-        out, entries = _Relabelled.wrap(out, entries, args.grids)
-    if args.strict:  # stop at the first bad puzzle, after answering those before it
-        first_bad = next((k for k, e in enumerate(entries) if e.puzzle is None), None)
-        entries = entries if first_bad is None else entries[:first_bad + 1]
-    if args.timeout:
-        return worst(_isolated(engine.label, entries, limit, args.timeout, out))
+    out: Output | _Relabelled | None = None
+    try:  # from the engine's start: a signal as its library loads still gets its record
+        engine = backend(args.backend)
+        why = unavailable(engine)
+        if why:
+            print(error_line(why), file=sys.stderr)
+            return EXIT_ENGINE
+        if args.count and not engine.complete:
+            raise UsageError(f"-b {args.backend} cannot count: it searches no further than "
+                             f"its techniques reach, so it proves one solution or stalls; "
+                             f"count with an engine that searches (leave out -b, or -b sat)")
+        _recordable(args)  # before any output is written
+        out = Output(args, engine.label, numbered=len(entries) > 1)
+        if args.count:  # a count keeps a bounded number of grids: memory stays flat
+            out.keep = grids_kept(entries, args.grids)
+        # list the grids of the puzzle reduced by digit relabelling (counting.py); a --trace
+        # or --timeline watches the search of the puzzle given, so it keeps that puzzle
+        if args.count and not (args.trace or args.timeline):
+            out, entries = _Relabelled.wrap(out, entries, args.grids)
+        if args.strict:  # stop at the first bad puzzle, after answering those before it
+            first_bad = next((k for k, e in enumerate(entries) if e.puzzle is None), None)
+            entries = entries if first_bad is None else entries[:first_bad + 1]
+        if args.timeout:
+            return worst(_isolated(engine.label, entries, limit, args.timeout, out))
+        return worst(_in_process(args, engine, entries, limit, out))
+    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM: the puzzle under way says so
+        if out is None:  # before its engine was built
+            out = Output(args, args.backend, numbered=len(entries) > 1)
+        _unfinished(out, entries, limit, stop)
+        raise
+
+
+def _unfinished(out: Output | _Relabelled, entries: list, limit: int | None,
+                stop: KeyboardInterrupt) -> None:
+    """The puzzle under way when Ctrl-C came, printed as interrupted with what its engine
+    found before it (nothing, when the signal came before its engine began)."""
+    from sudokulab.backends.base import interrupted
+
+    if out.answered >= len(entries) or entries[out.answered].puzzle is None:
+        return
+    index = out.answered
+    partial = getattr(stop, "result", None)
+    if partial is None or getattr(stop, "index", index) != index:
+        partial = interrupted((), limit).result
+    out.write(index + 1, entries[index].puzzle, partial, interrupted=True)
+
+
+def _in_process(args: argparse.Namespace, engine, entries: list, limit: int | None,
+                out: Output | _Relabelled) -> list[int]:
+    """Solve in this process, one puzzle after another (--trace and --timeline record
+    each search); each puzzle's exit code."""
     codes = []
     sink = samples = None
     try:
@@ -210,14 +239,13 @@ def run(args: argparse.Namespace) -> int:
             for recording in (sink, samples):  # what it recorded of the search cut short
                 if recording is not None:
                     recording.keep(number, puzzle, engine, partial, interrupted=True)
-            out.write(number, puzzle, partial, interrupted=True)
         raise
     finally:
         if sink is not None:
             sink.close()
         if samples is not None:
             samples.close()
-    return worst(codes)
+    return codes
 
 
 def _recordable(args: argparse.Namespace) -> None:
@@ -316,9 +344,9 @@ def _sharpsat(args: argparse.Namespace, entries: list) -> int:
 
 
 def _isolated(spec: str, entries: list, limit: int | None, timeout: float,
-              out: Output) -> list[int]:
+              out: Output | _Relabelled) -> list[int]:
     """Solve in a worker process that is killed when it overruns; write answers in order."""
-    from sudokulab.harness.runner import BackendFailed, Options, RunInterrupted, run_backend
+    from sudokulab.harness.runner import BackendFailed, Options, run_backend
     from sudokulab.result import Result, Status
 
     waiting: dict = {}
@@ -344,10 +372,6 @@ def _isolated(spec: str, entries: list, limit: int | None, timeout: float,
     try:
         run_backend(spec, todo, options, jobs=1,
                     record=lambda record: deliver(record.index, record.result))
-    except RunInterrupted as stop:  # Ctrl-C: the puzzle being solved prints what was found
-        if stop.result is not None and stop.index == len(codes):
-            out.write(stop.index + 1, entries[stop.index].puzzle, stop.result, interrupted=True)
-        raise
     except BackendFailed as error:
         failed = Result(Status.ERROR, message=f"the worker process failed: {error}")
         for index, _ in todo:
