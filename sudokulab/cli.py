@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from sudokulab import __version__
 from sudokulab.commands import COMMANDS, module
@@ -30,6 +30,9 @@ from sudokulab.errors import (
     stop_behind,
     terminated,
 )
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 DESCRIPTION = ("Solve Sudoku with independent paradigms and check their answers against each "
                "other: hand-written propagation and search (norvig), SAT (PySAT), SMT (Z3), "
@@ -133,6 +136,15 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str):
         """Bad options: raise UsageError, which `main` prints as one line with exit 2."""
         raise UsageError(f"{message} (see: {self.prog} --help)")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        """--help's and --version's text written and flushed, a write error (a full disk)
+        raised for `_main` to say: argparse's own drops it, and exits 0."""
+        if message and file is not None:
+            file.write(message)
+            getattr(file, "flush", lambda: None)()
+        else:
+            super()._print_message(message, file)
 
     def _get_formatter(self) -> argparse.HelpFormatter:
         """argparse's help formatter, told the terminal's width. argparse makes one for

@@ -21,15 +21,25 @@ class RecordingFile(ABC):
     lacks: ClassVar[str] = ""  # what a backend without it does not: 'records no trace'
 
     def __init__(self, path: str, engine) -> None:
-        from sudokulab.errors import InputError, UsageError
+        from sudokulab.errors import UsageError
 
         why = self.refusal(engine.label)
         if why:
             raise UsageError(f"--{self.kind}: {why}")
+        self.path = path
+        self.failed = False  # a write failed: closing may only fail again, and says nothing
         try:
             self.out = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by close)
         except OSError as error:
-            raise InputError(f"--{self.kind}: cannot write {path}: {error.strerror}") from None
+            raise self.unwritable(error) from None
+
+    def unwritable(self, error: OSError) -> Exception:
+        """The UsageError saying that FILE cannot be written, and why (a full disk, say):
+        '--trace /dev/full: cannot write: No space left on device'."""
+        from sudokulab.errors import UsageError
+
+        return UsageError(f"--{self.kind} {self.path}: cannot write: "
+                          f"{error.strerror or error}")
 
     @classmethod
     def refusal(cls, spec: str) -> str:
@@ -62,13 +72,21 @@ class RecordingFile(ABC):
         end = {"event": "end", "number": number, "status": status,
                "count": result.count, "exact": result.exact,
                **({"message": result.message} if result.message else {})}
-        for line in (head, *lines, end):
-            self.out.write(json.dumps(line) + "\n")
-        self.out.flush()
+        try:
+            for line in (head, *lines, end):
+                self.out.write(json.dumps(line) + "\n")
+            self.out.flush()
+        except OSError as error:  # named here: at the cli it would pass for stdout's
+            self.failed = True
+            raise self.unwritable(error) from None
 
     def close(self) -> None:
-        """Close the file."""
-        self.out.close()
+        """Close the file (after a failed write, quietly: that failure was said)."""
+        try:
+            self.out.close()
+        except OSError as error:
+            if not self.failed:
+                raise self.unwritable(error) from None
 
     @abstractmethod
     def fresh(self, engine):

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shlex
 import sys
 import textwrap
+from collections.abc import Iterator
 from functools import partial
 
 from sudokulab import errors
@@ -138,7 +140,7 @@ def _ladder(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         result = ladder.run(puzzles, levels, jobs=jobs, label=f"ladder {name}",
                             timeout=settings["timeout"], done=done,
-                            record=partial(log.add, name) if log else None)
+                            record=partial(_keep, args.out, log, name) if log else None)
         reports[name] = ladder_report.figures(result, jobs)
         if result.stopped is not None:
             return _stopped(args, result.stopped, log, reports)
@@ -232,8 +234,28 @@ def _log(args: argparse.Namespace, settings: dict, sets: list[tuple[str, tuple]]
     if log.path.exists():
         raise UsageError(f"--out {args.out} holds an unfinished ladder run ({LOG}): add "
                          f"--resume to finish it, or choose another --out")
-    log.start({**settings, "sets": prints})
+    with _logging(args.out, log):
+        log.start({**settings, "sets": prints})
     return log
+
+
+def _keep(out: str, log, name: str, entry) -> None:
+    """One puzzle's result added to --out's log as it comes."""
+    with _logging(out, log):
+        log.add(name, entry)
+
+
+@contextlib.contextmanager
+def _logging(out: str, log) -> Iterator[None]:
+    """A write to --out's log whose failure (a disk filled during the run) is a UsageError
+    naming the log: at the cli it would pass for standard output's."""
+    try:
+        yield
+    except OSError as error:
+        with contextlib.suppress(OSError):  # what the failed write left would fail again
+            log.close()
+        raise UsageError(f"--out {out}: cannot write {log.path}: {error.strerror or error}"
+                         ) from None
 
 
 def _fingerprint(puzzles: tuple) -> str:
@@ -247,17 +269,36 @@ def _fingerprint(puzzles: tuple) -> str:
 
 
 def _writable(out: str) -> None:
-    """--out made if need be and a file written in it now, before any work; UsageError
-    naming it otherwise."""
+    """--out, a folder, made if need be and a byte written in a file there now, before any
+    work; otherwise a UsageError naming it and the true reason: a file in its place or on
+    its path, a folder that cannot be made, a disk that takes nothing."""
     import tempfile
+    from pathlib import Path
 
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise UsageError(f"--out {out} is a file, not a folder: choose another --out")
     try:
-        os.makedirs(out, exist_ok=True)
-        with tempfile.TemporaryFile(dir=out):
-            pass
+        Path(out).mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise UsageError(f"--out {out}: cannot write there: {error.strerror or error}"
-                         ) from None
+        raise UsageError(f"--out {out}: {_unmade(Path(out), error)}") from None
+    try:
+        with tempfile.TemporaryFile(dir=out) as probe:
+            probe.write(b"\n")  # an empty file takes no room: a full disk would pass
+            probe.flush()
+    except OSError as error:
+        raise UsageError(f"--out {out}: cannot write a file there: "
+                         f"{error.strerror or error}") from None
+
+
+def _unmade(folder, error: OSError) -> str:
+    """Why `folder` could not be made: a file on its path ('/etc/hostname is a file, not
+    a folder'), else its nearest existing folder's refusal."""
+    above = folder.parent
+    while not os.path.exists(above) and above != above.parent:
+        above = above.parent
+    if not os.path.isdir(above):
+        return f"{above} is a file, not a folder"
+    return f"cannot make a folder in {above}: {error.strerror or error}"
 
 
 def _write(out: str | None, reports: dict[str, dict]) -> None:
