@@ -165,3 +165,20 @@ def test_help_to_a_closed_pipe_is_quiet(argv):
     finally:
         os.close(write)
     assert (done.returncode, done.stderr) == (0, "")
+
+
+@pytest.mark.parametrize("command", [["solve", PUZZLES[0]],
+                                     ["compare", "--dataset", "hardest", "-b", "norvig"]],
+                         ids=["solve", "compare"])
+@pytest.mark.parametrize("where", ["file", "under-a-file"])
+def test_an_unwritable_certificates_folder_is_refused_before_any_solve(
+        command, where, tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    folder = blocker if where == "file" else blocker / "certificates"
+    out = ["--out", str(tmp_path / "run")] if command[0] == "compare" else []
+    assert main([*command, *out, "--certify", str(folder)]) == 2
+    printed, said = capsys.readouterr()
+    assert printed == "" and not (tmp_path / "run").exists()  # nothing solved, nothing kept
+    reason = "is a file, not a folder" if where == "file" else "Not a directory"
+    assert said.startswith(f"sudokulab: error: --certify {folder}") and reason in said, said

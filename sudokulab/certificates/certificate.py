@@ -105,6 +105,27 @@ def certify(puzzle: Puzzle, folder: str | Path, name: str, *, limit: int = LIMIT
                        core_lemmas=_lemmas(trimmed or []))
 
 
+def writable(folder: str | Path, option: str = "--certify") -> None:
+    """UsageError naming `option` and why, before any solve, when certificates cannot be
+    written in `folder` (a file in its place or on its path, a full disk); else the folder
+    is made, as the first certificate would make it."""
+    import tempfile
+
+    from sudokulab.errors import UsageError
+
+    where = Path(folder)
+    if where.exists() and not where.is_dir():
+        raise UsageError(f"{option} {folder} is a file, not a folder: choose another")
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=where) as probe:
+            probe.write(b"\n")  # an empty file takes no room: a full disk would pass
+            probe.flush()
+    except OSError as error:
+        raise UsageError(f"{option} {folder}: cannot write certificates there: "
+                         f"{error.strerror or error}") from None
+
+
 def name_of(puzzle: Puzzle) -> str:
     """A certificate's file name for a puzzle: the same puzzle, the same name."""
     key = repr((puzzle.box, puzzle.givens, puzzle.rules, puzzle.layout)).encode()

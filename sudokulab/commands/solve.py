@@ -165,6 +165,10 @@ def run(args: argparse.Namespace) -> int:
                              f"its techniques reach, so it proves one solution or stalls; "
                              f"count with an engine that searches (leave out -b, or -b sat)")
         _recordable(args)  # before any output is written
+        if args.certify:
+            from sudokulab.certificates.certificate import writable
+
+            writable(args.certify)
         out = Output(args, engine.label, numbered=len(entries) > 1)
         if args.count:  # a count keeps a bounded number of grids: memory stays flat
             out.keep = grids_kept(entries, args.grids)

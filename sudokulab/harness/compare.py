@@ -183,6 +183,10 @@ def compare(settings: Settings, *, caller: Mapping[str, object] | None = None) -
     set and the report files left for `--resume` to write.
     """
     folder = run_folder(settings) if settings.keep else None
+    if settings.certify:  # refused now, not after the whole run
+        from sudokulab.certificates.certificate import writable
+
+        writable(settings.certify)
     if settings.repeat >= 2:  # intervals and paired tests: refused now, not after the run
         from sudokulab.harness import uncertainty
 
