@@ -65,6 +65,18 @@ def _puzzle(puzzle: object, where: str, what: str = "puzzle") -> Puzzle:
                     f"(a dict), not {_kind(puzzle)}")
 
 
+def _nth(puzzle: object, where: str, k: int) -> Puzzle:
+    """Puzzle number k (from 0) of a list, as _puzzle makes it; a PuzzleError names it."""
+    from sudokulab.errors import PuzzleError
+
+    try:
+        return _puzzle(puzzle, where, f"puzzles[{k}]")
+    except PuzzleError as error:
+        if str(error).startswith(f"{where}: puzzles[{k}]"):  # named already
+            raise
+        raise PuzzleError(f"{where}: puzzles[{k}]: {error}") from None
+
+
 def _json_puzzle(data: Mapping, where: str, what: str) -> Puzzle:
     """A puzzle from its JSON form as a dict, read by the JSON puzzle reader the files'
     and the page's puzzles go through; PuzzleError naming what is wrong."""
@@ -154,15 +166,19 @@ def solve_many(puzzles: Iterable[PuzzleLike], backend: str = DEFAULT_BACKEND,
     from sudokulab.harness.bulk import solve_many as bulk
 
     where = "sl.solve_many"
+    if isinstance(puzzles, str) and puzzles in _datasets.names():  # as sl.compare takes it
+        puzzles = _datasets.load(puzzles)
     if isinstance(puzzles, str | Puzzle | Mapping) or not isinstance(puzzles, Iterable):
-        raise TypeError(f"{where}: puzzles must be a list of Puzzles, puzzle strings or JSON "
-                        f"puzzles, not {_kind(puzzles)}")
+        given = "a str that names no dataset" if isinstance(puzzles, str) else _kind(puzzles)
+        raise TypeError(f"{where}: puzzles must be a dataset's name "
+                        f"({', '.join(_datasets.names())}) or a list of Puzzles, puzzle "
+                        f"strings or JSON puzzles, not {given}")
     from sudokulab.backends.native import plain
 
     # a plain classic line stays text: a batch reads it as it is (making a Puzzle of it
     # would cost more than native spends solving it)
     given = [p.strip() if isinstance(p, str) and plain(p.strip())
-             else _puzzle(p, where, f"puzzles[{k}]") for k, p in enumerate(puzzles)]
+             else _nth(p, where, k) for k, p in enumerate(puzzles)]
     spec = _string(backend, where, "backend", "a backend spec string such as 'native'")
     if _whole(limit, where, "limit") not in (1, 2):
         raise UsageError(f"{where}: limit must be 1 or 2, not {limit} (sl.solve counts)")
@@ -290,7 +306,7 @@ def _puzzles(puzzles: object, where: str) -> list[Puzzle]:
     if isinstance(puzzles, bytes | bytearray | Mapping) or not isinstance(puzzles, Iterable):
         raise TypeError(f"{where}: puzzles must be a dataset name or a list of Puzzles or "
                         f"puzzle strings, not {_kind(puzzles)}")
-    given = [_puzzle(p, where, f"puzzles[{k}]") for k, p in enumerate(puzzles)]
+    given = [_nth(p, where, k) for k, p in enumerate(puzzles)]
     if not given:
         raise UsageError(f"{where}: no puzzles to compare: give a dataset's name or some "
                          f"puzzles")

@@ -78,3 +78,19 @@ def test_bad_arguments_are_named(bad, error):
 def test_the_limit_is_one_or_two():
     with pytest.raises(UsageError, match="limit must be 1 or 2"):
         sl.solve_many(lines("easy50", 1), limit=3)
+
+
+def test_a_dataset_name_is_taken_as_compare_takes_it():
+    answers = sl.solve_many("hardest", backend="norvig")
+    puzzles = sl.load("hardest")
+    assert len(answers) == len(puzzles) and all(a.status is Status.UNIQUE for a in answers)
+    assert [a.solutions[0] for a in answers] == [sl.solve(p, backend="sat").solutions[0]
+                                                 for p in puzzles]
+
+
+@pytest.mark.parametrize("call", [sl.solve_many, lambda p: sl.compare(p, ["norvig"],
+                                                                      progress=False)],
+                         ids=["solve_many", "compare"])
+def test_a_bad_puzzle_of_a_list_is_named_by_its_place(call):
+    with pytest.raises(PuzzleError, match=r"puzzles\[1\]: wrong length: 2 cells"):
+        call([sl.load("hardest")[0], "xx", sl.load("hardest")[1]])
