@@ -126,6 +126,23 @@ def test_root_stops_before_the_first_guess(engine):
     assert stalled
 
 
+def test_root_leaves_the_marks_of_the_human_locked_level(engine):
+    """C bit-parallel propagation and the Python technique engine, two codes of two
+    paradigms, reach the same fixpoint: singles and locked candidates."""
+    from sudokulab.backends.root import marks_grid, open_candidates
+    from sudokulab.teaching import ladder
+
+    root, level = make_backend("native:root=yes"), ladder.BY_NAME["human:locked"]
+    stalled = 0
+    for puzzle in datasets.load("top1465")[:200]:
+        result = root.solve(puzzle, limit=1)
+        marks = ladder.compute(puzzle, [level])[level.name].marks
+        assert (result.partial or result.solutions[0]) == marks_grid(marks)
+        assert result.stats.get("candidates", 0) == open_candidates(marks)
+        stalled += result.status is Status.STALLED
+    assert 0 < stalled < 200  # both outcomes met
+
+
 # --- the batch checker: the same verdicts as check ----------------------------------------
 
 def test_the_batch_checker_agrees_with_check_grid_by_grid():

@@ -240,7 +240,8 @@ class NativeBackend(Backend):
     needs = (Need("cffi", FIX),)
     option_table = {
         "root": YesNo(help="stop at the root: the pencil marks singles and locked "
-                           "candidates leave, no guess (the ladder's level)")}
+                           "candidates leave, no guess (the marks of the ladder's "
+                           "human:locked level, computed in C)")}
 
     def __init__(self, root: str = "no") -> None:
         self.root = root == "yes"
