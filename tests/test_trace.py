@@ -154,3 +154,21 @@ def test_the_api_refuses_an_engine_without_the_capability_naming_those_with_it()
         assert unknown.status_code == 400 and "nosuch" in unknown.json()["error"]
         traced = client.post("/api/trace", json={"puzzle": puzzle, "engine": "dlx", "cap": 5})
         assert traced.status_code == 200 and traced.json()["truncated"]
+
+
+@pytest.mark.parametrize(("option", "capability"), [("--trace", "records_trace"),
+                                                    ("--timeline", "keeps_timeline")])
+def test_the_help_names_exactly_the_engines_that_record(option, capability):
+    """The help lists the engines by hand (importing every backend to ask would slow each
+    start): it must name those whose class says they record, and no other."""
+    import argparse
+    import re
+
+    from sudokulab.backends import names, with_capability
+    from sudokulab.commands import solve
+
+    parser = argparse.ArgumentParser()
+    solve.options(parser)
+    text = next(a.help for a in parser._actions if option in a.option_strings)
+    named = {name for name in names() if re.search(rf"\b{name}\b", text.split(":")[0])}
+    assert named == set(with_capability(capability)), text
