@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"sudokulab: note: the {args.format} form cannot hold rules; not shown: "
               f"{', '.join(dropped)} (--format json keeps them)", file=sys.stderr)
     code = EXIT_OK
+    named = len(entries) > 1  # --after skips the puzzles it cannot take: each block says whose
     for number, entry in enumerate(entries, 1):
         if entry.puzzle is None:
             print(error_line(entry.error), file=sys.stderr)
@@ -74,12 +75,21 @@ def run(args: argparse.Namespace) -> int:
         if not args.after:
             print(_show(entry.puzzle, args.format, number))
             continue
+        head = f"{_named(number, entry.source)}: " if named else ""
         try:
-            print(_after(entry.puzzle, args.after))
+            print(head + _after(entry.puzzle, args.after))
         except EngineError as why:  # this puzzle only: the others are still shown
-            print(error_line(why), file=sys.stderr)
+            print(error_line(f"{head}{why}"), file=sys.stderr)
             code = worst((code, EXIT_ENGINE))
     return code
+
+
+def _named(number: int, source: str) -> str:
+    """'puzzle 4 of variants.jsonl': a puzzle of a file as `ladder` names it (numbered as
+    read, as `grade` and `explain` number theirs)."""
+    from sudokulab.commands.ladder import _puzzles  # one wording for both commands
+
+    return f"{_puzzles([number])} of {source}"
 
 
 def _after(puzzle, level: str) -> str:
