@@ -6,6 +6,7 @@ import argparse
 import csv
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from sudokulab.backends.extras import need
 from sudokulab.commands import steps
@@ -24,6 +25,7 @@ from sudokulab.errors import (
     EXIT_OK,
     EXIT_SEVERAL,
     EXIT_STALLED,
+    EXIT_TERMINATED,
     EXIT_TIMEOUT,
     UsageError,
     error_line,
@@ -31,14 +33,18 @@ from sudokulab.errors import (
     worst,
 )
 
+if TYPE_CHECKING:
+    from sudokulab.human.grading import Grade
+
 DESCRIPTION = ("Grade each puzzle as a human solver would: HoDoKu's level and score, an "
                "SE-like rating of the hardest step, the hardest technique and the steps per "
                "technique; then a table of the levels over the input. A puzzle is graded "
-               "only once a search engine (norvig) proves it has one solution.")
+               "only once a search engine (norvig) proves it has one solution. Ctrl-C or "
+               "SIGTERM print the table of the puzzles finished so far, marked partial.")
 EXAMPLES = examples("sudokulab grade --file puzzles.txt",
                     "sudokulab grade --file puzzles.txt --format csv --plot levels.png")
 EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_ENGINE, EXIT_SEVERAL,
-         EXIT_STALLED, EXIT_INTERRUPTED)
+         EXIT_STALLED, EXIT_INTERRUPTED, EXIT_TERMINATED)
 refuse_unused = steps.refuse_unused  # --list with a puzzle: a usage error
 
 
@@ -64,7 +70,6 @@ def run(args: argparse.Namespace) -> int:
         print(steps.listing())
         return EXIT_OK
     from sudokulab.harness.progress import Progress
-    from sudokulab.teaching.lessons import Refusal
 
     if args.plot:
         picture_path("--plot", args.plot)
@@ -76,41 +81,78 @@ def run(args: argparse.Namespace) -> int:
         entries = entries[:entries.index(bad[0]) + 1]
     progress = Progress("grade", len(entries)) if len(entries) >= 50 else None
     table = Table(args.format)
-    grades, codes = [], [EXIT_OK]
-    for number, entry in enumerate(entries, 1):  # numbered as read: each row names its puzzle
+    grades: list[Grade] = []
+    codes = [EXIT_OK]
+    try:
+        for number, entry in enumerate(entries, 1):  # numbered as read: each names its puzzle
+            _grade_one(number, entry, techniques, args, table, grades, codes)
+            if progress:
+                progress.step()
+            sys.stdout.flush()  # each record as it comes: a reader of a pipe sees it now
+    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM: the puzzles finished, summed up
         if progress:
-            progress.step()
-        if entry.puzzle is None:
-            print(error_line(entry.error), file=sys.stderr)
-            table.refused(number, None, "bad-input", entry.error, where=entry.where)
-            codes.append(EXIT_INPUT)
-            continue
-        puzzle = entry.puzzle
-        answer = steps.judged(number, puzzle, args)
-        if isinstance(answer, Refusal):  # said on stderr; a record still names it
-            table.refused(number, puzzle, answer.status, answer.message)
-            codes.append(answer.code)
-            continue
-        walked = steps.walk(puzzle, techniques, args)
-        path, grade = walked.path, walked.grade
-        if path.stopped:
-            why = f"stopped at --timeout {args.timeout:g} s after {len(path.steps)} steps"
-            print(error_line(f"puzzle {number}: {why}: no grade"), file=sys.stderr)
-            table.refused(number, puzzle, "timeout", f"{why}: no grade")
-            codes.append(EXIT_TIMEOUT)
-            continue
-        grades.append(grade)
-        table.row(number, puzzle, path, grade)
-        if not path.solved:  # graded as far as it went, as `solve -b human` ends: exit 7
-            codes.append(EXIT_STALLED)
+            progress.done = table.done  # the stop may fall between a record and its step
+            progress.finish()
+        _sum_up(grades, args, partial=_partial(stop, table.done, len(entries)))
+        raise  # main says "interrupted" (130) or "terminated" (143)
     if progress:
         progress.finish()
-    if grades:  # a file of refused puzzles has nothing to sum up or draw
-        print(summary(grades), file=sys.stdout if args.format == "pretty" else sys.stderr)
-        if args.plot:
-            histogram(grades, args.plot)
-            print(f"sudokulab: wrote {args.plot}", file=sys.stderr)
+    _sum_up(grades, args)
+    if grades and args.plot:
+        histogram(grades, args.plot)
+        print(f"sudokulab: wrote {args.plot}", file=sys.stderr)
     return worst(codes)
+
+
+def _grade_one(number: int, entry, techniques, args: argparse.Namespace, table: Table,
+               grades: list[Grade], codes: list[int]) -> None:
+    """Grade one puzzle of the input: its record, its grade in `grades`, or why it has
+    none on stderr, and its exit code in `codes`."""
+    from sudokulab.teaching.lessons import Refusal
+
+    if entry.puzzle is None:
+        print(error_line(entry.error), file=sys.stderr)
+        table.refused(number, None, "bad-input", entry.error, where=entry.where)
+        codes.append(EXIT_INPUT)
+        return
+    puzzle = entry.puzzle
+    answer = steps.judged(number, puzzle, args)
+    if isinstance(answer, Refusal):  # said on stderr; a record still names it
+        table.refused(number, puzzle, answer.status, answer.message)
+        codes.append(answer.code)
+        return
+    walked = steps.walk(puzzle, techniques, args)
+    path, grade = walked.path, walked.grade
+    if path.stopped:
+        why = f"stopped at --timeout {args.timeout:g} s after {len(path.steps)} steps"
+        print(error_line(f"puzzle {number}: {why}: no grade"), file=sys.stderr)
+        table.refused(number, puzzle, "timeout", f"{why}: no grade")
+        codes.append(EXIT_TIMEOUT)
+        return
+    grades.append(grade)
+    table.row(number, puzzle, path, grade)
+    if not path.solved:  # graded as far as it went, as `solve -b human` ends: exit 7
+        codes.append(EXIT_STALLED)
+
+
+def _partial(stop: KeyboardInterrupt, done: int, total: int) -> str:
+    """What stopped the run and what its summary covers, worded as `compare` words it."""
+    from sudokulab import errors
+
+    cause = "SIGTERM" if isinstance(stop, errors.Terminated) or errors.terminated() else "Ctrl-C"
+    return (f"stopped by {cause}: {done} of the {total} puzzles finished; "
+            + ("the figures cover only those" if done else "nothing to sum up"))
+
+
+def _sum_up(grades: list[Grade], args: argparse.Namespace, partial: str = "") -> None:
+    """The summary table (on stdout for pretty, else on stderr beside the records), under
+    a PARTIAL line saying what it covers when the run was cut short."""
+    stream = sys.stdout if args.format == "pretty" else sys.stderr
+    if partial:
+        print(f"PARTIAL: {partial}", file=stream)
+    if grades:  # a file of refused puzzles has nothing to sum up or draw
+        print(summary(grades), file=stream)
+    stream.flush()
 
 
 class Table:
@@ -123,6 +165,7 @@ class Table:
     def __init__(self, fmt: str) -> None:
         self.format = fmt
         self.writer = None
+        self.done = 0  # puzzles with a record: graded or refused
         if fmt in ("csv", "tsv"):
             self.writer = csv.writer(sys.stdout, lineterminator="\n",
                                      delimiter="," if fmt == "csv" else "\t")
@@ -132,6 +175,7 @@ class Table:
         """Print one puzzle's grade."""
         from sudokulab.puzzle import line_of
 
+        self.done += 1
         counts = path.counts()
         status = "solved" if path.solved else "stalled"
         message = "" if path.solved else (f"stalled after {len(path.steps)} steps: no "
@@ -158,6 +202,7 @@ class Table:
         and why."""
         from sudokulab.puzzle import line_of
 
+        self.done += 1
         line = None if puzzle is None else line_of(puzzle.givens)
         if self.format == "json":
             print(json.dumps({"puzzle": line, **({"where": where} if where else {}),
