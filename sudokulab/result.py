@@ -92,6 +92,13 @@ class Found:
         if self.keep is None or len(self.grids) < self.keep:
             self.grids.append(grid)
 
+    def counted(self, total: int) -> None:
+        """The count set to `total`: a search that counted in its own memory (Prolog's)
+        and handed over only the grids kept."""
+        if total < len(self.grids):
+            raise ValueError(f"{total} grids counted, fewer than the {len(self.grids)} kept")
+        self.count = total
+
     def __len__(self) -> int:
         return self.count
 

@@ -158,7 +158,7 @@ class PrologBackend(Backend):
         grids = self.new_found()
         for grid in answer["Grids"]:
             grids.append(grid)
-        grids.count = stats.pop("found")  # those beyond the ones kept were counted there
+        grids.counted(stats.pop("found"))  # those beyond the ones kept were counted there
         # the build is timed inside Prolog; the rest of the call, janus included, is solving
         times = {"stats": stats, "build_time": build, "solve_time": elapsed - build}
         if key.pressed:
