@@ -59,8 +59,12 @@ def run(args: argparse.Namespace) -> int:
     # a 60 s solve must not hold the server open
     server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning",
                                            timeout_graceful_shutdown=GRACE))
-    logging.getLogger("uvicorn.error").addFilter(_say_cancelled)
-    server.run(sockets=[listening])
+    log = logging.getLogger("uvicorn.error")
+    log.addFilter(_say_cancelled)
+    try:
+        server.run(sockets=[listening])
+    finally:  # the logger outlives this command (the tests serve many times in one process)
+        log.removeFilter(_say_cancelled)
     # uvicorn returns when a signal stopped it: Ctrl-C (or SIGTERM) is the only way out
     return EXIT_INTERRUPTED
 
