@@ -411,3 +411,23 @@ def test_route_cancelled_by_tag(client):
     thread.join()
     assert answer["status"] == "cancelled" and answer["tag"] == "set:slow"
     assert client.app.state.tutor.busy == 0
+
+
+@pytest.mark.parametrize("stopped", ["", "interrupted (Ctrl-C)"])
+def test_redundancy_cut_short_is_said_unproven_in_the_text(stopped):
+    """A unique puzzle whose redundancy checks ran out of time says so in the pretty form,
+    as the JSON does ("complete": false), not by leaving the lines out."""
+    from sudokulab.commands.setter import pretty
+    from sudokulab.formats.text import from_json
+
+    killer = from_json((Path(__file__).parent / "data" / "killers-forum.jsonl")
+                       .read_text().splitlines()[0])
+    half = SetterReport(n=9, status="unique", complete=False, stopped=stopped,
+                        rules=killer.rules)
+    text = pretty(1, killer, half)
+    reason = stopped or "time ran out"
+    assert f"redundant rules: not proven: {reason}" in text
+    assert "redundant givens" not in text  # it has none to drop
+    assert "redundant rules" not in pretty(1, killer, half, redundancy=False)  # not asked
+    done = SetterReport(n=9, status="unique", redundant_rules=[], rules=killer.rules)
+    assert "redundant rules: none" in pretty(1, killer, done)

@@ -84,12 +84,13 @@ def show(args: argparse.Namespace, number: int, puzzle, report) -> None:
     if args.format == "json":
         print(json.dumps(report.to_json()))
     else:
-        print(pretty(number, puzzle, report))
+        print(pretty(number, puzzle, report, redundancy=not args.no_redundancy))
     sys.stdout.flush()
 
 
-def pretty(number: int, puzzle, report) -> str:
-    """The report as text: count, differences, candidates, redundancy, grade."""
+def pretty(number: int, puzzle, report, redundancy: bool = True) -> str:
+    """The report as text: count, differences, candidates, redundancy (asked for, or said
+    unproven when time ran out before it), grade."""
     lines = [f"puzzle {number}: {headline(report)}"
              + (f" ({report.message})" if report.message else "")
              + (f" (partial: {report.stopped})" if report.stopped else "")]
@@ -104,13 +105,19 @@ def pretty(number: int, puzzle, report) -> str:
         undecided = f" ({len(report.undecided)} cells unproven: time ran out)" \
             if report.undecided else ""
         lines += [f"true candidates{undecided}:", format_candidates(puzzle, report.candidates)]
+    unproven = redundancy and report.status == "unique" and not report.complete
+    why = f"not proven: {report.stopped or 'time ran out (--timeout)'}"
     if report.redundant_givens is not None:
         lines.append("redundant givens: " + (", ".join(
             f"r{r}c{c}={puzzle.givens[k]}" for k, (r, c) in
             ((k, report.place(k)) for k in report.redundant_givens)) or "none"))
+    elif unproven and any(puzzle.givens):
+        lines.append(f"redundant givens: {why}")
     if report.redundant_rules is not None and puzzle.rules:
         lines.append("redundant rules: " + ("; ".join(
             rule_text(k, puzzle.rules[k]) for k in report.redundant_rules) or "none"))
+    elif unproven and puzzle.rules:
+        lines.append(f"redundant rules: {why}")
     if report.grade is not None:
         g = report.grade
         lines.append(f"grade: {g['level']}, score {g['score']}, SE-like {g['rating']:.1f} "
