@@ -28,6 +28,11 @@ from sudokulab.harness.testing import write_plugin
 # out last would leave the other workers idle meanwhile.
 FIRST = ("test_variants.py", "test_count.py", "test_cluster.py")
 
+# A count that runs for hours yet is not refused (under counting.ENUMERABLE): easy50's
+# first solution with its first 51 cells blank, about 4e7 grids. The tests that stop a
+# count under way count it: an empty 9x9's count without --timeout is refused at once.
+LONG_COUNT = "." * 51 + "245372689514814253769695417382"
+
 
 # The modules whose tests take a browser, a cluster, many engine starts or whole datasets
 # (the slowest of `make test --durations`): marked slow, left out of `make check`. A test

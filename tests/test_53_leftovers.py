@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import LONG_COUNT
 from test_process_tree import (
     PATIENCE,
     POLL,
@@ -282,7 +283,7 @@ def _cpu(pid: int) -> float:
 @SIGNALS
 def test_a_stopped_count_ends_its_trace_on_an_interrupted_line(signum, tmp_path):
     trace = tmp_path / "count.jsonl"
-    process = start("solve", "." * 81, "--count", "--trace", str(trace), "--format", "json")
+    process = start("solve", LONG_COUNT, "--count", "--trace", str(trace), "--format", "json")
     give_up = time.monotonic() + PATIENCE
     while process.poll() is None and _cpu(process.pid) < 2.0:  # well into the count
         assert time.monotonic() < give_up, "the count never got going"

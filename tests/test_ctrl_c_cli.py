@@ -21,10 +21,11 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import LONG_COUNT
 
 from sudokulab.backends import complete_searches, make_backend
 
-EMPTY = "." * 81
+EMPTY = LONG_COUNT  # hours to count, yet not refused as an empty grid's count is
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 FORMATS = ("pretty", "line", "json")
 COUNTING = 0.3  # CPU seconds of counting before Ctrl-C, past what the engine's start took

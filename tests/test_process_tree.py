@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import LONG_COUNT
 
 from sudokulab.backends import counting
 from sudokulab.web.guards import STOPPING
@@ -225,7 +226,7 @@ def test_every_command_answers_a_signal_as_ctrl_c(signum):
 def test_an_interrupted_solve_keeps_its_trace_and_timeline(kind, engine, tmp_path):
     """Written as each puzzle ends, the puzzle cut short included: whole JSON lines."""
     path = tmp_path / f"{kind}.jsonl"
-    process = start("solve", EMPTY, "--count", "-b", engine, f"--{kind}", str(path),
+    process = start("solve", LONG_COUNT, "--count", "-b", engine, f"--{kind}", str(path),
                     "--format", "line")
     give_up = time.monotonic() + PATIENCE
     tick = os.sysconf("SC_CLK_TCK")
@@ -236,7 +237,7 @@ def test_an_interrupted_solve_keeps_its_trace_and_timeline(kind, engine, tmp_pat
     out, err = ended(process)
     assert_stopped(process.returncode, err, signal.SIGTERM)
     lines = [json.loads(line) for line in path.read_text().splitlines()]
-    assert lines[0]["event"] == kind and lines[0]["puzzle"] == EMPTY and len(lines) > 1
+    assert lines[0]["event"] == kind and lines[0]["puzzle"] == LONG_COUNT and len(lines) > 1
 
 
 def long_puzzle() -> str:

@@ -19,6 +19,7 @@ import sys
 import time
 
 import pytest
+from conftest import LONG_COUNT
 from test_process_tree import (
     CODES,
     PATIENCE,
@@ -77,7 +78,7 @@ def prolog_here() -> bool:
 @pytest.mark.skipif(not prolog_here(), reason="needs SWI-Prolog and janus")
 def test_prolog_stops_on_sigterm_with_ctrl_c_ignored():
     """Inside its one long janus call: before, it counted on until killed."""
-    process = start("solve", EMPTY, "--count", "-b", "prolog", "--format", "line",
+    process = start("solve", LONG_COUNT, "--count", "-b", "prolog", "--format", "line",
                     ctrl_c_ignored=True)
     code, out, err = stop_after_cpu(process, 2.0, signal.SIGTERM)
     assert_stopped(code, err, signal.SIGTERM)
@@ -102,7 +103,7 @@ def test_prolog_still_ignores_ctrl_c_when_started_so():
                          ids=["sat", "norvig", "sat-in-a-worker"])
 def test_sigterm_keeps_the_count_with_ctrl_c_ignored(engine):
     """Before, every engine but prolog printed nothing: SIGTERM found Ctrl-C ignored."""
-    process = start("solve", EMPTY, "--count", *engine, "--format", "line",
+    process = start("solve", LONG_COUNT, "--count", *engine, "--format", "line",
                     ctrl_c_ignored=True)
     if "--timeout" in engine:  # the worker counts, the main process waits
         code, out, err = stop_when_busy(process, signal.SIGTERM)

@@ -66,7 +66,8 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--count", action="store_true",
                    help="count every solution; prints the count, not the grids (see --grids); "
                         "the first grids found are kept and checked (18,518 of a 9x9), the "
-                        "rest counted, so memory stays flat")
+                        "rest counted, so memory stays flat; without --timeout, a count "
+                        "Knuth's estimate puts over 10^9 grids is refused at once (exit 2)")
     p.add_argument("--count-with", choices=("enumeration", "sharpsat"),
                    help="with --count: enumeration (the backend lists every solution, the "
                         "default) or sharpsat (Ganak counts the models of the sat backend's "
@@ -165,6 +166,10 @@ def run(args: argparse.Namespace) -> int:
                              f"its techniques reach, so it proves one solution or stalls; "
                              f"count with an engine that searches (leave out -b, or -b sat)")
         _recordable(args)  # before any output is written
+        if args.count and not args.timeout:  # refused at once if beyond enumeration
+            from sudokulab.backends.counting import refuse_endless
+
+            refuse_endless(entries, engine.label, relabel=not (args.trace or args.timeline))
         if args.certify:
             from sudokulab.certificates.certificate import writable
 
