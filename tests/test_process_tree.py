@@ -319,3 +319,30 @@ def test_serve_stops_with_its_workers_and_helpers(signum):
     asking.join(PATIENCE)  # its client is told, not dropped
     assert len(answers) == 1 and answers[0][0] == 503, answers
     assert json.loads(answers[0][1]) == {"error": STOPPING, "tag": "long"}
+
+
+@SIGNALS
+def test_serve_stops_with_a_setter_request_under_way(signum):
+    """The setter's task is stopped, not killed, when its request is cancelled: the server,
+    stopping, must still end its helper (multiprocessing would wait for it at exit)."""
+    import threading
+
+    killer = (Path(__file__).parent / "data" / "killers-forum.jsonl").read_text().split("\n")[0]
+    process = start("serve", "--port", "0")
+    answers: list = []
+    try:
+        url = serving(process)
+        asking = threading.Thread(target=ask, args=(url, "/api/setter", {
+            "puzzle": killer, "timeout": 60, "tag": "setting"}, answers), daemon=True)
+        asking.start()
+        code, out, err = stop_when_busy(process, signum,
+                                        busy=BUSY + children_cpu(process.pid))
+    finally:
+        if process.poll() is None:
+            process.kill()
+            ended(process)
+            remains(process.pid)
+    assert_stopped(code, err, signum)
+    assert "Traceback" not in err
+    asking.join(PATIENCE)
+    assert [status for status, _ in answers] == [503], answers

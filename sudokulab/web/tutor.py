@@ -87,6 +87,8 @@ class Tutor:
         self.waiters = Waiters()
         self.ending: set[asyncio.Future] = set()
         self.stopping: set[asyncio.Future] = set()  # stopped tasks awaiting their answer
+        self.stopped: set[Helper] = set()  # their helpers, neither busy nor idle meanwhile
+        self.closed = False  # the server is stopping: no helper is kept warm any more
 
     @property
     def busy(self) -> int:
@@ -157,10 +159,12 @@ class Tutor:
             except OSError:  # the process is gone: it is ended below
                 pass
             finally:
+                self.stopped.discard(helper)
                 ending = self._release(helper, healthy)
             if ending is not None:
                 await ending
 
+        self.stopped.add(helper)
         stopping = asyncio.ensure_future(stopped())
         self.stopping.add(stopping)  # kept until done: a bare task may be collected
         self.ending.add(stopping)
@@ -201,7 +205,7 @@ class Tutor:
         """Keep a healthy helper warm; end any other, off the event loop (the task ending
         it). No await, as in pool.Waiters: a second cancellation cannot leak its slot."""
         ending = None
-        if helper is not None and healthy:
+        if helper is not None and healthy and not self.closed:
             self.idle.append(helper)
         else:
             if helper is not None:
@@ -213,10 +217,16 @@ class Tutor:
         return ending
 
     def close(self) -> None:
-        """End every idle helper (busy ones end with their requests)."""
+        """End every idle helper and every one a stopped task still waits for (busy ones
+        end with their requests); none is kept warm from now on. A helper left alive
+        would hang the server's exit: multiprocessing joins it, and it ignores SIGTERM."""
+        self.closed = True
         for helper in self.idle:
             helper.end()
+        for helper in list(self.stopped):
+            helper.kill()
         self.idle.clear()
+        self.stopped.clear()
         self.live = 0
 
 
