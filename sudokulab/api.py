@@ -161,7 +161,8 @@ def solve_many(puzzles: Iterable[PuzzleLike], backend: str = DEFAULT_BACKEND,
     path (native) takes the classic 9x9s in one call, so Python's cost per puzzle does not
     hide it (each Result then holds an equal share of the call's time); others solve one
     by one. `limit` is 1 or 2 (2 proves uniqueness). Every grid is checked by the
-    independent checker: DisagreementError names the first answer that fails it."""
+    independent checker: DisagreementError names the first answer that fails it. Ctrl-C
+    or SIGTERM raise SolveManyInterrupted, whose `results` are the answers before it."""
     from sudokulab.backends import make_backend
     from sudokulab.harness.bulk import solve_many as bulk
 
@@ -182,7 +183,10 @@ def solve_many(puzzles: Iterable[PuzzleLike], backend: str = DEFAULT_BACKEND,
     spec = _string(backend, where, "backend", "a backend spec string such as 'native'")
     if _whole(limit, where, "limit") not in (1, 2):
         raise UsageError(f"{where}: limit must be 1 or 2, not {limit} (sl.solve counts)")
-    return bulk(make_backend(spec), given, limit)
+    from sudokulab.errors import sigterm_stops
+
+    with sigterm_stops():  # SIGTERM stops it as Ctrl-C does, keeping the answers so far
+        return bulk(make_backend(spec), given, limit)
 
 
 def datasets() -> list[str]:

@@ -264,7 +264,20 @@ class CompareInterrupted(Interruption):
                          f"recorded on {len(comparison.puzzles)} puzzle(s) before it; "
                          f".comparison holds them")
         self.comparison = comparison
-        self.exit_code = getattr(stop, "exit_code", EXIT_INTERRUPTED)
+        self.exit_code = _code(stop)
+
+
+class SolveManyInterrupted(Interruption):
+    """Ctrl-C or SIGTERM stopped `sl.solve_many` midway; `results` are the checked Results
+    of the puzzles before the one under way (number `index`, from 0), `result` what its
+    engine had found of it (None when it had not begun)."""
+
+    def __init__(self, results: list[Result], index: int, result: Result | None,
+                 stop: KeyboardInterrupt) -> None:
+        super().__init__(f"{_said(stop)}: {len(results)} puzzle(s) answered before it, "
+                         f"puzzles[{index}] under way; .results holds them")
+        self.results, self.index, self.result = results, index, result
+        self.exit_code = _code(stop)
 
 
 class VerifyInterrupted(Interruption):
@@ -278,12 +291,19 @@ class VerifyInterrupted(Interruption):
                          f".rejected hold them")
         self.reports = reports
         self.rejected = rejected
-        self.exit_code = getattr(stop, "exit_code", EXIT_INTERRUPTED)
+        self.exit_code = _code(stop)
+
+
+def _code(stop: KeyboardInterrupt) -> int:
+    """The exit code of a run `stop` cut short: 143 for SIGTERM, however an engine
+    reported it, else the stop's own (130 for Ctrl-C)."""
+    if isinstance(stop, Terminated) or terminated():
+        return EXIT_TERMINATED
+    return getattr(stop, "exit_code", EXIT_INTERRUPTED)
 
 
 def _said(stop: KeyboardInterrupt) -> str:
-    """stopped_by(), also for a SIGTERM heard outside sigterm_as_ctrl_c (sigterm_stops'
-    Terminated, which it does not record)."""
+    """stopped_by(), also for a stop raised as Terminated without being recorded."""
     return "interrupted (SIGTERM)" if isinstance(stop, Terminated) else stopped_by()
 
 
@@ -402,9 +422,11 @@ def sigterm_stops() -> Iterator[None]:
     """SIGTERM raises Terminated (a KeyboardInterrupt) here, so the run ends as on Ctrl-C:
     what each command keeps on Ctrl-C is kept, and its workers are ended."""
     def stop(signum: int, frame: FrameType | None) -> None:
+        heard_sigterm(signum)  # an engine may answer it as its own Ctrl-C: `terminated()`
         if not _deferred(signum, frame):
             raise Terminated
 
+    _TERMS.clear()  # a new run (a script may make many)
     with _on_sigterm(stop):
         yield
 

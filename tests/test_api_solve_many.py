@@ -3,6 +3,13 @@ a batch path (native), every grid checked; the same answers as solving one by on
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import pytest
 
 import sudokulab as sl
@@ -94,3 +101,47 @@ def test_a_dataset_name_is_taken_as_compare_takes_it():
 def test_a_bad_puzzle_of_a_list_is_named_by_its_place(call):
     with pytest.raises(PuzzleError, match=r"puzzles\[1\]: wrong length: 2 cells"):
         call([sl.load("hardest")[0], "xx", sl.load("hardest")[1]])
+
+
+STOPPED = """
+import sys
+import sudokulab as sl
+from sudokulab import datasets
+from sudokulab.errors import SolveManyInterrupted
+
+puzzles, solutions = datasets.load("top1465"), datasets.solutions("top1465")
+print("started", flush=True)
+try:
+    sl.solve_many(puzzles, backend="dlx")
+except SolveManyInterrupted as stop:
+    right = all(r.solutions == (tuple(s),) for r, s in zip(stop.results, solutions))
+    print(stop.exit_code, len(stop.results), stop.index, right, flush=True)
+"""
+
+
+def interruptible() -> None:
+    """In the child: Ctrl-C's default action, even if the tests run with SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
+def test_a_stopped_solve_many_keeps_the_answers_before_it(signum):
+    script = subprocess.Popen([sys.executable, "-c", STOPPED], stdout=subprocess.PIPE,
+                              text=True, preexec_fn=interruptible)
+    assert script.stdout.readline() == "started\n"
+    busy = cpu_seconds(script.pid) + 2  # some puzzles answered: CPU time, not wall time
+    while cpu_seconds(script.pid) < busy:
+        assert script.poll() is None, "solved top1465 before the signal"
+        time.sleep(0.05)
+    script.send_signal(signum)
+    out, _ = script.communicate(timeout=300)  # only so that a hang fails
+    code, kept, index, right = out.split()
+    assert int(code) == 128 + signum and right == "True"
+    assert 0 < int(kept) == int(index) < 1465

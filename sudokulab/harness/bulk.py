@@ -48,16 +48,23 @@ def solve_many(engine: Any, puzzles: Sequence[Puzzle | str],
         answers, wrong = _batch(engine, [puzzles[k] for k in bulk], limit)
         results.update(zip(bulk, answers))
         passed = {k for i, k in enumerate(bulk) if i not in wrong}
-    for k, item in enumerate(puzzles):
-        if k in passed:
-            continue
-        puzzle = Puzzle.parse(item) if isinstance(item, str) else item
-        if k not in results:
-            results[k] = engine.solve(puzzle, limit=limit)
-        why = verify(puzzle, results[k])
-        if why:
-            raise DisagreementError(f"puzzle {k + 1}: {engine.label}'s answer fails the "
-                                    f"checker: {why}")
+    k = 0
+    try:
+        for k, item in enumerate(puzzles):
+            if k in passed:
+                continue
+            puzzle = Puzzle.parse(item) if isinstance(item, str) else item
+            if k not in results:
+                results[k] = engine.solve(puzzle, limit=limit)
+            why = verify(puzzle, results[k])
+            if why:
+                raise DisagreementError(f"puzzle {k + 1}: {engine.label}'s answer fails the "
+                                        f"checker: {why}")
+    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM: the answers before it are kept
+        from sudokulab.errors import SolveManyInterrupted
+
+        raise SolveManyInterrupted([results[j] for j in range(k)], k,
+                                   getattr(stop, "result", None), stop) from None
     return [results[k] for k in range(len(puzzles))]
 
 
