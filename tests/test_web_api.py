@@ -988,6 +988,7 @@ def _cancelled_midway(content_type: bytes | None):
                          ids=["unanswered", "stream", "json-under-way"])
 def test_a_request_the_stopping_server_cancels_is_told_so(content_type):
     import asyncio
+    import concurrent.futures
 
     from sudokulab.web.guards import STOPPING, Stopping
 
@@ -1001,7 +1002,10 @@ def test_a_request_the_stopping_server_cancels_is_told_so(content_type):
 
     scope = {"type": "http", "path": "/api/solve", "headers": [], "query_string": b"",
              "sudokulab.body": b'{"tag": "t1"}'}
-    asyncio.run(Stopping(_cancelled_midway(content_type))(scope, receive, send))
+    # in a thread of its own: a test before it may have left an event loop running here
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run,
+                      Stopping(_cancelled_midway(content_type))(scope, receive, send)).result()
     said = {"error": STOPPING, "tag": "t1"}
     if content_type is None:  # 503 with the one-line error
         assert sent[0]["status"] == 503 and json.loads(sent[1]["body"]) == said
