@@ -85,6 +85,14 @@ def test_an_sdk_file_reads_only_its_puzzle_section(tmp_path):
     assert [format_line(p) for p in read(str(path))] == [EASY]
 
 
+@pytest.mark.parametrize("fmt", files.GRID_FORMATS)
+def test_json_read_as_a_grid_format_is_refused_as_json_not_as_broken_json(fmt):
+    text = '{"givens": "%s"}\n{"givens": "%s"}\n' % (EASY, EASY)
+    [entry] = files.read_text(text, "k.jsonl", fmt=fmt)
+    assert entry.error.startswith("k.jsonl:1: ") and "read it as json or jsonl" in entry.error
+    assert "Extra data" not in entry.error  # what a grid reader said of the second line
+
+
 def test_hodoku_library_lines_keep_givens_and_blank_placed_digits():
     puzzles = read("hodoku.txt")
     assert format_line(puzzles[0]).startswith("7.2.34.8.")

@@ -194,6 +194,11 @@ def read_text(text: str, source: str = "<input>", box: tuple[int, int] | None = 
         fmt = "json" if _one_object(text) else "jsonl"
     if start == "[" and fmt == "auto" and SECTION.match(text.lstrip().split("\n", 1)[0]):
         fmt = "sdk"  # `[Puzzle]` over a grid: SadMan's file on standard input, no JSON
+    if fmt in GRID_FORMATS and start in ("{", "[") and not SECTION.match(
+            text.lstrip().split("\n", 1)[0]):  # a grid's reader would call it bad JSON
+        return [Entry(source, 1, error=f"{source}:1: the {fmt} format holds grids of "
+                                       f"digits, and this text is JSON: read it as json or "
+                                       f"jsonl (or let the reader tell the format)")]
     if fmt == "json" or (fmt == "auto" and start == "["):
         return _with_bad_lines(_json_entries(text, source, rules, box), bad, source)
     if fmt in ("auto", "lines") and not bad:  # a samurai's board is the whole file
