@@ -74,16 +74,31 @@ def start(*args: str, ctrl_c_ignored: bool = False) -> subprocess.Popen:
     """`sudokulab ARGS` in a session of its own (its pid is the session's id), its output
     to files: a pipe nobody reads while it runs would stop it once full."""
     out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed by ended)
+    # faulthandler: a hang is told where it waits (SIGABRT prints every thread's stack)
     process = subprocess.Popen([sys.executable, "-m", "sudokulab", *args], text=True,
                                stdout=out, stderr=err, start_new_session=True,
+                               env={**os.environ, "PYTHONFAULTHANDLER": "1"},
                                preexec_fn=deaf if ctrl_c_ignored else interruptible)
     process.files = (out, err)  # type: ignore[attr-defined]
     return process
 
 
 def ended(process: subprocess.Popen) -> tuple[str, str]:
-    """Its stdout and stderr, once it has ended."""
-    process.wait(timeout=PATIENCE)
+    """Its stdout and stderr, once it has ended; a hang fails with the stacks of every
+    thread of its session's Python processes."""
+    try:
+        process.wait(timeout=PATIENCE)
+    except subprocess.TimeoutExpired:
+        for pid in session(process.pid):
+            os.kill(pid, signal.SIGABRT)
+        process.wait(timeout=PATIENCE)
+        pytest.fail(f"still running {PATIENCE} s after the signal; its stacks:\n"
+                    f"{read(process)[1][-20000:]}")
+    return read(process)
+
+
+def read(process: subprocess.Popen) -> tuple[str, str]:
+    """Its stdout and stderr, from the files they went to."""
     texts = []
     for file in process.files:  # type: ignore[attr-defined]
         file.seek(0)
