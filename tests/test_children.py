@@ -22,6 +22,9 @@ from pathlib import Path
 
 import pytest
 
+from sudokulab.harness import children
+from sudokulab.harness.children import CONTEXT, held
+
 TESTS = Path(__file__).parent
 
 # Start a child and send it SIGINT at once, while it is still importing.
@@ -164,3 +167,39 @@ def ask(url: str) -> bool:
         return True
     except OSError:
         return False
+
+
+class Stuck:
+    """A pool whose terminate() waits for good, as Pool's did once after a Ctrl-C."""
+
+    def __init__(self, workers: list) -> None:
+        self._pool = workers
+        self.release = threading.Event()
+
+    def terminate(self) -> None:
+        """Wait until released."""
+        self.release.wait()
+
+
+def test_a_pool_whose_end_hangs_has_its_workers_killed(monkeypatch):
+    monkeypatch.setattr(children, "POOL_WAIT", 0.5)
+    workers = [CONTEXT.Process(target=time.sleep, args=(600,), daemon=True) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    pool = Stuck(workers)
+    try:
+        children.end_pool(pool)  # returns: it does not wait for the stuck terminate()
+        for worker in workers:
+            worker.join(300)  # only so that workers left running fail, not hang
+        assert [worker.exitcode for worker in workers] == [-signal.SIGKILL] * 2
+    finally:
+        pool.release.set()
+
+
+def test_a_pool_ended_in_time_keeps_its_own_end():
+    with held():
+        pool = CONTEXT.Pool(2)
+    assert pool.apply_async(abs, (-3,)).get() == 3
+    children.end_pool(pool)
+    with pytest.raises(ValueError, match="Pool not running"):
+        pool.apply_async(abs, (-3,))

@@ -163,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
             out.flush()
         raise
     finally:  # a ProofError goes on to `main`: one line, exit code 4
+        puzzles.close()  # its workers end now, not when the interpreter collects it
         if progress:
             progress.finish()
         if out is not sys.stdout:

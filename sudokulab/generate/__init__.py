@@ -23,7 +23,7 @@ of a solver, so the output depends on the seed and the options only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 
 from sudokulab import errors
 from sudokulab import rules as R
@@ -55,7 +55,7 @@ def generate(box: tuple[int, int] = (3, 3), rules: Iterable[R.Rule | str] = (), 
              givens: int | None = None, max_givens: int | None = None,
              level: str | None = None, rating: tuple[float, float] | None = None,
              grade: bool = False, prover: str = "auto", tries: int = DEFAULT_TRIES,
-             jobs: int = 1) -> Iterator[Generated]:
+             jobs: int = 1) -> Generator[Generated, None, None]:
     """Generate `count` puzzles, one after another (with `jobs` > 1, in worker processes,
     in the same order and the same puzzles as with one).
 
@@ -77,7 +77,7 @@ def generate(box: tuple[int, int] = (3, 3), rules: Iterable[R.Rule | str] = (), 
     return _stream(request, count, seed, jobs)
 
 
-def _stream(request: Request, count: int, seed: int, jobs: int) -> Iterator[Generated]:
+def _stream(request: Request, count: int, seed: int, jobs: int) -> Generator[Generated, None, None]:
     """The puzzles of seeds seed .. seed + count - 1, in order."""
     from sudokulab.generate.maker import make
 
@@ -88,15 +88,16 @@ def _stream(request: Request, count: int, seed: int, jobs: int) -> Iterator[Gene
     yield from _in_workers(request, count, seed, jobs)
 
 
-def _in_workers(request: Request, count: int, seed: int, jobs: int) -> Iterator[Generated]:
+def _in_workers(request: Request, count: int, seed: int,
+                jobs: int) -> Generator[Generated, None, None]:
     """make() over the seeds in worker processes, a few puzzles ahead, handed out in order."""
     from collections import deque
 
     from sudokulab.generate.maker import make
-    from sudokulab.harness.children import CONTEXT, held, listen
+    from sudokulab.harness.children import CONTEXT, end_pool, held, listen
 
     ahead = 4 * jobs
-    with held():  # the workers ignore Ctrl-C: pool.terminate() below ends them
+    with held():  # the workers ignore Ctrl-C: end_pool() below ends them
         pool = CONTEXT.Pool(jobs, initializer=listen)
     try:
         pending: deque = deque()
@@ -107,7 +108,7 @@ def _in_workers(request: Request, count: int, seed: int, jobs: int) -> Iterator[
                 next_seed += 1
             yield pending.popleft().get()
     finally:  # done, failed, interrupted or no longer read: nothing more to make
-        pool.terminate()
+        end_pool(pool)
 
 
 def make_request(box: tuple[int, int] = (3, 3), rules: Iterable[R.Rule | str] = (), *,

@@ -213,3 +213,21 @@ def listen(handler: Callable | int = signal.SIG_IGN) -> None:
     signal.signal(signal.SIGINT, handler)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
+
+
+POOL_WAIT = 10.0  # seconds a pool's end may take before its workers are killed
+
+
+def end_pool(pool: Any) -> None:
+    """`pool.terminate()`, which ends its workers and joins its threads, but never a hang:
+    after POOL_WAIT seconds its workers are killed and the threads left (daemons).
+
+    Pool.terminate can wait for good on a lock a worker holds or a thread that a stop
+    left waiting (a generator stopped by Ctrl-C once hung there for ten minutes).
+    """
+    ending = threading.Thread(target=pool.terminate, name="pool-end", daemon=True)
+    ending.start()
+    ending.join(POOL_WAIT)
+    if ending.is_alive():
+        for worker in list(pool._pool):  # Pool keeps its workers here, and has no public way
+            worker.kill()

@@ -578,7 +578,9 @@ def run(puzzles: Sequence[Puzzle], levels: Sequence[Level], jobs: int = 1,
         out.stopped = stop
     finally:
         if pool is not None:
-            pool.terminate()
+            from sudokulab.harness.children import end_pool
+
+            end_pool(pool)
     if shown:
         shown.finish()
     out.wall = time.perf_counter() - wall
@@ -625,7 +627,7 @@ def _workers(todo: list[tuple[int, Puzzle]], names: tuple[str, ...], jobs: int, 
 
         size = max(1, min(chunk, len(todo) // (jobs * 4)))
         work = [(tuple(todo[k:k + size]), names, timeout) for k in range(0, len(todo), size)]
-        with held():  # the workers ignore Ctrl-C: pool.terminate() ends them
+        with held():  # the workers ignore Ctrl-C: end_pool() ends them
             pool = CONTEXT.Pool(jobs, initializer=listen)
         return pool, pool.imap_unordered, work  # progress moves as any chunk ends
     return None, map, [((item,), names, timeout) for item in todo]
