@@ -595,6 +595,11 @@ def test_the_weighted_labeling_solves_every_variant_puzzle_as_norvig(order):
         assert result.status is Status.UNIQUE, puzzle.rules
 
 
+def test_a_branching_the_weighted_labeling_cannot_take_is_refused():
+    with pytest.raises(BackendError, match="branching=bisect does not go with it"):
+        make_backend("prolog:labeling=wdeg,branching=bisect")
+
+
 def test_describe_names_the_weighted_labeling():
     text = make_backend("prolog:strength=singles,labeling=wdeg,order=down").describe(empty(9))
     assert "sudoku(3-3, Cells, Rules, singles), weighted_labeling([wdeg, down], Cells)\n" in text

@@ -109,6 +109,9 @@ class PrologBackend(Backend):
     def __init__(self, strength: str = "auto", labeling: str = "auto", order: str = "up",
                  branching: str = "step") -> None:
         super().__init__()
+        if labeling == "wdeg" and branching != "step":  # weighted_labeling has no branching
+            raise ValueError(f"labeling=wdeg tries one digit at a time: branching="
+                             f"{branching} does not go with it")
         self.strength = strength
         self.labeling = [labeling, order, branching]
 
