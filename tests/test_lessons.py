@@ -127,3 +127,17 @@ def test_the_routers_serve_every_route_the_page_and_the_docs_use():
     for path in ("/", "/favicon.ico", "/docs", "/static/index.html",
                  "/docs-assets/swagger-ui.css"):
         assert client.get(path).status_code == 200, path
+
+
+def test_a_killer_is_judged_by_sat_a_classic_puzzle_by_norvig():
+    from sudokulab.check import check
+    from sudokulab.formats import files
+    from sudokulab.teaching import verdict
+
+    # a forum killer norvig cannot prove unique in ten seconds (sat: about one)
+    path = Path(__file__).parent / "data" / "killers-forum.jsonl"
+    killer = files.puzzles(files.read_file(path))[0]
+    answer = verdict.referee(killer)
+    assert (answer.status.value, answer.stats["referee"]) == ("unique", "sat")
+    assert check(killer, answer.solutions[0]) == []
+    assert verdict.referee(parse(EASY)).stats["referee"] == "norvig"

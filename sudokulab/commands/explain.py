@@ -26,8 +26,9 @@ from sudokulab.errors import (
 
 DESCRIPTION = ("The numbered steps a human solver takes, easiest technique first (HoDoKu's "
                "catalogue and notation), with one plain sentence each, and the grade. A "
-               "puzzle is explained only once a search engine (norvig) proves it has one "
-               "solution: one with none or several is refused at once, saying which.")
+               "puzzle is explained only once a search engine (norvig; sat where cages, "
+               "arrows or sums are asked) proves it has one solution: one with none or "
+               "several is refused at once, saying which.")
 EXAMPLES = examples(
     "sudokulab explain ..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",  # noqa: E501  (a puzzle to copy whole)
     "sudokulab explain --file puzzles.txt --upto 'x-wing' --format json",
@@ -47,7 +48,8 @@ def options(p: argparse.ArgumentParser) -> None:
                         "level, score, rating, steps (technique, placements, eliminations "
                         "as [row, col, digit] counted from 1, text)")
     p.add_argument("--verify", action="store_true",
-                   help="check every step against the solution the norvig backend finds: "
+                   help="check every step against the solution the referee finds (norvig; sat "
+                        "where sums are asked): "
                         "no placement may differ from it, no elimination may remove its "
                         "digit (exit 4 if one does)")
     p.set_defaults(positions=True)  # a pencil-mark position (human/positions.py) too
@@ -86,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         for problem in wrong:
             print(f"sudokulab: error: puzzle {number}: {problem}", file=sys.stderr)
         if args.verify and not wrong:
-            print(f"verified: all {len(path.steps)} steps agree with norvig's solution",
+            print(f"verified: all {len(path.steps)} steps agree with the referee's solution",
                   file=sys.stderr)
         codes.append(EXIT_DISAGREE if wrong else EXIT_OK)
     return worst(codes)
@@ -97,9 +99,9 @@ def ending_line(number: int, ending: str, path, timeout: float | None) -> str:
     count = len(path.steps)
     if ending == "timeout":
         return f"sudokulab: puzzle {number}: stopped at --timeout {timeout:g} s after {count} steps"
-    if ending == "broken":  # the steps contradict norvig's solution: one of them is wrong
+    if ending == "broken":  # the steps contradict the referee's solution: one is wrong
         return error_line(f"puzzle {number}: the steps reach a contradiction "
-                          f"({path.contradiction}) although norvig finds a solution")
+                          f"({path.contradiction}) although the referee finds a solution")
     # as `solve -b human` ends: no answer
     return (f"sudokulab: puzzle {number}: stalled after {count} steps: no enabled technique "
             f"applies (try more techniques)")
@@ -119,7 +121,7 @@ def explanation(puzzle, path, grade, interrupted: str = "") -> str:
         lines.append(f"solved in {len(path.steps)} steps: level {grade.level}, score "
                      f"{grade.score}, rating {grade.rating:.1f} (hardest: {grade.hardest})")
         return "\n".join(lines)
-    if path.broken:  # norvig found a solution: a contradiction here is a wrong step
+    if path.broken:  # the referee found a solution: a contradiction here is a wrong step
         lines.append(f"contradiction after {len(path.steps)} steps: {path.contradiction}; "
                      f"the grid so far:")
     elif path.stopped:

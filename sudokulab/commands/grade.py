@@ -39,8 +39,9 @@ if TYPE_CHECKING:
 DESCRIPTION = ("Grade each puzzle as a human solver would: HoDoKu's level and score, an "
                "SE-like rating of the hardest step, the hardest technique and the steps per "
                "technique; then a table of the levels over the input. A puzzle is graded "
-               "only once a search engine (norvig) proves it has one solution. Ctrl-C or "
-               "SIGTERM print the table of the puzzles finished so far, marked partial.")
+               "only once a search engine (norvig; sat where cages, arrows or sums are asked) "
+               "proves it has one solution. Ctrl-C or SIGTERM print the table of the "
+               "puzzles finished so far, marked partial.")
 EXAMPLES = examples("sudokulab grade --file puzzles.txt",
                     "sudokulab grade --file puzzles.txt --format csv --plot levels.png")
 EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_ENGINE, EXIT_SEVERAL,

@@ -337,14 +337,14 @@ def _said(reports: dict[str, dict]) -> list[int]:
     some puzzles; their exit codes (1 no solution, 6 several, 5 unsupported, 4 a grid the
     checker rejects)."""
     from sudokulab.teaching.ladder import NO_SOLUTION
-    from sudokulab.teaching.verdict import REFEREE
+    from sudokulab.teaching.verdict import REFEREES
 
     codes, say = [], lambda text: print(f"sudokulab: {text}", file=sys.stderr)
     for name, report in reports.items():
         for verdict, numbers in report.get("excluded", {}).items():
             if numbers:
                 codes.append(EXIT_NONE if verdict == NO_SOLUTION else EXIT_SEVERAL)
-                say(f"{name}: {_puzzles(numbers)}: {verdict} ({REFEREE}); left out of the "
+                say(f"{name}: {_puzzles(numbers)}: {verdict} ({REFEREES}); left out of the "
                     f"averages")
         for row in report["levels"]:
             refused = row.get("unsupported") or {}

@@ -399,9 +399,9 @@ def judge(puzzle: Puzzle, timeout: float | None = TIMEOUT) -> str:
     """The referee's verdict on a puzzle: UNIQUE, NO_SOLUTION, SEVERAL, or UNCHECKED when it
     could not tell (out of time, or a rule it lacks): such a puzzle is counted, and named."""
     from sudokulab.result import Status
-    from sudokulab.teaching.verdict import REFEREE
+    from sudokulab.teaching.verdict import referee_name
 
-    answer = _backend(REFEREE).solve(puzzle, limit=2, timeout=timeout)
+    answer = _backend(referee_name(puzzle)).solve(puzzle, limit=2, timeout=timeout)
     return {Status.UNIQUE: UNIQUE, Status.NONE: NO_SOLUTION,
             Status.MULTIPLE: SEVERAL}.get(answer.status, UNCHECKED)
 

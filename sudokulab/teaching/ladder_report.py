@@ -128,14 +128,14 @@ def _numbered(numbers: list, limit: int = 20) -> str:
 def left_out(report: dict) -> list[str]:
     """One line per kind of puzzle left out of the averages (no solution, several), and
     one for the puzzles the referee could not judge (counted)."""
-    from sudokulab.teaching.verdict import REFEREE
+    from sudokulab.teaching.verdict import REFEREES
 
     out = [f"- left out of the averages: {len(numbers)} puzzle(s) with {verdict}: "
-           f"{_numbered(numbers)} ({REFEREE} says)"
+           f"{_numbered(numbers)} ({REFEREES} says)"
            for verdict, numbers in report.get("excluded", {}).items() if numbers]
     unchecked = report.get("unchecked") or []
     if unchecked:
-        out.append(f"- counted unchecked: {len(unchecked)} puzzle(s) {REFEREE} could not tell "
+        out.append(f"- counted unchecked: {len(unchecked)} puzzle(s) {REFEREES} could not tell "
                    f"in time whether they have one solution: {_numbered(unchecked)}")
     return out
 

@@ -121,7 +121,7 @@ def refusal(puzzle: Puzzle) -> str:
 
 
 def judge(puzzle: Puzzle, seconds: float | None) -> Result | Refusal:
-    """norvig's unique answer for the puzzle, or the Refusal that says why no step may be
+    """The referee's unique answer for the puzzle, or the Refusal that says why no step may be
     given: rules no technique knows (exit 5), no solution (1), several (6), timeout (3)."""
     from sudokulab.teaching import verdict
 
@@ -136,7 +136,8 @@ def judge(puzzle: Puzzle, seconds: float | None) -> Result | Refusal:
     lost = lost_digits(puzzle, answer.solutions[0])
     if lost:  # the player's candidates leave the one solution out: no step leads anywhere
         return Refusal("none", f"the candidates of {lost} leave out the digit of the "
-                               f"puzzle's one solution (norvig): this position has none",
+                               f"puzzle's one solution ({answer.stats['referee']}): "
+                               f"this position has none",
                        EXIT_NONE, answer)
     return answer
 
