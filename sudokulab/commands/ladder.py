@@ -344,8 +344,8 @@ def _said(reports: dict[str, dict]) -> list[int]:
         for verdict, numbers in report.get("excluded", {}).items():
             if numbers:
                 codes.append(EXIT_NONE if verdict == NO_SOLUTION else EXIT_SEVERAL)
-                say(f"{name}: {_puzzles(numbers)}: {verdict} ({REFEREES}); left out of the "
-                    f"averages")
+                say(f"{name}: {_puzzles(numbers)}: {verdict} (the referee: {REFEREES}); "
+                    f"left out of the averages")
         for row in report["levels"]:
             refused = row.get("unsupported") or {}
             if refused:

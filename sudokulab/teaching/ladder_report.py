@@ -131,12 +131,13 @@ def left_out(report: dict) -> list[str]:
     from sudokulab.teaching.verdict import REFEREES
 
     out = [f"- left out of the averages: {len(numbers)} puzzle(s) with {verdict}: "
-           f"{_numbered(numbers)} ({REFEREES} says)"
+           f"{_numbered(numbers)} (the referee says: {REFEREES})"
            for verdict, numbers in report.get("excluded", {}).items() if numbers]
     unchecked = report.get("unchecked") or []
     if unchecked:
-        out.append(f"- counted unchecked: {len(unchecked)} puzzle(s) {REFEREES} could not tell "
-                   f"in time whether they have one solution: {_numbered(unchecked)}")
+        out.append(f"- counted unchecked: {len(unchecked)} puzzle(s) the referee "
+                   f"({REFEREES}) could not tell in time whether they have one solution: "
+                   f"{_numbered(unchecked)}")
     return out
 
 

@@ -14,7 +14,7 @@ REFEREE = "norvig"  # instant on any classic 9x9, and shares no code with the te
 # norvig's search is blind to sums: on hard killers from the forums it runs out of 10 s
 # where sat proves each unique in about a second (neither shares code with the techniques)
 SUMS_REFEREE = "sat"
-REFEREES = f"{REFEREE} ({SUMS_REFEREE} where cages, arrows or sums are asked)"
+REFEREES = f"{REFEREE}, or {SUMS_REFEREE} on sums"  # who judges a set of puzzles
 CODES = {Status.UNIQUE: EXIT_OK, Status.NONE: EXIT_NONE, Status.MULTIPLE: EXIT_SEVERAL,
          Status.TIMEOUT: EXIT_TIMEOUT}
 
