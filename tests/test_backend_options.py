@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from sudokulab.backends import BackendError, backend_class, make_backend, names
+from sudokulab.backends import backend_class, make_backend, names
+from sudokulab.errors import BackendError
 
 ROOT = Path(__file__).resolve().parent.parent
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"

@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 
 from sudokulab import datasets
-from sudokulab.backends import BackendError, make_backend, trace
+from sudokulab.backends import make_backend, trace
 from sudokulab.backends import norvig as fast_norvig
 from sudokulab.backends.cdcl import Solver, Tracer, luby
 from sudokulab.backends.essay import OWN_PROPAGATION, Essay
 from sudokulab.backends.links import Links
 from sudokulab.check import check
+from sudokulab.errors import BackendError
 from sudokulab.geometry import geometry
 from sudokulab.harness import contract
 from sudokulab.puzzle import empty

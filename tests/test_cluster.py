@@ -23,10 +23,11 @@ from test_harness import add_to_path, puzzle_file, records, table, wait_for_reco
 
 from sudokulab import datasets
 from sudokulab.cli import main
+from sudokulab.errors import BackendFailed, ClusterLost
 from sudokulab.formats.text import format_line
 from sudokulab.harness import cluster
 from sudokulab.harness.records import Record
-from sudokulab.harness.runner import BackendFailed, Options
+from sudokulab.harness.runner import Options
 from sudokulab.harness.testing import write_plugin
 from sudokulab.result import Status
 
@@ -179,7 +180,7 @@ def test_a_connection_closed_midway_is_a_lost_scheduler_not_an_output_error(caps
         def _run(self, *args) -> None:
             raise CommClosedError("in <TCP (closed) ConnectionPool.gather>: Stream is closed")
 
-    with pytest.raises(cluster.ClusterLost):
+    with pytest.raises(ClusterLost):
         Closing().run_backend("norvig", [(0, datasets.load("top95")[0])], Options(),
                               record=lambda r: None)
     assert "lost the Dask scheduler tcp://127.0.0.1:1" in capsys.readouterr().err

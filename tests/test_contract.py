@@ -21,9 +21,9 @@ from conftest import ready_backend
 
 from sudokulab import datasets
 from sudokulab import rules as R
-from sudokulab.backends import BackendError, make_backend, names
-from sudokulab.backends.base import Interrupted
+from sudokulab.backends import make_backend, names
 from sudokulab.check import check
+from sudokulab.errors import BackendError, Interrupted
 from sudokulab.formats.text import from_json, parse
 from sudokulab.puzzle import Puzzle, empty
 from sudokulab.result import Status

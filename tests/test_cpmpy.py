@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from sudokulab import datasets
-from sudokulab.backends import BackendError, make_backend
+from sudokulab.backends import make_backend
+from sudokulab.errors import BackendError
 from sudokulab.formats.text import from_json
 from sudokulab.puzzle import empty
 from sudokulab.result import Status

@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 
 from sudokulab import datasets
 from sudokulab import rules as R
-from sudokulab.backends import BackendError, make_backend
 from sudokulab.backends import cpsat as cpsat_backend
+from sudokulab.backends import make_backend
 from sudokulab.check import check
+from sudokulab.errors import BackendError
 from sudokulab.formats.text import from_json, parse
 from sudokulab.geometry import geometry
 from sudokulab.models import cpsat

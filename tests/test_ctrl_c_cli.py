@@ -177,7 +177,8 @@ def test_ctrl_c_while_counting_in_a_worker_prints_the_count_so_far(name):
 
 RUN = r'''
 import json, sys
-from sudokulab.harness.runner import Options, RunInterrupted, run_backend
+from sudokulab.errors import RunInterrupted
+from sudokulab.harness.runner import Options, run_backend
 from sudokulab.puzzle import empty
 from sudokulab.formats.text import parse
 

@@ -11,8 +11,8 @@ import pytest
 from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import dlx, make_backend
-from sudokulab.backends.base import Interrupted
 from sudokulab.check import check
+from sudokulab.errors import Interrupted
 from sudokulab.formats.text import from_json, parse
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import empty

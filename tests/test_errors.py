@@ -261,3 +261,21 @@ def test_a_solve_whose_engine_import_a_signal_cut_short_is_interrupted(monkeypat
     assert stop.value.result.status is Status.TIMEOUT and not stop.value.result.solutions
     monkeypatch.setattr(backend, "_solve", lambda *_: 1 / 0)  # a plain failure stays one
     assert backend.solve(Puzzle.parse("." * 81)).status is Status.ERROR
+
+
+def test_every_error_class_has_one_name():
+    """An error is raised and caught by the name errors.py gives it: no module renames one
+    (`BackendError = errors.BackendError`), as 17 did once."""
+    import re
+    from pathlib import Path
+
+    import sudokulab
+
+    classes = {name for name, value in vars(errors).items()
+               if isinstance(value, type) and issubclass(value, BaseException)}
+    alias = re.compile(r"^(\w+) = (?:errors\.)?(\w+)\b", re.M)
+    renamed = [f"{path.name}: {first} = {second}"
+               for path in Path(sudokulab.__file__).parent.rglob("*.py")
+               for first, second in alias.findall(path.read_text(encoding="utf-8"))
+               if second in classes and path.name != "errors.py"]
+    assert classes and not renamed, renamed

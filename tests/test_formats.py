@@ -87,7 +87,7 @@ def test_an_sdk_file_reads_only_its_puzzle_section(tmp_path):
 
 @pytest.mark.parametrize("fmt", files.GRID_FORMATS)
 def test_json_read_as_a_grid_format_is_refused_as_json_not_as_broken_json(fmt):
-    text = '{"givens": "%s"}\n{"givens": "%s"}\n' % (EASY, EASY)
+    text = f'{{"givens": "{EASY}"}}\n' * 2
     [entry] = files.read_text(text, "k.jsonl", fmt=fmt)
     assert entry.error.startswith("k.jsonl:1: ") and "read it as json or jsonl" in entry.error
     assert "Extra data" not in entry.error  # what a grid reader said of the second line

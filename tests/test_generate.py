@@ -13,9 +13,9 @@ from sudokulab import rules as R
 from sudokulab.backends import make_backend
 from sudokulab.check import check
 from sudokulab.cli import main
-from sudokulab.errors import UsageError
+from sudokulab.errors import ProofError, UsageError
 from sudokulab.formats.text import parse
-from sudokulab.generate import Generated, ProofError, generate, maker
+from sudokulab.generate import Generated, generate, maker
 from sudokulab.generate import engine as working
 from sudokulab.generate.grids import neighbours
 from sudokulab.human import grading, solver

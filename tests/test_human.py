@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from sudokulab import datasets
 from sudokulab.backends import make_backend
+from sudokulab.errors import UnknownTechnique
 from sudokulab.formats.text import from_json, parse
 from sudokulab.human import FIRST_RULES, solver
 from sudokulab.human.candidates import Candidates
@@ -124,7 +125,7 @@ def test_upto_and_named_selection_keep_the_list_order():
     assert [t.name for t in upto] == ["Full House", "Naked Single", "Hidden Single"]
     named = solver.select(names=["hidden single", "full house"])
     assert [t.name for t in named] == ["Full House", "Hidden Single"]
-    with pytest.raises(solver.UnknownTechnique, match="known: Full House"):
+    with pytest.raises(UnknownTechnique, match="known: Full House"):
         solver.lookup("Guessing")
 
 

@@ -29,7 +29,7 @@ AFTER = 5  # solutions found before Ctrl-C
 CHILD = r'''
 import json, os, signal, sys, threading, time
 from sudokulab.backends import make_backend
-from sudokulab.backends.base import Interrupted
+from sudokulab.errors import Interrupted
 from sudokulab.formats.text import parse
 
 spec, line = sys.argv[1], sys.argv[2]
@@ -159,7 +159,7 @@ import json, os, signal, sys, threading
 from sudokulab import rules as R
 from sudokulab.backends import make_backend
 from sudokulab.backends import sat
-from sudokulab.backends.base import Interrupted
+from sudokulab.errors import Interrupted
 from sudokulab.puzzle import empty
 
 LONG = empty(16, (R.AntiKnight(), R.AntiKing(), R.Diagonal(), R.NonConsecutive()))

@@ -16,11 +16,12 @@ import pytest
 
 from sudokulab import datasets
 from sudokulab import rules as R
-from sudokulab.backends import BackendError, make_backend
+from sudokulab.backends import make_backend
 from sudokulab.backends import prolog as P
 from sudokulab.backends import swipl as S
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.check import check
+from sudokulab.errors import BackendError
 from sudokulab.formats.text import format_line, from_json, parse
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import empty

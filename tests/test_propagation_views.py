@@ -16,7 +16,7 @@ from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import sat
 from sudokulab.cli import main
-from sudokulab.errors import EXIT_ENGINE, EXIT_OK
+from sudokulab.errors import EXIT_ENGINE, EXIT_OK, UnsupportedRule
 from sudokulab.formats.text import from_json
 from sudokulab.geometry import geometry
 from sudokulab.models import cnf
@@ -114,7 +114,7 @@ def test_unit_propagation_is_the_closure_of_the_exported_dimacs(name):
     for encoding in ENCODINGS:
         try:
             expected = oracle_marks(p, encoding)
-        except cnf.UnsupportedRule:  # augmented on jigsaw regions and a samurai
+        except UnsupportedRule:  # augmented on jigsaw regions and a samurai
             continue
         for solver in ("minisat22", "cadical195"):  # the ladder's, sat:root=yes's default
             assert sat.root_marks(p, encoding, solver=solver) == expected, (encoding, solver)

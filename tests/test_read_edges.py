@@ -14,8 +14,9 @@ import cv2
 import numpy as np
 import pytest
 
+from sudokulab.errors import GridNotFound, ImageError, WrongSize
 from sudokulab.puzzle import line_of
-from sudokulab.vision import files, fonts, grid, read, synth
+from sudokulab.vision import files, fonts, read, synth
 
 FONT = fonts.paths(fonts.HELD_OUT)[0]
 
@@ -83,7 +84,7 @@ def test_a_truncated_image(photos, kind):
 def test_a_corrupt_png_with_its_end():
     whole = bytearray(cv2.imencode(".png", np.full((40, 40, 3), 90, np.uint8))[1].tobytes())
     whole[40:60] = b"\x00" * 20  # inside the first chunks: the CRC no longer matches
-    with pytest.raises(files.ImageError, match="x.png: truncated or corrupt image"):
+    with pytest.raises(ImageError, match="x.png: truncated or corrupt image"):
         files.decode(bytes(whole), "x.png")
 
 
@@ -113,12 +114,12 @@ def test_a_box_no_grid_the_reader_knows_has(photos):
 
 def test_reading_at_a_size_names_the_size_found(photos):
     image = files.load_image(photos["four"])
-    with pytest.raises(grid.WrongSize) as caught:
+    with pytest.raises(WrongSize) as caught:
         read.read_image(image, size=9)
     assert (caught.value.asked, caught.value.found) == (9, 4)
-    with pytest.raises(grid.GridNotFound) as caught:
+    with pytest.raises(GridNotFound) as caught:
         read.read_image(np.full((300, 300, 3), 255, np.uint8), size=9)
-    assert not isinstance(caught.value, grid.WrongSize)
+    assert not isinstance(caught.value, WrongSize)
 
 
 # --- output pictures -----------------------------------------------------------------------
@@ -183,22 +184,22 @@ def test_decode_reads_what_encode_wrote_and_names_what_it_cannot():
     assert np.array_equal(files.decode(png, "a.png"), pixels)
     for data, message in ((b"", "empty"), (b"hello", "not an image"),
                           (png[:len(png) // 2], r"truncated or corrupt image \(PNG")):
-        with pytest.raises(files.ImageError, match=message):
+        with pytest.raises(ImageError, match=message):
             files.decode(data, "a.png")
 
 
 def test_decoding_prints_nothing_on_file_descriptor_2(capfd):
     png = cv2.imencode(".png", np.zeros((50, 50, 3), np.uint8))[1].tobytes()
     broken = png[:30] + b"\x00" * 40 + png[70:]
-    with pytest.raises(files.ImageError):
+    with pytest.raises(ImageError):
         files.decode(broken, "b.png")
     assert capfd.readouterr().err == ""
 
 
 def test_load_image_names_the_problem(tmp_path):
-    with pytest.raises(files.ImageError, match="is a directory"):
+    with pytest.raises(ImageError, match="is a directory"):
         files.load_image(tmp_path)
-    with pytest.raises(files.ImageError, match="no such file"):
+    with pytest.raises(ImageError, match="no such file"):
         files.load_image(tmp_path / "none.png")
 
 
@@ -209,21 +210,21 @@ def test_check_picture_path_and_check_folder(tmp_path):
     (tmp_path / "file").write_text("")
     for bad in (tmp_path / "x.txt", tmp_path, tmp_path / "no" / "x.png",
                 tmp_path / "file" / "x.png"):
-        with pytest.raises(files.ImageError):
+        with pytest.raises(ImageError):
             files.check_picture_path(bad)
     for bad in (tmp_path / "file", tmp_path / "file" / "sub"):
-        with pytest.raises(files.ImageError, match="is not a folder"):
+        with pytest.raises(ImageError, match="is not a folder"):
             files.check_folder(bad)
 
 
 def test_write_picture_says_why_it_cannot(tmp_path):
     picture = np.zeros((8, 8, 3), np.uint8)
     assert files.write_picture(picture, tmp_path / "a.png").stat().st_size > 0
-    with pytest.raises(files.ImageError, match="cannot write .txt images"):
+    with pytest.raises(ImageError, match="cannot write .txt images"):
         files.write_picture(picture, tmp_path / "a.txt")
-    with pytest.raises(files.ImageError, match="No space left"):
+    with pytest.raises(ImageError, match="No space left"):
         files.write_picture(picture, "/dev/full")
-    with pytest.raises(files.ImageError, match="cannot make the folder"):
+    with pytest.raises(ImageError, match="cannot make the folder"):
         files.write_pictures({"x": picture}, tmp_path / "a.png" / "sub")
 
 

@@ -9,10 +9,11 @@ from hypothesis import strategies as st
 
 from sudokulab import datasets
 from sudokulab import rules as R
-from sudokulab.backends import BackendError, make_backend
+from sudokulab.backends import make_backend
 from sudokulab.backends import smt as smt_backend
 from sudokulab.backends.norvig import NorvigBackend
 from sudokulab.check import check
+from sudokulab.errors import BackendError
 from sudokulab.formats.text import parse
 from sudokulab.models import smt
 from sudokulab.puzzle import Puzzle, empty

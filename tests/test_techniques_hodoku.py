@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from sudokulab.backends import make_backend
+from sudokulab.errors import UnknownTechnique
 from sudokulab.human import grading, names, solver
 from sudokulab.human.candidates import Candidates
 from sudokulab.human.positions import library
@@ -59,9 +60,9 @@ def test_hodoku_names_codes_and_short_names_select_the_lab_technique():
 
 
 def test_a_hodoku_technique_the_lab_lacks_is_named_in_one_line():
-    with pytest.raises(solver.UnknownTechnique, match=r"Template Set \(1201\) is not among"):
+    with pytest.raises(UnknownTechnique, match=r"Template Set \(1201\) is not among"):
         solver.lookup("Template Set")
-    with pytest.raises(solver.UnknownTechnique, match="unknown technique 'Guessing'"):
+    with pytest.raises(UnknownTechnique, match="unknown technique 'Guessing'"):
         solver.lookup("Guessing")
 
 

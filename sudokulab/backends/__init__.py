@@ -13,7 +13,7 @@ import importlib
 
 from sudokulab import errors
 from sudokulab.backends.base import Availability, Backend
-from sudokulab.errors import unknown
+from sudokulab.errors import BackendError, unknown
 
 BUILTIN = {
     "norvig": "sudokulab.backends.norvig:NorvigBackend",
@@ -33,7 +33,6 @@ PLUGIN_GROUP = "sudokulab.backends"
 DEFAULT = "norvig"  # the backend `solve` and sl.solve use when none is named
 
 
-BackendError = errors.BackendError  # a UsageError
 
 def _plugins() -> dict[str, str]:
     """Third-party backends registered as entry points."""

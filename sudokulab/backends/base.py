@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sudokulab import errors
+from sudokulab.errors import Interrupted
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.puzzle import clash as givens_clash
 from sudokulab.result import Found, Result, Status, verdict
@@ -58,7 +59,6 @@ class Need:
         return absent(self.module)
 
 
-Interrupted = errors.Interrupted  # a KeyboardInterrupt holding what was found
 INTERRUPTED = errors.INTERRUPTED
 
 

@@ -22,7 +22,8 @@ from sudokulab.backends.base import (
     ctrl_c,
     interrupted,
 )
-from sudokulab.backends.swipl import PROGRAM, NotAvailable, availability, janus
+from sudokulab.backends.swipl import PROGRAM, availability, janus
+from sudokulab.errors import NotAvailable
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status, verdict
@@ -109,9 +110,9 @@ class PrologBackend(Backend):
     def __init__(self, strength: str = "auto", labeling: str = "auto", order: str = "up",
                  branching: str = "step") -> None:
         super().__init__()
-        if labeling == "wdeg" and branching != "step":  # weighted_labeling has no branching
-            raise ValueError(f"labeling=wdeg tries one digit at a time: branching="
-                             f"{branching} does not go with it")
+        if labeling == "wdeg" and branching == "bisect":  # weighted_labeling splits no domain
+            raise ValueError("labeling=wdeg tries one digit at a time: branching=bisect "
+                             "does not go with it")
         self.strength = strength
         self.labeling = [labeling, order, branching]
 

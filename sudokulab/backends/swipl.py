@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from sudokulab import errors
 from sudokulab.backends.base import Availability, ctrl_c
+from sudokulab.errors import NotAvailable
 
 PROGRAM = Path(__file__).resolve().parents[1] / "models" / "prolog" / "sudoku.pl"
 PROJECT_SWIPL = Path(__file__).resolve().parents[2] / ".local" / "swipl" / "bin" / "swipl"
@@ -85,7 +85,6 @@ class Swipl:
         return f"{self.version // 10000}.{self.version // 100 % 100}.{self.version % 100}"
 
 
-NotAvailable = errors.NotAvailable  # an Unavailable
 
 def candidates() -> list[tuple[str, Path]]:
     """Where to look for swipl, in order, each with how it was found."""

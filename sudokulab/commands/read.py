@@ -20,8 +20,10 @@ from sudokulab.errors import (
     EXIT_NONE,
     EXIT_OK,
     EXIT_STALLED,
+    GridNotFound,
     InputError,
     UsageError,
+    WrongSize,
     error_line,
     exit_help,
     positive_int,
@@ -75,7 +77,6 @@ def run(args: argparse.Namespace) -> int:
     """Read the photo, check the puzzle with a solver engine, print; the exit code."""
     need("vision", "read")
     from sudokulab.vision import files
-    from sudokulab.vision import grid as G
     from sudokulab.vision import read as R
 
     box, backend = box_shape(args.box), engine_named(args.backend)
@@ -88,11 +89,11 @@ def run(args: argparse.Namespace) -> int:
     image = files.load_image(args.image)
     try:
         reading = R.read_image(image, size=size, box=box, debug=bool(args.debug))
-    except G.WrongSize as error:
+    except WrongSize as error:
         asked = f"--box {args.box}" if box else f"--size {args.size}"
         raise UsageError(f"{_name(args)}: {asked} does not fit the grid found "
                          f"({error.found}x{error.found})") from None
-    except G.GridNotFound as error:
+    except GridNotFound as error:
         raise InputError(f"{_name(args)}: {error}") from None
     with stdout_to_stderr():  # an engine that prints (HiGHS's banner) stays off stdout
         verdict = R.verify(reading, backend)

@@ -355,7 +355,8 @@ def _sharpsat(args: argparse.Namespace, entries: list) -> int:
 def _isolated(spec: str, entries: list, limit: int | None, timeout: float,
               out: Output | _Relabelled) -> list[int]:
     """Solve in a worker process that is killed when it overruns; write answers in order."""
-    from sudokulab.harness.runner import BackendFailed, Options, run_backend
+    from sudokulab.errors import BackendFailed
+    from sudokulab.harness.runner import Options, run_backend
     from sudokulab.result import Result, Status
 
     waiting: dict = {}

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterable
 
-from sudokulab import errors
 from sudokulab import rules as R
 from sudokulab.errors import UsageError
 from sudokulab.generate.maker import Generated, Request
@@ -46,7 +45,6 @@ DEFAULT_TRIES = 20_000
 FEWEST_CLASSIC = {(2, 2): 4, (3, 3): 17}
 
 
-ProofError = errors.ProofError  # a DisagreementError: a bug, never a puzzle
 
 
 

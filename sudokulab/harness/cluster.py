@@ -53,12 +53,12 @@ import distributed
 from distributed.diagnostics.plugin import NannyPlugin, WorkerPlugin
 from distributed.utils import sync
 
-from sudokulab import errors
 from sudokulab.backends import backend_class, make_backend, names, parse_spec
 from sudokulab.backends.base import Backend
+from sudokulab.errors import BackendFailed, ClusterError, ClusterLost
 from sudokulab.harness import runner
 from sudokulab.harness.records import Record, cores
-from sudokulab.harness.runner import BackendFailed, Job, Options
+from sudokulab.harness.runner import Job, Options
 from sudokulab.result import Result, Status
 
 CHUNK_MIN = 100       # puzzles per task at least (a task costs milliseconds), unless...
@@ -91,8 +91,6 @@ QUIET = {"distributed.worker.profile.enabled": False,
 KEEP = {"distributed.deploy.lost-worker-timeout": f"{ORPHANED:g}s"}
 
 
-ClusterError = errors.ClusterError  # a UsageError
-ClusterLost = errors.ClusterLost  # a KeyboardInterrupt
 
 # --- on each Dask worker -------------------------------------------------------------
 

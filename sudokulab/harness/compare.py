@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from sudokulab import datasets, errors
-from sudokulab.backends import BackendError, backend_class, make_backend, names, parse_spec
+from sudokulab.backends import backend_class, make_backend, names, parse_spec
 from sudokulab.errors import (
     EXIT_DISAGREE,
     EXIT_ENGINE,
@@ -26,8 +26,11 @@ from sudokulab.errors import (
     EXIT_OK,
     EXIT_TERMINATED,
     EXIT_TIMEOUT,
+    BackendError,
+    BackendFailed,
     NothingCompared,
     PuzzleError,
+    Terminated,
     UsageError,
     error_line,
     time_limit,
@@ -39,14 +42,13 @@ from sudokulab.harness.comparison import Comparison
 from sudokulab.harness.progress import Progress
 from sudokulab.harness.records import Record, cores, merged
 from sudokulab.harness.runlog import RunLog
-from sudokulab.harness.runner import BackendFailed, Options, run_backend
+from sudokulab.harness.runner import Options, run_backend
 from sudokulab.puzzle import Grid, Puzzle
 from sudokulab.result import Status
 
 RUNS = provenance.RUNS
 DEFAULT_DATASET = "top95"  # what a run with no dataset, file or puzzles takes
 
-Terminated = errors.Terminated  # SIGTERM: a KeyboardInterrupt (errors.sigterm_stops)
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,9 @@ from pathlib import Path
 
 from sudokulab import datasets
 from sudokulab import rules as R
-from sudokulab.backends.base import Backend, Interrupted
+from sudokulab.backends.base import Backend
 from sudokulab.check import check
+from sudokulab.errors import Interrupted
 from sudokulab.formats.text import from_json, parse
 from sudokulab.puzzle import Puzzle, empty, line_of
 from sudokulab.result import Result, Status

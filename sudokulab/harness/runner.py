@@ -43,6 +43,7 @@ from typing import NamedTuple
 
 from sudokulab import errors
 from sudokulab.backends.base import Backend, ctrl_c
+from sudokulab.errors import BackendFailed, RunInterrupted
 from sudokulab.harness.children import CONTEXT, held, listen
 from sudokulab.harness.records import Record, merge
 from sudokulab.puzzle import Puzzle
@@ -99,8 +100,6 @@ def grace(timeout: float) -> float:
     return 1.0 + timeout / 2
 
 
-BackendFailed = errors.BackendFailed  # an EngineError
-RunInterrupted = errors.RunInterrupted  # a KeyboardInterrupt
 
 
 # --- in the worker process -------------------------------------------------------------

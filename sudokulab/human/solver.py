@@ -15,6 +15,7 @@ from functools import partial
 from operator import or_
 
 from sudokulab import errors
+from sudokulab.errors import UnknownTechnique
 from sudokulab.human import (
     FIRST_RULES,
     als,
@@ -137,7 +138,6 @@ TECHNIQUES: tuple[Technique, ...] = tuple(_techniques())
 BY_NAME = {t.name.lower(): t for t in TECHNIQUES}
 
 
-UnknownTechnique = errors.UnknownTechnique  # a UsageError
 
 def lookup(name: str) -> Technique:
     """A technique by name (case-insensitive), or by HoDoKu's name, code or short name

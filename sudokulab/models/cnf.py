@@ -68,10 +68,9 @@ from operator import add
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, CNFPlus, IDPool
 
-from sudokulab import errors
 from sudokulab import rules as R
 from sudokulab.cages import digit_sets
-from sudokulab.errors import unknown
+from sudokulab.errors import UnsupportedRule, unknown
 from sudokulab.geometry import Geometry, Sum, forbidden_pairs, geometry, rule_geometry
 from sudokulab.layout import Layout
 from sudokulab.puzzle import Puzzle
@@ -83,7 +82,6 @@ REUSABLE = ("minimal", "efficient", "extended", "augmented")  # independent of t
 RULES = R.RULE_TYPES  # what these encodings compile: every rule there is, cages by digit sets
 
 
-UnsupportedRule = errors.UnsupportedRule  # an EngineError
 
 def var(n: int, cell: int, digit: int) -> int:
     """The variable of 'the cell holds digit' (cell = row * N + col from 0, digit from 1).

@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sudokulab import errors
+from sudokulab.errors import ImageError
 
 STDIN = "-"            # the image argument that means standard input
 STDIN_NAME = "<stdin>"  # its name in messages, as the puzzle readers name it
@@ -36,7 +36,6 @@ KINDS = (
 )
 
 
-ImageError = errors.ImageError  # an InputError
 
 @contextmanager
 def quiet() -> Iterator[None]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sudokulab import errors
+from sudokulab.errors import FontsMissing
 
 ROOTS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts/opentype"))
 PACKAGES = ("fonts-dejavu-core", "fonts-liberation", "fonts-freefont-ttf", "fonts-urw-base35",
@@ -36,7 +36,6 @@ HELD_OUT = (
 )
 
 
-FontsMissing = errors.FontsMissing  # an Unavailable
 
 def path(name: str) -> Path:
     """The installed file of a font; FontsMissing naming the Debian packages if absent."""

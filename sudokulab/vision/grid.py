@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sudokulab import errors
+from sudokulab.errors import GridNotFound
 
 SIDE = 576          # the straightened grid, in pixels: 4, 6, 9 and 16 cells divide it
 DETECT = 1000       # photos are shrunk to at most this many pixels a side to find the grid
@@ -24,8 +24,6 @@ BETWEEN = 0.9       # halfway between two lines, no run this long (digits in a c
                     # chain up through the lines they cross, but not this far)
 
 
-GridNotFound = errors.GridNotFound  # an InputError
-WrongSize = errors.WrongSize  # a GridNotFound
 
 def gray_of(image: np.ndarray) -> np.ndarray:
     """The image in grey levels."""

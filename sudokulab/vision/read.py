@@ -14,6 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from sudokulab.errors import GridNotFound, WrongSize
 from sudokulab.puzzle import Puzzle, box_shape
 from sudokulab.vision import cells as C
 from sudokulab.vision import files
@@ -143,13 +144,13 @@ def _find_grid_of_size(gray: np.ndarray, size: int | None):
     (a wrong --size or --box is then named as such, not as a missing grid)."""
     try:
         return _find_grid(gray, size)
-    except G.GridNotFound:
+    except GridNotFound:
         if size is None:
             raise
         found = _find_grid(gray, None)[4][0]  # GridNotFound as it is if there is no grid
         if found == size:
             raise
-        raise G.WrongSize(size, found) from None
+        raise WrongSize(size, found) from None
 
 
 def _find_grid(gray: np.ndarray, size: int | None):
@@ -167,12 +168,12 @@ def _find_grid(gray: np.ndarray, size: int | None):
             lines = G.line_masks(G.threshold(square, contrast=4))
             try:
                 found.append((corners, ink, square, lines, G.size_and_lines(*lines, size)))
-            except G.GridNotFound:
+            except GridNotFound:
                 continue
         if any(f[4][0] > 4 for f in found):  # a page can pass for a 4x4: look further
             break
     if not found:
-        raise G.GridNotFound("no grid found in the image" + (
+        raise GridNotFound("no grid found in the image" + (
             " (no outline has a grid's lines)" if quads else " (no large four-sided outline)"))
     chosen = found[0]
     for candidate in found[1:]:

@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from sudokulab.errors import GridNotFound
 from sudokulab.vision import fonts, wicht
 from sudokulab.vision.cells import MARGIN, cut, read_cell
 from sudokulab.vision.model import CLASSES, WEIGHTS, features
@@ -142,7 +143,7 @@ def _real_cells(photo: Path, judge) -> list[tuple] | None:
         raise FileNotFoundError(f"OpenCV cannot read {photo}")
     try:
         square, rows, cols = read.straighten(image, 9)
-    except read.G.GridNotFound:
+    except GridNotFound:
         return None
     cells = cut(square, rows, cols)
     found = [read_cell(crop, inner) for crop, inner in cells]

@@ -107,7 +107,8 @@ async def checked_spec(app: FastAPI, spec: str) -> str:
 
 def spec_problem(spec: str) -> str:
     """(in the helper) Why a backend spec's options are wrong, or ''."""
-    from sudokulab.backends import BackendError, make_backend
+    from sudokulab.backends import make_backend
+    from sudokulab.errors import BackendError
 
     try:
         make_backend(spec)

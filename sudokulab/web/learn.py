@@ -32,8 +32,7 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from sudokulab import errors
-from sudokulab.errors import InputError, UsageError
+from sudokulab.errors import GridNotFound, InputError, Unavailable, UsageError
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result
 from sudokulab.teaching import lessons
@@ -42,7 +41,6 @@ from sudokulab.web import certificates
 Cell = list[int]  # [row, col] counted from 1
 
 
-Unavailable = errors.Unavailable  # an EngineError, HTTP 503
 
 def run(task: str, arguments: dict) -> tuple[str, object]:
     """(in the helper) ('ok', answer), or ('usage' | 'unavailable' | 'error', message)."""
@@ -309,7 +307,6 @@ def photo(data: bytes, seconds: float = 30.0) -> dict:
     read with low confidence, and when it is not unique the cells likely misread."""
     try:
         from sudokulab.vision import files
-        from sudokulab.vision import grid as G
         from sudokulab.vision import read as R
     except ImportError as error:
         raise Unavailable(f"reading photos is not available here: {error}") from None
@@ -317,7 +314,7 @@ def photo(data: bytes, seconds: float = 30.0) -> dict:
     image = files.decode(data, "the image")  # ImageError (a 400) naming what is wrong
     try:
         reading = R.read_image(image)
-    except G.GridNotFound as error:
+    except GridNotFound as error:
         raise UsageError(f"the image: {error}") from None
     verdict = R.verify(reading, "norvig")
     puzzle, n = verdict.puzzle or reading.puzzle, reading.puzzle.n  # as corrected

@@ -26,10 +26,9 @@ import sys
 import threading
 from multiprocessing.connection import Connection
 
-from sudokulab.errors import UsageError
+from sudokulab.errors import Unavailable, UsageError
 from sudokulab.harness.children import CONTEXT, held, listen
 from sudokulab.harness.runner import STARTUP, grace
-from sudokulab.web.learn import Unavailable
 from sudokulab.web.pool import Waiters, receive
 
 MAX_PROCESSES = 4   # helper processes: two slow requests still leave two for the others
