@@ -19,10 +19,7 @@ from sudokulab import __version__
 from sudokulab.commands import COMMANDS, module
 from sudokulab.errors import (
     EXIT_CODES,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    EXIT_TERMINATED,
+    Exit,
     SudokulabError,
     UsageError,
     error_line,
@@ -66,7 +63,7 @@ def _main(argv: list[str]) -> int:
     """main() on a list of arguments."""
     if sys.stdout is None or sys.stderr is None:  # started with >&- or 2>&-
         _say("standard output is closed: nothing could be printed")
-        return EXIT_INPUT
+        return Exit.INPUT
     try:
         args = build_parser(_command(argv)).parse_args(argv)
         command = module(args.command)
@@ -75,7 +72,7 @@ def _main(argv: list[str]) -> int:
         with sigterm_as_ctrl_c():  # SIGTERM: what Ctrl-C prints, then 143
             code = command.run(args)
         sys.stdout.flush()
-        return EXIT_TERMINATED if code == EXIT_INTERRUPTED and terminated() else code
+        return Exit.TERMINATED if code == Exit.INTERRUPTED and terminated() else code
     except SudokulabError as error:  # one line, whatever line breaks the input put in it
         _say(error)
         return error.exit_code
@@ -83,11 +80,11 @@ def _main(argv: list[str]) -> int:
         return _stopped(stop)
     except BrokenPipeError:  # the reader went away (| head): not an error of ours
         _detach_stdout()
-        return EXIT_OK
+        return Exit.OK
     except OSError as error:  # the output cannot be written (a full disk, say)
         _detach_stdout()
         _say(f"cannot write the output: {error.strerror or error}")
-        return EXIT_INPUT
+        return Exit.INPUT
     except Exception as error:
         behind = stop_behind(error)  # Ctrl-C as a C extension loaded: ImportError
         if behind is None:
@@ -97,8 +94,8 @@ def _main(argv: list[str]) -> int:
 
 def _stopped(stop: KeyboardInterrupt) -> int:
     """Say that Ctrl-C or SIGTERM stopped the command; its exit code."""
-    code = EXIT_TERMINATED if terminated() else getattr(stop, "exit_code", EXIT_INTERRUPTED)
-    _say("terminated" if code == EXIT_TERMINATED else "interrupted", prefix="sudokulab: ")
+    code = Exit.TERMINATED if terminated() else getattr(stop, "exit_code", Exit.INTERRUPTED)
+    _say("terminated" if code == Exit.TERMINATED else "interrupted", prefix="sudokulab: ")
     return code
 
 

@@ -11,6 +11,7 @@ import contextlib
 import re
 import signal
 from collections.abc import Callable, Iterable, Iterator
+from enum import IntEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -21,45 +22,48 @@ if TYPE_CHECKING:
     from sudokulab.harness.comparison import Comparison
     from sudokulab.result import Result
 
-EXIT_OK = 0          # every puzzle has an answer with a solution
-EXIT_NONE = 1        # some puzzle has no solution: an answer, not an error
-EXIT_INPUT = 2       # bad input (puzzle, file, option, backend name) or unwritable output
-EXIT_TIMEOUT = 3     # some puzzle ran out of time
-EXIT_DISAGREE = 4    # backends disagree, or a grid fails the independent checker
-EXIT_ENGINE = 5      # backend unavailable, rule unsupported, or an engine error
-EXIT_SEVERAL = 6     # explain, hint, grade, setter, ladder: a puzzle has several solutions
-EXIT_STALLED = 7     # solve, read with -b human: its techniques stopped short (no answer)
-EXIT_INTERRUPTED = 130  # 128 + SIGINT
-EXIT_TERMINATED = 143   # 128 + SIGTERM
+class Exit(IntEnum):
+    """The exit code of every command: its meaning in words is MEANINGS[code]."""
+
+    OK = 0            # every puzzle has an answer with a solution
+    NONE = 1          # some puzzle has no solution: an answer, not an error
+    INPUT = 2         # bad input (puzzle, file, option, backend name) or unwritable output
+    TIMEOUT = 3       # some puzzle ran out of time
+    DISAGREE = 4      # backends disagree, or a grid fails the independent checker
+    ENGINE = 5        # backend unavailable, rule unsupported, or an engine error
+    SEVERAL = 6       # explain, hint, grade, setter, ladder: a puzzle has several solutions
+    STALLED = 7       # solve, read with -b human: its techniques stopped short (no answer)
+    INTERRUPTED = 130  # 128 + SIGINT
+    TERMINATED = 143   # 128 + SIGTERM
 
 # When several puzzles end differently, the most serious outcome names the exit code; a
-# bad puzzle skipped in a file (EXIT_INPUT) counts after wrong answers and engine failures.
+# bad puzzle skipped in a file (Exit.INPUT) counts after wrong answers and engine failures.
 # Input that stops a command before it starts (an unknown option, a missing file) and an
 # interrupt end it at once, with that code.
-PRECEDENCE = (EXIT_DISAGREE, EXIT_ENGINE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_STALLED, EXIT_SEVERAL,
-              EXIT_NONE, EXIT_OK)
+PRECEDENCE = (Exit.DISAGREE, Exit.ENGINE, Exit.INPUT, Exit.TIMEOUT, Exit.STALLED, Exit.SEVERAL,
+              Exit.NONE, Exit.OK)
 
 # The one table of what each exit code means; each command's --help lists the ones it uses.
-MEANINGS = {
-    EXIT_OK: "done: every puzzle answered",
-    EXIT_NONE: "no solution (an answer, not an error; givens that clash are named)",
-    EXIT_INPUT: "bad input: a puzzle, file, option or backend name, or output that cannot "
+MEANINGS: dict[int, str] = {
+    Exit.OK: "done: every puzzle answered",
+    Exit.NONE: "no solution (an answer, not an error; givens that clash are named)",
+    Exit.INPUT: "bad input: a puzzle, file, option or backend name, or output that cannot "
                 "be written (a bad puzzle of a file is reported and skipped, the others "
                 "answered)",
-    EXIT_TIMEOUT: "timeout: some puzzle ran out of time",
-    EXIT_DISAGREE: "disagreement: backends contradict each other, or a grid fails the "
+    Exit.TIMEOUT: "timeout: some puzzle ran out of time",
+    Exit.DISAGREE: "disagreement: backends contradict each other, or a grid fails the "
                    "independent checker",
-    EXIT_ENGINE: "engine failure: backend unavailable, rule unsupported, engine error",
-    EXIT_SEVERAL: "several solutions: the puzzle has no unique solution (to explain, grade "
+    Exit.ENGINE: "engine failure: backend unavailable, rule unsupported, engine error",
+    Exit.SEVERAL: "several solutions: the puzzle has no unique solution (to explain, grade "
                   "or set)",
-    EXIT_STALLED: "stalled: the human engine's techniques found no further step (no "
+    Exit.STALLED: "stalled: the human engine's techniques found no further step (no "
                   "answer, and no failure either); the grid so far is printed",
-    EXIT_INTERRUPTED: "interrupted (Ctrl-C): what was found so far is printed",
-    EXIT_TERMINATED: "terminated (SIGTERM, or SIGHUP: a closed terminal): stopped as on Ctrl-C",
+    Exit.INTERRUPTED: "interrupted (Ctrl-C): what was found so far is printed",
+    Exit.TERMINATED: "terminated (SIGTERM, or SIGHUP: a closed terminal): stopped as on Ctrl-C",
 }
 
 
-STOPS = (EXIT_INTERRUPTED, EXIT_TERMINATED)  # every command: the cli's main answers both
+STOPS = (Exit.INTERRUPTED, Exit.TERMINATED)  # every command: the cli's main answers both
 
 
 def command_exits(codes: Iterable[int]) -> tuple[int, ...]:
@@ -107,14 +111,14 @@ CONTROL_FLOW = ("sudokulab.human.forcing.Stopped", "sudokulab.backends.norvig.Co
 class SudokulabError(Exception):
     """Anything sudokulab refuses or fails at: one line of message, an exit code."""
 
-    exit_code = EXIT_ENGINE
+    exit_code: int = Exit.ENGINE
     http_status = 500
 
 
 class InputError(SudokulabError, ValueError):
     """Bad input of any kind: the message says what is wrong and where (exit code 2)."""
 
-    exit_code = EXIT_INPUT
+    exit_code: int = Exit.INPUT
     http_status = 400
 
 
@@ -157,7 +161,7 @@ class WrongSize(GridNotFound):
 class EngineError(SudokulabError):
     """An engine cannot run here, or failed (exit code 5)."""
 
-    exit_code = EXIT_ENGINE
+    exit_code: int = Exit.ENGINE
 
 
 class Unavailable(EngineError):
@@ -191,7 +195,7 @@ class UnsupportedRule(EngineError, ValueError):
 class DisagreementError(SudokulabError):
     """Engines contradict each other, or an answer fails the checker (exit code 4)."""
 
-    exit_code = EXIT_DISAGREE
+    exit_code: int = Exit.DISAGREE
 
 
 class ProofError(DisagreementError):
@@ -211,7 +215,7 @@ INTERRUPTED = "interrupted (Ctrl-C)"
 class Interruption(KeyboardInterrupt):
     """Ctrl-C, SIGTERM or a lost cluster stopped the work; what was done is kept."""
 
-    exit_code = EXIT_INTERRUPTED
+    exit_code: int = Exit.INTERRUPTED
 
 
 class Interrupted(Interruption):
@@ -298,8 +302,8 @@ def _code(stop: KeyboardInterrupt) -> int:
     """The exit code of a run `stop` cut short: 143 for SIGTERM, however an engine
     reported it, else the stop's own (130 for Ctrl-C)."""
     if isinstance(stop, Terminated) or terminated():
-        return EXIT_TERMINATED
-    return getattr(stop, "exit_code", EXIT_INTERRUPTED)
+        return Exit.TERMINATED
+    return getattr(stop, "exit_code", Exit.INTERRUPTED)
 
 
 def _said(stop: KeyboardInterrupt) -> str:
@@ -320,7 +324,7 @@ def _in_our_words(result: Result) -> Result:
 class Terminated(Interruption):
     """SIGTERM: stop as Ctrl-C does, keeping what is done."""
 
-    exit_code = EXIT_TERMINATED
+    exit_code: int = Exit.TERMINATED
 
 
 class ClusterLost(Interruption):
@@ -336,7 +340,7 @@ class ClusterLost(Interruption):
 def worst(codes: Iterable[int]) -> int:
     """The exit code of several outcomes: the first of PRECEDENCE among them."""
     seen = set(codes)
-    return next((code for code in PRECEDENCE if code in seen), EXIT_OK)
+    return next((code for code in PRECEDENCE if code in seen), Exit.OK)
 
 
 def unknown(kind: str, name: str, known: Iterable[str]) -> str:

@@ -34,9 +34,9 @@ import sudokulab.api as sl
 from sudokulab.check import is_solution
 from sudokulab.cli import main
 from sudokulab.errors import (
-    EXIT_INPUT,
     BackendError,
     CertificateRejected,
+    Exit,
     InputError,
     PuzzleError,
     UsageError,
@@ -123,8 +123,8 @@ def test_a_stopped_generate_says_in_its_file_how_many_it_holds(signum, tmp_path)
 
 def test_an_unwritable_generate_out_is_named(tmp_path, capsys):
     where = tmp_path / "no such folder" / "x.txt"
-    assert main(["generate", "-n", "2", "--out", str(where)]) == EXIT_INPUT
-    assert main(["generate", "-n", "2", "--out", str(tmp_path)]) == EXIT_INPUT
+    assert main(["generate", "-n", "2", "--out", str(where)]) == Exit.INPUT
+    assert main(["generate", "-n", "2", "--out", str(tmp_path)]) == Exit.INPUT
     err = capsys.readouterr().err.splitlines()
     assert err == [f"sudokulab: error: --out {where}: cannot write it: No such file or "
                    f"directory",
@@ -135,7 +135,7 @@ def test_an_unwritable_generate_out_is_named(tmp_path, capsys):
 
 @pytest.mark.parametrize("spec", ["sat:", "norvig: ", "sat:,"])
 def test_a_colon_without_options_is_refused(spec, capsys):
-    assert main(["solve", EASY, "-b", spec]) == EXIT_INPUT
+    assert main(["solve", EASY, "-b", spec]) == Exit.INPUT
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"backend spec {spec!r} has no option" in err
     with pytest.raises(BackendError, match="has no option after its ':'"):

@@ -16,7 +16,7 @@ import tomllib
 
 from sudokulab.backends import backend_class, extras, names
 from sudokulab.check import is_solution
-from sudokulab.errors import EXIT_ENGINE, EXIT_OK
+from sudokulab.errors import Exit
 from sudokulab.formats.text import parse
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,7 +72,7 @@ def sudokulab(hider: Path, hidden: list[str], *argv: str, cwd: Path | None = Non
 def solves(hider: Path, hidden: list[str], backend: str) -> None:
     """`sudokulab solve -b BACKEND` with the `hidden` packages hidden prints a solution."""
     solved = sudokulab(hider, hidden, "solve", "-b", backend, "--format", "line", PUZZLE)
-    assert solved.returncode == EXIT_OK, (backend, solved.stderr)
+    assert solved.returncode == Exit.OK, (backend, solved.stderr)
     grid = [int(digit) for digit in solved.stdout.strip()]
     assert is_solution(parse(PUZZLE), grid), (backend, solved.stdout)
 
@@ -93,7 +93,7 @@ def here() -> dict[str, bool]:
                          ids=[package for package, _, _ in ENGINES])
 def test_each_engine_hidden_leaves_the_others_working(hider, here, package, backend, other):
     listed = sudokulab(hider, [package], "backends")
-    assert listed.returncode == EXIT_OK, listed.stderr
+    assert listed.returncode == Exit.OK, listed.stderr
     rows = table(listed.stdout)
     line = rows[backend]
     assert line.split()[1] == "no", line
@@ -109,7 +109,7 @@ def test_each_engine_hidden_leaves_the_others_working(hider, here, package, back
                          ids=[package for package, _, _ in engines()])
 def test_a_backend_whose_package_is_hidden_is_refused_in_one_line(hider, package, backend):
     refused = sudokulab(hider, [package], "solve", "-b", backend, PUZZLE)
-    assert refused.returncode == EXIT_ENGINE
+    assert refused.returncode == Exit.ENGINE
     assert refused.stderr.startswith(f"sudokulab: error: backend {backend} is not available: "
                                      f"{package} is not installed; ")
     assert len(refused.stderr.splitlines()) == 1 and not refused.stdout
@@ -127,7 +127,7 @@ def test_a_backend_whose_package_is_hidden_is_refused_in_one_line(hider, package
 ])
 def test_a_command_needing_a_missing_extra_names_it(hider, tmp_path, hidden, argv, extra):
     ran = sudokulab(hider, [hidden], *argv, cwd=tmp_path)
-    assert ran.returncode == EXIT_ENGINE
+    assert ran.returncode == Exit.ENGINE
     command = argv[0] + (" --plot" if "--plot" in argv else "") \
         + (" --cluster" if "--cluster" in argv else "")
     assert ran.stderr == (f"sudokulab: error: {command} needs the {extra} extra ({hidden} is "
@@ -140,7 +140,7 @@ def test_without_any_extra_the_core_backends_solve(hider, here):
     hidden += [*OTHER_EXTRAS, "janus_swi"]  # SWI-Prolog's janus is built by `make prolog`
     hidden += [package for package, backend, _ in ENGINES if backend not in CORE]
     listed = sudokulab(hider, hidden, "backends")
-    assert listed.returncode == EXIT_OK, listed.stderr
+    assert listed.returncode == Exit.OK, listed.stderr
     rows = table(listed.stdout)
     for name in BACKENDS:  # each one an extra brings says which
         fixes = [need.fix for need in backend_class(name).needs if "sudokulab[" in need.fix]

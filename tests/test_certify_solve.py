@@ -6,7 +6,7 @@ import json
 
 from sudokulab.certificates.answer import certify_answer
 from sudokulab.cli import main
-from sudokulab.errors import EXIT_INPUT, EXIT_NONE, EXIT_OK
+from sudokulab.errors import Exit
 from sudokulab.formats.text import parse
 from sudokulab.result import Result, Status
 
@@ -18,19 +18,19 @@ FEW = "." * 9 + HARD[9:]  # the first row's givens taken away: several solutions
 
 
 def test_a_unique_answer_is_certified_and_the_certificate_verifies(tmp_path, capsys):
-    assert main(["solve", HARD, "--certify", str(tmp_path), "--format", "line"]) == EXIT_OK
+    assert main(["solve", HARD, "--certify", str(tmp_path), "--format", "line"]) == Exit.OK
     out, err = capsys.readouterr()
     assert out.strip() == SOLUTION
     assert "puzzle 1: certified unique (a proof of" in err and "verified" in err
     data = json.loads((tmp_path / "puzzle-1.json").read_text())
     assert data["verdict"] == "unique"
-    assert main(["verify", str(tmp_path / "puzzle-1.json")]) == EXIT_OK
+    assert main(["verify", str(tmp_path / "puzzle-1.json")]) == Exit.OK
 
 
 def test_no_solution_and_several_are_certified_too(tmp_path, capsys):
-    assert main(["solve", BROKEN, "--certify", str(tmp_path / "none")]) == EXIT_NONE
+    assert main(["solve", BROKEN, "--certify", str(tmp_path / "none")]) == Exit.NONE
     assert "certified none" in capsys.readouterr().err
-    assert main(["solve", FEW, "-b", "sat", "--certify", str(tmp_path / "many")]) == EXIT_OK
+    assert main(["solve", FEW, "-b", "sat", "--certify", str(tmp_path / "many")]) == Exit.OK
     assert "certified multiple" in capsys.readouterr().err
 
 
@@ -49,9 +49,9 @@ def test_a_claim_the_certificate_disproves_is_named(tmp_path):
 
 
 def test_certify_refuses_a_count_and_an_empty_folder(capsys):
-    assert main(["solve", HARD, "--count", "--certify", "x"]) == EXIT_INPUT
+    assert main(["solve", HARD, "--count", "--certify", "x"]) == Exit.INPUT
     assert "--certify proves a verdict" in capsys.readouterr().err
-    assert main(["solve", HARD, "--certify", ""]) == EXIT_INPUT
+    assert main(["solve", HARD, "--certify", ""]) == Exit.INPUT
 
 
 def test_a_proof_naming_a_huge_variable_is_rejected_not_a_memory_error():

@@ -60,12 +60,12 @@ def test_each_class_is_an_error_or_a_stop_with_a_documented_exit_code(cls):
 
 
 def test_the_exit_code_follows_the_meaning():
-    assert errors.UsageError.exit_code == errors.BackendError.exit_code == errors.EXIT_INPUT
-    assert errors.GridNotFound.exit_code == errors.ImageError.exit_code == errors.EXIT_INPUT
-    assert errors.Unavailable.exit_code == errors.BackendFailed.exit_code == errors.EXIT_ENGINE
-    assert errors.ProofError.exit_code == errors.EXIT_DISAGREE
-    assert errors.Terminated.exit_code == errors.EXIT_TERMINATED
-    assert errors.RunInterrupted.exit_code == errors.EXIT_INTERRUPTED
+    assert errors.UsageError.exit_code == errors.BackendError.exit_code == errors.Exit.INPUT
+    assert errors.GridNotFound.exit_code == errors.ImageError.exit_code == errors.Exit.INPUT
+    assert errors.Unavailable.exit_code == errors.BackendFailed.exit_code == errors.Exit.ENGINE
+    assert errors.ProofError.exit_code == errors.Exit.DISAGREE
+    assert errors.Terminated.exit_code == errors.Exit.TERMINATED
+    assert errors.RunInterrupted.exit_code == errors.Exit.INTERRUPTED
     assert errors.InputError.http_status == 400 and errors.NotAvailable.http_status == 503
 
 
@@ -235,7 +235,7 @@ def _import_cut_short(stop: type[KeyboardInterrupt]) -> ImportError:
 @pytest.mark.parametrize("stop", [KeyboardInterrupt, errors.Terminated])
 def test_main_answers_an_import_a_signal_cut_short_as_the_signal(stop, monkeypatch, capsys):
     _raising(monkeypatch, _import_cut_short(stop))
-    code = errors.EXIT_TERMINATED if stop is errors.Terminated else errors.EXIT_INTERRUPTED
+    code = errors.Exit.TERMINATED if stop is errors.Terminated else errors.Exit.INTERRUPTED
     assert cli.main(["backends"]) == code
     assert capsys.readouterr().err in ("sudokulab: interrupted\n", "sudokulab: terminated\n")
 

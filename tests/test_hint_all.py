@@ -9,7 +9,7 @@ from pathlib import Path
 
 from test_positions import run
 
-from sudokulab.errors import EXIT_OK, EXIT_STALLED
+from sudokulab.errors import Exit
 from sudokulab.human import solver
 from sudokulab.human.candidates import Candidates
 from sudokulab.human.positions import read_position
@@ -22,7 +22,7 @@ ORDER = [t.name for t in solver.TECHNIQUES]
 def every(*argv: str) -> list[dict]:
     """hint --all --format json's objects."""
     code, out, _ = run("hint", *argv, "--all", "--format", "json")
-    assert code == EXIT_OK
+    assert code == Exit.OK
     return [json.loads(line) for line in out.splitlines()]
 
 
@@ -41,7 +41,7 @@ def test_json_gives_one_object_a_step_easiest_technique_first():
 def test_pretty_groups_the_same_steps_by_technique():
     steps = every(LINE, "--upto", "grouped aic")
     code, out, _ = run("hint", LINE, "--all", "--upto", "grouped aic")
-    assert code == EXIT_OK
+    assert code == Exit.OK
     groups = re.findall(r"^(\S.*) \((\d+)\):$", out, re.MULTILINE)
     assert [name for name, _ in groups] == list(dict.fromkeys(s["technique"] for s in steps))
     for name, count in groups:
@@ -64,6 +64,6 @@ def test_techniques_limit_the_list_and_none_found_is_said():
     steps = every(LINE, "--techniques", "2-string kite,xy-wing")
     assert {s["technique"] for s in steps} == {"2-String Kite", "XY-Wing"}
     code, out, _ = run("hint", LINE, "--all", "--techniques", "jellyfish")
-    assert code == EXIT_STALLED and out.startswith("no step")
+    assert code == Exit.STALLED and out.startswith("no step")
     code, out, _ = run("hint", LINE, "--all", "--techniques", "jellyfish", "--format", "json")
-    assert code == EXIT_STALLED and out == ""
+    assert code == Exit.STALLED and out == ""

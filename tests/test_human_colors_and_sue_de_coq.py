@@ -13,7 +13,7 @@ import pytest
 from test_positions import run
 
 from sudokulab import datasets
-from sudokulab.errors import EXIT_OK
+from sudokulab.errors import Exit
 from sudokulab.human import grading, names, solver
 from sudokulab.human.candidates import Candidates
 from sudokulab.human.positions import library
@@ -56,18 +56,18 @@ def test_x_colors_lists_every_instance_of_a_position():
 def test_hint_all_lists_the_steps_of_a_technique_by_its_hodoku_name():
     line = next(line for _, line in CASES if line.startswith(":1101::6.."))
     code, out, _ = run("hint", line, "--all", "--techniques", "Sue de Coq", "--format", "json")
-    assert code == EXIT_OK
+    assert code == Exit.OK
     steps = [json.loads(text) for text in out.splitlines()]
     found = [sorted((r - 1) * 9 + c - 1 for r, c, _ in s["eliminations"]) for s in steps]
     assert all(s["technique"] == "Sue de Coq" for s in steps)
     assert sorted(c for c, _ in library(line).expected) in found
     code, again, _ = run("hint", line, "--all", "--techniques", "1101", "--format", "json")
-    assert (code, again) == (EXIT_OK, out)
+    assert (code, again) == (Exit.OK, out)
 
 
 def test_explain_list_names_each_with_its_level():
     code, out, _ = run("explain", "--list")
-    assert code == EXIT_OK
+    assert code == Exit.OK
     rows = {line.split("  ")[1].strip(): line for line in out.splitlines()
             if line.strip()[:1].isdigit() and len(line.split("  ")) > 2}
     for name in ADDED:

@@ -19,7 +19,7 @@ from sudokulab.backends import counting, make_backend
 from sudokulab.backends import native as N
 from sudokulab.check import check, failures
 from sudokulab.cli import main
-from sudokulab.errors import EXIT_DISAGREE, EXIT_INPUT, EXIT_NONE, EXIT_OK
+from sudokulab.errors import Exit
 from sudokulab.formats.text import from_json, parse
 from sudokulab.puzzle import Puzzle, empty, line_of
 from sudokulab.result import Status
@@ -204,14 +204,14 @@ def test_the_batch_path_prints_what_the_per_puzzle_path_prints(capsys, tmp_path,
         ref_code, ref_out, _ = run(capsys, "solve", "--file", f, "-b", "norvig",
                                    "--format", "line", "--limit", limit)
         assert (code, out) == (per_code, per_out) == (ref_code, ref_out)
-        assert out.splitlines()[3] == "none" and code == EXIT_NONE
+        assert out.splitlines()[3] == "none" and code == Exit.NONE
         assert out.splitlines()[7] == ("multiple" if limit == "2" else out.splitlines()[7])
 
 
 def test_a_puzzle_with_no_solution_in_a_batch(capsys, tmp_path):
     f = write_lines(tmp_path / "p.txt", [NO_SOLUTION, line_of(datasets.load("easy50")[0].givens)])
     code, out, _ = run(capsys, "solve", "--file", f, "-b", "native", "--format", "line")
-    assert code == EXIT_NONE
+    assert code == Exit.NONE
     assert out.splitlines() == ["none", line_of(datasets.solutions("easy50")[0])]
 
 
@@ -220,7 +220,7 @@ def test_a_malformed_line_is_reported_with_its_line_number(capsys, tmp_path):
     f = write_lines(tmp_path / "p.txt", [easy[0], easy[1], "12x" + "." * 78, "", easy[2],
                                          "# a comment", easy[3]])
     code, out, err = run(capsys, "solve", "--file", f, "-b", "native", "--format", "line")
-    assert code == EXIT_INPUT
+    assert code == Exit.INPUT
     assert f"{f}:3:" in err and "x" in err
     solved = [line_of(s) for s in datasets.solutions("easy50")[:4]]
     assert out.splitlines() == [solved[0], solved[1], "bad-input", solved[2], solved[3]]
@@ -242,7 +242,7 @@ def test_a_wrong_grid_from_the_engine_is_caught(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(N, "solve_lines", corrupted)
     f = write_lines(tmp_path / "p.txt", lines)
     code, out, err = run(capsys, "solve", "--file", f, "-b", "native", "--format", "line")
-    assert code == EXIT_DISAGREE
+    assert code == Exit.DISAGREE
     assert out.splitlines()[1] == "invalid" and "puzzle 2" in err
     assert out.splitlines()[0] == line_of(datasets.solutions("easy50")[0])
 
@@ -252,7 +252,7 @@ def test_a_grid_file_goes_the_per_puzzle_way(capsys, tmp_path):
     rows = [line_of(puzzle.givens[9 * r:9 * r + 9]) for r in range(9)]
     f = write_lines(tmp_path / "grid.txt", rows)
     code, out, _ = run(capsys, "solve", "--file", f, "-b", "native", "--format", "line")
-    assert code == EXIT_OK and out.strip() == line_of(datasets.solutions("easy50")[0])
+    assert code == Exit.OK and out.strip() == line_of(datasets.solutions("easy50")[0])
 
 
 def test_plain_lines_are_what_the_reader_reads():

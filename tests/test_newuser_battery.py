@@ -10,7 +10,7 @@ from conftest import LONG_COUNT
 
 import sudokulab as sl
 from sudokulab.cli import main
-from sudokulab.errors import EXIT_ENGINE, EXIT_INPUT, PuzzleError, UnsupportedRule, UsageError
+from sudokulab.errors import Exit, PuzzleError, UnsupportedRule, UsageError
 
 VARIANTS = json.loads((Path(__file__).parent / "data" / "variants.json").read_text())
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -35,7 +35,7 @@ def test_model_exits_5_when_no_engine_asked_shows_the_rule(tmp_path, capsys):
     path = variant("thermometer", tmp_path)
     rule = last_rule(path, capsys)
     assert main(["model", "--file", str(path), "--show-rule", rule, "--backends",
-                 "human"]) == EXIT_ENGINE
+                 "human"]) == Exit.ENGINE
     assert "none of human has a piece" in capsys.readouterr().err
     assert main(["model", "--file", str(path), "--show-rule", rule, "--backends",
                  "human,sat"]) == 0
@@ -45,7 +45,7 @@ def test_model_backends_with_options_say_to_leave_them_out(tmp_path, capsys):
     path = variant("thermometer", tmp_path)
     rule = last_rule(path, capsys)
     assert main(["model", "--file", str(path), "--show-rule", rule, "--backends",
-                 "smt:model=int"]) == EXIT_INPUT
+                 "smt:model=int"]) == Exit.INPUT
     assert "leave the options out of --backends smt:model=int" in capsys.readouterr().err
 
 
@@ -55,7 +55,7 @@ def test_ladder_names_each_refused_puzzle_with_its_own_reason(capsys):
     report = {"excluded": {}, "levels": [{"level": "human:singles", "wrong": [],
                                           "unsupported": {9: "cannot express thermometer",
                                                           10: "cannot express arrow"}}]}
-    assert _said({"var.jsonl": report}) == [EXIT_ENGINE]
+    assert _said({"var.jsonl": report}) == [Exit.ENGINE]
     err = capsys.readouterr().err.splitlines()
     assert err == ["sudokulab: human:singles cannot take puzzle 9 of var.jsonl: cannot "
                    "express thermometer",

@@ -13,7 +13,7 @@ import pytest
 from test_formats import run  # the command line in this process
 
 from sudokulab.backends import make_backend
-from sudokulab.errors import EXIT_INPUT, EXIT_NONE, EXIT_OK, PuzzleError
+from sudokulab.errors import Exit, PuzzleError
 from sudokulab.formats.text import format_candidates
 from sudokulab.human import positions as P
 from sudokulab.human import solver
@@ -121,7 +121,7 @@ def test_a_position_that_contradicts_itself_is_refused_naming_the_cell(edit, cel
     with pytest.raises(PuzzleError, match=cell):
         P.read_position(bad)
     code, out, err = run("hint", bad)
-    assert code == EXIT_INPUT and out == ""
+    assert code == Exit.INPUT and out == ""
     assert err.count("\n") == 1 and cell in err and "Traceback" not in err
 
 
@@ -134,7 +134,7 @@ def test_a_library_line_that_deletes_every_candidate_of_a_cell_is_refused():
     fields = line.split(":")
     fields[4] = f"{fields[4]} {every}"
     code, _, err = run("hint", ":".join(fields))
-    assert code == EXIT_INPUT and f"r{cell // 9 + 1}c{cell % 9 + 1} has no candidate" in err
+    assert code == Exit.INPUT and f"r{cell // 9 + 1}c{cell % 9 + 1} has no candidate" in err
 
 
 def test_a_position_whose_candidates_lose_the_solution_is_refused():
@@ -145,7 +145,7 @@ def test_a_position_whose_candidates_lose_the_solution_is_refused():
     fields = line.split(":")
     fields[4] = f"{fields[4]} {sol[cell]}{cell // 9 + 1}{cell % 9 + 1}"
     code, out, err = run("hint", ":".join(fields))
-    assert code == EXIT_NONE and out == ""
+    assert code == Exit.NONE and out == ""
     assert f"the candidates of r{cell // 9 + 1}c{cell % 9 + 1} leave out" in err
 
 
@@ -161,7 +161,7 @@ def test_a_step_found_only_because_of_a_deletion_is_found():
     only = notations(with_deleted) - notations(without)
     assert only  # e.g. the 2-String Kite on 9 that needs 9 gone from r3c1 and r2c1
     code, out, _ = run("hint", line)
-    assert code == EXIT_OK and out.splitlines()[0] in only
+    assert code == Exit.OK and out.splitlines()[0] in only
 
 
 def test_a_step_whose_elimination_was_deleted_is_not_reported():
@@ -172,7 +172,7 @@ def test_a_step_whose_elimination_was_deleted_is_not_reported():
     fields = line.split(":")
     fields[4] = f"{fields[4]} {P.drc_text(step.eliminations)}"
     code, out, _ = run("hint", ":".join(fields), "--all", "--format", "json")
-    assert code == EXIT_OK
+    assert code == Exit.OK
     steps = [json.loads(x) for x in out.splitlines()]
     gone = {(c // 9 + 1, c % 9 + 1, d) for c, d in step.eliminations}
     assert step.notation not in {s["text"] for s in steps}
@@ -184,7 +184,7 @@ def test_no_step_of_a_position_removes_a_solutions_digit(name):
     p = position(name)
     sol = solution(p)
     code, out, _ = run("hint", text(name), "--all", "--upto", "grouped aic", "--format", "json")
-    assert code == EXIT_OK
+    assert code == Exit.OK
     steps = [json.loads(x) for x in out.splitlines()]
     assert steps
     for s in steps:
@@ -200,22 +200,22 @@ def test_explain_and_grade_walk_on_from_the_position():
     first = json.loads(out)
     code, out, _ = run("explain", line, "--format", "json", "--verify")
     walked = json.loads(out)
-    assert code == EXIT_OK and walked["solved"] and walked["verified"]
+    assert code == Exit.OK and walked["solved"] and walked["verified"]
     assert walked["steps"][0] == first  # the hint on the position, not on its givens
     placed = 81 - sum(1 for d in P.read_position(line).givens if d)
     assert sum(len(s["placements"]) for s in walked["steps"]) == placed
     code, out, _ = run("grade", line, "--format", "json")
-    assert code == EXIT_OK and json.loads(out)["solved"]
+    assert code == Exit.OK and json.loads(out)["solved"]
 
 
 def test_show_prints_the_positions_candidates_and_library_line():
     line = text("library_line.txt").strip()
     code, out, _ = run("show", line, "--format", "hodoku")
-    assert code == EXIT_OK and out.strip() == line.rstrip(":") + "::"
+    assert code == Exit.OK and out.strip() == line.rstrip(":") + "::"
     code, grid, _ = run("show", line, "--format", "candidates")
     assert P.read_position(grid).marks == P.read_position(line).marks
     code, out, _ = run("show", "-", "--format", "hodoku", stdin=text("forum_pencilmarks.txt"))
-    assert code == EXIT_OK and P.read_position(out).marks == position("forum_pencilmarks.txt").marks
+    assert code == Exit.OK and P.read_position(out).marks == position("forum_pencilmarks.txt").marks
 
 
 def test_a_file_of_library_lines_reads_a_position_a_line(tmp_path):
@@ -224,7 +224,7 @@ def test_a_file_of_library_lines_reads_a_position_a_line(tmp_path):
     path = tmp_path / "positions.txt"
     path.write_text(f"{line}\n{bad}\n")
     code, out, err = run("hint", "--file", str(path))
-    assert code == EXIT_INPUT  # the second line is bad, the first is hinted
+    assert code == Exit.INPUT  # the second line is bad, the first is hinted
     assert out.splitlines()[0] == run("hint", line)[1].splitlines()[0]
     assert f"{path}:2" in err and "'3x4'" in err
 

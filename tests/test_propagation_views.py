@@ -16,7 +16,7 @@ from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import sat
 from sudokulab.cli import main
-from sudokulab.errors import EXIT_ENGINE, EXIT_OK, UnsupportedRule
+from sudokulab.errors import Exit, UnsupportedRule
 from sudokulab.formats.text import from_json
 from sudokulab.geometry import geometry
 from sudokulab.models import cnf
@@ -121,7 +121,7 @@ def test_unit_propagation_is_the_closure_of_the_exported_dimacs(name):
 
 
 def test_the_issues_odd_cells_lose_what_their_row_and_parity_exclude(capsys):
-    assert main(["show", HARD, "--odd", "r1c2,r1c3", "--after", "sat:minimal"]) == EXIT_OK
+    assert main(["show", HARD, "--odd", "r1c2,r1c3", "--after", "sat:minimal"]) == Exit.OK
     head, first = capsys.readouterr().out.splitlines()[:2]
     expected = oracle_marks(puzzle("odd"), "minimal")
     left = sum(m.bit_count() for m in expected if m & (m - 1))
@@ -165,7 +165,7 @@ def test_no_level_keeps_a_digit_its_unit_or_a_parity_rule_excludes(name):
 def test_an_engine_without_layouts_is_unsupported_on_a_samurai(level, capsys):
     out = ladder.after(puzzle("samurai"), level)
     assert out.unsupported and out.marks is None and not out.finished
-    assert main(["show", "--file", str(SAMURAI), "--after", level]) == EXIT_ENGINE
+    assert main(["show", "--file", str(SAMURAI), "--after", level]) == Exit.ENGINE
     shown = capsys.readouterr()
     assert shown.out == ""
     assert shown.err.count("\n") == 1 and "unsupported" in shown.err
@@ -178,18 +178,18 @@ def test_a_rule_or_encoding_an_engine_lacks_is_unsupported(capsys):
     assert "augmented" in ladder.after(jigsaw, "sat:augmented").unsupported
     assert not ladder.after(thermo, "sat:minimal").unsupported
     argument = json.dumps(VARIANTS["jigsaw"])
-    assert main(["show", argument, "--after", "sat:augmented"]) == EXIT_ENGINE
+    assert main(["show", argument, "--after", "sat:augmented"]) == Exit.ENGINE
     assert "unsupported" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("level", ("asp", "cpsat"))
 def test_a_search_level_shows_no_marks_it_did_not_compute(level, capsys):
-    assert main(["show", HARD, "--after", level]) == EXIT_ENGINE
+    assert main(["show", HARD, "--after", level]) == Exit.ENGINE
     shown = capsys.readouterr()
     assert shown.out == "" and "no pencil marks" in shown.err
     assert shown.err.count("\n") == 1
     easy = datasets.lines("easy50")[0]  # solved with no choice: its grid is a reached state
-    assert main(["show", easy, "--after", level]) == EXIT_OK
+    assert main(["show", easy, "--after", level]) == Exit.OK
     head, *rows = capsys.readouterr().out.splitlines()
     assert "finished" in head
     assert all(len(token) == 1 for row in rows for token in row.split() if token.isdigit())
@@ -201,5 +201,5 @@ def test_model_of_a_samurai_models_it_or_says_unsupported(capsys):
     for name in backends.names():
         code = main(["model", "--file", str(SAMURAI), "-b", name])
         shown = capsys.readouterr()
-        assert code in (EXIT_OK, EXIT_ENGINE), name
-        assert (code == EXIT_ENGINE) == ("cannot" in shown.err), name
+        assert code in (Exit.OK, Exit.ENGINE), name
+        assert (code == Exit.ENGINE) == ("cannot" in shown.err), name

@@ -22,7 +22,7 @@ from sudokulab import rules as R
 from sudokulab.backends import make_backend
 from sudokulab.check import check
 from sudokulab.cli import main
-from sudokulab.errors import EXIT_INPUT, EXIT_NONE, EXIT_OK, EXIT_SEVERAL
+from sudokulab.errors import Exit
 from sudokulab.formats.text import parse
 from sudokulab.generate.grids import random_cages
 from sudokulab.generate.setter import SetterReport, setter_report
@@ -231,22 +231,22 @@ def test_api_door():
 # --- the command ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("puzzle,code,words", [
-    (line_of(sl.load("easy50")[0].givens), EXIT_OK, "unique (1 solution)"),
-    ("11..............", EXIT_NONE, "no solution"),
-    (TWO, EXIT_SEVERAL, "at least 2 solutions"),
+    (line_of(sl.load("easy50")[0].givens), Exit.OK, "unique (1 solution)"),
+    ("11..............", Exit.NONE, "no solution"),
+    (TWO, Exit.SEVERAL, "at least 2 solutions"),
 ])
 def test_cli_exit_codes(capsys, puzzle, code, words):
     assert main(["setter", puzzle]) == code
     out = capsys.readouterr().out
     assert words in out
-    if code == EXIT_SEVERAL:
+    if code == Exit.SEVERAL:
         assert "differ in" in out and "true candidates" in out
-    if code == EXIT_OK:
+    if code == Exit.OK:
         assert "redundant givens" in out and "grade:" in out
 
 
 def test_cli_json(capsys):
-    assert main(["setter", TWO, "--format", "json", "--no-grade"]) == EXIT_SEVERAL
+    assert main(["setter", TWO, "--format", "json", "--no-grade"]) == Exit.SEVERAL
     answer = json.loads(capsys.readouterr().out)
     assert answer["status"] == "several" and answer["count"] == 2
     assert len(answer["solutions"]) == 2 and len(answer["candidates"]) == 16
@@ -257,12 +257,12 @@ def test_cli_cages_from_options(capsys):
     """Rules come as every command takes them: a cage by option."""
     code = main(["setter", TWO, "--cage", "r2c1,r2c2=7", "--format", "json"])
     answer = json.loads(capsys.readouterr().out)
-    assert code in (EXIT_OK, EXIT_SEVERAL)
+    assert code in (Exit.OK, Exit.SEVERAL)
     assert all(set(answer["candidates"][c]) <= {3, 4} for c in (4, 5))
 
 
 def test_cli_bad_input_is_one_line(capsys):
-    assert main(["setter", "12.3"]) == EXIT_INPUT
+    assert main(["setter", "12.3"]) == Exit.INPUT
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("sudokulab: error:")
 

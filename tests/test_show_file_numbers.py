@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from sudokulab.cli import main
-from sudokulab.errors import EXIT_ENGINE, EXIT_INPUT, EXIT_OK
+from sudokulab.errors import Exit
 
 DATA = Path(__file__).parent / "data"
 LEVEL = "human:singles"  # takes the classic rules, refuses thermometer, arrow, kropki...
@@ -40,7 +40,7 @@ def blocks(out: str) -> dict[int, list[str]]:
 
 def test_each_block_and_each_refusal_names_its_puzzle_and_file(tmp_path, capsys):
     path, lines = variants_file(tmp_path)
-    assert main(["show", "--file", str(path), "--after", LEVEL]) == EXIT_ENGINE
+    assert main(["show", "--file", str(path), "--after", LEVEL]) == Exit.ENGINE
     shown = capsys.readouterr()
     shown_blocks = blocks(shown.out)
     refused = [REFUSED.match(line) for line in shown.err.splitlines()]
@@ -50,7 +50,7 @@ def test_each_block_and_each_refusal_names_its_puzzle_and_file(tmp_path, capsys)
     assert shown_blocks and refused_numbers  # the file holds both kinds
     assert sorted([*shown_blocks, *refused_numbers]) == list(range(1, len(lines) + 1))
     for number, block in shown_blocks.items():  # the block is that puzzle's own view
-        assert main(["show", lines[number - 1], "--after", LEVEL]) == EXIT_OK
+        assert main(["show", lines[number - 1], "--after", LEVEL]) == Exit.OK
         alone = capsys.readouterr().out.splitlines()
         assert block == [f"puzzle {number} of {path}: {alone[0]}", *alone[1:]]
 
@@ -59,7 +59,7 @@ def test_show_names_the_puzzles_ladder_names_the_same_way(tmp_path, capsys):
     path, _ = variants_file(tmp_path)
     main(["show", "--file", str(path), "--after", LEVEL])
     show_err = capsys.readouterr().err
-    assert main(["ladder", "--file", str(path), "--levels", LEVEL]) == EXIT_ENGINE
+    assert main(["ladder", "--file", str(path), "--levels", LEVEL]) == Exit.ENGINE
     ladder_err = capsys.readouterr().err
     refused = re.findall(r"puzzle (\d+) of " + re.escape(str(path)), show_err)
     assert refused
@@ -71,7 +71,7 @@ def test_show_names_the_puzzles_ladder_names_the_same_way(tmp_path, capsys):
 def test_puzzles_are_numbered_as_read_past_a_bad_line(tmp_path, capsys):
     path, lines = variants_file(tmp_path)
     path.write_text("\n".join([lines[0], "not a puzzle", lines[1]]) + "\n")
-    assert main(["show", "--file", str(path), "--after", LEVEL]) == EXIT_INPUT
+    assert main(["show", "--file", str(path), "--after", LEVEL]) == Exit.INPUT
     shown = capsys.readouterr()
     assert sorted(blocks(shown.out)) == [1, 3]  # the line after the bad one is the third
     assert f"{path}:2" in shown.err
@@ -80,12 +80,12 @@ def test_puzzles_are_numbered_as_read_past_a_bad_line(tmp_path, capsys):
 def test_one_puzzle_is_shown_without_a_heading(tmp_path, capsys):
     path, lines = variants_file(tmp_path)
     path.write_text(lines[0] + "\n")
-    assert main(["show", "--file", str(path), "--after", LEVEL]) == EXIT_OK
+    assert main(["show", "--file", str(path), "--after", LEVEL]) == Exit.OK
     from_file = capsys.readouterr().out
-    assert main(["show", lines[0], "--after", LEVEL]) == EXIT_OK
+    assert main(["show", lines[0], "--after", LEVEL]) == Exit.OK
     assert from_file == capsys.readouterr().out
     assert from_file.startswith(f"after {LEVEL} (")
     thermometer = json.dumps(json.loads((DATA / "variants.json").read_text())["thermometer"])
-    assert main(["show", thermometer, "--after", LEVEL]) == EXIT_ENGINE  # a rule human lacks
+    assert main(["show", thermometer, "--after", LEVEL]) == Exit.ENGINE  # a rule human lacks
     assert capsys.readouterr().err == (f"sudokulab: error: after {LEVEL}: unsupported: human "
                                        f"cannot express rule(s): thermometer\n")

@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from sudokulab.backends import make_backend, names
 from sudokulab.check import check
 from sudokulab.cli import main
-from sudokulab.errors import EXIT_NONE, EXIT_SEVERAL
+from sudokulab.errors import Exit
 from sudokulab.formats import links
 from sudokulab.formats.text import parse
 from sudokulab.harness.testing import write_plugin
@@ -756,9 +756,9 @@ def test_a_players_state_that_does_not_fit_is_refused_in_one_line(client, body, 
 
 
 @pytest.mark.parametrize("route", ["hint", "explain"])
-@pytest.mark.parametrize("text, status, code", [(BROKEN, "none", EXIT_NONE),
-                                                (NO_SOLUTION, "none", EXIT_NONE),
-                                                ("." * 81, "several", EXIT_SEVERAL)])
+@pytest.mark.parametrize("text, status, code", [(BROKEN, "none", Exit.NONE),
+                                                (NO_SOLUTION, "none", Exit.NONE),
+                                                ("." * 81, "several", Exit.SEVERAL)])
 def test_learn_gives_no_step_unless_norvig_proves_one_solution(client, capsys, route, text,
                                                                status, code):
     # the command line's verdict: no step, no level, no "solved"; the empty grid at once

@@ -12,19 +12,7 @@ import sys
 import time
 from collections.abc import Iterator
 
-from sudokulab.errors import (
-    EXIT_DISAGREE,
-    EXIT_ENGINE,
-    EXIT_INPUT,
-    EXIT_NONE,
-    EXIT_OK,
-    EXIT_STALLED,
-    EXIT_TIMEOUT,
-    INTERRUPTED,
-    UsageError,
-    error_line,
-    stopped_by,
-)
+from sudokulab.errors import INTERRUPTED, Exit, UsageError, error_line, stopped_by
 from sudokulab.formats import LINKS
 
 FORMATS = """output formats:
@@ -73,8 +61,8 @@ HEADLINES = {
     "stalled": "stalled (the techniques found no further step; the grid so far)",
     "interrupted": "interrupted (Ctrl-C), what was found so far",
 }
-CODES = {"none": EXIT_NONE, "timeout": EXIT_TIMEOUT, "error": EXIT_ENGINE,
-         "unsupported": EXIT_ENGINE, "stalled": EXIT_STALLED}
+CODES = {"none": Exit.NONE, "timeout": Exit.TIMEOUT, "error": Exit.ENGINE,
+         "unsupported": Exit.ENGINE, "stalled": Exit.STALLED}
 
 
 # A count keeps this many cells' worth of grids for the checker (some 15 MB, 18,518 9x9 grids,
@@ -141,9 +129,9 @@ class Output:
         self.emit(self._render(number, puzzle, result, shown,
                                "interrupted" if interrupted else value))
         if self.certify and not interrupted:
-            return self._certified(number, puzzle, result, CODES.get(value, EXIT_OK),
+            return self._certified(number, puzzle, result, CODES.get(value, Exit.OK),
                                    self.certify)
-        return CODES.get(value, EXIT_OK)
+        return CODES.get(value, Exit.OK)
 
     def _certified(self, number: int, puzzle, result, code: int, folder: str) -> int:
         """Certify and verify the puzzle's verdict in `folder`, saying so on stderr; exit 4
@@ -156,9 +144,9 @@ class Output:
                                        trim=self.trim)
         except UnsupportedRule as error:
             print(error_line(f"puzzle {number}: no certificate: {error}"), file=sys.stderr)
-            return max(code, EXIT_ENGINE)
+            return max(code, Exit.ENGINE)
         print(f"sudokulab: {certified.line(number)}", file=sys.stderr)
-        return EXIT_DISAGREE if certified.contradiction else code
+        return Exit.DISAGREE if certified.contradiction else code
 
     def bad(self, number: int, entry) -> int:
         """A puzzle of a file that is not one: say where and why, keep the numbering."""
@@ -173,7 +161,7 @@ class Output:
             self.emit(self._row((number, "bad-input", "", "", "", entry.error)))
         elif self.format != "pretty":
             self.emit("bad-input")
-        return EXIT_INPUT
+        return Exit.INPUT
 
     def _invalid(self, number: int, puzzle, result, why: str) -> int:
         """A backend's answer cannot be right (a grid breaks the rules): say so, exit 4."""
@@ -183,7 +171,7 @@ class Output:
 
         rejected = Result(Status.ERROR, message=f"invalid grid from {self.label}: {why}")
         self.emit(self._render(number, puzzle, rejected, (), "invalid"))
-        return EXIT_DISAGREE
+        return Exit.DISAGREE
 
     def _render(self, number: int, puzzle, result, shown, status: str) -> str:
         """One answer in the chosen format."""

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 
 from sudokulab.commands.inputs import examples
-from sudokulab.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK
+from sudokulab.errors import Exit
 
 DESCRIPTION = ("List the backends: each engine's paradigm, whether it can run on this "
                "machine, its version, or why not and how to fix it; then the options each "
                "takes, with what they allow and their defaults.")
 EXAMPLES = examples("sudokulab backends")
-EXITS = (EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED)
+EXITS = (Exit.OK, Exit.INPUT, Exit.INTERRUPTED)
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -39,4 +39,4 @@ def run(args: argparse.Namespace) -> int:
     for name in names():
         lines = backend_class(name).option_help()
         print(f"  {name}:" + (" none" if not lines else "\n    " + "\n    ".join(lines)))
-    return EXIT_OK
+    return Exit.OK

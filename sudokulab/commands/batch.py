@@ -17,7 +17,7 @@ import argparse
 import re
 from typing import Any
 
-from sudokulab.errors import EXIT_NONE, EXIT_OK
+from sudokulab.errors import Exit
 from sudokulab.harness.bulk import DIGITS, answer, failing
 
 # What keeps a file of mixed lines off the batch path: a header or section of a grid file
@@ -195,7 +195,7 @@ def _write(out: Any, first: int, givens: bytes, batch: Any) -> list[int]:
     status = batch.status
     grids = batch.first.translate(None, b"\n")  # 81 characters each
     wrong = failing(givens, grids, batch)
-    codes = [EXIT_NONE if found == 0 else EXIT_OK for found in status]
+    codes: list[int] = [Exit.NONE if found == 0 else Exit.OK for found in status]
     if not wrong and status.count(1) == len(status):  # the engine's lines as they are
         if status:
             out.emit(batch.first[:-1].decode("ascii"))

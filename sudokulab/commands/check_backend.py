@@ -5,14 +5,7 @@ from __future__ import annotations
 import argparse
 
 from sudokulab.commands.inputs import examples, nonempty
-from sudokulab.errors import (
-    EXIT_DISAGREE,
-    EXIT_ENGINE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    exit_help,
-)
+from sudokulab.errors import Exit, exit_help
 
 DESCRIPTION = ("Run the backend contract on one engine: a registered backend with its "
                "options (norvig:classic) or a plugin class given as MODULE:CLASS "
@@ -26,7 +19,7 @@ EXAMPLES = examples("sudokulab check-backend norvig:classic",
                     "sudokulab check-backend tests/broken_engine.py:RepeatsADigit --only limits",
                     "sudokulab check-backend sat:solver=teach --dataset easy50 --puzzles 5")
 SHOWN = 3  # failures printed per check: the first ones say what to fix
-EXITS = (EXIT_OK, EXIT_INPUT, EXIT_DISAGREE, EXIT_ENGINE, EXIT_INTERRUPTED)
+EXITS = (Exit.OK, Exit.INPUT, Exit.DISAGREE, Exit.ENGINE, Exit.INTERRUPTED)
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -72,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if not available.ok:
         print(f"{args.engine}: not available here: {available.reason}"
               + (f" (fix: {available.fix})" if available.fix else ""))
-        return EXIT_ENGINE
+        return Exit.ENGINE
     print(f"check-backend {args.engine} ({type(engine).__name__}, "
           f"{available.version or 'no version'})", flush=True)
     failed = passed = 0
@@ -92,4 +85,4 @@ def run(args: argparse.Namespace) -> int:
         print(flush=True)
     print(f"{passed + failed} checks: {passed} passed, {failed} failed"
           + ("" if failed else f": {args.engine} keeps the contract"))
-    return EXIT_DISAGREE if failed else EXIT_OK
+    return Exit.DISAGREE if failed else Exit.OK

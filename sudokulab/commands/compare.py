@@ -10,20 +10,7 @@ from typing import TYPE_CHECKING
 from sudokulab import errors
 from sudokulab.backends.extras import need
 from sudokulab.commands.inputs import examples, given, nonempty, timeout_seconds
-from sudokulab.errors import (
-    EXIT_DISAGREE,
-    EXIT_ENGINE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_NONE,
-    EXIT_OK,
-    EXIT_TERMINATED,
-    EXIT_TIMEOUT,
-    UsageError,
-    count_int,
-    exit_help,
-    positive_int,
-)
+from sudokulab.errors import Exit, UsageError, count_int, exit_help, positive_int
 from sudokulab.formats import READERS
 
 if TYPE_CHECKING:
@@ -38,8 +25,8 @@ EXAMPLES = examples("sudokulab compare --dataset top95 --backends norvig,sat,dlx
                     "sudokulab compare --resume",
                     "sudokulab compare -b norvig,sat --certify certs/  # verdicts proved",
                     "sudokulab compare --cite --out runs/mine  # how to cite that run")
-EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE,
-         EXIT_INTERRUPTED, EXIT_TERMINATED)
+EXITS = (Exit.OK, Exit.NONE, Exit.INPUT, Exit.TIMEOUT, Exit.DISAGREE, Exit.ENGINE,
+         Exit.INTERRUPTED, Exit.TERMINATED)
 
 
 def options(parser: argparse.ArgumentParser) -> None:
@@ -146,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         from sudokulab.harness import provenance
 
         print(provenance.cite(args.out, args.dataset))
-        return EXIT_OK
+        return Exit.OK
     need("plots", "compare")  # its report draws the cactus and scatter plots
     if args.cluster:
         need("cluster", "compare --cluster")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 
 from sudokulab.commands.inputs import examples
-from sudokulab.errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK
+from sudokulab.errors import Exit
 
 DESCRIPTION = ("List the bundled puzzle sets with their sizes and sources; "
                "`compare --dataset NAME` runs one.")
 EXAMPLES = examples("sudokulab datasets",
                     "sudokulab compare --dataset top95 --backends norvig,sat")
-EXITS = (EXIT_OK, EXIT_INPUT, EXIT_INTERRUPTED)
+EXITS = (Exit.OK, Exit.INPUT, Exit.INTERRUPTED)
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -23,4 +23,4 @@ def run(args: argparse.Namespace) -> int:
     from sudokulab import datasets
 
     print(datasets.describe())
-    return EXIT_OK
+    return Exit.OK

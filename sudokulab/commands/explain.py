@@ -8,21 +8,7 @@ import sys
 
 from sudokulab.commands import steps
 from sudokulab.commands.inputs import examples, input_arguments
-from sudokulab.errors import (
-    EXIT_DISAGREE,
-    EXIT_ENGINE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_NONE,
-    EXIT_OK,
-    EXIT_SEVERAL,
-    EXIT_STALLED,
-    EXIT_TIMEOUT,
-    error_line,
-    exit_help,
-    stopped_by,
-    worst,
-)
+from sudokulab.errors import Exit, error_line, exit_help, stopped_by, worst
 
 DESCRIPTION = ("The numbered steps a human solver takes, easiest technique first (HoDoKu's "
                "catalogue and notation), with one plain sentence each, and the grade. A "
@@ -33,8 +19,8 @@ EXAMPLES = examples(
     "sudokulab explain ..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",  # noqa: E501  (a puzzle to copy whole)
     "sudokulab explain --file puzzles.txt --upto 'x-wing' --format json",
     "sudokulab explain --list")
-EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE,
-         EXIT_SEVERAL, EXIT_STALLED, EXIT_INTERRUPTED)
+EXITS = (Exit.OK, Exit.NONE, Exit.INPUT, Exit.TIMEOUT, Exit.DISAGREE, Exit.ENGINE,
+         Exit.SEVERAL, Exit.STALLED, Exit.INTERRUPTED)
 refuse_unused = steps.refuse_unused  # --list with a puzzle: a usage error
 
 
@@ -59,12 +45,12 @@ def run(args: argparse.Namespace) -> int:
     """Print each puzzle's numbered steps and grade; with --verify, check every step."""
     if args.list:
         print(steps.listing())
-        return EXIT_OK
+        return Exit.OK
     from sudokulab.puzzle import line_of
     from sudokulab.teaching import lessons
 
     techniques = steps.chosen(args)
-    codes = [EXIT_OK]
+    codes: list[int] = [Exit.OK]
     for number, puzzle, answer in steps.explainable(args, codes):
         with steps.stoppable(args) as (stop, key):
             walked = steps.walk(puzzle, techniques, args, stop)
@@ -90,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         if args.verify and not wrong:
             print(f"verified: all {len(path.steps)} steps agree with the referee's solution",
                   file=sys.stderr)
-        codes.append(EXIT_DISAGREE if wrong else EXIT_OK)
+        codes.append(Exit.DISAGREE if wrong else Exit.OK)
     return worst(codes)
 
 

@@ -7,16 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from sudokulab.commands.inputs import examples, input_arguments, nonempty, read_input
-from sudokulab.errors import (
-    EXIT_ENGINE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    SudokulabError,
-    UnsupportedRule,
-    UsageError,
-    exit_help,
-)
+from sudokulab.errors import Exit, SudokulabError, UnsupportedRule, UsageError, exit_help
 from sudokulab.formats import LINKS
 
 # Each --to that writes a model, and what it is: the choices, the help and the description.
@@ -36,7 +27,7 @@ EXAMPLES = examples(
     "sudokulab export PUZZLE --to dimacs --encoding minimal --out puzzle.cnf",
     "sudokulab export PUZZLE --to asp | clingo - 0",
     "sudokulab export PUZZLE --to lp --out puzzle.lp")
-EXITS = (EXIT_OK, EXIT_INPUT, EXIT_ENGINE, EXIT_INTERRUPTED)
+EXITS = (Exit.OK, Exit.INPUT, Exit.ENGINE, Exit.INTERRUPTED)
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -82,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"sudokulab: wrote {args.out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
-    return EXIT_OK
+    return Exit.OK
 
 
 def _exported(puzzle, args: argparse.Namespace) -> str:

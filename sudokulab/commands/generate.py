@@ -10,15 +10,7 @@ from typing import TextIO
 
 from sudokulab import rules as R
 from sudokulab.commands.inputs import box_shape, examples, nonempty
-from sudokulab.errors import (
-    EXIT_DISAGREE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    SudokulabError,
-    UsageError,
-    exit_help,
-)
+from sudokulab.errors import Exit, SudokulabError, UsageError, exit_help
 from sudokulab.generate import RANDOM_RULES
 
 FORMATS = ("line", "json", "pretty", "grid")  # grid: the old name of pretty
@@ -30,7 +22,7 @@ DESCRIPTION = (
     "it is written. Puzzle k of a run (from 0) is the first puzzle of seed S + k.")
 EXAMPLES = examples("sudokulab generate -n 5 --level hard --symmetry rotational",
                     "sudokulab generate --box 2x3 --rules killer --format json --out six.jsonl")
-EXITS = (EXIT_OK, EXIT_INPUT, EXIT_DISAGREE, EXIT_INTERRUPTED)
+EXITS = (Exit.OK, Exit.INPUT, Exit.DISAGREE, Exit.INTERRUPTED)
 
 
 class _OldCount(argparse.Action):
@@ -168,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
             progress.finish()
         if out is not sys.stdout:
             out.close()
-    return EXIT_OK
+    return Exit.OK
 
 
 def _opened(path: str) -> TextIO:

@@ -17,21 +17,7 @@ from sudokulab.commands.inputs import (
     picture_path,
     read_entries,
 )
-from sudokulab.errors import (
-    EXIT_ENGINE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_NONE,
-    EXIT_OK,
-    EXIT_SEVERAL,
-    EXIT_STALLED,
-    EXIT_TERMINATED,
-    EXIT_TIMEOUT,
-    UsageError,
-    error_line,
-    exit_help,
-    worst,
-)
+from sudokulab.errors import Exit, UsageError, error_line, exit_help, worst
 
 if TYPE_CHECKING:
     from sudokulab.human.grading import Grade
@@ -44,8 +30,8 @@ DESCRIPTION = ("Grade each puzzle as a human solver would: HoDoKu's level and sc
                "puzzles finished so far, marked partial.")
 EXAMPLES = examples("sudokulab grade --file puzzles.txt",
                     "sudokulab grade --file puzzles.txt --format csv --plot levels.png")
-EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_ENGINE, EXIT_SEVERAL,
-         EXIT_STALLED, EXIT_INTERRUPTED, EXIT_TERMINATED)
+EXITS = (Exit.OK, Exit.NONE, Exit.INPUT, Exit.TIMEOUT, Exit.ENGINE, Exit.SEVERAL,
+         Exit.STALLED, Exit.INTERRUPTED, Exit.TERMINATED)
 refuse_unused = steps.refuse_unused  # --list with a puzzle: a usage error
 
 
@@ -69,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     """Grade every puzzle; print one record each, then the summary table."""
     if args.list:
         print(steps.listing())
-        return EXIT_OK
+        return Exit.OK
     from sudokulab.harness.progress import Progress
 
     if args.plot:
@@ -83,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     progress = Progress("grade", len(entries)) if len(entries) >= 50 else None
     table = Table(args.format)
     grades: list[Grade] = []
-    codes = [EXIT_OK]
+    codes: list[int] = [Exit.OK]
     try:
         for number, entry in enumerate(entries, 1):  # numbered as read: each names its puzzle
             _grade_one(number, entry, techniques, args, table, grades, codes)
@@ -114,7 +100,7 @@ def _grade_one(number: int, entry, techniques, args: argparse.Namespace, table: 
     if entry.puzzle is None:
         print(error_line(entry.error), file=sys.stderr)
         table.refused(number, None, "bad-input", entry.error, where=entry.where)
-        codes.append(EXIT_INPUT)
+        codes.append(Exit.INPUT)
         return
     puzzle = entry.puzzle
     answer = steps.judged(number, puzzle, args)
@@ -128,12 +114,12 @@ def _grade_one(number: int, entry, techniques, args: argparse.Namespace, table: 
         why = f"stopped at --timeout {args.timeout:g} s after {len(path.steps)} steps"
         print(error_line(f"puzzle {number}: {why}: no grade"), file=sys.stderr)
         table.refused(number, puzzle, "timeout", f"{why}: no grade")
-        codes.append(EXIT_TIMEOUT)
+        codes.append(Exit.TIMEOUT)
         return
     grades.append(grade)
     table.row(number, puzzle, path, grade)
     if not path.solved:  # graded as far as it went, as `solve -b human` ends: exit 7
-        codes.append(EXIT_STALLED)
+        codes.append(Exit.STALLED)
 
 
 def _partial(stop: KeyboardInterrupt, done: int, total: int) -> str:

@@ -8,20 +8,7 @@ import sys
 
 from sudokulab.commands import steps
 from sudokulab.commands.inputs import examples, input_arguments
-from sudokulab.errors import (
-    EXIT_ENGINE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_NONE,
-    EXIT_OK,
-    EXIT_SEVERAL,
-    EXIT_STALLED,
-    EXIT_TIMEOUT,
-    error_line,
-    exit_help,
-    stopped_by,
-    worst,
-)
+from sudokulab.errors import Exit, error_line, exit_help, stopped_by, worst
 
 DESCRIPTION = ("The easiest next step only, on the puzzle's pencil marks, or (--all) every "
                "step each technique finds. PUZZLE may be a pencil-mark position: HoDoKu's "
@@ -33,8 +20,8 @@ EXAMPLES = examples(
     "sudokulab hint 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",  # noqa: E501  (a puzzle to copy whole)
     "sudokulab hint PUZZLE --upto 'hidden single' --format json",
     "sudokulab hint ':0000:x:6...8..4..+4.....862..4.67+5.+1+5397+486+2.7...+3+51+4+462+5183+9+7..61.2+4+7572+4+8...+3..1..4+7.+28:314 916 921 325 925 932 933 371 985 991::' --all --upto 'xy-wing'")  # noqa: E501  (a HoDoKu library line to copy whole)
-EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_ENGINE, EXIT_SEVERAL,
-         EXIT_STALLED, EXIT_INTERRUPTED)
+EXITS = (Exit.OK, Exit.NONE, Exit.INPUT, Exit.TIMEOUT, Exit.ENGINE, Exit.SEVERAL,
+         Exit.STALLED, Exit.INTERRUPTED)
 refuse_unused = steps.refuse_unused  # --list with a puzzle: a usage error
 
 
@@ -57,11 +44,11 @@ def run(args: argparse.Namespace) -> int:
     """Print the easiest next step of each puzzle."""
     if args.list:
         print(steps.listing())
-        return EXIT_OK
+        return Exit.OK
     from sudokulab.teaching import lessons
 
     techniques = steps.chosen(args)
-    codes = [EXIT_OK]
+    codes: list[int] = [Exit.OK]
     for number, puzzle, _ in steps.explainable(args, codes):
         if args.all:
             codes.append(every_step(number, puzzle, techniques, args))
@@ -72,11 +59,11 @@ def run(args: argparse.Namespace) -> int:
         except lessons.Stopped:
             print(error_line(f"puzzle {number}: no step found within --timeout "
                              f"{args.timeout:g} s"), file=sys.stderr)
-            codes.append(EXIT_TIMEOUT)
+            codes.append(Exit.TIMEOUT)
             continue
         full = all(puzzle.givens)
         if step is None and not full:  # the techniques stop short, as `solve -b human`
-            codes.append(EXIT_STALLED)
+            codes.append(Exit.STALLED)
         if args.format == "json":
             print(json.dumps(step.to_json(puzzle.n) if step else None))
         elif step is None:
@@ -92,7 +79,7 @@ def every_step(number: int, puzzle, techniques, args: argparse.Namespace) -> int
     none applies to a grid not full, 3 at --timeout (after printing what was found)."""
     from sudokulab.teaching import lessons
 
-    code = EXIT_OK
+    code = Exit.OK
     with steps.stoppable(args) as (stop, key):
         try:
             found = lessons.every_step(puzzle, techniques, steps.unique(args), stop)
@@ -101,7 +88,7 @@ def every_step(number: int, puzzle, techniques, args: argparse.Namespace) -> int
             line = f"puzzle {number}: %s; the steps found before it follow"
             print(f"sudokulab: {line % stopped_by()}" if key.pressed else
                   error_line(line % f"stopped at --timeout {args.timeout:g} s"), file=sys.stderr)
-            code = EXIT_TIMEOUT
+            code = Exit.TIMEOUT
     n = puzzle.n
     if args.format == "json":
         for _, found_steps in found:
@@ -118,6 +105,6 @@ def every_step(number: int, puzzle, techniques, args: argparse.Namespace) -> int
     if key.pressed:  # the steps found are printed: now stop, as Ctrl-C asks
         sys.stdout.flush()
         raise KeyboardInterrupt
-    if not found and not all(puzzle.givens) and code == EXIT_OK:
-        code = EXIT_STALLED
+    if not found and not all(puzzle.givens) and code == Exit.OK:
+        code = Exit.STALLED
     return code

@@ -105,12 +105,12 @@ def each_puzzle(args: argparse.Namespace, codes: list[int]):
     """(number, puzzle) for each good puzzle of the input, numbered as read; a bad one is
     reported on stderr with its file and line and adds exit code 2 to `codes` (--strict:
     the command stops there, after those before it)."""
-    from sudokulab.errors import EXIT_INPUT, error_line
+    from sudokulab.errors import Exit, error_line
 
     for number, entry in enumerate(read_entries(args), 1):
         if entry.puzzle is None:
             print(error_line(entry.error), file=sys.stderr)
-            codes.append(EXIT_INPUT)
+            codes.append(Exit.INPUT)
             if args.strict:
                 return
             continue

@@ -14,20 +14,7 @@ from functools import partial
 
 from sudokulab import errors
 from sudokulab.commands.inputs import examples, given, nonempty, timeout_seconds
-from sudokulab.errors import (
-    EXIT_DISAGREE,
-    EXIT_ENGINE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_NONE,
-    EXIT_OK,
-    EXIT_SEVERAL,
-    EXIT_TERMINATED,
-    UsageError,
-    error_line,
-    exit_help,
-    positive_int,
-)
+from sudokulab.errors import Exit, UsageError, error_line, exit_help, positive_int
 
 DESCRIPTION = ("The inference ladder: for each level (unit propagation on each CNF encoding, "
                "norvig's singles, exact cover's forced rows, the human techniques family by "
@@ -47,9 +34,9 @@ NOTES = ("Each puzzle is judged first by norvig's search: one with no solution (
          "in DIR/ladder.jsonl as it comes: "
          "Ctrl-C or SIGTERM print the table so far, marked partial, and --resume --out DIR "
          "finishes the run.")
-EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_DISAGREE, EXIT_ENGINE, EXIT_SEVERAL,
-         EXIT_INTERRUPTED,
-         EXIT_TERMINATED)
+EXITS = (Exit.OK, Exit.NONE, Exit.INPUT, Exit.DISAGREE, Exit.ENGINE, Exit.SEVERAL,
+         Exit.INTERRUPTED,
+         Exit.TERMINATED)
 FORMATS = ("table", "json", "csv")
 
 
@@ -117,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         reports = _merged(args.merge)
         _show(reports, args.format)
         _write(args.out, reports)
-        return EXIT_OK
+        return Exit.OK
     return _ladder(args)
 
 
@@ -211,7 +198,7 @@ def _sets(settings: dict, codes: list[int]) -> list[tuple[str, tuple]]:
                          f"{bad[0].error})" if bad else f"{name}: no puzzle in the file")
     for entry in bad:
         print(error_line(f"{entry.error} (skipped)"), file=sys.stderr)
-        codes.append(EXIT_INPUT)
+        codes.append(Exit.INPUT)
     return [(name, puzzles)]
 
 
@@ -339,24 +326,28 @@ def _said(reports: dict[str, dict]) -> list[int]:
     from sudokulab.teaching.ladder import NO_SOLUTION
     from sudokulab.teaching.verdict import REFEREES
 
-    codes, say = [], lambda text: print(f"sudokulab: {text}", file=sys.stderr)
+    codes: list[int] = []
+
+    def say(text: str) -> None:
+        print(f"sudokulab: {text}", file=sys.stderr)
+
     for name, report in reports.items():
         for verdict, numbers in report.get("excluded", {}).items():
             if numbers:
-                codes.append(EXIT_NONE if verdict == NO_SOLUTION else EXIT_SEVERAL)
+                codes.append(Exit.NONE if verdict == NO_SOLUTION else Exit.SEVERAL)
                 say(f"{name}: {_puzzles(numbers)}: {verdict} (the referee: {REFEREES}); "
                     f"left out of the averages")
         for row in report["levels"]:
             refused = row.get("unsupported") or {}
             if refused:
-                codes.append(EXIT_ENGINE)
+                codes.append(Exit.ENGINE)
                 by_reason: dict[str, list] = {}  # each reason with its own puzzles
                 for number, why in refused.items():
                     by_reason.setdefault(why, []).append(number)
                 for why, numbers in by_reason.items():
                     say(f"{row['level']} cannot take {_puzzles(numbers)} of {name}: {why}")
             if row["wrong"]:
-                codes.append(EXIT_DISAGREE)
+                codes.append(Exit.DISAGREE)
                 say(f"{row['level']} on {name}: the checker rejects the grid of "
                     f"{_puzzles(row['wrong'])}")
     return codes
@@ -385,7 +376,7 @@ def _stopped(args: argparse.Namespace, stop: KeyboardInterrupt, log,
         kept = ("nothing kept: with --out DIR each puzzle's result is kept as it comes, and "
                 "`sudokulab ladder --resume --out DIR` finishes the run")
     print(f"\n{'terminated' if term else 'interrupted'}: {kept}", file=sys.stderr)
-    return EXIT_TERMINATED if term else EXIT_INTERRUPTED
+    return Exit.TERMINATED if term else Exit.INTERRUPTED
 
 
 def _merged(paths: str) -> dict[str, dict]:
@@ -398,4 +389,4 @@ def _merged(paths: str) -> dict[str, dict]:
         raise UsageError(f"cannot read the ladder reports: {error}") from None
 
 
-__all__ = ["run", "options", "refuse_unused", "EXIT_INPUT", "EXIT_INTERRUPTED"]
+__all__ = ["run", "options", "refuse_unused"]

@@ -12,16 +12,7 @@ import argparse
 import sys
 
 from sudokulab.commands.inputs import backend, each_puzzle, examples, input_arguments
-from sudokulab.errors import (
-    EXIT_ENGINE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    UsageError,
-    error_line,
-    exit_help,
-    worst,
-)
+from sudokulab.errors import Exit, UsageError, error_line, exit_help, worst
 
 DESCRIPTION = ("Show what a backend builds for each rule of a puzzle: its variables, "
                "constraints, clauses or program. With --show-rule N, rule N of the puzzle in "
@@ -62,7 +53,7 @@ def options(p: argparse.ArgumentParser) -> None:
     p.set_defaults(multi_grid=True)
 
 
-EXITS = (EXIT_OK, EXIT_INPUT, EXIT_ENGINE, EXIT_INTERRUPTED)
+EXITS = (Exit.OK, Exit.INPUT, Exit.ENGINE, Exit.INTERRUPTED)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,14 +61,14 @@ def run(args: argparse.Namespace) -> int:
     if args.show_rule is not None or args.list_rules:
         return _side_by_side(args, args.show_rule)
     engine = backend(_spec(args.backend or DEFAULT_BACKEND, args.encoding))
-    codes = [EXIT_OK]
+    codes: list[int] = [Exit.OK]
     for _, puzzle in each_puzzle(args, codes):
         reason = engine.unsupported(puzzle)
         if reason:  # an error, on stderr: stdout holds only models
             print(error_line(f"{engine.label}: {reason}"), file=sys.stderr)
         else:
             print(engine.describe(puzzle))
-        codes.append(EXIT_ENGINE if reason else EXIT_OK)
+        codes.append(Exit.ENGINE if reason else Exit.OK)
     return worst(codes)
 
 
@@ -146,7 +137,7 @@ def _side_by_side(args: argparse.Namespace, number: int | None) -> int:
     if args.encoding is not None and "sat" not in engines:
         print(f"sudokulab: note: --encoding shapes the sat piece, and sat is not among "
               f"{', '.join(engines)}", file=sys.stderr)
-    codes = [EXIT_OK]
+    codes: list[int] = [Exit.OK]
     for _, puzzle in each_puzzle(args, codes):
         if number is None:
             for ref in teach.rules_of(puzzle):
@@ -160,5 +151,5 @@ def _side_by_side(args: argparse.Namespace, number: int | None) -> int:
         if all(piece.missing for piece in pieces):  # no engine asked can show the rule
             print(f"sudokulab: none of {', '.join(engines)} has a piece for rule "
                   f"{ref.number} ({ref.name})", file=sys.stderr)
-            codes.append(EXIT_ENGINE)
+            codes.append(Exit.ENGINE)
     return worst(codes)

@@ -13,13 +13,7 @@ from sudokulab.commands.answers import stdout_to_stderr
 from sudokulab.commands.inputs import backend as engine_named
 from sudokulab.commands.inputs import box_shape, examples, nonempty, unavailable
 from sudokulab.errors import (
-    EXIT_DISAGREE,
-    EXIT_ENGINE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_NONE,
-    EXIT_OK,
-    EXIT_STALLED,
+    Exit,
     GridNotFound,
     InputError,
     UsageError,
@@ -36,8 +30,8 @@ if TYPE_CHECKING:  # OpenCV and numpy: imported when the command runs, not for i
     from sudokulab.vision import read as R
     from sudokulab.vision.correct import Correction
 
-CODES = {"unique": EXIT_OK, "none": EXIT_NONE, "multiple": EXIT_NONE, "invalid": EXIT_DISAGREE,
-         "stalled": EXIT_STALLED}
+CODES = {"unique": Exit.OK, "none": Exit.NONE, "multiple": Exit.NONE, "invalid": Exit.DISAGREE,
+         "stalled": Exit.STALLED}
 DESCRIPTION = ("Read a puzzle from a photo or screenshot: find the grid, straighten it, read "
                "each cell. A solver engine then checks the puzzle read: one with no solution "
                "or several is read again, trying the classifier's next-best readings of its "
@@ -46,8 +40,8 @@ DESCRIPTION = ("Read a puzzle from a photo or screenshot: find the grid, straigh
 EXAMPLES = examples("sudokulab read photo.jpg",
                     "sudokulab read photo.jpg --solve --overlay solved.png",
                     "sudokulab read - --size 6 --format json < shot.png")
-EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_DISAGREE, EXIT_ENGINE, EXIT_STALLED,
-         EXIT_INTERRUPTED)
+EXITS = (Exit.OK, Exit.NONE, Exit.INPUT, Exit.DISAGREE, Exit.ENGINE, Exit.STALLED,
+         Exit.INTERRUPTED)
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -85,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     why = unavailable(backend)
     if why:
         print(error_line(why), file=sys.stderr)
-        return EXIT_ENGINE
+        return Exit.ENGINE
     image = files.load_image(args.image)
     try:
         reading = R.read_image(image, size=size, box=box, debug=bool(args.debug))
@@ -101,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     _pictures(args, image, reading, verdict)
     print(_render(args, reading, verdict, solution))
     _notes(args, reading, verdict)
-    return CODES.get(verdict.status, EXIT_ENGINE)
+    return CODES.get(verdict.status, Exit.ENGINE)
 
 
 def _size_asked(size: int | None, box: tuple[int, int] | None) -> int | None:

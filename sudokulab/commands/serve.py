@@ -8,15 +8,7 @@ from typing import TYPE_CHECKING
 
 from sudokulab.backends.extras import need
 from sudokulab.commands.inputs import examples
-from sudokulab.errors import (
-    EXIT_ENGINE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    UsageError,
-    exit_help,
-    port_number,
-)
+from sudokulab.errors import Exit, UsageError, exit_help, port_number
 
 if TYPE_CHECKING:
     import logging
@@ -26,7 +18,7 @@ DESCRIPTION = ("Serve the web page and its JSON API (/api, documented at /docs).
 EXAMPLES = examples(
     "sudokulab serve --open",
     "sudokulab serve --host 0.0.0.0 --port 8080   # reachable from other machines")
-EXITS = (EXIT_OK, EXIT_INPUT, EXIT_ENGINE, EXIT_INTERRUPTED)
+EXITS = (Exit.OK, Exit.INPUT, Exit.ENGINE, Exit.INTERRUPTED)
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -66,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     finally:  # the logger outlives this command (the tests serve many times in one process)
         log.removeFilter(_say_cancelled)
     # uvicorn returns when a signal stopped it: Ctrl-C (or SIGTERM) is the only way out
-    return EXIT_INTERRUPTED
+    return Exit.INTERRUPTED
 
 
 GRACE = 2  # seconds the requests under way may take to finish once Ctrl-C came

@@ -7,18 +7,7 @@ import json
 import sys
 
 from sudokulab.commands.inputs import each_puzzle, examples, input_arguments, timeout_seconds
-from sudokulab.errors import (
-    EXIT_DISAGREE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_NONE,
-    EXIT_OK,
-    EXIT_SEVERAL,
-    EXIT_TERMINATED,
-    EXIT_TIMEOUT,
-    exit_help,
-    worst,
-)
+from sudokulab.errors import Exit, exit_help, worst
 
 DESCRIPTION = ("The setter's bench: for a puzzle as it stands, how many solutions are left "
                "(0, 1, or at least 2, with two that differ and the cells where they do), "
@@ -32,10 +21,10 @@ EXAMPLES = examples(
     "sudokulab setter 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",  # noqa: E501  (a puzzle to copy whole)
     "sudokulab setter PUZZLE --cage r1c1,r1c2=10 --cage r1c3,r2c3=7 --format json",
     "sudokulab setter --file killer.json --no-grade")
-EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_SEVERAL,
-         EXIT_INTERRUPTED, EXIT_TERMINATED)
-CODES = {"unique": EXIT_OK, "none": EXIT_NONE, "several": EXIT_SEVERAL,
-         "timeout": EXIT_TIMEOUT}
+EXITS = (Exit.OK, Exit.NONE, Exit.INPUT, Exit.TIMEOUT, Exit.DISAGREE, Exit.SEVERAL,
+         Exit.INTERRUPTED, Exit.TERMINATED)
+CODES = {"unique": Exit.OK, "none": Exit.NONE, "several": Exit.SEVERAL,
+         "timeout": Exit.TIMEOUT}
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -62,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the bench's report on each puzzle; the exit code says unique, none or several."""
     from sudokulab.generate.setter import SetterInterrupted, setter_report
 
-    codes = [EXIT_OK]
+    codes: list[int] = [Exit.OK]
     for number, puzzle in each_puzzle(args, codes):
         try:
             report = setter_report(puzzle, seconds=args.timeout,
@@ -75,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         show(args, number, puzzle, report)
         codes.append(CODES[report.status])
         if report.status == "unique" and not report.complete:
-            codes.append(EXIT_TIMEOUT)
+            codes.append(Exit.TIMEOUT)
     return worst(codes)
 
 

@@ -7,11 +7,8 @@ import sys
 
 from sudokulab.commands.inputs import examples, input_arguments, nonempty, read_entries
 from sudokulab.errors import (
-    EXIT_ENGINE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
     EngineError,
+    Exit,
     PuzzleError,
     UsageError,
     error_line,
@@ -25,7 +22,7 @@ DESCRIPTION = ("Print each puzzle in another format (a grid, a line, JSON, a lin
 EXAMPLES = examples(
     "sudokulab show PUZZLE --format candidates",
     "sudokulab show --file puzzles.sdm --format sudokupad")
-EXITS = (EXIT_OK, EXIT_INPUT, EXIT_ENGINE, EXIT_INTERRUPTED)
+EXITS = (Exit.OK, Exit.INPUT, Exit.ENGINE, Exit.INTERRUPTED)
 
 
 FORMATS = ("pretty", "numbers", "candidates", *WRITERS)
@@ -63,12 +60,12 @@ def run(args: argparse.Namespace) -> int:
     if dropped:
         print(f"sudokulab: note: the {args.format} form cannot hold rules; not shown: "
               f"{', '.join(dropped)} (--format json keeps them)", file=sys.stderr)
-    code = EXIT_OK
+    code: int = Exit.OK
     named = len(entries) > 1  # --after skips the puzzles it cannot take: each block says whose
     for number, entry in enumerate(entries, 1):
         if entry.puzzle is None:
             print(error_line(entry.error), file=sys.stderr)
-            code = EXIT_INPUT
+            code = Exit.INPUT
             if args.strict:
                 break
             continue
@@ -80,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             print(head + _after(entry.puzzle, args.after))
         except EngineError as why:  # this puzzle only: the others are still shown
             print(error_line(f"{head}{why}"), file=sys.stderr)
-            code = worst((code, EXIT_ENGINE))
+            code = worst((code, Exit.ENGINE))
     return code
 
 

@@ -25,23 +25,7 @@ from sudokulab.commands.inputs import (
     timeout_seconds,
     unavailable,
 )
-from sudokulab.errors import (
-    EXIT_DISAGREE,
-    EXIT_ENGINE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_NONE,
-    EXIT_OK,
-    EXIT_STALLED,
-    EXIT_TERMINATED,
-    EXIT_TIMEOUT,
-    UsageError,
-    count_int,
-    error_line,
-    exit_help,
-    positive_int,
-    worst,
-)
+from sudokulab.errors import Exit, UsageError, count_int, error_line, exit_help, positive_int, worst
 from sudokulab.formats import LINKS
 
 DESCRIPTION = ("Solve one puzzle or a file of puzzles with one backend. Every grid a backend "
@@ -50,8 +34,8 @@ EXAMPLES = examples(
     "sudokulab solve 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",  # noqa: E501  (a puzzle to copy whole)
     "sudokulab solve --file puzzles.txt -b sat --format line",
     "sudokulab solve ................ --count -b dlx   # every 4x4 grid: 288")
-EXITS = (EXIT_OK, EXIT_NONE, EXIT_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE, EXIT_ENGINE,
-         EXIT_STALLED, EXIT_INTERRUPTED, EXIT_TERMINATED)
+EXITS = (Exit.OK, Exit.NONE, Exit.INPUT, Exit.TIMEOUT, Exit.DISAGREE, Exit.ENGINE,
+         Exit.STALLED, Exit.INTERRUPTED, Exit.TERMINATED)
 
 def options(p: argparse.ArgumentParser) -> None:
     """The options of `solve`."""
@@ -160,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
         why = unavailable(engine)
         if why:
             print(error_line(why), file=sys.stderr)
-            return EXIT_ENGINE
+            return Exit.ENGINE
         if args.count and not engine.complete:
             raise UsageError(f"-b {args.backend} cannot count: it searches no further than "
                              f"its techniques reach, so it proves one solution or stalls; "
@@ -322,7 +306,7 @@ def _sharpsat(args: argparse.Namespace, entries: list) -> int:
     engine = backend(args.backend) if args.grids else None
     if engine is not None and (why := unavailable(engine)):
         print(error_line(why), file=sys.stderr)
-        return EXIT_ENGINE
+        return Exit.ENGINE
     out = Output(args, "sharpsat (Ganak)", numbered=len(entries) > 1)
     codes = []
     for number, entry in enumerate(entries, 1):

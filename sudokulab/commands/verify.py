@@ -8,17 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sudokulab.commands.inputs import examples
-from sudokulab.errors import (
-    EXIT_DISAGREE,
-    EXIT_ENGINE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    SudokulabError,
-    error_line,
-    exit_help,
-    worst,
-)
+from sudokulab.errors import Exit, SudokulabError, error_line, exit_help, worst
 
 if TYPE_CHECKING:
     from sudokulab.certificates.verify import Checked
@@ -34,7 +24,7 @@ EXAMPLES = examples("sudokulab verify certs/top95-1.json",
                     "sudokulab verify certs/            # every .json in the folder",
                     "drat-trim certs/top95-1.cnf certs/top95-1.drat   # the same proof, "
                     "outside the lab")
-EXITS = (EXIT_OK, EXIT_INPUT, EXIT_DISAGREE, EXIT_ENGINE, EXIT_INTERRUPTED)
+EXITS = (Exit.OK, Exit.INPUT, Exit.DISAGREE, Exit.ENGINE, Exit.INTERRUPTED)
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -86,13 +76,13 @@ class Table:
         name, report, error = checked.path.name, checked.report, checked.error
         if report is not None:
             count = "2 or more" if report.count is None else str(report.count)
-            self.codes.append(EXIT_OK)  # counted first: a signal midway leaves no row uncounted
+            self.codes.append(Exit.OK)  # counted first: a signal midway leaves no row uncounted
             self._line(name, report.verdict, "accepted", count, str(report.lemmas),
                        f"{report.ms:.0f} ms", report.puzzle)
             return
         assert error is not None  # a Checked holds one or the other
-        result = ("REJECTED" if error.exit_code == EXIT_DISAGREE else "cannot check"
-                  if error.exit_code == EXIT_ENGINE else "bad input")
+        result = ("REJECTED" if error.exit_code == Exit.DISAGREE else "cannot check"
+                  if error.exit_code == Exit.ENGINE else "bad input")
         why = _why(checked.path, error)
         self.codes.append(error.exit_code)
         self._line(name, "-", result, "", "", "", why[:100])
@@ -100,7 +90,7 @@ class Table:
 
     def total(self, stopped: int | None = None) -> None:
         """How many were accepted; how far the run got when a signal stopped it."""
-        accepted = self.codes.count(EXIT_OK)
+        accepted = self.codes.count(Exit.OK)
         cut = f" (stopped after {len(self.codes)} of {stopped})" if stopped is not None else ""
         print(f"\n{accepted} of {len(self.codes)} accepted{cut}", flush=True)
 

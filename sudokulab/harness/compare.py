@@ -18,16 +18,9 @@ from pathlib import Path
 from sudokulab import datasets, errors
 from sudokulab.backends import backend_class, make_backend, names, parse_spec
 from sudokulab.errors import (
-    EXIT_DISAGREE,
-    EXIT_ENGINE,
-    EXIT_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_NONE,
-    EXIT_OK,
-    EXIT_TERMINATED,
-    EXIT_TIMEOUT,
     BackendError,
     BackendFailed,
+    Exit,
     NothingCompared,
     PuzzleError,
     Terminated,
@@ -162,15 +155,15 @@ class Outcome:
         """The run's exit code (errors.PRECEDENCE), with one line on stderr saying why
         when it is not 0 or 1; 130 or 143 for a run cut short."""
         if self.partial:
-            return EXIT_TERMINATED if self.terminated else EXIT_INTERRUPTED
+            return Exit.TERMINATED if self.terminated else Exit.INTERRUPTED
         result = self.comparison
         code = exit_code(result.check.findings, result.records, result.skipped,
                          self.explicit, {v.consensus for v in result.check.puzzles})
-        if self.bad_input and code not in (EXIT_DISAGREE, EXIT_ENGINE):
+        if self.bad_input and code not in (Exit.DISAGREE, Exit.ENGINE):
             print(f"sudokulab: {len(self.bad_input)} bad puzzle(s) of "
                   f"{result.meta['settings']['file']} skipped (listed above): exit code 2",
                   file=sys.stderr)
-            return EXIT_INPUT
+            return Exit.INPUT
         return code
 
 
@@ -499,17 +492,17 @@ def exit_code(findings: list, records: list[Record], skipped: dict[str, str],
               if explicit or not why.startswith("unavailable")]
     troubles = {status: sorted({r.backend for r in records if r.result.status == status})
                 for status in (Status.ERROR, Status.UNSUPPORTED, Status.TIMEOUT)}
-    reasons = {EXIT_DISAGREE: f"{len(findings)} wrong answer(s) (see the findings above)"
+    reasons = {Exit.DISAGREE: f"{len(findings)} wrong answer(s) (see the findings above)"
                               if findings else "",
-               EXIT_ENGINE: "; ".join(filter(None, (
+               Exit.ENGINE: "; ".join(filter(None, (
                    f"could not run {', '.join(failed)}" if failed else "",
                    *(f"{status.value} answers from {', '.join(specs)}"
                      for status, specs in troubles.items()
                      if specs and status != Status.TIMEOUT)))),
-               EXIT_TIMEOUT: f"timeouts from {', '.join(troubles[Status.TIMEOUT])}"
+               Exit.TIMEOUT: f"timeouts from {', '.join(troubles[Status.TIMEOUT])}"
                              if troubles[Status.TIMEOUT] else ""}
     code = worst([code for code, why in reasons.items() if why] +
-                 [EXIT_NONE if "none" in consensus else EXIT_OK])
+                 [Exit.NONE if "none" in consensus else Exit.OK])
     if reasons.get(code):
         print(f"sudokulab: exit {code}: {reasons[code]}", file=sys.stderr)
     return code

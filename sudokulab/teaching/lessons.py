@@ -15,14 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sudokulab.errors import (
-    EXIT_DISAGREE,
-    EXIT_ENGINE,
-    EXIT_NONE,
-    EXIT_OK,
-    EXIT_STALLED,
-    EXIT_TIMEOUT,
-)
+from sudokulab.errors import Exit
 from sudokulab.human import forcing
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
@@ -35,8 +28,8 @@ Stopped = forcing.Stopped  # a hint's search past its deadline
 # a refusal's status word when norvig's verdict leaves no step to give (any other: 'error')
 VERDICTS = {Status.NONE: "none", Status.MULTIPLE: "several", Status.TIMEOUT: "timeout"}
 # how a walk through the techniques ended, and the exit code the commands give it
-ENDINGS = {"solved": EXIT_OK, "timeout": EXIT_TIMEOUT, "broken": EXIT_DISAGREE,
-           "stalled": EXIT_STALLED}
+ENDINGS = {"solved": Exit.OK, "timeout": Exit.TIMEOUT, "broken": Exit.DISAGREE,
+           "stalled": Exit.STALLED}
 
 
 @dataclass(frozen=True)
@@ -127,7 +120,7 @@ def judge(puzzle: Puzzle, seconds: float | None) -> Result | Refusal:
 
     reason = refusal(puzzle)
     if reason:
-        return Refusal("unsupported", reason, EXIT_ENGINE)
+        return Refusal("unsupported", reason, Exit.ENGINE)
     answer = verdict.referee(puzzle, seconds)
     why = verdict.objection(answer)
     if why:
@@ -138,7 +131,7 @@ def judge(puzzle: Puzzle, seconds: float | None) -> Result | Refusal:
         return Refusal("none", f"the candidates of {lost} leave out the digit of the "
                                f"puzzle's one solution ({answer.stats['referee']}): "
                                f"this position has none",
-                       EXIT_NONE, answer)
+                       Exit.NONE, answer)
     return answer
 
 

@@ -6,7 +6,7 @@ empty grid is searched for a step.
 
 from __future__ import annotations
 
-from sudokulab.errors import EXIT_ENGINE, EXIT_NONE, EXIT_OK, EXIT_SEVERAL, EXIT_TIMEOUT
+from sudokulab.errors import Exit
 from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status
 
@@ -15,8 +15,8 @@ REFEREE = "norvig"  # instant on any classic 9x9, and shares no code with the te
 # where sat proves each unique in about a second (neither shares code with the techniques)
 SUMS_REFEREE = "sat"
 REFEREES = f"{REFEREE}, or {SUMS_REFEREE} on sums"  # who judges a set of puzzles
-CODES = {Status.UNIQUE: EXIT_OK, Status.NONE: EXIT_NONE, Status.MULTIPLE: EXIT_SEVERAL,
-         Status.TIMEOUT: EXIT_TIMEOUT}
+CODES = {Status.UNIQUE: Exit.OK, Status.NONE: Exit.NONE, Status.MULTIPLE: Exit.SEVERAL,
+         Status.TIMEOUT: Exit.TIMEOUT}
 
 
 def referee_name(puzzle: Puzzle) -> str:
@@ -55,4 +55,4 @@ def objection(answer: Result) -> str:
 
 def exit_code(answer: Result) -> int:
     """The exit code of a puzzle whose answer is not unique (0 when it is)."""
-    return CODES.get(answer.status, EXIT_ENGINE)
+    return CODES.get(answer.status, Exit.ENGINE)
