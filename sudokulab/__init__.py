@@ -1,7 +1,7 @@
 """sudokulab: solve Sudoku with independent paradigms and compare them.
 
     import sudokulab as sl
-    sl.solve(sl.Puzzle.parse("..."), backend="sat")
+    sl.solve(sl.parse("..."), backend="sat")
     sl.compare("top95", backends=["norvig", "sat"], sample=20).summary()
 
 The API (sudokulab.api) is imported on first use of one of its names, so that the
@@ -13,7 +13,7 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 API = ("Comparison", "Puzzle", "Record", "Result", "Status", "certify", "compare", "datasets",
-       "load", "open_run", "rate", "setter", "solve", "solve_many", "verify")
+       "load", "open_run", "parse", "rate", "setter", "solve", "solve_many", "verify")
 __all__ = [*API, "__version__"]
 
 

@@ -1,6 +1,6 @@
 """The Python API, for notebooks and scripts: `import sudokulab as sl`.
 
-    puzzle = sl.Puzzle.parse(sl.load("hardest")[0].__str__())
+    puzzle = sl.parse(str(sl.load("hardest")[0]))       # a line, a grid, JSON or a link
     sl.solve(puzzle, backend="sat").status           # Status.UNIQUE
     result = sl.compare("top95", backends=["norvig", "sat"], sample=20, repeat=3)
     print(result.summary())                           # the tables `sudokulab compare` prints
@@ -34,9 +34,11 @@ from sudokulab.result import Result, Status
 if TYPE_CHECKING:  # the certify package is imported when first used
     from sudokulab.certificates import Certificate, Report
     from sudokulab.generate.setter import SetterReport
+    from sudokulab.rules import Rule
 
 __all__ = ["Comparison", "Puzzle", "Record", "Result", "Status", "certify", "compare",
-           "datasets", "load", "open_run", "rate", "setter", "solve", "solve_many", "verify"]
+           "datasets", "load", "open_run", "parse", "rate", "setter", "solve", "solve_many",
+           "verify"]
 
 PuzzleLike = Puzzle | str | Mapping[str, object]  # a dict: the JSON form
 
@@ -58,7 +60,7 @@ def _puzzle(puzzle: object, where: str, what: str = "puzzle") -> Puzzle:
     if isinstance(puzzle, Puzzle):
         return puzzle
     if isinstance(puzzle, str):
-        return Puzzle.parse(puzzle)
+        return parse(puzzle)
     if isinstance(puzzle, Mapping):
         return _json_puzzle(puzzle, where, what)
     raise TypeError(f"{where}: {what} must be a Puzzle, a puzzle string or a JSON puzzle "
@@ -136,6 +138,21 @@ def _flag(value: object, where: str, what: str) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"{where}: {what} must be True or False, not {_kind(value)}")
     return value
+
+
+def parse(text: str, *, box: tuple[int, int] | None = None,
+          rules: Iterable[Rule] = ()) -> Puzzle:
+    """A puzzle from text in any form `sudokulab solve` reads (a line, a grid, JSON, a
+    link); PuzzleError (one line) if it is none."""
+    from sudokulab.formats.text import parse as read
+
+    if not isinstance(text, str):
+        raise TypeError(f"sl.parse: text must be a str, not {_kind(text)}")
+    if box is not None and not (isinstance(box, tuple | list) and len(box) == 2):
+        raise TypeError(f"sl.parse: box must be (rows, cols) or None, not {box!r}")
+    if isinstance(rules, str | bytes) or not isinstance(rules, Iterable):
+        raise TypeError(f"sl.parse: rules must be a list of rules, not {_kind(rules)}")
+    return read(text, box=box, rules=rules)
 
 
 def solve(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, limit: int | None = 2,

@@ -141,22 +141,6 @@ class Puzzle:
         object.__setattr__(puzzle, "rules", rules)
         return puzzle
 
-    @classmethod
-    def parse(cls, text: str, *, box: tuple[int, int] | None = None,
-              rules: Iterable[R.Rule] = ()) -> Puzzle:
-        """A puzzle from text in any form `sudokulab solve` reads (a line, a grid, JSON,
-        a link); PuzzleError (one line) if it is none."""
-        from sudokulab.formats.text import parse
-
-        if not isinstance(text, str):  # the API's door (issue 53): not an AttributeError
-            raise TypeError(f"Puzzle.parse: text must be a str, not {type(text).__name__}")
-        if box is not None and not (isinstance(box, tuple | list) and len(box) == 2):
-            raise TypeError(f"Puzzle.parse: box must be (rows, cols) or None, not {box!r}")
-        if isinstance(rules, str | bytes) or not isinstance(rules, Iterable):
-            raise TypeError(f"Puzzle.parse: rules must be a list of rules, not "
-                            f"{type(rules).__name__}")
-        return parse(text, box=box, rules=rules)
-
     @property
     def n(self) -> int:
         """N: digits run from 1 to N and the grid is N x N."""

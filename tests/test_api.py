@@ -45,14 +45,14 @@ def test_every_public_name_has_a_docstring_and_type_hints():
 
 
 def test_parse_solve_load_and_datasets():
-    puzzle = sl.Puzzle.parse(HARD)
+    puzzle = sl.parse(HARD)
     assert puzzle.clues == 17
     result = sl.solve(puzzle, backend="norvig", limit=2)
     assert result.status == sl.Status.UNIQUE and result.count == 1
     assert sl.solve(HARD, backend="sat", limit=1).solutions == result.solutions
     assert "top1465" in sl.datasets() and len(sl.load("top95")) == 95
     with pytest.raises(PuzzleError):
-        sl.Puzzle.parse("12")
+        sl.parse("12")
     with pytest.raises(PuzzleError):
         sl.load("no-such-set")
 

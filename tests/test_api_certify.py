@@ -22,14 +22,14 @@ def test_a_unique_verdict_is_proved_into_the_folder_and_verifies(tmp_path):
     assert (made.verdict, made.count) == ("unique", 1)
     assert made.json_path.parent == tmp_path and made.json_path.exists()
     assert sorted(p.suffix for p in tmp_path.iterdir()) == [".cnf", ".drat", ".json"]
-    assert not check(sl.Puzzle.parse(EASY), made.solutions[0])
+    assert not check(sl.parse(EASY), made.solutions[0])
     for checked in (sl.verify(made.json_path), sl.verify(str(made.json_path)), sl.verify(made)):
         assert (checked.verdict, checked.count) == ("unique", 1) and checked.lemmas > 0
 
 
 def test_the_same_puzzle_gets_the_same_name(tmp_path):
     assert sl.certify(EASY, tmp_path / "a").json_path.name == \
-        sl.certify(sl.Puzzle.parse(EASY), tmp_path / "b").json_path.name
+        sl.certify(sl.parse(EASY), tmp_path / "b").json_path.name
 
 
 def test_without_a_folder_the_certificate_is_kept_in_a_temporary_one():

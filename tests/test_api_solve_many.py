@@ -16,8 +16,8 @@ import sudokulab as sl
 from sudokulab import datasets
 from sudokulab.backends import native
 from sudokulab.errors import DisagreementError, PuzzleError, UsageError
+from sudokulab.formats.text import parse
 from sudokulab.harness import bulk
-from sudokulab.puzzle import Puzzle
 from sudokulab.result import Status
 
 needs_native = pytest.mark.skipif(bool(native.NativeBackend.available().reason),
@@ -40,7 +40,7 @@ def test_native_in_bulk_gives_the_published_solutions():
 @needs_native
 def test_bulk_and_one_by_one_agree_on_a_mixed_list():
     # plain lines, Puzzles, a 4x4 and a variant go through the batch or one by one
-    mixed = [*lines("easy50", 3), sl.Puzzle.parse("." * 16), datasets.load("top95")[5],
+    mixed = [*lines("easy50", 3), sl.parse("." * 16), datasets.load("top95")[5],
              "1" + "." * 80]
     many = sl.solve_many(mixed, backend="native", limit=2)
     one = [sl.solve(p, backend="native", limit=2) for p in mixed]
@@ -70,7 +70,7 @@ def test_a_wrong_grid_from_the_batch_is_named(monkeypatch):
         return batch
 
     monkeypatch.setattr(engine, "solve_lines", spoiled)
-    puzzles = [Puzzle.parse(line) for line in lines("top95", 4)]
+    puzzles = [parse(line) for line in lines("top95", 4)]
     with pytest.raises(DisagreementError, match="puzzle 3: native's answer fails the checker"):
         bulk.solve_many(engine, puzzles)
 

@@ -57,9 +57,9 @@ def call(function: str, argument: str):
         ("setter", "puzzle"): lambda v: sl.setter(v, grade=False),
         **{("setter", key): (lambda v, key=key: sl.setter(EASY, **{key: v}))
            for key in ("timeout", "grade_timeout", "candidates", "redundancy", "grade")},
-        ("Puzzle.parse", "text"): lambda v: sl.Puzzle.parse(v),
-        ("Puzzle.parse", "box"): lambda v: sl.Puzzle.parse(EASY, box=v),
-        ("Puzzle.parse", "rules"): lambda v: sl.Puzzle.parse(EASY, rules=v),
+        ("parse", "text"): lambda v: sl.parse(v),
+        ("parse", "box"): lambda v: sl.parse(EASY, box=v),
+        ("parse", "rules"): lambda v: sl.parse(EASY, rules=v),
         ("compare", "puzzles"): lambda v: sl.compare(v, backends=["norvig"], **quiet),
         ("compare", "backends"): lambda v: sl.compare("hardest", backends=v, **quiet),
         **{("compare", key): (lambda v, key=key: sl.compare("hardest", backends=["norvig"],
@@ -103,9 +103,9 @@ CASES = {
     ("setter", "candidates"): FLAG,
     ("setter", "redundancy"): FLAG,
     ("setter", "grade"): FLAG,
-    ("Puzzle.parse", "text"): {**NOT_TEXT, "empty": PuzzleError},
-    ("Puzzle.parse", "box"): {**NOT_TEXT, "None": None, "empty": TypeError},
-    ("Puzzle.parse", "rules"): {"None": TypeError, "bytes": TypeError, "int": TypeError,
+    ("parse", "text"): {**NOT_TEXT, "empty": PuzzleError},
+    ("parse", "box"): {**NOT_TEXT, "None": None, "empty": TypeError},
+    ("parse", "rules"): {"None": TypeError, "bytes": TypeError, "int": TypeError,
                                 "float": TypeError, "bool": TypeError, "empty": TypeError,
                                 "nan": TypeError, "negative": TypeError, "zero": TypeError,
                                 "list": PuzzleError},
@@ -134,7 +134,7 @@ def test_a_wrong_argument_is_refused_at_the_door(function, argument, wrong, erro
     assert not isinstance(raised.value, AttributeError)
     if error is TypeError:  # the function, the argument, and the type it was given
         message = str(raised.value)
-        where = function if function.startswith("Puzzle") else f"sl.{function}"
+        where = f"sl.{function}"
         assert message.startswith(f"{where}: "), message
         assert argument in message, message
     else:

@@ -11,6 +11,7 @@ import pytest
 
 import sudokulab
 from sudokulab import cli, errors
+from sudokulab.formats.text import parse
 from sudokulab.result import Result, Status
 
 
@@ -248,7 +249,6 @@ def test_main_leaves_other_import_errors_as_they_are(monkeypatch):
 
 def test_a_solve_whose_engine_import_a_signal_cut_short_is_interrupted(monkeypatch):
     from sudokulab.backends import make_backend
-    from sudokulab.puzzle import Puzzle
 
     backend = make_backend("norvig")
 
@@ -257,10 +257,10 @@ def test_a_solve_whose_engine_import_a_signal_cut_short_is_interrupted(monkeypat
 
     monkeypatch.setattr(backend, "_solve", cut_short)
     with pytest.raises(errors.Interrupted) as stop:
-        backend.solve(Puzzle.parse("." * 81))
+        backend.solve(parse("." * 81))
     assert stop.value.result.status is Status.TIMEOUT and not stop.value.result.solutions
     monkeypatch.setattr(backend, "_solve", lambda *_: 1 / 0)  # a plain failure stays one
-    assert backend.solve(Puzzle.parse("." * 81)).status is Status.ERROR
+    assert backend.solve(parse("." * 81)).status is Status.ERROR
 
 
 def test_every_error_class_has_one_name():

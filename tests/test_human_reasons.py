@@ -11,6 +11,7 @@ import pytest
 
 from sudokulab import rules as R
 from sudokulab.cli import main
+from sudokulab.formats.text import parse
 from sudokulab.human import singles, solver
 from sudokulab.human.candidates import Candidates
 from sudokulab.puzzle import Puzzle, empty
@@ -78,7 +79,7 @@ def test_a_classic_single_is_still_seen_by_peers():
 def test_digits_an_earlier_step_eliminated_are_not_said_to_be_seen():
     """Along a real path, every naked single's sentence holds: each digit it says a peer
     sees is placed in a peer; the rest are said to be eliminated by an earlier step."""
-    puzzle = Puzzle.parse(HARD)
+    puzzle = parse(HARD)
     g = Candidates(puzzle)
     earlier = 0
     for step in solver.solve(puzzle).steps:

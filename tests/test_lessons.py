@@ -83,7 +83,7 @@ def test_a_rule_no_technique_knows_is_exit_5_on_the_command_line_and_a_400_on_th
 
 
 def test_a_samurai_gets_no_lesson_and_no_rating():
-    samurai = sl.Puzzle.parse((Path(__file__).parent / "data" / "samurai.txt").read_text())
+    samurai = sl.parse((Path(__file__).parent / "data" / "samurai.txt").read_text())
     refused = lessons.judge(samurai, 10.0)
     assert isinstance(refused, lessons.Refusal)
     assert (refused.status, refused.code) == ("unsupported", 5) and "samurai" in refused.message

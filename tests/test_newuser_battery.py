@@ -71,7 +71,7 @@ def test_mzn_says_no_solution_without_a_python_warning(capfd):
 
 def test_the_api_refuses_what_grade_refuses_and_says_what_it_takes(tmp_path):
     with pytest.raises(UnsupportedRule):
-        sl.rate(sl.Puzzle.parse(variant("thermometer", tmp_path).read_text()))
+        sl.rate(sl.parse(variant("thermometer", tmp_path).read_text()))
     with pytest.raises(PuzzleError, match="a rating is a unique puzzle's"):
         sl.rate("." * 81)
     with pytest.raises(TypeError, match="takes no argument"):

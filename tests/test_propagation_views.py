@@ -17,7 +17,7 @@ from sudokulab import rules as R
 from sudokulab.backends import sat
 from sudokulab.cli import main
 from sudokulab.errors import Exit, UnsupportedRule
-from sudokulab.formats.text import from_json
+from sudokulab.formats.text import from_json, parse
 from sudokulab.geometry import geometry
 from sudokulab.models import cnf
 from sudokulab.teaching import ladder
@@ -34,12 +34,11 @@ def puzzle(name: str):
     """A puzzle by name: a variant of variants.json, 'killer' (killers.jsonl's first),
     'classic' (HARD), 'odd' (HARD with two odd cells, the issue's example) or 'samurai'."""
     from sudokulab.formats import files
-    from sudokulab.puzzle import Puzzle
 
     if name == "classic":
-        return Puzzle.parse(HARD)
+        return parse(HARD)
     if name == "odd":
-        return Puzzle.parse(HARD).with_rules([R.Parity(R.parse_cells("r1c2,r1c3"), False)])
+        return parse(HARD).with_rules([R.Parity(R.parse_cells("r1c2,r1c3"), False)])
     if name == "killer-file":
         return KILLER
     if name == "samurai":

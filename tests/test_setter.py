@@ -196,7 +196,7 @@ def test_killer_cages_one_by_one_on_one_session():
 def test_two_solutions_are_shown_and_differ():
     report = sl.setter(TWO, grade=False)
     first, second = report.solutions
-    puzzle = Puzzle.parse(TWO)
+    puzzle = parse(TWO)
     assert report.status == "several" and report.count == 2 and first != second
     assert not check(puzzle, first) and not check(puzzle, second)
     assert report.differ and all(first[c] != second[c] for c in report.differ)

@@ -39,6 +39,7 @@ def solve_many(engine: Any, puzzles: Sequence[Puzzle | str],
     checked by the independent checker (DisagreementError naming the first that fails).
     A str is a plain classic line, which the batch reads as it is (no Puzzle made)."""
     from sudokulab.errors import DisagreementError
+    from sudokulab.formats.text import parse
     from sudokulab.harness.crosscheck import verify
 
     bulk = [k for k, puzzle in enumerate(puzzles) if takes(engine, puzzle, limit)]
@@ -53,7 +54,7 @@ def solve_many(engine: Any, puzzles: Sequence[Puzzle | str],
         for k, item in enumerate(puzzles):
             if k in passed:
                 continue
-            puzzle = Puzzle.parse(item) if isinstance(item, str) else item
+            puzzle = parse(item) if isinstance(item, str) else item
             if k not in results:
                 results[k] = engine.solve(puzzle, limit=limit)
             why = verify(puzzle, results[k])
