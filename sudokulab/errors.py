@@ -93,8 +93,8 @@ EXIT_CODES = exit_help(ALL_CODES)
 # --- the exceptions: one hierarchy, the exit code on the class ---------------------------
 #
 # A caller catches SudokulabError once and exits with `error.exit_code`; the web page
-# answers `error.http_status`. Each module may keep its old name for a class here
-# (`BackendError = errors.BackendError`), so its callers do not change.
+# answers `error.http_status`. Each class has this one name: modules import it from here
+# (tests/test_errors.py fails on an alias such as `BackendError = errors.BackendError`).
 #
 # Control-flow exceptions that never reach a user stay in their modules, on purpose:
 # human.forcing.Stopped (a deadline inside a forcing search), backends.norvig.Contradiction

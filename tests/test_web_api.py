@@ -633,6 +633,7 @@ def test_explain_is_the_clis_path_and_replays_to_the_solution(client, capsys, to
     answer = client.post("/api/explain", json={"puzzle": line}).json()
     cli = cli_json(capsys, "explain", line)
     assert answer["status"] == "solved" and answer["verified"] is True
+    assert answer["referee"] == "norvig"  # a classic puzzle; sat judges a killer
     assert {k: answer[k] for k in ("solved", "level", "score", "rating")} == \
         {k: cli[k] for k in ("solved", "level", "score", "rating")}
     keys = ("technique", "placements", "eliminations", "text")
@@ -1014,3 +1015,10 @@ def test_a_request_the_stopping_server_cancels_is_told_so(content_type):
         assert not sent[-1].get("more_body")
     else:  # a JSON body under way cannot be mended: nothing more is sent
         assert len(sent) == 2
+
+
+def test_a_killers_steps_are_checked_against_sats_solution(client):
+    killer = json.loads((Path(__file__).parent / "data" / "killers.jsonl").read_text()
+                        .splitlines()[0])
+    answer = client.post("/api/explain", json={"puzzle": json.dumps(killer)}).json()
+    assert answer["referee"] == "sat" and answer["verified"] is True, answer.get("message")

@@ -1,4 +1,4 @@
-"""Search you can watch: the events of norvig's and dlx's search, recorded on request.
+"""Search you can watch: the events of norvig's, dlx's and native's search, on request.
 
 A backend traces when its `trace` attribute holds a Recorder (None, the default, costs a
 test per node and per guess, nothing in propagation: bench/bench_trace.py measures it).

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 DESCRIPTION = ("Grade each puzzle as a human solver would: HoDoKu's level and score, an "
                "SE-like rating of the hardest step, the hardest technique and the steps per "
                "technique; then a table of the levels over the input. A puzzle is graded "
-               "only once a search engine (norvig; sat where cages, arrows or sums are asked) "
+               "only once a search engine (norvig; sat on killer cages) "
                "proves it has one solution. Ctrl-C or SIGTERM print the table of the "
                "puzzles finished so far, marked partial.")
 EXAMPLES = examples("sudokulab grade --file puzzles.txt",

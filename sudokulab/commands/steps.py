@@ -28,7 +28,7 @@ def technique_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--uniqueness", choices=("auto", "yes", "no"), default="auto",
                    help="uniqueness techniques (Unique Rectangles, BUG+1): auto and yes use "
                         "them (every puzzle that gets this far has one solution, proven "
-                        "by norvig), no never uses them")
+                        "by norvig, or sat on killer cages), no never uses them")
     p.add_argument("--list", action="store_true", help="list the techniques, easiest first")
     p.add_argument("--timeout", "-t", type=timeout_seconds, default=60.0, metavar="S",
                    help="give up on a puzzle after S seconds (default 60; 0 or inf: never)")
@@ -86,7 +86,7 @@ def deadline(args: argparse.Namespace) -> Callable[[], bool]:
 
 
 def judged(number: int, puzzle, args: argparse.Namespace):
-    """norvig's unique answer for the puzzle, or the lesson service's Refusal after saying
+    """the referee's unique answer for the puzzle, or the lesson service's Refusal after saying
     on stderr why there is no step to give: rules no technique knows (its code 5), no
     solution (1), several (6), timeout (3)."""
     from sudokulab.teaching import lessons
@@ -123,7 +123,7 @@ def stoppable(args: argparse.Namespace) -> Iterator[tuple[Callable[[], bool], Ct
 
 
 def explainable(args: argparse.Namespace, codes: list[int]):
-    """(number, puzzle, norvig's answer) for each puzzle of the input that has exactly one
+    """(number, puzzle, the referee's answer) for each puzzle of the input that has exactly one
     solution; each other puzzle is reported and adds its exit code to `codes`."""
     from sudokulab.commands.inputs import each_puzzle
     from sudokulab.teaching.lessons import Refusal

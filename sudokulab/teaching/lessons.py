@@ -3,9 +3,10 @@
 
 Each door turns its own arguments into `Settings` and calls the same steps here: whether
 the techniques can take the puzzle, the verdict of a search engine of another paradigm
-(norvig: sudokulab.teaching.verdict), the walk through the techniques and its grade, the
-steps checked against norvig's solution, and how the walk ended (solved, stalled, broken
-by a contradiction, stopped at the time limit). What a door prints or sends is its own.
+(norvig, or sat on killer cages: sudokulab.teaching.verdict), the walk through the
+techniques and its grade, the steps checked against the referee's solution, and how the
+walk ended (solved, stalled, broken by a contradiction, stopped at the time limit). What a
+door prints or sends is its own.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ if TYPE_CHECKING:  # slow to import: the techniques load when a walk is taken
     from sudokulab.human.solver import Path
 
 Stopped = forcing.Stopped  # a hint's search past its deadline
-# a refusal's status word when norvig's verdict leaves no step to give (any other: 'error')
+# a refusal's status word when the referee's verdict leaves no step to give (any other: 'error')
 VERDICTS = {Status.NONE: "none", Status.MULTIPLE: "several", Status.TIMEOUT: "timeout"}
 # how a walk through the techniques ended, and the exit code the commands give it
 ENDINGS = {"solved": Exit.OK, "timeout": Exit.TIMEOUT, "broken": Exit.DISAGREE,
@@ -65,7 +66,7 @@ class Settings:
 @dataclass(frozen=True)
 class Refusal:
     """Why a puzzle gets no lesson: its status word (unsupported, none, several, timeout,
-    error), one line saying why, the exit code, and norvig's answer (None: not asked)."""
+    error), one line saying why, the exit code, and the referee's answer (None: not asked)."""
 
     status: str
     message: str
@@ -74,7 +75,7 @@ class Refusal:
 
     @property
     def reference(self) -> str | None:
-        """norvig's status word, when it was asked."""
+        """the referee's status word, when it was asked."""
         return None if self.answer is None else self.answer.status.value
 
 
@@ -202,7 +203,7 @@ def every_step(puzzle: Puzzle, techniques: Sequence, unique: bool,
 
 
 def wrong_moves(steps: Iterable, answer: Result, n: int) -> list[str]:
-    """Each step that contradicts norvig's (unique) solution, said in one line."""
+    """Each step that contradicts the referee's (unique) solution, said in one line."""
     from sudokulab.human import solver
 
     return solver.wrong_moves(steps, answer.solutions[0], n)

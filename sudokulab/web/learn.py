@@ -9,15 +9,15 @@ candidate the step takes away (its eliminations and what its placements take fro
 peers), so that the page can replay the steps on its pencil marks.
 
 The steps come from the lesson service the command line calls too (sudokulab.teaching.lessons):
-as with `sudokulab explain` and `hint`, only after the verdict of the norvig backend proves
-one solution: a puzzle with none or several, or one norvig cannot judge in time, is
-answered at once with that status ('none', 'several', 'timeout') and why, without steps or
-a grade. Every step given is checked
-against norvig's solution (another paradigm): `verified`.
+as with `sudokulab explain` and `hint`, only after the referee's verdict proves one
+solution (norvig, or sat on killer cages: teaching/verdict.py): a puzzle with none or
+several, or one the referee cannot judge in time, is answered at once with that status
+('none', 'several', 'timeout') and why, without steps or a grade. Every step given is
+checked against the referee's solution (another paradigm): `verified`, `referee`.
 
 A hint starts from the player's state when the page sends it: the givens plus their
 entries, and their pencil marks (within what the rules allow) when they keep any. Entries
-and marks are first checked against norvig's solution: one that differs is answered
+and marks are first checked against the referee's solution: one that differs is answered
 'wrong' with its cells named, never a step built on it. So a step that only removes
 candidates, once the player applies it, leads to the next step instead of itself again.
 
@@ -62,7 +62,7 @@ def settings(techniques: list[str] | None, upto: str | None, uniqueness: str,
 
 
 def judged(puzzle: Puzzle, seconds: float) -> Result | dict:
-    """norvig's answer when the puzzle has one solution, else the page's answer instead
+    """The referee's answer when the puzzle has one solution, else the page's answer instead
     of any step: the status and why, as `sudokulab explain` and `hint` say it. UsageError
     (a 400) when a rule of the puzzle is one no technique knows."""
     answer = lessons.judge(puzzle, seconds)
@@ -76,7 +76,7 @@ def judged(puzzle: Puzzle, seconds: float) -> Result | dict:
 
 class Lesson(NamedTuple):
     """What explain and hint start from: the settings, their deadline, the techniques
-    chosen and norvig's unique answer."""
+    chosen and the referee's unique answer."""
 
     chosen: lessons.Settings
     stop: Callable[[], bool]
@@ -193,9 +193,11 @@ def step_json(step, g) -> dict:
 
 
 def verification(steps, answer: Result, n: int) -> dict:
-    """Whether the steps agree with norvig's solution (the verdict proved it unique)."""
+    """Whether the steps agree with the referee's solution (its verdict proved it unique),
+    and which engine the referee was."""
     problems = lessons.wrong_moves(steps, answer, n)
-    return {"verified": not problems, "problems": problems[:5]}
+    return {"verified": not problems, "problems": problems[:5],
+            "referee": answer.stats.get("referee", "norvig")}
 
 
 def explain(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | None = None,

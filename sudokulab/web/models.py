@@ -72,7 +72,8 @@ class LearnRequest(PuzzleText):
                              "including this one")
     uniqueness: Literal["auto", "yes", "no"] = Field("auto", description="uniqueness "
                                                      "techniques: auto and yes use them "
-                                                     "(norvig first proves one solution, or "
+                                                     "(the referee first proves one "
+                                                     "solution, or "
                                                      "no step is given), no never does")
     timeout: float = Field(DEFAULT_TIMEOUT, gt=0, le=MAX_TIMEOUT,
                            description="seconds; the helper is stopped past it")

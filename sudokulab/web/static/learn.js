@@ -73,7 +73,8 @@ function showLearn() {
   $("learn-sentence").textContent = step ? step.sentence : a.message;
   $("learn-text").dataset.step = String(L.k);
   $("learn").dataset.status = a.status;
-  const checked = a.verified === true ? "every step agrees with norvig's solution" : a.verified === false ? `a step disagrees with norvig's solution: ${a.problems[0]}` : "not checked (no unique solution)";
+  const referee = a.referee || "the referee";
+  const checked = a.verified === true ? `every step agrees with ${referee}'s solution` : a.verified === false ? `a step disagrees with ${referee}'s solution: ${a.problems[0]}` : "not checked (no unique solution)";
   const grade = explaining && a.rating !== undefined ? `${a.message}; level ${a.level}, score ${a.score}, rating ${Number(a.rating).toFixed(1)} (hardest: ${a.hardest || "none"}); ` : "";
   $("learn-grade").textContent = grade + checked;
   $("learn-grade").className = a.verified === false ? "bad" : "";
