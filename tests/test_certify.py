@@ -489,6 +489,29 @@ def test_a_proof_changed_without_its_hash_is_rejected_by_its_hash(unique, tmp_pa
     assert "sha256" in _rejected(path)
 
 
+@pytest.mark.parametrize("name", ["/dev/zero", "../p.cnf", "zero.cnf"])
+def test_a_part_that_is_no_file_beside_the_certificate_is_rejected_unread(name, unique,
+                                                                          tmp_path):
+    path = _copy(unique, tmp_path)
+    (path.parent / "zero.cnf").symlink_to("/dev/zero")  # read whole, it would never end
+    data = json.loads(path.read_text())
+    data["cnf"]["file"] = name
+    path.write_text(json.dumps(data))
+    assert _rejected(path).startswith(f"p.json: {name}: ")
+
+
+def test_a_part_larger_than_any_certificate_needs_is_rejected_unread(unique, tmp_path,
+                                                                     monkeypatch):
+    import importlib
+
+    checker = importlib.import_module("sudokulab.certificates.verify")  # not the function
+    path = _copy(unique, tmp_path)
+    cnf = path.parent / json.loads(path.read_text())["cnf"]["file"]
+    assert cnf.stat().st_size > path.stat().st_size
+    monkeypatch.setattr(checker, "MAX_PART", path.stat().st_size)  # the JSON, not the CNF
+    assert "larger than" in _rejected(path)
+
+
 def test_a_given_changed_in_the_json_is_named(unique, tmp_path):
     path = _copy(unique, tmp_path)
     data = json.loads(path.read_text())
@@ -580,6 +603,8 @@ def test_verify_exits_4_when_one_is_rejected_and_2_for_no_certificate(unique, tm
     (tmp_path / "not.json").write_text("[1, 2]")
     assert main(["verify", str(tmp_path / "not.json")]) == 2
     assert main(["verify", str(tmp_path / "missing")]) == 2
+    assert main(["verify", "/dev/null"]) == 2
+    assert "/dev/null: not a file or a folder of certificates" in capsys.readouterr().err
 
 
 # --- drat-trim, when it is installed: the same verdicts --------------------------------------

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from sudokulab.certificates.encoder import Encoding
 
 VERDICTS = ("none", "unique", "multiple")
+# A bound on what is read of a file a certificate names (its CNF, proof, core), far above
+# what a certificate needs: /dev/zero or a huge file behind a link is refused, not read.
+MAX_PART = 1 << 30
 Grid = tuple[int, ...]  # a solution: each cell's digit, in cell order
 
 
@@ -117,6 +120,8 @@ def certificates(names: Iterable[str | PathLike[str]]) -> list[Path]:
             paths += found
         elif path.is_file():
             paths.append(path)
+        elif path.exists():  # /dev/null, a pipe: no certificate, and perhaps endless
+            raise InputError(f"{name}: not a file or a folder of certificates")
         else:
             raise InputError(f"{name}: no such file or folder")
     return paths
@@ -157,6 +162,8 @@ def _reject(path: Path, why: str) -> NoReturn:
 def _read(path: Path) -> dict[str, Any]:
     """The certificate's JSON object; InputError if it is no certificate."""
     try:
+        if path.stat().st_size > MAX_PART:
+            raise InputError(f"{path}: larger than {MAX_PART >> 20} MB: not a certificate")
         data = json.loads(path.read_text())
     except OSError as error:
         raise InputError(f"{path}: cannot read: {error.strerror}") from None
@@ -177,8 +184,16 @@ def _file(path: Path, data: dict[str, Any], key: str) -> str:
     if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
         _reject(path, f"'{key}' names no file")
     name: str = entry["file"]
+    part = path.parent / name
+    if Path(name).name != name or name in ("", ".", ".."):  # the writer names its own files
+        _reject(path, f"{name}: names a file outside the certificate's folder")
     try:
-        content = (path.parent / name).read_bytes()
+        if not part.is_file():  # /dev/zero behind a link would be read for ever
+            _reject(path, f"{name}: {'not a file' if part.exists() else 'no such file'}")
+        if part.stat().st_size > MAX_PART:
+            _reject(path, f"{name}: larger than {MAX_PART >> 20} MB, which no certificate's "
+                          f"part is")
+        content = part.read_bytes()
     except OSError as error:
         _reject(path, f"{name}: cannot read: {error.strerror}")
     if hashlib.sha256(content).hexdigest() != entry.get("sha256"):
@@ -202,7 +217,8 @@ def _fits(path: Path, verdict: str, solutions: list[Grid], count: object,
     """The verdict, the solutions, the count and the proof agree with one another."""
     wanted = {"none": 0, "unique": 1}
     if verdict in wanted and len(solutions) != wanted[verdict]:
-        _reject(path, f"verdict {verdict} with {len(solutions)} solutions listed")
+        _reject(path, f"verdict {verdict} with {len(solutions)} "
+                      f"solution{'' if len(solutions) == 1 else 's'} listed")
     if verdict in wanted and not proved:
         _reject(path, f"verdict {verdict} without a proof")
     if verdict == "multiple":
