@@ -141,3 +141,37 @@ def test_ctrl_c_while_certifying_prints_the_table_and_how_to_finish(tmp_path, ca
     assert main(["compare", "--resume", "--out", str(tmp_path / "run"),
                  "--certify", str(tmp_path / "certs")]) == 0
     assert "4/4" in capsys.readouterr().out  # the resumed run certified the other two
+
+
+@pytest.mark.parametrize("stage", ["solving", "certifying"])
+def test_a_run_stopped_while_certifying_or_before_resumes_certifying(stage, tmp_path, capsys,
+                                                                     monkeypatch):
+    """`--resume --out RUN`, as the stopped run prints it (no --certify): the run's
+    certificates folder is its session's, so the resumed run certifies the rest."""
+    from sudokulab.harness import certified
+    from sudokulab.harness import compare as harness
+
+    real_prove, real_solve = certified.prove, harness._solve
+
+    def stopped_after_two(puzzle, index, folder, dataset):
+        if len(list((tmp_path / "certs").glob("*.json"))) == 2:
+            raise KeyboardInterrupt
+        return real_prove(puzzle, index, folder, dataset)
+
+    def stopped_at_its_end(*arguments, **keywords):  # before any proof
+        records, _ = real_solve(*arguments, **keywords)
+        return records, KeyboardInterrupt()
+
+    if stage == "certifying":
+        monkeypatch.setattr(certified, "prove", stopped_after_two)
+    else:
+        monkeypatch.setattr(harness, "_solve", stopped_at_its_end)
+    assert compare(tmp_path, "--dataset", "top95", "--sample", "4", "-b", "norvig") == 130
+    printed = capsys.readouterr().err.strip().splitlines()[-1].split()
+    assert printed[:4] == ["sudokulab", "compare", "--resume", "--out"]
+    monkeypatch.setattr(certified, "prove", real_prove)
+    monkeypatch.setattr(harness, "_solve", real_solve)
+    assert main(printed[1:]) == 0
+    out, err = capsys.readouterr()
+    assert f"certifying in {tmp_path / 'certs'}" in err
+    assert "4/4" in out and len(list((tmp_path / "certs").glob("*.json"))) == 4

@@ -200,6 +200,8 @@ def compare(settings: Settings, *, caller: Mapping[str, object] | None = None) -
     session = {"started": now(), "command": command(), **(caller or {}), "jobs": jobs,
                "backends": {}, "source": meta["environment"].get("source"),
                "load before": meta["environment"].get("load before")}
+    if settings.certify:  # said at once: a run stopped before its proofs still resumes them
+        session["certify"] = {"folder": settings.certify}
     meta["sessions"].append(session)
     records, stop = _solve(lineup, puzzles, settings, jobs, skipped, session, folder, meta,
                            runner)
@@ -293,9 +295,8 @@ def _certify(settings: Settings, puzzles: dict[int, Puzzle], records: list[Recor
                     done=done, progress=settings.progress)
     except KeyboardInterrupt as interruption:
         stop = interruption
-    session["certify"] = {"folder": settings.certify, "puzzles": len(proofs),
-                          "wall": round(time.perf_counter() - started, 3),
-                          "interrupted": stop is not None}
+    session["certify"].update(puzzles=len(proofs), wall=round(time.perf_counter() - started, 3),
+                              interrupted=stop is not None)
     if folder is not None:
         report.write_json(meta, folder / "meta.json")
     return {i: p for i, p in proofs.items() if i in puzzles}, stop
@@ -340,8 +341,8 @@ def resumed(out: str | None, given: Mapping[str, object]) -> Settings:
     named = dataset if isinstance(dataset, str) else None
     folder = Path(out) if out else provenance.latest_run(named)
     try:
-        saved = json.loads((folder / "meta.json").read_text(encoding="utf-8"))["settings"]
-        settings = Settings.from_saved(saved)
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        settings = Settings.from_saved(meta["settings"])
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise UsageError(f"cannot resume {folder}: no readable meta.json ({error})") from None
     asked = Settings(**{k: v for k, v in given.items() if k in Settings.saved_fields()})
@@ -351,10 +352,24 @@ def resumed(out: str | None, given: Mapping[str, object]) -> Settings:
         options = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in changed.items())
         raise UsageError(f"{folder} was started with other settings than {options}; resume "
                          f"without them, or start a new run")
-    print(f"resuming {folder}", file=sys.stderr)
     session = {k: v for k, v in given.items() if k not in Settings.saved_fields()}
+    certified = _certified_in(meta)
+    if certified and "certify" not in session:  # the run certifies: so does its end
+        session["certify"] = certified
+    print(f"resuming {folder}" + (f", certifying in {session['certify']}"
+                                  if session.get("certify") else ""), file=sys.stderr)
     return replace(settings, scatter=given.get("scatter") or settings.scatter,
                    **{**session, "out": str(folder), "resume": True})
+
+
+def _certified_in(meta: dict) -> str | None:
+    """The certificates' folder of the latest session of a run that certified (None:
+    none did)."""
+    for session in reversed(meta.get("sessions") or []):
+        folder = (session.get("certify") or {}).get("folder")
+        if folder:
+            return str(folder)
+    return None
 
 
 def _start(folder: Path, meta: dict) -> None:
