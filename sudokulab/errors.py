@@ -545,13 +545,8 @@ def _hangup_as_sigterm() -> Iterator[None]:
     """SIGHUP (the terminal closed, an ssh link dropped) sent on as SIGTERM, so that every
     part that answers SIGTERM answers it alike; the children, born with SIGHUP blocked
     (harness.children.held), leave it to the parent as they leave SIGTERM."""
-    import os
-
-    def send_on(signum: int, frame: FrameType | None) -> None:
-        os.kill(os.getpid(), signal.SIGTERM)
-
     try:
-        previous = signal.signal(signal.SIGHUP, send_on)
+        previous = signal.signal(signal.SIGHUP, _send_on_as_sigterm)
     except ValueError:  # not the main thread
         yield
         return
@@ -559,6 +554,18 @@ def _hangup_as_sigterm() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGHUP, previous)
+
+
+def _send_on_as_sigterm(signum: int, frame: FrameType | None) -> None:
+    """SIGHUP's handler under _hangup_as_sigterm: SIGTERM to this process."""
+    import os
+
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def hangup_is_sigterm() -> bool:
+    """Whether SIGHUP is answered as SIGTERM here (the command line's main sets it)."""
+    return signal.getsignal(signal.SIGHUP) is _send_on_as_sigterm
 
 
 def _term(signum: int, frame: FrameType | None) -> None:

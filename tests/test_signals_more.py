@@ -87,6 +87,16 @@ def test_prolog_stops_on_sigterm_with_ctrl_c_ignored():
 
 
 @pytest.mark.skipif(not prolog_here(), reason="needs SWI-Prolog and janus")
+def test_prolog_stops_on_sighup_inside_its_long_call():
+    """A closed terminal stops the count at once, as SIGTERM does: before, SIGHUP's handler
+    waited for the janus call to end (here, the hundreds of thousands of grids)."""
+    process = start("solve", LONG_COUNT, "--count", "-b", "prolog", "--format", "line")
+    code, out, err = stop_after_cpu(process, 2.0, signal.SIGHUP)
+    assert_stopped(code, err, signal.SIGHUP)
+    assert out.startswith(">= ") and int(out.split()[1]) > 0
+
+
+@pytest.mark.skipif(not prolog_here(), reason="needs SWI-Prolog and janus")
 def test_prolog_still_ignores_ctrl_c_when_started_so():
     """SIGTERM is heard, Ctrl-C stays ignored: a script's background job survives it."""
     process = start("solve", EASY, "-b", "prolog", "--format", "line", ctrl_c_ignored=True)

@@ -99,13 +99,18 @@ class _Watcher:
         threading.Thread(target=self.listen, daemon=True, name="sudokulab-ctrl-c").start()
 
     def listen(self) -> None:
-        """Forever: on SIGINT (or SIGTERM, answered as Ctrl-C), stop the block running now."""
+        """Forever: on SIGINT (or SIGTERM, answered as Ctrl-C, or SIGHUP where it is
+        answered as SIGTERM), stop the block running now. SIGHUP's own handler runs once
+        the engine returns: the stop is SIGTERM's then, as for a hangup anywhere else."""
         import select
 
         while True:
             select.select([self.read], [], [])
             with self.lock:
-                if ({signal.SIGINT, signal.SIGTERM} & set(self.drain()) and self.current is not None
+                heard = set(self.drain())
+                stops = {signal.SIGINT, signal.SIGTERM} | (
+                    {signal.SIGHUP} if errors.hangup_is_sigterm() else set())
+                if (stops & heard and self.current is not None
                         and not self.current.stopped):
                     self.current.pressed = self.current.stopped = True
                     self.current.stop()  # once: a second Ctrl-C has nothing more to do
