@@ -451,6 +451,7 @@ def certify(puzzle: PuzzleLike, folder: str | os.PathLike | None = None) -> Cert
     puzzle = _puzzle(puzzle, where)
     folder = _folder(folder, where, "folder") or tempfile.mkdtemp(
         prefix="sudokulab-certificate-")
+    certificate.writable(folder, f"{where}: folder")  # as the command line says it
     made = certificate.certify(puzzle, Path(folder), certificate.name_of(puzzle))
     check_certificate(made.json_path)  # CertificateRejected: never handed out unchecked
     return made

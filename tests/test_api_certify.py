@@ -83,3 +83,9 @@ def test_bad_values_say_what_is_wrong(tmp_path):
         sl.certify("12x")
     with pytest.raises(InputError, match="cannot read"):
         sl.verify(tmp_path / "missing.json")
+
+
+def test_a_folder_that_is_a_file_is_named_as_the_command_line_names_it(tmp_path):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(UsageError, match=r"^sl.certify: folder .*file is a file, not a folder"):
+        sl.certify(EASY, tmp_path / "file")

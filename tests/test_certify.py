@@ -512,6 +512,26 @@ def test_a_part_larger_than_any_certificate_needs_is_rejected_unread(unique, tmp
     assert "larger than" in _rejected(path)
 
 
+def test_a_format_this_verify_does_not_read_is_rejected(unique, tmp_path):
+    path = _copy(unique, tmp_path)
+    _edit(path, format="sudokulab certificate 9")
+    assert "format 'sudokulab certificate 9': this verify reads" in _rejected(path)
+
+
+def test_a_lemma_count_the_proof_does_not_hold_is_rejected(unique, tmp_path):
+    import importlib
+
+    path = _copy(unique, tmp_path)
+    data = json.loads(path.read_text())
+    held = data["drat"]["lemmas"]
+    data["drat"]["lemmas"] = held + 2
+    path.write_text(json.dumps(data))
+    assert f"holds {held} lemmas, the certificate says {held + 2}" in _rejected(path)
+    writer = importlib.import_module("sudokulab.certificates.certificate")
+    checker = importlib.import_module("sudokulab.certificates.verify")
+    assert writer.FORMAT == checker.FORMAT  # what one writes, the other reads
+
+
 def test_a_given_changed_in_the_json_is_named(unique, tmp_path):
     path = _copy(unique, tmp_path)
     data = json.loads(path.read_text())

@@ -86,3 +86,12 @@ def test_json_records_stay_one_object_a_line_when_stopped():
     returncode, lines, stderr = stopped_run(signal.SIGINT, "--format", "json")
     assert returncode == 130 and "PARTIAL: stopped by Ctrl-C: " in stderr
     assert all(json.loads(line)["status"] for line in lines)
+
+
+def test_a_stopped_grade_still_draws_its_plot_of_the_puzzles_finished(tmp_path):
+    plot = tmp_path / "levels.png"
+    returncode, lines, stderr = stopped_run(signal.SIGINT, "--plot", str(plot))
+    records = [line for line in lines if line.startswith("#")]
+    assert returncode == 130
+    assert f"wrote {plot} (partial: {len(records)} of the {PUZZLES} puzzles)" in stderr
+    assert plot.read_bytes().startswith(b"\x89PNG")

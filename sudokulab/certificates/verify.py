@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from sudokulab.certificates.encoder import Encoding
 
 VERDICTS = ("none", "unique", "multiple")
+FORMAT = "sudokulab certificate 1"  # what this checker reads (certificate.py writes it)
 # A bound on what is read of a file a certificate names (its CNF, proof, core), far above
 # what a certificate needs: /dev/zero or a huge file behind a link is refused, not read.
 MAX_PART = 1 << 30
@@ -63,6 +64,8 @@ def verify(path: str | Path) -> Report:
 
     puzzle = from_json(json.dumps(data["puzzle"]))
     verdict = data["verdict"]
+    if data.get("format") != FORMAT:  # a later format may mean what this one does not
+        _reject(path, f"format {data.get('format')!r}: this verify reads {FORMAT!r}")
     if verdict not in VERDICTS:
         _reject(path, f"verdict {verdict!r} is none of {', '.join(VERDICTS)}")
     cnf_text = _file(path, data, "cnf")
@@ -90,6 +93,7 @@ def verify(path: str | Path) -> Report:
         if not outcome.ok:
             _reject(path, f"{data['drat']['file']}: {outcome}")
         lemmas = outcome.lemmas
+        _lemmas_stated(path, data, "drat", proof)  # once the proof itself holds
     core = _core(path, data, encoding, blocked) if proof is not None else 0
     count = {"none": 0, "unique": 1}.get(verdict, len(solutions) if proof else None)
     from sudokulab.puzzle import line_of
@@ -137,6 +141,16 @@ def check_each(paths: Iterable[Path]) -> Iterator[Checked]:
             yield Checked(path, error=error)
 
 
+def _lemmas_stated(path: Path, data: dict[str, Any], key: str, text: str) -> None:
+    """CertificateRejected when the certificate says its proof holds other than the
+    lemmas (additions, not deletions) it holds."""
+    stated = data[key].get("lemmas")
+    held = sum(1 for line in text.splitlines() if line.strip() and not line.startswith("d"))
+    if stated is not None and stated != held:
+        _reject(path, f"{data[key]['file']}: holds {held} lemmas, the certificate says "
+                      f"{stated}")
+
+
 def _core(path: Path, data: dict[str, Any], encoding: Encoding, blocked: list[Grid]) -> int:
     """The trimmed core's lemmas, replayed like the proof (0 when there is none)."""
     if data.get("core") is None:
@@ -151,6 +165,7 @@ def _core(path: Path, data: dict[str, Any], encoding: Encoding, blocked: list[Gr
         _reject(path, f"{data['core']['file']}: {error}")
     if not outcome.ok:
         _reject(path, f"{data['core']['file']}: {outcome}")
+    _lemmas_stated(path, data, "core", text)
     return outcome.lemmas
 
 

@@ -81,14 +81,20 @@ def run(args: argparse.Namespace) -> int:
             progress.done = table.done  # the stop may fall between a record and its step
             progress.finish()
         _sum_up(grades, args, partial=_partial(stop, table.done, len(entries)))
+        _plot(grades, args, f" (partial: {table.done} of the {len(entries)} puzzles)")
         raise  # main says "interrupted" (130) or "terminated" (143)
     if progress:
         progress.finish()
     _sum_up(grades, args)
+    _plot(grades, args)
+    return worst(codes)
+
+
+def _plot(grades: list[Grade], args: argparse.Namespace, partial: str = "") -> None:
+    """The --plot histogram of the grades, when asked for and there are some."""
     if grades and args.plot:
         histogram(grades, args.plot)
-        print(f"sudokulab: wrote {args.plot}", file=sys.stderr)
-    return worst(codes)
+        print(f"sudokulab: wrote {args.plot}{partial}", file=sys.stderr)
 
 
 def _grade_one(number: int, entry, techniques, args: argparse.Namespace, table: Table,
