@@ -78,9 +78,9 @@ def _main(argv: list[str]) -> int:
         return error.exit_code
     except KeyboardInterrupt as stop:  # errors.Terminated says SIGTERM's code
         return _stopped(stop)
-    except BrokenPipeError:  # the reader went away (| head): not an error of ours
+    except BrokenPipeError as gone:  # the reader went away (| head): not an error of ours
         _detach_stdout()
-        return Exit.OK
+        return getattr(gone, "code", Exit.OK)  # what was judged before it (ReaderGone)
     except OSError as error:  # the output cannot be written (a full disk, say)
         _detach_stdout()
         _say(f"cannot write the output: {error.strerror or error}")

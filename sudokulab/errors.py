@@ -343,6 +343,27 @@ def worst(codes: Iterable[int]) -> int:
     return next((code for code in PRECEDENCE if code in seen), Exit.OK)
 
 
+class ReaderGone(BrokenPipeError):
+    """The reader of standard output went away (`| head`): the command ends quietly, with
+    the exit code of the outcomes it had judged (and said on stderr) before (`code`)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__("the reader of standard output went away")
+        self.code = code
+
+
+@contextlib.contextmanager
+def judged_so_far(codes: list[int]) -> Iterator[None]:
+    """A reader gone in the block ends the command with the worst of `codes` so far: a
+    timeout said on stderr keeps its exit code 3 under `| head` too."""
+    try:
+        yield
+    except ReaderGone:
+        raise
+    except BrokenPipeError:
+        raise ReaderGone(worst(codes)) from None
+
+
 def unknown(kind: str, name: str, known: Iterable[str]) -> str:
     """The message for a name that is not one of the known ones."""
     return f"unknown {kind} {name!r}; known: {', '.join(known)}"

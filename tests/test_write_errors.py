@@ -1,6 +1,7 @@
 """Issue 53 (C5, C6): output that cannot be written is one line naming what and where, exit
 2, never a traceback: the --trace and --timeline files, ladder's --out folder, and --help
-or --version on a full standard output. A closed pipe (`| head -1`) stays quiet, exit 0."""
+or --version on a full standard output. A closed pipe (`| head -1`) stays quiet: exit 0,
+or the code of what was judged before it (a timeout said on stderr)."""
 
 from __future__ import annotations
 
@@ -182,3 +183,18 @@ def test_an_unwritable_certificates_folder_is_refused_before_any_solve(
     assert printed == "" and not (tmp_path / "run").exists()  # nothing solved, nothing kept
     reason = "is a file, not a folder" if where == "file" else "Not a directory"
     assert said.startswith(f"sudokulab: error: --certify {folder}") and reason in said, said
+
+
+def test_a_closed_pipe_keeps_the_exit_code_of_what_was_judged_before():
+    """`hint --all ... | head -1` on a puzzle past its --timeout: the timeout was said on
+    stderr before the first step was written, so the exit code stays 3, not 0."""
+    hard = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"
+    read, write = os.pipe()
+    os.close(read)  # no step can be written: the first one meets the closed pipe
+    try:
+        done = sudokulab("hint", hard, "--all", "--timeout", "0.5", "--format", "json",
+                         stdout=write)
+    finally:
+        os.close(write)
+    assert "stopped at --timeout 0.5 s" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 3

@@ -8,7 +8,7 @@ import sys
 
 from sudokulab.commands import steps
 from sudokulab.commands.inputs import examples, input_arguments
-from sudokulab.errors import Exit, error_line, exit_help, stopped_by, worst
+from sudokulab.errors import Exit, error_line, exit_help, judged_so_far, stopped_by, worst
 
 DESCRIPTION = ("The easiest next step only, on the puzzle's pencil marks, or (--all) every "
                "step each technique finds. PUZZLE may be a pencil-mark position: HoDoKu's "
@@ -45,41 +45,49 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         print(steps.listing())
         return Exit.OK
-    from sudokulab.teaching import lessons
-
     techniques = steps.chosen(args)
     codes: list[int] = [Exit.OK]
-    for number, puzzle, _ in steps.explainable(args, codes):
-        if args.all:
-            codes.append(every_step(number, puzzle, techniques, args))
-            continue
-        try:
-            step = lessons.next_step(puzzle, techniques, steps.unique(args),
-                                     steps.deadline(args))
-        except lessons.Stopped:
-            print(error_line(f"puzzle {number}: no step found within --timeout "
-                             f"{args.timeout:g} s"), file=sys.stderr)
-            codes.append(Exit.TIMEOUT)
-            continue
-        full = all(puzzle.givens)
-        if step is None and not full:  # the techniques stop short, as `solve -b human`
-            codes.append(Exit.STALLED)
-        if args.format == "json":
-            print(json.dumps(step.to_json(puzzle.n) if step else None))
-        elif step is None:
-            print("no step: the puzzle is full" if full else
-                  "no step: no enabled technique applies (try more techniques)")
-        else:
-            print(f"{step.notation}\n{step.sentence}")
+    with judged_so_far(codes):  # `| head`: the outcomes judged before it still count
+        for number, puzzle, _ in steps.explainable(args, codes):
+            if args.all:
+                every_step(number, puzzle, techniques, args, codes)
+            else:
+                easiest_step(number, puzzle, techniques, args, codes)
     return worst(codes)
 
 
-def every_step(number: int, puzzle, techniques, args: argparse.Namespace) -> int:
-    """Print every step each enabled technique finds (hint --all); its exit code: 0, 7 when
-    none applies to a grid not full, 3 at --timeout (after printing what was found)."""
+def easiest_step(number: int, puzzle, techniques, args: argparse.Namespace,
+                 codes: list[int]) -> None:
+    """Print the puzzle's easiest step; its exit code in `codes` (3 at --timeout, 7 when no
+    technique applies to a grid not full)."""
     from sudokulab.teaching import lessons
 
-    code = Exit.OK
+    try:
+        step = lessons.next_step(puzzle, techniques, steps.unique(args), steps.deadline(args))
+    except lessons.Stopped:
+        print(error_line(f"puzzle {number}: no step found within --timeout "
+                         f"{args.timeout:g} s"), file=sys.stderr)
+        codes.append(Exit.TIMEOUT)
+        return
+    full = all(puzzle.givens)
+    if step is None and not full:  # the techniques stop short, as `solve -b human`
+        codes.append(Exit.STALLED)
+    if args.format == "json":
+        print(json.dumps(step.to_json(puzzle.n) if step else None))
+    elif step is None:
+        print("no step: the puzzle is full" if full else
+              "no step: no enabled technique applies (try more techniques)")
+    else:
+        print(f"{step.notation}\n{step.sentence}")
+
+
+def every_step(number: int, puzzle, techniques, args: argparse.Namespace,
+               codes: list[int]) -> None:
+    """Print every step each enabled technique finds (hint --all); its exit code in
+    `codes`, before the steps are printed: 3 at --timeout, 7 when none applies to a grid
+    not full."""
+    from sudokulab.teaching import lessons
+
     with steps.stoppable(args) as (stop, key):
         try:
             found = lessons.every_step(puzzle, techniques, steps.unique(args), stop)
@@ -88,7 +96,10 @@ def every_step(number: int, puzzle, techniques, args: argparse.Namespace) -> int
             line = f"puzzle {number}: %s; the steps found before it follow"
             print(f"sudokulab: {line % stopped_by()}" if key.pressed else
                   error_line(line % f"stopped at --timeout {args.timeout:g} s"), file=sys.stderr)
-            code = Exit.TIMEOUT
+            codes.append(Exit.TIMEOUT)
+        else:
+            if not found and not all(puzzle.givens):
+                codes.append(Exit.STALLED)
     n = puzzle.n
     if args.format == "json":
         for _, found_steps in found:
@@ -105,6 +116,3 @@ def every_step(number: int, puzzle, techniques, args: argparse.Namespace) -> int
     if key.pressed:  # the steps found are printed: now stop, as Ctrl-C asks
         sys.stdout.flush()
         raise KeyboardInterrupt
-    if not found and not all(puzzle.givens) and code == Exit.OK:
-        code = Exit.STALLED
-    return code
