@@ -296,6 +296,21 @@ def test_check_backend_bad_input_is_one_line(args, said):
     assert run.returncode == 2 and said in run.stderr and "Traceback" not in run.stderr
 
 
+@pytest.mark.parametrize("source, spec, said", [
+    ("def solve(:\n", "draft.py:Engine", "draft.py fails as it loads: SyntaxError"),
+    ("raise RuntimeError('not yet')\n", "draft.py:Engine", "RuntimeError: not yet"),
+    ("from sudokulab.backends.base import Backend\nclass Engine(Backend):\n    name = 'e'\n",
+     "draft.py:Engine", "Engine() fails: TypeError: Can't instantiate abstract class"),
+], ids=["syntax", "raises", "abstract"])
+def test_a_plugin_draft_that_fails_to_load_is_one_line_and_exit_5(source, spec, said,
+                                                                   tmp_path):
+    (tmp_path / "draft.py").write_text(source)
+    run = subprocess.run([sys.executable, "-m", "sudokulab", "check-backend", spec],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 5 and said in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr and len(run.stderr.splitlines()) == 1
+
+
 # --- the page's watch view ---------------------------------------------------------------
 
 @pytest.mark.parametrize("engine", CLASSICS)

@@ -62,9 +62,10 @@ class Outcome:
 def load_engine(spec: str) -> Backend:
     """A backend from a registered spec (`norvig:classic`) or a plugin class given as
     MODULE:CLASS (`mypkg.engine:MyBackend`, or `path/to/engine.py:MyBackend`).
-    UsageError naming what is wrong."""
+    UsageError naming what is wrong; EngineError (one line) when the plugin's own code
+    fails as it loads or as its class is made (a first draft's usual state)."""
     from sudokulab.backends import BUILTIN, _plugins, make_backend
-    from sudokulab.errors import UsageError
+    from sudokulab.errors import EngineError, UsageError
 
     name, _, attr = spec.partition(":")
     if name in BUILTIN or name in _plugins():
@@ -83,11 +84,20 @@ def load_engine(spec: str) -> Backend:
             module = importlib.import_module(name)
     except ImportError as error:
         raise UsageError(f"check-backend: cannot import {name}: {error}") from None
+    except UsageError:
+        raise
+    except Exception as error:  # the plugin's own code: a SyntaxError, an error at import
+        raise EngineError(f"check-backend: {name} fails as it loads: "
+                          f"{type(error).__name__}: {error}") from None
     cls = getattr(module, attr, None)
     if not (isinstance(cls, type) and issubclass(cls, Backend)):
         raise UsageError(f"check-backend: {name} has no Backend subclass {attr} (a class "
                          "deriving from sudokulab.backends.base.Backend)")
-    engine = cls()
+    try:
+        engine = cls()
+    except Exception as error:  # an abstract method left out, a constructor that raises
+        raise EngineError(f"check-backend: {attr}() fails: {type(error).__name__}: "
+                          f"{error}") from None
     engine.label = spec
     return engine
 
