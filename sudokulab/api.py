@@ -148,10 +148,19 @@ def parse(text: str, *, box: tuple[int, int] | None = None,
 
     if not isinstance(text, str):
         raise TypeError(f"sl.parse: text must be a str, not {_kind(text)}")
-    if box is not None and not (isinstance(box, tuple | list) and len(box) == 2):
-        raise TypeError(f"sl.parse: box must be (rows, cols) or None, not {box!r}")
+    from sudokulab.rules import Rule
+
+    if box is not None and not (isinstance(box, tuple | list) and len(box) == 2 and all(
+            isinstance(side, int) and not isinstance(side, bool) for side in box)):
+        raise TypeError(f"sl.parse: box must be (rows, cols), two whole numbers, or None, "
+                        f"not {box!r}")
     if isinstance(rules, str | bytes) or not isinstance(rules, Iterable):
         raise TypeError(f"sl.parse: rules must be a list of rules, not {_kind(rules)}")
+    rules = list(rules)
+    odd = next((rule for rule in rules if not isinstance(rule, Rule)), None)
+    if odd is not None:
+        raise TypeError(f"sl.parse: rules must hold rules (sudokulab.rules), not "
+                        f"{_kind(odd)}")
     return read(text, box=box, rules=rules)
 
 

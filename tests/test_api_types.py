@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -106,9 +107,9 @@ CASES = {
     ("parse", "text"): {**NOT_TEXT, "empty": PuzzleError},
     ("parse", "box"): {**NOT_TEXT, "None": None, "empty": TypeError},
     ("parse", "rules"): {"None": TypeError, "bytes": TypeError, "int": TypeError,
-                                "float": TypeError, "bool": TypeError, "empty": TypeError,
-                                "nan": TypeError, "negative": TypeError, "zero": TypeError,
-                                "list": PuzzleError},
+                         "float": TypeError, "bool": TypeError, "empty": TypeError,
+                         "nan": TypeError, "negative": TypeError, "zero": TypeError,
+                         "list": TypeError},  # [1]: a list, but of no rules
     ("compare", "puzzles"): {**NOT_TEXT, "empty": PuzzleError},
     ("compare", "backends"): {**NOT_TEXT, "empty": UsageError},
     ("compare", "timeout"): SECONDS,
@@ -217,3 +218,13 @@ def test_a_plain_script_gets_the_type_error_not_an_attribute_error(tmp_path):
         "TypeError: sl.compare: puzzles must be a dataset name or a list of Puzzles or "
         "puzzle strings, not NoneType")
     assert "AttributeError" not in done.stderr
+
+
+@pytest.mark.parametrize("keywords, said", [
+    ({"box": (3, "a")}, "box must be (rows, cols), two whole numbers"),
+    ({"box": (True, True)}, "box must be (rows, cols), two whole numbers"),
+    ({"rules": [5]}, "rules must hold rules (sudokulab.rules), not int"),
+])
+def test_parse_names_a_wrong_type_inside_box_or_rules(keywords, said):
+    with pytest.raises(TypeError, match=rf"^sl.parse: {re.escape(said)}"):
+        sl.parse(EASY, **keywords)
