@@ -1022,3 +1022,17 @@ def test_a_killers_steps_are_checked_against_sats_solution(client):
                         .splitlines()[0])
     answer = client.post("/api/explain", json={"puzzle": json.dumps(killer)}).json()
     assert answer["referee"] == "sat" and answer["verified"] is True, answer.get("message")
+
+
+@pytest.mark.parametrize("route, body, field", [
+    ("/api/solve", {"limit": True}, "limit"),
+    ("/api/solve", {"timeout": True}, "timeout"),
+    ("/api/setter", {"candidates": "no"}, "candidates"),
+    ("/api/setter", {"grade": 1}, "grade"),
+    ("/api/generate", {"seed": True}, "seed"),
+])
+def test_a_number_or_flag_of_another_json_type_is_a_422_not_coerced(client, route, body,
+                                                                     field):
+    # "limit": true read as 1 turned a proof of uniqueness into one solution found
+    answer = client.post(route, json={"puzzle": EASY, **body})
+    assert answer.status_code == 422 and answer.json()["error"].startswith(f"{field}: ")

@@ -15,11 +15,17 @@ MAX_LIMIT = 100          # grids one answer may carry
 MAX_TEXT = 100_000       # characters of puzzle text (a long SudokuPad link fits)
 GENERATE_TIMEOUT = 30.0  # seconds a new puzzle may take when the request does not say
 Level = Literal["easy", "medium", "hard", "unfair", "extreme"]  # HoDoKu's, as the generator's
-Side = Annotated[int, Field(ge=1, le=5)]  # a box side: grids from 4x4 to 25x25
+Side = Annotated[int, Field(ge=1, le=5, strict=True)]  # a box side: grids from 4x4 to 25x25
 MAX_CELLS = 625          # cells of the largest grid (25x25)
 MAX_TAG = 100            # characters of a request's tag
-Digit = Annotated[int, Field(ge=0, le=25)]   # checked against the puzzle's size by the route
+Digit = Annotated[int, Field(ge=0, le=25, strict=True)]  # checked against the size by the route
 Marks = Annotated[list[Digit], Field(max_length=25)]  # one cell's pencil marks
+# Numbers and flags are taken as JSON gives them, never coerced: `"limit": true` or
+# `"candidates": "no"` is a 422, as in the Python API a TypeError.
+Seconds = Annotated[float, Field(gt=0, le=MAX_TIMEOUT, strict=True, allow_inf_nan=False)]
+Limit = Annotated[int, Field(ge=1, le=MAX_LIMIT, strict=True)]
+Seed = Annotated[int, Field(ge=0, lt=2**31, strict=True)]
+Flag = Annotated[bool, Field(strict=True)]
 
 
 class Tagged(BaseModel):
@@ -42,18 +48,17 @@ class SolveRequest(PuzzleText):
 
     backend: str = Field("norvig", max_length=200, description="a backend spec, "
                          "e.g. norvig, sat:solver=glucose4")
-    limit: int = Field(2, ge=1, le=MAX_LIMIT, description="stop after K solutions "
+    limit: Limit = Field(2, description="stop after K solutions "
                        "(2 proves uniqueness)")
-    timeout: float = Field(DEFAULT_TIMEOUT, gt=0, le=MAX_TIMEOUT,
-                           description="seconds; the worker is killed past it")
+    timeout: Seconds = Field(DEFAULT_TIMEOUT, description="seconds; the worker is killed past it")
 
 
 class CompareRequest(PuzzleText):
     """POST /api/compare: every available backend, or those named."""
 
     backends: list[str] | None = Field(None, max_length=20)
-    limit: int = Field(2, ge=1, le=MAX_LIMIT)
-    timeout: float = Field(DEFAULT_TIMEOUT, gt=0, le=MAX_TIMEOUT)
+    limit: Limit = Field(2)
+    timeout: Seconds = Field(DEFAULT_TIMEOUT)
 
 
 class ModelRequest(PuzzleText):
@@ -75,8 +80,7 @@ class LearnRequest(PuzzleText):
                                                      "(the referee first proves one "
                                                      "solution, or "
                                                      "no step is given), no never does")
-    timeout: float = Field(DEFAULT_TIMEOUT, gt=0, le=MAX_TIMEOUT,
-                           description="seconds; the helper is stopped past it")
+    timeout: Seconds = Field(DEFAULT_TIMEOUT, description="seconds; the helper is stopped past it")
     values: list[Digit] | None = Field(None, max_length=MAX_CELLS, description="the "
                                        "player's entries on top of the givens, N*N digits "
                                        "row by row (0: blank)")
@@ -90,16 +94,16 @@ class LearnRequest(PuzzleText):
 class SetterRequest(PuzzleText):
     """POST /api/setter: the setter's bench on a puzzle being set (sudokulab.generate.setter)."""
 
-    timeout: float = Field(5.0, gt=0, le=MAX_TIMEOUT, description="seconds for the whole "
+    timeout: Seconds = Field(5.0, description="seconds for the whole "
                            "answer; the count, candidates and redundancy first, the grade "
                            "in what is left; the helper is stopped past it")
-    grade_timeout: float = Field(2.0, gt=0, le=MAX_TIMEOUT, description="seconds the "
+    grade_timeout: Seconds = Field(2.0, description="seconds the "
                                  "human grade may take at most, within `timeout` (no grade: "
                                  "`grade: false`)")
-    candidates: bool = Field(True, description="the true candidates of every cell")
-    redundancy: bool = Field(True, description="the givens and rules the puzzle stays "
+    candidates: Flag = Field(True, description="the true candidates of every cell")
+    redundancy: Flag = Field(True, description="the givens and rules the puzzle stays "
                              "unique without")
-    grade: bool = Field(True, description="the human grade, once the puzzle is unique")
+    grade: Flag = Field(True, description="the human grade, once the puzzle is unique")
 
 
 class CancelRequest(BaseModel):
@@ -120,7 +124,6 @@ class GenerateRequest(Tagged):
         f"them: {R.rule_names()}, and {', '.join(RANDOM_RULES)} (drawn at random)")
     symmetry: str = Field("none", max_length=40, description="of the givens: none, "
                           "rotational, quarter, diagonal, mirror, ...")
-    seed: int | None = Field(None, ge=0, lt=2**31, description="the same seed and options "
+    seed: Seed | None = Field(None, description="the same seed and options "
                              "give the same puzzle; none: a random one")
-    timeout: float = Field(GENERATE_TIMEOUT, gt=0, le=MAX_TIMEOUT,
-                           description="seconds; the helper is stopped past it")
+    timeout: Seconds = Field(GENERATE_TIMEOUT, description="seconds; the helper is stopped past it")
