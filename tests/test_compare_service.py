@@ -221,3 +221,18 @@ def test_a_signal_in_a_script_keeps_what_sl_compare_measured(test_backends, tmp_
     assert f"interrupted ({said}): {answered} answer(s) recorded on 30 puzzle(s) before it" \
         in stdout
     assert "norvig" in stdout.split("\n", 2)[2]  # the summary's table
+
+
+@pytest.mark.parametrize("text, said", [
+    ("[1, 2]", "holds no run's settings"),
+    ('{"settings": 3}', "holds no run's settings"),
+    ("not json", "is not JSON"),
+])
+def test_a_malformed_meta_json_is_one_line_for_open_run_and_resume(text, said, tmp_path,
+                                                                   capsys):
+    (tmp_path / "meta.json").write_text(text)
+    with pytest.raises(UsageError, match=f"meta.json {said}"):
+        sl.open_run(tmp_path)
+    assert main(["compare", "--resume", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot resume {tmp_path}: " in err and said in err

@@ -340,11 +340,7 @@ def resumed(out: str | None, given: Mapping[str, object]) -> Settings:
     dataset = given.get("dataset")
     named = dataset if isinstance(dataset, str) else None
     folder = Path(out) if out else provenance.latest_run(named)
-    try:
-        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        settings = Settings.from_saved(meta["settings"])
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise UsageError(f"cannot resume {folder}: no readable meta.json ({error})") from None
+    meta, settings = saved_run(folder, "cannot resume ")
     asked = Settings(**{k: v for k, v in given.items() if k in Settings.saved_fields()})
     changed = {k: given[k] for k in given if k in Settings.saved_fields() and k != "scatter"
                and getattr(asked, k) != getattr(settings, k)}
@@ -525,14 +521,28 @@ def exit_code(findings: list, records: list[Record], skipped: dict[str, str],
 
 # --- run folders and meta.json ---------------------------------------------------------
 
+def saved_run(folder: Path, doing: str = "", **session: object) -> tuple[dict, Settings]:
+    """A run folder's meta.json and the settings it saved; UsageError saying what is wrong
+    with it (`doing` opens the message)."""
+    where = folder / "meta.json"
+    try:
+        meta = json.loads(where.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise UsageError(f"{doing}{folder}: no run here: {where} cannot be read "
+                         f"({error.strerror or error})") from None
+    except (ValueError, UnicodeDecodeError):
+        raise UsageError(f"{doing}{folder}: {where} is not JSON") from None
+    try:
+        return meta, Settings.from_saved(meta["settings"], **session)
+    except (AttributeError, KeyError, TypeError, ValueError):  # ValueError: a bad setting too
+        raise UsageError(f"{doing}{folder}: {where} holds no run's settings (a 'settings' "
+                         f"object as `sudokulab compare` writes it)") from None
+
+
 def read_run(folder: Path) -> Comparison:
     """The Comparison of a run from its folder (meta.json and runs.jsonl), written by
     `sudokulab compare` or Comparison.save; UsageError when it holds no run."""
-    try:
-        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        settings = Settings.from_saved(meta["settings"], keep=False)
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise UsageError(f"{folder}: no readable meta.json ({error})") from None
+    meta, settings = saved_run(folder, keep=False)
     moved = folder / Path(settings.file or "").name
     if settings.file and not Path(settings.file).exists() and moved.is_file():
         settings = replace(settings, file=str(moved))  # puzzles.jsonl, moved with its folder
