@@ -20,6 +20,7 @@ from sudokulab.commands import COMMANDS, module
 from sudokulab.errors import (
     EXIT_CODES,
     Exit,
+    ReaderGone,
     SudokulabError,
     UsageError,
     error_line,
@@ -73,14 +74,14 @@ def _main(argv: list[str]) -> int:
             code = command.run(args)
         sys.stdout.flush()
         return Exit.TERMINATED if code == Exit.INTERRUPTED and terminated() else code
+    except (ReaderGone, BrokenPipeError) as gone:  # the reader went away (| head): quiet
+        _detach_stdout()
+        return getattr(gone, "exit_code", Exit.OK)  # what was judged before it (ReaderGone)
     except SudokulabError as error:  # one line, whatever line breaks the input put in it
         _say(error)
         return error.exit_code
     except KeyboardInterrupt as stop:  # errors.Terminated says SIGTERM's code
         return _stopped(stop)
-    except BrokenPipeError as gone:  # the reader went away (| head): not an error of ours
-        _detach_stdout()
-        return getattr(gone, "code", Exit.OK)  # what was judged before it (ReaderGone)
     except OSError as error:  # the output cannot be written (a full disk, say)
         _detach_stdout()
         _say(f"cannot write the output: {error.strerror or error}")

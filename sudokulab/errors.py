@@ -308,7 +308,9 @@ def _code(stop: KeyboardInterrupt) -> int:
 
 def _said(stop: KeyboardInterrupt) -> str:
     """stopped_by(), also for a stop raised as Terminated without being recorded."""
-    return "interrupted (SIGTERM)" if isinstance(stop, Terminated) else stopped_by()
+    if isinstance(stop, Terminated) and not terminated():
+        return "interrupted (SIGTERM)"
+    return stopped_by()
 
 
 def _in_our_words(result: Result) -> Result:
@@ -343,13 +345,15 @@ def worst(codes: Iterable[int]) -> int:
     return next((code for code in PRECEDENCE if code in seen), Exit.OK)
 
 
-class ReaderGone(BrokenPipeError):
-    """The reader of standard output went away (`| head`): the command ends quietly, with
-    the exit code of the outcomes it had judged (and said on stderr) before (`code`)."""
+class ReaderGone(SudokulabError, BrokenPipeError):
+    """The reader of standard output went away (`| head`): the command ends quietly (no
+    message), with the exit code of the outcomes it had judged, and said on stderr, before."""
+
+    exit_code: int = Exit.OK
 
     def __init__(self, code: int) -> None:
         super().__init__("the reader of standard output went away")
-        self.code = code
+        self.exit_code = code
 
 
 @contextlib.contextmanager
@@ -530,8 +534,16 @@ def terminated() -> bool:
 
 
 def stopped_by() -> str:
-    """What stopped the run, in words: 'interrupted (SIGTERM)' or INTERRUPTED (Ctrl-C)."""
-    return "interrupted (SIGTERM)" if terminated() else INTERRUPTED
+    """What stopped the run, in words: 'interrupted (SIGTERM)', '... (SIGHUP)' (answered
+    as SIGTERM) or INTERRUPTED (Ctrl-C)."""
+    return f"interrupted ({signal_name()})" if terminated() else INTERRUPTED
+
+
+def signal_name() -> str:
+    """The stop's signal as people name it: 'SIGHUP', 'SIGTERM' or 'Ctrl-C'."""
+    if terminated():
+        return "SIGHUP" if _HANGUPS else "SIGTERM"
+    return "Ctrl-C"
 
 
 def _deferred(signum: int, frame: FrameType | None) -> bool:
@@ -557,6 +569,7 @@ def sigterm_as_ctrl_c() -> Iterator[None]:
     thread's KeyboardInterrupt, an engine's base.ctrl_c, a run's workers): the command
     keeps and prints what it keeps on Ctrl-C; `terminated()` then says exit 143."""
     _TERMS.clear()  # a new command (main() may run many in one process)
+    _HANGUPS.clear()
     with _on_sigterm(_term), _hangup_as_sigterm():
         yield
 
@@ -577,10 +590,14 @@ def _hangup_as_sigterm() -> Iterator[None]:
         signal.signal(signal.SIGHUP, previous)
 
 
+_HANGUPS: list[int] = []  # the SIGHUPs sent on as SIGTERM: the words name SIGHUP
+
+
 def _send_on_as_sigterm(signum: int, frame: FrameType | None) -> None:
     """SIGHUP's handler under _hangup_as_sigterm: SIGTERM to this process."""
     import os
 
+    _HANGUPS.append(signum)
     os.kill(os.getpid(), signal.SIGTERM)
 
 

@@ -103,7 +103,8 @@ def _raising(monkeypatch, error: BaseException) -> None:
 
 
 @pytest.mark.parametrize("cls", [cls for cls in _errors_classes()
-                                 if issubclass(cls, errors.SudokulabError)],
+                                 if issubclass(cls, errors.SudokulabError)
+                                 and cls is not errors.ReaderGone],  # quiet: below
                          ids=lambda cls: cls.__name__)
 def test_main_turns_each_error_into_its_exit_code_and_one_line(cls, monkeypatch, capsys):
     _raising(monkeypatch, _instance(cls))
@@ -111,6 +112,12 @@ def test_main_turns_each_error_into_its_exit_code_and_one_line(cls, monkeypatch,
     out, err = capsys.readouterr()
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("sudokulab: error: ")
+
+
+def test_a_reader_gone_ends_main_quietly_with_the_code_judged_before(monkeypatch, capsys):
+    _raising(monkeypatch, errors.ReaderGone(errors.Exit.TIMEOUT))
+    assert cli.main(["backends"]) == errors.Exit.TIMEOUT
+    assert capsys.readouterr() == ("", "")
 
 
 @pytest.mark.parametrize("cls", [errors.Interrupted, errors.RunInterrupted,

@@ -90,10 +90,12 @@ def test_prolog_stops_on_sigterm_with_ctrl_c_ignored():
 def test_prolog_stops_on_sighup_inside_its_long_call():
     """A closed terminal stops the count at once, as SIGTERM does: before, SIGHUP's handler
     waited for the janus call to end (here, the hundreds of thousands of grids)."""
-    process = start("solve", LONG_COUNT, "--count", "-b", "prolog", "--format", "line")
+    process = start("solve", LONG_COUNT, "--count", "-b", "prolog", "--format", "json")
     code, out, err = stop_after_cpu(process, 2.0, signal.SIGHUP)
     assert_stopped(code, err, signal.SIGHUP)
-    assert out.startswith(">= ") and int(out.split()[1]) > 0
+    answer = json.loads(out)
+    assert answer["status"] == "interrupted" and answer["count"] > 0
+    assert answer["message"].startswith("interrupted (SIGHUP): ")  # the signal sent
 
 
 @pytest.mark.skipif(not prolog_here(), reason="needs SWI-Prolog and janus")
