@@ -536,14 +536,12 @@ def terminated() -> bool:
 def stopped_by() -> str:
     """What stopped the run, in words: 'interrupted (SIGTERM)', '... (SIGHUP)' (answered
     as SIGTERM) or INTERRUPTED (Ctrl-C)."""
-    return f"interrupted ({signal_name()})" if terminated() else INTERRUPTED
+    return f"interrupted ({termination()})" if terminated() else INTERRUPTED
 
 
-def signal_name() -> str:
-    """The stop's signal as people name it: 'SIGHUP', 'SIGTERM' or 'Ctrl-C'."""
-    if terminated():
-        return "SIGHUP" if _HANGUPS else "SIGTERM"
-    return "Ctrl-C"
+def termination() -> str:
+    """The terminating signal's name: 'SIGHUP' when a hangup was answered as SIGTERM."""
+    return "SIGHUP" if _HANGUPS else "SIGTERM"
 
 
 def _deferred(signum: int, frame: FrameType | None) -> bool:

@@ -20,9 +20,11 @@ EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9
 SLOW = "." * 256   # an empty 16x16: every cell's true candidates take seconds
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def served():
-    """The app under uvicorn in a thread, on a free port: the app and its URL."""
+    """The app under uvicorn in a thread, on a free port: the app and its URL. One per
+    test: a helper remembers the puzzles it answered whole, so a SLOW an earlier test had
+    finished was answered at once, before its cancel (in another test order)."""
     from sudokulab.web.app import create_app
 
     app = create_app()

@@ -132,8 +132,8 @@ def _partial(stop: KeyboardInterrupt, done: int, total: int) -> str:
     """What stopped the run and what its summary covers, worded as `compare` words it."""
     from sudokulab import errors
 
-    cause = ((errors.signal_name() if errors.terminated() else "SIGTERM")
-             if isinstance(stop, errors.Terminated) or errors.terminated() else "Ctrl-C")
+    cause = (errors.termination() if isinstance(stop, errors.Terminated)
+             or errors.terminated() else "Ctrl-C")
     return (f"stopped by {cause}: {done} of the {total} puzzles finished; "
             + ("the figures cover only those" if done else "nothing to sum up"))
 

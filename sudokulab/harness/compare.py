@@ -149,7 +149,7 @@ class Outcome:
         """What cut the run short, in words: 'Ctrl-C', 'SIGTERM' or the lost cluster."""
         if isinstance(self.stop, errors.ClusterLost):
             return f"a lost cluster ({self.stop})"
-        return errors.signal_name() if self.terminated else "Ctrl-C"
+        return errors.termination() if self.terminated else "Ctrl-C"
 
     def exit_code(self) -> int:
         """The run's exit code (errors.PRECEDENCE), with one line on stderr saying why
