@@ -236,3 +236,9 @@ def test_a_malformed_meta_json_is_one_line_for_open_run_and_resume(text, said, t
     assert main(["compare", "--resume", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert f"cannot resume {tmp_path}: " in err and said in err
+
+
+def test_a_saved_setting_the_run_refuses_is_named(tmp_path):
+    (tmp_path / "meta.json").write_text('{"settings": {"timeout": -1}}')
+    with pytest.raises(UsageError, match=r"meta.json: --timeout -1: give seconds"):
+        sl.open_run(tmp_path)

@@ -214,7 +214,6 @@ def listen(handler: Callable | int = signal.SIG_IGN) -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-
 POOL_WAIT = 10.0  # seconds a pool's end may take before its workers are killed
 
 

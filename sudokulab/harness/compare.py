@@ -534,7 +534,9 @@ def saved_run(folder: Path, doing: str = "", **session: object) -> tuple[dict, S
         raise UsageError(f"{doing}{folder}: {where} is not JSON") from None
     try:
         return meta, Settings.from_saved(meta["settings"], **session)
-    except (AttributeError, KeyError, TypeError, ValueError):  # ValueError: a bad setting too
+    except UsageError as error:  # a saved setting the run refuses (a bad timeout): say which
+        raise UsageError(f"{doing}{folder}: {where}: {error}") from None
+    except (AttributeError, KeyError, TypeError, ValueError):
         raise UsageError(f"{doing}{folder}: {where} holds no run's settings (a 'settings' "
                          f"object as `sudokulab compare` writes it)") from None
 

@@ -1,7 +1,7 @@
 """The verdict before any human step: a search engine of another paradigm (norvig, or sat
-on sums) says whether the puzzle has exactly one solution. Steps are
-explained, hinted and graded only then, so no broken puzzle is ever called solved and no
-empty grid is searched for a step.
+on sums) says whether the puzzle has exactly one solution. Steps are explained, hinted and
+graded only then, so no broken puzzle is ever called solved and no empty grid is searched
+for a step.
 `explain`, `hint`, `grade` and the page's hint and explanation all start here."""
 
 from __future__ import annotations
