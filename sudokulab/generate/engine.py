@@ -52,8 +52,16 @@ class Engine:
     name = "sat"
 
     def __init__(self, box: tuple[int, int], rules: tuple[R.Rule, ...] = ()) -> None:
+        import signal
+
         from sudokulab.models import cnf
 
+        # In a pool's worker Ctrl-C is ignored; PySAT's own handler, installed around each
+        # SAT call, would take a terminal's Ctrl-C for a stop and print a traceback.
+        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+            from sudokulab.backends.sat import hear_ctrl_c_ourselves
+
+            hear_ctrl_c_ourselves()
         self.box, self.rules = box, rules
         self.n = box[0] * box[1]
         self.formula = cnf.base(box, rules, "extended", "pairwise")
