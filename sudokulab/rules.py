@@ -45,6 +45,9 @@ class Rule:
     moves: ClassVar[tuple[tuple[int, int], ...]] = ()  # steps to the cells it relates
     moves_differ: ClassVar[bool] = True  # those cells differ (else: not consecutive)
     replaces_boxes: ClassVar[bool] = False  # its units stand in for the boxes
+    # It says only which cells hold equal or different digits, never which digits: a
+    # relabelling of the digits keeps it (counting.py counts such puzzles reduced).
+    digit_blind: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -244,6 +247,7 @@ class Diagonal(Rule):
     """Both main diagonals hold every digit once (X-Sudoku)."""
 
     name = "diagonal"
+    digit_blind = True
     summary = "both main diagonals hold every digit once"
 
     def units(self, box: Box) -> tuple[UnitSpec, ...]:
@@ -257,6 +261,7 @@ class AntiKnight(Rule):
     """Cells a chess knight's move apart hold different digits."""
 
     name = "anti-knight"
+    digit_blind = True
     summary = "cells a knight's move apart differ"
     moves = KNIGHT_MOVES
 
@@ -266,6 +271,7 @@ class AntiKing(Rule):
     """Cells a chess king's move apart hold different digits."""
 
     name = "anti-king"
+    digit_blind = True
     summary = "cells a king's move apart differ"
     moves = KING_MOVES
 
@@ -285,6 +291,7 @@ class Windoku(Rule):
     """Extra box-sized windows, one cell in from the boxes, hold every digit once."""
 
     name = "windoku"
+    digit_blind = True
     summary = "box-sized windows between the boxes hold every digit once"
 
     def problem(self, box: Box) -> str:
@@ -310,6 +317,7 @@ class Jigsaw(Rule):
 
     regions: tuple[tuple[Cell, ...], ...]
     name = "jigsaw"
+    digit_blind = True
     summary = "irregular regions replace the boxes"
     keys = ("regions",)
     replaces_boxes = True
@@ -405,6 +413,7 @@ class MainDiagonal(Rule):
     """The main diagonal alone (r1c1 to rNcN) holds every digit once."""
 
     name = "main-diagonal"
+    digit_blind = True
     summary = "the main diagonal (r1c1 to rNcN) holds every digit once"
 
     def units(self, box: Box) -> tuple[UnitSpec, ...]:
@@ -417,6 +426,7 @@ class AntiDiagonal(Rule):
     """The anti-diagonal alone (r1cN to rNc1) holds every digit once."""
 
     name = "anti-diagonal"
+    digit_blind = True
     summary = "the anti-diagonal (r1cN to rNc1) holds every digit once"
 
     def units(self, box: Box) -> tuple[UnitSpec, ...]:
@@ -429,6 +439,7 @@ class DisjointGroups(Rule):
     """Cells at the same place in their boxes hold different digits (N extra units)."""
 
     name = "disjoint-groups"
+    digit_blind = True
     summary = "cells at the same place in their boxes differ"
 
     def units(self, box: Box) -> tuple[UnitSpec, ...]:
@@ -502,6 +513,7 @@ class SumlessCage(Line):
     """A killer cage without its sum: its digits differ."""
 
     name = "cage-without-sum"
+    digit_blind = True
     summary = "a cage without its sum: its digits differ"
     distinct = True
 
@@ -511,6 +523,7 @@ class ExtraRegion(Line):
     """An extra region: its digits differ (with N cells, it holds every digit once)."""
 
     name = "extra-region"
+    digit_blind = True
     summary = "an extra region: its digits differ"
     distinct = True
 
@@ -549,6 +562,7 @@ class Palindrome(Line):
     """The line reads the same from both ends."""
 
     name = "palindrome"
+    digit_blind = True
     summary = "the line reads the same from both ends"
     min_cells = 2
 

@@ -16,6 +16,7 @@ import pytest
 from sudokulab import datasets
 from sudokulab import rules as R
 from sudokulab.backends import counting, make_backend
+from sudokulab.check import check
 from sudokulab.formats.text import from_json, parse
 from sudokulab.puzzle import empty
 from sudokulab.result import Status
@@ -94,6 +95,27 @@ def test_a_6x6_with_part_of_its_first_row_given_counts_as_norvig_lists_it():
     listed = make_backend("norvig").solve(puzzle, limit=None)
     result = counting.count(puzzle)
     assert listed.exact and (result.count, result.stats["factor"]) == (listed.count, 2)
+
+
+def _relabelled(grid: tuple[int, ...], order: tuple[int, ...]) -> tuple[int, ...]:
+    """A grid with digit d written as order[d - 1]."""
+    return tuple(order[d - 1] for d in grid)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_a_rule_is_digit_blind_exactly_when_relabelled_solutions_still_keep_it(name):
+    # The flag that lets a count be reduced (rules.Rule.digit_blind), held against the
+    # independent checker: a blind rule's solution keeps it under every relabelling tried;
+    # any other rule is broken by one of them (the rule is then about the digits).
+    puzzle = from_json(json.dumps(VARIANTS[name]))
+    solution = make_backend("sat").solve(puzzle).solutions[0]
+    blank = puzzle.with_values((0,) * len(puzzle.givens))
+    n = puzzle.n
+    orders = [tuple(range(n, 0, -1)), (*range(2, n + 1), 1), (2, 1, *range(3, n + 1)),
+              (1, *range(3, n + 1, 2), *range(2, n + 1, 2))]
+    kept = [check(blank, _relabelled(solution, order)) == [] for order in orders]
+    blind = all(rule.digit_blind for rule in puzzle.rules)
+    assert all(kept) if blind else not all(kept)
 
 
 @pytest.mark.parametrize("puzzle, why", [

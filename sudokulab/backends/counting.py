@@ -90,11 +90,6 @@ class Timeout(Exception):
     """A count overran its deadline."""
 
 
-# Rules that only say which cells hold equal or different digits: relabelling keeps them.
-RELABELLING_KEEPS = frozenset({"diagonal", "anti-knight", "anti-king", "windoku", "jigsaw",
-                               "main-diagonal", "anti-diagonal", "disjoint-groups",
-                               "cage-without-sum", "extra-region", "palindrome"})
-
 
 @dataclass(frozen=True)
 class Relabelling:
@@ -159,7 +154,7 @@ def relabelling(puzzle: Puzzle) -> tuple[Relabelling | None, str]:
     every given in one row and every rule kept by relabelling digits."""
     if puzzle.layout is not None:
         return None, f"a {puzzle.layout.name} is counted whole (no relabelling of its grids)"
-    kept = [rule.name for rule in puzzle.rules if rule.name not in RELABELLING_KEEPS]
+    kept = [rule.name for rule in puzzle.rules if not rule.digit_blind]
     if kept:
         return None, f"relabelling the digits breaks the rule {kept[0]}"
     n = puzzle.n
@@ -180,9 +175,6 @@ def relabelling(puzzle: Puzzle) -> tuple[Relabelling | None, str]:
 
 # --- estimating a count before enumerating it (Knuth 1975) ---------------------------------
 
-# Rules whose every constraint says "these cells differ": the peers of the geometry say all
-# of them, so propagating over peers and units never lets a wrong grid through.
-DIFFER_ONLY = RELABELLING_KEEPS - {"palindrome"}
 PROBES = 200  # random paths per estimate: see ENUMERABLE and tests/test_count_estimate.py
 QUICK_PROBES = 16  # the first look before a count: most counts are far from the bound
 # Seconds each look may take at most: a path of a 16x16 takes 50 ms, one of a 25x25 more.
@@ -330,7 +322,7 @@ def _candidates(puzzle: Puzzle) -> tuple | None:
     None when a rule says more than which cells differ."""
     from sudokulab.geometry import geometry
 
-    if any(rule.name not in DIFFER_ONLY for rule in puzzle.rules):
+    if not all(rule.digit_blind for rule in puzzle.rules):
         return None
     geo = geometry(puzzle.box, puzzle.rules, puzzle.layout)
     if geo.cages or geo.sums or geo.digit_relations or geo.sandwiches or \
