@@ -51,11 +51,15 @@ class Unit(tuple[int, ...]):
         """The part of the rules it belongs to: 'row', 'column', 'box' or its rule's name."""
         return self.rule.name if self.rule is not None else self.kind
 
+    @property
+    def group(self) -> str:
+        """How people call the units of its kind together ('rows', 'jigsaw regions'): the
+        groups of a model's parts and of its teaching view."""
+        return UNIT_GROUPS.get(self.kind, f"{self.kind}s")
 
-# How people call the units of each kind, together (the groups of a model's teaching view).
-UNIT_GROUPS = {"row": "rows", "column": "columns", "box": "boxes", "region": "jigsaw regions",
-               "diagonal": "diagonals", "window": "windows",
-               "disjoint group": "disjoint groups", "extra region": "extra regions"}
+
+# The groups whose name is not the kind's plural; a new rule's units need no entry here.
+UNIT_GROUPS = {"box": "boxes", "region": "jigsaw regions"}
 
 # What each pairwise rule relates: the steps from a cell to the cells it constrains.
 STEPS: dict[type, tuple[Pair, ...]] = {kind: kind.moves for kind in R.RULE_TYPES if kind.moves}

@@ -137,6 +137,46 @@ def test_every_rule_becomes_facts_and_an_unknown_one_is_refused():
     assert result.status == Status.UNSUPPORTED and "quadruple" in result.message
 
 
+@dataclass(frozen=True)
+class CentreDot(R.Rule):
+    """A rule sudoku.lp has no paragraph for: the boxes' centres are a unit (a test's own)."""
+
+    name = "centre-dot"
+    summary = "the boxes' centre cells hold every digit once"
+    moves = ((4, 4),)  # and, for the differing cells: r1c1 and r5c5 differ, and so on
+
+    def units(self, box: R.Box) -> tuple[R.UnitSpec, ...]:
+        """The centre of every box."""
+        return (("centre dot", "centre dot", ((1, 1), (1, 4), (1, 7), (4, 1), (4, 4),
+                                              (4, 7), (7, 1), (7, 4), (7, 7))),)
+
+
+@dataclass(frozen=True)
+class Secret(R.Rule):
+    """A rule whose meaning is not in the geometry (as parity's is not): never dropped."""
+
+    name = "secret"
+    summary = "a meaning no engine reads off the geometry"
+
+
+def test_a_rule_made_of_units_and_moves_reaches_the_program_through_its_geometry():
+    facts = asp.rule_facts((3, 3), (CentreDot(),))
+    assert facts[1:10] == [f"unit_cell(1,{r},{c})." for r in (2, 5, 8) for c in (2, 5, 8)]
+    assert facts[10] == "differ(1,1,5,5)." and len(facts) == 1 + 9 + 25
+    puzzle = Puzzle((3, 3), (0,) * 81, (CentreDot(),))
+    run = subprocess.run([sys.executable, "-m", "clingo", "-", "1", "--outf=2"],
+                         input=asp.to_lp(puzzle), capture_output=True, text=True, check=False)
+    atoms = json.loads(run.stdout)["Call"][0]["Witnesses"][0]["Value"]
+    triples = [tuple(int(v) for v in atom[2:-1].split(",")) for atom in atoms
+               if atom.startswith("x(")]
+    grid = {(r, c): d for r, c, d in triples}
+    centres = [grid[r, c] for r in (2, 5, 8) for c in (2, 5, 8)]
+    assert sorted(centres) == list(range(1, 10))
+    assert all(grid[r, c] != grid[r + 4, c + 4] for r in range(1, 6) for c in range(1, 6))
+    with pytest.raises(ValueError, match="cannot express rule secret"):
+        asp.rule_facts((3, 3), (Secret(),))
+
+
 def test_the_header_documents_and_declares_every_fact_a_rule_adds():
     header = asp.program().split("% THE RULES", 1)[0]
     columns = [line[4:].split("  ")[0] for line in header.splitlines()

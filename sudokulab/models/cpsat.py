@@ -27,7 +27,6 @@ from ortools.util.python import sorted_interval_list
 from sudokulab import rules as R
 from sudokulab.cages import implied_cages
 from sudokulab.geometry import (
-    UNIT_GROUPS,
     DigitRelation,
     Geometry,
     Sum,
@@ -67,7 +66,7 @@ class CellModel:
         geo = self.geo
         self.cells_hold_one_digit()
         for unit in geo.units:
-            self.each_digit_once(UNIT_GROUPS[unit.kind], unit)
+            self.each_digit_once(unit.group, unit)
         for relation in geo.relations:
             for a, b in relation.pairs:
                 if relation.differ:

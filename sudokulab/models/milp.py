@@ -33,7 +33,7 @@ from functools import cache
 
 from sudokulab import rules as R
 from sudokulab.cages import implied_cages
-from sudokulab.geometry import UNIT_GROUPS, Geometry, forbidden_pairs
+from sudokulab.geometry import Geometry, forbidden_pairs
 from sudokulab.puzzle import Puzzle
 
 RULES = R.RULE_TYPES  # every rule there is
@@ -97,7 +97,7 @@ def build(geo: Geometry) -> Program:
         program.row("cells", {program.x(cell, d): 1.0 for d in range(1, n + 1)}, 1, 1)
     for unit in geo.units:
         for d in range(1, n + 1):
-            program.row(UNIT_GROUPS[unit.kind], {program.x(c, d): 1.0 for c in unit}, 1, 1)
+            program.row(unit.group, {program.x(c, d): 1.0 for c in unit}, 1, 1)
     for relation in geo.relations:
         if relation.differ:
             for a, b in geo.beyond_units(relation.pairs):

@@ -28,7 +28,6 @@ import z3
 from sudokulab import rules as R
 from sudokulab.cages import digit_sets, implied_cages
 from sudokulab.geometry import (
-    UNIT_GROUPS,
     DigitRelation,
     Geometry,
     Sum,
@@ -75,7 +74,7 @@ class CellModel:
         for cell in geo.cells:
             self.add("cells", self.holds_one_digit(cell))
         for unit in geo.units:
-            self.add(UNIT_GROUPS[unit.kind], self.each_digit_once(unit))
+            self.add(unit.group, self.each_digit_once(unit))
         for relation in geo.relations:
             relate = self.differ if relation.differ else self.not_consecutive
             for a, b in relation.pairs:

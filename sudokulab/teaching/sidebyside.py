@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from sudokulab import rules as R
 from sudokulab.errors import InputError
-from sudokulab.geometry import UNIT_GROUPS, Geometry, Unit, geometry
+from sudokulab.geometry import Geometry, Unit, geometry
 from sudokulab.puzzle import Puzzle
 
 HUMAN_SECONDS = 3.0  # the path's bound: past it, the steps found so far are shown
@@ -323,7 +323,7 @@ def _parts(ref: RuleRef, puzzle: Puzzle, groups: Callable[[Puzzle], set[str]],
     part (or its kind's group), or what the model of the rule alone has beyond the plain
     model's."""
     if ref.unit is not None:
-        return {ref.unit.part} if unit_part else {UNIT_GROUPS[ref.unit.kind]}
+        return {ref.unit.part} if unit_part else {ref.unit.group}
     with_rule, plain = _single(puzzle, ref)
     return groups(with_rule) - groups(plain)
 

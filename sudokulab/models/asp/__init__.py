@@ -44,6 +44,8 @@ SECTIONS = {R.Diagonal: ("Diagonal",), R.MainDiagonal: ("Diagonal",),
             R.ConsecutiveMarks: ("Orthogonal neighbours", RELATED, "Marks"),
             R.Arrow: ("Arrows",), R.LittleKiller: ("Little killers",),
             R.Sandwich: ("Sandwiches",)}
+# A rule the program has no paragraph of its own for is stated by its geometry (`_geometric`).
+GEOMETRIC = ("Units and differing cells", "Anti-knight")
 
 
 def program() -> str:
@@ -76,17 +78,17 @@ def facts_by_rule(box: tuple[int, int], rules: tuple[R.Rule, ...]) -> dict[str, 
             facts = [f"region({k},{r + 1},{c + 1})." for k, region in enumerate(regions, 1)
                      for r, c in region]
         else:
-            facts = _facts(rule, number)
+            facts = _facts(rule, number, box)
         grouped.setdefault(rule.name, []).extend(facts)
     # Redundant but strong: each unit's cells outside its cages are a cage too, with what
     # is left of 45 (sudokulab/cages.py); clingo's conflicts on hard killers fell 3-fold.
-    implied = [_facts(cage, number) for cage in implied_cages(geometry(box, rules))]
+    implied = [_facts(cage, number, box) for cage in implied_cages(geometry(box, rules))]
     if implied:
         grouped["implied cages"] = [fact for facts in implied for fact in facts]
     return grouped
 
 
-def _facts(rule: R.Rule, number: Callable[[str], int]) -> list[str]:
+def _facts(rule: R.Rule, number: Callable[[str], int], box: tuple[int, int]) -> list[str]:
     """The facts of one rule (but a jigsaw), numbering its instance by `number`."""
     if type(rule) in FLAGS:
         return [f"{FLAGS[type(rule)]}."]
@@ -115,7 +117,26 @@ def _facts(rule: R.Rule, number: Callable[[str], int]) -> list[str]:
         return [f"sandwich({line},{rule.total})."]
     if isinstance(rule, R.Dots):
         return _marks(number("mark"), rule)
-    raise ValueError(f"sudoku.lp cannot express rule {rule.name}")
+    return _geometric(rule, number, box)
+
+
+def _geometric(rule: R.Rule, number: Callable[[str], int], box: tuple[int, int]) -> list[str]:
+    """A rule without a paragraph of its own, stated by what it adds to the geometry: its
+    units (unit_cell), the cells its moves join (differ) and its cells that differ
+    (extra_region). ValueError when it adds digit relations or sums, or nothing at all
+    (a rule whose meaning lies elsewhere, as parity's does)."""
+    if not isinstance(rule, R.Rule):
+        raise ValueError(f"sudoku.lp cannot express rule {getattr(rule, 'name', rule)}")
+    n = box[0] * box[1]
+    units, cells = rule.units(box), rule.distinct_cells()
+    moves = [(dr, dc) for dr, dc in rule.moves if (dr, dc) > (0, 0)]  # each pair once
+    if rule.relations(n) or rule.sum_of() is not None or (rule.moves and not rule.moves_differ) \
+            or not (units or moves or cells):
+        raise ValueError(f"sudoku.lp cannot express rule {rule.name}")
+    facts = [fact for _, _, unit in units for fact in _cells("unit_cell", number("unit"), unit)]
+    facts += [f"differ({r + 1},{c + 1},{r + dr + 1},{c + dc + 1})." for dr, dc in moves
+              for r in range(n) for c in range(n) if 0 <= r + dr < n and 0 <= c + dc < n]
+    return facts + (_cells("extra_region", number("extra_region"), cells) if cells else [])
 
 
 def _cells(name: str, k: int, cells: tuple[R.Cell, ...]) -> list[str]:
@@ -169,8 +190,8 @@ def sections(rules: tuple[R.Rule, ...]) -> list[str]:
     """The paragraphs of sudoku.lp's rules that a rule set uses: the classic ones, then
     the paragraphs of each variant rule present."""
     text = program().split("% THE RULES", 1)[1]
-    wanted = {name for rule in rules for name in SECTIONS[type(rule)]}
-    names = {name for names in SECTIONS.values() for name in names}
+    wanted = {name for rule in rules for name in SECTIONS.get(type(rule), GEOMETRIC)}
+    names = {name for names in (*SECTIONS.values(), GEOMETRIC) for name in names}
     kept = []
     for paragraph in text.split("\n\n"):
         lines = [line for line in paragraph.strip("\n").splitlines()
