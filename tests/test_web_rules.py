@@ -201,6 +201,8 @@ def breaks_rule(rule: R.Rule, box: tuple[int, int], grid: list[int]) -> bool:
 def test_rules_js_draws_and_checks_every_rule_of_rules_py(tab):
     drawn = tab.evaluate("[...window.rules.RULE_NAMES]")
     assert sorted(drawn) == sorted(R.BY_NAME)
+    said = tab.evaluate("Object.keys(window.rules.SAYS)")  # the player's line's words
+    assert sorted(said) == sorted(R.BY_NAME)
     in_puzzles = {rule["type"] for data in VARIANTS.values() for rule in data["rules"]}
     assert set(R.BY_NAME) <= in_puzzles, "a rule without a puzzle in tests/data/variants.json"
 

@@ -4,6 +4,7 @@
 
 import { $ } from "./dom.js";
 import { cellOf, indexOf, regions, windows } from "./geometry.js";
+import { SAYS } from "./rules.js";
 import { state, SYMBOLS, value } from "./state.js";
 import { saveProgress } from "./store.js";
 
@@ -90,33 +91,6 @@ function colourRegions(p, region) {
   }
   for (const cell of cellList) cell.dataset.region = tone.get(region[Number(cell.dataset.index)]);
 }
-
-// Each rule in plain words, for the line that tells a player what to do.
-const SAYS = {
-  cage: "the digits in a dashed cage add up to its total and do not repeat",
-  "cage-without-sum": "digits do not repeat in a dashed cage",
-  jigsaw: "each bold-outlined region (not the 3×3 boxes) holds every digit once",
-  diagonal: "each of the two long diagonals holds every digit once",
-  "main-diagonal": "the main diagonal holds every digit once",
-  "anti-diagonal": "the anti-diagonal holds every digit once",
-  windoku: "each shaded window holds every digit once",
-  "extra-region": "each grey region holds every digit once",
-  "anti-knight": "cells a chess knight's move apart never hold the same digit",
-  "anti-king": "cells a chess king's move apart never hold the same digit",
-  "non-consecutive": "orthogonal neighbours never hold consecutive digits",
-  parity: "a grey square holds an even digit, a grey circle an odd one",
-  thermometer: "digits rise from a thermometer's bulb",
-  arrow: "the digits on an arrow add up to the digit in its circle",
-  kropki: "a white dot joins consecutive digits, a black dot a digit and its double",
-  xv: "X joins digits adding up to 10, V digits adding up to 5",
-  "consecutive-marks": "a white dot joins consecutive digits; no dot, not consecutive",
-  sandwich: "a clue outside the grid is the sum between the 1 and the 9 of its row or column",
-  "little-killer": "a clue outside the grid is the sum along its arrow's diagonal",
-  renban: "a pink line holds consecutive digits in any order",
-  whispers: "neighbours on a green line differ by at least 5",
-  palindrome: "a grey line reads the same both ways",
-  "disjoint-groups": "cells at the same place in their boxes hold different digits",
-};
 
 /** The puzzle's rules in a sentence or two. */
 export function rulesText(p = state.puzzle) {

@@ -1,7 +1,7 @@
 // Variant rules on the board: how each one is drawn (SVG, as players know it from SudokuPad)
 // and which of the player's cells break it. Each rule of sudokulab/rules.py has one drawing
-// function in DRAW and one checking function in CHECK, under its name: adding a rule means
-// adding one function to each. Rules come in the JSON form of `rule_to_json`.
+// function in DRAW, one checking function in CHECK and a sentence in SAYS, under its name:
+// adding a rule means adding one of each here, and nowhere else on the page. Rules come in the JSON form of `rule_to_json`.
 //
 // Drawing coordinates: cell (r, c), counted from 0, spans [c, c+1] x [r, r+1]; the band
 // one cell wide around the grid (-1..0 and n..n+1) holds the clues written outside.
@@ -333,6 +333,33 @@ const DRAW = {
 };
 
 export const RULE_NAMES = Object.freeze(Object.keys(DRAW));
+
+// Each rule in plain words, for the line that tells a player what to do (board.js).
+export const SAYS = {
+  cage: "the digits in a dashed cage add up to its total and do not repeat",
+  "cage-without-sum": "digits do not repeat in a dashed cage",
+  jigsaw: "each bold-outlined region (not the 3×3 boxes) holds every digit once",
+  diagonal: "each of the two long diagonals holds every digit once",
+  "main-diagonal": "the main diagonal holds every digit once",
+  "anti-diagonal": "the anti-diagonal holds every digit once",
+  windoku: "each shaded window holds every digit once",
+  "extra-region": "each grey region holds every digit once",
+  "anti-knight": "cells a chess knight's move apart never hold the same digit",
+  "anti-king": "cells a chess king's move apart never hold the same digit",
+  "non-consecutive": "orthogonal neighbours never hold consecutive digits",
+  parity: "a grey square holds an even digit, a grey circle an odd one",
+  thermometer: "digits rise from a thermometer's bulb",
+  arrow: "the digits on an arrow add up to the digit in its circle",
+  kropki: "a white dot joins consecutive digits, a black dot a digit and its double",
+  xv: "X joins digits adding up to 10, V digits adding up to 5",
+  "consecutive-marks": "a white dot joins consecutive digits; no dot, not consecutive",
+  sandwich: "a clue outside the grid is the sum between the 1 and the 9 of its row or column",
+  "little-killer": "a clue outside the grid is the sum along its arrow's diagonal",
+  renban: "a pink line holds consecutive digits in any order",
+  whispers: "neighbours on a green line differ by at least 5",
+  palindrome: "a grey line reads the same both ways",
+  "disjoint-groups": "cells at the same place in their boxes hold different digits",
+};
 
 function badges(b, clueRows) {
   // Each badge's markup: the labels in a row in the band below the grid (above it when
