@@ -4,11 +4,12 @@ For each rule: a solution grid, instances of the rule that the grid satisfies (l
 found along it, dots read off it, regions grown over distinct digits), then givens taken
 away one by one, in a seeded random order, while the sat backend still finds exactly one
 solution under the rules. A puzzle is kept only when, without its rules, it has several
-solutions. The rules whose geometry is fixed (single diagonals, disjoint groups) start
-from the rule instead: a random grid that already satisfies it.
+solutions. The rules without parameters (single diagonals, disjoint groups, any new one of
+rules.SIMPLE_RULES) start from the rule instead: a random grid that already satisfies it.
 
     .venv/bin/python scripts/variant_puzzles.py            # rewrite the new entries
     .venv/bin/python scripts/variant_puzzles.py thermometer # only some
+    .venv/bin/python scripts/variant_puzzles.py NEW-RULE    # a new rule without parameters
 """
 
 from __future__ import annotations
@@ -237,8 +238,7 @@ def thin(rng: random.Random, grid: Grid, rules: tuple) -> Puzzle:
 def make(name: str, seed: int) -> Puzzle:
     """The puzzle of one rule: unique with it, several solutions without."""
     rng = random.Random(seed)
-    fixed = {"main-diagonal": R.MainDiagonal(), "anti-diagonal": R.AntiDiagonal(),
-             "disjoint-groups": R.DisjointGroups()}
+    fixed = R.SIMPLE_RULES  # a rule without parameters: any new one, with no edit here
     grid = random_grid(rng, (fixed[name],) if name in fixed else ())
     rules = {
         "thermometer": lambda: lines(rng, grid, R.Thermometer, 5, (4, 5, 6), increasing),
