@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from made_up_rules import CentreDot, Secret
 
 from sudokulab import datasets
 from sudokulab import rules as R
@@ -135,28 +136,6 @@ def test_every_rule_becomes_facts_and_an_unknown_one_is_refused():
         asp.rule_facts((3, 3), (Quadruple(),))
     result = backend.solve(Puzzle((2, 2), (0,) * 16, (Quadruple(),)))
     assert result.status == Status.UNSUPPORTED and "quadruple" in result.message
-
-
-@dataclass(frozen=True)
-class CentreDot(R.Rule):
-    """A rule sudoku.lp has no paragraph for: the boxes' centres are a unit (a test's own)."""
-
-    name = "centre-dot"
-    summary = "the boxes' centre cells hold every digit once"
-    moves = ((4, 4),)  # and, for the differing cells: r1c1 and r5c5 differ, and so on
-
-    def units(self, box: R.Box) -> tuple[R.UnitSpec, ...]:
-        """The centre of every box."""
-        return (("centre dot", "centre dot", ((1, 1), (1, 4), (1, 7), (4, 1), (4, 4),
-                                              (4, 7), (7, 1), (7, 4), (7, 7))),)
-
-
-@dataclass(frozen=True)
-class Secret(R.Rule):
-    """A rule whose meaning is not in the geometry (as parity's is not): never dropped."""
-
-    name = "secret"
-    summary = "a meaning no engine reads off the geometry"
 
 
 def test_a_rule_made_of_units_and_moves_reaches_the_program_through_its_geometry():

@@ -327,7 +327,27 @@ def test_every_variant_puzzle_survives_an_fpuzzles_link(name):
     from sudokulab.formats import links
 
     puzzle = from_json(json.dumps(VARIANTS[name]))
-    assert links.read_link(links.fpuzzles_link(puzzle)) == puzzle
+    read = links.read_link(links.fpuzzles_link(puzzle))
+    if read.rules != puzzle.rules:  # a rule f-puzzles has no key for: its units, as regions
+        assert all(isinstance(rule, R.ExtraRegion) for rule in read.rules), name
+        assert {frozenset(rule.cells) for rule in read.rules} == \
+            {frozenset(cells) for rule in puzzle.rules for _, _, cells in rule.units(puzzle.box)}
+        assert (read.box, read.givens) == (puzzle.box, puzzle.givens)
+    else:
+        assert read == puzzle
+
+
+def test_a_rule_f_puzzles_has_no_key_for_travels_as_its_units_or_is_refused():
+    from made_up_rules import CentreDot, CentreUnit, Secret
+
+    from sudokulab.formats import links
+
+    puzzle = empty(9, (CentreUnit(),))
+    read = links.read_link(links.fpuzzles_link(puzzle))
+    assert read.rules == (R.ExtraRegion(tuple(sorted(CentreUnit().units((3, 3))[0][2]))),)
+    for rule in (CentreDot(), Secret()):  # a move, or a meaning outside the units: no link
+        with pytest.raises(PuzzleError, match=f"f-puzzles has no form for the rule {rule.name}"):
+            links.fpuzzles_link(empty(9, (rule,)))
 
 
 def fpuzzles(**keys):

@@ -207,6 +207,19 @@ def test_rules_js_draws_and_checks_every_rule_of_rules_py(tab):
     assert set(R.BY_NAME) <= in_puzzles, "a rule without a puzzle in tests/data/variants.json"
 
 
+def test_the_page_gives_no_player_link_that_would_drop_a_rule(tab):
+    # a rule links.js has no f-puzzles form for: no link rather than a link to another puzzle
+    made_up = {"size": 4, "box": [2, 2], "givens": [0] * 16, "rules": [{"type": "made-up"}]}
+    links = tab.evaluate("(p) => import('/static/links.js').then((m) => m.playerLinks(p))",
+                         made_up)
+    assert links == {"fpuzzles": None, "sudokupad": None,
+                     "why": "f-puzzles has no form for the rule made-up"}
+    made_up["rules"] = [{"type": "disjoint-groups"}]
+    links = tab.evaluate("(p) => import('/static/links.js').then((m) => m.playerLinks(p))",
+                         made_up)
+    assert links["why"] == "" and links["fpuzzles"].startswith("https://f-puzzles.com/?load=")
+
+
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_each_rule_is_drawn_in_its_cells(tab, name):
     puzzle = puzzle_of(name)

@@ -282,14 +282,14 @@ def to_fpuzzles(puzzle: Puzzle, solution: Iterable[int] | None = None) -> dict:
         elif isinstance(rule, R.Windoku):
             data["extraregion"] = [{"cells": [name(c) for c in sorted(window)]}
                                    for window in sorted(_windows(puzzle.box), key=min)]
-        else:
-            _to_fpuzzles_lines(rule, data, name)
+        elif not isinstance(rule, R.Jigsaw):  # a jigsaw's regions are the grid's, above
+            _to_fpuzzles_lines(rule, data, name, puzzle.box)
     if solution is not None:
         data["solution"] = list(solution)
     return data
 
 
-def _to_fpuzzles_lines(rule: R.Rule, data: dict, name) -> None:
+def _to_fpuzzles_lines(rule: R.Rule, data: dict, name, box: tuple[int, int]) -> None:
     """The f-puzzles JSON of a line, arrow, dot, region or little-killer rule, into data."""
     cells = [name(c) for c in getattr(rule, "cells", ())]
     kind = next((key for key, kind in FPUZZLES_LINES.items() if isinstance(rule, kind)), None)
@@ -329,3 +329,17 @@ def _to_fpuzzles_lines(rule: R.Rule, data: dict, name) -> None:
         if rule.negative:
             data.setdefault("negative", []).extend(["ratio", "difference"] if kropki
                                                    else ["xv"])
+    else:
+        _to_fpuzzles_units(rule, data, name, box)
+
+
+def _to_fpuzzles_units(rule: R.Rule, data: dict, name, box: tuple[int, int]) -> None:
+    """A rule f-puzzles has no key for, as its units: each an extra region of N cells, which
+    holds every digit once there too. PuzzleError for a rule that says more than its units
+    (a rule dropped from the link would open another puzzle)."""
+    units = rule.units(box)
+    if not units or rule.moves or rule.relations(data["size"]) or rule.distinct_cells() \
+            or rule.sum_of() is not None:
+        raise PuzzleError(f"f-puzzles has no form for the rule {rule.name}")
+    data.setdefault("extraregion", []).extend({"cells": [name(c) for c in cells]}
+                                              for _, _, cells in units)

@@ -125,13 +125,21 @@ export function toFpuzzles(puzzle) {
         : [["xv", rule.x, "X"], ["xv", rule.v, "V"]];
       for (const [key, pairs, value] of marks) add(key, ...pairs.map((pair) => ({ cells: pair.map(upper), value })));
       if (rule.negative) add("negative", ...(kropki ? ["ratio", "difference"] : ["xv"]));
-    }
+    } else if (rule.type !== "jigsaw") throw new Error(`f-puzzles has no form for the rule ${rule.type}`);  // never dropped
   }
   return data;
 }
 
-/** The f-puzzles and SudokuPad links that open the puzzle. */
+/** The f-puzzles and SudokuPad links that open the puzzle; null links and the reason
+ * (`why`) for a rule those sites have no form for: a link without it would open another
+ * puzzle. */
 export function playerLinks(puzzle) {
-  const payload = compressToBase64(JSON.stringify(toFpuzzles(puzzle)));
-  return { fpuzzles: FPUZZLES + payload, sudokupad: `${SUDOKUPAD}fpuzzles${payload}` };
+  let data;
+  try {
+    data = toFpuzzles(puzzle);
+  } catch (error) {
+    return { fpuzzles: null, sudokupad: null, why: error.message };
+  }
+  const payload = compressToBase64(JSON.stringify(data));
+  return { fpuzzles: FPUZZLES + payload, sudokupad: `${SUDOKUPAD}fpuzzles${payload}`, why: "" };
 }

@@ -31,8 +31,12 @@ export function showShare() {
   const links = playerLinks(state.puzzle);
   $("share-url").value = pageLink();
   $("share-page").href = $("share-url").value;
-  $("share-sudokupad").href = links.sudokupad;
-  $("share-fpuzzles").href = links.fpuzzles;
+  for (const site of ["sudokupad", "fpuzzles"]) {
+    const anchor = $(`share-${site}`);
+    anchor.hidden = !links[site];
+    if (links[site]) anchor.href = links[site];
+  }
+  $("share-why").textContent = links.why;
   $("share-links").hidden = false;
   $("share-url").select();
 }
