@@ -147,8 +147,13 @@ def features(rule: dict, n: int, box: tuple[int, int]) -> list[list[tuple[int, i
         return [[(k, n - 1 - k)] for k in range(n)]
     if kind == "disjoint-groups":
         return [[cell] for cell in everywhere]
-    assert kind in BADGE_RULES, f"no drawing expectation for rule {kind}"
-    return [band(n)]
+    if kind in BADGE_RULES:
+        return [band(n)]
+    # any other rule without parameters is drawn as its units (each cell marked), read off
+    # rules.py: a rule made of units needs no case here
+    units = R.SIMPLE_RULES[kind].units(box) if kind in R.SIMPLE_RULES else ()
+    assert units, f"no drawing expectation for rule {kind}"
+    return [[cell] for _, _, cells in units for cell in cells]
 
 
 def rule_cells(rule: dict, n: int, box: tuple[int, int]) -> list[tuple[int, int]]:
