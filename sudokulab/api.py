@@ -171,14 +171,18 @@ def solve(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, limit: int | None 
     'sat:solver=glucose4' (default: the one `sudokulab solve` uses, norvig), looking for
     up to `limit` solutions (2 proves uniqueness; None: all) within `timeout` seconds (0,
     inf or None: no limit, as `--timeout` on the command line). The Result holds the
-    status, solutions, count and the engine's own statistics."""
+    status, solutions, count and the engine's own statistics. Ctrl-C or SIGTERM raise
+    Interrupted, whose `result` holds what was found before it."""
     from sudokulab.backends import make_backend
+    from sudokulab.errors import sigterm_stops
 
     where = "sl.solve"
     puzzle = _puzzle(puzzle, where)
     spec = _string(backend, where, "backend", "a backend spec string such as 'norvig'")
     limit = _whole(limit, where, "limit", none=True)
-    return make_backend(spec).solve(puzzle, limit=limit, timeout=_seconds(timeout, where))
+    engine, seconds = make_backend(spec), _seconds(timeout, where)
+    with sigterm_stops():  # SIGTERM stops it as Ctrl-C does, keeping the grids found so far
+        return engine.solve(puzzle, limit=limit, timeout=seconds)
 
 
 def solve_many(puzzles: Iterable[PuzzleLike], backend: str = DEFAULT_BACKEND,

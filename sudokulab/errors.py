@@ -219,16 +219,17 @@ class Interruption(KeyboardInterrupt):
 
 
 class Interrupted(Interruption):
-    """Ctrl-C (SIGINT) stopped a solve; `result` holds what was found before it.
+    """Ctrl-C (SIGINT) or SIGTERM stopped a solve; `result` holds what was found before it.
 
     `result` is a Result as a search cut short gives it: status TIMEOUT with `exact`
     False and the grids found so far (SOLVED or MULTIPLE when the limit was reached
-    anyway), and a message that says it was interrupted.
+    anyway), and a message that says it was interrupted. `exit_code`: 143 after SIGTERM.
     """
 
     def __init__(self, result: Result) -> None:
         super().__init__(result.message)
         self.result = result
+        self.exit_code = Exit.TERMINATED if terminated() else Exit.INTERRUPTED
 
 
 class RunInterrupted(Interrupted):
@@ -452,7 +453,13 @@ def sigterm_stops() -> Iterator[None]:
     what each command keeps on Ctrl-C is kept, and its workers are ended."""
     def stop(signum: int, frame: FrameType | None) -> None:
         heard_sigterm(signum)  # an engine may answer it as its own Ctrl-C: `terminated()`
-        if not _deferred(signum, frame):
+        if _deferred(signum, frame):
+            return
+        if getattr(signal.getsignal(signal.SIGINT), "keeps_what_was_found", False):
+            # an engine in native code listens for Ctrl-C (backends.base.ctrl_c): it stops
+            # and keeps its grids so far, where Terminated raised here would lose them
+            signal.raise_signal(signal.SIGINT)
+        else:
             raise Terminated
 
     _TERMS.clear()  # a new run (a script may make many)

@@ -145,3 +145,43 @@ def test_a_stopped_solve_many_keeps_the_answers_before_it(signum):
     code, kept, index, right = out.split()
     assert int(code) == 128 + signum and right == "True"
     assert 0 < int(kept) == int(index) < 1465
+
+
+COUNTING = """
+import sys
+import sudokulab as sl
+from sudokulab.check import check
+from sudokulab.errors import Interrupted
+
+backend = sys.argv[1]
+sl.solve("." * 16, backend=backend)  # the engine started before the clock
+print("started", flush=True)
+try:
+    sl.solve("." * 81, backend=backend, limit=None)
+except Interrupted as stop:
+    grids = stop.result.solutions
+    valid = all(check(sl.parse("." * 81), grid) == [] for grid in grids)
+    print(stop.exit_code, stop.result.count, len(grids), valid, stop.result.message.split(":")[0],
+          flush=True)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
+@pytest.mark.parametrize("backend", ["dlx", "prolog"])
+def test_a_stopped_solve_keeps_the_grids_found_before_it(backend, signum):
+    # sl.solve, as the docs promise: Ctrl-C or SIGTERM raise Interrupted with the grids so
+    # far; before, SIGTERM killed the script, and Prolog (native code) lost its count
+    script = subprocess.Popen([sys.executable, "-c", COUNTING, backend], stdout=subprocess.PIPE,
+                              text=True, preexec_fn=interruptible)
+    assert script.stdout.readline() == "started\n"
+    busy = cpu_seconds(script.pid) + 1.5  # some grids found: CPU time, not wall time
+    while cpu_seconds(script.pid) < busy:
+        assert script.poll() is None, "counted the empty 9x9 before the signal"
+        time.sleep(0.05)
+    script.send_signal(signum)
+    out, _ = script.communicate(timeout=300)  # only so that a hang fails
+    code, count, listed, valid, message = out.split(maxsplit=4)
+    name = "Ctrl-C" if signum == signal.SIGINT else "SIGTERM"
+    assert int(code) == 128 + signum and message.strip() == f"interrupted ({name})"
+    assert int(count) > 0 and int(listed) == int(count) and valid == "True"

@@ -153,6 +153,7 @@ def ctrl_c(stop: Callable[[], None]) -> Iterator[CtrlC]:
             errors.heard_sigterm(signum)
         state.pressed = True
 
+    note.keeps_what_was_found = True  # type: ignore[attr-defined]  # errors.sigterm_stops
     heard = signal.SIGTERM if sigterm_alone else signal.SIGINT  # Ctrl-C stays ignored
     handler = signal.signal(heard, note)
     with _watcher.lock:
