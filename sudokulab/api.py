@@ -140,28 +140,41 @@ def _flag(value: object, where: str, what: str) -> bool:
     return value
 
 
-def parse(text: str, *, box: tuple[int, int] | None = None,
-          rules: Iterable[Rule] = ()) -> Puzzle:
+def parse(text: str, *, box: tuple[int, int] | str | None = None,
+          rules: Iterable[Rule | str] | str = ()) -> Puzzle:
     """A puzzle from text in any form `sudokulab solve` reads (a line, a grid, JSON, a
-    link); PuzzleError (one line) if it is none."""
+    link); PuzzleError (one line) if it is none. `box` is (rows, cols) or the command
+    line's '3x2'; `rules` holds rules (sudokulab.rules) or names of rules without
+    parameters, as `--rules` takes them ('diagonal,anti-knight', or a list of names)."""
     from sudokulab.formats.text import parse as read
+    from sudokulab.puzzle import parse_box
+    from sudokulab.rules import Rule, named
 
     if not isinstance(text, str):
         raise TypeError(f"sl.parse: text must be a str, not {_kind(text)}")
-    from sudokulab.rules import Rule
-
+    if isinstance(box, str):
+        try:
+            box = parse_box(box)
+        except UsageError as error:  # --box's own words, said of this argument
+            raise UsageError(str(error).replace("--box", "sl.parse: box", 1)) from None
     if box is not None and not (isinstance(box, tuple | list) and len(box) == 2 and all(
             isinstance(side, int) and not isinstance(side, bool) for side in box)):
-        raise TypeError(f"sl.parse: box must be (rows, cols), two whole numbers, or None, "
-                        f"not {box!r}")
-    if isinstance(rules, str | bytes) or not isinstance(rules, Iterable):
-        raise TypeError(f"sl.parse: rules must be a list of rules, not {_kind(rules)}")
-    rules = list(rules)
-    odd = next((rule for rule in rules if not isinstance(rule, Rule)), None)
-    if odd is not None:
-        raise TypeError(f"sl.parse: rules must hold rules (sudokulab.rules), not "
-                        f"{_kind(odd)}")
-    return read(text, box=box, rules=rules)
+        raise TypeError(f"sl.parse: box must be (rows, cols), two whole numbers, '3x2' or "
+                        f"None, not {box!r}")
+    if isinstance(rules, str):
+        rules = [name for name in rules.split(",") if name.strip()]
+    if isinstance(rules, bytes) or not isinstance(rules, Iterable):
+        raise TypeError(f"sl.parse: rules must be a list of rules or names, not {_kind(rules)}")
+    listed = []
+    for rule in rules:
+        if isinstance(rule, str):
+            listed += named(rule.strip())  # UsageError naming the rules there are
+        elif isinstance(rule, Rule):
+            listed.append(rule)
+        else:
+            raise TypeError(f"sl.parse: rules must hold rules (sudokulab.rules) or their "
+                            f"names, not {_kind(rule)}")
+    return read(text, box=tuple(box) if box is not None else None, rules=listed)
 
 
 def solve(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, limit: int | None = 2,

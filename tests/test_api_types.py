@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import sudokulab as sl
+from sudokulab import rules as R
 from sudokulab.backends import DEFAULT
 from sudokulab.cli import main
 from sudokulab.errors import (
@@ -105,9 +106,9 @@ CASES = {
     ("setter", "redundancy"): FLAG,
     ("setter", "grade"): FLAG,
     ("parse", "text"): {**NOT_TEXT, "empty": PuzzleError},
-    ("parse", "box"): {**NOT_TEXT, "None": None, "empty": TypeError},
+    ("parse", "box"): {**NOT_TEXT, "None": None, "empty": UsageError},  # as --box
     ("parse", "rules"): {"None": TypeError, "bytes": TypeError, "int": TypeError,
-                         "float": TypeError, "bool": TypeError, "empty": TypeError,
+                         "float": TypeError, "bool": TypeError, "empty": None,  # no rule
                          "nan": TypeError, "negative": TypeError, "zero": TypeError,
                          "list": TypeError},  # [1]: a list, but of no rules
     ("compare", "puzzles"): {**NOT_TEXT, "empty": PuzzleError},
@@ -223,8 +224,22 @@ def test_a_plain_script_gets_the_type_error_not_an_attribute_error(tmp_path):
 @pytest.mark.parametrize("keywords, said", [
     ({"box": (3, "a")}, "box must be (rows, cols), two whole numbers"),
     ({"box": (True, True)}, "box must be (rows, cols), two whole numbers"),
-    ({"rules": [5]}, "rules must hold rules (sudokulab.rules), not int"),
+    ({"rules": [5]}, "rules must hold rules (sudokulab.rules) or their names, not int"),
 ])
 def test_parse_names_a_wrong_type_inside_box_or_rules(keywords, said):
     with pytest.raises(TypeError, match=rf"^sl.parse: {re.escape(said)}"):
         sl.parse(EASY, **keywords)
+
+
+def test_parse_takes_the_command_lines_forms_of_box_and_rules():
+    # docs/api.md: each keyword means what the command line's option of the same name means
+    line = "." * 36
+    assert sl.parse(line, box="3x2").box == (3, 2) == sl.parse(line, box=(3, 2)).box
+    both = (R.Diagonal(), R.AntiKnight())
+    assert sl.parse(EASY, rules="diagonal,anti-knight").rules == both
+    assert sl.parse(EASY, rules=["diagonal", R.AntiKnight()]).rules == both
+    assert sl.parse(EASY, rules="miracle").rules == R.MIRACLE
+    with pytest.raises(UsageError, match=r"^sl.parse: box '3by3': expected rows x columns"):
+        sl.parse(EASY, box="3by3")
+    with pytest.raises(UsageError, match="unknown rule 'diagonals'"):
+        sl.parse(EASY, rules="diagonals")
