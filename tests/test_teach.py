@@ -6,6 +6,7 @@ import inspect
 from collections import Counter
 from dataclasses import replace
 from math import comb
+from pathlib import Path
 
 import pytest
 
@@ -150,3 +151,23 @@ def test_model_rule_out_of_range_is_one_line(capsys):
     assert main(["model", LINE, "--show-rule", "99"]) == 2
     err = capsys.readouterr().err
     assert "rules 1-27" in err and len(err.strip().splitlines()) == 1
+
+
+def test_each_sandwich_is_named_by_its_line_and_shown_alone():
+    # held-out pass 7: every sandwich was listed as 'sandwich' over all 81 cells, and
+    # MiniZinc's piece counted the entries of all of them
+    row, column = R.Sandwich(False, 2, 12), R.Sandwich(True, 3, 9)
+    puzzle = replace(CLASSIC, rules=(row, column))
+    names = numbers(puzzle)
+    assert names["sandwich row 3=12"] == 28 and names["sandwich column 4=9"] == 29
+    assert teach.rule_ref(puzzle, 29).cells == tuple(r * N + 3 for r in range(N))
+    alone = piece(puzzle, 29, "mzn")
+    assert alone.size["sandwich_line entries"] == 1 and "column 4=9" in alone.title
+    sat_row, sat_column = piece(puzzle, 28, "sat"), piece(puzzle, 29, "sat")
+    assert sat_row.text != sat_column.text
+
+
+def test_a_samurai_has_no_numbered_rules_and_says_which_option(capsys):
+    samurai = str(Path(__file__).parent / "data" / "samurai.txt")
+    assert main(["model", "--list-rules", "--file", samurai]) == 2
+    assert "--show-rule and --list-rules take one grid, not a samurai" in capsys.readouterr().err

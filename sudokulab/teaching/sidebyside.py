@@ -28,7 +28,8 @@ HUMAN_SECONDS = 3.0  # the path's bound: past it, the steps found so far are sho
 SHOWN = 12  # clauses, assertions or constraints printed before "... and K more"
 NUMBERING = ("rules are numbered: rows 1..N, columns N+1..2N, boxes 2N+1..3N (a 9x9: "
              "row 1 = 1, column 1 = 10, box 1 = 19), then each variant rule of the puzzle "
-             "in order (a 9x9's first is 28); a jigsaw's regions are one variant rule")
+             "in order (a 9x9's first is 28); a jigsaw's regions are one variant rule, in "
+             "place of the boxes (its first variant rule is 19)")
 
 
 @dataclass(frozen=True)
@@ -82,12 +83,15 @@ class Piece:
 def _geo(puzzle: Puzzle) -> Geometry:
     """The puzzle's geometry; one grid only."""
     if puzzle.layout is not None:
-        raise InputError(f"model --show-rule takes one grid, not a {puzzle.layout.name}")
+        raise InputError(f"model --show-rule and --list-rules take one grid, not a "
+                         f"{puzzle.layout.name}")
     return geometry(puzzle.box, puzzle.rules)
 
 
 def _rule_name(rule: R.Rule) -> str:
-    """'cage r1c1,r1c2=10', 'thermometer r1c1..r1c4', 'anti-knight'."""
+    """'cage r1c1,r1c2=10', 'thermometer r1c1..r1c4', 'sandwich row 3=12', 'anti-knight'."""
+    if isinstance(rule, R.Sandwich):  # no cells of its own: its line and total name it
+        return f"{rule.name} {'column' if rule.column else 'row'} {rule.index + 1}={rule.total}"
     cells = getattr(rule, "cells", ())
     if not cells:
         return rule.name
@@ -111,6 +115,8 @@ def rules_of(puzzle: Puzzle) -> list[RuleRef]:
 def _cells_of(geo: Geometry, rule: R.Rule) -> tuple[int, ...]:
     """The cells a rule constrains: its own cells, its units', or every cell."""
     own: tuple[R.Cell, ...] = getattr(rule, "cells", ())
+    if isinstance(rule, R.Sandwich):
+        own = tuple(rule.line(geo.n))
     if own:
         return tuple(geo.indices(own))
     units = [unit for unit in geo.units if unit.rule is rule]
@@ -563,8 +569,9 @@ def _mzn(puzzle: Puzzle, ref: RuleRef, encoding: str) -> Piece:
     if not constraint:
         return Piece("mzn", "no constraint", missing=f"sudoku.mzn has no constraint for "
                                                       f"{ref.name}")
+    counted = data if ref.unit is not None else alone  # the entries of this rule alone
     sizes = {f"{k} entries": len(value) for k in keys
-             if isinstance(value := data.get(k), Sized)}
+             if isinstance(value := counted.get(k), Sized)}
     return Piece("mzn", f"sudoku.mzn for {ref.name}", "minizinc",
                  "\n".join(predicates + constraint),
                  {"predicates": len(predicates), "constraints": len(constraint), **sizes})
