@@ -52,6 +52,7 @@ SLOW = frozenset({
 # their cases; a name with [case] is that case alone), marked slow: each module keeps
 # quicker tests of the same command, engine or area in the fast lane.
 SLOW_TESTS = frozenset({
+    "test_adding_a_rule.py::test_a_rule_made_of_geometry_reaches_every_engine_without_an_edit_there",
     "test_contract.py::test_the_empty_4x4_has_288_grids",
     "test_contract.py::test_other_shapes",
     "test_contract.py::test_a_timeout_keeps_what_was_found_so_far",
