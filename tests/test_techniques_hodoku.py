@@ -41,7 +41,7 @@ def test_every_technique_is_tested_by_a_case_and_a_fail_case():
     codes = {library(line).code for *_, line in CASES}
     failing = {library(line).code for *_, line in CASES if not library(line).expected}
     added = {"0312", "0322", "0502", "0503", "0404", "0405", "0604", "0605", "0606", "0607",
-             "0608"}
+             "0608", *(f"03{kind}{size}" for kind in "012" for size in "345")}
     assert added <= codes
     assert added <= failing
 
@@ -76,7 +76,7 @@ def test_the_catalogue_names_every_code_once_with_a_level_and_score():
 
 
 def test_added_techniques_have_hodoku_level_and_score():
-    for technique in solver.TECHNIQUES:
+    for technique in solver.ALL:
         entry = names.hodoku_of(technique.name)
         if entry is not None and technique.name in ADDED:
             assert grading.TABLE[technique.name][:2] == (entry.level, entry.score)
@@ -85,7 +85,20 @@ def test_added_techniques_have_hodoku_level_and_score():
 ADDED = {"Finned Jellyfish", "Sashimi Jellyfish", "Multi Colors 1", "Multi Colors 2",
          "Dual Empty Rectangle",
          "Dual 2-String Kite", "Uniqueness Test 5", "Uniqueness Test 6", "Hidden Rectangle",
-         "Avoidable Rectangle Type 1", "Avoidable Rectangle Type 2"}
+         "Avoidable Rectangle Type 1", "Avoidable Rectangle Type 2",
+         *(f"{kind}{fish}" for kind in ("", "Finned ", "Sashimi ")
+           for fish in ("Squirmbag", "Whale", "Leviathan"))}
+
+
+def test_the_larger_fish_are_used_only_when_named():
+    # HoDoKu leaves them off by default: a basic one is always a smaller fish the other way
+    # round, so the default paths, grades and speed stay as they were
+    larger = {"Squirmbag", "Whale", "Leviathan"}
+    default = {t.name for t in solver.TECHNIQUES}
+    assert not {name for name in default if name.split()[-1] in larger}
+    assert [t.name for t in solver.select(["0303", "Finned Whale"])] == ["Squirmbag",
+                                                                         "Finned Whale"]
+    assert solver.lookup("sbf7").name == "Sashimi Leviathan"
 
 
 @pytest.mark.parametrize("code", ["0708", "0711", "0702"])

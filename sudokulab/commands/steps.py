@@ -70,10 +70,11 @@ def listing() -> str:
     from sudokulab.human import grading, names, solver
 
     rows = [(k, t.name, solver.TIERS[t.tier], *grading.TABLE[t.name],
-             "yes" if t.uniqueness else "")
-            for k, t in enumerate(solver.TECHNIQUES, 1)]
+             "yes" if t.uniqueness else "", "" if t.by_default else "when named")
+            for k, t in enumerate(solver.ALL, 1)]
     return tabulate(rows, headers=("#", "technique", "tier", "HoDoKu level", "score",
-                                   "SE-like", "assumes uniqueness"), tablefmt="simple") + (
+                                   "SE-like", "assumes uniqueness", "used"),
+                    tablefmt="simple") + (
         "\n\nHoDoKu's techniques by code (--techniques takes a code or name):\n"
         + names.listing(solver.BY_NAME))
 

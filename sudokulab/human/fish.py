@@ -1,4 +1,5 @@
-"""Fish: X-Wing, Swordfish, Jellyfish, and their finned and sashimi forms.
+"""Fish: X-Wing, Swordfish, Jellyfish, the larger Squirmbag, Whale and Leviathan, and
+their finned and sashimi forms.
 
 k base lines (rows, or columns) whose places for a digit lie in k cover lines (columns,
 or rows) hold the digit's k copies there, so the cover lines' other cells lose it. A fin
@@ -17,7 +18,8 @@ from sudokulab.human.candidates import Candidates, cells_of, line_masks, per_dig
 from sudokulab.human.step import Step, make
 from sudokulab.rules import cell_name
 
-NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
+NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish", 5: "Squirmbag", 6: "Whale",
+         7: "Leviathan"}
 
 
 def fish(g: Candidates, size: int, kind: str = "") -> Iterator[Step]:

@@ -92,6 +92,13 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "Sashimi Swordfish": ("Unfair", 240, 6.7),
     "Finned Jellyfish": ("Unfair", 250, 6.8),
     "Sashimi Jellyfish": ("Unfair", 260, 6.8),
+    # Sudoku Explainer rates no fish above Jellyfish: the lab goes on by its steps (0.2 a
+    # size for basic fish, 0.1 for finned ones); HoDoKu scores each 470
+    "Squirmbag": ("Unfair", 470, 5.4), "Whale": ("Unfair", 470, 5.6),
+    "Leviathan": ("Unfair", 470, 5.8),
+    "Finned Squirmbag": ("Unfair", 470, 6.9), "Sashimi Squirmbag": ("Unfair", 470, 6.9),
+    "Finned Whale": ("Unfair", 470, 7.0), "Sashimi Whale": ("Unfair", 470, 7.0),
+    "Finned Leviathan": ("Unfair", 470, 7.1), "Sashimi Leviathan": ("Unfair", 470, 7.1),
     "Skyscraper": ("Hard", 130, 4.0),
     "2-String Kite": ("Hard", 150, 4.1),
     "Turbot Fish": ("Hard", 120, 4.2),

@@ -54,6 +54,9 @@ class Technique:
     tier: int
     uniqueness: bool = False
     classic_only: bool = False   # needs the classic rows, columns and boxes only
+    # in every path unless chosen away; False: only when named (--techniques), as HoDoKu
+    # leaves its larger fish off: a basic one is always a smaller fish the other way round
+    by_default: bool = True
 
 
 def _techniques() -> list[Technique]:
@@ -82,6 +85,8 @@ def _techniques() -> list[Technique]:
         t("X-Wing", partial(fish.fish, size=2), 2),
         t("Swordfish", partial(fish.fish, size=3), 2),
         t("Jellyfish", partial(fish.fish, size=4), 2),
+        *(t(fish.NAMES[size], partial(fish.fish, size=size), 2, by_default=False)
+          for size in (5, 6, 7)),
         t("Skyscraper", patterns.skyscraper, 3),
         t("2-String Kite", patterns.kite, 3),
         t("Turbot Fish", patterns.turbot, 3),
@@ -113,6 +118,8 @@ def _techniques() -> list[Technique]:
         t("Sashimi Swordfish", partial(fish.fish, size=3, kind="sashimi"), 4),
         t("Finned Jellyfish", partial(fish.fish, size=4, kind="finned"), 4),
         t("Sashimi Jellyfish", partial(fish.fish, size=4, kind="sashimi"), 4),
+        *(t(f"{kind.capitalize()} {fish.NAMES[size]}", partial(fish.fish, size=size, kind=kind),
+            4, by_default=False) for size in (5, 6, 7) for kind in ("finned", "sashimi")),
         t("Multi Colors 1", coloring.multi_colors_1, 4),
         t("Multi Colors 2", coloring.multi_colors_2, 4),
         t("Remote Pair", chains.remote_pair, 4),
@@ -134,8 +141,9 @@ def _techniques() -> list[Technique]:
     ]
 
 
-TECHNIQUES: tuple[Technique, ...] = tuple(_techniques())
-BY_NAME = {t.name.lower(): t for t in TECHNIQUES}
+ALL: tuple[Technique, ...] = tuple(_techniques())  # the default ones and those named only
+TECHNIQUES: tuple[Technique, ...] = tuple(t for t in ALL if t.by_default)
+BY_NAME = {t.name.lower(): t for t in ALL}
 
 
 
@@ -155,7 +163,7 @@ def techniques_named(name: str) -> tuple[Technique, ...]:
     entry = hodoku.entry_named(name)
     if entry is None:
         raise UnknownTechnique(errors.unknown("technique", name.strip(),
-                                              (t.name for t in TECHNIQUES)))
+                                              (t.name for t in ALL)))
     found = hodoku.lab_names(entry, BY_NAME)
     if not found:
         raise UnknownTechnique(
@@ -165,11 +173,12 @@ def techniques_named(name: str) -> tuple[Technique, ...]:
 
 
 def select(names: Iterable[str] | None = None, upto: str | None = None) -> tuple[Technique, ...]:
-    """The techniques named (a HoDoKu group name such as 'Simple Colors' names several), or
-    all up to and including one, in the list's order."""
+    """The techniques named (a HoDoKu group name such as 'Simple Colors' names several, and
+    one off by default is taken when named), or the default ones up to and including one,
+    in the list's order."""
     if names is not None:
         chosen = {t.name for name in names for t in techniques_named(name)}
-        return tuple(t for t in TECHNIQUES if t.name in chosen)
+        return tuple(t for t in ALL if t.name in chosen)
     if upto is not None:
         last = TECHNIQUES.index(lookup(upto))
         return TECHNIQUES[: last + 1]
