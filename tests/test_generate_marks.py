@@ -124,6 +124,10 @@ def test_grading_is_refused_for_rules_the_grader_does_not_know():
         next(generate((2, 2), ["thermometer"], grade=True))
     with pytest.raises(UsageError, match="grader knows no"):
         next(generate((3, 3), ["sandwich"], level="easy"))
+    # fixed rules too, as grade refuses them (before: a level for a puzzle grade refused)
+    with pytest.raises(UsageError, match="grader knows no disjoint-groups rules"):
+        next(generate((3, 3), [R.DisjointGroups()], grade=True))
+    assert next(generate((2, 2), [R.Diagonal()], grade=True)).puzzle.rules == (R.Diagonal(),)
 
 
 def test_the_command_line_writes_json_that_readers_take_back(tmp_path, capsys):

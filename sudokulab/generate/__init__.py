@@ -142,10 +142,15 @@ def make_request(box: tuple[int, int] = (3, 3), rules: Iterable[R.Rule | str] = 
         low, high = rating
         if not 0 <= low <= high:
             raise UsageError(f"--rating {low}..{high}: needs 0 <= A <= B")
-    marked = [name for name in randoms if name in FAMILIES]
-    if marked and (grade or level is not None or rating is not None):
-        raise UsageError(f"the human-style grader knows no {', '.join(marked)} rules: "
-                         f"--grade, --level and --rating cannot rate these puzzles")
+    from sudokulab.human import FIRST_RULES
+
+    # the drawn line, dot and sum rules, and the fixed rules no technique knows (as grade
+    # refuses them: it exits 5)
+    unknown = [*(name for name in randoms if name in FAMILIES),
+               *(rule.name for rule in fixed if not isinstance(rule, FIRST_RULES))]
+    if unknown and (grade or level is not None or rating is not None):
+        raise UsageError(f"the human-style grader knows no {', '.join(dict.fromkeys(unknown))} "
+                         f"rules: --grade, --level and --rating cannot rate these puzzles")
     if prover not in PROVERS:
         raise UsageError(f"unknown second prover {prover!r}; known: {', '.join(PROVERS)}")
     if not isinstance(tries, int) or tries < 1:
