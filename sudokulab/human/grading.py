@@ -94,6 +94,8 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "Sashimi Jellyfish": ("Unfair", 260, 6.8),
     # Sudoku Explainer rates no fish above Jellyfish: the lab goes on by its steps (0.2 a
     # size for basic fish, 0.1 for finned ones); HoDoKu scores each 470
+    # templates settle a digit as forcing chains would (SE has no templates): rated as they
+    "Template Set": ("Extreme", 10000, 8.5), "Template Delete": ("Extreme", 10000, 8.5),
     "Squirmbag": ("Unfair", 470, 5.4), "Whale": ("Unfair", 470, 5.6),
     "Leviathan": ("Unfair", 470, 5.8),
     "Finned Squirmbag": ("Unfair", 470, 6.9), "Sashimi Squirmbag": ("Unfair", 470, 6.9),

@@ -30,6 +30,7 @@ from sudokulab.human import (
     singles,
     subsets,
     suedecoq,
+    templates,
     uniqueness,
     wings,
 )
@@ -133,6 +134,10 @@ def _techniques() -> list[Technique]:
         # paths (and HoDoKu levels) stay HoDoKu's wherever those chains find a step
         t("X-Colors", medusa.x_colors, 4),
         t("3D Medusa", medusa.medusa, 4),
+        # every arrangement of a digit at once: off by default, as in HoDoKu
+        t("Template Set", templates.template_set, 4, classic_only=True, by_default=False),
+        t("Template Delete", templates.template_delete, 4, classic_only=True,
+          by_default=False),
         t("Forcing Chain Contradiction", forcing.contradiction_chain, 5),
         t("Forcing Chain Verity", forcing.verity_chain, 5),
         t("Forcing Net Contradiction", forcing.net_contradiction, 5),
