@@ -43,7 +43,8 @@ def test_every_technique_is_tested_by_a_case_and_a_fail_case():
     failing = {library(line).code for *_, line in CASES
                if not library(line).expected and not library(line).placements}
     added = {"0312", "0322", "0502", "0503", "0404", "0405", "0604", "0605", "0606", "0607",
-             "0608", *(f"03{kind}{size}" for kind in "012" for size in "345"), "1201", "1202"}
+             "0608", *(f"03{kind}{size}" for kind in "012" for size in "345"), "1201", "1202",
+             "0902", "0904"}
     assert added <= codes
     assert added <= failing
 
@@ -89,7 +90,8 @@ ADDED = {"Finned Jellyfish", "Sashimi Jellyfish", "Multi Colors 1", "Multi Color
          "Dual 2-String Kite", "Uniqueness Test 5", "Uniqueness Test 6", "Hidden Rectangle",
          "Avoidable Rectangle Type 1", "Avoidable Rectangle Type 2",
          *(f"{kind}{fish}" for kind in ("", "Finned ", "Sashimi ")
-           for fish in ("Squirmbag", "Whale", "Leviathan")), "Template Set", "Template Delete"}
+           for fish in ("Squirmbag", "Whale", "Leviathan")), "Template Set", "Template Delete",
+         "ALS-XY-Wing", "Death Blossom"}
 
 
 def test_the_larger_fish_are_used_only_when_named():

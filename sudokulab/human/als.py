@@ -1,4 +1,5 @@
-"""ALS-XZ: two almost locked sets joined by a restricted common digit.
+"""Almost locked sets: ALS-XZ (two sets joined by a restricted common digit), ALS-XY-Wing
+(three) and Death Blossom (a cell and a set per digit).
 
 An almost locked set (ALS) is k cells of one unit holding k+1 digits between them: take one
 digit away and the rest is locked. Two ALSs A and B with a common digit x whose every copy
@@ -173,3 +174,119 @@ def _step(n: int, gone: list, small: tuple[int, int], big: tuple[int, int], x: i
 def _ds(mask: int) -> str:
     """'1,2,5'."""
     return ",".join(map(str, digits(mask)))
+
+
+# --- ALS-XY-Wing and Death Blossom: three sets, or a cell and its petals -------------------
+
+def als_xy_wing(g: Candidates) -> Iterator[Step]:
+    """Sets A and B each joined to a set C by a restricted common digit, x with A and y
+    with B (x != y): C cannot lack both, so A or B is locked without its link, and a digit
+    z they share (not x or y) is in A or in B; a cell that sees every z of both loses it."""
+    n, where = g.n, g.where()
+    sets = _sets(g, MOST_CELLS)
+    memo: dict[int, list[tuple[int, int]]] = {}
+
+    def seen(s: tuple[int, int, int]) -> list[tuple[int, int]]:
+        return memo.get(s[0]) or memo.setdefault(s[0], _seen(g, s[0], s[1]))
+
+    for c in sets:
+        linked = [(s, x) for s in sets if not s[0] & c[0] and s[0] & c[2]
+                  for x in (_restricted(seen(c), seen(s), c[1] & s[1]),) if x]
+        for k, (a, xs) in enumerate(linked):
+            for b, ys in linked[k + 1:]:
+                if a[0] & b[0]:
+                    continue
+                for x in digits(xs):
+                    for y in digits(ys & ~(1 << (x - 1))):
+                        gone = _common(seen(a), seen(b), a, b, where,
+                                       a[1] & b[1] & ~(1 << (x - 1) | 1 << (y - 1)))
+                        if gone:
+                            yield _wing_step(n, gone, a, b, c, x, y)
+
+
+def death_blossom(g: Candidates) -> Iterator[Step]:
+    """A stem cell with digits d1..dk, each joined to its own set (a petal) by that digit
+    (every di of the petal sees the stem): the stem holds one di, so its petal is locked
+    without it, and a digit z every petal holds (none a link) is in some petal; a cell that
+    sees every z of every petal loses it."""
+    n, where, peers = g.n, g.where(), g.tables.peer_masks
+    sets = [s for s in _sets(g, MOST_CELLS) if s[0].bit_count() > 1]
+    memo: dict[int, list[tuple[int, int]]] = {}
+    for stem in range(n * n):
+        mask = g.cands[stem]
+        if not 2 <= mask.bit_count() <= 3:
+            continue
+        petals: list[list[tuple[int, int, int]]] = []
+        for d in digits(mask):
+            petals.append([s for s in sets if not s[0] >> stem & 1 and s[1] >> (d - 1) & 1
+                           and not (s[0] & where[d - 1]) & ~peers[stem]])
+        yield from _blossoms(g, n, where, stem, digits(mask), petals, memo)
+
+
+def _blossoms(g, n, where, stem, stem_digits, petals, memo) -> Iterator[Step]:
+    """The Death Blossoms of one stem: a petal per digit, the petals' cells apart."""
+    def grow(k: int, chosen: tuple, cells: int, shared: int) -> Iterator[Step]:
+        if not shared:
+            return
+        if k == len(stem_digits):
+            seen = [memo.get(p[0]) or memo.setdefault(p[0], _seen(g, p[0], p[1]))
+                    for p in chosen]
+            gone = []
+            for z in digits(shared):
+                both = where[z - 1] & ~cells & ~(1 << stem)
+                for s in seen:
+                    both &= s[z - 1][1]
+                gone += [(c, z) for c in cells_of(both)]
+            if gone:
+                yield _blossom_step(n, gone, stem, stem_digits, chosen)
+            return
+        for petal in petals[k]:
+            if not petal[0] & cells:
+                yield from grow(k + 1, chosen + (petal,), cells | petal[0],
+                                shared & petal[1] & ~(1 << (stem_digits[k] - 1)))
+
+    everything = (1 << n) - 1
+    yield from grow(0, (), 0, everything & ~sum(1 << (d - 1) for d in stem_digits))
+
+
+def _restricted(seen_a: list, seen_b: list, common: int) -> int:
+    """The common digits of two sets whose every copy in one sees every copy in the other."""
+    out = 0
+    for x in digits(common):
+        if not seen_b[x - 1][0] & ~seen_a[x - 1][1]:
+            out |= 1 << (x - 1)
+    return out
+
+
+def _common(seen_a: list, seen_b: list, a: tuple, b: tuple, where: list[int],
+            shared: int) -> list[tuple[int, int]]:
+    """(cell, z) for each digit z of `shared` and each cell outside both sets that sees
+    every z of both."""
+    gone = []
+    for z in digits(shared):
+        both = seen_a[z - 1][1] & seen_b[z - 1][1] & where[z - 1] & ~(a[0] | b[0])
+        gone += [(c, z) for c in cells_of(both)]
+    return gone
+
+
+def _wing_step(n: int, gone: list, a: tuple, b: tuple, c: tuple, x: int, y: int) -> Step:
+    """The step of an ALS-XY-Wing."""
+    name = lambda s: cells_text(cells_of(s[0]), n)  # noqa: E731
+    return make("ALS-XY-Wing", n, f"A={name(a)} {{{_ds(a[1])}}}, B={name(b)} {{{_ds(b[1])}}}, "
+                f"C={name(c)} {{{_ds(c[1])}}}, X,Y={x},{y}",
+                eliminations=gone, cells=cells_of(a[0] | b[0] | c[0]),
+                sentence=f"{name(c)} cannot lack both {x} and {y}: so {name(a)} is locked "
+                f"without {x} or {name(b)} without {y}, and every other digit they share is "
+                f"in one of them.", length=a[0].bit_count() + b[0].bit_count())
+
+
+def _blossom_step(n: int, gone: list, stem: int, stem_digits: list, petals: tuple) -> Step:
+    """The step of a Death Blossom."""
+    named = [f"{d}: {cells_text(cells_of(p[0]), n)} {{{_ds(p[1])}}}"
+             for d, p in zip(stem_digits, petals)]
+    return make("Death Blossom", n, f"stem {cells_text([stem], n)}, " + "; ".join(named),
+                eliminations=gone, cells=[stem, *cells_of(sum(p[0] for p in petals))],
+                sentence=f"{cells_text([stem], n)} holds one of "
+                f"{', '.join(map(str, stem_digits))}; whichever it is, that petal is locked "
+                f"without it, and the digits every petal shares are in one of them.",
+                length=sum(p[0].bit_count() for p in petals))

@@ -134,6 +134,10 @@ def _techniques() -> list[Technique]:
         # paths (and HoDoKu levels) stay HoDoKu's wherever those chains find a step
         t("X-Colors", medusa.x_colors, 4),
         t("3D Medusa", medusa.medusa, 4),
+        # three sets, or a cell and a set per digit: off by default until measured on the
+        # paths (HoDoKu has them on)
+        t("ALS-XY-Wing", als.als_xy_wing, 4, by_default=False),
+        t("Death Blossom", als.death_blossom, 4, by_default=False),
         # every arrangement of a digit at once: off by default, as in HoDoKu
         t("Template Set", templates.template_set, 4, classic_only=True, by_default=False),
         t("Template Delete", templates.template_delete, 4, classic_only=True,
