@@ -57,6 +57,9 @@ def test_hodoku_names_codes_and_short_names_select_the_lab_technique():
     assert solver.lookup("u6").name == "Uniqueness Test 6"
     assert solver.lookup("Multi-Colors 2").name == "Multi Colors 2"
     assert solver.lookup("03121").name == "Finned Jellyfish"  # siamese: trailing 1
+    # the variants of HoDoKu's own library lines: '-1', '-2', ... and '-x' (a fail case)
+    assert solver.lookup("0600-1").name == "Uniqueness Test 1"
+    assert solver.lookup("0708-x").name == "AIC"
     assert [t.name for t in solver.select(["Simple Colors", "0300"])] == [
         "X-Wing", "Simple Colors Trap", "Simple Colors Wrap"]
     assert solver.lookup("0604").name == "Uniqueness Test 5"

@@ -157,10 +157,11 @@ def _index() -> dict[str, Entry]:
 
 
 def entry_named(name: str) -> Entry | None:
-    """HoDoKu's entry for a code ('0100', or '03101' with a siamese fish's trailing 1), a
-    name or a short name; None when HoDoKu has none."""
+    """HoDoKu's entry for a code ('0100', '03101' with a siamese fish's trailing 1, '0600-1'
+    with a variant of its library, '0600-x' a fail case), a name or a short name; None when
+    HoDoKu has none."""
     index = _index()
-    word = name.strip().lower()
+    word = re.sub(r"^(\d{4,5})-\w+$", r"\1", name.strip().lower())  # the library's variants
     found = index.get(word) or index.get(key(word))
     if found is None and re.fullmatch(r"\d{5}", word) and word.endswith("1"):
         found = index.get(word[:4])
