@@ -4,9 +4,11 @@ A template of a digit is nine cells, one in each row, each column and each box: 
 digit's nine copies end up in some solution. The templates that fit the position (each
 cell holds the digit or has it as a candidate, and every copy already placed is among
 them) are all the arrangements left to the digit, so a blank cell in every one of them
-holds it (Template Set) and a candidate in none of them cannot (Template Delete). A digit
-has at most 46,656 templates; they are walked row by row, each row's cell chosen among the
-digit's places there, so a position with few places left has few to walk.
+holds it (Template Set) and a candidate in none of them cannot (Template Delete). As in
+HoDoKu, the digits' templates are refined together: a cell in every template of one digit
+is that digit's, so no template of another digit may use it (to a fixpoint). A digit has at
+most 46,656 templates; they are walked row by row, each row's cell chosen among the digit's
+places there, so a position with few places left has few to walk.
 """
 
 from __future__ import annotations
@@ -47,26 +49,54 @@ def _each_digit(g: Candidates) -> Iterator[tuple[int, int, int, int]]:
     each digit with a template (none: a contradiction, which the singles say better)."""
     if g.n != N or not g.tables.classic:
         return
-    for d in range(1, N + 1):
-        count, every, some = _templates(g, d)
-        if count:
-            yield d, count, every, some
+    for d, templates in enumerate(g.cached("templates", lambda: _refined(g)), 1):
+        if templates:
+            every, some = EVERY_CELL, 0
+            for cells in templates:
+                every &= cells
+                some |= cells
+            yield d, len(templates), every, some
 
 
-def _templates(g: Candidates, d: int) -> tuple[int, int, int]:
-    """How many templates of a digit fit the position, and the AND and OR of their cells."""
+def _refined(g: Candidates) -> list[list[int]]:
+    """Each digit's templates, less those that use a cell every template of another digit
+    uses, until none is left to take away."""
+    templates = [_templates(g, d) for d in range(1, N + 1)]
+    while True:
+        forced = []
+        for listed in templates:
+            every = EVERY_CELL if listed else 0
+            for cells in listed:
+                every &= cells
+            forced.append(every)
+        kept = [[cells for cells in listed
+                 if not cells & _others(forced, d)] for d, listed in enumerate(templates)]
+        if all(len(a) == len(b) for a, b in zip(kept, templates)):
+            return templates
+        templates = kept
+
+
+def _others(forced: list[int], d: int) -> int:
+    """The cells the other digits (not index d) hold in every template."""
+    out = 0
+    for e, cells in enumerate(forced):
+        if e != d:
+            out |= cells
+    return out
+
+
+def _templates(g: Candidates, d: int) -> list[int]:
+    """The templates of a digit that fit the position, each as a mask of its cells."""
     where = g.where()[d - 1]
     rows = []
     for r in range(N):
         placed = [r * N + c for c in range(N) if g.values[r * N + c] == d]
         rows.append(placed if placed else cells_of(where & ((1 << N) - 1) << r * N))
-    found = [0, EVERY_CELL, 0]  # count, every, some
+    found: list[int] = []
 
     def walk(r: int, columns: int, stacks: int, cells: int) -> None:
         if r == N:
-            found[0] += 1
-            found[1] &= cells
-            found[2] |= cells
+            found.append(cells)
             return
         if r % 3 == 0:
             stacks = 0  # a new band: each of its rows in another box
@@ -77,7 +107,7 @@ def _templates(g: Candidates, d: int) -> tuple[int, int, int]:
 
     if all(len(cells) <= 1 or not g.values[cells[0]] for cells in rows):
         walk(0, 0, 0, 0)
-    return found[0], found[1] if found[0] else 0, found[2]
+    return found
 
 
 def _names(cells: list[int]) -> str:
