@@ -107,7 +107,10 @@ sudoku(Box, Cells, Rules0, Strength0) :-
     outies(Box, Places, Rules0, Outies),
     maplist(outies_hold(Grid), Outies),
     band_sums(Box, Rules0, Bands),
-    maplist(band_sum_holds(Grid, Places), Bands),
+    (   maplist(is_cage, Rules0)                % a killer alone: sums on bounds
+    ->  maplist(band_sum_bounds(Grid), Bands)
+    ;   maplist(band_sum_holds(Grid, Places), Bands)
+    ),
     differences(Box, Places, Rules0, Differences),
     maplist(outies_hold(Grid), Differences),
     partner_triples(N, Grid, Places, Rules).
@@ -172,12 +175,15 @@ rule_holds(_, _, Rows, _, non_consecutive) :-
     transpose(Rows, Columns),
     maplist(not_consecutive, Rows),
     maplist(not_consecutive, Columns).
-rule_holds(Strength, Grid, Rows, _, cage(Indices, Sum)) :-
+rule_holds(Strength, Grid, Rows, Places, cage(Indices, Sum)) :-
     cells_at(Grid, Indices, Cage),
-    digits_differ(Strength, Cage),
-    sum(Cage, #=, Sum),
     length(Rows, N),
-    cage_digit_sets(N, Cage, Sum).
+    (   N =< 9
+    ->  cage(N, Grid, Places, Indices, Sum)
+    ;   digits_differ(Strength, Cage),
+        sum(Cage, #=, Sum),
+        cage_digit_sets(N, Cage, Sum)
+    ).
 rule_holds(_, Grid, _, _, parity(Indices, Parity)) :-
     cells_at(Grid, Indices, Cage),
     maplist(has_parity(Parity), Cage).
@@ -609,6 +615,16 @@ split_reaching([Cage-Sum|Cages], Region, Plus0, Plus, Minus0, Minus, Total0, Tot
 
 band_sum_holds(Grid, Places, band_sum(Cells, Sum)) :-
     sum_chain(Grid, Places, Cells, Sum).
+
+%   On a killer alone, a band's sum is a plain sum/3, which narrows bounds
+%   only: the cage propagators (cage/5) do the rest, and line_sum/2 on some
+%   75 bands costs several times what it saves there (HARD_KILLERS of
+%   tests/data/killers-forum.jsonl: about 9 ms a labeling choice against 3).
+%   With other rules (diagonals) line_sum/2 stays: it solves the forum's
+%   HS_KILLERS with diagonals in a handful of choices.
+band_sum_bounds(Grid, band_sum(Cells, Sum)) :-
+    cells_at(Grid, Cells, Xs),
+    sum(Xs, #=, Sum).
 
 cells_differ(Grid, A-B) :-
     cell_at(Grid, A, X),
@@ -1095,6 +1111,175 @@ mask_digits(Mask, [Digit|Digits]) :-
     Digit is lsb(Mask),
     Rest is Mask /\ (Mask - 1),
     mask_digits(Rest, Digits).
+
+%!  cage(+N, +Grid, +Units, +Indices, +Sum)
+%
+%   A killer cage (N =< 9): its cells hold distinct digits adding up to Sum,
+%   one propagator that keeps exactly the digits some filling of the whole
+%   cage allows (domain consistency, where the sum, all_different and a table
+%   of fillings each saw part), and one more deduction: a digit that every
+%   filling left uses (the cage "must contain" it) leaves the other cells of
+%   every unit holding the whole cage. The digit sets reached are sets of
+%   sets of digits, one N-bit digit mask each, held as one integer of 2^N
+%   bits (bit M set: digit set M reached), so each step is a few integer
+%   operations: from the front, the digit sets the cells so far can hold
+%   (only subsets of some filling's set kept), then from the back, the sets
+%   that reach a filling, each cell keeping the digits of such a step.
+
+cage(N, Grid, Units, Indices, Sum) :-
+    cells_at(Grid, Indices, Cells),
+    length(Cells, Size),
+    findall(Set, digit_set(N, 1, Size, Sum, Set), Sets),
+    maplist(low_mask, Sets, Masks),
+    foldl(set_bit, Masks, 0, Fillings),
+    findall(Sub, ( member(Mask, Masks), submask(Mask, Sub) ), Subs0),
+    sort(Subs0, Subs),
+    foldl(set_bit, Subs, 0, Partial),
+    append(Sets, Digits0),
+    sort(Digits0, Digits),
+    list_to_fdset(Digits, Fitting),
+    maplist(in_digits(Fitting), Cells),
+    sort(Indices, Sorted),
+    findall(Other, ( member(Unit0, Units), sort(Unit0, Unit), ord_subset(Sorted, Unit),
+                     ord_subtract(Unit, Sorted, Outside), member(Other, Outside) ), Others0),
+    sort(Others0, Others1),
+    cells_at(Grid, Others1, Others),
+    digit_tables(N, Without, With),
+    propagate(cage_fillings(Cells, Partial, Fillings, Others, Without, With), Cells).
+
+%   A digit set (a list) as a mask with bit D-1 for digit D.
+low_mask(Set, Mask) :-
+    foldl(low_bit, Set, 0, Mask).
+
+low_bit(Digit, Mask0, Mask) :-
+    Mask is Mask0 \/ (1 << (Digit - 1)).
+
+set_bit(Position, Bits0, Bits) :-
+    Bits is Bits0 \/ (1 << Position).
+
+%   Every submask of Mask, Mask and 0 included.
+submask(Mask, Sub) :-
+    submask(Mask, Mask, Sub).
+
+submask(_, Sub, Sub).
+submask(Mask, Sub0, Sub) :-
+    Sub0 > 0,
+    Sub1 is (Sub0 - 1) /\ Mask,
+    submask(Mask, Sub1, Sub).
+
+%   Without's argument D+1: the digit sets (bits of 2^N) lacking digit bit D;
+%   With's: those holding it. Made once for each N.
+:- dynamic digit_tables_/3.
+
+digit_tables(N, Without, With) :-
+    (   digit_tables_(N, Without, With)
+    ->  true
+    ;   Top is (1 << N) - 1,
+        Full is (1 << (1 << N)) - 1,
+        Last is N - 1,
+        findall(Bits, ( between(0, Last, D),
+                        aggregate_all(sum(1 << M), ( between(0, Top, M),
+                                                     M /\ (1 << D) =:= 0 ), Bits) ),
+                Lacking),
+        maplist(complement(Full), Lacking, Holding),
+        Without =.. [without|Lacking],
+        With =.. [with|Holding],
+        assertz(digit_tables_(N, Without, With))
+    ).
+
+complement(Full, Bits, Other) :-
+    Other is Full xor Bits.
+
+%   Like line_sum/2, the queue is held while the cage narrows its cells, and
+%   the propagator does not wake itself: one run leaves each cell exactly
+%   the digits some filling allows, and a second would change nothing.
+clpfd:run_propagator(cage_fillings(Cells, Partial, Fillings, Others, Without, With), State) :-
+    b_getval('$clpfd_queue_status', Queue),
+    b_getval('$clpfd_current_propagator', Current),
+    b_setval('$clpfd_queue_status', disabled),
+    b_setval('$clpfd_current_propagator', State),
+    cage_fillings(Cells, Partial, Fillings, Others, Without, With),
+    b_setval('$clpfd_current_propagator', Current),
+    b_setval('$clpfd_queue_status', Queue),
+    (   ground(Cells) -> clpfd:kill(State) ; true ).
+
+cage_fillings(Cells, Partial, Fillings, Others, Without, With) :-
+    maplist(low_digits, Cells, Masks),
+    reached(Masks, Partial, Without, 1, [], [Last|Before]),
+    Kept is Last /\ Fillings,
+    Kept =\= 0,
+    reverse(Masks, Backward),
+    reverse(Cells, Back),
+    supported(Back, Backward, Before, Kept, With),
+    functor(Without, _, N),
+    must_hold(0, N, Kept, Without, 0, Must),
+    (   Must =:= 0
+    ->  true
+    ;   Leave is Must << 1,
+        maplist(not_holding(Leave), Others)
+    ).
+
+%   A cell's candidates with bit D-1 for digit D.
+low_digits(Cell, Mask) :-
+    mask(Cell, Mask0),
+    Mask is Mask0 >> 1.
+
+%   The digit sets the cells reach one by one, the last first.
+reached([], _, _, Sets, Levels, [Sets|Levels]).
+reached([Mask|Masks], Partial, Without, Sets, Levels0, Levels) :-
+    step(Mask, Sets, Without, 0, Next0),
+    Next is Next0 /\ Partial,
+    Next =\= 0,
+    reached(Masks, Partial, Without, Next, [Sets|Levels0], Levels).
+
+%   Each set of Sets lacking a digit of Mask, with that digit added.
+step(0, _, _, Next, Next) :- !.
+step(Mask, Sets, Without, Next0, Next) :-
+    D is lsb(Mask),
+    I is D + 1,
+    arg(I, Without, Lacking),
+    Next1 is Next0 \/ ((Sets /\ Lacking) << (1 << D)),
+    Rest is Mask /\ (Mask - 1),
+    step(Rest, Sets, Without, Next1, Next).
+
+%   From the back: each cell keeps the digits that lead from a set reached
+%   before it to a set kept after it.
+supported([], [], _, _, _).
+supported([Cell|Cells], [Mask|Masks], [Before|Levels], Kept, With) :-
+    back_step(Mask, Kept, Before, With, 0, Digits, 0, Kept1),
+    Mask1 is Mask << 1,
+    Digits1 is Digits << 1,
+    narrow(Cell, Mask1, Digits1),
+    supported(Cells, Masks, Levels, Kept1, With).
+
+back_step(0, _, _, _, Digits, Digits, Kept, Kept) :- !.
+back_step(Mask, Kept, Before, With, Digits0, Digits, Kept0, Kept1) :-
+    D is lsb(Mask),
+    I is D + 1,
+    arg(I, With, Holding),
+    From is ((Kept /\ Holding) >> (1 << D)) /\ Before,
+    (   From =:= 0
+    ->  Digits2 = Digits0, Kept2 = Kept0
+    ;   Digits2 is Digits0 \/ (1 << D), Kept2 is Kept0 \/ From
+    ),
+    Rest is Mask /\ (Mask - 1),
+    back_step(Rest, Kept, Before, With, Digits2, Digits, Kept2, Kept1).
+
+%   The digits (bit D-1) of every filling kept.
+must_hold(N, N, _, _, Must, Must) :- !.
+must_hold(D, N, Kept, Without, Must0, Must) :-
+    I is D + 1,
+    arg(I, Without, Lacking),
+    (   Kept /\ Lacking =:= 0 -> Must1 is Must0 \/ (1 << D) ; Must1 = Must0 ),
+    must_hold(I, N, Kept, Without, Must1, Must).
+
+not_holding(Leave, Cell) :-
+    (   integer(Cell)
+    ->  (1 << Cell) /\ Leave =:= 0
+    ;   mask(Cell, Mask),
+        Left is Mask /\ \ Leave,
+        narrow(Cell, Mask, Left)
+    ).
 
 
                  /*******************************
