@@ -213,13 +213,16 @@ class PrologBackend(Backend):
             what = f"{len(args[0])} pairs" if name == "differ" else what
             lines.append(f"  {name}({what})" if what else f"  {name}")
         if geo.cages:
-            lines.append("  cages: each cell keeps the digits of the sets that fill its cage; "
-                         "a cage of at most 720 fillings is a tuples_in/2 table, a bigger one "
-                         "a 0/1 vector of its digits restricted to those sets; implied_cages/3 "
+            lines.append("  cages: cage/5, one propagator a cage (up to 9 digits): each cell "
+                         "keeps the digits some filling of the whole cage allows, and a digit "
+                         "every filling uses leaves the other cells of each unit holding the "
+                         "cage (beyond 9 digits: a tuples_in/2 table of its fillings, or a 0/1 "
+                         "vector of its digits); implied_cages/3 "
                          "adds each unit's cells outside its cages as one more cage (the rule "
                          "of 45), and outies/4 a sum over the cells of the cages reaching out "
                          "of a unit (a few cells at most); band_sums/3 does the same over 2 "
-                         "to N-1 consecutive rows or columns (line_sum/2 over up to 9 cells); "
+                         "to N-1 consecutive rows or columns (sum/3 on a killer alone, "
+                         "line_sum/2 over up to 9 cells with other rules); "
                          "the caged cells are labeled first")
         relations: dict[tuple[str, str], int] = {}
         for rel in posted_relations(geo):

@@ -637,6 +637,8 @@ not_consecutive([X, Y|Line]) :-
     abs(X - Y) #\= 1,
     not_consecutive([Y|Line]).
 
+%   (Renbans, and killer cages of more than 9 digits, where cage/5's sets of
+%   digit sets would be integers of 2^N bits.)
 %   A cage's digits are one of the digit sets that fill it: Size distinct
 %   digits of 1..N adding up to Sum (a 2-cell 4 is {1,3}, a 3-cell 23 is
 %   {6,8,9}). sum/3 alone reasons on bounds only, and all_distinct does not
