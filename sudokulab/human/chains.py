@@ -307,9 +307,34 @@ def remote_pair(g: Candidates) -> Iterator[Step]:
             only |= cells
     if not only:
         return
+    chains = []
     for chain, gone in search(g, "c", accept=lambda ch: len(ch) >= 8 and _same_pair(g, ch),
                               only=only, every=True):
+        chains.append(chain)
         yield _step(g, "Remote Pair", chain, gone)
+    yield from _both_digits(g, chains)
+
+
+def _both_digits(g: Candidates, chains: list[list[int]]) -> Iterator[Step]:
+    """Each remote pair as HoDoKu gives it, after the chains above: both digits leave every
+    cell that sees two of its cells an odd number of links apart (one of them holds each
+    digit), in one step; only where that removes more than one chain did."""
+    n, peers, done = g.n, g.tables.peer_masks, set()
+    for chain in chains:
+        cells = [node // n for node in chain[::2]]
+        key = min(tuple(cells), tuple(reversed(cells)))
+        if key in done:
+            continue
+        done.add(key)
+        seeing = 0
+        for i, a in enumerate(cells):
+            for b in cells[i + 1::2]:
+                seeing |= peers[a] & peers[b]
+        seeing &= ~sum(1 << c for c in cells)
+        pair = g.cands[cells[0]]
+        gone = [(c, d) for c in cells_of(seeing) for d in digits(pair) if g.cands[c] >> (d - 1) & 1]
+        if len({d for _, d in gone}) == 2:
+            yield _step(g, "Remote Pair", chain, gone)
 
 
 def xy_chain(g: Candidates) -> Iterator[Step]:
