@@ -27,7 +27,27 @@ def fish(g: Candidates, size: int, kind: str = "") -> Iterator[Step]:
     if not kind:
         return _every_digit(g, size, "")
     # finned and sashimi fish come from one search, remembered per digit
-    return (step for found, step in _every_digit(g, size, "any") if found == kind)
+    return _with_siamese(g, [(step, base) for found, step, base in _every_digit(g, size, "any")
+                             if found == kind])
+
+
+def _with_siamese(g: Candidates, found: list) -> Iterator[Step]:
+    """The fish found, then each siamese pair as HoDoKu gives it: two of one digit on the
+    same base lines, covered differently, in one step with both fishes' eliminations."""
+    yield from (step for step, _ in found)
+    for k, (one, base) in enumerate(found):
+        for other, same in found[k + 1:]:
+            gone = set(one.eliminations) | set(other.eliminations)
+            if same == base and len(gone) > max(len(one.eliminations), len(other.eliminations)):
+                yield make(one.technique, g.n, f"{_what(one)} + {_what(other)}",
+                           eliminations=gone, cells=[*one.cells, *other.cells],
+                           sentence=f"Two fish on the same base lines: {one.sentence} "
+                                    f"{other.sentence}")
+
+
+def _what(step: Step) -> str:
+    """A fish step's pattern: its notation between the technique and the eliminations."""
+    return step.notation.split(": ", 1)[1].split(" => ", 1)[0]
 
 
 def _digit_fish(g: Candidates, d: int, size: int, kind: str) -> Iterator:
@@ -122,7 +142,8 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
                         for x in _bits(places[line] & ~cover)]
                 found = "sashimi" if sashimi else "finned"
                 yield found, _step(g, d, size, found, base, _bits(cover), fins,
-                                   [(c, d) for c in _bits(gone)], rows_first)
+                                   [(c, d) for c in _bits(gone)], rows_first), \
+                    (d, base, rows_first)
 
 
 def _cells(lines: int, masks: tuple[int, ...]) -> int:
