@@ -258,7 +258,8 @@ def _solve(lineup: list[str], puzzles: dict[int, Puzzle], settings: Settings, jo
         if log:
             log.close()
     session.update(finished=now(), interrupted=stop is not None,
-                   **({"terminated": True} if isinstance(stop, Terminated) else {}),
+                   **({"terminated": True} if isinstance(stop, Terminated) or errors.terminated()
+                      else {}),
                    skipped=dict(skipped))
     # a busy machine slows every engine
     meta["environment"]["load after"] = session["load after"] = provenance.load()
