@@ -89,3 +89,13 @@ def test_one_puzzle_is_shown_without_a_heading(tmp_path, capsys):
     assert main(["show", thermometer, "--after", LEVEL]) == Exit.ENGINE  # a rule human lacks
     assert capsys.readouterr().err == (f"sudokulab: error: after {LEVEL}: unsupported: human "
                                        f"cannot express rule(s): thermometer\n")
+
+
+def test_after_several_levels_is_refused_naming_the_ladder(capsys):
+    # held-out pass 8: 'all', 'default' and a list drew the first level alone, exit 0
+    puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    for level in ("all", "default", "human:chains,norvig"):
+        assert main(["show", puzzle, "--after", level]) == Exit.INPUT
+        err = capsys.readouterr().err
+        assert f"--after {level} names" in err and f"--levels {level}` compares them" in err
+    assert main(["show", puzzle, "--after", "human:chains"]) == Exit.OK

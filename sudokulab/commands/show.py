@@ -96,7 +96,12 @@ def _after(puzzle, level: str) -> str:
     from sudokulab.formats import text
     from sudokulab.teaching import ladder
 
-    chosen = ladder.choose(level)[0]
+    levels = ladder.choose(level)
+    if len(levels) != 1:  # 'all', 'default', a list: the ladder's table compares them
+        raise UsageError(f"--after {level} names {len(levels)} levels; show draws one (e.g. "
+                         f"--after {levels[0].name}); `sudokulab ladder PUZZLE --levels "
+                         f"{level}` compares them")
+    chosen = levels[0]
     outcome = ladder.after(puzzle, chosen.name)
     if outcome.unsupported:
         raise EngineError(f"after {chosen.name}: unsupported: {outcome.unsupported}")
