@@ -337,6 +337,24 @@ def test_every_variant_puzzle_survives_an_fpuzzles_link(name):
         assert read == puzzle
 
 
+def test_dot_rules_sharing_an_f_puzzles_key_merge_or_are_refused():
+    # held-out pass 8: the writer merged two rules' marks under one negative constraint
+    # (a link to another puzzle) and wrote a pair twice (a link the reader refused)
+    from sudokulab.formats import links
+
+    white, other = ((0, 0), (0, 1)), ((2, 2), (2, 3))
+    both = empty(4, (R.Kropki(white=(white,)), R.Kropki(white=(white, other))))
+    read = links.read_link(links.fpuzzles_link(both))  # no negative: one list, each pair once
+    assert read.rules == (R.Kropki(white=(white, other)),)
+    for rules in [(R.Kropki(white=(white,)), R.Kropki(white=(other,), negative=True)),
+                  (R.XV(x=(white,), negative=True), R.XV(v=(other,))),
+                  (R.ConsecutiveMarks((white,)), R.Kropki(black=(other,)))]:
+        with pytest.raises(PuzzleError, match="one negative constraint"):
+            links.fpuzzles_link(empty(4, rules))
+    with pytest.raises(PuzzleError, match="two 'xv' marks between R1C1 and R1C2"):
+        links.fpuzzles_link(empty(4, (R.XV(x=(white,)), R.XV(v=(white,)))))
+
+
 def test_a_rule_f_puzzles_has_no_key_for_travels_as_its_units_or_is_refused():
     from made_up_rules import CentreDot, CentreUnit, Secret
 

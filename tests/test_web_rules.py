@@ -219,6 +219,11 @@ def test_the_page_gives_no_player_link_that_would_drop_a_rule(tab):
                          made_up)
     assert links == {"fpuzzles": None, "sudokupad": None,
                      "why": "f-puzzles has no form for the rule made-up"}
+    made_up["rules"] = [{"type": "kropki", "white": [["r1c1", "r1c2"]], "negative": True},
+                        {"type": "kropki", "white": [["r3c3", "r3c4"]]}]  # as fpuzzles.py
+    links = tab.evaluate("(p) => import('/static/links.js').then((m) => m.playerLinks(p))",
+                         made_up)
+    assert links["fpuzzles"] is None and "one negative constraint" in links["why"]
     made_up["rules"] = [{"type": "disjoint-groups"}]
     links = tab.evaluate("(p) => import('/static/links.js').then((m) => m.playerLinks(p))",
                          made_up)

@@ -264,6 +264,7 @@ def to_fpuzzles(puzzle: Puzzle, solution: Iterable[int] | None = None) -> dict:
         for r, c in region:
             grid[r][c]["region"] = k
     data: dict = {"size": n, "grid": grid}
+    _refuse_shared_negatives(puzzle.rules)
     for rule in puzzle.rules:
         if isinstance(rule, R.Diagonal):
             data["diagonal+"] = data["diagonal-"] = True
@@ -284,10 +285,55 @@ def to_fpuzzles(puzzle: Puzzle, solution: Iterable[int] | None = None) -> dict:
                                    for window in sorted(_windows(puzzle.box), key=min)]
         elif not isinstance(rule, R.Jigsaw):  # a jigsaw's regions are the grid's, above
             _to_fpuzzles_lines(rule, data, name, puzzle.box)
+    _merge_marks(data)
     if solution is not None:
         data["solution"] = list(solution)
     return data
 
+
+def _dot_keys(rule: R.Rule) -> tuple[set[str], set[str]]:
+    """The f-puzzles keys a dot rule writes its marks under, and those its negative
+    constraint covers."""
+    if isinstance(rule, R.ConsecutiveMarks):
+        return {"difference"}, {"difference"}
+    if isinstance(rule, R.Kropki):
+        return {"difference", "ratio"}, {"difference", "ratio"} if rule.negative else set()
+    if isinstance(rule, R.XV):
+        return {"xv"}, {"xv"} if rule.negative else set()
+    return set(), set()
+
+
+def _refuse_shared_negatives(rules: tuple[R.Rule, ...]) -> None:
+    """PuzzleError when two dot rules share an f-puzzles key and one of them is negative
+    there: f-puzzles keeps one list of marks per key with one negative constraint, so the
+    link would forbid or allow other pairs than the rules do."""
+    users: dict[str, list[tuple[str, bool]]] = {}
+    for rule in rules:
+        keys, negative = _dot_keys(rule)
+        for key in keys:
+            users.setdefault(key, []).append((rule.name, key in negative))
+    for key, listed in users.items():
+        if len(listed) > 1 and any(negative for _, negative in listed):
+            names = " and ".join(name for name, _ in listed)
+            raise PuzzleError(f"f-puzzles keeps one list of '{key}' marks with one negative "
+                              f"constraint: {names} (one of them negative) cannot share it")
+
+
+def _merge_marks(data: dict) -> None:
+    """Each pair of cells marked once per key (two rules may mark the same pair); PuzzleError
+    for two different marks between the same cells, which f-puzzles cannot hold."""
+    for key in ("difference", "ratio", "xv"):
+        kept: dict[tuple[str, ...], dict] = {}
+        for mark in data.get(key, []):
+            cells = tuple(sorted(mark["cells"]))
+            if cells in kept and kept[cells]["value"] != mark["value"]:
+                raise PuzzleError(f"two '{key}' marks between {cells[0]} and {cells[1]}: "
+                                  f"f-puzzles holds one")
+            kept.setdefault(cells, mark)
+        if key in data:
+            data[key] = list(kept.values())
+    if "negative" in data:
+        data["negative"] = list(dict.fromkeys(data["negative"]))
 
 def _to_fpuzzles_lines(rule: R.Rule, data: dict, name, box: tuple[int, int]) -> None:
     """The f-puzzles JSON of a line, arrow, dot, region or little-killer rule, into data."""

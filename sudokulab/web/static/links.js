@@ -93,6 +93,7 @@ export function toFpuzzles(puzzle) {
   regions.forEach((region, k) => region.forEach(([r, c]) => { grid[r][c].region = k; }));
   const data = { size: n, grid };
   const add = (key, ...items) => { (data[key] = data[key] || []).push(...items); };
+  refuseSharedNegatives(puzzle.rules);
   for (const rule of puzzle.rules) {
     const cells = (rule.cells || []).map(upper);
     if (rule.type === "diagonal") { data["diagonal+"] = true; data["diagonal-"] = true; }
@@ -127,7 +128,49 @@ export function toFpuzzles(puzzle) {
       if (rule.negative) add("negative", ...(kropki ? ["ratio", "difference"] : ["xv"]));
     } else if (rule.type !== "jigsaw") throw new Error(`f-puzzles has no form for the rule ${rule.type}`);  // never dropped
   }
+  mergeMarks(data);
   return data;
+}
+
+// The f-puzzles keys a dot rule writes its marks under, and those its negative covers.
+function dotKeys(rule) {
+  if (rule.type === "consecutive-marks") return [["difference"], ["difference"]];
+  if (rule.type === "kropki") return [["difference", "ratio"], rule.negative ? ["difference", "ratio"] : []];
+  if (rule.type === "xv") return [["xv"], rule.negative ? ["xv"] : []];
+  return [[], []];
+}
+
+// f-puzzles keeps one list of marks per key with one negative constraint: two dot rules
+// sharing a key, one of them negative there, would open another puzzle (formats/fpuzzles.py).
+function refuseSharedNegatives(rules) {
+  const users = new Map();
+  for (const rule of rules) {
+    const [keys, negative] = dotKeys(rule);
+    for (const key of keys) users.set(key, [...(users.get(key) || []), [rule.type, negative.includes(key)]]);
+  }
+  for (const [key, listed] of users) {
+    if (listed.length > 1 && listed.some(([, negative]) => negative)) {
+      throw new Error(`f-puzzles keeps one list of '${key}' marks with one negative constraint: `
+        + `${listed.map(([name]) => name).join(" and ")} (one of them negative) cannot share it`);
+    }
+  }
+}
+
+// Each pair of cells marked once per key; two different marks between the same cells refused.
+function mergeMarks(data) {
+  for (const key of ["difference", "ratio", "xv"]) {
+    if (!data[key]) continue;
+    const kept = new Map();
+    for (const mark of data[key]) {
+      const cells = [...mark.cells].sort().join(",");
+      if (kept.has(cells) && kept.get(cells).value !== mark.value) {
+        throw new Error(`two '${key}' marks between ${cells.replace(",", " and ")}: f-puzzles holds one`);
+      }
+      if (!kept.has(cells)) kept.set(cells, mark);
+    }
+    data[key] = [...kept.values()];
+  }
+  if (data.negative) data.negative = [...new Set(data.negative)];
 }
 
 /** The f-puzzles and SudokuPad links that open the puzzle; null links and the reason
