@@ -41,6 +41,17 @@ def nonempty(text: str) -> str:
     return text
 
 
+class Once(argparse.Action):
+    """An option that holds a whole rule, given at most once: a second one would silently
+    replace the first (its marks, its 'negative')."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        if getattr(namespace, self.dest) is not None:
+            parser.error(f"{option_string} given twice: give every mark of the rule in one "
+                         f"{option_string} (a comma list)")
+        setattr(namespace, self.dest, values)
+
+
 def input_arguments(parser: argparse.ArgumentParser) -> None:
     """PUZZLE | - | --file F, and the box shape."""
     parser.add_argument("puzzle", nargs="?", metavar="PUZZLE",
@@ -71,23 +82,23 @@ def input_arguments(parser: argparse.ArgumentParser) -> None:
                        help="cells that hold even digits, e.g. r1c1,r5c5")
     rules.add_argument("--odd", metavar="CELLS", action="append", default=[],
                        help="cells that hold odd digits")
-    rules.add_argument("--regions", metavar="LAYOUT",
+    rules.add_argument("--regions", metavar="LAYOUT", action=Once,
                        help="jigsaw: N*N region labels row by row, e.g. 'AAABBB...'")
     rules.add_argument("--line", metavar="KIND:CELLS", action="append", default=[],
                        help=f"{R.rule_names(R.LINES)} along cells, e.g. "
                             "'thermometer:r1c1,r1c2,r1c3' (bulb or circle first; repeatable)")
     rules.add_argument("--little-killer", metavar="CELLS=SUM", action="append", default=[],
                        help="a diagonal sum, e.g. 'r1c2,r2c3,r3c4=15' (repeatable)")
-    rules.add_argument("--kropki", metavar="MARKS",
+    rules.add_argument("--kropki", metavar="MARKS", action=Once,
                        help="dots: 'w:r1c1-r1c2,b:r2c1-r2c2' (white consecutive, black ratio "
                             "2); add ',negative' when no dot means neither")
     rules.add_argument("--sandwich", metavar="LINE=SUM", action="append", default=[],
                        help="digits between the 1 and the N of a row or column add up to "
                             "SUM, e.g. 'r3=10' or 'c5=0' (repeatable)")
-    rules.add_argument("--consecutive", metavar="PAIRS",
+    rules.add_argument("--consecutive", metavar="PAIRS", action=Once,
                        help="consecutive marks 'r1c1-r1c2,r3c3-r4c3'; every other pair of "
                             "orthogonal neighbours is not consecutive")
-    rules.add_argument("--xv", metavar="MARKS",
+    rules.add_argument("--xv", metavar="MARKS", action=Once,
                        help="marks: 'x:r1c1-r1c2,v:r2c1-r2c2' (sum 10, sum 5); add "
                             "',negative' when no mark means neither")
 
