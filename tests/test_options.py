@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
+import re
 from pathlib import Path
 
 import pytest
 
 from sudokulab.cli import main
+from sudokulab.commands import answers
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -216,3 +219,11 @@ def test_every_help_lists_130_and_143():
     for command, parser in commands_doc().parsers().items():
         codes = parser.epilog.split("exit codes", 1)[1]
         assert "  130 " in codes and "  143 " in codes, command
+
+
+def test_solve_help_lists_the_json_fields_solve_writes(capsys):
+    # held-out pass 8: the help named 'times', which the JSON does not have
+    assert main(["solve", "4" + "." * 15, "--format", "json"]) in (0, 6)
+    fields = list(json.loads(capsys.readouterr().out.splitlines()[0]))
+    listed = re.search(r"JSON Lines\): (.*?)\n  fpuzzles", answers.FORMATS, re.S)
+    assert listed and [f.strip() for f in " ".join(listed[1].split()).split(",")] == fields

@@ -25,8 +25,8 @@ FORMATS = """output formats:
   csv, tsv
           one line per puzzle after a header: number, status, count, milliseconds,
           the grids printed (comma-separated lines), message
-  json    one JSON object per line (JSON Lines): puzzle, box, rules, backend, status,
-          count, exact, solutions, stats, times, message
+  json    one JSON object per line (JSON Lines): puzzle, box, givens, rules, backend,
+          status, count, exact, solutions, stats, build_time, solve_time, message
   fpuzzles, sudokupad
           one link per puzzle that opens it in the browser, its solution inside when
           exactly one is known; otherwise the status word, as in line
