@@ -32,8 +32,8 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--only", action="append", choices=list(CHECKS), metavar="CHECK",
                    help=f"run only this check (repeatable): {', '.join(CHECKS)}")
     p.add_argument("--dataset", "-d", metavar="NAME", type=nonempty,
-                   help="the bundled dataset the answers are checked on (default: top95; "
-                        "'none' for no dataset check)")
+                   help="the bundled dataset the answers are checked on (default: top95, "
+                        "or none with --only; 'none' for no dataset check)")
     p.add_argument("--puzzles", default="10", metavar="K",
                    help="how many of its puzzles, from the first (default 10; 'all')")
 
@@ -56,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
     from sudokulab.harness import contract
 
     count = puzzles(args.puzzles)
-    dataset = None if args.dataset == "none" else args.dataset or "top95"
+    # --only runs only the checks it names: the answers on a dataset too when one is given
+    default = None if args.only else "top95"
+    dataset = None if args.dataset == "none" else args.dataset or default
     if dataset is not None and dataset not in datasets.names():
         raise UsageError(f"--dataset: no dataset {dataset!r}; these are bundled: "
                          f"{', '.join(datasets.names())}")
