@@ -227,3 +227,14 @@ def test_solve_help_lists_the_json_fields_solve_writes(capsys):
     fields = list(json.loads(capsys.readouterr().out.splitlines()[0]))
     listed = re.search(r"JSON Lines\): (.*?)\n  fpuzzles", answers.FORMATS, re.S)
     assert listed and [f.strip() for f in " ".join(listed[1].split()).split(",")] == fields
+
+
+@pytest.mark.parametrize("command", ["hint", "explain", "grade"])
+def test_the_list_of_techniques_comes_as_json_when_asked(command, capsys):
+    # held-out pass 8: --list --format json printed the plain table
+    assert main([command, "--list", "--format", "json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    named = {t["technique"]: t for t in listed["techniques"]}
+    assert named["X-Wing"]["by_default"] and not named["Squirmbag"]["by_default"]
+    assert {"code": "0300", "name": "X-Wing", "level": "Hard", "score": 140,
+            "lab": "X-Wing"} in listed["hodoku"]

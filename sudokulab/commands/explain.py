@@ -44,7 +44,7 @@ def options(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print each puzzle's numbered steps and grade; with --verify, check every step."""
     if args.list:
-        print(steps.listing())
+        print(steps.listing(args.format))
         return Exit.OK
     from sudokulab.puzzle import line_of
     from sudokulab.teaching import lessons

@@ -54,7 +54,7 @@ def options(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Grade every puzzle; print one record each, then the summary table."""
     if args.list:
-        print(steps.listing())
+        print(steps.listing(args.format))
         return Exit.OK
     from sudokulab.harness.progress import Progress
 

@@ -43,7 +43,7 @@ def options(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the easiest next step of each puzzle."""
     if args.list:
-        print(steps.listing())
+        print(steps.listing(args.format))
         return Exit.OK
     techniques = steps.chosen(args)
     codes: list[int] = [Exit.OK]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
@@ -63,11 +64,21 @@ def settings(args: argparse.Namespace) -> Settings:
                     seconds=args.timeout)
 
 
-def listing() -> str:
-    """The techniques, easiest first, with tier, HoDoKu level and score, SE-like rating."""
+def listing(form: str = "pretty") -> str:
+    """The techniques, easiest first, with tier, HoDoKu level and score, SE-like rating;
+    then HoDoKu's catalogue by code. In JSON (`--format json`), one object with both."""
     from tabulate import tabulate
 
     from sudokulab.human import grading, names, solver
+
+    if form == "json":
+        techniques = [{"technique": t.name, "tier": solver.TIERS[t.tier],
+                       **dict(zip(("level", "score", "se"), grading.TABLE[t.name])),
+                       "uniqueness": t.uniqueness, "by_default": t.by_default}
+                      for t in solver.ALL]
+        codes = [dict(zip(("code", "name", "level", "score", "lab"), row))
+                 for row in names.catalogue_rows(solver.BY_NAME)]
+        return json.dumps({"techniques": techniques, "hodoku": codes})
 
     rows = [(k, t.name, solver.TIERS[t.tier], *grading.TABLE[t.name],
              "yes" if t.uniqueness else "", "" if t.by_default else "when named")
