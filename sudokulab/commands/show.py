@@ -118,8 +118,9 @@ def _after(puzzle, level: str) -> str:
 
 def _no_marks(level, outcome) -> str:
     """Why a level known only by its full search shows no pencil marks for this puzzle."""
+    unit = level.guesses[:-1] if outcome.guesses == 1 else level.guesses  # '1 decision'
     took = ("ran out of time" if outcome.guesses is None
-            else f"took {outcome.guesses:g} {level.guesses}")
+            else f"took {outcome.guesses:g} {unit}")
     return (f"after {level.name}: no pencil marks: this level is {level.engine}'s full search, "
             f"which {took}; it shows a grid only when the search takes no choice")
 
