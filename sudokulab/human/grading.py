@@ -85,7 +85,7 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "Hidden Quadruple": ("Hard", 150, 5.4),
     "X-Wing": ("Hard", 140, 3.2),
     "Swordfish": ("Hard", 150, 3.8),
-    "Jellyfish": ("Unfair", 160, 5.2),
+    "Jellyfish": ("Hard", 160, 5.2),
     "Finned X-Wing": ("Hard", 130, 6.6),
     "Sashimi X-Wing": ("Hard", 150, 6.6),
     "Finned Swordfish": ("Unfair", 200, 6.7),
@@ -130,7 +130,7 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "Hidden Rectangle": ("Hard", 100, 7.0),  # Explainer has none: as a forcing chain
     "Avoidable Rectangle Type 1": ("Hard", 100, 4.5),  # Explainer has none: as type 1
     "Avoidable Rectangle Type 2": ("Hard", 100, 4.6),
-    "Bivalue Universal Grave + 1": ("Medium", 100, 5.6),
+    "Bivalue Universal Grave + 1": ("Hard", 100, 5.6),
     "Remote Pair": ("Hard", 110, 7.0),
     "X-Chain": ("Unfair", 260, 5.4),     # 3 strong links and up
     "XY-Chain": ("Unfair", 260, 7.0),
