@@ -221,6 +221,11 @@ def _check_each(box: tuple[int, int], rules: Sequence[R.Rule]) -> None:
         problem = R.rule_problem(rule, box)
         if problem:
             raise PuzzleError(problem)
+    # regions replace the boxes once: with two sets, engines and the checker read the first
+    replacing = [rule.name for rule in rules if getattr(rule, "replaces_boxes", False)]
+    if len(replacing) > 1:
+        raise PuzzleError(f"two {replacing[0]} rules: the regions replace the boxes once; "
+                          f"give one set of regions")
 
 
 def clash(puzzle: Puzzle) -> str:

@@ -47,3 +47,15 @@ class Secret(R.Rule):
 
     name = "secret"
     summary = "a meaning no engine reads off the geometry"
+
+
+def read_back(read: R.Rule | object, puzzle: object) -> bool:
+    """Whether a puzzle read back from a link is the puzzle written: the same, or, for a
+    rule the sites have no key for, its units as extra regions (the same meaning)."""
+    if read.rules == puzzle.rules:  # type: ignore[attr-defined]
+        return read == puzzle
+    units = {frozenset(cells) for rule in puzzle.rules  # type: ignore[attr-defined]
+             for _, _, cells in rule.units(puzzle.box)}  # type: ignore[attr-defined]
+    return (all(isinstance(rule, R.ExtraRegion) for rule in read.rules)  # type: ignore
+            and {frozenset(rule.cells) for rule in read.rules} == units  # type: ignore
+            and (read.box, read.givens) == (puzzle.box, puzzle.givens))  # type: ignore

@@ -229,3 +229,13 @@ def test_no_backend_sees_a_rule_that_does_not_fit_the_grid():
     with pytest.raises(PuzzleError):
         good.with_rules((R.Cage(((9, 9), (0, 0)), 5),))
     assert NorvigBackend().solve(good, limit=1).status.name == "SOLVED"
+
+
+def test_two_sets_of_regions_are_refused():
+    # held-out pass 9: a second jigsaw was kept in the puzzle and read by no engine nor the
+    # checker (every engine answered the first jigsaw's solution)
+    rows = R.parse_regions("AAAB CABB CCDB CDDD")
+    cols = R.parse_regions("AABB AABB CCDD CCDD")
+    with pytest.raises(PuzzleError, match="two jigsaw rules: the regions replace the boxes"):
+        Puzzle((2, 2), (0,) * 16, (rows, cols))
+    assert Puzzle((2, 2), (0,) * 16, (rows,)).rules == (rows,)

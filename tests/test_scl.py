@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 
 import pytest
+from made_up_rules import read_back
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError
@@ -158,8 +159,9 @@ def test_every_variant_puzzle_drawn_by_sudokupad_is_read_back_or_refused(name):
         assert REFUSED[name] in str(error.value)
         return
     read = sudokupad.from_scl(drawn(fp))
-    assert (read.box, read.givens, set(read.rules)) == (puzzle.box, puzzle.givens,
-                                                        set(puzzle.rules))
+    if set(read.rules) != set(puzzle.rules):  # a rule the site lacks: drawn as its units
+        assert read_back(read, puzzle)
+    assert (read.box, read.givens) == (puzzle.box, puzzle.givens)
 
 
 def grid4(**keys) -> dict:
@@ -273,4 +275,4 @@ def test_every_variant_puzzle_survives_a_sudokupad_link(name):
     puzzle = from_json(json.dumps(VARIANTS[name]))
     link = links.sudokupad_link(puzzle)
     assert link.startswith("https://sudokupad.app/fpuzzles")
-    assert links.read_link(link) == puzzle
+    assert read_back(links.read_link(link), puzzle)  # a rule the site lacks: as its units
