@@ -348,6 +348,8 @@ def test_dot_rules_sharing_an_f_puzzles_key_merge_or_are_refused():
             links.fpuzzles_link(empty(4, rules))
     with pytest.raises(PuzzleError, match="two 'xv' marks between R1C1 and R1C2"):
         links.fpuzzles_link(empty(4, (R.XV(x=(white,)), R.XV(v=(white,)))))
+    with pytest.raises(PuzzleError, match="a white and a black dot between R1C1 and R1C2"):
+        links.fpuzzles_link(empty(4, (R.Kropki(white=(white,)), R.Kropki(black=(white,)))))
 
 
 def test_a_rule_f_puzzles_has_no_key_for_travels_as_its_units_or_is_refused():

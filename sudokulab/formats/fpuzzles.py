@@ -332,6 +332,12 @@ def _merge_marks(data: dict) -> None:
             kept.setdefault(cells, mark)
         if key in data:
             data[key] = list(kept.values())
+    white = {tuple(sorted(mark["cells"])) for mark in data.get("difference", [])}
+    both = [mark["cells"] for mark in data.get("ratio", [])
+            if tuple(sorted(mark["cells"])) in white]
+    if both:  # the reader makes one kropki rule of the two keys: one dot a pair
+        raise PuzzleError(f"a white and a black dot between {both[0][0]} and {both[0][1]}: "
+                          f"f-puzzles reads them as one kropki rule, which holds one")
     if "negative" in data:
         data["negative"] = list(dict.fromkeys(data["negative"]))
 

@@ -170,6 +170,12 @@ function mergeMarks(data) {
     }
     data[key] = [...kept.values()];
   }
+  const white = new Set((data.difference || []).map((mark) => [...mark.cells].sort().join(",")));
+  const both = (data.ratio || []).find((mark) => white.has([...mark.cells].sort().join(",")));
+  if (both) {  // the reader makes one kropki rule of the two keys: one dot a pair
+    throw new Error(`a white and a black dot between ${both.cells[0]} and ${both.cells[1]}: `
+      + "f-puzzles reads them as one kropki rule, which holds one");
+  }
   if (data.negative) data.negative = [...new Set(data.negative)];
 }
 
