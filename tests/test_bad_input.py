@@ -328,6 +328,8 @@ CASES = [
          "expected w|b:CELL-CELL"),
     case("kropki-not-neighbours", "solve " + P4 + " --kropki w:r1c1-r3c3", 2,
          "not orthogonal neighbours"),
+    case("consecutive-empty", "solve " + P4 + " --consecutive ,", 2, "needs a value"),
+    case("regions-empty", "solve " + P4 + " --regions ''", 2, "needs a value"),
     case("kropki-twice", "solve " + P4 + " --kropki w:r1c1-r1c2,negative --kropki w:r3c3-r3c4",
          2, "--kropki given twice"),
     case("xv-one-cell", "solve " + P4 + " --xv x:r1c1", 2, "expected x|v:CELL-CELL"),

@@ -97,5 +97,6 @@ def test_after_several_levels_is_refused_naming_the_ladder(capsys):
     for level in ("all", "default", "human:chains,norvig"):
         assert main(["show", puzzle, "--after", level]) == Exit.INPUT
         err = capsys.readouterr().err
-        assert f"--after {level} names" in err and f"--levels {level}` compares them" in err
+        assert f"--after {level} names" in err
+        assert f"`sudokulab ladder --file FILE --levels {level}` compares them" in err
     assert main(["show", puzzle, "--after", "human:chains"]) == Exit.OK

@@ -9,7 +9,7 @@ import sys
 from typing import TextIO
 
 from sudokulab import rules as R
-from sudokulab.commands.inputs import box_shape, examples, nonempty
+from sudokulab.commands.inputs import box_shape, examples, nonempty, rule_value
 from sudokulab.errors import Exit, SudokulabError, UsageError, exit_help
 from sudokulab.generate import RANDOM_RULES
 
@@ -52,7 +52,7 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--box", default="3x3", metavar="RxC",
                    help="box shape: 2x2 (4x4), 2x3 (6x6), 3x3 (9x9, the default), 4x4 "
                         "(16x16), ...")
-    p.add_argument("--rules", metavar="LIST", action="append", default=[],
+    p.add_argument("--rules", metavar="LIST", type=rule_value, action="append", default=[],
                    help=f"comma list of: {R.rule_names()}, "
                         f"and {', '.join(RANDOM_RULES)} (regions, cages with their sums, "
                         "even/odd marks, and the lines, dots, sums and regions of those "

@@ -41,6 +41,14 @@ def nonempty(text: str) -> str:
     return text
 
 
+def rule_value(text: str) -> str:
+    """argparse type of a rule option's value: not empty, blank or commas alone (an empty
+    value was dropped by one spelling and kept as a rule with nothing in it by another)."""
+    if not text.replace(",", "").strip():
+        raise argparse.ArgumentTypeError("needs a value, not an empty one")
+    return text
+
+
 class Once(argparse.Action):
     """An option that holds a whole rule, given at most once: a second one would silently
     replace the first (its marks, its 'negative')."""
@@ -72,33 +80,33 @@ def input_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--box", metavar="RxC",
                         help="box shape when it is not the squarest one (e.g. 3x2)")
     rules = parser.add_argument_group("variant rules (added to every puzzle read)")
-    rules.add_argument("--rules", metavar="LIST", action="append", default=[],
+    rules.add_argument("--rules", metavar="LIST", type=rule_value, action="append", default=[],
                        help=f"comma list of: {R.rule_names()}")
     rules.add_argument("--rule", metavar="NAME", action="append", default=[],
                        help=f"one rule by name (repeatable): {R.summaries()}")
     rules.add_argument("--cage", metavar="CELLS=SUM", action="append", default=[],
                        help="a killer cage, e.g. 'r1c1,r1c2=10' (repeatable)")
-    rules.add_argument("--even", metavar="CELLS", action="append", default=[],
+    rules.add_argument("--even", metavar="CELLS", type=rule_value, action="append", default=[],
                        help="cells that hold even digits, e.g. r1c1,r5c5")
-    rules.add_argument("--odd", metavar="CELLS", action="append", default=[],
+    rules.add_argument("--odd", metavar="CELLS", type=rule_value, action="append", default=[],
                        help="cells that hold odd digits")
-    rules.add_argument("--regions", metavar="LAYOUT", action=Once,
+    rules.add_argument("--regions", metavar="LAYOUT", type=rule_value, action=Once,
                        help="jigsaw: N*N region labels row by row, e.g. 'AAABBB...'")
     rules.add_argument("--line", metavar="KIND:CELLS", action="append", default=[],
                        help=f"{R.rule_names(R.LINES)} along cells, e.g. "
                             "'thermometer:r1c1,r1c2,r1c3' (bulb or circle first; repeatable)")
     rules.add_argument("--little-killer", metavar="CELLS=SUM", action="append", default=[],
                        help="a diagonal sum, e.g. 'r1c2,r2c3,r3c4=15' (repeatable)")
-    rules.add_argument("--kropki", metavar="MARKS", action=Once,
+    rules.add_argument("--kropki", metavar="MARKS", type=rule_value, action=Once,
                        help="dots: 'w:r1c1-r1c2,b:r2c1-r2c2' (white consecutive, black ratio "
                             "2); add ',negative' when no dot means neither")
     rules.add_argument("--sandwich", metavar="LINE=SUM", action="append", default=[],
                        help="digits between the 1 and the N of a row or column add up to "
                             "SUM, e.g. 'r3=10' or 'c5=0' (repeatable)")
-    rules.add_argument("--consecutive", metavar="PAIRS", action=Once,
+    rules.add_argument("--consecutive", metavar="PAIRS", type=rule_value, action=Once,
                        help="consecutive marks 'r1c1-r1c2,r3c3-r4c3'; every other pair of "
                             "orthogonal neighbours is not consecutive")
-    rules.add_argument("--xv", metavar="MARKS", action=Once,
+    rules.add_argument("--xv", metavar="MARKS", type=rule_value, action=Once,
                        help="marks: 'x:r1c1-r1c2,v:r2c1-r2c2' (sum 10, sum 5); add "
                             "',negative' when no mark means neither")
 

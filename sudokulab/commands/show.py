@@ -99,8 +99,8 @@ def _after(puzzle, level: str) -> str:
     levels = ladder.choose(level)
     if len(levels) != 1:  # 'all', 'default', a list: the ladder's table compares them
         raise UsageError(f"--after {level} names {len(levels)} levels; show draws one (e.g. "
-                         f"--after {levels[0].name}); `sudokulab ladder PUZZLE --levels "
-                         f"{level}` compares them")
+                         f"--after {levels[0].name}); `sudokulab ladder --file FILE --levels "
+                         f"{level}` compares them on a file of puzzles")
     chosen = levels[0]
     outcome = ladder.after(puzzle, chosen.name)
     if outcome.unsupported:
