@@ -524,3 +524,15 @@ def test_compare_runs_a_json_lines_file_of_variants_each_under_its_rules(tmp_pat
     assert main(["compare", "--file", str(path), "--backends", "norvig,sat", "--jobs", "1",
                         "--out", str(out)]) == 0
     assert f"unique {len(puzzles)}; every answer agrees" in capsys.readouterr().out
+
+
+def test_a_hodoku_library_line_as_the_argument_is_read_as_a_file_reads_it(tmp_path, capsys):
+    # held-out pass 9: solve, export and setter said "wrong length: 89 cells" for the line
+    # that show, hint and --file read
+    line = ":0703:2,6:2...6+4..8.743.+8.......2...+462....+4+81...4+8.5..8+4..+1..+9....5..34" \
+           "......1+8.....+8..+17.:513 927::"
+    (tmp_path / "one.txt").write_text(line + "\n")
+    assert main(["solve", line, "--format", "line"]) == 0
+    argument = capsys.readouterr().out
+    assert main(["solve", "--file", str(tmp_path / "one.txt"), "--format", "line"]) == 0
+    assert argument == capsys.readouterr().out and len(argument.strip()) == 81

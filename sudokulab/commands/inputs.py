@@ -248,6 +248,8 @@ def parse_argument(text: str, box: tuple[int, int] | None, rules: tuple, fmt: st
     """A puzzle given on the command line, with a hint when it looks like a file name."""
     from sudokulab.formats.text import parse
 
+    if fmt == "auto" and text.lstrip().startswith(":"):
+        fmt = "hodoku"  # a HoDoKu library line, read as --file reads it (its givens)
     try:
         if fmt not in ("auto", "lines"):
             from sudokulab.formats import files
