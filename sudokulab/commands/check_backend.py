@@ -71,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"check-backend {args.engine} ({type(engine).__name__}, "
           f"{available.version or 'no version'})", flush=True)
     failed = passed = 0
-    for outcome in contract.run(engine, dataset, count, args.only):
+    only = list(dict.fromkeys(args.only)) if args.only else None  # each check once
+    for outcome in contract.run(engine, dataset, count, only):
         if outcome.passed:
             passed += 1
             print(f"  PASS  {outcome.name} ({outcome.seconds:.2f} s)", flush=True)

@@ -291,16 +291,16 @@ def to_fpuzzles(puzzle: Puzzle, solution: Iterable[int] | None = None) -> dict:
     return data
 
 
-def _dot_keys(rule: R.Rule) -> tuple[set[str], set[str]]:
+def _dot_keys(rule: R.Rule) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The f-puzzles keys a dot rule writes its marks under, and those its negative
-    constraint covers."""
+    constraint covers (in a fixed order: a refusal names the same key every run)."""
     if isinstance(rule, R.ConsecutiveMarks):
-        return {"difference"}, {"difference"}
+        return ("difference",), ("difference",)
     if isinstance(rule, R.Kropki):
-        return {"difference", "ratio"}, {"difference", "ratio"} if rule.negative else set()
+        return ("difference", "ratio"), ("difference", "ratio") if rule.negative else ()
     if isinstance(rule, R.XV):
-        return {"xv"}, {"xv"} if rule.negative else set()
-    return set(), set()
+        return ("xv",), ("xv",) if rule.negative else ()
+    return (), ()
 
 
 def _refuse_shared_negatives(rules: tuple[R.Rule, ...]) -> None:
