@@ -536,3 +536,20 @@ def test_a_hodoku_library_line_as_the_argument_is_read_as_a_file_reads_it(tmp_pa
     argument = capsys.readouterr().out
     assert main(["solve", "--file", str(tmp_path / "one.txt"), "--format", "line"]) == 0
     assert argument == capsys.readouterr().out and len(argument.strip()) == 81
+
+
+def test_a_position_shown_as_json_keeps_its_candidates(capsys):
+    # held-out pass 9: show --format json dropped the deleted candidates, so hint on the
+    # JSON answered another position than hint on the line
+    line = ":0703:2,6:2...6+4..8.743.+8.......2...+462....+4+81...4+8.5..8+4..+1..+9....5..34" \
+           "......1+8.....+8..+17.:513 927 929 132 332 532 932 133 333 533 933 637 638 943 " \
+           "356 756 956 358 259 659 764 266 666 767 269 669 583 784 984 593:288 688::"
+    assert main(["show", line, "--format", "json"]) == 0
+    shown = capsys.readouterr().out.strip()
+    assert json.loads(shown)["candidates"][0] == []  # r1c1 holds 2
+    answers = []
+    for text in (line, shown):
+        assert main(["hint", text, "--all", "--techniques", "Remote Pair", "--format",
+                     "json"]) == 0
+        answers.append(capsys.readouterr().out)
+    assert answers[0] == answers[1] and "r8c8<>2, r8c8<>6" in answers[0]

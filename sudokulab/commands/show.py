@@ -136,7 +136,7 @@ def _show(puzzle, fmt: str, number: int = 1) -> str:
         raise PuzzleError(f"the {fmt} form holds one N x N grid; a {puzzle.layout.name} shows "
                           f"as {', '.join(BOARD_FORMATS)}")
 
-    if getattr(puzzle, "marks", None) and fmt in ("candidates", "hodoku"):
+    if getattr(puzzle, "marks", None) and fmt in ("candidates", "hodoku", "json"):
         return _position(puzzle, fmt)  # a position shows its own candidates
     if fmt not in ("pretty", "line", "numbers", "json", "candidates"):
         from sudokulab.formats import files
@@ -156,9 +156,17 @@ def _show(puzzle, fmt: str, number: int = 1) -> str:
 
 
 def _position(position, fmt: str) -> str:
-    """A pencil-mark position (human/positions.py) as its candidate grid, or as HoDoKu's
-    library line with its placed digits and deleted candidates."""
+    """A pencil-mark position (human/positions.py) as its candidate grid, as HoDoKu's
+    library line with its placed digits and deleted candidates, or as the JSON with
+    per-cell candidates that hint and the page read (puzzle, values, candidates)."""
     from sudokulab.formats import text
+
+    if fmt == "json":
+        import json
+
+        values = [d if c in position.placed else 0 for c, d in enumerate(position.givens)]
+        return json.dumps({"puzzle": json.loads(text.to_json(position.puzzle())),
+                           "values": values, "candidates": position.candidates()})
 
     if fmt == "hodoku":
         return position.library_line()
