@@ -310,6 +310,8 @@ def test_route_killer(client):
     assert answer["status"] == "unique" and answer["complete"]
     direct = setter_report(parse(KILLERS[0]), grade=False)
     assert [r["index"] for r in answer["redundant_rules"]] == direct.redundant_rules
+    assert [r["number"] for r in answer["redundant_rules"]] == \
+        [k + 1 for k in direct.redundant_rules]  # as the text's #N (held-out pass 8)
     assert answer["solutions"] == [list(direct.solutions[0])]
     assert answer["grade_status"] in ("ok", "timeout")
 

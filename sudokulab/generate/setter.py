@@ -103,7 +103,10 @@ class SetterReport:
             "redundant_givens": (None if self.redundant_givens is None
                                  else [self.place(c) for c in self.redundant_givens]),
             "redundant_rules": (None if self.redundant_rules is None else
-                                [{"index": k, "rule": R.rule_to_json(self.rules[k])}
+                                # index: the place in the puzzle's rules, from 0; number:
+                                # from 1, as the text's #N and model's numbering say it
+                                [{"index": k, "number": k + 1,
+                                  "rule": R.rule_to_json(self.rules[k])}
                                  for k in self.redundant_rules]),
             "fixed_rules": self.fixed_rules,
             "grade": self.grade, "grade_status": self.grade_status,
