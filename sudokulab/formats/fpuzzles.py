@@ -341,6 +341,7 @@ def _merge_marks(data: dict) -> None:
     if "negative" in data:
         data["negative"] = list(dict.fromkeys(data["negative"]))
 
+
 def _to_fpuzzles_lines(rule: R.Rule, data: dict, name, box: tuple[int, int]) -> None:
     """The f-puzzles JSON of a line, arrow, dot, region or little-killer rule, into data."""
     cells = [name(c) for c in getattr(rule, "cells", ())]

@@ -69,19 +69,22 @@ def _refined(g: Candidates) -> list[list[int]]:
             for cells in listed:
                 every &= cells
             forced.append(every)
-        kept = [[cells for cells in listed
-                 if not cells & _others(forced, d)] for d, listed in enumerate(templates)]
+        kept = [[cells for cells in listed if not cells & others]
+                for listed, others in zip(templates, _others(forced))]
         if all(len(a) == len(b) for a, b in zip(kept, templates)):
             return templates
         templates = kept
 
 
-def _others(forced: list[int], d: int) -> int:
-    """The cells the other digits (not index d) hold in every template."""
-    out = 0
-    for e, cells in enumerate(forced):
-        if e != d:
-            out |= cells
+def _others(forced: list[int]) -> list[int]:
+    """Per digit, the cells the other digits hold in every template of theirs."""
+    out = []
+    for d in range(len(forced)):
+        others = 0
+        for e, cells in enumerate(forced):
+            if e != d:
+                others |= cells
+        out.append(others)
     return out
 
 
