@@ -12,21 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sudokulab import rules as R
+from sudokulab.puzzle import Puzzle
 
 CENTRES = ((1, 1), (1, 4), (1, 7), (4, 1), (4, 4), (4, 7), (7, 1), (7, 4), (7, 7))
-
-
-@dataclass(frozen=True)
-class CentreDot(R.Rule):
-    """The boxes' centres of a 9x9 are a unit; and r1c1 and r5c5 differ, and so on."""
-
-    name = "centre-dot"
-    summary = "the boxes' centre cells hold every digit once"
-    moves = ((4, 4),)
-
-    def units(self, box: R.Box) -> tuple[R.UnitSpec, ...]:
-        """The centre of every box of a 9x9."""
-        return (("centre dot", "centre dot", CENTRES),)
 
 
 @dataclass(frozen=True)
@@ -42,6 +30,14 @@ class CentreUnit(R.Rule):
 
 
 @dataclass(frozen=True)
+class CentreDot(CentreUnit):
+    """The centre unit, and cells a (4, 4) move apart differ: r1c1 and r5c5, and so on."""
+
+    name = "centre-dot"
+    moves = ((4, 4),)
+
+
+@dataclass(frozen=True)
 class Secret(R.Rule):
     """A rule whose meaning is not in the geometry."""
 
@@ -49,13 +45,12 @@ class Secret(R.Rule):
     summary = "a meaning no engine reads off the geometry"
 
 
-def read_back(read: R.Rule | object, puzzle: object) -> bool:
+def read_back(read: Puzzle, puzzle: Puzzle) -> bool:
     """Whether a puzzle read back from a link is the puzzle written: the same, or, for a
     rule the sites have no key for, its units as extra regions (the same meaning)."""
-    if read.rules == puzzle.rules:  # type: ignore[attr-defined]
+    if read.rules == puzzle.rules:
         return read == puzzle
-    units = {frozenset(cells) for rule in puzzle.rules  # type: ignore[attr-defined]
-             for _, _, cells in rule.units(puzzle.box)}  # type: ignore[attr-defined]
-    return (all(isinstance(rule, R.ExtraRegion) for rule in read.rules)  # type: ignore
-            and {frozenset(rule.cells) for rule in read.rules} == units  # type: ignore
-            and (read.box, read.givens) == (puzzle.box, puzzle.givens))  # type: ignore
+    units = {frozenset(cells) for rule in puzzle.rules for _, _, cells in rule.units(puzzle.box)}
+    return (all(isinstance(rule, R.ExtraRegion) for rule in read.rules)
+            and {frozenset(getattr(rule, "cells", ())) for rule in read.rules} == units
+            and (read.box, read.givens) == (puzzle.box, puzzle.givens))

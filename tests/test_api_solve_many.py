@@ -130,18 +130,25 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def signalled_after(script: subprocess.Popen, cpu: float, signum: int, what: str) -> str:
+    """The script's output once it has spent `cpu` more CPU seconds after saying "started"
+    (work done: CPU time, not wall time) and then got the signal; `what` names the work
+    it must not have finished by then."""
+    assert script.stdout.readline() == "started\n"
+    busy = cpu_seconds(script.pid) + cpu
+    while cpu_seconds(script.pid) < busy:
+        assert script.poll() is None, f"{what} before the signal"
+        time.sleep(0.05)
+    script.send_signal(signum)
+    return script.communicate(timeout=300)[0]  # the timeout only so that a hang fails
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
 def test_a_stopped_solve_many_keeps_the_answers_before_it(signum):
     script = subprocess.Popen([sys.executable, "-c", STOPPED], stdout=subprocess.PIPE,
                               text=True, preexec_fn=interruptible)
-    assert script.stdout.readline() == "started\n"
-    busy = cpu_seconds(script.pid) + 2  # some puzzles answered: CPU time, not wall time
-    while cpu_seconds(script.pid) < busy:
-        assert script.poll() is None, "solved top1465 before the signal"
-        time.sleep(0.05)
-    script.send_signal(signum)
-    out, _ = script.communicate(timeout=300)  # only so that a hang fails
+    out = signalled_after(script, 2, signum, "solved top1465")  # some puzzles answered
     code, kept, index, right = out.split()
     assert int(code) == 128 + signum and right == "True"
     assert 0 < int(kept) == int(index) < 1465
@@ -174,13 +181,7 @@ def test_a_stopped_solve_keeps_the_grids_found_before_it(backend, signum):
     # far; before, SIGTERM killed the script, and Prolog (native code) lost its count
     script = subprocess.Popen([sys.executable, "-c", COUNTING, backend], stdout=subprocess.PIPE,
                               text=True, preexec_fn=interruptible)
-    assert script.stdout.readline() == "started\n"
-    busy = cpu_seconds(script.pid) + 1.5  # some grids found: CPU time, not wall time
-    while cpu_seconds(script.pid) < busy:
-        assert script.poll() is None, "counted the empty 9x9 before the signal"
-        time.sleep(0.05)
-    script.send_signal(signum)
-    out, _ = script.communicate(timeout=300)  # only so that a hang fails
+    out = signalled_after(script, 1.5, signum, "counted the empty 9x9")  # some grids found
     code, count, listed, valid, message = out.split(maxsplit=4)
     name = "Ctrl-C" if signum == signal.SIGINT else "SIGTERM"
     assert int(code) == 128 + signum and message.strip() == f"interrupted ({name})"
