@@ -164,9 +164,7 @@ def _position(position, fmt: str) -> str:
     if fmt == "json":
         import json
 
-        values = [d if c in position.placed else 0 for c, d in enumerate(position.givens)]
-        return json.dumps({"puzzle": json.loads(text.to_json(position.puzzle())),
-                           "values": values, "candidates": position.candidates()})
+        return json.dumps(position.json_form())
 
     if fmt == "hodoku":
         return position.library_line()

@@ -78,6 +78,15 @@ class Position(Puzzle):
                        for c, d in enumerate(self.givens))
         return f":0000:x:{grid}:{drc_text(self.deleted(), self.n)}::"
 
+    def json_form(self) -> dict:
+        """The JSON with per-cell candidates that `from_json` reads back: the puzzle as its
+        JSON object, the placed digits (`values`) and each cell's `candidates`."""
+        from sudokulab.formats.text import to_json
+
+        values = [d if c in self.placed else 0 for c, d in enumerate(self.givens)]
+        return {"puzzle": json.loads(to_json(self.puzzle())), "values": values,
+                "candidates": self.candidates()}
+
     def sukaku(self) -> str:
         """The 729-character pencil-mark string (a filled cell: its digit alone)."""
         n, out = self.n, []
