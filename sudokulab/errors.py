@@ -468,6 +468,23 @@ def sigterm_stops() -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def whole() -> Iterator[None]:
+    """A block no signal cuts in two: Ctrl-C, SIGTERM and SIGHUP wait for its end (then
+    stop the run as always), so a row printed is a row counted and the other way round."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread hears signals in Python
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK,
+                                  {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+@contextlib.contextmanager
 def stops_through_c() -> Iterator[None]:
     """Ctrl-C or SIGTERM raised again as itself when a C library reported it as an error
     of its own, which no `except KeyboardInterrupt` would catch: ctypes, when the signal

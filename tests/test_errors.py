@@ -286,3 +286,15 @@ def test_every_error_class_has_one_name():
                for first, second in alias.findall(path.read_text(encoding="utf-8"))
                if second in classes and path.name != "errors.py"]
     assert classes and not renamed, renamed
+
+
+def test_a_signal_inside_a_whole_block_stops_the_run_only_at_its_end():
+    import signal
+
+    done = []
+    with pytest.raises(KeyboardInterrupt):
+        with errors.whole():
+            signal.raise_signal(signal.SIGINT)
+            done.append("the rest of the block")
+        done.append("after the block")
+    assert done == ["the rest of the block"]

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sudokulab.commands.inputs import examples
-from sudokulab.errors import Exit, SudokulabError, error_line, exit_help, worst
+from sudokulab.errors import Exit, SudokulabError, error_line, exit_help, whole, worst
 
 if TYPE_CHECKING:
     from sudokulab.certificates.verify import Checked
@@ -72,11 +72,17 @@ class Table:
                      for k, h in enumerate(self.HEADERS)))
 
     def row(self, checked: Checked) -> None:
-        """One certificate's row; a rejected one's full reason on stderr too."""
+        """One certificate's row, printed and counted as one (a signal waits for both);
+        a rejected one's full reason on stderr too."""
+        with whole():
+            self._row(checked)
+
+    def _row(self, checked: Checked) -> None:
+        """The row of `row`."""
         name, report, error = checked.path.name, checked.report, checked.error
         if report is not None:
             count = "2 or more" if report.count is None else str(report.count)
-            self.codes.append(Exit.OK)  # counted first: a signal midway leaves no row uncounted
+            self.codes.append(Exit.OK)
             self._line(name, report.verdict, "accepted", count, str(report.lemmas),
                        f"{report.ms:.0f} ms", report.puzzle)
             return
