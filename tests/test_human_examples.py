@@ -109,7 +109,7 @@ EXAMPLES = [
      19, 'Uniqueness Test 4: 1/5 in r8c1,r8c9,r9c1,r9c9 => r89c1<>1', True),
     ('Bivalue Universal Grave + 1',
      '1.......3.6.3..7...7...5..121.7...9...7........8.1..2....8.64....9.2..6....4.....',
-     47, 'Bivalue Universal Grave + 1: r5c1=4', True),
+     47, 'Bivalue Universal Grave + 1: r5c1<>6, r5c1<>9', True),
     ('Finned X-Wing',
      '6.2.5.........3.4..........43...8....1....2........7..5..27...........81...6.....',
      16, 'Finned X-Wing: 7 r2,r4 c3,c4 fr2c1,fr2c2 => r3c3<>7', True),

@@ -20,24 +20,55 @@ from sudokulab.human.step import Step, cells_text, make, name
 
 
 def rectangles(g: Candidates) -> list[tuple[list[int], int]]:
-    """(the four cells, the pair mask) of each rectangle of blank cells over two boxes whose
-    cells all hold the same two candidates (and maybe more)."""
-    return g.cached("rectangles", lambda: list(_rectangles(g)))
+    """(the four cells, the pair mask) of each rectangle of blank cells over two boxes with
+    a corner holding just the pair, where each corner holds a pair digit and could hold
+    both: a pair digit missing from a corner's candidates (removed by a step, or by the
+    player) still counts, unless it is placed in one of the corner's units."""
+    n = g.n
+    return g.cached("rectangles", lambda: sorted(
+        _rectangles(g), key=lambda r: (r[0][0] // n, r[0][2] // n, r[0][0] % n, r[0][1] % n,
+                                       digits(r[1]))))
 
 
 def _rectangles(g: Candidates) -> Iterator[tuple[list[int], int]]:
-    """The rectangles, as found: two rows, then two columns where both rows' cells share two
-    candidates or more."""
+    """The rectangles, each once: from each bivalue cell, a mate in its row and a row
+    below or above (in any order: `rectangles` sorts them)."""
     tables, cands, n = g.tables, g.cands, g.n
-    for r1, r2 in combinations(range(n), 2):
-        shared = [(c, cands[r1 * n + c] & cands[r2 * n + c]) for c in range(n)]
-        shared = [(c, m) for c, m in shared if m.bit_count() >= 2]
-        for (c1, m1), (c2, m2) in combinations(shared, 2):
-            cells = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2]
-            if len({tables.box_of[c] for c in cells}) != 2:
-                continue
-            for a, b in combinations(digits(m1 & m2), 2):
-                yield cells, (1 << (a - 1)) | (1 << (b - 1))
+    allowed = _allowed(g)
+    seen: set[tuple[tuple[int, ...], int]] = set()
+    for cell in tables.cells:
+        pair = cands[cell]
+        if pair.bit_count() != 2:
+            continue
+        r1, c1 = divmod(cell, n)
+        fits = [c for c in tables.cells if cands[c] & pair and allowed[c] & pair == pair]
+        columns = {c % n for c in fits if c // n == r1 and c != cell}
+        rows = {c // n for c in fits if c % n == c1 and c != cell}
+        fit = set(fits)
+        for c2 in sorted(columns):
+            for r2 in sorted(rows):
+                cells = sorted((cell, r1 * n + c2, r2 * n + c1, r2 * n + c2))
+                key = (tuple(cells), pair)
+                if r2 * n + c2 in fit and key not in seen and \
+                        len({tables.box_of[c] for c in cells}) == 2:
+                    seen.add(key)
+                    yield cells, pair
+
+
+def _allowed(g: Candidates) -> list[int]:
+    """Per cell, the digits no unit of it has placed (a mask)."""
+    tables, values = g.tables, g.values
+    placed = [0] * len(tables.units)
+    for u, unit in enumerate(tables.units):
+        for c in unit:
+            if values[c]:
+                placed[u] |= 1 << (values[c] - 1)
+    full = (1 << g.n) - 1
+    out = [0] * len(values)
+    for c in tables.cells:
+        if not values[c]:
+            out[c] = full & ~_or(placed[u] for u in tables.units_of[c])
+    return out
 
 
 def _what(pair: int, cells: list[int], n: int) -> str:
@@ -57,8 +88,8 @@ def ur_type1(g: Candidates) -> Iterator[Step]:
     cands, n = g.cands, g.n
     for cells, pair in rectangles(g):
         extra = [c for c in cells if cands[c] != pair]
-        if len(extra) == 1:
-            gone = [(extra[0], d) for d in digits(pair)]
+        if len(extra) == 1 and cands[extra[0]] & pair:
+            gone = [(extra[0], d) for d in digits(cands[extra[0]] & pair)]
             yield make("Uniqueness Test 1", n, _what(pair, cells, n), eliminations=gone,
                        cells=cells, sentence=_sentence(pair, cells, n, f"so {name(extra[0], n)}"
                                                        " holds another digit."))
@@ -69,12 +100,10 @@ def ur_type2(g: Candidates) -> Iterator[Step]:
     tables, cands, n = g.tables, g.cands, g.n
     for cells, pair in rectangles(g):
         extra = [c for c in cells if cands[c] != pair]
-        if len(extra) != 2 or cands[extra[0]] != cands[extra[1]]:
-            continue
-        if extra[1] not in tables.peers[extra[0]]:
+        if len(extra) != 2 or extra[1] not in tables.peers[extra[0]]:
             continue  # diagonal corners: Uniqueness Test 5
         more = cands[extra[0]] & ~pair
-        if more.bit_count() != 1:
+        if more.bit_count() != 1 or cands[extra[1]] & ~pair != more:
             continue
         z = more.bit_length()
         gone = [(c, z) for c in tables.peers[extra[0]] & tables.peers[extra[1]] if cands[c] & more]
@@ -87,34 +116,43 @@ def ur_type2(g: Candidates) -> Iterator[Step]:
 
 def ur_type3(g: Candidates) -> Iterator[Step]:
     """The two extra corners act as one cell holding their extra digits, which forms a naked
-    subset with other cells of a unit they share."""
-    tables, cands, n = g.tables, g.cands, g.n
+    subset with other cells of the units they share (a line and a box: both at once)."""
+    tables, cands = g.tables, g.cands
     for cells, pair in rectangles(g):
         extra = [c for c in cells if cands[c] != pair]
         if len(extra) != 2:
             continue
         more = (cands[extra[0]] | cands[extra[1]]) & ~pair
-        shared = set(tables.units_of[extra[0]]) & set(tables.units_of[extra[1]])
-        for u in sorted(shared):
+        shared = sorted(set(tables.units_of[extra[0]]) & set(tables.units_of[extra[1]]))
+        for u in shared:
             others = [c for c in tables.units[u] if cands[c] and c not in extra]
             for size in (1, 2, 3):
                 for group in combinations(others, size):
-                    mask = more
-                    for c in group:
-                        mask |= cands[c]
-                    if mask.bit_count() != size + 1:
-                        continue
-                    gone = [(c, d) for c in others if c not in group
-                            for d in digits(cands[c] & mask)]
-                    if gone:
-                        yield make("Uniqueness Test 3", n, _what(pair, cells, n),
-                                   eliminations=gone, cells=cells + list(group), units=[u],
-                                   sentence=_sentence(pair, cells, n, f"so {name(extra[0], n)}"
-                                   f" or {name(extra[1], n)} holds one of "
-                                   f"{','.join(map(str, digits(more)))}: with "
-                                   f"{cells_text(group, n)} they lock "
-                                   f"{','.join(map(str, digits(mask)))} in "
-                                   f"{tables.unit_names[u]}."))
+                    mask = _or(cands[c] for c in group) | more
+                    units = [v for v in shared if set(group) <= set(tables.units[v])]
+                    if mask.bit_count() != size + 1 or units[0] != u:
+                        continue  # not a subset, or found from the first unit holding it
+                    yield from _type3(g, (pair, more, mask), cells, extra, list(group), units)
+
+
+def _type3(g: Candidates, masks: tuple[int, int, int], cells: list[int], extra: list[int],
+           group: list[int], units: list[int]) -> Iterator[Step]:
+    """The step of one Uniqueness Test 3 subset (masks: the pair, the extra corners' other
+    digits, the subset's digits), its digits gone from the rest of every unit holding it."""
+    tables, cands, n = g.tables, g.cands, g.n
+    pair, more, mask = masks
+    rest = sorted({c for u in units for c in tables.units[u]} - set(extra) - set(group))
+    gone = [(c, d) for c in rest for d in digits(cands[c] & mask)]
+    if not gone:
+        return
+    where = " and ".join(tables.unit_names[u] for u in units)
+    yield make("Uniqueness Test 3", n, _what(pair, cells, n), eliminations=gone,
+               cells=cells + group, units=units,
+               sentence=_sentence(pair, cells, n, f"so {name(extra[0], n)} or "
+                                  f"{name(extra[1], n)} holds one of "
+                                  f"{','.join(map(str, digits(more)))}: with "
+                                  f"{cells_text(group, n)} they lock "
+                                  f"{','.join(map(str, digits(mask)))} in {where}."))
 
 
 def ur_type4(g: Candidates) -> Iterator[Step]:
@@ -129,9 +167,10 @@ def ur_type4(g: Candidates) -> Iterator[Step]:
         for u in sorted(shared):
             for a, b in (digits(pair), digits(pair)[::-1]):
                 places = [c for c in tables.units[u] if cands[c] >> (a - 1) & 1]
-                if sorted(places) == sorted(extra):
+                gone = [(c, b) for c in extra if cands[c] >> (b - 1) & 1]
+                if sorted(places) == sorted(extra) and gone:
                     yield make("Uniqueness Test 4", n, _what(pair, cells, n),
-                               eliminations=[(c, b) for c in extra], cells=cells, units=[u],
+                               eliminations=gone, cells=cells, units=[u],
                                sentence=_sentence(pair, cells, n, f"{a} must be in "
                                f"{name(extra[0], n)} or {name(extra[1], n)} "
                                f"({tables.unit_names[u]}), so neither can hold {b}."))
@@ -149,11 +188,12 @@ def bug_plus_one(g: Candidates) -> Iterator[Step]:
     for d in digits(cands[cell]):
         b = 1 << (d - 1)
         if all(sum(1 for c in tables.units[u] if cands[c] & b) == 3 for u in tables.units_of[cell]):
-            yield make("Bivalue Universal Grave + 1", n, "",
-                       placements=[(cell, d)], cells=[cell],
+            # HoDoKu's form: the cell's other candidates go (a naked single follows)
+            gone = [(cell, x) for x in digits(cands[cell]) if x != d]
+            yield make("Bivalue Universal Grave + 1", n, "", eliminations=gone, cells=[cell],
                        sentence=f"Every other blank cell has two candidates; without {d}, "
                        f"{name(cell, n)} would leave a grid with two solutions, so it holds "
-                       f"{d}.")
+                       f"{d} and none of its other candidates.")
             return
 
 
@@ -164,7 +204,7 @@ def ur_type5(g: Candidates) -> Iterator[Step]:
     for cells, pair in rectangles(g):
         extra = [c for c in cells if cands[c] != pair]
         more = _or(cands[c] for c in extra) & ~pair
-        if more.bit_count() != 1 or any(cands[c] != pair | more for c in extra):
+        if more.bit_count() != 1 or any(cands[c] & ~pair != more for c in extra):
             continue
         if len(extra) != 3 and (len(extra) != 2 or extra[1] in tables.peers[extra[0]]):
             continue  # two in one line: Uniqueness Test 2
@@ -213,8 +253,11 @@ def ur_type6(g: Candidates) -> Iterator[Step]:
             if not all(_only(g, a, line, inside) for line in rows) and \
                     not all(_only(g, a, line, inside) for line in cols):
                 continue
+            gone = [(c, a) for c in extra if cands[c] >> (a - 1) & 1]
+            if not gone:
+                continue
             yield make("Uniqueness Test 6", n, _what(pair, cells, n),
-                       eliminations=[(c, a) for c in extra], cells=cells,
+                       eliminations=gone, cells=cells,
                        sentence=_sentence(pair, cells, n, f"{a} lies in two of the corners, "
                        f"diagonally; in {cells_text(extra, n)} it would leave the other two "
                        f"holding only the other digit, so it is not there."))
@@ -226,14 +269,14 @@ def hidden_rectangle(g: Candidates) -> Iterator[Step]:
     tables, cands, n = g.tables, g.cands, g.n
     for cells, pair in rectangles(g):
         for corner, opposite, row_mate, col_mate in _corners(cells):
-            if cands[corner] != pair or cands[opposite] == pair:
+            if cands[corner] != pair:
                 continue
             row = tables.units[tables.rows[opposite // n]]
             col = tables.units[tables.cols[opposite % n]]
             for a, b in (digits(pair), digits(pair)[::-1]):
                 # the opposite corner's row holds the corner's column mate, and vice versa
-                if _only(g, a, row, {opposite, col_mate}) and \
-                        _only(g, a, col, {opposite, row_mate}):
+                if cands[opposite] >> (b - 1) & 1 and _only(g, a, row, {opposite, col_mate}) \
+                        and _only(g, a, col, {opposite, row_mate}):
                     yield make("Hidden Rectangle", n, _what(pair, cells, n),
                                eliminations=[(opposite, b)], cells=cells,
                                sentence=_sentence(pair, cells, n, f"{a} is in "
