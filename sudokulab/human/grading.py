@@ -111,6 +111,10 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "Dual Empty Rectangle": ("Hard", 120, 4.2),
     "XY-Wing": ("Hard", 160, 4.2),
     "XYZ-Wing": ("Hard", 180, 4.4),
+    # HoDoKu has neither: it makes their deductions as ALS-XZ (its level and score);
+    # Explainer's ratings: Sukaku's WXYZ-Wing, Explainer's own Aligned Pair Exclusion
+    "WXYZ-Wing": ("Unfair", 300, 5.5),
+    "Aligned Pair Exclusion": ("Unfair", 300, 6.2),
     "W-Wing": ("Hard", 150, 7.0),
     "Simple Colors Trap": ("Hard", 150, 6.6),
     "Simple Colors Wrap": ("Hard", 150, 6.5),

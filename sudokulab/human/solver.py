@@ -97,6 +97,8 @@ def _techniques() -> list[Technique]:
         t("XY-Wing", wings.xy_wing, 3),
         t("XYZ-Wing", wings.xyz_wing, 3),
         t("W-Wing", wings.w_wing, 3),
+        # named only: HoDoKu finds their deductions as ALS-XZ and chains, later on its paths
+        t("WXYZ-Wing", wings.wxyz_wing, 3, by_default=False),
         t("Simple Colors Trap", coloring.color_trap, 3),
         t("Simple Colors Wrap", coloring.color_wrap, 3),
         t("Uniqueness Test 1", uniqueness.ur_type1, 3, uniqueness=True, classic_only=True),
@@ -129,6 +131,7 @@ def _techniques() -> list[Technique]:
         t("AIC", chains.aic, 4),
         t("ALS-XZ", als.als_xz, 4),
         t("Sue de Coq", suedecoq.sue_de_coq, 4),
+        t("Aligned Pair Exclusion", wings.aligned_pair_exclusion, 4, by_default=False),
         t("Grouped AIC", chains.grouped_aic, 4),
         # HoDoKu has neither: after the chains that make most of their deductions, so
         # paths (and HoDoKu levels) stay HoDoKu's wherever those chains find a step
