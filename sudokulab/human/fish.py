@@ -27,21 +27,25 @@ def fish(g: Candidates, size: int, kind: str = "") -> Iterator[Step]:
     if not kind:
         return _every_digit(g, size, "")
     # finned and sashimi fish come from one search, remembered per digit
-    return _with_siamese(g, [(step, base) for found, step, base in _every_digit(g, size, "any")
-                             if found == kind])
+    return _with_siamese(g, list(_every_digit(g, size, "any")), kind)
 
 
-def _with_siamese(g: Candidates, found: list) -> Iterator[Step]:
-    """The fish found, then each siamese pair as HoDoKu gives it: two of one digit on the
-    same base lines, covered differently, in one step with both fishes' eliminations."""
-    yield from (step for step, _ in found)
-    for k, (one, base) in enumerate(found):
-        for other, same in found[k + 1:]:
+def _with_siamese(g: Candidates, found: list, kind: str) -> Iterator[Step]:
+    """The fish of a kind among those found ((kind, step, base) each), then each siamese
+    pair as HoDoKu gives it: two fish of one digit on the same base sets, covered
+    differently, both with fins or both without (a finned and a sashimi fish pair), in one
+    step with both fishes' eliminations, of the first one's kind."""
+    yield from (step for found_kind, step, _ in found if found_kind == kind)
+    for k, (one_kind, one, base) in enumerate(found):
+        if one_kind != kind:
+            continue
+        for other_kind, other, same in found[k + 1:]:
             gone = set(one.eliminations) | set(other.eliminations)
-            if same == base and len(gone) > max(len(one.eliminations), len(other.eliminations)):
+            if same == base and bool(other_kind) == bool(kind) and \
+                    len(gone) > max(len(one.eliminations), len(other.eliminations)):
                 yield make(one.technique, g.n, f"{_what(one)} + {_what(other)}",
                            eliminations=gone, cells=[*one.cells, *other.cells],
-                           sentence=f"Two fish on the same base lines: {one.sentence} "
+                           sentence=f"Two fish on the same base sets: {one.sentence} "
                                     f"{other.sentence}")
 
 
