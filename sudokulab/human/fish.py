@@ -6,6 +6,11 @@ or rows) hold the digit's k copies there, so the cover lines' other cells lose i
 is a place of a base line outside the cover lines: then only cells that also see every fin
 lose the digit (either a fin holds it, or the fish does). Sashimi: without its fins, a base
 line would have one place left.
+
+Franken and Mutant fish take boxes too: base and cover sets of any units (HoDoKu's kinds,
+below). Base sets may then share places (endo fins, fins like the others), and a base place
+in two cover sets goes as well (cannibalism): were it the digit, two cover sets would hold
+one copy between them, one short for the base sets' copies.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 
+from sudokulab.human import templates
 from sudokulab.human.candidates import Candidates, cells_of, line_masks, per_digit
 from sudokulab.human.step import Step, make
 from sudokulab.rules import cell_name
@@ -211,3 +217,144 @@ def _step(g, d, size, kind, base, cover, fins, gone, rows_first) -> Step:
                  "every fin cannot hold " + str(d) + "." if fins else
                  f", so no other cell of those {others} can hold {d}.")
     return make(name, n, what, eliminations=gone, cells=cells, sentence=sentence)
+
+
+# Franken and Mutant fish: base and cover sets of any units (HoDoKu's "complex" fish).
+# A Franken fish takes boxes beside rows among its base sets and beside columns among its
+# covers (or columns and rows the other way round); a Mutant fish mixes them freely.
+SHAPES = {"franken": (({"row", "box"}, {"col", "box"}), ({"col", "box"}, {"row", "box"})),
+          "mutant": (({"row", "col", "box"}, {"row", "col", "box"}),)}
+MAX_FINS, MAX_ENDO_FINS = 5, 2   # HoDoKu's defaults; endo fins count among the fins
+
+
+def complex_fish(g: Candidates, size: int, shape: str, kind: str = "") -> Iterator[Step]:
+    """Franken or Mutant fish (shape 'franken' or 'mutant') of a size; kind '' or 'finned'."""
+    return _with_siamese(g, list(_every_complex(g, size, shape)), kind)
+
+
+def _shape_of(base_kinds: set[str], cover_kinds: set[str]) -> str:
+    """HoDoKu's name for the units of a fish: basic, franken or mutant."""
+    for lines, across in (("row", "col"), ("col", "row")):
+        if base_kinds == {lines} and cover_kinds == {across}:
+            return "basic"
+        if lines in base_kinds <= {lines, "box"} and across in cover_kinds <= {across, "box"}:
+            return "franken"
+    return "mutant"
+
+
+def _digit_complex(g: Candidates, d: int, size: int, shape: str) -> Iterator:
+    """One digit's fish of a shape: (kind, step, base sets) for each base and cover sets
+    that eliminate something."""
+    tables, where = g.tables, g.where()[d - 1]
+    kinds, peers = tables.kinds, tables.peer_masks
+    # what any fish of the digit removes, no template of the digit uses (HoDoKu's check):
+    # the places no template uses are the only ones a fin need see
+    targets = where & ~_some_template(g, d) if tables.classic and g.n == 9 else where
+    if not targets:
+        return
+    places = {u: mask & where for u, mask in enumerate(tables.unit_masks)
+              if kinds[u] in ("row", "col", "box") and mask & where}
+    for base_kinds, cover_kinds in SHAPES[shape]:
+        bases = [u for u in places if kinds[u] in base_kinds]
+        # per cell, the units that may cover it
+        options = [tuple(u for u in tables.units_of[c] if u in places and kinds[u] in cover_kinds)
+                   for c in range(g.n * g.n)]
+        for base, in_base, endo in _complex_bases(bases, places, size, 0, (), 0, 0):
+            barred = sum(1 << u for u in base)   # a base set is no cover set
+            sight = targets   # the targets that see every endo fin
+            for fin in cells_of(endo):
+                sight &= peers[fin]
+            if not sight:
+                continue
+            for cover, covered, twice, fins, seen in _complex_covers(
+                    in_base, endo, size, (), 0, 0, sight, barred, options, places, peers):
+                if _shape_of({kinds[u] for u in base}, {kinds[u] for u in cover}) != shape:
+                    continue
+                gone = ((covered & ~in_base) | twice) & seen
+                if not fins and any(places[u].bit_count() > size for u in base):
+                    continue  # as HoDoKu: a fish without fins has at most `size` in a base set
+                if gone:
+                    found = "finned" if fins else ""
+                    yield found, _complex_step(g, d, size, found, base, cover, in_base, fins,
+                                               endo, gone), (d, base)
+
+
+_every_complex = per_digit(_digit_complex)
+
+
+def _some_template(g: Candidates, d: int) -> int:
+    """The cells some template of the digit uses (every cell when none fits: a broken
+    position, which the singles report)."""
+    some = 0
+    for cells in templates.fitting(g, d):
+        some |= cells
+    return some or (1 << g.n * g.n) - 1
+
+
+def _complex_bases(units: list[int], places: dict[int, int], size: int, start: int,
+                   chosen: tuple, in_base: int, endo: int) -> Iterator[tuple]:
+    """(base sets, their places, endo fins) for every `size` units whose places overlap in
+    at most MAX_ENDO_FINS cells (those endo fins hold the digit in two base sets)."""
+    if len(chosen) == size:
+        yield chosen, in_base, endo
+        return
+    for k in range(start, len(units) - (size - len(chosen)) + 1):
+        mask = places[units[k]]
+        both = endo | (in_base & mask)
+        if both.bit_count() <= MAX_ENDO_FINS:
+            yield from _complex_bases(units, places, size, k + 1, chosen + (units[k],),
+                                      in_base | mask, both)
+
+
+def _complex_covers(in_base: int, fins: int, size: int, chosen: tuple, covered: int,
+                    twice: int, sight: int, banned: int, options: list, places: dict,
+                    peers: tuple) -> Iterator[tuple]:
+    """(cover sets, their places, places in two of them, fins, the places that see every
+    fin) for every `size` cover sets that leave at most MAX_FINS fins (endo fins with them)
+    that some place of the digit sees. Each set once: the first place not yet covered is a
+    fin, or lies in the first of its units that the cover sets hold (those before it are
+    barred)."""
+    rest = in_base & ~covered & ~fins
+    if len(chosen) == size:
+        if (fins | rest).bit_count() <= MAX_FINS:
+            for cell in cells_of(rest):
+                sight &= peers[cell]
+            if sight:
+                yield chosen, covered, twice, fins | rest, sight
+        return
+    if not rest:
+        return  # covered by fewer sets: a degenerate pattern
+    low = rest & -rest
+    cell = low.bit_length() - 1
+    bar = banned
+    for u in options[cell]:
+        if not bar >> u & 1:
+            yield from _complex_covers(in_base, fins, size, chosen + (u,), covered | places[u],
+                                       twice | (covered & places[u]), sight, bar, options,
+                                       places, peers)
+            bar |= 1 << u
+    if fins.bit_count() < MAX_FINS and sight & peers[cell]:
+        yield from _complex_covers(in_base, fins | low, size, chosen, covered, twice,
+                                   sight & peers[cell], bar, options, places, peers)
+
+
+def _short(name: str) -> str:
+    """A unit's short name: r1, c1, b1 (a jigsaw region is a box)."""
+    return {"row": "r", "column": "c"}.get(name.split()[0], "b") + name.split()[-1]
+
+
+def _complex_step(g, d, size, kind, base, cover, in_base, fins, endo, gone) -> Step:
+    """The Step of one Franken or Mutant fish."""
+    names = [_short(name) for name in g.tables.unit_names]
+    shape = _shape_of({g.tables.kinds[u] for u in base}, {g.tables.kinds[u] for u in cover})
+    name = ("Finned " if kind else "") + shape.capitalize() + " " + NAMES[size]
+    what = f"{d} {','.join(names[u] for u in base)} {','.join(names[u] for u in cover)}"
+    marks = [("ef" if endo >> f & 1 else "f") + cell_name(divmod(f, g.n)) for f in cells_of(fins)]
+    if marks:
+        what += " " + ",".join(marks)
+    sentence = (f"In {', '.join(names[u] for u in base)}, {d} can only go in "
+                f"{', '.join(names[u] for u in cover)}")
+    sentence += (", apart from the fin(s), so a cell of those that also sees every fin "
+                 f"cannot hold {d}." if fins else f", so no other cell of those can hold {d}.")
+    return make(name, g.n, what, eliminations=[(c, d) for c in cells_of(gone)],
+                cells=cells_of(in_base), sentence=sentence)

@@ -54,6 +54,7 @@ from itertools import islice
 from operator import or_
 
 from sudokulab.human import als, forcing, solver
+from sudokulab.human import names as hodoku
 from sudokulab.human.candidates import Candidates
 from sudokulab.human.step import Step
 from sudokulab.puzzle import Puzzle
@@ -148,6 +149,22 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "Forcing Net Verity": ("Extreme", 700, 9.0),
     "Nested Forcing Net": ("Extreme", 700, 9.5),            # (+forcing chains)
 }
+
+
+
+def _complex_fish() -> dict[str, tuple[str, int, float]]:
+    """Franken and Mutant fish (Explainer has none): HoDoKu's levels and scores, rated just
+    above the finned basic fish of their size, a Mutant above a Franken."""
+    out = {}
+    for rise, kind in enumerate(("Franken ", "Finned Franken ", "Mutant ", "Finned Mutant "), 1):
+        for size, name in enumerate(hodoku.FISH[:5]):
+            entry = hodoku.entry_named(kind + name)
+            assert entry is not None, kind + name
+            out[kind + name] = (entry.level, entry.score, round(6.6 + 0.1 * (size + rise), 1))
+    return out
+
+
+TABLE.update(_complex_fish())
 
 LENGTHS = (4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256)
 

@@ -123,6 +123,12 @@ def _techniques() -> list[Technique]:
         t("Sashimi Jellyfish", partial(fish.fish, size=4, kind="sashimi"), 4),
         *(t(f"{kind.capitalize()} {fish.NAMES[size]}", partial(fish.fish, size=size, kind=kind),
             4, by_default=False) for size in (5, 6, 7) for kind in ("finned", "sashimi")),
+        # boxes among the base or cover sets (Franken), or any units in both (Mutant): one
+        # search per size and shape gives the fish with fins and without
+        *(t(f"{kind}{shape.capitalize()} {fish.NAMES[size]}",
+            partial(fish.complex_fish, size=size, shape=shape, kind=kind.strip().lower()), 4,
+            by_default=False)
+          for shape in ("franken", "mutant") for kind in ("", "Finned ") for size in range(2, 7)),
         t("Multi Colors 1", coloring.multi_colors_1, 4),
         t("Multi Colors 2", coloring.multi_colors_2, 4),
         t("Remote Pair", chains.remote_pair, 4),

@@ -61,7 +61,7 @@ def _each_digit(g: Candidates) -> Iterator[tuple[int, int, int, int]]:
 def _refined(g: Candidates) -> list[list[int]]:
     """Each digit's templates, less those that use a cell every template of another digit
     uses, until none is left to take away."""
-    templates = [_templates(g, d) for d in range(1, N + 1)]
+    templates = [fitting(g, d) for d in range(1, N + 1)]
     while True:
         forced = []
         for listed in templates:
@@ -88,7 +88,7 @@ def _others(forced: list[int]) -> list[int]:
     return out
 
 
-def _templates(g: Candidates, d: int) -> list[int]:
+def fitting(g: Candidates, d: int) -> list[int]:
     """The templates of a digit that fit the position, each as a mask of its cells."""
     where = g.where()[d - 1]
     rows = []
