@@ -348,6 +348,7 @@ def _complex_step(g, d, size, kind, base, cover, in_base, fins, endo, gone) -> S
     names = [_short(name) for name in g.tables.unit_names]
     shape = _shape_of({g.tables.kinds[u] for u in base}, {g.tables.kinds[u] for u in cover})
     name = ("Finned " if kind else "") + shape.capitalize() + " " + NAMES[size]
+    base, cover = sorted(base), sorted(cover)   # rows, then columns, then boxes
     what = f"{d} {','.join(names[u] for u in base)} {','.join(names[u] for u in cover)}"
     marks = [("ef" if endo >> f & 1 else "f") + cell_name(divmod(f, g.n)) for f in cells_of(fins)]
     if marks:
