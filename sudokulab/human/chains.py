@@ -222,11 +222,13 @@ def _past(links: int, best: int) -> bool:
     return links + 1 + (links & 1) >= best
 
 
-def _levels(start: int, strong: dict, weak, prev: dict[int, int]) -> Iterator[tuple]:
-    """(links, states) of a breadth-first walk from a start's state start*2 (off), a level
-    at a time: states node*2 + on, alternately reached by strong links (on) and weak links
-    (off), each where first reached (`prev` records from where); up to MAX_LINKS links."""
-    level, links = [start * 2], 0
+def _levels(start: int, strong: dict, weak, prev: dict[int, int], on: int = 0,
+            keep: Callable[[int, int], bool] | None = None) -> Iterator[tuple]:
+    """(links, states) of a breadth-first walk from a start's state start*2 + on (off unless
+    `on`), a level at a time: states node*2 + on, alternately reached by strong links (on)
+    and weak links (off), each where first reached (`prev` records from where) and where
+    `keep` (given the state it comes from and the state) takes it; up to MAX_LINKS links."""
+    level, links = [start * 2 + on], 0
     while level:
         yield links, level
         if links >= MAX_LINKS:
@@ -234,15 +236,13 @@ def _levels(start: int, strong: dict, weak, prev: dict[int, int]) -> Iterator[tu
         after = []
         for state in level:
             if state & 1:
-                for nxt in weak(state >> 1):
-                    if nxt * 2 not in prev:
-                        prev[nxt * 2] = state
-                        after.append(nxt * 2)
+                nexts = [nxt * 2 for nxt in weak(state >> 1)]
             else:
-                for nxt in strong.get(state >> 1, ()):
-                    if nxt * 2 + 1 not in prev:
-                        prev[nxt * 2 + 1] = state
-                        after.append(nxt * 2 + 1)
+                nexts = [nxt * 2 + 1 for nxt in strong.get(state >> 1, ())]
+            for nxt in nexts:
+                if nxt not in prev and (keep is None or keep(state, nxt)):
+                    prev[nxt] = state
+                    after.append(nxt)
         level, links = after, links + 1
 
 
@@ -349,11 +349,13 @@ def aic(g: Candidates) -> Iterator[Step]:
         yield _step(g, "AIC", chain, gone)
 
 
-def _group_nodes(g: Candidates) -> list[tuple[int, int]]:
-    """(cells as a bitmask, digit): every candidate as a node, and every group: the 2 or more
-    places of a digit where a box meets a row or a column."""
+def _group_nodes(g: Candidates, groups: bool = True) -> list[tuple[int, int]]:
+    """(cells as a bitmask, digit): every candidate as a node, and (with `groups`) every
+    group: the 2 or more places of a digit where a box meets a row or a column."""
     tables, cands, n, where = g.tables, g.cands, g.n, g.where()
     nodes = [(1 << c, d) for c in tables.cells for d in range(1, n + 1) if cands[c] >> (d - 1) & 1]
+    if not groups:
+        return nodes
     boxes = [u for u, kind in enumerate(tables.kinds) if kind == "box"]
     lines = [u for u, kind in enumerate(tables.kinds) if kind in ("row", "col")]
     seen = set()
@@ -377,11 +379,12 @@ def _seen_by_all(g: Candidates, cells: int) -> int:
     return seen
 
 
-def _grouped_graph(g: Candidates):
+def _grouped_graph(g: Candidates, groups: bool = True):
     """Nodes, the strong links over their indexes (a dict of sets) and the weak links (a
-    function giving a node's, sorted, when the search first reaches it)."""
+    function giving a node's, sorted, when the search first reaches it); without `groups`,
+    the candidates alone."""
     tables, cands, n, where = g.tables, g.cands, g.n, g.where()
-    nodes = _group_nodes(g)
+    nodes = _group_nodes(g, groups)
     index = {node: k for k, node in enumerate(nodes)}
     strong: dict[int, set[int]] = {}
     by_digit: dict[int, list[int]] = {}
@@ -510,3 +513,170 @@ def _union(masks: Iterable[int]) -> int:
     for mask in masks:
         out |= mask
     return out
+
+
+# --- nice loops: chains from a cell back into it ---------------------------------------------
+
+def _loops(g: Candidates, groups: bool) -> Iterator[tuple[int, bool, list, list[int], list,
+                                                         int]]:
+    """(links, continuous, nodes, chain, eliminations, premise true or false) of each nice
+    loop as HoDoKu takes it: from a premise on a candidate (true: its first link is weak;
+    false: strong) out of its cell and, by the shortest way to each state that enters no
+    cell it has left (the home cell aside), back into the cell 3 links or more later; with
+    `groups`, over group nodes too."""
+    nodes, strong, weak = _grouped_graph(g, groups)
+    strong_links = {a: sorted(bs) for a, bs in strong.items()}
+    cands = g.cands
+    index = {node: k for k, node in enumerate(nodes)}
+    seen = [_seen_by_all(g, cells) for cells, _ in nodes]
+    for start, (home, _) in enumerate(nodes):
+        if home & (home - 1):
+            continue   # a premise is one candidate
+        cell = home.bit_length() - 1
+        ends = {index[(home, e)] for e in digits(cands[cell])}
+
+        def closing(x: int, home: int = home, cell: int = cell) -> list[int]:
+            """x's weak links, and the one back into the home cell: the way a loop ends needs
+            no strong link from its last node, as a chain's other weak links do."""
+            cx, dx = nodes[x]
+            back = index.get((home, dx))
+            if back is None or back in strong or cx & home or not seen[x] >> cell & 1:
+                return weak(x)
+            return [*weak(x), back]
+
+        for on in (0, 1):
+            prev = {start * 2 + on: -1}
+            left = {start * 2 + on: 0}   # the cells left before each state's node
+
+            def keep(state: int, nxt: int, home: int = home, left: dict = left) -> bool:
+                """Whether the walk's way to a state enters no cell it has left (a
+                lasso, which HoDoKu drops; the home cell aside): so the first way to a
+                state that is no lasso is the one recorded."""
+                if nodes[nxt >> 1][0] & left[state]:
+                    return False
+                cells = nodes[state >> 1][0]
+                left[nxt] = left[state] | (cells if cells != home else 0)
+                return True
+
+            for links, level in _levels(start, strong_links, closing, prev, on, keep):
+                if links < 3:
+                    continue
+                for state in level:
+                    if state >> 1 in ends:
+                        chain = _unwind_states(prev, state)
+                        if _no_lasso(nodes, chain, home):
+                            loop = _loop_eliminations(g, nodes, seen, chain, on, state & 1)
+                            if loop[1]:
+                                yield links, loop[0], nodes, chain, loop[1], on
+
+
+def _no_lasso(nodes: list, chain: list[int], home: int) -> bool:
+    """Whether the chain leaves the home cell at once, enters it from another cell at its
+    end, and enters no other cell it has left (a lasso, which HoDoKu drops)."""
+    if nodes[chain[1]][0] & home or nodes[chain[-2]][0] & home:
+        return False
+    left, last = 0, 0
+    for k in chain:
+        cells = nodes[k][0]
+        if cells & left:
+            return False
+        if last != home:
+            left |= last
+        last = cells
+    return True
+
+
+def _loop_eliminations(g: Candidates, nodes: list, seen: list[int], chain: list[int],
+                       first_on: int, last_on: int) -> tuple[bool, list[tuple[int, int]]]:
+    """(continuous, eliminations) of a loop from a premise (true if `first_on`) back to a
+    state of its cell (true if `last_on`): discontinuous, the home cell's candidate that
+    the premise contradicts or all but the one it proves; continuous, what each weak link
+    (now strong) removes: a digit from the cells that see both ends (not the loop's own
+    cells), or a cell's other digits when it is entered and left by strong links."""
+    cands = g.cands
+    home, a = nodes[chain[0]]
+    b = nodes[chain[-1]][1]
+    cell = home.bit_length() - 1
+    first_strong, last_strong = not first_on, bool(last_on)
+    if a == b and first_strong == last_strong:   # a contradicts a, or a is proved
+        if not first_strong:
+            return False, [(cell, a)]
+        return False, [(cell, d) for d in digits(cands[cell]) if d != a]
+    if a != b and first_strong != last_strong:   # the weak end's digit is false
+        return False, [(cell, a if not first_strong else b)]
+    if a != b and not first_strong and cands[cell].bit_count() != 2:
+        return False, []   # two weak links need a bivalue cell to close the loop
+    used = _union(nodes[k][0] for k in chain)
+    gone: set[tuple[int, int]] = set()
+    if first_strong and last_strong:
+        gone.update((cell, d) for d in digits(cands[cell]) if d not in (a, b))
+    where = g.where()
+    state = [first_on ^ (k & 1) for k in range(len(chain))]   # each node true or false
+    for k in range(1, len(chain)):
+        cells, d = nodes[chain[k]]
+        crosses = cells != nodes[chain[k - 1]][0]
+        if not state[k] and crosses:   # a weak link between cells
+            gone.update((c, d) for c in cells_of(seen[chain[k - 1]] & seen[chain[k]]
+                                                  & where[d - 1] & ~used))
+        if (state[k] and crosses and k + 2 < len(chain) and not state[k + 1]
+                and nodes[chain[k + 1]][0] == cells and nodes[chain[k + 2]][0] != cells):
+            keep = (d, nodes[chain[k + 2]][1])   # a cell entered and left by strong links
+            c = cells.bit_length() - 1
+            gone.update((c, e) for e in digits(cands[c]) if e not in keep)
+    return True, sorted(gone)
+
+
+def _nice_loops(g: Candidates, groups: bool, continuous: bool) -> Iterator[Step]:
+    """The nice loops of one kind, each set of eliminations once, shorter loops first; with
+    `groups`, only those through a group node."""
+    n, found = g.n, []
+    for order, (links, kind, nodes, chain, gone, on) in enumerate(_loops(g, groups)):
+        if kind == continuous and (not groups or any(nodes[k][0] & (nodes[k][0] - 1)
+                                                     for k in chain)):
+            found.append((links, order, nodes, chain, gone, on))
+    name = ("Grouped " if groups else "") + ("Continuous" if continuous else
+                                             "Discontinuous") + " Nice Loop"
+    yielded: set[frozenset] = set()
+    for links, _, nodes, chain, gone, on in sorted(found, key=lambda f: (f[0], f[1])):
+        if frozenset(gone) in yielded:
+            continue
+        yielded.add(frozenset(gone))
+        yield make(name, n, _loop_text(nodes, chain, on, n), eliminations=gone,
+                   cells=cells_of(_union(nodes[k][0] for k in chain)), length=links,
+                   sentence=_LOOP_SENTENCE[continuous])
+
+
+_LOOP_SENTENCE = {
+    False: "The chain leaves a cell and comes back into it: what its premise would make "
+           "there contradicts it (or it proves the premise), so that candidate goes.",
+    True: "The chain closes on itself with strong and weak links alternating: either all its "
+          "odd nodes are true or all its even ones, so each weak link is strong too, and "
+          "what sees both its ends (or a cell's other digits) goes.",
+}
+
+
+def _loop_text(nodes: list, chain: list[int], on: int, n: int) -> str:
+    """The loop in Eureka notation from its premise back to its cell: a link is strong
+    (=) where it makes its node true."""
+    return "".join(("" if k == 0 else "=" if on ^ (k & 1) else "-")
+                   + f"({nodes[x][1]}){_cells(nodes[x][0], n)}" for k, x in enumerate(chain))
+
+
+def continuous_nice_loop(g: Candidates) -> Iterator[Step]:
+    """A loop of alternating strong and weak links: each weak link becomes strong."""
+    yield from _nice_loops(g, False, True)
+
+
+def discontinuous_nice_loop(g: Candidates) -> Iterator[Step]:
+    """A chain from a candidate back into its cell: what it proves or contradicts there."""
+    yield from _nice_loops(g, False, False)
+
+
+def grouped_continuous_nice_loop(g: Candidates) -> Iterator[Step]:
+    """A continuous nice loop through a group node."""
+    yield from _nice_loops(g, True, True)
+
+
+def grouped_discontinuous_nice_loop(g: Candidates) -> Iterator[Step]:
+    """A discontinuous nice loop through a group node."""
+    yield from _nice_loops(g, True, False)

@@ -139,6 +139,13 @@ def _techniques() -> list[Technique]:
         t("Sue de Coq", suedecoq.sue_de_coq, 4),
         t("Aligned Pair Exclusion", wings.aligned_pair_exclusion, 4, by_default=False),
         t("Grouped AIC", chains.grouped_aic, 4),
+        # HoDoKu's nice loops: most of their deductions are an AIC's, found above
+        t("Continuous Nice Loop", chains.continuous_nice_loop, 4, by_default=False),
+        t("Discontinuous Nice Loop", chains.discontinuous_nice_loop, 4, by_default=False),
+        t("Grouped Continuous Nice Loop", chains.grouped_continuous_nice_loop, 4,
+          by_default=False),
+        t("Grouped Discontinuous Nice Loop", chains.grouped_discontinuous_nice_loop, 4,
+          by_default=False),
         # HoDoKu has neither: after the chains that make most of their deductions, so
         # paths (and HoDoKu levels) stay HoDoKu's wherever those chains find a step
         t("X-Colors", medusa.x_colors, 4),
