@@ -95,7 +95,8 @@ ADDED = {"Finned Jellyfish", "Sashimi Jellyfish", "Multi Colors 1", "Multi Color
          "Avoidable Rectangle Type 1", "Avoidable Rectangle Type 2",
          *(f"{kind}{fish}" for kind in ("", "Finned ", "Sashimi ")
            for fish in ("Squirmbag", "Whale", "Leviathan")), "Template Set", "Template Delete",
-         "ALS-XY-Wing", "Death Blossom"}
+         "ALS-XY-Wing", "Death Blossom", "Continuous Nice Loop", "Discontinuous Nice Loop",
+         "Grouped Continuous Nice Loop", "Grouped Discontinuous Nice Loop"}
 
 
 def test_the_larger_fish_are_used_only_when_named():

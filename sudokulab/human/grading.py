@@ -141,6 +141,11 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "XY-Chain": ("Unfair", 260, 7.0),
     "AIC": ("Unfair", 280, 7.0),
     "Grouped AIC": ("Unfair", 300, 8.0),
+    # HoDoKu's levels and scores (names.py); rated as the AICs they extend
+    "Continuous Nice Loop": ("Unfair", 280, 7.0),
+    "Discontinuous Nice Loop": ("Unfair", 280, 7.0),
+    "Grouped Continuous Nice Loop": ("Unfair", 300, 8.0),
+    "Grouped Discontinuous Nice Loop": ("Unfair", 300, 8.0),
     "ALS-XZ": ("Unfair", 300, 5.5),      # WXYZ-Wing and up (see WINGS)
     "Sue de Coq": ("Unfair", 250, 7.0),  # Explainer has none: as two sets (ALS-XZ)
     "Forcing Chain Contradiction": ("Extreme", 500, 8.5),   # SE's dynamic forcing chains
