@@ -11,7 +11,7 @@ import pytest
 
 from sudokulab.backends import make_backend
 from sudokulab.errors import UnknownTechnique
-from sudokulab.human import grading, names, solver
+from sudokulab.human import als, chains, grading, names, solver
 from sudokulab.human.candidates import Candidates
 from sudokulab.human.positions import library
 
@@ -44,7 +44,7 @@ def test_every_technique_is_tested_by_a_case_and_a_fail_case():
                if not library(line).expected and not library(line).placements}
     added = {"0312", "0322", "0502", "0503", "0404", "0405", "0604", "0605", "0606", "0607",
              "0608", *(f"03{kind}{size}" for kind in "012" for size in "345"), "1201", "1202",
-             "0902", "0904", "0331", "0341", "0362", "0706", "0707", "0709", "0710",
+             "0902", "0903", "0904", "0331", "0341", "0362", "0706", "0707", "0709", "0710",
              "WXYZ-Wing", "Aligned Pair Exclusion"}
     assert added <= codes
     assert added <= failing
@@ -95,8 +95,9 @@ ADDED = {"Finned Jellyfish", "Sashimi Jellyfish", "Multi Colors 1", "Multi Color
          "Avoidable Rectangle Type 1", "Avoidable Rectangle Type 2",
          *(f"{kind}{fish}" for kind in ("", "Finned ", "Sashimi ")
            for fish in ("Squirmbag", "Whale", "Leviathan")), "Template Set", "Template Delete",
-         "ALS-XY-Wing", "Death Blossom", "Continuous Nice Loop", "Discontinuous Nice Loop",
-         "Grouped Continuous Nice Loop", "Grouped Discontinuous Nice Loop"}
+         "ALS-XY-Wing", "ALS-XY-Chain", "Death Blossom", "Continuous Nice Loop",
+         "Discontinuous Nice Loop", "Grouped Continuous Nice Loop",
+         "Grouped Discontinuous Nice Loop"}
 
 
 def test_the_larger_fish_are_used_only_when_named():
@@ -108,6 +109,17 @@ def test_the_larger_fish_are_used_only_when_named():
     assert [t.name for t in solver.select(["0303", "Finned Whale"])] == ["Squirmbag",
                                                                          "Finned Whale"]
     assert solver.lookup("sbf7").name == "Sashimi Leviathan"
+
+
+def test_als_xz_named_searches_every_set_and_the_default_paths_keep_the_small_ones():
+    # HoDoKu's sets of any size, overlapping and doubly linked, change the default paths:
+    # they are searched when ALS-XZ is named (as the library's cases name it)
+    default = next(t for t in solver.TECHNIQUES if t.name == "ALS-XZ")
+    assert default.find is als.als_xz
+    assert solver.lookup("0901").find is als.als_xz_every
+    assert [t.find for t in solver.select(["ALS-XZ", "AIC"])] == [chains.aic,
+                                                                  als.als_xz_every]
+    assert solver.select(upto="ALS-XZ")[-1] is default
 
 
 @pytest.mark.parametrize("code", ["0708", "0711", "0702"])

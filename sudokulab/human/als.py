@@ -159,16 +159,23 @@ def _combinations(sets: list) -> Iterator[tuple]:
         yield from _related(a, islice(sets, k + 1, None))
 
 
-def _step(n: int, gone: list, small: tuple[int, int], big: tuple[int, int], x: int) -> Step:
-    """The step of an ALS-XZ, its smaller set first (A)."""
-    (a, ma), (b, mb) = small, big
+def _step(n: int, gone: list, small: tuple[int, int], big: tuple[int, int],
+          x: int | str) -> Step:
+    """The step of an ALS-XZ, its smaller set first (A); x "4,7" when doubly linked."""
+    (a, ma), (b, mb) = sorted((small, big), key=lambda s: s[0].bit_count())
+    named = f"{cells_text(cells_of(a), n)} and {cells_text(cells_of(b), n)}"
+    if isinstance(x, str) and "," in x:
+        why = (f"{named} each hold one digit more than cells and neither can hold both "
+               f"{x.replace(',', ' and ')}: each is locked without one of them, so both are "
+               f"in the two sets and every other digit of each is in that set.")
+    else:
+        why = (f"{named} each hold one digit more than cells; they cannot both hold {x}, so "
+               f"one of them is locked without it, and every other digit they share is in "
+               f"one of them.")
     return make("ALS-XZ", n, f"A={cells_text(cells_of(a), n)} {{{_ds(ma)}}}, "
                 f"B={cells_text(cells_of(b), n)} {{{_ds(mb)}}}, X={x}",
-                eliminations=gone, cells=cells_of(a | b),
-                sentence=f"{cells_text(cells_of(a), n)} and {cells_text(cells_of(b), n)} "
-                f"each hold one digit more than cells; they cannot both hold {x}, so one of "
-                f"them is locked without it, and every other digit they share is in one of "
-                f"them.", length=a.bit_count())
+                eliminations=gone, cells=cells_of(a | b), sentence=why,
+                length=a.bit_count())
 
 
 def _ds(mask: int) -> str:
@@ -176,97 +183,294 @@ def _ds(mask: int) -> str:
     return ",".join(map(str, digits(mask)))
 
 
-# --- ALS-XY-Wing and Death Blossom: three sets, or a cell and its petals -------------------
+
+# --- every set, as HoDoKu takes them: ALS-XZ when named, ALS-XY-Wing, ALS-XY-Chain and
+# Death Blossom. Sets of any size (a bivalue cell is one) may overlap, so long as no
+# restricted digit is in the overlap; each is (cells, digits, per digit its cells and the
+# cells that see all of those: _seen).
+
+Als = tuple[int, int, list[tuple[int, int]]]
+
+
+def _all(g: Candidates) -> list[Als]:
+    """Every ALS of the grid, each unit's subsets of blank cells once (the units' searches
+    are remembered, as for the small sets), fewest cells first."""
+    def make() -> list[Als]:
+        found: dict[int, int] = {}
+        for u in range(len(g.tables.units)):
+            for cells, mask, _ in _unit_sets(g, u, g.n - 1):
+                found.setdefault(cells, mask)
+        ordered = sorted(found.items(), key=lambda s: s[0].bit_count())
+        return [(cells, mask, _seen(g, cells, mask)) for cells, mask in ordered]
+    return g.cached("als-all", make)
+
+
+def _links(g: Candidates) -> list[list[tuple[int, int]]]:
+    """Per set of _all, (another set, their restricted common digits as a mask): digits x
+    of both whose every cell in one sees every cell in the other (so none in an overlap).
+    Each set is indexed by digit and its first cell holding it, and only the sets whose
+    first x sits where every x of this one is seen are tried."""
+    def make() -> list[list[tuple[int, int]]]:
+        sets, where = _all(g), g.where()
+        first: dict[tuple[int, int], list[int]] = {}
+        for i, (_, mask, per) in enumerate(sets):
+            for d in digits(mask):
+                held = per[d - 1][0]
+                first.setdefault((d, (held & -held).bit_length() - 1), []).append(i)
+        links: list[dict[int, int]] = [{} for _ in sets]
+        for i, (_, mask, per) in enumerate(sets):
+            for d in digits(mask):
+                seen = per[d - 1][1]
+                for c in cells_of(seen & where[d - 1]):
+                    for j in first.get((d, c), ()):
+                        if j > i and not sets[j][2][d - 1][0] & ~seen:
+                            links[i][j] = links[i].get(j, 0) | 1 << (d - 1)
+                            links[j][i] = links[j].get(i, 0) | 1 << (d - 1)
+        return [sorted(out.items()) for out in links]
+    return g.cached("als-links", make)
+
+
+def _shared(a: Als, b: Als, mask: int, where: list[int]) -> list[tuple[int, int]]:
+    """(cell, z) for each digit z of `mask` and each cell outside both sets that sees
+    every z of both."""
+    gone = []
+    for z in digits(mask):
+        both = a[2][z - 1][1] & b[2][z - 1][1] & where[z - 1] & ~(a[0] | b[0])
+        gone += [(c, z) for c in cells_of(both)]
+    return gone
+
+
+def _locked(a: Als, b: Als, rc: int, where: list[int]) -> list[tuple[int, int]]:
+    """(cell, d) for each digit d of set a but the restricted ones, and each cell outside
+    both sets that sees every d of a: doubly linked, a holds all of those."""
+    gone = []
+    for d in digits(a[1] & ~rc):
+        gone += [(c, d) for c in cells_of(a[2][d - 1][1] & where[d - 1] & ~(a[0] | b[0]))]
+    return gone
+
+
+def als_xz_every(g: Candidates) -> Iterator[Step]:
+    """ALS-XZ as HoDoKu finds it, for `--techniques ALS-XZ`: sets of any size, overlapping
+    or not, fewest cells first. Doubly linked (two restricted digits), neither set can
+    hold both, so each is locked without one of them: both restricted digits are in the
+    two sets, and every other digit of each is in that set."""
+    n, where = g.n, g.where()
+    sets, links = _all(g), _links(g)
+    pairs = sorted(((i, j, rc) for i, out in enumerate(links) for j, rc in out if i < j),
+                   key=lambda p: sets[p[0]][0].bit_count() + sets[p[1]][0].bit_count())
+    for i, j, rc in pairs:
+        a, b = sets[i], sets[j]
+        gone = _shared(a, b, a[1] & b[1] & ~rc, where)
+        if rc.bit_count() > 1:
+            gone += _shared(a, b, rc, where) + _locked(a, b, rc, where) + \
+                _locked(b, a, rc, where)
+        if gone:
+            yield _step(n, gone, (a[0], a[1]), (b[0], b[1]), _ds(rc))
+
 
 def als_xy_wing(g: Candidates) -> Iterator[Step]:
     """Sets A and B each joined to a set C by a restricted common digit, x with A and y
     with B (x != y): C cannot lack both, so A or B is locked without its link, and a digit
-    z they share (not x or y) is in A or in B; a cell that sees every z of both loses it."""
+    z they share (not x or y) is in A or in B; a cell that sees every z of both loses it.
+    Each set of eliminations once."""
     n, where = g.n, g.where()
-    sets = _sets(g, MOST_CELLS)
-    memo: dict[int, list[tuple[int, int]]] = {}
-
-    def seen(s: tuple[int, int, int]) -> list[tuple[int, int]]:
-        return memo.get(s[0]) or memo.setdefault(s[0], _seen(g, s[0], s[1]))
-
-    for c in sets:
-        linked = [(s, x) for s in sets if not s[0] & c[0] and s[0] & c[2]
-                  for x in (_restricted(seen(c), seen(s), c[1] & s[1]),) if x]
-        for k, (a, xs) in enumerate(linked):
-            for b, ys in linked[k + 1:]:
-                if a[0] & b[0]:
-                    continue
+    sets, links = _all(g), _links(g)
+    done: set[frozenset] = set()
+    for k, c in enumerate(sets):
+        for p, (i, xs) in enumerate(links[k]):
+            for j, ys in links[k][p + 1:]:
+                a, b = sets[i], sets[j]
                 for x in digits(xs):
                     for y in digits(ys & ~(1 << (x - 1))):
-                        gone = _common(seen(a), seen(b), a, b, where,
-                                       a[1] & b[1] & ~(1 << (x - 1) | 1 << (y - 1)))
-                        if gone:
+                        gone = _shared(a, b, a[1] & b[1] & ~(1 << (x - 1) | 1 << (y - 1)),
+                                       where)
+                        if gone and _new(gone, done):
                             yield _wing_step(n, gone, a, b, c, x, y)
+
+
+def _new(gone: list, done: set[frozenset]) -> bool:
+    """Whether these eliminations are not among those `done` (and now they are)."""
+    key = frozenset(gone)
+    if key in done:
+        return False
+    done.add(key)
+    return True
+
+
+def als_xy_chain(g: Candidates) -> Iterator[Step]:
+    """Sets A1, A2, ..., Ak (k >= 4) each joined to the next by a restricted common digit,
+    no two links in a row on the same digit: if A1 lacks a digit z (not its link r1), it
+    is locked and holds r1, so A2 lacks r1 and holds its next link, and so on until Ak,
+    locked without its last link r, holds z. So z is in A1 or Ak; a cell that sees every z
+    of both loses it. Which ends follow from which starts is read off the reach of each
+    "set lacks digit" state (_reach), not by walking every chain."""
+    n, where = g.n, g.where()
+    sets, links = _all(g), _links(g)
+    base, succ, reach = _reach(sets, links)
+    # two more links after the first, so that A1..Ak has four sets at least
+    near = [_union(reach[t] for t in out) for out in succ]
+    far = [_union(near[t] for t in out) for out in succ]
+    states = [[(d, base[j] + k) for k, d in enumerate(digits(s[1]))]
+              for j, s in enumerate(sets)]
+    every = [((1 << len(out)) - 1) << base[j] for j, out in enumerate(states)]
+    done: set[frozenset] = set()
+    for i, ends in enumerate(_ends(sets, where)):
+        a = sets[i]
+        for r1, _ in states[i]:
+            starts = [states[j][_rank(sets[j][1], r1)][1] for j, rc in links[i]
+                      if rc >> (r1 - 1) & 1]
+            reached = _union(far[s] for s in starts)
+            for j in ends:
+                if not reached & every[j]:
+                    continue
+                b = sets[j]
+                for r, state in states[j]:
+                    if not reached >> state & 1:
+                        continue
+                    gone = _shared(a, b, a[1] & b[1] & ~(1 << (r1 - 1) | 1 << (r - 1)), where)
+                    if gone and _new(gone, done):
+                        chain = _chain(sets, base, succ, starts, state)
+                        yield _chain_step(n, gone, [(i, r1), *chain], sets)
+
+
+def _rank(mask: int, d: int) -> int:
+    """How many digits of `mask` are below d: the index of a set's state for d."""
+    return (mask & ((1 << (d - 1)) - 1)).bit_count()
+
+
+def _union(masks: Iterable[int]) -> int:
+    """The bits of several masks."""
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+def _reach(sets: list[Als], links: list) -> tuple[list[int], list[list[int]], list[int]]:
+    """The states "set j lacks its digit d" (numbered from base[j], one per digit of j),
+    what each implies at once (j holds its other digits: each linked set loses the link,
+    r != d) and, as a bitmask over states, all it implies in any number of steps (the
+    first states, repeated until nothing changes)."""
+    base, total = [], 0
+    for s in sets:
+        base.append(total)
+        total += s[1].bit_count()
+    succ: list[list[int]] = []
+    for j, s in enumerate(sets):
+        for d in digits(s[1]):
+            succ.append([base[k] + _rank(sets[k][1], r) for k, rc in links[j]
+                         for r in digits(rc & ~(1 << (d - 1)))])
+    reach = [1 << t for t in range(total)]
+    changed = True
+    while changed:
+        changed = False
+        for t in range(total - 1, -1, -1):
+            now = reach[t] | _union(reach[u] for u in succ[t])
+            if now != reach[t]:
+                reach[t], changed = now, True
+    return base, succ, reach
+
+
+def _ends(sets: list[Als], where: list[int]) -> list[list[int]]:
+    """Per set, the other sets that share a digit z with it such that some cell outside
+    both sees every z of both: the only ends worth reaching from it (found through an
+    index of the cells that see every z of a set, by z and cell)."""
+    seeing: dict[tuple[int, int], list[int]] = {}
+    for j, (_, mask, per) in enumerate(sets):
+        for z in digits(mask):
+            for c in cells_of(per[z - 1][1] & where[z - 1]):
+                seeing.setdefault((z, c), []).append(j)
+    out = []
+    for i, (_, mask, per) in enumerate(sets):
+        found: set[int] = set()
+        for z in digits(mask):
+            for c in cells_of(per[z - 1][1] & where[z - 1]):
+                found.update(seeing[(z, c)])
+        found.discard(i)
+        out.append(sorted(found))
+    return out
+
+
+def _chain(sets: list[Als], base: list[int], succ: list[list[int]], starts: list[int],
+           end: int) -> list[tuple[int, int]]:
+    """A shortest chain of states from one of `starts` to `end` with two links at least:
+    (set, the digit it lacks) per state."""
+    owner = [j for j, s in enumerate(sets) for _ in range(s[1].bit_count())]
+    parent: dict[tuple[int, int], tuple[int, int] | None] = {(s, 0): None for s in starts}
+    frontier = list(parent)
+    while frontier:
+        nxt = []
+        for state in frontier:
+            t, depth = state
+            if t == end and depth == 2:
+                path = []
+                at: tuple[int, int] | None = state
+                while at is not None:
+                    j = owner[at[0]]
+                    path.append((j, digits(sets[j][1])[at[0] - base[j]]))
+                    at = parent[at]
+                return path[::-1]
+            for u in succ[t]:
+                key = (u, min(depth + 1, 2))
+                if key not in parent:
+                    parent[key] = state
+                    nxt.append(key)
+        frontier = nxt
+    raise AssertionError("a reached state has a chain")
+
+
+def _chain_step(n: int, gone: list, chain: list[tuple[int, int]], sets: list[Als]) -> Step:
+    """The step of an ALS-XY-Chain: chain[0] is (A1, its first link), then (set, the link
+    it lacks) for each next set."""
+    name = lambda j: f"{cells_text(cells_of(sets[j][0]), n)} {{{_ds(sets[j][1])}}}"  # noqa: E731
+    text = name(chain[0][0]) + "".join(f" -{d}- {name(j)}" for j, d in chain[1:])
+    zs = ",".join(map(str, sorted({z for _, z in gone})))
+    cells = cells_of(_union(sets[j][0] for j, _ in chain))
+    return make("ALS-XY-Chain", n, f"{text}, Z={zs}", eliminations=gone, cells=cells,
+                sentence=f"If {name(chain[0][0])} lacked {zs}, each set along the chain would "
+                f"be locked and push its link out of the next, down to "
+                f"{name(chain[-1][0])}, which would then hold it: {zs} is in one of the two "
+                f"end sets.", length=len(chain))
 
 
 def death_blossom(g: Candidates) -> Iterator[Step]:
     """A stem cell with digits d1..dk, each joined to its own set (a petal) by that digit
     (every di of the petal sees the stem): the stem holds one di, so its petal is locked
-    without it, and a digit z every petal holds (none a link) is in some petal; a cell that
-    sees every z of every petal loses it."""
+    without it, and a digit z every petal holds (not a stem digit) is in some petal; a
+    cell that sees every z of every petal loses it. Petals may be single cells and may
+    overlap; each set of eliminations once."""
     n, where, peers = g.n, g.where(), g.tables.peer_masks
-    sets = [s for s in _sets(g, MOST_CELLS) if s[0].bit_count() > 1]
-    memo: dict[int, list[tuple[int, int]]] = {}
+    sets = _all(g)
+    done: set[frozenset] = set()
     for stem in range(n * n):
         mask = g.cands[stem]
-        if not 2 <= mask.bit_count() <= 3:
+        if mask.bit_count() < 2:
             continue
-        petals: list[list[tuple[int, int, int]]] = []
-        for d in digits(mask):
-            petals.append([s for s in sets if not s[0] >> stem & 1 and s[1] >> (d - 1) & 1
-                           and not (s[0] & where[d - 1]) & ~peers[stem]])
-        yield from _blossoms(g, n, where, stem, digits(mask), petals, memo)
+        petals = {d: [s for s in sets if not s[0] >> stem & 1 and s[1] >> (d - 1) & 1
+                      and not s[2][d - 1][0] & ~peers[stem]] for d in digits(mask)}
+        if not all(petals.values()):
+            continue
+        order = sorted(petals, key=lambda d: len(petals[d]))   # fewest petals first
+        targets = {z: where[z - 1] & ~(1 << stem) for z in digits(((1 << n) - 1) & ~mask)}
+        for chosen, gone in _blossoms(order, petals, targets, ()):
+            if _new(gone, done):
+                yield _blossom_step(n, gone, stem, order, chosen)
 
 
-def _blossoms(g, n, where, stem, stem_digits, petals, memo) -> Iterator[Step]:
-    """The Death Blossoms of one stem: a petal per digit, the petals' cells apart."""
-    def grow(k: int, chosen: tuple, cells: int, shared: int) -> Iterator[Step]:
-        if not shared:
-            return
-        if k == len(stem_digits):
-            seen = [memo.get(p[0]) or memo.setdefault(p[0], _seen(g, p[0], p[1]))
-                    for p in chosen]
-            gone = []
-            for z in digits(shared):
-                both = where[z - 1] & ~cells & ~(1 << stem)
-                for s in seen:
-                    both &= s[z - 1][1]
-                gone += [(c, z) for c in cells_of(both)]
-            if gone:
-                yield _blossom_step(n, gone, stem, stem_digits, chosen)
-            return
-        for petal in petals[k]:
-            if not petal[0] & cells:
-                yield from grow(k + 1, chosen + (petal,), cells | petal[0],
-                                shared & petal[1] & ~(1 << (stem_digits[k] - 1)))
-
-    everything = (1 << n) - 1
-    yield from grow(0, (), 0, everything & ~sum(1 << (d - 1) for d in stem_digits))
-
-
-def _restricted(seen_a: list, seen_b: list, common: int) -> int:
-    """The common digits of two sets whose every copy in one sees every copy in the other."""
-    out = 0
-    for x in digits(common):
-        if not seen_b[x - 1][0] & ~seen_a[x - 1][1]:
-            out |= 1 << (x - 1)
-    return out
-
-
-def _common(seen_a: list, seen_b: list, a: tuple, b: tuple, where: list[int],
-            shared: int) -> list[tuple[int, int]]:
-    """(cell, z) for each digit z of `shared` and each cell outside both sets that sees
-    every z of both."""
-    gone = []
-    for z in digits(shared):
-        both = seen_a[z - 1][1] & seen_b[z - 1][1] & where[z - 1] & ~(a[0] | b[0])
-        gone += [(c, z) for c in cells_of(both)]
-    return gone
+def _blossoms(order: list[int], petals: dict, targets: dict[int, int],
+              chosen: tuple) -> Iterator[tuple[tuple, list]]:
+    """(petals, eliminations) of each choice of a petal per stem digit: `targets` holds,
+    per digit z every petal so far has, the cells that see every z of them (a choice is
+    dropped as soon as none is left)."""
+    if len(chosen) == len(order):
+        yield chosen, [(c, z) for z, m in targets.items() for c in cells_of(m)]
+        return
+    for petal in petals[order[len(chosen)]]:
+        narrower = {z: m & petal[2][z - 1][1] for z, m in targets.items()
+                    if petal[1] >> (z - 1) & 1}
+        if any(narrower.values()):
+            yield from _blossoms(order, petals, {z: m for z, m in narrower.items() if m},
+                                 chosen + (petal,))
 
 
 def _wing_step(n: int, gone: list, a: tuple, b: tuple, c: tuple, x: int, y: int) -> Step:
@@ -283,10 +487,10 @@ def _wing_step(n: int, gone: list, a: tuple, b: tuple, c: tuple, x: int, y: int)
 def _blossom_step(n: int, gone: list, stem: int, stem_digits: list, petals: tuple) -> Step:
     """The step of a Death Blossom."""
     named = [f"{d}: {cells_text(cells_of(p[0]), n)} {{{_ds(p[1])}}}"
-             for d, p in zip(stem_digits, petals)]
+             for d, p in sorted(zip(stem_digits, petals))]
     return make("Death Blossom", n, f"stem {cells_text([stem], n)}, " + "; ".join(named),
-                eliminations=gone, cells=[stem, *cells_of(sum(p[0] for p in petals))],
+                eliminations=gone, cells=[stem, *cells_of(_union(p[0] for p in petals))],
                 sentence=f"{cells_text([stem], n)} holds one of "
-                f"{', '.join(map(str, stem_digits))}; whichever it is, that petal is locked "
-                f"without it, and the digits every petal shares are in one of them.",
+                f"{', '.join(map(str, sorted(stem_digits)))}; whichever it is, that petal is "
+                f"locked without it, and the digits every petal shares are in one of them.",
                 length=sum(p[0].bit_count() for p in petals))

@@ -97,7 +97,8 @@ TABLE: dict[str, tuple[str, int, float]] = {
     # size for basic fish, 0.1 for finned ones); HoDoKu scores each 470
     # templates settle a digit as forcing chains would (SE has no templates): rated as they
     # no Explainer rating: between ALS-XZ and the chains of nets
-    "ALS-XY-Wing": ("Unfair", 320, 7.0), "Death Blossom": ("Unfair", 360, 7.2),
+    "ALS-XY-Wing": ("Unfair", 320, 7.0), "ALS-XY-Chain": ("Unfair", 340, 7.1),
+    "Death Blossom": ("Unfair", 360, 7.2),
     "Template Set": ("Extreme", 10000, 8.5), "Template Delete": ("Extreme", 10000, 8.5),
     "Squirmbag": ("Unfair", 470, 5.4), "Whale": ("Unfair", 470, 5.6),
     "Leviathan": ("Unfair", 470, 5.8),

@@ -118,7 +118,7 @@ CATALOGUE: tuple[Entry, ...] = (
     _e("0803", "W-Wing", "w", "Hard", 150),
     _e("0901", "Almost Locked Set XZ-Rule", "axz", "Unfair", 300, "ALS-XZ"),
     _e("0902", "Almost Locked Set XY-Wing", "axy", "Unfair", 320, "ALS-XY-Wing"),
-    _e("0903", "Almost Locked Set XY-Chain", "ach", "Unfair", 340),
+    _e("0903", "Almost Locked Set XY-Chain", "ach", "Unfair", 340, "ALS-XY-Chain"),
     _e("0904", "Death Blossom", "db", "Unfair", 360),
     _e("1101", "Sue de Coq", "sdc", "Unfair", 250),
     _e("1201", "Template Set", "ts", "Extreme", 10000),

@@ -10,7 +10,7 @@ path as a contradiction (`Path.contradiction` says which), never as solved.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from operator import or_
 
@@ -58,6 +58,9 @@ class Technique:
     # in every path unless chosen away; False: only when named (--techniques), as HoDoKu
     # leaves its larger fish off: a basic one is always a smaller fish the other way round
     by_default: bool = True
+    # the finder used when the technique is named (--techniques): a wider search than the
+    # default paths take, which would change them (ALS-XZ: HoDoKu's sets of any size)
+    named: Callable[[Candidates], Iterator[Step]] | None = None
 
 
 def _techniques() -> list[Technique]:
@@ -135,7 +138,7 @@ def _techniques() -> list[Technique]:
         t("X-Chain", chains.x_chain, 4),
         t("XY-Chain", chains.xy_chain, 4),
         t("AIC", chains.aic, 4),
-        t("ALS-XZ", als.als_xz, 4),
+        t("ALS-XZ", als.als_xz, 4, named=als.als_xz_every),
         t("Sue de Coq", suedecoq.sue_de_coq, 4),
         t("Aligned Pair Exclusion", wings.aligned_pair_exclusion, 4, by_default=False),
         t("Grouped AIC", chains.grouped_aic, 4),
@@ -153,6 +156,7 @@ def _techniques() -> list[Technique]:
         # three sets, or a cell and a set per digit: off by default until measured on the
         # paths (HoDoKu has them on)
         t("ALS-XY-Wing", als.als_xy_wing, 4, by_default=False),
+        t("ALS-XY-Chain", als.als_xy_chain, 4, by_default=False),
         t("Death Blossom", als.death_blossom, 4, by_default=False),
         # every arrangement of a digit at once: off by default, as in HoDoKu
         t("Template Set", templates.template_set, 4, classic_only=True, by_default=False),
@@ -184,7 +188,7 @@ def techniques_named(name: str) -> tuple[Technique, ...]:
     is missing, in one line."""
     own = BY_NAME.get(name.strip().lower())
     if own is not None:
-        return (own,)
+        return (_as_named(own),)
     entry = hodoku.entry_named(name)
     if entry is None:
         raise UnknownTechnique(errors.unknown("technique", name.strip(),
@@ -194,7 +198,14 @@ def techniques_named(name: str) -> tuple[Technique, ...]:
         raise UnknownTechnique(
             f"HoDoKu's {entry.name} ({entry.code or entry.short}) is not among the lab's "
             f"techniques yet (`sudokulab explain --list` names those it has)")
-    return tuple(BY_NAME[n.lower()] for n in found)
+    return tuple(_as_named(BY_NAME[n.lower()]) for n in found)
+
+
+def _as_named(technique: Technique) -> Technique:
+    """The technique as it runs when named: with its wider finder, if it has one."""
+    if technique.named is None:
+        return technique
+    return replace(technique, find=technique.named, named=None)
 
 
 def select(names: Iterable[str] | None = None, upto: str | None = None) -> tuple[Technique, ...]:
@@ -202,10 +213,10 @@ def select(names: Iterable[str] | None = None, upto: str | None = None) -> tuple
     one off by default is taken when named), or the default ones up to and including one,
     in the list's order."""
     if names is not None:
-        chosen = {t.name for name in names for t in techniques_named(name)}
-        return tuple(t for t in ALL if t.name in chosen)
+        chosen = {t.name: t for name in names for t in techniques_named(name)}
+        return tuple(chosen[t.name] for t in ALL if t.name in chosen)
     if upto is not None:
-        last = TECHNIQUES.index(lookup(upto))
+        last = [t.name for t in TECHNIQUES].index(lookup(upto).name)
         return TECHNIQUES[: last + 1]
     return TECHNIQUES
 

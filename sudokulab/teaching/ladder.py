@@ -222,7 +222,10 @@ def _techniques(puzzle: Puzzle, family: str) -> list:
     if key not in _CHOSEN:
         families = list(HUMAN_FAMILIES)
         names = [t for f in families[: families.index(family) + 1] for t in HUMAN_FAMILIES[f]]
-        _CHOSEN[key] = solver.usable(puzzle, solver.select(names=names), unique=False)
+        # the default paths' finders (not select's: a technique named runs its wider
+        # search, as ALS-XZ does), in their order
+        _CHOSEN[key] = solver.usable(puzzle, [t for t in solver.TECHNIQUES if t.name in names],
+                                     unique=False)
     return _CHOSEN[key]
 
 
