@@ -149,6 +149,8 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "Grouped Discontinuous Nice Loop": ("Unfair", 300, 8.0),
     "ALS-XZ": ("Unfair", 300, 5.5),      # WXYZ-Wing and up (see WINGS)
     "Sue de Coq": ("Unfair", 250, 7.0),  # Explainer has none: as two sets (ALS-XZ)
+    "Kraken Fish Type 1": ("Extreme", 500, 8.5),   # HoDoKu's; its fins' chains are ours
+    "Kraken Fish Type 2": ("Extreme", 500, 8.5),   # (singles from an assumption): as those
     "Forcing Chain Contradiction": ("Extreme", 500, 8.5),   # SE's dynamic forcing chains
     "Forcing Chain Verity": ("Extreme", 500, 8.5),
     "Forcing Net Contradiction": ("Extreme", 700, 9.0),     # its dynamic chains (+)
@@ -163,7 +165,7 @@ def _complex_fish() -> dict[str, tuple[str, int, float]]:
     above the finned basic fish of their size, a Mutant above a Franken."""
     out = {}
     for rise, kind in enumerate(("Franken ", "Finned Franken ", "Mutant ", "Finned Mutant "), 1):
-        for size, name in enumerate(hodoku.FISH[:5]):
+        for size, name in enumerate(hodoku.FISH):
             entry = hodoku.entry_named(kind + name)
             assert entry is not None, kind + name
             out[kind + name] = (entry.level, entry.score, round(6.6 + 0.1 * (size + rise), 1))

@@ -25,6 +25,7 @@ from sudokulab.human import (
     forcing,
     intersections,
     killer,
+    kraken,
     medusa,
     patterns,
     singles,
@@ -131,7 +132,7 @@ def _techniques() -> list[Technique]:
         *(t(f"{kind}{shape.capitalize()} {fish.NAMES[size]}",
             partial(fish.complex_fish, size=size, shape=shape, kind=kind.strip().lower()), 4,
             by_default=False)
-          for shape in ("franken", "mutant") for kind in ("", "Finned ") for size in range(2, 7)),
+          for shape in ("franken", "mutant") for kind in ("", "Finned ") for size in range(2, 8)),
         t("Multi Colors 1", coloring.multi_colors_1, 4),
         t("Multi Colors 2", coloring.multi_colors_2, 4),
         t("Remote Pair", chains.remote_pair, 4),
@@ -162,6 +163,9 @@ def _techniques() -> list[Technique]:
         t("Template Set", templates.template_set, 4, classic_only=True, by_default=False),
         t("Template Delete", templates.template_delete, 4, classic_only=True,
           by_default=False),
+        # fish whose fins reach the target through forcing chains: named only, as in HoDoKu
+        t("Kraken Fish Type 1", kraken.type1, 5, by_default=False),
+        t("Kraken Fish Type 2", kraken.type2, 5, by_default=False),
         t("Forcing Chain Contradiction", forcing.contradiction_chain, 5),
         t("Forcing Chain Verity", forcing.verity_chain, 5),
         t("Forcing Net Contradiction", forcing.net_contradiction, 5),
