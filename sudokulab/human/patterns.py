@@ -154,26 +154,29 @@ def _er_step(g, d, u, cells, link, target) -> Step:
 
 
 def dual_kite(g: Candidates) -> Iterator[Step]:
-    """Two 2-String Kites of one digit on the same two box cells, each the other's row and
-    column end: one step with both eliminations (HoDoKu's Dual 2-String Kite)."""
+    """Two 2-String Kites on the same two box cells, each the other's row and column end:
+    one step with both eliminations (HoDoKu's Dual 2-String Kite). HoDoKu pairs kites by
+    their box cells alone, so the two may be of different digits (each kite stands alone)."""
     n = g.n
-    kites: dict[tuple[int, frozenset[int]], list[Step]] = {}
+    kites: dict[frozenset[int], list[Step]] = {}
     for step in kite(g):
         x, p, q, z = step.cells
-        kites.setdefault((step.eliminations[0][1], frozenset((p, q))), []).append(step)
-    for (d, box_cells), found in kites.items():
+        kites.setdefault(frozenset((p, q)), []).append(step)
+    for box_cells, found in kites.items():
         for first, second in ((a, b) for i, a in enumerate(found) for b in found[i + 1:]):
             if set(first.eliminations) == set(second.eliminations):
                 continue
             ends = [first.cells[0], first.cells[3], second.cells[0], second.cells[3]]
-            yield make("Dual 2-String Kite", n, f"{d} in {cells_text(ends, n)} (connected by "
-                       f"{cells_text(box_cells, n)})",
+            d, e = first.eliminations[0][1], second.eliminations[0][1]
+            digits = f"{d}" if d == e else f"{d}/{e}"
+            yield make("Dual 2-String Kite", n, f"{digits} in {cells_text(ends, n)} "
+                       f"(connected by {cells_text(box_cells, n)})",
                        eliminations=first.eliminations + second.eliminations,
                        cells=first.cells + second.cells, units=first.units + second.units,
                        links=first.links + second.links,
-                       sentence=f"Two 2-String Kites of {d} share the box cells "
-                       f"{cells_text(box_cells, n)}: each end pair holds {d} once, so cells "
-                       f"that see both ends of either kite lose {d}.", length=3)
+                       sentence=f"Two 2-String Kites of {digits} share the box cells "
+                       f"{cells_text(box_cells, n)}: each end pair holds its digit once, so "
+                       f"cells that see both ends of either kite lose it.", length=3)
 
 
 def dual_empty_rectangle(g: Candidates) -> Iterator[Step]:
