@@ -101,16 +101,27 @@ def _multi_colors(g: Candidates, d: int) -> Iterator[Step]:
                     f"both colors of the second, one of which holds {d}, so that color cannot.")
         if i > j:
             continue
+        why = (f"A color of each cluster sees the other, so they cannot both hold {d}: one "
+               f"of their opposite colors does, and a cell that sees both of those cannot.")
+        given: set[int] = set()
+        union = 0
         for k in (0, 1):  # type 1: color k of i sees color m of j: 1-k or 1-m holds d
             for m in (0, 1):
                 if not masks[i][k] & seen[j][m]:
                     continue
-                gone = where & seen[i][1 - k] & seen[j][1 - m] & ~both
-                if gone:
+                trap = where & seen[i][1 - k] & seen[j][1 - m]
+                union |= trap & ~(masks[i][1 - k] | masks[j][1 - m])
+                gone = trap & ~both
+                if gone and gone not in given:
+                    given.add(gone)
                     yield _multi_step(g, d, "Multi Colors 1", found[i], found[j], [
-                        (c, d) for c in cells_of(gone)], f"A color of each cluster sees the "
-                        f"other, so they cannot both hold {d}: one of their opposite colors "
-                        f"does, and a cell that sees both of those cannot.")
+                        (c, d) for c in cells_of(gone)], why)
+        # HoDoKu's one step per cluster pair: every pairing's trap, the other two colors'
+        # cells included (such a cell's color sees both colors of the other cluster, Multi
+        # Colors 2); after the single pairings, and only beside one, so first steps stay.
+        if given and union not in given:
+            yield _multi_step(g, d, "Multi Colors 1", found[i], found[j], [
+                (c, d) for c in cells_of(union)], why)
 
 
 def _mask(cells: list[int]) -> int:
