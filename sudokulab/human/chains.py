@@ -517,6 +517,32 @@ def _union(masks: Iterable[int]) -> int:
 
 # --- nice loops: chains from a cell back into it ---------------------------------------------
 
+def _loop_graph(g: Candidates, groups: bool) -> tuple:
+    """(nodes, strong links as sorted lists, weak links, node indexes, the cells that see
+    every cell of each node) for the nice loops."""
+    nodes, strong, weak = _grouped_graph(g, groups)
+    strong_links = {a: sorted(bs) for a, bs in strong.items()}
+    index = {node: k for k, node in enumerate(nodes)}
+    return nodes, strong_links, weak, index, [_seen_by_all(g, cells) for cells, _ in nodes]
+
+
+def _closing(graph: tuple, home: int) -> Callable[[int], list[int]]:
+    """The weak links of a loop from the home cell: a node's own, and the one back into the
+    home cell: the way a loop ends needs no strong link from its last node, as a chain's
+    other weak links do."""
+    nodes, strong, weak, index, seen = graph
+    cell = home.bit_length() - 1
+
+    def closing(x: int) -> list[int]:
+        cx, dx = nodes[x]
+        back = index.get((home, dx))
+        if back is None or back in strong or cx & home or not seen[x] >> cell & 1:
+            return weak(x)
+        return [*weak(x), back]
+
+    return closing
+
+
 def _loops(g: Candidates, groups: bool) -> Iterator[tuple[int, bool, list, list[int], list,
                                                          int]]:
     """(links, continuous, nodes, chain, eliminations, premise true or false) of each nice
@@ -524,26 +550,13 @@ def _loops(g: Candidates, groups: bool) -> Iterator[tuple[int, bool, list, list[
     false: strong) out of its cell and, by the shortest way to each state that enters no
     cell it has left (the home cell aside), back into the cell 3 links or more later; with
     `groups`, over group nodes too."""
-    nodes, strong, weak = _grouped_graph(g, groups)
-    strong_links = {a: sorted(bs) for a, bs in strong.items()}
-    cands = g.cands
-    index = {node: k for k, node in enumerate(nodes)}
-    seen = [_seen_by_all(g, cells) for cells, _ in nodes]
+    graph = _loop_graph(g, groups)
+    nodes, strong_links, _, index, seen = graph
     for start, (home, _) in enumerate(nodes):
         if home & (home - 1):
             continue   # a premise is one candidate
-        cell = home.bit_length() - 1
-        ends = {index[(home, e)] for e in digits(cands[cell])}
-
-        def closing(x: int, home: int = home, cell: int = cell) -> list[int]:
-            """x's weak links, and the one back into the home cell: the way a loop ends needs
-            no strong link from its last node, as a chain's other weak links do."""
-            cx, dx = nodes[x]
-            back = index.get((home, dx))
-            if back is None or back in strong or cx & home or not seen[x] >> cell & 1:
-                return weak(x)
-            return [*weak(x), back]
-
+        ends = {index[(home, e)] for e in digits(g.cands[home.bit_length() - 1])}
+        closing = _closing(graph, home)
         for on in (0, 1):
             prev = {start * 2 + on: -1}
             left = {start * 2 + on: 0}   # the cells left before each state's node
@@ -554,8 +567,7 @@ def _loops(g: Candidates, groups: bool) -> Iterator[tuple[int, bool, list, list[
                 state that is no lasso is the one recorded."""
                 if nodes[nxt >> 1][0] & left[state]:
                     return False
-                cells = nodes[state >> 1][0]
-                left[nxt] = left[state] | (cells if cells != home else 0)
+                left[nxt] = left[state] | nodes[state >> 1][0] & ~home
                 return True
 
             for links, level in _levels(start, strong_links, closing, prev, on, keep):
@@ -570,6 +582,48 @@ def _loops(g: Candidates, groups: bool) -> Iterator[tuple[int, bool, list, list[
                                 yield links, loop[0], nodes, chain, loop[1], on
 
 
+LOOP_WALK = 200_000   # the steps of the walk for every loop (one listing of every step)
+
+
+def _every_loop(g: Candidates, groups: bool) -> Iterator[tuple[int, bool, list, list[int],
+                                                               list, int]]:
+    """As _loops, but by every way that enters no cell it has left, not only the first to
+    each state: a continuous loop's eliminations hang on its way (HoDoKu's may be another
+    than the shortest). Depth first, up to MAX_LINKS links and LOOP_WALK steps in all."""
+    graph = _loop_graph(g, groups)
+    nodes, strong_links, _, index, seen = graph
+    budget = LOOP_WALK
+    for start, (home, _) in enumerate(nodes):
+        if home & (home - 1):
+            continue
+        ends = {index[(home, e)] for e in digits(g.cands[home.bit_length() - 1])}
+        closing = _closing(graph, home)
+        for on in (0, 1):
+            chain, stack = [start], [iter(closing(start) if on else strong_links.get(start, ()))]
+            lefts = [0]
+            while stack and budget > 0:
+                nxt = next(stack[-1], None)
+                if nxt is None:
+                    stack.pop(), chain.pop(), lefts.pop()
+                    continue
+                budget -= 1
+                cells, links = nodes[nxt][0], len(chain)
+                if cells & lefts[-1] or nxt in chain or (links == 1 and cells & home):
+                    continue
+                if nxt in ends:
+                    if links >= 3 and not nodes[chain[-1]][0] & home:
+                        loop = _loop_eliminations(g, nodes, seen, [*chain, nxt], on,
+                                                  on ^ (links & 1))
+                        if loop[1]:
+                            yield links, loop[0], nodes, [*chain, nxt], loop[1], on
+                    continue
+                if links < MAX_LINKS:
+                    lefts.append(lefts[-1] | nodes[chain[-1]][0] & ~home)
+                    chain.append(nxt)
+                    stack.append(iter(closing(nxt) if on ^ (links & 1) else
+                                      strong_links.get(nxt, ())))
+
+
 def _no_lasso(nodes: list, chain: list[int], home: int) -> bool:
     """Whether the chain leaves the home cell at once, enters it from another cell at its
     end, and enters no other cell it has left (a lasso, which HoDoKu drops)."""
@@ -580,8 +634,7 @@ def _no_lasso(nodes: list, chain: list[int], home: int) -> bool:
         cells = nodes[k][0]
         if cells & left:
             return False
-        if last != home:
-            left |= last
+        left |= last & ~home   # a group may hold the home cell (another digit's), as in HoDoKu
         last = cells
     return True
 
@@ -637,13 +690,23 @@ def _nice_loops(g: Candidates, groups: bool, continuous: bool) -> Iterator[Step]
     name = ("Grouped " if groups else "") + ("Continuous" if continuous else
                                              "Discontinuous") + " Nice Loop"
     yielded: set[frozenset] = set()
-    for links, _, nodes, chain, gone, on in sorted(found, key=lambda f: (f[0], f[1])):
+    for links, _, nodes, chain, gone, on in itertools.chain(
+            sorted(found, key=lambda f: (f[0], f[1])), _every_way(g, groups, continuous)):
         if frozenset(gone) in yielded:
             continue
         yielded.add(frozenset(gone))
         yield make(name, n, _loop_text(nodes, chain, on, n), eliminations=gone,
                    cells=cells_of(_union(nodes[k][0] for k in chain)), length=links,
                    sentence=_LOOP_SENTENCE[continuous])
+
+
+def _every_way(g: Candidates, groups: bool, continuous: bool) -> Iterator[tuple]:
+    """The loops of one kind by every way (_every_loop), shorter first: walked only when a
+    caller lists past the shortest ways' loops (`hint --all`), so solving never pays."""
+    found = [(links, order, nodes, chain, gone, on) for order, (links, kind, nodes, chain,
+             gone, on) in enumerate(_every_loop(g, groups)) if kind == continuous
+             and (not groups or any(nodes[k][0] & (nodes[k][0] - 1) for k in chain))]
+    yield from sorted(found, key=lambda f: (f[0], f[1]))
 
 
 _LOOP_SENTENCE = {
