@@ -209,7 +209,7 @@ def test_no_solution_and_clashing_givens():
     report = sl.setter("11..............")
     assert report.status == "none" and report.count == 0 and report.solutions == []
     assert report.grade is None and report.redundant_givens is None
-    assert report.message == "givens clash: r1c1 and r1c2 are both 1 in row 1"
+    assert report.message == "givens repeat: 1 at r1c1 and r1c2 (row 1)"
 
 
 def test_grade_once_unique():

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Literal, cast
 from sudokulab import errors
 from sudokulab import rules as R
 from sudokulab.errors import DisagreementError, SetterInterrupted, UnsupportedRule
-from sudokulab.puzzle import Puzzle
+from sudokulab.puzzle import Puzzle, clash
 
 if TYPE_CHECKING:
     from sudokulab.backends.base import Deadline
@@ -456,23 +456,6 @@ class Update:
                 rules = self.puzzle.rules[:k] + self.puzzle.rules[k + 1:]
                 self.witness(other, replace(self.puzzle, rules=rules))
         self.report.redundant_rules = found
-
-
-def clash(puzzle: Puzzle) -> str:
-    """The first two givens that share a unit and a digit, named ('' when none do)."""
-    from sudokulab.geometry import geometry
-
-    geo = geometry(puzzle.box, puzzle.rules, puzzle.layout)
-    for unit in geo.units:
-        seen: dict[int, int] = {}
-        for cell in unit:
-            digit = puzzle.givens[cell]
-            if digit in seen:
-                return (f"givens clash: {geo.name(seen[digit])} and {geo.name(cell)} are both "
-                        f"{digit} in {unit.name}")
-            if digit:
-                seen[digit] = cell
-    return ""
 
 
 def graded(puzzle: Puzzle, report: SetterReport, seconds: float | None,
