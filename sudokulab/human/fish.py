@@ -75,7 +75,7 @@ def _digit_fish(g: Candidates, d: int, size: int, kind: str) -> Iterator:
 _every_digit = per_digit(_digit_fish)
 
 
-def _cell(line: int, x: int, n: int, rows_first: bool) -> int:
+def base_cell(line: int, x: int, n: int, rows_first: bool) -> int:
     """The cell of a base line at a cross position."""
     return line * n + x if rows_first else x * n + line
 
@@ -148,7 +148,7 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
                 gone &= peers[fin]   # only what sees every fin
             if gone:
                 sashimi = any((places[line] & cover).bit_count() == 1 for line in base)
-                fins = [_cell(line, x, n, rows_first) for line in base
+                fins = [base_cell(line, x, n, rows_first) for line in base
                         for x in _bits(places[line] & ~cover)]
                 found = "sashimi" if sashimi else "finned"
                 yield found, _step(g, d, size, found, base, _bits(cover), fins,
@@ -207,8 +207,8 @@ def _step(g, d, size, kind, base, cover, fins, gone, rows_first) -> Step:
             f"{','.join(f'{c_letter}{x + 1}' for x in cover)}")
     if fins:
         what += " " + ",".join(f"f{cell_name(divmod(f, n))}" for f in fins)
-    cells = [_cell(line, x, n, rows_first) for line in base for x in cover
-             if g.cands[_cell(line, x, n, rows_first)] & (1 << (d - 1))] + fins
+    cells = [base_cell(line, x, n, rows_first) for line in base for x in cover
+             if g.cands[base_cell(line, x, n, rows_first)] & (1 << (d - 1))] + fins
     lines = "rows" if rows_first else "columns"
     others = "columns" if rows_first else "rows"
     sentence = (f"In {lines} {', '.join(str(x + 1) for x in base)}, {d} can only go in "

@@ -17,7 +17,7 @@ from itertools import combinations
 
 from sudokulab.human import forcing
 from sudokulab.human.candidates import Candidates, cells_of
-from sudokulab.human.fish import NAMES
+from sudokulab.human.fish import NAMES, base_cell
 from sudokulab.human.step import Step, cells_text, make, name
 
 SIZES = (2, 3, 4)
@@ -104,7 +104,7 @@ def _covers(n: int, d: int, size: int, rows: bool, base: tuple, places: list,
         mask = sum(1 << x for x in cover)
         if any(not places[k] & mask for k in base):
             continue
-        fins = [_cell(k, x, n, rows) for k in base for x in range(n)
+        fins = [base_cell(k, x, n, rows) for k in base for x in range(n)
                 if places[k] >> x & 1 and not mask >> x & 1]
         if len(fins) <= MAX_FINS:
             yield d, size, rows, base, cover, fins
@@ -114,11 +114,6 @@ def _cover_cells(g: Candidates, d: int, rows: bool, base: tuple, cover: tuple) -
     """The cover lines' places of the digit outside the base lines."""
     return [c for x in cover for c in _line_cells(g.n, x, not rows)
             if g.cands[c] >> (d - 1) & 1 and _line_of(c, g.n, rows) not in base]
-
-
-def _cell(line: int, x: int, n: int, rows: bool) -> int:
-    """The cell of a base line at a cross position."""
-    return line * n + x if rows else x * n + line
 
 
 def _line_cells(n: int, line: int, row: bool) -> list[int]:
@@ -175,7 +170,7 @@ def _step(g: Candidates, technique: str, fish: tuple, gone: list[tuple[int, int]
     what = (f"{NAMES[size]} {d} {','.join(f'{b}{k + 1}' for k in base)} "
             f"{','.join(f'{c}{x + 1}' for x in cover)} "
             f"{','.join('f' + name(f, n) for f in fins)}")
-    cells = [_cell(k, x, n, rows) for k in base for x in cover
-             if g.cands[_cell(k, x, n, rows)] >> (d - 1) & 1] + list(fins)
+    cells = [base_cell(k, x, n, rows) for k in base for x in cover
+             if g.cands[base_cell(k, x, n, rows)] >> (d - 1) & 1] + list(fins)
     return make(technique, n, what, eliminations=gone, cells=cells,
                 sentence=f"A {NAMES[size]} of {d} with fin(s) {cells_text(fins, n)}: {why}")
