@@ -57,7 +57,7 @@ def test_the_node_test_says_whether_two_nodes_remove_something(g):
 @SETTINGS
 @given(grids())
 def test_the_group_test_says_whether_two_group_nodes_remove_something(g):
-    nodes, _, _ = chains._grouped_graph(g)
+    nodes, _, _, _ = chains._grouped_graph(g)
     seen = [chains._seen_by_all(g, cells) for cells, _ in nodes]
     for a in range(0, len(nodes), 5):
         removes = chains._group_removes(g, nodes, seen, a)
@@ -118,7 +118,7 @@ def test_chain_searches_find_what_a_plain_search_finds(g):
 @SETTINGS
 @given(grids())
 def test_grouped_chains_are_what_a_plain_search_finds(g):
-    nodes, strong, weak = chains._grouped_graph(g)
+    nodes, strong, weak, _ = chains._grouped_graph(g)
     chained = plain_search({a: sorted(bs) for a, bs in strong.items()}, weak,
                            lambda a, z: chains._group_eliminations(g, nodes[a], nodes[z]),
                            lambda chain: any(nodes[k][0].bit_count() > 1 for k in chain))

@@ -205,6 +205,12 @@ def _all(g: Candidates) -> list[Als]:
     return g.cached("als-all", make)
 
 
+def every_set(g: Candidates) -> list[Als]:
+    """Every ALS of the grid (cells, digits, per digit its cells and the cells that see all
+    of those), fewest cells first: the sets the chains' ALS nodes are made of."""
+    return _all(g)
+
+
 def _links(g: Candidates) -> list[list[tuple[int, int]]]:
     """Per set of _all, (another set, their restricted common digits as a mask): digits x
     of both whose every cell in one sees every cell in the other (so none in an overlap).

@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 
+from sudokulab.human.als import every_set as als_sets
 from sudokulab.human.candidates import Candidates, cells_of, digits, per_digit
 from sudokulab.human.step import Step, cells_text, make
 
@@ -379,10 +380,13 @@ def _seen_by_all(g: Candidates, cells: int) -> int:
     return seen
 
 
-def _grouped_graph(g: Candidates, groups: bool = True):
-    """Nodes, the strong links over their indexes (a dict of sets) and the weak links (a
-    function giving a node's, sorted, when the search first reaches it); without `groups`,
-    the candidates alone."""
+def _grouped_graph(g: Candidates, groups: bool = True, alses: bool = False,
+                   forcing: bool = True):
+    """Nodes, the strong links over their indexes (a dict of sets), the weak links (a
+    function giving a node's, sorted, when the search first reaches it) and the ALS nodes
+    (a dict: node index to its set, see _als_nodes); without `groups`, the candidates
+    alone; with `alses`, a node per digit of each almost locked set too (and, unless not
+    `forcing`, the cells a set forces)."""
     tables, cands, n, where = g.tables, g.cands, g.n, g.where()
     nodes = _group_nodes(g, groups)
     index = {node: k for k, node in enumerate(nodes)}
@@ -408,8 +412,14 @@ def _grouped_graph(g: Candidates, groups: bool = True):
             a, b = index[(1 << c, x)], index[(1 << c, y)]
             strong.setdefault(a, set()).add(b)
             strong.setdefault(b, set()).add(a)
+    sets = _als_nodes(g, nodes, strong, index, forcing) if alses else {}
     linked = set(strong)   # the nodes a chain can go on from (as in _graph: only those)
-    linked_of = {d: [(b, nodes[b][0]) for b in ks if b in linked] for d, ks in by_digit.items()}
+    # the linked nodes by digit and first cell: a node weakly linked to node a lies in the
+    # cells that see all of a's, so only those cells' lists are looked through
+    by_first: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for b in sorted(linked):
+        cells, d = nodes[b]
+        by_first.setdefault((d, (cells & -cells).bit_length() - 1), []).append((b, cells))
     weak: dict[int, list[int]] = {}
 
     def weak_links(a: int) -> list[int]:
@@ -418,15 +428,72 @@ def _grouped_graph(g: Candidates, groups: bool = True):
         if out is None:
             cells, d = nodes[a]
             found: set[int] = set()  # the nodes a is weakly linked to
-            if cells.bit_count() == 1:  # the cell's other candidates
+            if cells.bit_count() == 1 and a not in sets:  # the cell's other candidates
                 c = cells.bit_length() - 1
                 found.update(index[(cells, e)] for e in digits(cands[c]) if e != d)
             seen = _seen_by_all(g, cells)
-            found.update(b for b, bcells in linked_of[d] if b != a and not bcells & ~seen)
+            for c in cells_of(seen & where[d - 1]):
+                found.update(b for b, bcells in by_first.get((d, c), ())
+                             if b != a and not bcells & ~seen)
             out = weak[a] = sorted(found & linked)
         return out
 
-    return nodes, strong, weak_links
+    return nodes, strong, weak_links, sets
+
+
+def _als_nodes(g: Candidates, nodes: list, strong: dict[int, set[int]], index: dict,
+               forcing: bool = True) -> dict[int, tuple]:
+    """Add to the nodes and strong links a node per digit of each almost locked set of two
+    cells or more (als.py's sets; a bivalue cell's link is there already): the digit's
+    cells in the set, a group true when one of them holds it. Take one digit away and the
+    set is locked, so of any two of its digits one is in it: a strong link between each
+    two. The weak links are a group's: to a node of the digit whose cells all see all of
+    these. Only digits some candidate outside the set could be linked to that way: a node
+    of the others could not be entered or left. And a cell of three candidates or more
+    outside the set that would lose all but one e if the set lacked x (each other digit
+    it holds is the set's, and it sees all of that digit's cells there): x is in the set
+    or e in the cell, a strong link too. Returns each new node's set."""
+    where, cands = g.where(), g.cands
+    sets: dict[int, tuple] = {}
+    for als in als_sets(g):
+        cells, mask, per = als
+        if cells & (cells - 1) == 0:
+            continue
+        usable = [d for d in digits(mask) if where[d - 1] & per[d - 1][1]]
+        forced = _forced(cands, mask, per, where, usable, index) if forcing else []
+        if len(usable) < 2 and not forced:
+            continue
+        first = len(nodes)
+        for d in usable:
+            sets[len(nodes)] = als
+            nodes.append((per[d - 1][0], d))
+        for a in range(first, len(nodes)):
+            strong[a] = {b for b in range(first, len(nodes)) if b != a}
+        for x, b in forced:
+            a = first + usable.index(x)
+            strong[a].add(b)
+            strong.setdefault(b, set()).add(a)
+    return sets
+
+
+def _forced(cands: list[int], mask: int, per: list, where: list[int], usable: list[int],
+            index: dict) -> list[tuple[int, int]]:
+    """(x, candidate node) for each digit x of an almost locked set and candidate e of a
+    cell outside it that the set, locked without x, leaves alone in the cell: the cell
+    holds three candidates or more (with two, the chain goes through the other's node)."""
+    lose: dict[int, int] = {}   # each cell seeing all of a digit's cells: the digits
+    for d in digits(mask):
+        for c in cells_of(per[d - 1][1] & where[d - 1]):
+            lose[c] = lose.get(c, 0) | 1 << (d - 1)
+    out = []
+    for c, gone in lose.items():
+        if cands[c].bit_count() < 3 or gone.bit_count() < cands[c].bit_count() - 2:
+            continue
+        for x in usable:
+            left = cands[c] & ~(gone & ~(1 << (x - 1)))
+            if left.bit_count() == 1:
+                out.append((x, index[(1 << c, left.bit_length())]))
+    return out
 
 
 def _group_eliminations(g: Candidates, a, z) -> list[tuple[int, int]]:
@@ -459,47 +526,83 @@ def _group_removes(g: Candidates, nodes: list, seen: list[int],
     return removes
 
 
-def grouped_aic(g: Candidates, every: bool = True) -> Iterator[Step]:
+def grouped_aic(g: Candidates, every: bool = True, alses: bool = False) -> Iterator[Step]:
     """An AIC whose nodes may be groups: a digit's places where a box meets a line; with
-    `every`, after the shortest chains, every other that removes something new."""
-    nodes, strong, weak = _grouped_graph(g)
+    `every`, after the shortest chains, every other that removes something new; with
+    `alses`, through almost locked sets too (entered and left, never an end)."""
+    nodes, strong, weak, sets = _grouped_graph(g, alses=alses)
     found = []
     best = MAX_LINKS + 1   # as in `search`: a start's search stops at the shortest so far
     strong_links = {a: sorted(bs) for a, bs in strong.items()}
     seen = [_seen_by_all(g, cells) for cells, _ in nodes]
     reaches = _reaches(strong_links, weak)
+    starts = sorted(a for a in strong if a not in sets)
 
     def eliminations(start: int) -> Callable[[int], list]:
         """What 'the start node or node z' removes, for each end z."""
         a = nodes[start]
         return lambda z: _group_eliminations(g, a, nodes[z])
 
-    for start in sorted(strong):
-        removes = _group_removes(g, nodes, seen, start)
-        if not reaches(start, removes, best):
+    def removes(start: int) -> Callable[[int], bool]:
+        """_group_removes, for ends that are no ALS node."""
+        test = _group_removes(g, nodes, seen, start)
+        return (lambda z: z not in sets and test(z)) if sets else test
+
+    def grouped(chain: list[int]) -> bool:
+        """Whether a chain goes through a group or a set."""
+        return any(nodes[k][0].bit_count() > 1 or k in sets for k in chain)
+
+    for start in starts:
+        ends = removes(start)
+        if not reaches(start, ends, best):
             continue
-        hit = _shortest(start, strong_links, weak, best, removes, eliminations(start),
-                        lambda chain: any(nodes[k][0].bit_count() > 1 for k in chain))
+        hit = _shortest(start, strong_links, weak, best, ends, eliminations(start), grouped)
         if hit:
             found.append(hit)
             best = hit[0]
     n = g.n
     yielded: set[frozenset] = set()
     chains = [(chain, gone) for _, chain, gone in sorted(found, key=lambda f: f[0])]
-    others = _every(sorted(strong), strong_links, weak,
-                    lambda a: _group_removes(g, nodes, seen, a), eliminations,
-                    lambda ch: any(nodes[k][0].bit_count() > 1 for k in ch), yielded)
+    others = _every(starts, strong_links, weak, removes, eliminations, grouped, yielded)
     for chain, gone in itertools.chain(chains, others if every and chains else ()):
         yielded.add(frozenset(gone))
-        text = "".join(("" if k == 0 else "=" if k % 2 else "-")
-                       + f"({nodes[x][1]}){_cells(nodes[x][0], n)}"
-                       for k, x in enumerate(chain))
-        yield make("Grouped AIC", n, text, eliminations=gone,
-                   cells=cells_of(_union(nodes[x][0] for x in chain)),
+        yield make("Grouped AIC", n, _chain_text(nodes, sets, chain, 0, n), eliminations=gone,
+                   cells=cells_of(_union(sets[x][0] if x in sets else nodes[x][0]
+                                         for x in chain)),
                    length=len(chain) - 1,
                    sentence="If the chain's first node were false its last would be true "
                    "(a group is true when one of its cells holds the digit): one of the two "
-                   "is, so what sees both is removed.")
+                   "is, so what sees both is removed." + (_ALS_SENTENCE if any(
+                       x in sets for x in chain) else ""))
+
+
+_ALS_SENTENCE = (" An almost locked set (k cells, k+1 digits) that loses one digit is "
+                 "locked: it then holds each of its other digits.")
+
+
+def grouped_aic_als(g: Candidates) -> Iterator[Step]:
+    """Grouped AIC as named (--techniques): through almost locked sets too, as HoDoKu's
+    chains take them when asked; the default paths keep the groups alone."""
+    yield from grouped_aic(g, alses=True)
+
+
+def _chain_text(nodes: list, sets: dict, chain: list[int], on: int, n: int) -> str:
+    """The chain in Eureka notation from a first node true if `on` (false otherwise): a link
+    is strong (=) where it makes its node true; a set entered on x and left on y is one
+    node (x=y) of the set's cells; one linked to a cell it forces is (x)ALS:cells."""
+    parts, k = [], 0
+    while k < len(chain):
+        x = chain[k]
+        link = "" if k == 0 else "=" if on ^ (k & 1) else "-"
+        if x in sets and k + 1 < len(chain) and sets.get(chain[k + 1]) is sets[x]:
+            parts.append(f"{link}({nodes[x][1]}={nodes[chain[k + 1]][1]})"
+                         f"{_cells(sets[x][0], n)}")
+            k += 2
+            continue
+        where = f"ALS:{_cells(sets[x][0], n)}" if x in sets else _cells(nodes[x][0], n)
+        parts.append(f"{link}({nodes[x][1]}){where}")   # a set forcing a cell, or forced
+        k += 1
+    return "".join(parts)
 
 
 def _cells(cells: int, n: int) -> str:
@@ -517,20 +620,23 @@ def _union(masks: Iterable[int]) -> int:
 
 # --- nice loops: chains from a cell back into it ---------------------------------------------
 
-def _loop_graph(g: Candidates, groups: bool) -> tuple:
+def _loop_graph(g: Candidates, groups: bool, alses: bool = False, forcing: bool = True) -> tuple:
     """(nodes, strong links as sorted lists, weak links, node indexes, the cells that see
-    every cell of each node) for the nice loops."""
-    nodes, strong, weak = _grouped_graph(g, groups)
+    every cell of each node, the ALS nodes' sets) for the nice loops: with `alses`, almost
+    locked sets too (and the cells they force, unless not `forcing`), which no index holds
+    (a premise is a candidate)."""
+    nodes, strong, weak, sets = _grouped_graph(g, groups, alses, forcing)
     strong_links = {a: sorted(bs) for a, bs in strong.items()}
-    index = {node: k for k, node in enumerate(nodes)}
-    return nodes, strong_links, weak, index, [_seen_by_all(g, cells) for cells, _ in nodes]
+    index = {node: k for k, node in enumerate(nodes) if k not in sets}
+    seen = [_seen_by_all(g, cells) for cells, _ in nodes]
+    return nodes, strong_links, weak, index, seen, sets
 
 
 def _closing(graph: tuple, home: int) -> Callable[[int], list[int]]:
     """The weak links of a loop from the home cell: a node's own, and the one back into the
     home cell: the way a loop ends needs no strong link from its last node, as a chain's
     other weak links do."""
-    nodes, strong, weak, index, seen = graph
+    nodes, strong, weak, index, seen, _ = graph
     cell = home.bit_length() - 1
 
     def closing(x: int) -> list[int]:
@@ -543,17 +649,18 @@ def _closing(graph: tuple, home: int) -> Callable[[int], list[int]]:
     return closing
 
 
-def _loops(g: Candidates, groups: bool) -> Iterator[tuple[int, bool, list, list[int], list,
-                                                         int]]:
-    """(links, continuous, nodes, chain, eliminations, premise true or false) of each nice
-    loop as HoDoKu takes it: from a premise on a candidate (true: its first link is weak;
-    false: strong) out of its cell and, by the shortest way to each state that enters no
-    cell it has left (the home cell aside), back into the cell 3 links or more later; with
-    `groups`, over group nodes too."""
-    graph = _loop_graph(g, groups)
-    nodes, strong_links, _, index, seen = graph
+def _loops(g: Candidates, groups: bool, alses: bool = False,
+           forcing: bool = True) -> Iterator[tuple[int, bool, list, dict, list[int], list, int]]:
+    """(links, continuous, nodes, ALS nodes, chain, eliminations, premise true or false) of
+    each nice loop as HoDoKu takes it: from a premise on a candidate (true: its first link
+    is weak; false: strong) out of its cell and, by the shortest way to each state that
+    enters no cell it has left (the home cell aside), back into the cell 3 links or more
+    later; with `groups`, over group nodes too, and with `alses` almost locked sets (and
+    the cells they force, unless not `forcing`)."""
+    graph = _loop_graph(g, groups, alses, forcing)
+    nodes, strong_links, _, index, seen, sets = graph
     for start, (home, _) in enumerate(nodes):
-        if home & (home - 1):
+        if home & (home - 1) or start in sets:
             continue   # a premise is one candidate
         ends = {index[(home, e)] for e in digits(g.cands[home.bit_length() - 1])}
         closing = _closing(graph, home)
@@ -577,21 +684,22 @@ def _loops(g: Candidates, groups: bool) -> Iterator[tuple[int, bool, list, list[
                     if state >> 1 in ends:
                         chain = _unwind_states(prev, state)
                         if _no_lasso(nodes, chain, home):
-                            loop = _loop_eliminations(g, nodes, seen, chain, on, state & 1)
+                            loop = _loop_eliminations(g, nodes, seen, chain, on, state & 1,
+                                                      sets)
                             if loop[1]:
-                                yield links, loop[0], nodes, chain, loop[1], on
+                                yield links, loop[0], nodes, sets, chain, loop[1], on
 
 
 LOOP_WALK = 200_000   # the steps of the walk for every loop (one listing of every step)
 
 
-def _every_loop(g: Candidates, groups: bool) -> Iterator[tuple[int, bool, list, list[int],
-                                                               list, int]]:
+def _every_loop(g: Candidates, groups: bool) -> Iterator[tuple[int, bool, list, dict,
+                                                               list[int], list, int]]:
     """As _loops, but by every way that enters no cell it has left, not only the first to
     each state: a continuous loop's eliminations hang on its way (HoDoKu's may be another
     than the shortest). Depth first, up to MAX_LINKS links and LOOP_WALK steps in all."""
     graph = _loop_graph(g, groups)
-    nodes, strong_links, _, index, seen = graph
+    nodes, strong_links, _, index, seen, sets = graph
     budget = LOOP_WALK
     for start, (home, _) in enumerate(nodes):
         if home & (home - 1):
@@ -615,7 +723,7 @@ def _every_loop(g: Candidates, groups: bool) -> Iterator[tuple[int, bool, list, 
                         loop = _loop_eliminations(g, nodes, seen, [*chain, nxt], on,
                                                   on ^ (links & 1))
                         if loop[1]:
-                            yield links, loop[0], nodes, [*chain, nxt], loop[1], on
+                            yield links, loop[0], nodes, sets, [*chain, nxt], loop[1], on
                     continue
                 if links < MAX_LINKS:
                     lefts.append(lefts[-1] | nodes[chain[-1]][0] & ~home)
@@ -640,12 +748,16 @@ def _no_lasso(nodes: list, chain: list[int], home: int) -> bool:
 
 
 def _loop_eliminations(g: Candidates, nodes: list, seen: list[int], chain: list[int],
-                       first_on: int, last_on: int) -> tuple[bool, list[tuple[int, int]]]:
+                       first_on: int, last_on: int,
+                       sets: dict[int, tuple] | None = None
+                       ) -> tuple[bool, list[tuple[int, int]]]:
     """(continuous, eliminations) of a loop from a premise (true if `first_on`) back to a
     state of its cell (true if `last_on`): discontinuous, the home cell's candidate that
     the premise contradicts or all but the one it proves; continuous, what each weak link
     (now strong) removes: a digit from the cells that see both ends (not the loop's own
-    cells), or a cell's other digits when it is entered and left by strong links."""
+    cells), or a cell's other digits when it is entered and left by strong links, or an
+    almost locked set's digits but the two it is entered and left by (`sets`: the ALS
+    nodes' sets): it lacks one of those two, so holds every other."""
     cands = g.cands
     home, a = nodes[chain[0]]
     b = nodes[chain[-1]][1]
@@ -673,38 +785,76 @@ def _loop_eliminations(g: Candidates, nodes: list, seen: list[int], chain: list[
                                                   & where[d - 1] & ~used))
         if (state[k] and crosses and k + 2 < len(chain) and not state[k + 1]
                 and nodes[chain[k + 1]][0] == cells and nodes[chain[k + 2]][0] != cells):
-            keep = (d, nodes[chain[k + 2]][1])   # a cell entered and left by strong links
+            keep = (d, nodes[chain[k + 1]][1])   # a cell entered and left by strong links
             c = cells.bit_length() - 1
             gone.update((c, e) for e in digits(cands[c]) if e not in keep)
+        if sets and state[k]:   # a strong link: within a set, or a set forcing a cell
+            gone.update(_als_locked(g, nodes, sets, chain[k - 1], chain[k]))
     return True, sorted(gone)
+
+
+def _als_locked(g: Candidates, nodes: list, sets: dict, a: int,
+                b: int) -> list[tuple[int, int]]:
+    """What a continuous loop's strong link from node a to b removes when it is in an
+    almost locked set (entered on one digit x, left on another y; the set lacks x or y,
+    so holds each other digit, which leaves the cells that see all its cells there) or
+    links a set's node x with a cell it forces to e (either the set lacks x and holds
+    the cell's other digits, or it holds x, the cell one of those others, so the set lacks
+    that one and holds the rest: each digit but x and those is in the set, and each of
+    those is in the set or the cell)."""
+    where, cands = g.where(), g.cands
+    als = sets.get(a, sets.get(b))
+    if als is None:
+        return []
+    inside, mask, per = als
+    if sets.get(a) is sets.get(b):
+        keep, cell = 1 << (nodes[a][1] - 1) | 1 << (nodes[b][1] - 1), -1
+    else:
+        x, (cells, e) = (a, nodes[b]) if a in sets else (b, nodes[a])
+        cell = cells.bit_length() - 1
+        keep = 1 << (nodes[x][1] - 1) | (cands[cell] & ~(1 << (e - 1)))
+    gone = [(c, d) for d in digits(mask & ~keep)
+            for c in cells_of(per[d - 1][1] & where[d - 1] & ~inside)]
+    if cell >= 0:
+        seen = g.tables.peer_masks[cell]
+        gone += [(c, d) for d in digits(keep & mask & ~(1 << (nodes[x][1] - 1)))
+                 for c in cells_of(per[d - 1][1] & seen & where[d - 1] & ~inside)]
+    return gone
 
 
 def _nice_loops(g: Candidates, groups: bool, continuous: bool) -> Iterator[Step]:
     """The nice loops of one kind, each set of eliminations once, shorter loops first; with
     `groups`, only those through a group node."""
     n, found = g.n, []
-    for order, (links, kind, nodes, chain, gone, on) in enumerate(_loops(g, groups)):
+    # with groups, the loops without sets, then with sets, then with the cells they force
+    # too: a shorter way to a state through them would hide another loop (HoDoKu finds
+    # the loops of each kind, asked for each, and prefers the ways without a set)
+    walks = itertools.chain(_loops(g, groups), *((_loops(g, True, True, False),
+                                                  _loops(g, True, True)) if groups else ()))
+    for order, (links, kind, nodes, sets, chain, gone, on) in enumerate(walks):
         if kind == continuous and (not groups or any(nodes[k][0] & (nodes[k][0] - 1)
-                                                     for k in chain)):
-            found.append((links, order, nodes, chain, gone, on))
+                                                     or k in sets for k in chain)):
+            found.append((links, order, nodes, sets, chain, gone, on))
     name = ("Grouped " if groups else "") + ("Continuous" if continuous else
                                              "Discontinuous") + " Nice Loop"
     yielded: set[frozenset] = set()
-    for links, _, nodes, chain, gone, on in itertools.chain(
+    for links, _, nodes, sets, chain, gone, on in itertools.chain(
             sorted(found, key=lambda f: (f[0], f[1])), _every_way(g, groups, continuous)):
         if frozenset(gone) in yielded:
             continue
         yielded.add(frozenset(gone))
-        yield make(name, n, _loop_text(nodes, chain, on, n), eliminations=gone,
-                   cells=cells_of(_union(nodes[k][0] for k in chain)), length=links,
-                   sentence=_LOOP_SENTENCE[continuous])
+        yield make(name, n, _chain_text(nodes, sets, chain, on, n), eliminations=gone,
+                   cells=cells_of(_union(sets[k][0] if k in sets else nodes[k][0]
+                                         for k in chain)), length=links,
+                   sentence=_LOOP_SENTENCE[continuous] + (_ALS_SENTENCE if any(
+                       k in sets for k in chain) else ""))
 
 
 def _every_way(g: Candidates, groups: bool, continuous: bool) -> Iterator[tuple]:
     """The loops of one kind by every way (_every_loop), shorter first: walked only when a
     caller lists past the shortest ways' loops (`hint --all`), so solving never pays."""
-    found = [(links, order, nodes, chain, gone, on) for order, (links, kind, nodes, chain,
-             gone, on) in enumerate(_every_loop(g, groups)) if kind == continuous
+    found = [(links, order, nodes, sets, chain, gone, on) for order, (links, kind, nodes,
+             sets, chain, gone, on) in enumerate(_every_loop(g, groups)) if kind == continuous
              and (not groups or any(nodes[k][0] & (nodes[k][0] - 1) for k in chain))]
     yield from sorted(found, key=lambda f: (f[0], f[1]))
 
@@ -716,13 +866,6 @@ _LOOP_SENTENCE = {
           "odd nodes are true or all its even ones, so each weak link is strong too, and "
           "what sees both its ends (or a cell's other digits) goes.",
 }
-
-
-def _loop_text(nodes: list, chain: list[int], on: int, n: int) -> str:
-    """The loop in Eureka notation from its premise back to its cell: a link is strong
-    (=) where it makes its node true."""
-    return "".join(("" if k == 0 else "=" if on ^ (k & 1) else "-")
-                   + f"({nodes[x][1]}){_cells(nodes[x][0], n)}" for k, x in enumerate(chain))
 
 
 def continuous_nice_loop(g: Candidates) -> Iterator[Step]:

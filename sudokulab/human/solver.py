@@ -142,7 +142,7 @@ def _techniques() -> list[Technique]:
         t("ALS-XZ", als.als_xz, 4, named=als.als_xz_every),
         t("Sue de Coq", suedecoq.sue_de_coq, 4),
         t("Aligned Pair Exclusion", wings.aligned_pair_exclusion, 4, by_default=False),
-        t("Grouped AIC", chains.grouped_aic, 4),
+        t("Grouped AIC", chains.grouped_aic, 4, named=chains.grouped_aic_als),
         # HoDoKu's nice loops: most of their deductions are an AIC's, found above
         t("Continuous Nice Loop", chains.continuous_nice_loop, 4, by_default=False),
         t("Discontinuous Nice Loop", chains.discontinuous_nice_loop, 4, by_default=False),
