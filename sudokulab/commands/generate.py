@@ -90,8 +90,8 @@ def options(p: argparse.ArgumentParser) -> None:
                         f"output is the same as with 1")
     p.add_argument("--prover", choices=PROVERS, default="auto",
                    help="the second engine that proves each puzzle unique again: norvig, "
-                        "dlx, asp, cpsat; auto (the default): norvig up to 9x9, asp for "
-                        "16x16 and up and for chess-move and non-consecutive rules")
+                        "dlx, asp, cpsat; auto (the default): norvig up to 9x9, asp above "
+                        "9x9 and for chess-move and non-consecutive rules")
     p.add_argument("--tries", type=positive_int, default=DEFAULT_TRIES, metavar="T",
                    help=f"tries (removal passes) per puzzle before giving up on the "
                         f"filters (default {DEFAULT_TRIES:,})")

@@ -35,7 +35,7 @@ LEVELS = ("easy", "medium", "hard", "unfair", "extreme")  # HoDoKu's, as grading
 RANDOM_RULES = ("jigsaw", "killer", "parity", *FAMILIES)
 # Second engines, of other paradigms than SAT. `auto`: norvig (hand-written propagation
 # and search) up to 9x9 with rules that only add units, cages or marks; asp (clingo, answer
-# set programming) for 16x16 and up and for chess-move and non-consecutive rules, where
+# set programming) above 9x9 and for chess-move and non-consecutive rules, where
 # norvig's Python search takes longer than making the puzzle (results/generate.md).
 PROVERS = ("auto", "norvig", "dlx", "asp", "cpsat")
 DEFAULT_TRIES = 20_000

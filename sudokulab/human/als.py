@@ -1,5 +1,5 @@
 """Almost locked sets: ALS-XZ (two sets joined by a restricted common digit), ALS-XY-Wing
-(three) and Death Blossom (a cell and a set per digit).
+(three), ALS-XY-Chain (a chain of sets) and Death Blossom (a cell and a set per digit).
 
 An almost locked set (ALS) is k cells of one unit holding k+1 digits between them: take one
 digit away and the rest is locked. Two ALSs A and B with a common digit x whose every copy

@@ -1,11 +1,14 @@
-"""Chains: X-Chain, XY-Chain, Remote Pair, AIC (alternating inference chains).
+"""Chains: X-Chain, XY-Chain, Remote Pair, AIC (alternating inference chains), grouped,
+and the nice loops (chains from a cell back into it).
 
 A node is a candidate (cell, digit). A strong link A = B says A or B is true (the only two
 places of a digit in a unit, or the only two candidates of a cell); a weak link A - B says
 they are not both true (peers with the same digit, or two digits of one cell). Starting
 from "A is false", a chain alternating strong and weak links proves each strong end true:
 so A or Z holds for the chain's last node Z, and any candidate that sees both goes. The
-search is breadth first, so each start yields its shortest chain.
+search is breadth first, so each start yields its shortest chain. Grouped nodes hold a
+digit's places in several cells of one unit; named, the grouped chains also pass through
+almost locked sets (a node per digit of a set: the set lacks one digit at most).
 """
 
 from __future__ import annotations
