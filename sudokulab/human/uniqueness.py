@@ -36,23 +36,24 @@ def _rectangles(g: Candidates) -> Iterator[tuple[list[int], int]]:
     tables, cands, n = g.tables, g.cands, g.n
     allowed = _allowed(g)
     seen: set[tuple[tuple[int, ...], int]] = set()
+    starts: dict[int, list[int]] = {}
     for cell in tables.cells:
-        pair = cands[cell]
-        if pair.bit_count() != 2:
-            continue
-        r1, c1 = divmod(cell, n)
-        fits = [c for c in tables.cells if cands[c] & pair and allowed[c] & pair == pair]
-        columns = {c % n for c in fits if c // n == r1 and c != cell}
-        rows = {c // n for c in fits if c % n == c1 and c != cell}
-        fit = set(fits)
-        for c2 in sorted(columns):
-            for r2 in sorted(rows):
-                cells = sorted((cell, r1 * n + c2, r2 * n + c1, r2 * n + c2))
-                key = (tuple(cells), pair)
-                if r2 * n + c2 in fit and key not in seen and \
-                        len({tables.box_of[c] for c in cells}) == 2:
-                    seen.add(key)
-                    yield cells, pair
+        if cands[cell].bit_count() == 2:
+            starts.setdefault(cands[cell], []).append(cell)
+    for pair, cells_of_pair in starts.items():
+        fit = {c for c in tables.cells if cands[c] & pair and allowed[c] & pair == pair}
+        for cell in cells_of_pair:
+            r1, c1 = divmod(cell, n)
+            columns = [c for c in range(n) if c != c1 and r1 * n + c in fit]
+            rows = [r for r in range(n) if r != r1 and r * n + c1 in fit]
+            for c2 in columns:
+                for r2 in rows:
+                    cells = sorted((cell, r1 * n + c2, r2 * n + c1, r2 * n + c2))
+                    key = (tuple(cells), pair)
+                    if r2 * n + c2 in fit and key not in seen and \
+                            len({tables.box_of[c] for c in cells}) == 2:
+                        seen.add(key)
+                        yield cells, pair
 
 
 def _allowed(g: Candidates) -> list[int]:
@@ -67,7 +68,10 @@ def _allowed(g: Candidates) -> list[int]:
     out = [0] * len(values)
     for c in tables.cells:
         if not values[c]:
-            out[c] = full & ~_or(placed[u] for u in tables.units_of[c])
+            mask = 0
+            for u in tables.units_of[c]:
+                mask |= placed[u]
+            out[c] = full & ~mask
     return out
 
 
