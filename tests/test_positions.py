@@ -246,3 +246,22 @@ def test_the_page_opens_a_pasted_position_and_hints_on_it(page, server):
         assert page.text_content("#learn-notation") == json.loads(expected)["text"]
     answer = post(server, "/api/position", {"puzzle": text("forum_pencilmarks.txt")})
     assert answer["position"] and len(answer["candidates"]) == 81
+
+
+def test_the_page_draws_a_technique_used_only_when_named(page, server):
+    from test_web_browser import highlighted, paste
+
+    lines = (Path(__file__).parent / "data" / "techniques" / "wings.txt").read_text()
+    line = next(x for x in lines.splitlines() if x.startswith(":WXYZ-Wing:2:"))
+    code, out, _ = run("hint", line, "--techniques", "WXYZ-Wing", "--format", "json")
+    step = json.loads(out)
+    assert code == Exit.OK and step["technique"] == "WXYZ-Wing"
+    paste(page, line)
+    page.select_option("#upto", "Hidden Single")
+    page.select_option("#only", "WXYZ-Wing")
+    assert page.input_value("#upto") == ""   # one or the other
+    page.click("#hint")
+    page.wait_for_selector("#learn[data-status='step']")
+    assert page.text_content("#learn-notation") == step["text"]
+    assert highlighted(page)["elim"] == {((r - 1) * 9 + c - 1, d)
+                                         for r, c, d in step["eliminations"]}

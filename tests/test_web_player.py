@@ -285,6 +285,7 @@ CONTROLS = [
     "hint",
     "explain",
     "upto",
+    "only",
     "backend",
     "solve",
     "show-model",

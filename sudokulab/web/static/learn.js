@@ -16,7 +16,8 @@ export async function learn(kind) {
   const base = playerValues(), body = { puzzle: puzzleText(false), values: base };
   const candidates = playerCandidates();
   if (candidates) body.candidates = candidates;
-  if ($("upto").value) body.upto = $("upto").value;
+  if ($("only").value) body.techniques = [$("only").value];
+  else if ($("upto").value) body.upto = $("upto").value;
   $("learn-sentence").textContent = kind === "hint" ? "looking for a step…" : "taking every step…";
   let answer;
   try {

@@ -108,6 +108,9 @@ function wire() {
   on("pad-digits", (event) => { const b = event.target.closest("button"); if (b) enter(Number(b.dataset.digit)); });
   on("pad-erase", () => enter(0));
   on("pad-undo", undo);
+  // up to a technique, or one technique only: one or the other
+  $("only").addEventListener("change", () => { if ($("only").value) $("upto").value = ""; });
+  $("upto").addEventListener("change", () => { if ($("upto").value) $("only").value = ""; });
   for (const button of document.querySelectorAll("#pad [data-mode]")) button.addEventListener("click", () => setMode(button.dataset.mode));
   for (const radio of document.querySelectorAll("input[name=mode]")) {
     radio.addEventListener("change", () => { if ($("mode-play").checked) { startTimer(); rememberPuzzle(); } else $("timer").textContent = "0:00"; });
@@ -127,7 +130,8 @@ async function start() {
   setMode("digit");
   wire();
   const [backends, datasets, techniques] = await Promise.all([api("/api/backends"), api("/api/datasets"), api("/api/techniques")]);
-  $("upto").innerHTML += techniques.map((t) => `<option value="${t.name}">up to ${t.name}</option>`).join("");
+  $("upto").innerHTML += techniques.filter((t) => t.by_default).map((t) => `<option value="${t.name}">up to ${t.name}</option>`).join("");
+  $("only").innerHTML += techniques.map((t) => `<option value="${t.name}">only ${t.name}</option>`).join("");
   $("backend").innerHTML = engineOptions(backends);
   $("watch-engine").innerHTML = engineOptions(backends.filter((b) => b.records_trace));
   $("timeline-engine").innerHTML = engineOptions(backends.filter((b) => b.keeps_timeline));
