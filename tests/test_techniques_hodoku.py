@@ -46,7 +46,7 @@ def test_every_technique_is_tested_by_a_case_and_a_fail_case():
     added = {"0312", "0322", "0502", "0503", "0404", "0405", "0604", "0605", "0606", "0607",
              "0608", *(f"03{kind}{size}" for kind in "012" for size in "345"), "1201", "1202",
              "0902", "0903", "0904", "0331", "0341", "0362", "0706", "0707", "0709", "0710",
-             "0371", "0372", "WXYZ-Wing", "Aligned Pair Exclusion"}
+             "0371", "0372", "WXYZ-Wing", "Aligned Pair Exclusion", "BUG Lite"}
     assert added <= codes
     assert added <= failing
 

@@ -137,6 +137,7 @@ TABLE: dict[str, tuple[str, int, float]] = {
     "Avoidable Rectangle Type 1": ("Hard", 100, 4.5),  # Explainer has none: as type 1
     "Avoidable Rectangle Type 2": ("Hard", 100, 4.6),
     "Bivalue Universal Grave + 1": ("Hard", 100, 5.6),
+    "BUG Lite": ("Hard", 100, 4.6),   # HoDoKu and Explainer have none: as a rectangle
     "Remote Pair": ("Hard", 110, 7.0),
     "X-Chain": ("Unfair", 260, 5.4),     # 3 strong links and up
     "XY-Chain": ("Unfair", 260, 7.0),

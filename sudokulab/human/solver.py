@@ -119,6 +119,9 @@ def _techniques() -> list[Technique]:
           classic_only=True),
         t("Bivalue Universal Grave + 1", uniqueness.bug_plus_one, 3, uniqueness=True,
           classic_only=True),
+        # a deadly pattern beyond rectangles; HoDoKu has none: named only
+        t("BUG Lite", uniqueness.bug_lite, 3, uniqueness=True, classic_only=True,
+          by_default=False),
         t("Finned X-Wing", partial(fish.fish, size=2, kind="finned"), 4),
         t("Sashimi X-Wing", partial(fish.fish, size=2, kind="sashimi"), 4),
         t("Finned Swordfish", partial(fish.fish, size=3, kind="finned"), 4),

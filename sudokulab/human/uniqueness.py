@@ -201,6 +201,62 @@ def bug_plus_one(g: Candidates) -> Iterator[Step]:
             return
 
 
+BUG_LITE_CELLS = 12   # the largest pattern searched (a rectangle is 4 cells)
+
+
+def bug_lite(g: Candidates) -> Iterator[Step]:
+    """BUG Lite: bivalue cells and one more cell, each of two pattern digits, every digit
+    of the pattern twice (or not at all) in each unit it touches. If each cell held a
+    pattern digit, every unit's pattern cells would hold each of their digits once, and
+    giving every cell its other digit would be a second solution: so the one cell with
+    more candidates holds another, and loses its two pattern digits. Rectangles (4 cells)
+    are Uniqueness Test 1's."""
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    for cell in g.tables.cells:
+        if g.cands[cell].bit_count() < 3:
+            continue
+        for a, b in combinations(digits(g.cands[cell]), 2):
+            pattern = _deadly(g, {cell: (1 << (a - 1)) | (1 << (b - 1))})
+            gone = ((cell, a), (cell, b))
+            if pattern is not None and gone not in seen:
+                seen.add(gone)
+                cells = sorted(pattern)
+                yield make("BUG Lite", g.n, f"{a}/{b} in {name(cell, g.n)} with "
+                           f"{cells_text([c for c in cells if c != cell], g.n)}",
+                           eliminations=list(gone), cells=cells,
+                           sentence=f"{cells_text(cells, g.n)} hold each of their digits twice "
+                           f"in every unit they touch; were {name(cell, g.n)} {a} or {b}, they "
+                           f"could all swap to their other digit (a second solution), so it "
+                           f"holds another.")
+
+
+def _deadly(g: Candidates, pattern: dict[int, int]) -> dict[int, int] | None:
+    """The pattern grown, by bivalue cells, until each of its digits lies twice (or not at
+    all) in every unit it touches; None when no such pattern of more than 4 and at most
+    BUG_LITE_CELLS cells holds it (depth first: the first unit and digit seen once take
+    each bivalue cell that could pair it)."""
+    tables, cands = g.tables, g.cands
+    counts: dict[tuple[int, int], int] = {}
+    for cell, mask in pattern.items():
+        for u in tables.units_of[cell]:
+            for d in digits(mask):
+                counts[u, d] = counts.get((u, d), 0) + 1
+    if any(k > 2 for k in counts.values()):
+        return None
+    odd = next(((u, d) for (u, d), k in sorted(counts.items()) if k == 1), None)
+    if odd is None:
+        return pattern if len(pattern) > 4 else None
+    if len(pattern) == BUG_LITE_CELLS:
+        return None
+    u, d = odd
+    for other in tables.units[u]:
+        if other not in pattern and cands[other].bit_count() == 2 and cands[other] >> (d - 1) & 1:
+            found = _deadly(g, {**pattern, other: cands[other]})
+            if found is not None:
+                return found
+    return None
+
+
 def ur_type5(g: Candidates) -> Iterator[Step]:
     """Two diagonal corners, or three corners, hold the pair plus the same one extra digit:
     one of them holds it, so cells that see them all cannot."""
