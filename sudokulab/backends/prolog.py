@@ -221,8 +221,8 @@ class PrologBackend(Backend):
                          "adds each unit's cells outside its cages as one more cage (the rule "
                          "of 45), and outies/4 a sum over the cells of the cages reaching out "
                          "of a unit (a few cells at most); band_sums/3 does the same over 2 "
-                         "to N-1 consecutive rows or columns (sum/3 on a killer alone, "
-                         "line_sum/2 over up to 9 cells with other rules); "
+                         "to N-1 consecutive rows or columns (sum/3 over up to 4 cells on a "
+                         "killer alone, line_sum/2 over up to 9 cells with other rules); "
                          "the caged cells are labeled first")
         relations: dict[tuple[str, str], int] = {}
         for rel in posted_relations(geo):
