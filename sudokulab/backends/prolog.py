@@ -213,11 +213,12 @@ class PrologBackend(Backend):
             what = f"{len(args[0])} pairs" if name == "differ" else what
             lines.append(f"  {name}({what})" if what else f"  {name}")
         if geo.cages:
-            lines.append("  cages: cage/5, one propagator a cage (up to 9 digits): each cell "
-                         "keeps the digits some filling of the whole cage allows, and a digit "
+            lines.append("  cages: cage/6, one propagator a cage (up to 9 digits): each cell "
+                         "keeps the digits some filling of the whole cage allows, a digit "
                          "every filling uses leaves the other cells of each unit holding the "
-                         "cage (beyond 9 digits: a tuples_in/2 table of its fillings, or a 0/1 "
-                         "vector of its digits); implied_cages/3 "
+                         "cage, and a digit with no place left in a unit outside the cage "
+                         "keeps the fillings holding it (beyond 9 digits: a tuples_in/2 table "
+                         "of its fillings, or a 0/1 vector of its digits); implied_cages/3 "
                          "adds each unit's cells outside its cages as one more cage (the rule "
                          "of 45), and outies/4 a sum over the cells of the cages reaching out "
                          "of a unit (a few cells at most); band_sums/3 does the same over 2 "
