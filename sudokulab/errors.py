@@ -453,13 +453,14 @@ def sigterm_stops() -> Iterator[None]:
     what each command keeps on Ctrl-C is kept, and its workers are ended."""
     def stop(signum: int, frame: FrameType | None) -> None:
         heard_sigterm(signum)  # an engine may answer it as its own Ctrl-C: `terminated()`
-        if _deferred(signum, frame):
-            return
+        if _deferred(signum, frame) or stopping():
+            return  # sent again in a moment, or a stop under way: its report comes first
         if getattr(signal.getsignal(signal.SIGINT), "keeps_what_was_found", False):
             # an engine in native code listens for Ctrl-C (backends.base.ctrl_c): it stops
             # and keeps its grids so far, where Terminated raised here would lose them
             signal.raise_signal(signal.SIGINT)
         else:
+            stop_heard()
             raise Terminated
 
     _TERMS.clear()  # a new run (a script may make many)
@@ -589,11 +590,65 @@ def _deferred(signum: int, frame: FrameType | None) -> bool:
 def sigterm_as_ctrl_c() -> Iterator[None]:
     """SIGTERM does here what Ctrl-C does, whoever listens for Ctrl-C now (the main
     thread's KeyboardInterrupt, an engine's base.ctrl_c, a run's workers): the command
-    keeps and prints what it keeps on Ctrl-C; `terminated()` then says exit 143."""
+    keeps and prints what it keeps on Ctrl-C; `terminated()` then says exit 143. A second
+    stop soon after the first is let go (`interrupt_once`)."""
     _TERMS.clear()  # a new command (main() may run many in one process)
     _HANGUPS.clear()
-    with _on_sigterm(_term), _hangup_as_sigterm():
+    _STOP_TIMES.clear()
+    with _on_sigterm(_term), _hangup_as_sigterm(), _interrupting_once():
         yield
+
+
+# A stop (Ctrl-C, SIGTERM, SIGHUP) makes a run print what it kept; a second KeyboardInterrupt
+# raised while it does (a second Ctrl-C, `kill` sent twice, a hangup then `kill`) would lose
+# that report. So for REPEAT_GRACE seconds after a stop, another is let go.
+REPEAT_GRACE = 5.0
+_STOP_TIMES: list[float] = []
+
+
+def stop_heard() -> None:
+    """A stop has begun (for REPEAT_GRACE seconds, another is let go)."""
+    import time
+
+    _STOP_TIMES.append(time.monotonic())
+
+
+def stopping() -> bool:
+    """Whether a stop began less than REPEAT_GRACE seconds ago."""
+    import time
+
+    return bool(_STOP_TIMES) and time.monotonic() - _STOP_TIMES[-1] < REPEAT_GRACE
+
+
+def interrupt_once(signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C as Python's own handler answers it (KeyboardInterrupt), but let go within
+    REPEAT_GRACE seconds of a stop already under way: the run is printing what it kept."""
+    if stopping():
+        return
+    stop_heard()
+    raise KeyboardInterrupt
+
+
+def hears_ctrl_c(handler: object) -> bool:
+    """Whether a SIGINT handler is Python's own answer to Ctrl-C (or `interrupt_once`)."""
+    return handler is signal.default_int_handler or handler is interrupt_once
+
+
+@contextlib.contextmanager
+def _interrupting_once() -> Iterator[None]:
+    """Ctrl-C answered by `interrupt_once` in the block, where Python's handler answered it."""
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield  # ignored (a background job), or another listener's: left alone
+        return
+    try:
+        previous = signal.signal(signal.SIGINT, interrupt_once)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextlib.contextmanager
@@ -631,9 +686,10 @@ def hangup_is_sigterm() -> bool:
 def _term(signum: int, frame: FrameType | None) -> None:
     """sigterm_as_ctrl_c's handler: SIGTERM recorded, then answered as Ctrl-C is."""
     heard_sigterm(signum)
-    if _deferred(signum, frame):
-        return
+    if _deferred(signum, frame) or stopping():
+        return  # sent again in a moment, or a stop under way: its report comes first
     if callable(signal.getsignal(signal.SIGINT)):
         signal.raise_signal(signal.SIGINT)  # its handler runs now, in this frame
     else:  # Ctrl-C ignored (a background job) or fatal here: SIGTERM still stops
+        stop_heard()
         raise Terminated

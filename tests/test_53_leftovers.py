@@ -326,3 +326,22 @@ def test_ctrl_c_stops_a_cpmpy_run_as_any_engine(solver, tmp_path):
     assert statuses[-1] == "interrupted" and "Traceback" not in err
     assert set(statuses[:-1]) <= {"unique"}  # no puzzle reads as an error or a timeout
     assert len(rows) < 1465
+
+
+# --- a second signal soon after the first: the report of what was kept still comes -------
+
+@SIGNALS
+def test_a_second_signal_soon_after_the_first_keeps_grades_partial_report(signum, tmp_path):
+    top = tmp_path / "top1465.txt"
+    from sudokulab import datasets
+    from sudokulab.puzzle import line_of
+
+    top.write_text("".join(f"{line_of(p.givens)}\n" for p in datasets.load("top1465")))
+    process = start("grade", "--file", str(top))
+    lines_out(process, 3)  # a few puzzles graded
+    os.kill(process.pid, signum)
+    time.sleep(0.01)  # the second while the first is answered (it lost the table)
+    code, out, err = signal_and_collect(process, signum)
+    assert_stopped(code, err, signum)
+    assert "PARTIAL" in out and out.rstrip().splitlines()[-1].split()[0] in (
+        "Easy", "Medium", "Hard", "Unfair", "Extreme"), out[-400:]

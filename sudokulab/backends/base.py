@@ -113,6 +113,7 @@ class _Watcher:
                 if (stops & heard and self.current is not None
                         and not self.current.stopped):
                     self.current.pressed = self.current.stopped = True
+                    errors.stop_heard()  # a second stop soon after is let go
                     self.current.stop()  # once: a second Ctrl-C has nothing more to do
 
     def drain(self) -> bytes:
@@ -142,7 +143,7 @@ def ctrl_c(stop: Callable[[], None]) -> Iterator[CtrlC]:
     hearing = signal.getsignal(signal.SIGINT)
     sigterm_alone = hearing is signal.SIG_IGN and errors.sigterm_is_ctrl_c()
     if (threading.current_thread() is not threading.main_thread()
-            or (hearing is not signal.default_int_handler and not sigterm_alone)):
+            or (not errors.hears_ctrl_c(hearing) and not sigterm_alone)):
         yield state
         return
     if _watcher is None:
@@ -151,6 +152,8 @@ def ctrl_c(stop: Callable[[], None]) -> Iterator[CtrlC]:
     def note(signum, frame) -> None:
         if signum == signal.SIGTERM:  # in place of sigterm_as_ctrl_c's own handler
             errors.heard_sigterm(signum)
+        if not state.pressed:
+            errors.stop_heard()
         state.pressed = True
 
     note.keeps_what_was_found = True  # type: ignore[attr-defined]  # errors.sigterm_stops

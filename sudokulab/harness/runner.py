@@ -180,7 +180,7 @@ class Ear:
         if not self.hear:
             yield
             return
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # note()s a pending one
+        signal.signal(signal.SIGINT, errors.interrupt_once)  # note()s a pending one
         try:
             if self.pressed:
                 raise KeyboardInterrupt
@@ -478,7 +478,7 @@ def run_backend(spec: str, puzzles: Iterable[Job], options: Options, *, jobs: in
     # Ctrl-C, or SIGTERM alone (Ctrl-C ignored, as in a script's `cmd &`: base.ctrl_c)
     hearing = signal.getsignal(signal.SIGINT)
     hear = (threading.current_thread() is threading.main_thread()
-            and (hearing is signal.default_int_handler
+            and (errors.hears_ctrl_c(hearing)
                  or (hearing is signal.SIG_IGN and errors.sigterm_is_ctrl_c())))
     pool = [Worker(spec, options, hear) for _ in range(min(jobs, len(feed)))]
     feed.workers = max(1, len(pool))
