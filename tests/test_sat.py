@@ -382,3 +382,41 @@ def test_cached_solvers_are_freed_before_interpreter_teardown():
         """
     child = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
     assert (child.returncode, child.stdout, child.stderr) == (0, "still loaded: 0 2\n", "")
+
+
+@pytest.mark.parametrize("name", ["samurai", "jigsaw"])
+def test_the_augmented_encoding_declines_a_samurai_and_a_jigsaw_as_unsupported(name):
+    """Its triads need the classic boxes of one grid: an unsupported rule, not an error."""
+    import json
+    from pathlib import Path
+
+    from sudokulab.formats.text import from_json, parse
+
+    data = Path(__file__).parent / "data"
+    puzzle = (parse((data / "samurai.txt").read_text()) if name == "samurai"
+              else from_json(json.dumps(json.loads((data / "variants.json").read_text())[name])))
+    result = backend("augmented").solve(puzzle)
+    assert result.status is Status.UNSUPPORTED, result.message
+    assert "augmented" in result.message and ".py" not in result.message
+    assert backend("extended").solve(puzzle).status is Status.UNIQUE
+
+
+def test_an_unsupported_rule_raised_while_encoding_comes_back_unsupported(monkeypatch):
+    """A model's UnsupportedRule guard met during a solve is a rule it lacks, not a failure:
+    UNSUPPORTED with the guard's words, and no source path."""
+    from sudokulab.errors import UnsupportedRule
+
+    def refuse(*args, **kwargs):
+        raise UnsupportedRule("the CNF encodings do not compile rule(s): made-up")
+
+    monkeypatch.setattr(cnf, "optimized", refuse)
+    result = backend("optimized").solve(TOP95[0])
+    assert result.status is Status.UNSUPPORTED
+    assert result.message == "the CNF encodings do not compile rule(s): made-up"
+
+
+def test_check_backend_passes_the_augmented_encoding_on_the_variant_rules():
+    """The contract takes an engine's unsupported() as its word: a jigsaw declined is kept."""
+    from sudokulab.harness.contract import check_rules
+
+    assert check_rules(backend("augmented")) == []

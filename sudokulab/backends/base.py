@@ -367,6 +367,8 @@ class Backend(ABC):
             raise
         except KeyboardInterrupt:  # a backend that keeps nothing: nothing was found
             raise interrupted((), limit) from None
+        except errors.UnsupportedRule as error:  # a model's guard: a rule it lacks, no failure
+            return Result(Status.UNSUPPORTED, message=str(error))
         except Exception as error:  # an engine failure is a result, not a crash
             if errors.stop_behind(error) is not None:  # Ctrl-C as the engine's library loaded
                 raise interrupted((), limit) from None

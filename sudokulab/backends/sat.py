@@ -477,6 +477,19 @@ class SatBackend(Backend):
 
         return Availability(True, version=f"python-sat {pysat.__version__} / CaDiCaL 1.9.5")
 
+    def unsupported(self, puzzle: Puzzle) -> str:
+        """Why this encoding cannot express the puzzle ('' when it can): the augmented
+        encoding's triads need the classic boxes of one grid."""
+        reason = super().unsupported(puzzle)
+        # said here, before solving, so that it comes back UNSUPPORTED as other engines'
+        # missing rules do, rather than as cnf's UnsupportedRule turned into an ERROR
+        if not reason and self.encoding == "augmented" and (
+                puzzle.layout is not None or R.jigsaw(puzzle.rules) is not None):
+            shape = puzzle.layout.name if puzzle.layout is not None else "jigsaw regions"
+            reason = (f"the augmented encoding needs the classic boxes of one grid, "
+                      f"not {shape}")
+        return reason
+
     def forget(self, puzzle: Puzzle) -> None:
         """A new solver for the shared engine of the puzzle's shape: no clause learnt, no
         blocking clause retired, no counter carried over (root propagation and the
