@@ -56,3 +56,15 @@ def test_an_unknown_solver_is_refused_naming_those_installed():
 def test_describe_lists_constraints_by_kind():
     text = make_backend("cpmpy").describe(empty(9))
     assert "AllDifferent: 27" in text and "81 integers in 1..9" in text
+
+
+@pytest.mark.parametrize("solver", ["", ":solver=choco", ":solver=pumpkin", ":solver=exact"])
+@pytest.mark.parametrize("negative", [False, True])
+def test_a_relation_no_pair_of_digits_meets_has_no_solution(solver, negative):
+    """On a 4x4 no two digits add up to 10: an X allows no pair, so no grid (CPMpy's Table
+    refuses an empty table, so the model states a falsehood instead)."""
+    from sudokulab import rules as R
+
+    puzzle = empty(4, (R.XV(x=(((0, 0), (0, 1)),), negative=negative),))
+    result = make_backend(f"cpmpy{solver}").solve(puzzle, limit=None)
+    assert (result.status, result.count) == (Status.NONE, 0), result.message

@@ -113,6 +113,7 @@ def grid_of(values: Iterable) -> tuple[int, ...]:
 def _variants(geo, grid) -> list:
     """The constraints of every rule beyond rows, columns and boxes (see the docstring)."""
     import cpmpy as cp
+    from cpmpy.expressions.core import BoolVal
 
     from sudokulab.cages import implied_cages
     from sudokulab.geometry import forbidden_pairs
@@ -135,7 +136,10 @@ def _variants(geo, grid) -> list:
         banned = set(forbidden_pairs(rel.kind, rel.param, n))
         allowed = [[x, y] for x in range(1, n + 1) for y in range(1, n + 1)
                    if (x, y) not in banned]
-        posted.append(cp.Table([grid[rel.a], grid[rel.b]], allowed))
+        # CPMpy's Table asserts a 2D array, which an empty list is not: no pair allowed
+        # (an X on a 4x4, where no two digits add up to 10) is a falsehood
+        posted.append(cp.Table([grid[rel.a], grid[rel.b]], allowed) if allowed
+                      else BoolVal(False))
     posted += [cp.AllDifferent(grid[list(cells)]) for _, cells in geo.groups]
     for total in geo.sums:
         target = grid[total.circle] if total.circle >= 0 else total.total
