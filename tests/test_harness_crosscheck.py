@@ -162,3 +162,13 @@ def test_plots_fit_long_backend_specs_and_titles(tmp_path):
         plots.cactus(runs, tmp_path / "cactus.png", title)
         plots.scatter(long, "norvig", runs, tmp_path / "scatter.png", title)
     assert (tmp_path / "cactus.png").stat().st_size and (tmp_path / "scatter.png").stat().st_size
+
+
+def test_statistics_per_puzzle_divide_by_the_puzzles_the_engine_ran():
+    """An unsupported puzzle (or an error) did no work of the engine's: 24 steps over the 2
+    puzzles it ran, not over the 4 asked."""
+    records = [Record("human", 0, Result(Status.UNIQUE, stats={"steps": 20}), 0.1),
+               Record("human", 1, Result(Status.STALLED, stats={"steps": 4}), 0.1),
+               Record("human", 2, Result(Status.UNSUPPORTED), 0.0),
+               Record("human", 3, Result(Status.ERROR), 0.0)]
+    assert figures("human", records).native["steps"] == (24, 12.0)

@@ -204,10 +204,11 @@ def _p(value: float | None) -> float | None:
 
 
 def native_rows(report: Report) -> list[dict]:
-    """One row per backend and native statistic: its total and mean per puzzle."""
+    """One row per backend and native statistic: its total and mean per puzzle it ran
+    (not the unsupported ones, nor errors)."""
     return [{"backend": f.backend, "statistic": key,
              "total": "" if total is None else _number(total),
-             "per puzzle": _number(mean)}
+             "per puzzle run": _number(mean)}
             for f in report.figures for key, (total, mean) in f.native.items()]
 
 

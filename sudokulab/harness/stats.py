@@ -90,9 +90,12 @@ SIZES = frozenset({"variables", "clauses", "memory_mb", "columns", "secondary_co
 
 def native(records: Sequence[Record]) -> dict[str, tuple[float | None, float]]:
     """Each native statistic the engine reported: its total (None for a size) and its mean
-    per puzzle run. Work (steps of a technique, conflicts) is averaged over every puzzle,
-    since a puzzle that did not report it did none of it; a size over the puzzles that
-    have one."""
+    per puzzle run. Work (steps of a technique, conflicts) is averaged over every puzzle
+    the engine ran, since one that did not report it did none of it; a size over the
+    puzzles that have one."""
+    # an unsupported puzzle or an error did none of the engine's work: dividing by them
+    # too made an engine that declines most of a mixed file look idle
+    ran = sum(r.result.status not in (Status.UNSUPPORTED, Status.ERROR) for r in records)
     totals: dict[str, float] = {}
     counts: dict[str, int] = {}
     for record in records:
@@ -101,5 +104,5 @@ def native(records: Sequence[Record]) -> dict[str, tuple[float | None, float]]:
                 totals[key] = totals.get(key, 0) + value
                 counts[key] = counts.get(key, 0) + 1
     return {key: (None, totals[key] / counts[key]) if key in SIZES
-            else (totals[key], totals[key] / len(records))
+            else (totals[key], totals[key] / max(ran, 1))
             for key in sorted(totals)}
