@@ -221,6 +221,15 @@ def test_grade_once_unique():
     assert graded.grade is None and graded.grade_status == "timeout"
 
 
+def test_a_samurai_is_refused_a_grade_as_a_rule_the_techniques_lack_is():
+    """The techniques take one N x N grid: no grade they never reached, but the reason."""
+    samurai = (Path(__file__).parent / "data" / "samurai.txt").read_text()
+    report = sl.setter(samurai, redundancy=False)
+    assert report.status == "unique"
+    assert report.grade is None and report.grade_status == "refused"
+    assert "one N x N grid, not a samurai" in report.grade_message
+
+
 def test_api_door():
     with pytest.raises(TypeError, match="sl.setter"):
         sl.setter(42)

@@ -259,7 +259,13 @@ def unknown_rules(puzzle: Puzzle) -> list[str]:
 
 
 def refusal(puzzle: Puzzle) -> str:
-    """Why the techniques cannot take this puzzle ('' when they can)."""
+    """Why the techniques cannot take this puzzle ('' when they can): a board of several
+    grids, or a rule no technique knows."""
+    # the techniques see one grid's units: on a samurai they stall at once, and the setter
+    # reported that as a grade (Easy, score 0) the techniques never reached
+    if puzzle.layout is not None:
+        return (f"the human-style techniques take one N x N grid, not a "
+                f"{puzzle.layout.name}: solve and compare take this puzzle")
     names = unknown_rules(puzzle)
     return (f"the human-style techniques know no {', '.join(names)} rule: solve and compare "
             f"take this puzzle" if names else "")

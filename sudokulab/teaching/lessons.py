@@ -108,9 +108,6 @@ def refusal(puzzle: Puzzle) -> str:
     grids, or a rule no technique knows."""
     from sudokulab.human import solver
 
-    if puzzle.layout is not None:
-        return (f"the human-style techniques take one N x N grid, not a "
-                f"{puzzle.layout.name}: solve and compare take this puzzle")
     return solver.refusal(puzzle)
 
 
