@@ -7,7 +7,7 @@ import json
 import sys
 
 from sudokulab.commands.inputs import each_puzzle, examples, input_arguments, timeout_seconds
-from sudokulab.errors import Exit, exit_help, worst
+from sudokulab.errors import Exit, exit_help, whole, worst
 
 DESCRIPTION = ("The setter's bench: for a puzzle as it stands, how many solutions are left "
                "(0, 1, or at least 2, with two that differ and the cells where they do), "
@@ -69,12 +69,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def show(args: argparse.Namespace, number: int, puzzle, report) -> None:
-    """One report on stdout in the chosen format, at once: a file of puzzles takes a while."""
-    if args.format == "json":
-        print(json.dumps(report.to_json()))
-    else:
-        print(pretty(number, puzzle, report, redundancy=not args.no_redundancy))
-    sys.stdout.flush()
+    """One report on stdout in the chosen format, at once (a file of puzzles takes a
+    while), whole: a signal waits for its line's end (a JSON record lost its newline)."""
+    text = (json.dumps(report.to_json()) if args.format == "json"
+            else pretty(number, puzzle, report, redundancy=not args.no_redundancy))
+    with whole():
+        print(text)
+        sys.stdout.flush()
 
 
 def pretty(number: int, puzzle, report, redundancy: bool = True) -> str:
