@@ -44,6 +44,12 @@ class Result:
     message: str = ""
     partial: Grid = ()  # STALLED: the cells filled when the techniques stopped (0 = blank)
 
+    def __post_init__(self) -> None:
+        """No verdict, no exact count: a result that is not an answer (nor a timeout's
+        lower bound) counts 0 grids found, not 0 grids there are."""
+        if self.status in (Status.UNSUPPORTED, Status.ERROR, Status.STALLED):
+            self.exact = False
+
     @property
     def time(self) -> float:
         """Model building plus solving, in seconds."""

@@ -251,3 +251,14 @@ def test_a_backend_that_keeps_nothing_is_interrupted_with_nothing(monkeypatch):
     assert stop.value.result.status == Status.TIMEOUT
     assert stop.value.result.solutions == () and "interrupted" in stop.value.result.message
     assert isinstance(stop.value, KeyboardInterrupt)
+
+
+def test_a_result_without_a_verdict_claims_no_exact_count():
+    from sudokulab.result import Result
+
+    for status in (Status.UNSUPPORTED, Status.ERROR, Status.STALLED):
+        assert Result(status).exact is False and Result(status).count_text == ">= 0"
+    arrow = empty(9, (R.Arrow(((0, 0), (0, 1), (0, 2))),))
+    result = make_backend("human").solve(arrow)
+    assert result.status is Status.UNSUPPORTED and result.to_json()["exact"] is False
+    assert Result(Status.NONE).exact is True   # a proof of no solution counts 0 exactly
