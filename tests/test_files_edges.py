@@ -231,3 +231,14 @@ def test_short_hodoku_lines_are_puzzles_of_their_own_not_the_rows_of_a_grid(tmp_
     entries = files.read_file(path)
     assert [entry.line for entry in entries] == [1, 2]
     assert all(entry.puzzle is not None and entry.puzzle.n == 4 for entry in entries)
+
+
+def test_file_dash_is_standard_input(monkeypatch):
+    import io
+
+    from sudokulab.formats import files
+
+    text = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    entries = files.read_file("-")
+    assert len(files.puzzles(entries)) == 1

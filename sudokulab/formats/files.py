@@ -93,9 +93,14 @@ NOT_UTF8 = re.compile("[\ud800-\udfff]")  # what bytes that are no UTF-8 decode 
 
 def read_file(path: str | Path, box: tuple[int, int] | None = None,
               rules: Iterable[R.Rule] = (), fmt: str = "auto") -> list[Entry]:
-    """Every puzzle in a file (plain text, or .gz), as Entries; PuzzleError if unreadable."""
+    """Every puzzle in a file (plain text, or .gz), as Entries; PuzzleError if unreadable.
+    `-` is standard input, as for most commands that read files."""
     import zlib
 
+    if str(path) == "-":
+        import sys
+
+        return read_stream(sys.stdin, "<stdin>", box, rules, fmt)
     path = Path(path)
     try:
         if path.suffix == ".gz":
