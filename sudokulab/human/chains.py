@@ -417,12 +417,7 @@ def _grouped_graph(g: Candidates, groups: bool = True, alses: bool = False,
             strong.setdefault(b, set()).add(a)
     sets = _als_nodes(g, nodes, strong, index, forcing) if alses else {}
     linked = set(strong)   # the nodes a chain can go on from (as in _graph: only those)
-    # the linked nodes by digit and first cell: a node weakly linked to node a lies in the
-    # cells that see all of a's, so only those cells' lists are looked through
-    by_first: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for b in sorted(linked):
-        cells, d = nodes[b]
-        by_first.setdefault((d, (cells & -cells).bit_length() - 1), []).append((b, cells))
+    near = _near(nodes, linked, where) if sets else _of_digit(nodes, linked, by_digit)
     weak: dict[int, list[int]] = {}
 
     def weak_links(a: int) -> list[int]:
@@ -435,13 +430,29 @@ def _grouped_graph(g: Candidates, groups: bool = True, alses: bool = False,
                 c = cells.bit_length() - 1
                 found.update(index[(cells, e)] for e in digits(cands[c]) if e != d)
             seen = _seen_by_all(g, cells)
-            for c in cells_of(seen & where[d - 1]):
-                found.update(b for b, bcells in by_first.get((d, c), ())
-                             if b != a and not bcells & ~seen)
+            found.update(b for b, bcells in near(d, seen) if b != a and not bcells & ~seen)
             out = weak[a] = sorted(found & linked)
         return out
 
     return nodes, strong, weak_links, sets
+
+
+def _of_digit(nodes: list, linked: set[int], by_digit: dict[int, list[int]]) -> Callable:
+    """The linked nodes of a digit, (index, cells) each: where a node of the digit that
+    sees all of a node's cells may be (the graph without sets: few nodes a digit)."""
+    of = {d: [(b, nodes[b][0]) for b in ks if b in linked] for d, ks in by_digit.items()}
+    return lambda d, seen: of.get(d, ())
+
+
+def _near(nodes: list, linked: set[int], where: list[int]) -> Callable:
+    """As _of_digit, for a graph with sets (many nodes a digit): the linked nodes whose
+    first cell lies in the cells that see all of a node's, found by digit and first cell."""
+    by_first: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for b in sorted(linked):
+        cells, d = nodes[b]
+        by_first.setdefault((d, (cells & -cells).bit_length() - 1), []).append((b, cells))
+    return lambda d, seen: (x for c in cells_of(seen & where[d - 1])
+                            for x in by_first.get((d, c), ()))
 
 
 def _als_nodes(g: Candidates, nodes: list, strong: dict[int, set[int]], index: dict,
