@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import chain, islice
 
-from sudokulab.human.candidates import MEMO_SIZE, Candidates, cells_of, digits
+from sudokulab.human.candidates import MEMO_SIZE, Candidates, cells_of, digits, union
 from sudokulab.human.step import Step, cells_text, make
 
 MOST_CELLS = 3  # bigger sets add little and cost much
@@ -314,8 +314,8 @@ def als_xy_chain(g: Candidates) -> Iterator[Step]:
     sets, links = _all(g), _links(g)
     base, succ, reach = _reach(sets, links)
     # two more links after the first, so that A1..Ak has four sets at least
-    near = [_union(reach[t] for t in out) for out in succ]
-    far = [_union(near[t] for t in out) for out in succ]
+    near = [union(reach[t] for t in out) for out in succ]
+    far = [union(near[t] for t in out) for out in succ]
     states = [[(d, base[j] + k) for k, d in enumerate(digits(s[1]))]
               for j, s in enumerate(sets)]
     every = [((1 << len(out)) - 1) << base[j] for j, out in enumerate(states)]
@@ -325,7 +325,7 @@ def als_xy_chain(g: Candidates) -> Iterator[Step]:
         for r1, _ in states[i]:
             starts = [states[j][_rank(sets[j][1], r1)][1] for j, rc in links[i]
                       if rc >> (r1 - 1) & 1]
-            reached = _union(far[s] for s in starts)
+            reached = union(far[s] for s in starts)
             for j in ends:
                 if not reached & every[j]:
                     continue
@@ -342,14 +342,6 @@ def als_xy_chain(g: Candidates) -> Iterator[Step]:
 def _rank(mask: int, d: int) -> int:
     """How many digits of `mask` are below d: the index of a set's state for d."""
     return (mask & ((1 << (d - 1)) - 1)).bit_count()
-
-
-def _union(masks: Iterable[int]) -> int:
-    """The bits of several masks."""
-    out = 0
-    for m in masks:
-        out |= m
-    return out
 
 
 def _reach(sets: list[Als], links: list) -> tuple[list[int], list[list[int]], list[int]]:
@@ -371,7 +363,7 @@ def _reach(sets: list[Als], links: list) -> tuple[list[int], list[list[int]], li
     while changed:
         changed = False
         for t in range(total - 1, -1, -1):
-            now = reach[t] | _union(reach[u] for u in succ[t])
+            now = reach[t] | union(reach[u] for u in succ[t])
             if now != reach[t]:
                 reach[t], changed = now, True
     return base, succ, reach
@@ -431,7 +423,7 @@ def _chain_step(n: int, gone: list, chain: list[tuple[int, int]], sets: list[Als
     name = lambda j: f"{cells_text(cells_of(sets[j][0]), n)} {{{_ds(sets[j][1])}}}"  # noqa: E731
     text = name(chain[0][0]) + "".join(f" -{d}- {name(j)}" for j, d in chain[1:])
     zs = ",".join(map(str, sorted({z for _, z in gone})))
-    cells = cells_of(_union(sets[j][0] for j, _ in chain))
+    cells = cells_of(union(sets[j][0] for j, _ in chain))
     return make("ALS-XY-Chain", n, f"{text}, Z={zs}", eliminations=gone, cells=cells,
                 sentence=f"If {name(chain[0][0])} lacked {zs}, each set along the chain would "
                 f"be locked and push its link out of the next, down to "
@@ -495,7 +487,7 @@ def _blossom_step(n: int, gone: list, stem: int, stem_digits: list, petals: tupl
     named = [f"{d}: {cells_text(cells_of(p[0]), n)} {{{_ds(p[1])}}}"
              for d, p in sorted(zip(stem_digits, petals))]
     return make("Death Blossom", n, f"stem {cells_text([stem], n)}, " + "; ".join(named),
-                eliminations=gone, cells=[stem, *cells_of(_union(p[0] for p in petals))],
+                eliminations=gone, cells=[stem, *cells_of(union(p[0] for p in petals))],
                 sentence=f"{cells_text([stem], n)} holds one of "
                 f"{', '.join(map(str, sorted(stem_digits)))}; whichever it is, that petal is "
                 f"locked without it, and the digits every petal shares are in one of them.",

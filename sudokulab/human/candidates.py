@@ -9,7 +9,7 @@ removes d-1 and d+1 from the orthogonal neighbours.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter, or_
@@ -99,12 +99,25 @@ def _mask(cells) -> int:
     return out
 
 
-def _union(masks) -> int:
+def union(masks: Iterable[int]) -> int:
     """The bits of several masks."""
     out = 0
     for mask in masks:
         out |= mask
     return out
+
+
+def unplaced(tables: Tables, values: list[int], n: int) -> list[int]:
+    """Per cell, the digits no unit of it has placed (a mask; 0 for a filled cell): a
+    classic cell's candidates before any step."""
+    placed = [0] * len(tables.units)
+    for u, unit in enumerate(tables.units):
+        for c in unit:
+            if values[c]:
+                placed[u] |= bit(values[c])
+    full = (1 << n) - 1
+    return [0 if values[c] else full & ~union(placed[u] for u in tables.units_of[c])
+            for c in tables.cells]
 
 
 @lru_cache(maxsize=16)
@@ -153,14 +166,7 @@ class Candidates:
             marks = pencil_marks(puzzle)
             self.cands = [0 if d else sum(bit(x) for x in m) for d, m in zip(values, marks)]
         else:  # classic: a cell's candidates are the digits its units lack
-            tables, full = self.tables, (1 << self.n) - 1
-            placed = [0] * len(tables.units)
-            for u, unit in enumerate(tables.units):
-                for c in unit:
-                    if values[c]:
-                        placed[u] |= bit(values[c])
-            self.cands = [0 if values[c] else full & ~_union(placed[u] for u in tables.units_of[c])
-                          for c in tables.cells]
+            self.cands = unplaced(self.tables, values, self.n)
         kept = getattr(puzzle, "marks", None)  # a position (human/positions.py): start
         if kept:                               # from its candidates, as the player left them
             self.cands = [c & m for c, m in zip(self.cands, kept)]

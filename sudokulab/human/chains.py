@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 
 from sudokulab.human.als import every_set as als_sets
-from sudokulab.human.candidates import Candidates, cells_of, digits, per_digit
+from sudokulab.human.candidates import Candidates, cells_of, digits, per_digit, union
 from sudokulab.human.step import Step, cells_text, make
 
 MAX_LINKS = 20  # longer chains are left to forcing chains
@@ -581,7 +581,7 @@ def grouped_aic(g: Candidates, every: bool = True, alses: bool = False) -> Itera
     for chain, gone in itertools.chain(chains, others if every and chains else ()):
         yielded.add(frozenset(gone))
         yield make("Grouped AIC", n, _chain_text(nodes, sets, chain, 0, n), eliminations=gone,
-                   cells=cells_of(_union(sets[x][0] if x in sets else nodes[x][0]
+                   cells=cells_of(union(sets[x][0] if x in sets else nodes[x][0]
                                          for x in chain)),
                    length=len(chain) - 1,
                    sentence="If the chain's first node were false its last would be true "
@@ -622,14 +622,6 @@ def _chain_text(nodes: list, sets: dict, chain: list[int], on: int, n: int) -> s
 def _cells(cells: int, n: int) -> str:
     """A node's cells in HoDoKu's compact form."""
     return cells_text(cells_of(cells), n)
-
-
-def _union(masks: Iterable[int]) -> int:
-    """The cells of several bitmasks."""
-    out = 0
-    for mask in masks:
-        out |= mask
-    return out
 
 
 # --- nice loops: chains from a cell back into it ---------------------------------------------
@@ -785,7 +777,7 @@ def _loop_eliminations(g: Candidates, nodes: list, seen: list[int], chain: list[
         return False, [(cell, a if not first_strong else b)]
     if a != b and not first_strong and cands[cell].bit_count() != 2:
         return False, []   # two weak links need a bivalue cell to close the loop
-    used = _union(nodes[k][0] for k in chain)
+    used = union(nodes[k][0] for k in chain)
     gone: set[tuple[int, int]] = set()
     if first_strong and last_strong:
         gone.update((cell, d) for d in digits(cands[cell]) if d not in (a, b))
@@ -858,7 +850,7 @@ def _nice_loops(g: Candidates, groups: bool, continuous: bool) -> Iterator[Step]
             continue
         yielded.add(frozenset(gone))
         yield make(name, n, _chain_text(nodes, sets, chain, on, n), eliminations=gone,
-                   cells=cells_of(_union(sets[k][0] if k in sets else nodes[k][0]
+                   cells=cells_of(union(sets[k][0] if k in sets else nodes[k][0]
                                          for k in chain)), length=links,
                    sentence=_LOOP_SENTENCE[continuous] + (_ALS_SENTENCE if any(
                        k in sets for k in chain) else ""))

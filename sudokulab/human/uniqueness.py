@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from sudokulab.human.candidates import Candidates, digits
+from sudokulab.human.candidates import Candidates, digits, union, unplaced
 from sudokulab.human.step import Step, cells_text, make, name
 
 
@@ -34,7 +34,7 @@ def _rectangles(g: Candidates) -> Iterator[tuple[list[int], int]]:
     """The rectangles, each once: from each bivalue cell, a mate in its row and a row
     below or above (in any order: `rectangles` sorts them)."""
     tables, cands, n = g.tables, g.cands, g.n
-    allowed = _allowed(g)
+    allowed = unplaced(tables, g.values, n)
     seen: set[tuple[tuple[int, ...], int]] = set()
     starts: dict[int, list[int]] = {}
     for cell in tables.cells:
@@ -54,25 +54,6 @@ def _rectangles(g: Candidates) -> Iterator[tuple[list[int], int]]:
                             len({tables.box_of[c] for c in cells}) == 2:
                         seen.add(key)
                         yield cells, pair
-
-
-def _allowed(g: Candidates) -> list[int]:
-    """Per cell, the digits no unit of it has placed (a mask)."""
-    tables, values = g.tables, g.values
-    placed = [0] * len(tables.units)
-    for u, unit in enumerate(tables.units):
-        for c in unit:
-            if values[c]:
-                placed[u] |= 1 << (values[c] - 1)
-    full = (1 << g.n) - 1
-    out = [0] * len(values)
-    for c in tables.cells:
-        if not values[c]:
-            mask = 0
-            for u in tables.units_of[c]:
-                mask |= placed[u]
-            out[c] = full & ~mask
-    return out
 
 
 def _what(pair: int, cells: list[int], n: int) -> str:
@@ -132,7 +113,7 @@ def ur_type3(g: Candidates) -> Iterator[Step]:
             others = [c for c in tables.units[u] if cands[c] and c not in extra]
             for size in (1, 2, 3):
                 for group in combinations(others, size):
-                    mask = _or(cands[c] for c in group) | more
+                    mask = union(cands[c] for c in group) | more
                     units = [v for v in shared if set(group) <= set(tables.units[v])]
                     if mask.bit_count() != size + 1 or units[0] != u:
                         continue  # not a subset, or found from the first unit holding it
@@ -263,7 +244,7 @@ def ur_type5(g: Candidates) -> Iterator[Step]:
     tables, cands, n = g.tables, g.cands, g.n
     for cells, pair in rectangles(g):
         extra = [c for c in cells if cands[c] != pair]
-        more = _or(cands[c] for c in extra) & ~pair
+        more = union(cands[c] for c in extra) & ~pair
         if more.bit_count() != 1 or any(cands[c] & ~pair != more for c in extra):
             continue
         if len(extra) != 3 and (len(extra) != 2 or extra[1] in tables.peers[extra[0]]):
@@ -275,14 +256,6 @@ def ur_type5(g: Candidates) -> Iterator[Step]:
             yield make("Uniqueness Test 5", n, _what(pair, cells, n), eliminations=gone,
                        cells=cells, sentence=_sentence(pair, cells, n, f"so {z} is in one of "
                        f"{cells_text(extra, n)}, and cells that see them all cannot hold it."))
-
-
-def _or(masks) -> int:
-    """The bits of several masks."""
-    out = 0
-    for m in masks:
-        out |= m
-    return out
 
 
 def _corners(cells: list[int]) -> list[tuple[int, int, int, int]]:

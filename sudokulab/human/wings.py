@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Set
-from functools import reduce
 from itertools import combinations, product
-from operator import or_
 
-from sudokulab.human.candidates import Candidates, digits
+from sudokulab.human.candidates import Candidates, digits, union
 from sudokulab.human.patterns import strong_links
 from sudokulab.human.step import Step, make, name
 
@@ -105,7 +103,7 @@ def wxyz_wing(g: Candidates) -> Iterator[Step]:
         mask = sum(1 << (d - 1) for d in four)
         inside = [c for c in small if cands[c] & ~mask == 0]
         for cells in combinations(inside, 4):
-            if reduce(or_, (cands[c] for c in cells)) != mask:
+            if union(cands[c] for c in cells) != mask:
                 continue
             loose = [d for d in four if not _restricted(g, [c for c in cells
                                                             if cands[c] >> (d - 1) & 1])]
