@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import re
 import signal
+import time
 from collections.abc import Callable, Iterable, Iterator
 from enum import IntEnum
 from typing import TYPE_CHECKING
@@ -464,7 +465,7 @@ def sigterm_stops() -> Iterator[None]:
             raise Terminated
 
     _TERMS.clear()  # a new run (a script may make many)
-    with _on_sigterm(stop):
+    with _answered(signal.SIGTERM, stop):
         yield
 
 
@@ -526,18 +527,18 @@ _STOPS = {"KeyboardInterrupt", "Interruption", "Terminated"}  # what a signal ra
 
 
 @contextlib.contextmanager
-def _on_sigterm(handler: Callable[[int, FrameType | None], None]) -> Iterator[None]:
-    """SIGTERM answered by `handler` in the block, then as before; left alone outside the
-    main thread (where Python cannot set a handler)."""
+def _answered(signum: int, handler: Callable[[int, FrameType | None], None]) -> Iterator[None]:
+    """The signal answered by `handler` in the block, then as before; left alone outside
+    the main thread (where Python cannot set a handler)."""
     try:
-        previous = signal.signal(signal.SIGTERM, handler)
+        previous = signal.signal(signum, handler)
     except ValueError:
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signum, previous)
 
 
 _TERMS: list[int] = []  # the SIGTERMs sigterm_as_ctrl_c has answered
@@ -595,7 +596,8 @@ def sigterm_as_ctrl_c() -> Iterator[None]:
     _TERMS.clear()  # a new command (main() may run many in one process)
     _HANGUPS.clear()
     _STOP_TIMES.clear()
-    with _on_sigterm(_term), _hangup_as_sigterm(), _interrupting_once():
+    with _answered(signal.SIGTERM, _term), _answered(signal.SIGHUP, _send_on_as_sigterm), \
+            _interrupting_once():
         yield
 
 
@@ -608,15 +610,11 @@ _STOP_TIMES: list[float] = []
 
 def stop_heard() -> None:
     """A stop has begun (for REPEAT_GRACE seconds, another is let go)."""
-    import time
-
     _STOP_TIMES.append(time.monotonic())
 
 
 def stopping() -> bool:
     """Whether a stop began less than REPEAT_GRACE seconds ago."""
-    import time
-
     return bool(_STOP_TIMES) and time.monotonic() - _STOP_TIMES[-1] < REPEAT_GRACE
 
 
@@ -634,44 +632,22 @@ def hears_ctrl_c(handler: object) -> bool:
     return handler is signal.default_int_handler or handler is interrupt_once
 
 
-@contextlib.contextmanager
-def _interrupting_once() -> Iterator[None]:
-    """Ctrl-C answered by `interrupt_once` in the block, where Python's handler answered it."""
+def _interrupting_once() -> contextlib.AbstractContextManager[None]:
+    """Ctrl-C answered by `interrupt_once` in the block, where Python's handler answered
+    it; left alone when ignored (a background job) or another listener's."""
     if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        yield  # ignored (a background job), or another listener's: left alone
-        return
-    try:
-        previous = signal.signal(signal.SIGINT, interrupt_once)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-@contextlib.contextmanager
-def _hangup_as_sigterm() -> Iterator[None]:
-    """SIGHUP (the terminal closed, an ssh link dropped) sent on as SIGTERM, so that every
-    part that answers SIGTERM answers it alike; the children, born with SIGHUP blocked
-    (harness.children.held), leave it to the parent as they leave SIGTERM."""
-    try:
-        previous = signal.signal(signal.SIGHUP, _send_on_as_sigterm)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGHUP, previous)
+        return contextlib.nullcontext()
+    return _answered(signal.SIGINT, interrupt_once)
 
 
 _HANGUPS: list[int] = []  # the SIGHUPs sent on as SIGTERM: the words name SIGHUP
 
 
 def _send_on_as_sigterm(signum: int, frame: FrameType | None) -> None:
-    """SIGHUP's handler under _hangup_as_sigterm: SIGTERM to this process."""
+    """SIGHUP's handler under sigterm_as_ctrl_c (the terminal closed, an ssh link dropped):
+    SIGTERM to this process, so that every part that answers SIGTERM answers it alike; the
+    children, born with SIGHUP blocked (harness.children.held), leave it to the parent as
+    they leave SIGTERM."""
     import os
 
     _HANGUPS.append(signum)
