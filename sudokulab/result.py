@@ -28,6 +28,12 @@ class Status(str, Enum):
         """Whether this status is a verdict about the puzzle (not a failure to get one)."""
         return self in (Status.UNIQUE, Status.MULTIPLE, Status.SOLVED, Status.NONE)
 
+    @property
+    def counts_nothing(self) -> bool:
+        """Whether this status has neither a verdict nor a bound (a timeout's count is a
+        lower bound): its count is of grids found, not of grids there are."""
+        return self in (Status.UNSUPPORTED, Status.ERROR, Status.STALLED)
+
 
 @dataclass
 class Result:
@@ -45,9 +51,8 @@ class Result:
     partial: Grid = ()  # STALLED: the cells filled when the techniques stopped (0 = blank)
 
     def __post_init__(self) -> None:
-        """No verdict, no exact count: a result that is not an answer (nor a timeout's
-        lower bound) counts 0 grids found, not 0 grids there are."""
-        if self.status in (Status.UNSUPPORTED, Status.ERROR, Status.STALLED):
+        """No verdict, no exact count (Status.counts_nothing)."""
+        if self.status.counts_nothing:
             self.exact = False
 
     @property

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 
 from sudokulab.errors import INTERRUPTED, Exit, UsageError, error_line, stopped_by
 from sudokulab.formats import LINKS
-from sudokulab.result import Status
 
 FORMATS = """output formats:
   pretty  a headline and each grid found, with box lines (the default)
@@ -231,8 +230,7 @@ class Output:
             headline = headline.replace(INTERRUPTED, stopped_by())
         # no verdict and no bound either (a stall, an error, unsupported): "0 solution(s)"
         # would read as "the puzzle has none"; a count stopped early keeps its lower bound
-        nothing = not result.count and result.status in (
-            Status.STALLED, Status.ERROR, Status.UNSUPPORTED)
+        nothing = not result.count and result.status.counts_nothing
         found = "" if nothing else f"{result.count_text} solution(s) "
         head = (f"{f'#{number} ' if self.numbered else ''}{headline}: "
                 f"{found}[{self.label}, {result.time * 1000:.1f} ms]")
