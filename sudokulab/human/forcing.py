@@ -314,7 +314,7 @@ _witnesses: dict = {"puzzle": None, "grids": [], "tried": 0, "found": 0}
 WITNESSES = 1 << 10
 
 
-def _allowed(h: Candidates) -> int:
+def allowed(h: Candidates) -> int:
     """The grid's digits and candidates as one bitmask over (cell, digit) pairs."""
     n, mask = h.n, 0
     for c in reversed(h.tables.cells):
@@ -327,9 +327,9 @@ def _covered(h: Candidates) -> int:
     """The (cell, digit) pairs, as a bitmask, that some known solution within h holds."""
     if _witnesses["puzzle"] != h.puzzle:
         _witnesses.update(puzzle=h.puzzle, grids=[], tried=0, found=0)
-    allowed, cover = _allowed(h), 0
+    within, cover = allowed(h), 0
     for grid in _witnesses["grids"]:
-        if not grid & ~allowed:
+        if not grid & ~within:
             cover |= grid
     return cover
 
@@ -352,7 +352,7 @@ def _solution(h: Candidates, cover: int, budget: int = 64) -> int:
     def search(x: Candidates) -> int:
         blanks = [c for c in x.tables.cells if not x.values[c]]
         if not blanks:
-            return 0 if check(x.puzzle, x.grid()) else _allowed(x)
+            return 0 if check(x.puzzle, x.grid()) else allowed(x)
         cell = min(blanks, key=lambda c: x.cands[c].bit_count())
         known = cover >> (cell * n) & full
         for d in digits(x.cands[cell] & ~known) + digits(x.cands[cell] & known):

@@ -128,37 +128,34 @@ def _line_of(cell: int, n: int, rows: bool) -> int:
 
 def _removes(g: Candidates, premise: tuple[int, int], target: tuple[int, int]) -> bool:
     """Whether placing the premise's digit rules the target out (or breaks the grid)."""
-    lost = _lost(g, premise)
-    return lost is None or target in lost
+    cell, digit = target
+    return _lost(g, premise) >> (cell * g.n + digit - 1) & 1 == 1
 
 
-def _lost(g: Candidates, premise: tuple[int, int]) -> frozenset[tuple[int, int]] | None:
-    """The candidates that placing the premise's digit rules out; None when it breaks the
-    grid (then it rules out everything). Once per grid and premise."""
+def _lost(g: Candidates, premise: tuple[int, int]) -> int:
+    """The candidates that placing the premise's digit rules out, as forcing.allowed's
+    bitmask over (cell, digit) pairs; -1 (every one) when it breaks the grid. Once per
+    grid and premise."""
     known = g.cached("kraken: lost", dict)
     if premise not in known:
         after = forcing.propagate(g, *premise)
-        known[premise] = None if isinstance(after, forcing.Contradiction) else frozenset(
-            (c, e) for c in g.tables.cells if g.cands[c] and not after.values[c]
-            for e in range(1, g.n + 1)
-            if g.cands[c] >> (e - 1) & 1 and not after.cands[c] >> (e - 1) & 1) | frozenset(
-            (c, e) for c in g.tables.cells if g.cands[c] and after.values[c]
-            for e in range(1, g.n + 1) if e != after.values[c] and g.cands[c] >> (e - 1) & 1)
+        known[premise] = -1 if isinstance(after, forcing.Contradiction) else \
+            forcing.allowed(g) & ~forcing.allowed(after)
     return known[premise]
 
 
 def _removed_by_all(g: Candidates, premises: list[tuple[int, int]],
                     d: int) -> list[tuple[int, int]]:
     """The candidates of digits other than d that every premise, placed, rules out."""
-    common: frozenset[tuple[int, int]] | None = None
+    common = -1
     for premise in premises:
-        lost = _lost(g, premise)
-        if lost is None:
-            continue   # this premise cannot hold: it rules out everything
-        common = lost if common is None else common & lost
+        common &= _lost(g, premise)   # a premise that breaks the grid rules out everything
         if not common:
             return []
-    return sorted((c, e) for c, e in common or () if e != d)
+    if common == -1:
+        return []   # no premise can hold: the grid is broken, which the singles say
+    n = g.n
+    return [(bit // n, bit % n + 1) for bit in cells_of(common) if bit % n + 1 != d]
 
 
 def _step(g: Candidates, technique: str, fish: tuple, gone: list[tuple[int, int]],
