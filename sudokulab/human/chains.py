@@ -831,21 +831,17 @@ def _als_locked(g: Candidates, nodes: list, sets: dict, a: int,
 def _nice_loops(g: Candidates, groups: bool, continuous: bool) -> Iterator[Step]:
     """The nice loops of one kind, each set of eliminations once, shorter loops first; with
     `groups`, only those through a group node."""
-    n, found = g.n, []
+    n = g.n
     # with groups, the loops without sets, then with sets, then with the cells they force
     # too: a shorter way to a state through them would hide another loop (HoDoKu finds
     # the loops of each kind, asked for each, and prefers the ways without a set)
     walks = itertools.chain(_loops(g, groups), *((_loops(g, True, True, False),
                                                   _loops(g, True, True)) if groups else ()))
-    for order, (links, kind, nodes, sets, chain, gone, on) in enumerate(walks):
-        if kind == continuous and (not groups or any(nodes[k][0] & (nodes[k][0] - 1)
-                                                     or k in sets for k in chain)):
-            found.append((links, order, nodes, sets, chain, gone, on))
     name = ("Grouped " if groups else "") + ("Continuous" if continuous else
                                              "Discontinuous") + " Nice Loop"
     yielded: set[frozenset] = set()
     for links, _, nodes, sets, chain, gone, on in itertools.chain(
-            sorted(found, key=lambda f: (f[0], f[1])), _every_way(g, groups, continuous)):
+            _of_kind(walks, groups, continuous), _every_way(g, groups, continuous)):
         if frozenset(gone) in yielded:
             continue
         yielded.add(frozenset(gone))
@@ -859,10 +855,17 @@ def _nice_loops(g: Candidates, groups: bool, continuous: bool) -> Iterator[Step]
 def _every_way(g: Candidates, groups: bool, continuous: bool) -> Iterator[tuple]:
     """The loops of one kind by every way (_every_loop), shorter first: walked only when a
     caller lists past the shortest ways' loops (`hint --all`), so solving never pays."""
-    found = [(links, order, nodes, sets, chain, gone, on) for order, (links, kind, nodes,
-             sets, chain, gone, on) in enumerate(_every_loop(g, groups)) if kind == continuous
-             and (not groups or any(nodes[k][0] & (nodes[k][0] - 1) for k in chain))]
-    yield from sorted(found, key=lambda f: (f[0], f[1]))
+    yield from _of_kind(_every_loop(g, groups), groups, continuous)
+
+
+def _of_kind(loops: Iterable[tuple], groups: bool, continuous: bool) -> list[tuple]:
+    """The loops of one kind (continuous or not), shorter first, then as found, each with
+    its place in the walk; with `groups`, only those through a group node or a set."""
+    found = [(links, order, nodes, sets, chain, gone, on)
+             for order, (links, kind, nodes, sets, chain, gone, on) in enumerate(loops)
+             if kind == continuous and (not groups or any(nodes[k][0] & (nodes[k][0] - 1)
+                                                          or k in sets for k in chain))]
+    return sorted(found, key=lambda f: (f[0], f[1]))
 
 
 _LOOP_SENTENCE = {
