@@ -40,18 +40,22 @@ several candidates at one node, which only its multiple (region) forcing chains 
 which is what Explainer's dynamic forcing chains do (8.5; a verity is its dynamic cell or
 region forcing chain); a forcing net also uses locked candidates and pairs (its dynamic
 chains "+", 9.0); a nested net uses forcing chains inside (9.5). Finned fish and colors are
-its X-chains (6.6). So the rating is SE-*like*, not Explainer's own: Explainer knows
-techniques we lack (aligned pair exclusion, unique loops, BUG types 2-4, bigger wings).
+its X-chains (6.6). Explainer's unique rectangles need both digits in all four corners;
+HoDoKu's (and ours) may lean on a corner that lost one, which Explainer cannot: its path
+takes only whole rectangles, and a path leaning on another is rated by that path alone.
+So the rating is SE-*like*, not Explainer's own: Explainer knows
+techniques our default path lacks (aligned pair exclusion, unique loops, BUG types 2-4,
+bigger wings).
 `grade` without an Explainer path rates the given path's hardest step instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import partial, reduce
 from itertools import islice
-from operator import or_
+from operator import and_, or_
 
 from sudokulab.human import als, forcing, solver
 from sudokulab.human import names as hodoku
@@ -196,6 +200,7 @@ WINGS = {2: 4.4, 3: 5.5, 4: 6.2}  # ALS-XZ of a bivalue cell and a set of 2 to 4
 # technique's first step, and the first FORCING_LOOK of a forcing technique's.
 FORCING = frozenset(name for name in TABLE if "Forcing" in name)
 FORCING_LOOK = 3  # forcing steps weighed per step: each costs a search of the grid
+RECTANGLES = frozenset({*(f"Uniqueness Test {k}" for k in range(1, 7)), "Hidden Rectangle"})
 # An Explainer path is taken for paths rated in EXPLAINED: below (up to wings and unique
 # rectangles) it seldom finds a cheaper way; from 8.5, the path needed forcing chains, as does
 # Explainer's, which has fewer other techniques. Steps rated below EXPLAINED[0] reach the same
@@ -250,12 +255,15 @@ def grade_path(path: solver.Path, techniques: Iterable[solver.Technique] | None 
     if not path.solved or not EXPLAINED[0] <= own.rating < EXPLAINED[1]:
         return own
     basic = next(k for k, step in enumerate(path.steps) if step_rating(step) >= EXPLAINED[0])
+    foreign = _foreign(path.puzzle, path.steps)
     explained = explainer_path(path.puzzle, techniques, unique=unique, stop=stop,
-                               ceiling=own.rating, given=path.steps[:basic], known=path.found)
+                               ceiling=None if foreign else own.rating,
+                               given=path.steps[:basic], known=path.found)
     if not _solves(path.puzzle, explained):
         return own
     rating, hardest = _hardest(explained)
-    return replace(own, rating=rating, hardest=hardest) if rating < own.rating else own
+    return replace(own, rating=rating, hardest=hardest) \
+        if foreign or rating < own.rating else own
 
 
 def _hardest(steps: Iterable[Step]) -> tuple[float, str]:
@@ -294,6 +302,31 @@ def explainer_path(puzzle: Puzzle, techniques: Iterable[solver.Technique] | None
     return steps
 
 
+def _foreign(puzzle: Puzzle, steps: list[Step]) -> bool:
+    """Whether the path takes a rectangle over a corner that lost a pair digit: HoDoKu's
+    uniqueness tests allow one, Explainer's need both digits in all four corners, so such
+    a path is not one Explainer could rate (its own path is taken instead)."""
+    g = Candidates(puzzle)
+    for step in steps:
+        if step.technique in RECTANGLES and not _whole(g, step):
+            return True
+        g.apply(step)
+    return False
+
+
+def _whole(g: Candidates, step: Step) -> bool:
+    """Whether a rectangle step's four corners (its first cells) share two candidates."""
+    return reduce(and_, (g.cands[c] for c in step.cells[:4])).bit_count() >= 2
+
+
+def _strict(find: Callable[[Candidates], Iterable[Step]]) -> Callable[[Candidates],
+                                                                     Iterator[Step]]:
+    """A rectangle finder that keeps only Explainer's rectangles (see `_foreign`)."""
+    def strict(g: Candidates) -> Iterator[Step]:
+        return (step for step in find(g) if _whole(g, step))
+    return strict
+
+
 def _solves(puzzle: Puzzle, steps: list[Step]) -> bool:
     """Whether the steps fill every blank cell."""
     filled = {cell for step in steps for cell, _ in step.placements}
@@ -308,6 +341,8 @@ def _order(techniques: list[solver.Technique]) -> list[tuple[float, solver.Techn
         if t.name == "ALS-XZ":
             out.append((TABLE[t.name][2], replace(t, find=partial(als.als_xz, part="wings"))))
             out.append((7.0, replace(t, find=partial(als.als_xz, part="sets"))))
+        elif t.name in RECTANGLES:
+            out.append((TABLE[t.name][2], replace(t, find=_strict(t.find))))
         else:
             out.append((1.2 if t.name == "Hidden Single" else TABLE[t.name][2], t))
     return sorted(out, key=lambda pair: pair[0])
