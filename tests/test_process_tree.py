@@ -255,6 +255,37 @@ def test_an_interrupted_solve_keeps_its_trace_and_timeline(kind, engine, tmp_pat
     assert lines[0]["event"] == kind and lines[0]["puzzle"] == LONG_COUNT and len(lines) > 1
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_between_puzzles_leaves_every_printed_puzzle_recorded(signum, tmp_path):
+    """The signal lands after the second search returned, before its answer is printed:
+    that puzzle is printed as interrupted, and its trace block ends saying so."""
+    path, file = tmp_path / "trace.jsonl", tmp_path / "puzzles.txt"
+    file.write_text(f"{EASY}\n" * 3)
+    script = ("import os, signal, sys\n"
+              "from sudokulab import cli\n"
+              "from sudokulab.backends import backend_class\n"
+              "cls = backend_class('norvig')\n"
+              "real, calls = cls.solve, []\n"
+              "def solve(self, *args, **kwargs):\n"
+              "    result = real(self, *args, **kwargs)\n"
+              "    calls.append(1)\n"
+              "    if len(calls) == 2:\n"
+              f"        os.kill(os.getpid(), {int(signum)})\n"
+              "    return result\n"
+              "cls.solve = solve\n"
+              f"sys.exit(cli.main(['solve', '--file', {str(file)!r}, '--trace', "
+              f"{str(path)!r}, '--format', 'line']))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          preexec_fn=interruptible, timeout=PATIENCE)
+    assert_stopped(done.returncode, done.stderr, signum)
+    printed = done.stdout.splitlines()
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    heads = [line["number"] for line in lines if line["event"] == "trace"]
+    ends = [(line["number"], line["status"]) for line in lines if line["event"] == "end"]
+    assert len(printed) == 2 and heads == [1, 2]
+    assert ends == [(1, "unique"), (2, "interrupted")]
+
+
 def long_puzzle() -> str:
     """A puzzle that keeps a pool worker busy: CaDiCaL takes far longer than the test."""
     from sudokulab import rules as R

@@ -25,7 +25,16 @@ from sudokulab.commands.inputs import (
     timeout_seconds,
     unavailable,
 )
-from sudokulab.errors import Exit, UsageError, count_int, error_line, exit_help, positive_int, worst
+from sudokulab.errors import (
+    Exit,
+    UsageError,
+    count_int,
+    error_line,
+    exit_help,
+    positive_int,
+    whole,
+    worst,
+)
 from sudokulab.formats import LINKS
 
 DESCRIPTION = ("Solve one puzzle or a file of puzzles with one backend. Every grid a backend "
@@ -197,8 +206,11 @@ def _in_process(args: argparse.Namespace, engine, entries: list, limit: int | No
                 out: Output | _Relabelled) -> list[int]:
     """Solve in this process, one puzzle after another (--trace and --timeline record
     each search); each puzzle's exit code."""
-    codes = []
+    from sudokulab.backends.base import interrupted
+
+    codes: list[int] = []
     sink = samples = None
+    recording = 0  # the puzzle whose search the recordings watch
     try:
         if args.trace:
             from sudokulab.backends.trace import TraceFile
@@ -208,30 +220,32 @@ def _in_process(args: argparse.Namespace, engine, entries: list, limit: int | No
             from sudokulab.backends.timeline import TimelineFile
 
             samples = TimelineFile(args.timeline, engine)
+        recordings = list(filter(None, (sink, samples)))
         for number, entry in enumerate(entries, 1):
             if entry.puzzle is None:
                 codes.append(out.bad(number, entry))
-            else:
-                if sink is not None:
-                    sink.watch(engine)
-                if samples is not None:
-                    samples.watch(engine)
-                with stdout_to_stderr():
-                    # keep= only for a count: a plugin's own solve() may not take it
-                    kept = {} if out.keep is None else {"keep": out.keep}
-                    result = engine.solve(entry.puzzle, limit=limit, **kept)
-                if sink is not None:
-                    sink.keep(number, entry.puzzle, engine, result)
-                if samples is not None:
-                    samples.keep(number, entry.puzzle, engine, result)
+                continue
+            with whole():
+                for one in recordings:
+                    one.watch(engine)
+                recording = number
+            with stdout_to_stderr():
+                # keep= only for a count: a plugin's own solve() may not take it
+                kept = {} if out.keep is None else {"keep": out.keep}
+                result = engine.solve(entry.puzzle, limit=limit, **kept)
+            with whole():  # a puzzle recorded is a puzzle answered, and the other way round
+                for one in recordings:
+                    one.keep(number, entry.puzzle, engine, result)
                 codes.append(out.write(number, entry.puzzle, result))
     except KeyboardInterrupt as interrupt:
-        partial = getattr(interrupt, "result", None)  # what the engine found before Ctrl-C
-        if partial is not None and len(codes) < len(entries):
-            number, puzzle = len(codes) + 1, entries[len(codes)].puzzle
-            for recording in (sink, samples):  # what it recorded of the search cut short
-                if recording is not None:
-                    recording.keep(number, puzzle, engine, partial, interrupted=True)
+        number = len(codes) + 1  # the puzzle printed as interrupted: recorded as such
+        if number <= len(entries) and entries[number - 1].puzzle is not None:
+            partial = getattr(interrupt, "result", None) or interrupted((), limit).result
+            for cut in filter(None, (sink, samples)):
+                if recording != number:  # stopped before its search began: nothing seen
+                    cut.watch(engine)
+                cut.keep(number, entries[number - 1].puzzle, engine, partial,
+                         interrupted=True)
         raise
     finally:
         if sink is not None:
