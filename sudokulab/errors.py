@@ -11,7 +11,7 @@ import contextlib
 import re
 import signal
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
@@ -74,15 +74,17 @@ def command_exits(codes: Iterable[int]) -> tuple[int, ...]:
     return tuple(code for code in MEANINGS if code in given)
 
 
-def exit_help(codes: Iterable[int]) -> str:
-    """The 'exit codes' section of a command's --help: the codes it can return."""
+def exit_help(codes: Iterable[int], own: Mapping[int, str] | None = None) -> str:
+    """The 'exit codes' section of a command's --help: the codes it can return, in
+    MEANINGS' words unless the command says a code its `own` way."""
     import textwrap
 
     chosen = command_exits(codes)
     order = ", ".join(str(code) for code in PRECEDENCE if code in chosen)
     lines = [f"exit codes (when puzzles end differently, the first of {order}):"]
     for code in chosen:
-        lines += textwrap.wrap(MEANINGS[code], 88, initial_indent=f"  {code:<4} ",
+        meaning = (own or {}).get(code, MEANINGS[code])
+        lines += textwrap.wrap(meaning, 88, initial_indent=f"  {code:<4} ",
                                subsequent_indent=" " * 7)
     return "\n".join(lines)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -239,6 +240,10 @@ def test_read_reports_a_puzzle_with_several_solutions(capsys, tmp_path):
     cv2.imwrite(str(path), shot.image)
     code, out, err = run(capsys, "read", str(path))
     assert code == 1 and "SEVERAL solutions" in out and "several solutions" in err
+    with pytest.raises(SystemExit):
+        main(["read", "--help"])
+    helped = capsys.readouterr().out
+    assert re.search(r"\n  1 +no unique solution: none, or several", helped)
 
 
 @pytest.mark.parametrize("make, message", [

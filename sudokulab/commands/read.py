@@ -40,13 +40,16 @@ DESCRIPTION = ("Read a puzzle from a photo or screenshot: find the grid, straigh
 EXAMPLES = examples("sudokulab read photo.jpg",
                     "sudokulab read photo.jpg --solve --overlay solved.png",
                     "sudokulab read - --size 6 --format json < shot.png")
+# a reading with several solutions is an answer too: most likely a cell misread
+OWN = {Exit.NONE: "no unique solution: none, or several (the cells likely misread are "
+                  "named)"}
 EXITS = (Exit.OK, Exit.NONE, Exit.INPUT, Exit.DISAGREE, Exit.ENGINE, Exit.STALLED,
          Exit.INTERRUPTED)
 
 
 def options(p: argparse.ArgumentParser) -> None:
     """The options of `read`."""
-    p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
+    p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS, OWN)}"
     p.add_argument("image", metavar="IMAGE",
                    help="a photo or screenshot (PNG, JPEG, ...); '-' reads it from standard "
                         "input")
