@@ -65,6 +65,13 @@ class Result:
         """The count as people read it: '3' or '>= 2'."""
         return str(self.count) if self.exact else f">= {self.count}"
 
+    @property
+    def count_claim(self) -> str:
+        """The count an answer states: '' for none found without a verdict or a bound (a
+        stall, an error, unsupported), where '0' would read as "the puzzle has none"; a
+        count stopped early keeps its lower bound."""
+        return "" if not self.count and self.status.counts_nothing else self.count_text
+
     def stats_text(self) -> str:
         """The statistics as people read them: 'conflicts=12, cpu_time=0.0155'."""
         return ", ".join(f"{key}={readable(value)}" for key, value in self.stats.items())

@@ -97,6 +97,10 @@ def test_solve_with_a_stalling_human_backend_exits_7_with_the_grid_so_far(capsys
     code, out, _ = run(capsys, "solve", STALLS, "-b", "human:upto=hidden single",
                        "--format", "line")
     assert (code, out) == (7, "stalled\n")
+    for table, sep in (("csv", ","), ("tsv", "\t")):  # nor ">= 0" in the count column
+        code, out, _ = run(capsys, "solve", STALLS, "-b", "human:upto=hidden single",
+                           "--format", table)
+        assert code == 7 and out.splitlines()[1].split(sep)[1:3] == ["stalled", ""]
     code, _, _ = run(capsys, "solve", STALLS, "-b", "human")  # the techniques that finish it
     assert code == 0
 

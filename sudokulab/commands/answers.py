@@ -179,7 +179,7 @@ class Output:
         if self.format == "json":
             return self._json(puzzle, result, shown, status)
         if self.format in TABLES:
-            return self._row((number, status, result.count_text, f"{result.time * 1000:.3f}",
+            return self._row((number, status, result.count_claim, f"{result.time * 1000:.3f}",
                               ",".join(map(line_of, shown)), result.message))
         if self.format in LINE_FORMATS:
             if status in ("unique", "solved") and not self.counting:
@@ -228,10 +228,7 @@ class Output:
         headline = HEADLINES.get(status, status)
         if status == "interrupted":  # SIGTERM says SIGTERM
             headline = headline.replace(INTERRUPTED, stopped_by())
-        # no verdict and no bound either (a stall, an error, unsupported): "0 solution(s)"
-        # would read as "the puzzle has none"; a count stopped early keeps its lower bound
-        nothing = not result.count and result.status.counts_nothing
-        found = "" if nothing else f"{result.count_text} solution(s) "
+        found = f"{result.count_claim} solution(s) " if result.count_claim else ""
         head = (f"{f'#{number} ' if self.numbered else ''}{headline}: "
                 f"{found}[{self.label}, {result.time * 1000:.1f} ms]")
         parts = [head + (f" {result.message}" if result.message else "")]
