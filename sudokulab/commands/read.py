@@ -41,8 +41,8 @@ EXAMPLES = examples("sudokulab read photo.jpg",
                     "sudokulab read photo.jpg --solve --overlay solved.png",
                     "sudokulab read - --size 6 --format json < shot.png")
 # a reading with several solutions is an answer too: most likely a cell misread
-OWN = {Exit.NONE: "no unique solution: none, or several (the cells likely misread are "
-                  "named)"}
+OWN: dict[int, str] = {
+    Exit.NONE: "no unique solution: none, or several (the cells likely misread are named)"}
 EXITS = (Exit.OK, Exit.NONE, Exit.INPUT, Exit.DISAGREE, Exit.ENGINE, Exit.STALLED,
          Exit.INTERRUPTED)
 
