@@ -15,7 +15,7 @@ one copy between them, one short for the base sets' copies.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 
@@ -33,15 +33,20 @@ def fish(g: Candidates, size: int, kind: str = "") -> Iterator[Step]:
     if not kind:
         return _every_digit(g, size, "")
     # finned and sashimi fish come from one search, remembered per digit
-    return _with_siamese(g, list(_every_digit(g, size, "any")), kind)
+    return _with_siamese(g, _every_digit(g, size, "any"), kind)
 
 
-def _with_siamese(g: Candidates, found: list, kind: str) -> Iterator[Step]:
-    """The fish of a kind among those found ((kind, step, base) each), then each siamese
+def _with_siamese(g: Candidates, search: Iterable[tuple], kind: str) -> Iterator[Step]:
+    """The fish of a kind the search finds ((kind, step, base) each), then each siamese
     pair as HoDoKu gives it: two fish of one digit on the same base sets, covered
     differently, both with fins or both without (a finned and a sashimi fish pair), in one
-    step with both fishes' eliminations, of the first one's kind."""
-    yield from (step for found_kind, step, _ in found if found_kind == kind)
+    step with both fishes' eliminations, of the first one's kind. Lazy: a path that takes
+    the first fish searches no further digit."""
+    found = []
+    for one in search:
+        found.append(one)
+        if one[0] == kind:
+            yield one[1]
     for k, (one_kind, one, base) in enumerate(found):
         if one_kind != kind:
             continue
