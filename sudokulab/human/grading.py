@@ -40,9 +40,11 @@ several candidates at one node, which only its multiple (region) forcing chains 
 which is what Explainer's dynamic forcing chains do (8.5; a verity is its dynamic cell or
 region forcing chain); a forcing net also uses locked candidates and pairs (its dynamic
 chains "+", 9.0); a nested net uses forcing chains inside (9.5). Finned fish and colors are
-its X-chains (6.6). Explainer's unique rectangles need both digits in all four corners;
-HoDoKu's (and ours) may lean on a corner that lost one, which Explainer cannot: its path
-takes only whole rectangles, and a path leaning on another is rated by that path alone.
+its X-chains (6.6). Explainer's unique rectangles are types 1 to 4 with both digits in
+all four corners; HoDoKu's (and ours) may lean on a corner that lost one, and HoDoKu has
+more uniqueness patterns (types 5 and 6, hidden and avoidable rectangles), whose steps no
+chain of Explainer's makes: its path takes none of those, and a path that does is rated
+by Explainer's path alone.
 So the rating is SE-*like*, not Explainer's own: Explainer knows
 techniques our default path lacks (aligned pair exclusion, unique loops, BUG types 2-4,
 bigger wings).
@@ -200,7 +202,11 @@ WINGS = {2: 4.4, 3: 5.5, 4: 6.2}  # ALS-XZ of a bivalue cell and a set of 2 to 4
 # technique's first step, and the first FORCING_LOOK of a forcing technique's.
 FORCING = frozenset(name for name in TABLE if "Forcing" in name)
 FORCING_LOOK = 3  # forcing steps weighed per step: each costs a search of the grid
-RECTANGLES = frozenset({*(f"Uniqueness Test {k}" for k in range(1, 7)), "Hidden Rectangle"})
+# Explainer's unique rectangles are types 1 to 4 over four whole corners; HoDoKu's other
+# uniqueness patterns rest on uniqueness too, so no chain of Explainer's makes their step
+RECTANGLES = frozenset(f"Uniqueness Test {k}" for k in range(1, 5))
+NOT_EXPLAINERS = frozenset({"Uniqueness Test 5", "Uniqueness Test 6", "Hidden Rectangle",
+                            "Avoidable Rectangle Type 1", "Avoidable Rectangle Type 2"})
 # An Explainer path is taken for paths rated in EXPLAINED: below (up to wings and unique
 # rectangles) it seldom finds a cheaper way; from 8.5, the path needed forcing chains, as does
 # Explainer's, which has fewer other techniques. Steps rated below EXPLAINED[0] reach the same
@@ -303,12 +309,14 @@ def explainer_path(puzzle: Puzzle, techniques: Iterable[solver.Technique] | None
 
 
 def _foreign(puzzle: Puzzle, steps: list[Step]) -> bool:
-    """Whether the path takes a rectangle over a corner that lost a pair digit: HoDoKu's
-    uniqueness tests allow one, Explainer's need both digits in all four corners, so such
-    a path is not one Explainer could rate (its own path is taken instead)."""
+    """Whether the path takes a uniqueness step Explainer cannot: HoDoKu's rectangles may
+    use a corner that lost a pair digit and its catalogue has more patterns, where
+    Explainer's need both digits in all four corners, so such a path is not one Explainer
+    could rate (its own path is taken instead)."""
     g = Candidates(puzzle)
     for step in steps:
-        if step.technique in RECTANGLES and not _whole(g, step):
+        if step.technique in NOT_EXPLAINERS or \
+                step.technique in RECTANGLES and not _whole(g, step):
             return True
         g.apply(step)
     return False
@@ -343,6 +351,8 @@ def _order(techniques: list[solver.Technique]) -> list[tuple[float, solver.Techn
             out.append((7.0, replace(t, find=partial(als.als_xz, part="sets"))))
         elif t.name in RECTANGLES:
             out.append((TABLE[t.name][2], replace(t, find=_strict(t.find))))
+        elif t.name in NOT_EXPLAINERS:
+            continue
         else:
             out.append((1.2 if t.name == "Hidden Single" else TABLE[t.name][2], t))
     return sorted(out, key=lambda pair: pair[0])
