@@ -69,6 +69,14 @@ def test_json_that_is_not_a_puzzle_object(text, want):
     one_line_error(*run("solve", text)[::2], want)
 
 
+@pytest.mark.parametrize("command", ["compare", "ladder"])
+def test_a_resumable_run_refuses_standard_input_as_its_file(command):
+    """compare and ladder read their --file again on --resume: '-' is refused by name, not
+    taken for a file called '-' in the current folder."""
+    code, err = run(command, "--file", "-", stdin=EASY + "\n")[::2]
+    one_line_error(code, err, "'-' (standard input) cannot be read again to --resume")
+
+
 def test_a_byte_order_mark_is_not_a_cell(tmp_path):
     assert run("solve", "\ufeff" + EASY, "--format", "line")[:2] == (0, SOLUTION + "\n")
     assert run("solve", "-", "--format", "line", stdin="\ufeff" + EASY + "\n")[1] == \

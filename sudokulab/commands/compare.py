@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from sudokulab import errors
 from sudokulab.backends.extras import need
-from sudokulab.commands.inputs import examples, given, nonempty, timeout_seconds
+from sudokulab.commands.inputs import examples, given, nonempty, rereadable, timeout_seconds
 from sudokulab.errors import Exit, UsageError, count_int, exit_help, positive_int
 from sudokulab.formats import READERS
 
@@ -37,7 +37,7 @@ def options(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--dataset", "-d", metavar="NAME", type=nonempty,
                         help="a bundled dataset (see `sudokulab datasets`; default: top95)")
-    source.add_argument("--file", "-f", metavar="F", type=nonempty,
+    source.add_argument("--file", "-f", metavar="F", type=rereadable,
                         help="a file of puzzles in any supported format (.gz works), each "
                              "with its own rules in JSON Lines or a JSON array")
     parser.add_argument("--input-format", metavar="FMT", choices=READERS,

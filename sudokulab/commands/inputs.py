@@ -41,6 +41,16 @@ def nonempty(text: str) -> str:
     return text
 
 
+def rereadable(text: str) -> str:
+    """argparse type of --file for a run that can be resumed (compare, ladder): a file,
+    read again on --resume, so not '-' (standard input is read once)."""
+    if text.strip() == "-":
+        raise argparse.ArgumentTypeError(
+            "'-' (standard input) cannot be read again to --resume the run: save the "
+            "puzzles to a file and name it")
+    return nonempty(text)
+
+
 def rule_value(text: str) -> str:
     """argparse type of a rule option's value: not empty, blank or commas alone (an empty
     value was dropped by one spelling and kept as a rule with nothing in it by another)."""

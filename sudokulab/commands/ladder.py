@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from functools import partial
 
 from sudokulab import errors
-from sudokulab.commands.inputs import examples, given, nonempty, timeout_seconds
+from sudokulab.commands.inputs import examples, given, nonempty, rereadable, timeout_seconds
 from sudokulab.errors import Exit, UsageError, error_line, exit_help, positive_int
 
 DESCRIPTION = ("The inference ladder: for each level (unit propagation on each CNF encoding, "
@@ -49,7 +49,7 @@ def options(p: argparse.ArgumentParser) -> None:
     source = p.add_mutually_exclusive_group()
     source.add_argument("--dataset", "-d", metavar="NAME", type=nonempty,
                         help="bundled dataset(s), comma-separated (default: top95)")
-    source.add_argument("--file", "-f", metavar="F", type=nonempty,
+    source.add_argument("--file", "-f", metavar="F", type=rereadable,
                         help="a file of puzzles (.gz works)")
     source.add_argument("--merge", metavar="JSON", type=nonempty,
                         help="no run: the report of earlier runs' ladder.json files, "
