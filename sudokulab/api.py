@@ -194,8 +194,23 @@ def solve(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, limit: int | None 
     spec = _string(backend, where, "backend", "a backend spec string such as 'norvig'")
     limit = _whole(limit, where, "limit", none=True)
     engine, seconds = make_backend(spec), _seconds(timeout, where)
+    if limit is None and seconds is None:
+        _enumerable(puzzle, where)
     with sigterm_stops():  # SIGTERM stops it as Ctrl-C does, keeping the grids found so far
         return engine.solve(puzzle, limit=limit, timeout=seconds)
+
+
+def _enumerable(puzzle: Puzzle, where: str) -> None:
+    """UsageError, at once, for every solution asked with no timeout where Knuth's
+    estimate puts them beyond enumeration, as `solve --count` refuses them."""
+    from sudokulab.backends.counting import ENUMERABLE, beyond_enumeration
+
+    found = beyond_enumeration(puzzle)
+    if found is not None:
+        raise UsageError(f"{where}: limit=None would list about {found.count:.2g} grids "
+                         f"(Knuth's estimate over {found.probes} random paths), beyond "
+                         f"enumeration (over {ENUMERABLE:,}); give timeout= seconds for a "
+                         f"lower bound, or a limit")
 
 
 def solve_many(puzzles: Iterable[PuzzleLike], backend: str = DEFAULT_BACKEND,
