@@ -68,3 +68,16 @@ def test_a_relation_no_pair_of_digits_meets_has_no_solution(solver, negative):
     puzzle = empty(4, (R.XV(x=(((0, 0), (0, 1)),), negative=negative),))
     result = make_backend(f"cpmpy{solver}").solve(puzzle, limit=None)
     assert (result.status, result.count) == (Status.NONE, 0), result.message
+
+
+def test_a_solver_lacking_a_library_for_a_rule_says_unsupported():
+    """PySAT through CPMpy needs PBLib for a cage's sum: without it the puzzle is
+    unsupported here (exit 5 as for any rule an engine lacks), not an engine error."""
+    import importlib.util
+
+    if importlib.util.find_spec("pypblib") is not None:
+        pytest.skip("PBLib is installed: PySAT takes the sum")
+    killer = from_json(json.dumps({"box": [3, 3], "givens": "." * 81, "rules": [
+        {"type": "cage", "cells": ["r1c1", "r1c2"], "total": 3}]}))
+    result = make_backend("cpmpy:solver=pysat").solve(killer, limit=1)
+    assert result.status is Status.UNSUPPORTED and "PBLib" in result.message

@@ -214,7 +214,9 @@ class CpmpyBackend(Backend):
         try:
             solver = cp.SolverLookup.get(self.solver, built_model.model)
             built_model.add_givens(solver, puzzle.givens)
-        except NotSupportedError as error:
+        except (NotSupportedError, ImportError) as error:
+            # ImportError: the solver needs an extra library for these constraints (PySAT's
+            # PBLib for a sum), missing here: unsupported on this machine, not a failure
             return Result(Status.UNSUPPORTED, message=f"cpmpy:solver={self.solver} cannot "
                                                       f"express this puzzle: {error}")
         built = time.perf_counter()
