@@ -184,8 +184,9 @@ def solve(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, limit: int | None 
     'sat:solver=glucose4' (default: the one `sudokulab solve` uses, norvig), looking for
     up to `limit` solutions (2 proves uniqueness; None: all) within `timeout` seconds (0,
     inf or None: no limit, as `--timeout` on the command line). The Result holds the
-    status, solutions, count and the engine's own statistics. Ctrl-C or SIGTERM raise
-    Interrupted, whose `result` holds what was found before it."""
+    status, solutions, count and the engine's own statistics. Ctrl-C, SIGTERM or SIGHUP
+    (unless ignored, as under nohup) raise Interrupted, whose `result` holds what was
+    found before it."""
     from sudokulab.backends import make_backend
     from sudokulab.errors import sigterm_stops
 

@@ -60,7 +60,8 @@ MEANINGS: dict[int, str] = {
     Exit.STALLED: "stalled: the human engine's techniques found no further step (no "
                   "answer, and no failure either); the grid so far is printed",
     Exit.INTERRUPTED: "interrupted (Ctrl-C): what was found so far is printed",
-    Exit.TERMINATED: "terminated (SIGTERM, or SIGHUP: a closed terminal): stopped as on Ctrl-C",
+    Exit.TERMINATED: "terminated (SIGTERM, or SIGHUP: a closed terminal, unless under nohup): "
+                     "stopped as on Ctrl-C",
 }
 
 
@@ -452,8 +453,9 @@ def time_limit(value: float) -> float | None:
 
 @contextlib.contextmanager
 def sigterm_stops() -> Iterator[None]:
-    """SIGTERM raises Terminated (a KeyboardInterrupt) here, so the run ends as on Ctrl-C:
-    what each command keeps on Ctrl-C is kept, and its workers are ended."""
+    """SIGTERM (and SIGHUP, unless ignored) raises Terminated (a KeyboardInterrupt) here,
+    so the run ends as on Ctrl-C: what each command keeps on Ctrl-C is kept, and its
+    workers are ended."""
     def stop(signum: int, frame: FrameType | None) -> None:
         heard_sigterm(signum)  # an engine may answer it as its own Ctrl-C: `terminated()`
         if _deferred(signum, frame) or stopping():
@@ -467,7 +469,8 @@ def sigterm_stops() -> Iterator[None]:
             raise Terminated
 
     _TERMS.clear()  # a new run (a script may make many)
-    with _answered(signal.SIGTERM, stop):
+    _HANGUPS.clear()
+    with _answered(signal.SIGTERM, stop), _hangups():
         yield
 
 
@@ -598,9 +601,16 @@ def sigterm_as_ctrl_c() -> Iterator[None]:
     _TERMS.clear()  # a new command (main() may run many in one process)
     _HANGUPS.clear()
     _STOP_TIMES.clear()
-    with _answered(signal.SIGTERM, _term), _answered(signal.SIGHUP, _send_on_as_sigterm), \
-            _interrupting_once():
+    with _answered(signal.SIGTERM, _term), _hangups(), _interrupting_once():
         yield
+
+
+def _hangups() -> contextlib.AbstractContextManager[None]:
+    """SIGHUP answered as SIGTERM in the block (`_send_on_as_sigterm`), unless it is
+    ignored: under nohup a closed terminal must not stop the run."""
+    if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
+        return contextlib.nullcontext()
+    return _answered(signal.SIGHUP, _send_on_as_sigterm)
 
 
 # A stop (Ctrl-C, SIGTERM, SIGHUP) makes a run print what it kept; a second KeyboardInterrupt

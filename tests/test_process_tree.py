@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -70,15 +71,18 @@ def deaf() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def start(*args: str, ctrl_c_ignored: bool = False) -> subprocess.Popen:
+def start(*args: str, ctrl_c_ignored: bool = False,
+          preexec: Callable[[], None] | None = None) -> subprocess.Popen:
     """`sudokulab ARGS` in a session of its own (its pid is the session's id), its output
-    to files: a pipe nobody reads while it runs would stop it once full."""
+    to files: a pipe nobody reads while it runs would stop it once full. `preexec` sets
+    the child's signals (by default as a terminal's command, or `deaf`)."""
     out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed by ended)
     # faulthandler: a hang is told where it waits (SIGABRT prints every thread's stack)
     process = subprocess.Popen([sys.executable, "-m", "sudokulab", *args], text=True,
                                stdout=out, stderr=err, start_new_session=True,
                                env={**os.environ, "PYTHONFAULTHANDLER": "1"},
-                               preexec_fn=deaf if ctrl_c_ignored else interruptible)
+                               preexec_fn=preexec or (deaf if ctrl_c_ignored
+                                                      else interruptible))
     process.files = (out, err)  # type: ignore[attr-defined]
     return process
 

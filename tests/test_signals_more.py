@@ -28,6 +28,7 @@ from test_process_tree import (
     SIGNALS,
     WORDS,
     assert_stopped,
+    children_cpu,
     ended,
     remains,
     signal_and_collect,
@@ -228,3 +229,49 @@ def test_a_workers_answer_stopped_by_sigterm_says_sigterm(form):
     assert "SIGTERM" in out and "Ctrl-C" not in out, out
     if form == "json":
         assert json.loads(out)["message"].startswith("interrupted (SIGTERM): ")
+
+
+# --- SIGHUP: under nohup it is ignored; in a plain script it stops as SIGTERM does ---------
+
+def nohup() -> None:
+    """In the child: as `nohup` starts a command, SIGHUP ignored (Ctrl-C as by default)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+def test_a_hangup_under_nohup_lets_the_run_finish():
+    """A closed terminal must not stop a run started with nohup: before, the command line
+    answered SIGHUP as SIGTERM even where it was ignored, and stopped (exit 143)."""
+    process = start("solve", LONG_COUNT, "--count", "-b", "sat", "--timeout", "3",
+                    "--format", "line", preexec=nohup)
+    give_up = time.monotonic() + PATIENCE
+    while children_cpu(process.pid) < 0.5:  # the worker counts: the terminal closes
+        assert process.poll() is None and time.monotonic() < give_up, ended(process)
+        time.sleep(POLL)
+    os.killpg(process.pid, signal.SIGHUP)
+    out, err = ended(process)
+    assert process.returncode == 3 and out.startswith(">= "), (process.returncode, out, err)
+    assert remains(process.pid) == {}
+
+
+def test_a_hangup_stops_an_api_call_keeping_what_it_found():
+    """A plain script's solve, hung up: Interrupted with the grids so far, as on SIGTERM
+    (before, Python's default action killed the script with nothing printed)."""
+    script = ("import sudokulab as sl\n"
+              "from sudokulab.errors import Interrupted\n"
+              "try:\n"
+              f"    sl.solve({LONG_COUNT!r}, backend='norvig', limit=None, timeout=120)\n"
+              "except Interrupted as stop:\n"
+              "    print(stop.result.count, stop.result.message)\n")
+    process = subprocess.Popen([sys.executable, "-c", script], text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    give_up = time.monotonic() + PATIENCE
+    while cpu(process.pid) < 1.5:
+        assert process.poll() is None and time.monotonic() < give_up, process.communicate()
+        time.sleep(POLL)
+    os.kill(process.pid, signal.SIGHUP)
+    out, err = process.communicate(timeout=PATIENCE)
+    assert process.returncode == 0, err
+    count, message = out.split(" ", 1)
+    assert int(count) > 0 and message.startswith("interrupted (SIGHUP)"), out
