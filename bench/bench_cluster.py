@@ -267,8 +267,10 @@ def busy(figures: dict[str, list[float]]) -> str:
     """Whether the machine let 2 workers have 2 cores in these rounds, in a sentence."""
     cores = statistics.median(figures["cluster 2 cores"] + figures["local 2 cores"])
     if cores >= BUSY:
-        return f"The 2-worker engines got {cores:.2f} cores (median of the rounds)."
-    return (f"The 2-worker engines got only {cores:.2f} cores (median of the rounds): other "
+        return (f"The 2-worker engines got {cores:.2f} cores (median of the rounds, the local "
+                "runner's and the cluster's together).")
+    return (f"The 2-worker engines got only {cores:.2f} cores (median of the rounds, the "
+            "local runner's and the cluster's together): other "
             "work kept the machine busy, and no code can scale 1.7x on what is left; the "
             "scaling verdict says nothing about the harness then, the CPU times do.")
 

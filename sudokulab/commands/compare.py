@@ -71,7 +71,8 @@ def options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sample", type=positive_int, metavar="K",
                         help="run K puzzles drawn at random (see --seed) instead of all")
     parser.add_argument("--seed", type=count_int, metavar="S",
-                        help="seed for --sample and for the order of each pass (default 0)")
+                        help="seed for --sample, the order of each pass and the bootstrap "
+                             "intervals (default 0)")
     parser.add_argument("--scatter", metavar="A,B",
                         help="the pair of backends the scatter plot sets against each other "
                              "(default: the first two)")
