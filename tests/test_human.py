@@ -129,6 +129,18 @@ def test_upto_and_named_selection_keep_the_list_order():
         solver.lookup("Guessing")
 
 
+@pytest.mark.parametrize("last", ["Kraken Fish Type 1", "WXYZ-Wing", "BUG Lite", "0371"])
+def test_upto_a_technique_used_only_when_named_takes_the_default_ones_before_it(last):
+    """Before, `--upto 'Kraken Fish Type 1'` was a traceback: it is in no default list."""
+    chosen = solver.select(upto=last)
+    wanted = solver.lookup(last)
+    assert chosen[-1].name == wanted.name and not wanted.by_default
+    assert all(t.by_default for t in chosen[:-1])
+    before = [t.name for t in solver.ALL[:[t.name for t in solver.ALL].index(wanted.name)]]
+    assert [t.name for t in chosen[:-1]] == [n for n in before if solver.BY_NAME[
+        n.lower()].by_default]
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(VARIANTS)), data=st.data())
 def test_variant_steps_hold_for_the_grid_the_givens_come_from(name, data):

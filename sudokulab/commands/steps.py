@@ -25,7 +25,8 @@ def technique_options(p: argparse.ArgumentParser) -> None:
                        help="only these techniques (comma list of names, e.g. "
                             "'naked single,hidden single'); see `sudokulab explain --list`")
     which.add_argument("--upto", metavar="NAME",
-                       help="every technique up to and including NAME, in the list's order")
+                       help="every technique up to and including NAME, in the list's order "
+                            "(NAME used only when named: the default ones before it, and it)")
     p.add_argument("--uniqueness", choices=("auto", "yes", "no"), default="auto",
                    help="uniqueness techniques (Unique Rectangles, BUG+1): auto and yes use "
                         "them (every puzzle that gets this far has one solution, proven "

@@ -218,13 +218,13 @@ def _as_named(technique: Technique) -> Technique:
 def select(names: Iterable[str] | None = None, upto: str | None = None) -> tuple[Technique, ...]:
     """The techniques named (a HoDoKu group name such as 'Simple Colors' names several, and
     one off by default is taken when named), or the default ones up to and including one,
-    in the list's order."""
+    in the list's order (one used only when named: the default ones before it, and it)."""
     if names is not None:
         chosen = {t.name: t for name in names for t in techniques_named(name)}
         return tuple(chosen[t.name] for t in ALL if t.name in chosen)
     if upto is not None:
-        last = [t.name for t in TECHNIQUES].index(lookup(upto).name)
-        return TECHNIQUES[: last + 1]
+        last = [t.name for t in ALL].index(lookup(upto).name)
+        return tuple(t for t in ALL[:last] if t.by_default) + (_as_named(ALL[last]),)
     return TECHNIQUES
 
 
