@@ -218,6 +218,24 @@ def test_show_prints_the_positions_candidates_and_library_line():
     assert code == Exit.OK and P.read_position(out).marks == position("forum_pencilmarks.txt").marks
 
 
+@pytest.mark.parametrize("name", FILES)
+@pytest.mark.parametrize("command", ["hint", "explain", "grade", "show"])
+def test_a_position_reads_alike_from_a_file_standard_input_and_gzip(name, command, tmp_path):
+    """Before, `--file -` and `--file X.gz` read a library line as its givens alone (the
+    placed digits and deleted candidates dropped, a different hint, exit 0), and refused
+    the other forms."""
+    import gzip
+
+    plain = tmp_path / name
+    plain.write_text(text(name))
+    packed = tmp_path / f"{name}.gz"
+    packed.write_bytes(gzip.compress(text(name).encode()))
+    answer = run(command, "--file", str(plain))
+    assert answer[0] == Exit.OK, answer
+    assert run(command, "--file", "-", stdin=text(name))[:2] == answer[:2]
+    assert run(command, "--file", str(packed))[:2] == answer[:2]
+
+
 def test_a_file_of_library_lines_reads_a_position_a_line(tmp_path):
     line = text("library_line.txt").strip()
     bad = line.replace(":314 ", ":3x4 ", 1)

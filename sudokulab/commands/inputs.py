@@ -195,15 +195,14 @@ def position_entries(args: argparse.Namespace, box: tuple[int, int] | None, rule
 
     if args.puzzle and args.puzzle != "-":
         source, text = "<argument>", args.puzzle
-    elif args.puzzle == "-":
+    elif args.puzzle == "-" or args.file == "-":
         stream = getattr(sys.stdin, "buffer", sys.stdin)
         if stream is None:
             return None  # read_stream says it is closed
         source, text = "<stdin>", files._read_all(stream, "<stdin>")
-    elif (args.file and not args.file.endswith(".gz") and os.path.isfile(args.file)
-          and os.path.getsize(args.file) <= POSITION_FILE):
-        with open(args.file, "rb") as stream:
-            source, text = args.file, files._read_all(stream, args.file)
+    elif args.file and os.path.isfile(args.file) and \
+            os.path.getsize(args.file) <= POSITION_FILE:
+        source, text = args.file, files.file_text(args.file)
     else:
         return None
     found = positions.read_positions(text, box, rules)

@@ -95,29 +95,36 @@ def read_file(path: str | Path, box: tuple[int, int] | None = None,
               rules: Iterable[R.Rule] = (), fmt: str = "auto") -> list[Entry]:
     """Every puzzle in a file (plain text, or .gz), as Entries; PuzzleError if unreadable.
     `-` is standard input, as for most commands that read files."""
-    import zlib
 
     if str(path) == "-":
         import sys
 
         return read_stream(sys.stdin, "<stdin>", box, rules, fmt)
     path = Path(path)
-    try:
-        if path.suffix == ".gz":
-            import gzip
-
-            with gzip.open(path, "rb") as stream:  # decompressed as read: a bomb stops early
-                text = _read_all(stream, str(path))
-        else:
-            with open(path, "rb") as stream:
-                text = _read_all(stream, str(path))
-    except (OSError, EOFError, zlib.error) as error:
-        raise PuzzleError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") \
-            from None
+    text = file_text(path)
     stem = path.name[:-3] if path.suffix == ".gz" else path.name
     if fmt == "auto":
         fmt = SUFFIXES.get(Path(stem).suffix.lower(), "auto")
     return read_text(text, str(path), box, rules, fmt)
+
+
+def file_text(path: str | Path) -> str:
+    """A file's text (plain, or .gz decompressed as it is read: a bomb stops early), as
+    `_read_all` refuses too much; PuzzleError naming the file if it cannot be read."""
+    import zlib
+
+    path = Path(path)
+    try:
+        if path.suffix == ".gz":
+            import gzip
+
+            with gzip.open(path, "rb") as stream:
+                return _read_all(stream, str(path))
+        with open(path, "rb") as stream:
+            return _read_all(stream, str(path))
+    except (OSError, EOFError, zlib.error) as error:
+        raise PuzzleError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") \
+            from None
 
 
 def read_stream(stream: IO | None, source: str = "<stdin>",
