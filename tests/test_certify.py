@@ -664,3 +664,29 @@ def test_drat_trim_forward_agrees_with_drat_py_on_mutated_proofs(unique, tmp_pat
                               "-f"], capture_output=True, text=True)
         # Forward (-f), drat-trim checks every lemma, as drat.py does: the same verdict.
         assert ("s VERIFIED" in run.stdout) == drat.check(0, formula, text).ok
+
+
+def test_ctrl_c_inside_the_search_lets_its_solver_go(monkeypatch):
+    """Ctrl-C inside CaDiCaL's search leaves it mid-search, where adding a clause aborts
+    the whole interpreter (sl.certify died of SIGABRT): the search's solver is dropped
+    unused, the KeyboardInterrupt goes on, and the next search makes a fresh solver."""
+    from sudokulab.certificates import certificate
+    from sudokulab.certificates.encoder import encode
+    from sudokulab.formats.text import parse
+
+    class MidSearch:
+        """A solver whose search is cut by Ctrl-C; any use after it would abort."""
+
+        def solve(self, assumptions=()):
+            raise KeyboardInterrupt
+
+        def add_clause(self, clause):
+            raise AssertionError("a clause added to a solver stopped mid-search")
+
+    encoding = encode(parse("." * 16))
+    kept = certificate._SEARCHERS.__dict__.setdefault("by_rules", {})
+    kept[id(encoding.rules)] = [encoding.rules, MidSearch(), encoding.variables]
+    with pytest.raises(KeyboardInterrupt):
+        certificate._solutions(encoding, 2)
+    assert id(encoding.rules) not in kept
+    assert len(certificate._solutions(encoding, 2)) == 2  # a fresh solver

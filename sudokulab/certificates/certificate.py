@@ -156,8 +156,12 @@ def _solutions(encoding: Encoding, most: int) -> list[Grid]:
             grid = encoding.grid(solver.get_model())
             found.append(grid)
             solver.add_clause([-act, *encoding.blocking(grid)])
-    finally:
-        solver.add_clause([-act])
+    except BaseException:
+        # Ctrl-C inside CaDiCaL leaves it mid-search, where adding a clause aborts the
+        # process: the solver is let go, and the next search makes a fresh one
+        _SEARCHERS.__dict__.get("by_rules", {}).pop(id(encoding.rules), None)
+        raise
+    solver.add_clause([-act])
     return found
 
 
