@@ -236,6 +236,21 @@ def test_a_position_reads_alike_from_a_file_standard_input_and_gzip(name, comman
     assert run(command, "--file", str(packed))[:2] == answer[:2]
 
 
+@pytest.mark.parametrize("given", [
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+    "1.....3.....5.6.....2...............",  # a 6x6
+    *(f"--file={DATA / name}" for name in FILES)])
+def test_what_show_writes_as_candidates_reads_back_as_the_same_position(given, tmp_path):
+    """A blank cell with one candidate is written {4}: before, a bare 4 read back as a digit
+    placed, and hint refused the grid ("candidate 4 contradicts the digits placed")."""
+    code, grid, err = run("show", given, "--format", "candidates")
+    assert code == Exit.OK, err
+    path = tmp_path / "grid.txt"
+    path.write_text(grid)
+    assert run("show", "--file", str(path), "--format", "candidates")[:2] == (Exit.OK, grid)
+    assert run("hint", "--file", str(path))[:2] == run("hint", given)[:2]
+
+
 def test_a_file_of_library_lines_reads_a_position_a_line(tmp_path):
     line = text("library_line.txt").strip()
     bad = line.replace(":314 ", ":3x4 ", 1)

@@ -147,7 +147,7 @@ def _show(puzzle, fmt: str, number: int = 1) -> str:
 
         marks = pencil_marks(puzzle)
         head = f"{text.format_rules(puzzle)}\n" if puzzle.rules else ""
-        return head + text.format_candidates(puzzle, marks)
+        return head + text.format_candidates(puzzle, marks, puzzle.givens)
     if fmt == "pretty" and puzzle.rules:
         return f"{text.format_rules(puzzle)}\n{text.format_grid(puzzle)}"
     writers = {"pretty": text.format_grid, "line": text.format_line, "numbers": text.format_numbers,
@@ -170,4 +170,4 @@ def _position(position, fmt: str) -> str:
         return position.library_line()
     marks = [[d] if d else digits for d, digits in zip(position.givens, position.candidates())]
     head = f"{text.format_rules(position)}\n" if position.rules else ""
-    return head + text.format_candidates(position, marks)
+    return head + text.format_candidates(position, marks, position.givens)

@@ -319,9 +319,15 @@ def format_grid(puzzle: Puzzle) -> str:
     return _boxed(puzzle, [symbol(d) for d in puzzle.givens])
 
 
-def format_candidates(puzzle: Puzzle, candidates: Sequence[Iterable[int]]) -> str:
-    """Pencil marks: each cell lists its candidate digits, columns aligned."""
+def format_candidates(puzzle: Puzzle, candidates: Sequence[Iterable[int]],
+                      values: Sequence[int] | None = None) -> str:
+    """Pencil marks: each cell lists its candidate digits, columns aligned. Given the
+    cells' `values`, a blank cell with one candidate is written in braces ({4}), as the
+    position readers take a candidate, where a bare 4 reads as a digit placed."""
     texts = ["".join(symbol(d) for d in sorted(c)) or "!" for c in candidates]
+    if values is not None:
+        texts = [f"{{{t}}}" if not v and len(t) == 1 and t != "!" else t
+                 for t, v in zip(texts, values)]
     if puzzle.layout is not None:
         return format_board(puzzle, texts)
     return _boxed(puzzle, texts)
