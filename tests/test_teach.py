@@ -147,6 +147,24 @@ def test_model_rule_prints_the_pieces(capsys):
         assert p.render() in out
 
 
+def test_model_rule_keeps_the_pieces_built_before_ctrl_c(capsys, monkeypatch):
+    """Each engine's piece is printed as it is built: before, every piece was built first,
+    so Ctrl-C on a slow engine printed none of the finished ones."""
+    built = teach.piece
+
+    def piece(name, *args):
+        if name == "asp":
+            raise KeyboardInterrupt
+        return built(name, *args)
+
+    monkeypatch.setattr(teach, "piece", piece)
+    code = main(["model", LINE, "--show-rule", "1", "--backends", "norvig,sat,asp"])
+    out = capsys.readouterr().out
+    assert code == 130
+    for name in ("norvig", "sat"):
+        assert built(name, CLASSIC, teach.rule_ref(CLASSIC, 1)).render() in out
+
+
 def test_model_rule_out_of_range_is_one_line(capsys):
     assert main(["model", LINE, "--show-rule", "99"]) == 2
     err = capsys.readouterr().err

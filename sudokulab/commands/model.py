@@ -145,9 +145,10 @@ def _side_by_side(args: argparse.Namespace, number: int | None) -> int:
             continue
         ref = teach.rule_ref(puzzle, number)
         print(f"rule {ref.number}: {ref.name} ({len(ref.cells)} cells)")
-        pieces = teach.pieces(puzzle, number, engines, args.encoding or "extended")
-        for piece in pieces:
-            print(piece.render())
+        pieces = []
+        for name in engines:  # each printed as it is built: Ctrl-C keeps those done
+            pieces.append(teach.piece(name, puzzle, ref, args.encoding or "extended"))
+            print(pieces[-1].render(), flush=True)
         if all(piece.missing for piece in pieces):  # no engine asked can show the rule
             print(f"sudokulab: none of {', '.join(engines)} has a piece for rule "
                   f"{ref.number} ({ref.name})", file=sys.stderr)
