@@ -125,6 +125,18 @@ def test_a_position_that_contradicts_itself_is_refused_naming_the_cell(edit, cel
     assert err.count("\n") == 1 and cell in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("where, value", [("candidates", [True, 5, 7, 9]),
+                                          ("candidates", [3, 9, True]), ("values", False)])
+def test_a_json_position_takes_no_true_or_false_for_a_digit(where, value):
+    """Python reads JSON's true as the int 1: [true, 5, 7, 9] was taken as 1, 5, 7, 9."""
+    p = position("sudopedia_pm_grid.txt")
+    data = p.json_form()
+    blank = p.givens.index(0)
+    data[where][blank] = value
+    with pytest.raises(PuzzleError, match=r"not (a )?digit"):
+        P.from_json(data)
+
+
 def test_a_library_line_that_deletes_every_candidate_of_a_cell_is_refused():
     line = text("library_line.txt").strip()
     p = P.read_position(line)

@@ -253,7 +253,7 @@ def from_json(data: dict, box: tuple[int, int] | None = None, rules: tuple = ())
     givens = list(puzzle.givens)
     placed = set()
     for c, d in enumerate(values):
-        if not isinstance(d, int) or not 0 <= d <= n:
+        if not _digit(d) or not 0 <= d <= n:
             raise PuzzleError(f"the position's JSON: values: {_name(c, n)} holds {d!r}, not "
                               f"a digit 0-{n}")
         if d and givens[c] and d != givens[c]:
@@ -365,11 +365,17 @@ def _digits(listed, cell: int, n: int) -> list[int]:
     """A cell's candidates in JSON: a list of digits or a string of them."""
     if isinstance(listed, str):
         listed = [int(ch) for ch in listed if ch.isdigit()]
-    if not isinstance(listed, list) or any(not isinstance(d, int) or not 1 <= d <= n
+    if not isinstance(listed, list) or any(not _digit(d) or not 1 <= d <= n
                                            for d in listed):
         raise PuzzleError(f"the position's JSON: candidates: {_name(cell, n)} lists "
                           f"{listed!r}, not digits 1-{n}")
     return listed
+
+
+def _digit(value: object) -> bool:
+    """Whether a JSON value is a whole number (true and false are not: Python's bool is
+    an int, and true would read as 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _size(cells: int, what: str) -> int:
