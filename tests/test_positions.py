@@ -137,6 +137,16 @@ def test_a_json_position_takes_no_true_or_false_for_a_digit(where, value):
         P.from_json(data)
 
 
+def test_show_after_an_engine_that_ignores_pencil_marks_says_so():
+    """`show POSITION --after norvig` drew norvig's marks from the digits alone, showing
+    candidates the position had deleted, with no word of it: refused, naming the levels
+    that start from the marks."""
+    line = text("library_line.txt").strip()
+    code, out, err = run("show", line, "--after", "norvig")
+    assert code == Exit.INPUT and out == "" and "not from its pencil marks" in err
+    assert run("show", line, "--after", "human:locked")[0] == Exit.OK
+
+
 def test_a_library_line_that_deletes_every_candidate_of_a_cell_is_refused():
     line = text("library_line.txt").strip()
     p = P.read_position(line)

@@ -102,6 +102,12 @@ def _after(puzzle, level: str) -> str:
                          f"--after {levels[0].name}); `sudokulab ladder --file FILE --levels "
                          f"{level}` compares them on a file of puzzles")
     chosen = levels[0]
+    deleted = puzzle.deleted() if hasattr(puzzle, "deleted") else []
+    if deleted and chosen.engine != "human":  # its marks would be from the digits alone
+        raise UsageError(f"--after {chosen.name}: {chosen.engine} starts from the position's "
+                         f"digits, not from its pencil marks ({len(deleted)} candidates "
+                         f"deleted); the human levels (e.g. --after human:locked) start "
+                         f"from them")
     outcome = ladder.after(puzzle, chosen.name)
     if outcome.unsupported:
         raise EngineError(f"after {chosen.name}: unsupported: {outcome.unsupported}")
