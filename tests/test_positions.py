@@ -147,6 +147,19 @@ def test_show_after_an_engine_that_ignores_pencil_marks_says_so():
     assert run("show", line, "--after", "human:locked")[0] == Exit.OK
 
 
+def test_a_naked_single_names_a_candidate_the_position_deleted():
+    """Before: "3 was eliminated by an earlier step", where no step had been taken."""
+    p = position("sudopedia_pm_grid.txt")
+    data = p.json_form()
+    cell, keep = next((c, marks) for c, marks in enumerate(data["candidates"])
+                      if len(marks) == 2 and solution(p)[c] in marks)
+    data["candidates"][cell] = [solution(p)[cell]]
+    code, out, _ = run("hint", json.dumps(data), "--techniques", "naked single")
+    assert code == Exit.OK and out.startswith(f"Naked Single: r{cell // 9 + 1}c{cell % 9 + 1}")
+    gone = next(d for d in keep if d != solution(p)[cell])
+    assert f"{gone} was deleted in the position given" in out and "earlier step" not in out
+
+
 def test_a_library_line_that_deletes_every_candidate_of_a_cell_is_refused():
     line = text("library_line.txt").strip()
     p = P.read_position(line)

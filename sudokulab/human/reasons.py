@@ -18,8 +18,10 @@ from sudokulab.human.step import cells_text, digits_text, name
 
 CLASSIC = "classic"   # the cause: a peer in the cell's row, column or box
 EARLIER = "earlier"   # the cause: an earlier step's elimination
+POSITION = "position"  # the cause: a candidate the pencil-mark position started without
 # the causes in the order they are named: peers (the plainest first), rules, steps
-ORDER = (CLASSIC, "unit", "cage", "move", "non-consecutive", "parity", "sum", EARLIER)
+ORDER = (CLASSIC, "unit", "cage", "move", "non-consecutive", "parity", "sum", POSITION,
+         EARLIER)
 MOVES = {"anti-knight": "a knight's move away", "anti-king": "a king's move away"}
 
 
@@ -79,6 +81,10 @@ def _causes(g: Candidates, cell: int) -> dict[tuple, set[int]]:
         else:
             label = f"{cells_text(cells, n)}={rule.total}"
             causes[("sum", label, len(cells))] = _off_sum(values, cells, rule.total, n)
+    if hasattr(g.puzzle, "deleted"):  # a pencil-mark position: what it started without
+        gone = {d for c, d in g.puzzle.deleted() if c == cell}
+        if gone:
+            causes[(POSITION,)] = gone
     return causes
 
 
@@ -148,4 +154,6 @@ def _clause(g: Candidates, cause: tuple, ds: list[int]) -> str:
                 f"{'even' if cause[1] else 'odd'} (parity)")
     if kind == "sum":
         return f"{what} fit{'s' if len(ds) == 1 else ''} no digit set of its cage {cause[1]}"
+    if kind == POSITION:
+        return f"{what} {'was' if len(ds) == 1 else 'were'} deleted in the position given"
     return f"{what} {'was' if len(ds) == 1 else 'were'} eliminated by an earlier step"
