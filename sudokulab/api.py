@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, overload
 
 from sudokulab import datasets as _datasets
 from sudokulab.backends import DEFAULT as DEFAULT_BACKEND
-from sudokulab.errors import NothingCompared, UsageError, time_limit
+from sudokulab.errors import NothingCompared, PuzzleError, UsageError, time_limit
 from sudokulab.harness.comparison import Comparison
 from sudokulab.harness.records import Record
 from sudokulab.puzzle import Puzzle
@@ -60,7 +60,16 @@ def _puzzle(puzzle: object, where: str, what: str = "puzzle") -> Puzzle:
     if isinstance(puzzle, Puzzle):
         return puzzle
     if isinstance(puzzle, str):
-        return parse(puzzle)
+        try:
+            return parse(puzzle)
+        except PuzzleError:
+            from sudokulab.human.positions import holds_position
+
+            if holds_position(puzzle):
+                raise PuzzleError(f"{where}: {what} is a pencil-mark position, not a puzzle "
+                                  f"(on the command line, hint, explain, grade and show read "
+                                  f"positions)") from None
+            raise
     if isinstance(puzzle, Mapping):
         return _json_puzzle(puzzle, where, what)
     raise TypeError(f"{where}: {what} must be a Puzzle, a puzzle string or a JSON puzzle "
@@ -69,8 +78,6 @@ def _puzzle(puzzle: object, where: str, what: str = "puzzle") -> Puzzle:
 
 def _nth(puzzle: object, where: str, k: int) -> Puzzle:
     """Puzzle number k (from 0) of a list, as _puzzle makes it; a PuzzleError names it."""
-    from sudokulab.errors import PuzzleError
-
     try:
         return _puzzle(puzzle, where, f"puzzles[{k}]")
     except PuzzleError as error:
@@ -84,7 +91,6 @@ def _json_puzzle(data: Mapping, where: str, what: str) -> Puzzle:
     and the page's puzzles go through; PuzzleError naming what is wrong."""
     import json
 
-    from sudokulab.errors import PuzzleError
     from sudokulab.formats.text import from_json
 
     try:
@@ -265,7 +271,7 @@ def rate(puzzle: PuzzleLike, timeout: float | None = 10.0) -> float | None:
     timeout passes first (0, inf or None: no limit). UnsupportedRule for a rule the
     human engine lacks (as `grade` exits 5), PuzzleError for a puzzle with no solution or
     several (as `grade` exits 1 or 6): a rating is a unique puzzle's."""
-    from sudokulab.errors import PuzzleError, UnsupportedRule
+    from sudokulab.errors import UnsupportedRule
     from sudokulab.harness.effort import rate as human_rating
     from sudokulab.teaching import lessons
 

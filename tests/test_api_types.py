@@ -187,6 +187,15 @@ def test_every_solution_of_an_empty_grid_is_refused_at_once_as_the_cli_refuses_i
     assert bounded.status is sl.Status.TIMEOUT and not bounded.exact
 
 
+def test_a_position_given_as_a_puzzle_is_named_as_one():
+    """Before: "wrong length: 116 cells" for a HoDoKu library line."""
+    line = (Path(__file__).parent / "data" / "positions" / "library_line.txt").read_text()
+    with pytest.raises(PuzzleError, match="^sl.solve: puzzle is a pencil-mark position"):
+        sl.solve(line)
+    with pytest.raises(PuzzleError, match="wrong length"):  # a plain bad puzzle: as before
+        sl.solve("123")
+
+
 def test_nothing_compared_is_never_an_agreement():
     with pytest.raises(UsageError, match="no puzzles"):
         sl.compare([], backends=["norvig"], progress=False)

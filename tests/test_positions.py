@@ -160,6 +160,14 @@ def test_a_naked_single_names_a_candidate_the_position_deleted():
     assert f"{gone} was deleted in the position given" in out and "earlier step" not in out
 
 
+def test_a_pencil_mark_string_with_a_bad_character_names_it():
+    """Before: "wrong length: 729 cells", as if it were a puzzle of the wrong size."""
+    string = position("sudopedia_pm_grid.txt").sukaku()
+    bad = string[:11] + "x" + string[12:]
+    code, out, err = run("hint", bad)
+    assert code == Exit.INPUT and "r1c2 has 'x' at place 3 of its group" in err
+
+
 def test_a_library_line_that_deletes_every_candidate_of_a_cell_is_refused():
     line = text("library_line.txt").strip()
     p = P.read_position(line)

@@ -680,6 +680,13 @@ def test_hint_on_a_wrong_entry_says_there_is_no_solution(client):
     assert full["status"] == "full" and full["step"] is None
 
 
+def test_a_position_given_as_a_puzzle_is_named_as_one(client):
+    """Before: "wrong length: 729 cells" for a pencil-mark string pasted as the puzzle."""
+    line = (Path(__file__).parent / "data" / "positions" / "library_line.txt").read_text()
+    answer = client.post("/api/hint", json={"puzzle": line.strip()})
+    assert answer.status_code == 400 and "/api/position reads it" in answer.json()["error"]
+
+
 def applied(values: list[int], marks: list[list[int]], step: dict) -> tuple[list, list]:
     """The player's entries and pencil marks after applying a step, as the page does."""
     n = int(len(values) ** 0.5)

@@ -39,7 +39,9 @@ FRAME = re.compile(r"^[\s.\-:+'|*=_]*$")  # a line of a frame: no digit on it
 # a cell of a candidate grid: its digits (in braces: candidates always), or '.' for none
 CELL = re.compile(r"\{[1-9]*\}|(?<![^\s|])(?:[1-9]+|\.)(?![^\s|])")
 REST = re.compile(r"[\s|]")  # what a row of a grid holds besides its cells
-SUKAKU = re.compile(r"^[0-9.]{729}$")
+# any 729 characters on one line: no puzzle has 729 cells, so a bad character is named
+# where it stands in its cell's group rather than taken for a puzzle of the wrong length
+SUKAKU = re.compile(r"^\S{729}$")
 GRID_LINES = 40  # lines of a candidate grid, with frames and a heading, at most
 
 
@@ -128,6 +130,15 @@ def read_position(text: str, box: tuple[int, int] | None = None,
     if SUKAKU.match(stripped):
         return sukaku(stripped, box, rules)
     return candidate_grid(stripped, box, rules)
+
+
+def holds_position(text: str) -> bool:
+    """Whether a text that is no puzzle holds a pencil-mark position: a door that takes
+    puzzles then says so, rather than why the text is no puzzle ('wrong length')."""
+    try:
+        return read_position(text) is not None
+    except PuzzleError:
+        return False
 
 
 def read_positions(text: str, box: tuple[int, int] | None = None,

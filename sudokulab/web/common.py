@@ -82,7 +82,15 @@ def parse_puzzle(text: str):
     from sudokulab.errors import PuzzleError
     from sudokulab.formats.text import parse
 
-    puzzle = parse(text)
+    try:
+        puzzle = parse(text)
+    except PuzzleError:
+        from sudokulab.human.positions import holds_position
+
+        if holds_position(text):
+            raise PuzzleError("a pencil-mark position, not a puzzle: /api/position reads it "
+                              "into the puzzle, values and candidates hint takes") from None
+        raise
     if puzzle.layout is not None:  # the page draws one N x N grid
         raise PuzzleError(f"the web page takes one N x N grid, not a {puzzle.layout.name}: "
                           f"use `sudokulab solve`")
