@@ -216,3 +216,12 @@ def test_explain_past_its_timeout_exits_3_with_the_steps_so_far(monkeypatch, cap
     code, out, err = run(capsys, "explain", STALLS)
     assert code == 3 and "stopped at the time limit after 0 steps" in out
     assert "stopped at --timeout" in err
+
+
+@pytest.mark.parametrize("command", ["hint", "explain", "grade"])
+def test_naming_a_uniqueness_technique_with_uniqueness_no_is_refused(capsys, command):
+    """Before, the named technique was dropped without a word ('no step ... try more')."""
+    code, out, err = run(capsys, command, STALLS, "--techniques",
+                         "naked single,BUG Lite,Uniqueness Test 1", "--uniqueness", "no")
+    assert code == 2 and out == ""
+    assert "--uniqueness no" in err and "Uniqueness Test 1, BUG Lite" in err

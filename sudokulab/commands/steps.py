@@ -53,7 +53,13 @@ def chosen(args: argparse.Namespace):
     if chosen.techniques is not None and not any(t.strip() for t in chosen.techniques):
         raise UsageError(f"--techniques {args.techniques!r} names no technique; "
                          f"see `sudokulab explain --list`")
-    return chosen.selected()  # UnknownTechnique (a UsageError) for a bad name
+    selected = chosen.selected()  # UnknownTechnique (a UsageError) for a bad name
+    assuming = [t.name for t in selected if t.uniqueness]
+    if chosen.techniques is not None and args.uniqueness == "no" and assuming:
+        raise UsageError(f"--uniqueness no leaves out what assumes one solution, and "
+                         f"--techniques names {', '.join(assuming)}: leave out one or the "
+                         f"other")
+    return selected
 
 
 def settings(args: argparse.Namespace) -> Settings:
