@@ -234,7 +234,10 @@ def test_the_list_of_techniques_comes_as_json_when_asked(command, capsys):
     # held-out pass 8: --list --format json printed the plain table
     assert main([command, "--list", "--format", "json"]) == 0
     listed = json.loads(capsys.readouterr().out)
-    named = {t["technique"]: t for t in listed["techniques"]}
+    named = {t["name"]: t for t in listed["techniques"]}
     assert named["X-Wing"]["by_default"] and not named["Squirmbag"]["by_default"]
+    # the words of the page's /api/techniques (docs/web.md); the rating was 'se' here
+    assert set(named["X-Wing"]) == {"name", "tier", "level", "score", "rating", "uniqueness",
+                                    "by_default"} and named["X-Wing"]["rating"] == 3.2
     assert {"code": "0300", "name": "X-Wing", "level": "Hard", "score": 140,
             "lab": "X-Wing"} in listed["hodoku"]

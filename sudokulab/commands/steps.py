@@ -79,13 +79,9 @@ def listing(form: str = "pretty") -> str:
     from sudokulab.human import grading, names, solver
 
     if form == "json":
-        techniques = [{"technique": t.name, "tier": solver.TIERS[t.tier],
-                       **dict(zip(("level", "score", "se"), grading.TABLE[t.name])),
-                       "uniqueness": t.uniqueness, "by_default": t.by_default}
-                      for t in solver.ALL]
         codes = [dict(zip(("code", "name", "level", "score", "lab"), row))
                  for row in names.catalogue_rows(solver.BY_NAME)]
-        return json.dumps({"techniques": techniques, "hodoku": codes})
+        return json.dumps({"techniques": grading.records(), "hodoku": codes})
 
     rows = [(k, t.name, solver.TIERS[t.tier], *grading.TABLE[t.name],
              "yes" if t.uniqueness else "", "" if t.by_default else "when named")

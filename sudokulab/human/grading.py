@@ -240,6 +240,15 @@ def _in_box(step: Step) -> bool:
     return " box " in step.sentence or " region " in step.sentence
 
 
+def records() -> list[dict]:
+    """Each technique, easiest first, as `explain --list --format json` and the page's
+    /api/techniques give it: name, tier, HoDoKu level and score, SE-like rating, whether it
+    assumes uniqueness, and whether a path takes it unless named (`by_default`)."""
+    return [{"name": t.name, "tier": solver.TIERS[t.tier],
+             **dict(zip(("level", "score", "rating"), TABLE[t.name])),
+             "uniqueness": t.uniqueness, "by_default": t.by_default} for t in solver.ALL]
+
+
 def grade(steps: Iterable[Step], solved: bool) -> Grade:
     """HoDoKu's level and score of a path and the SE-like rating of its hardest step. A path
     that does not solve the puzzle is graded on what it did, and says so with `solved`."""

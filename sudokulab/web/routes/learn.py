@@ -137,8 +137,6 @@ def _image(content_type: str, body: bytes) -> bytes:
 def learn_techniques() -> list[dict]:
     """Each technique's name, tier, HoDoKu level and score, SE-like rating, and whether a
     path takes it unless named (`by_default`: those used only when named come too)."""
-    from sudokulab.human import grading, solver
+    from sudokulab.human import grading
 
-    return [{"name": t.name, "tier": solver.TIERS[t.tier], "level": grading.TABLE[t.name][0],
-             "score": grading.TABLE[t.name][1], "rating": grading.TABLE[t.name][2],
-             "uniqueness": t.uniqueness, "by_default": t.by_default} for t in solver.ALL]
+    return grading.records()
