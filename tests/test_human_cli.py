@@ -151,6 +151,8 @@ def test_hint_on_a_full_grid_says_there_is_no_step(capsys):
     full = "".join(map(str, datasets.solutions("easy50")[0]))
     code, out, _ = run(capsys, "hint", full)
     assert code == 0 and out.startswith("no step")
+    code, out, _ = run(capsys, "explain", full)  # no "(hardest: )" naming nothing
+    assert (code, out) == (0, "solved in 0 steps: level Easy, score 0, rating 0.0\n")
 
 
 def test_the_human_backend_proves_there_is_no_solution():

@@ -104,8 +104,9 @@ def explanation(puzzle, path, grade, interrupted: str = "") -> str:
         lines.append(f"{k:>{width}}. {step.notation}")
         lines.append(f"{'':>{width}}  {step.sentence}")
     if path.solved:
+        hardest = f" (hardest: {grade.hardest})" if grade.hardest else ""  # none: no step
         lines.append(f"solved in {len(path.steps)} steps: level {grade.level}, score "
-                     f"{grade.score}, rating {grade.rating:.1f} (hardest: {grade.hardest})")
+                     f"{grade.score}, rating {grade.rating:.1f}{hardest}")
         return "\n".join(lines)
     if path.broken:  # the referee found a solution: a contradiction here is a wrong step
         lines.append(f"contradiction after {len(path.steps)} steps: {path.contradiction}; "
