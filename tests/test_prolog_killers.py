@@ -94,7 +94,7 @@ def test_band_sums_fill_a_slow_killer_by_propagation_alone():
 
 def test_auto_is_singles_on_a_killer_and_hybrid_once_a_unit_is_added():
     cages = SLOW[0]["puzzle"].rules
-    assert prolog.choices(empty(9, cages)) == ("singles", ["ff", "up", "step"])
+    assert prolog.choices(empty(9, cages)) == ("singles", ["ffw", "up", "step"])
     assert prolog.choices(empty(9, (*cages, R.Diagonal()))) == ("hybrid", ["ff", "up", "step"])
 
 
@@ -124,3 +124,16 @@ def test_innies_less_outies_and_block_sums_hold_on_a_forum_killer():
     assert sorted(map(len, boxes)) == [2] * 12 + [4] * 4
     assert all(len(block) == 9 * len(box) and box not in bands
                for block, box in zip(answer["Blocks"], boxes, strict=True))
+
+
+@pytest.mark.parametrize("spec", [("up", "step"), ("down", "step"), ("up", "enum"),
+                                  ("down", "bisect")])
+def test_ffw_finds_the_published_solution_whatever_its_branching(spec):
+    # ffw (first-fail, ties to the cells whose cage and unit propagators failed most) is
+    # auto's choice on a killer alone; each order and branching answers alike
+    order, branching = spec
+    killer = SLOW[0]
+    backend = P.PrologBackend(labeling="ffw", order=order, branching=branching)
+    result = backend.solve(killer["puzzle"], limit=2)
+    assert result.status == Status.UNIQUE
+    assert [tuple(grid) for grid in result.solutions] == [digits(killer["solution"])]

@@ -29,7 +29,7 @@ from sudokulab.puzzle import Puzzle
 from sudokulab.result import Result, Status, verdict
 
 STRENGTHS = ("auto", "hybrid", "all_distinct", "all_different", "singles")
-LABELINGS = ("auto", "ff", "ffc", "leftmost", "min", "max", "wdeg")
+LABELINGS = ("auto", "ff", "ffc", "ffw", "leftmost", "min", "max", "wdeg")
 ORDERS = ("up", "down")
 BRANCHINGS = ("step", "enum", "bisect")
 
@@ -189,13 +189,17 @@ class PrologBackend(Backend):
         chosen = "auto" in (self.strength, self.labeling[0])
         auto = " (auto: chosen from the rules)" if chosen else ""
         search = (f"weighted_labeling([wdeg, {labeling[1]}], Cells)" if labeling[0] == "wdeg"
-                  else f"labeling([{', '.join(labeling)}], Cells)")
+                  else f"conflict_labeling([{', '.join(labeling)}], Cells)"
+                  if labeling[0] == "ffw" else f"labeling([{', '.join(labeling)}], Cells)")
         lines = [f"prolog: {PROGRAM.name}: sudoku({rows}-{cols}, Cells, Rules, {strength}), "
                  f"{search}{auto}",
                  f"  {len(geo.units)} units of {geo.n} cells hold distinct digits"]
         if labeling[0] == "wdeg":
             lines.append("  labeling: dom/wdeg, the open cell with the fewest candidates per "
                          "weight (1 + the digits that failed at once there), each digit in turn")
+        if labeling[0] == "ffw":
+            lines.append("  labeling: ffw, the open cell with the fewest candidates, ties to the "
+                         "most failures of its cage and unit propagators so far")
         new: tuple[str, ...] = ("relation", "distinct", "renban", "sum", "arrow")
         lines += [f"  sandwich: sandwich({geo.name(line[0])}..{geo.name(line[-1])}, {total}): "
                   "automaton/3: before the ends, the set of filling digits so far, after"
