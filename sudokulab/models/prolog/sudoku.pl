@@ -773,7 +773,7 @@ rule(sandwich(_, _)).
 %   time for about the same number of choices (measured on the forum killers).
 %   Its selection is ffw, ff with ties broken by the failures of the cage and
 %   unit propagators (conflict_labeling/2): some 10% fewer inferences on the
-%   forum's HARD_KILLERS, up to half on some.
+%   forum's HARD_KILLERS, up to half on some; a killer with more units too.
 %
 %   Selection: on the classic rules every open cell has the same constraints,
 %   and ff (fewest candidates first) is all there is to choose by. Pairwise
@@ -792,12 +792,22 @@ auto_choices(Rules, all_different, ffc) :-
 auto_choices(Rules, singles, ffw) :-
     Rules = [_|_],
     maplist(is_cage, Rules), !.
+auto_choices(Rules, hybrid, ffw) :-
+    memberchk(cage(_, _), Rules),
+    maplist(cage_or_unit, Rules), !.
 auto_choices(_, hybrid, ff).
 
 %   A killer and nothing else: its tables and band sums (band_sums/3) leave
 %   the matchings little to find, at twice the cost of singles (the killers
 %   of tests/data/killers*.jsonl, results/prolog-killers.md).
 is_cage(cage(_, _)).
+
+%   A killer with more units (diagonals, windows, a jigsaw's regions) keeps
+%   ffw: on the forum's HS_KILLERS (cages and diagonals) it took 79 million
+%   inferences on #5 where ff took 111, 8.3 on #6 for 11.3.
+cage_or_unit(cage(_, _)).
+cage_or_unit(unit(_)).
+cage_or_unit(regions(_)).
 
 pairwise(differ([_|_])).
 pairwise(non_consecutive).
