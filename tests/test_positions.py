@@ -320,6 +320,10 @@ def test_the_page_opens_a_pasted_position_and_hints_on_it(page, server):
         page.click("#hint")
         page.wait_for_selector("#learn[data-status='step']")
         assert page.text_content("#learn-notation") == json.loads(expected)["text"]
+        # the explanation walks on from the same marks (it was refused: "only /api/hint
+        # starts from the player's pencil marks")
+        page.click("#explain")
+        page.wait_for_selector("#learn[data-status='solved']")
     answer = post(server, "/api/position", {"puzzle": text("forum_pencilmarks.txt")})
     assert answer["position"] and len(answer["candidates"]) == 81
 

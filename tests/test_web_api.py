@@ -643,6 +643,22 @@ def test_explain_is_the_clis_path_and_replays_to_the_solution(client, capsys, to
     assert not any(marks)
 
 
+def test_explain_walks_on_from_the_players_pencil_marks(client, capsys):
+    """A pasted position (its values and candidates, as /api/position opens it): the
+    path is the CLI's on the same position. Before, a 400 ("only /api/hint starts from
+    the player's pencil marks") whenever the board had marks."""
+    line = (Path(__file__).parent / "data" / "positions" / "library_line.txt").read_text()
+    opened = client.post("/api/position", json={"puzzle": line.strip()}).json()
+    body = {"puzzle": opened["puzzle"]["line"], "values": opened["values"],
+            "candidates": opened["candidates"]}
+    answer = client.post("/api/explain", json=body).json()
+    cli = cli_json(capsys, "explain", line.strip())
+    assert answer["status"] == "solved" and answer["verified"] is True
+    assert (answer["rating"], len(answer["steps"])) == (cli["rating"], len(cli["steps"]))
+    assert [s["text"] for s in answer["steps"]] == [s["text"] for s in cli["steps"]]
+    assert answer["candidates"] == opened["candidates"]
+
+
 def test_explain_stalls_with_fewer_techniques(client, top95):
     line = line_of(top95[0][0].givens)
     answer = client.post("/api/explain", json={"puzzle": line, "upto": "Hidden Single"}).json()

@@ -306,6 +306,13 @@ def _from_groups(groups: list[list[int]], n: int, box, rules: tuple, what: str,
     return _position(board, marks, frozenset())
 
 
+def of_grid(g, placed: Iterable[int] = ()) -> Position:
+    """The Position of a pencil-mark grid (Candidates: the page's board, its digits and
+    marks); `placed`: the cells a player filled, not the puzzle's givens."""
+    board = Puzzle(g.puzzle.box, tuple(g.values), g.puzzle.rules)
+    return _position(board, list(g.cands), frozenset(placed))
+
+
 def _position(board: Puzzle, marks: list[int], placed: frozenset[int], **kw) -> Position:
     """The Position, after the checks every form shares: two equal digits in a unit, and
     a blank cell left without a candidate."""

@@ -202,19 +202,24 @@ def verification(steps, answer: Result, n: int) -> dict:
 
 def explain(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | None = None,
             uniqueness: str = "auto", seconds: float = 10.0,
-            values: list[int] | None = None) -> dict:
+            values: list[int] | None = None,
+            candidates: list[list[int]] | None = None) -> dict:
     """Every step to the end (or the stall, or the time limit), with the grade; from the
-    player's entries when given."""
+    player's entries and pencil marks when given."""
+    from sudokulab.human import positions
     from sudokulab.human.candidates import Candidates
 
     ready = lesson(puzzle, techniques, upto, uniqueness, seconds)
     if isinstance(ready, dict):  # refused: no lesson on it
         return ready
     chosen, stop, selected, answer = ready
-    wrong = mistakes(puzzle, answer.solutions[0], values, None)
+    wrong = mistakes(puzzle, answer.solutions[0], values, candidates)
     if wrong:
         return wrong
-    if values:  # the entries match the solution: the path goes on from them
+    if any(candidates or ()):  # the path goes on from the player's marks
+        entered = [c for c, d in enumerate(values or ()) if d and not puzzle.givens[c]]
+        puzzle = positions.of_grid(position(puzzle, values, candidates), entered)
+    elif values:  # the entries match the solution: the path goes on from them
         puzzle = puzzle.with_values(entries(puzzle, values))
     walked = lessons.walk(puzzle, selected, chosen.unique, stop)
     path, grade = walked.path, walked.grade

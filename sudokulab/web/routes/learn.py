@@ -101,12 +101,8 @@ async def _learn(app: FastAPI, task: str, body: LearnRequest, request: Request) 
     puzzle = parse_puzzle(body.puzzle)
     if body.techniques is not None and body.upto is not None:
         raise UsageError("techniques and upto exclude each other: give one")
-    if task != "hint" and body.candidates is not None:
-        raise UsageError("candidates: only /api/hint starts from the player's pencil marks")
     learn.check_state(puzzle, body.values, body.candidates)
-    state: dict[str, object] = {"values": body.values}
-    if task == "hint":
-        state["candidates"] = body.candidates
+    state: dict[str, object] = {"values": body.values, "candidates": body.candidates}
     answer = await tagged(request, body.tag, app.state.tutor.run(
         task, body.timeout, puzzle=puzzle, techniques=body.techniques, upto=body.upto,
         uniqueness=body.uniqueness, **state)) or dict(CANCELLED)
