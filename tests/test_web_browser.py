@@ -149,6 +149,25 @@ def test_compare_runs_every_engine_live_and_they_agree(page, server):
                            ".includes('clauses')")
 
 
+def test_compare_clicked_again_stops_the_first_run(page, server):
+    """Before, the first run went on (its workers busy) and its summary landed over the
+    second run's table ('all 10 answers agree' beside rows still running)."""
+    paste(page, EASY)
+    asked: list = []
+    page.on("request", lambda r: asked.append((r.url.rsplit("/", 1)[1], sent(r)))
+            if r.url.endswith(("/api/compare", "/api/cancel")) else None)
+    page.click("#compare")
+    page.wait_for_selector("#compare-table .status-running")
+    page.click("#compare")
+    page.wait_for_selector("#agreement[data-agree]", timeout=120_000)
+    compares = [body["tag"] for route, body in asked if route == "compare"]
+    cancels = [body["tag"] for route, body in asked if route == "cancel"]
+    assert len(compares) == 2 and cancels == compares[:1]
+    statuses = page.eval_on_selector_all("#compare-table .status", "s => s.map(x => "
+                                         "x.textContent)")
+    assert statuses == ["unique"] * len(available_backends(server))
+
+
 def test_play_mode_highlights_conflicts_undo_and_pencil_marks(page):
     paste(page, EASY)
     # r1c1 is blank; 3 is given at r1c3: typing 3 at r1c1 clashes with it

@@ -41,6 +41,16 @@ export function newPuzzle() {
   }
 }
 
+/** Stop one request of this puzzle, here and on the server (a compare clicked again). */
+export function cancel(tag) {
+  const controller = running.get(tag);
+  if (!controller) return;  // answered already
+  running.delete(tag);
+  controller.abort();
+  fetch("/api/cancel", { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ tag }) }).catch(() => {});
+}
+
 function start() {
   const tag = tabTag(`${puzzleId}:${++counter}`), controller = new AbortController();
   running.set(tag, controller);
@@ -84,9 +94,11 @@ export async function upload(path, field, file) {
   return send(`${path}?tag=${encodeURIComponent(tag)}`, { method: "POST", body: form, signal }, tag);
 }
 
-/** POST body and call onEvent(kind, data) for each server-sent event while it is current. */
-export async function stream(path, body, onEvent) {
+/** POST body and call onEvent(kind, data) for each server-sent event while it is current;
+ * onTag(tag), if given, learns the request's tag first (to `cancel` it). */
+export async function stream(path, body, onEvent, onTag) {
   const { tag, signal } = start();
+  if (onTag) onTag(tag);
   let response;
   try {
     response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" },

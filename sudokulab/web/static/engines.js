@@ -2,7 +2,7 @@
 // and show what a backend builds for the puzzle (its model). Each answer belongs to the
 // puzzle it was asked for (api.js drops the others).
 
-import { api, Stale, stream } from "./api.js";
+import { api, cancel, Stale, stream } from "./api.js";
 import { render } from "./board.js";
 import { $, escape } from "./dom.js";
 import { endLearn } from "./learn.js";
@@ -46,18 +46,24 @@ export async function solve() {
 }
 
 /** Run the engines one at a time; a row each as it finishes, then whether they agree. */
+let comparing = null;  // the tag of the compare under way: clicked again, it stops first
+
 export async function compare() {
+  if (comparing) cancel(comparing);  // else its events would land in the new run's table
   const body = $("compare-table").querySelector("tbody"), rows = {};
   body.innerHTML = "";
   const line = $("agreement");
   line.textContent = "running…"; line.className = "";
   delete line.dataset.agree; delete line.dataset.others;
+  let mine = null;
   try {
     await stream("/api/compare", { puzzle: puzzleText(withEntries()), timeout: timeout() },
-      (kind, data) => onCompareEvent(kind, data, body, rows));
+      (kind, data) => onCompareEvent(kind, data, body, rows), (tag) => { comparing = mine = tag; });
   } catch (error) {
     if (error instanceof Stale) return;
     line.textContent = error.message; line.className = "bad";
+  } finally {
+    if (comparing === mine) comparing = null;
   }
 }
 
