@@ -196,6 +196,24 @@ def test_play_mode_highlights_conflicts_undo_and_pencil_marks(page):
     assert "wrong" in page.get_attribute("#grid .cell[data-index='0']", "class")
 
 
+def test_a_hint_blames_only_the_marks_the_player_made(page):
+    """A wrong 7 at r1c2 and marks 5 6 at r1c4 (its digit is 9): the hint names those two.
+    Before, the page sent candidates it had worked out from the wrong 7 for every cell left
+    unmarked, and r1c9, r2c3 and r7c2 (whose digit is 7) were blamed as the player's."""
+    paste(page, EASY)
+    page.click("#grid .cell[data-index='1']")
+    page.keyboard.press("7")
+    page.click("#tool-corner")
+    page.click("#grid .cell[data-index='3']")
+    page.keyboard.press("5")
+    page.keyboard.press("6")
+    page.click("#hint")
+    page.wait_for_selector("#learn[data-status='wrong']")
+    assert page.text_content("#learn-sentence") == (
+        "r1c2 differs from the solution; the pencil marks of r1c4 leave out the "
+        "solution's digit")
+
+
 REWRITTEN = """() => { window.rewritten = new Set();
     new MutationObserver(records => records.filter(r => r.type !== "attributes")
         .forEach(r => window.rewritten.add(Number((r.target.parentElement || r.target)

@@ -99,11 +99,13 @@ export function localCandidates(i, values = playerValues()) {
   return out;
 }
 
-/** The player's candidates for /api/hint, or null when they keep no pencil marks. */
+/** The player's pencil marks for /api/hint and /api/explain ([] where they marked
+ * nothing: the server takes what the digits allow there), or null when they keep none.
+ * Only their own marks go: a cell the page filled in would be blamed as theirs. */
 export function playerCandidates() {
   if (!keepsMarks()) return null;
   const values = playerValues();
-  return values.map((v, i) => (v ? [] : [...(state.corner[i].size ? state.corner[i] : localCandidates(i, values))].sort((a, b) => a - b)));
+  return values.map((v, i) => (v ? [] : [...state.corner[i]].sort((a, b) => a - b)));
 }
 
 function rows(values) {
