@@ -13,12 +13,15 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter, or_
+from typing import TypeVar
 
 from sudokulab import rules as R
 from sudokulab.geometry import geometry
 from sudokulab.human.step import name
 from sudokulab.marks import pencil_marks
 from sudokulab.puzzle import Puzzle
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -294,6 +297,19 @@ def per_digit(find: Callable[..., Iterator]) -> Callable[..., Iterator]:
 
     every_digit.__doc__ = find.__doc__
     return every_digit
+
+
+def remembered(tables: Tables, key: tuple, make: Callable[..., T], *args) -> T:
+    """make(*args), kept in the tables' memo (shared by every grid of the shape and rules)
+    under a key holding all it is made from: a part of the grid that a step left alone is
+    not searched again."""
+    memo = tables.memo
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        found = memo[key] = make(*args)
+    return found
 
 
 MEMO_SIZE = 1 << 15  # entries per shape's tables (a few MB) before the memo starts afresh

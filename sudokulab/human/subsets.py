@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sudokulab.human.candidates import Candidates, cells_of, digits
+from sudokulab.human.candidates import Candidates, cells_of, digits, remembered
 from sudokulab.human.step import Step, cells_text, digits_text, make
 
 SIZE_NAMES = {2: "Pair", 3: "Triple", 4: "Quadruple"}
@@ -38,14 +38,23 @@ def naked(g: Candidates, size: int, locked: bool = False) -> Iterator[Step]:
 def _naked_sets(g: Candidates, size: int) -> list[tuple[int, tuple[int, ...], int]]:
     """(unit, cells, their digits) of every `size` cells of a unit with more blank cells that
     hold `size` digits between them: unit by unit, each unit's in the order of
-    itertools.combinations (naked and locked subsets of a size share them)."""
+    itertools.combinations (naked and locked subsets of a size share them). A unit's are
+    remembered by its candidates: a step changes few units, the others are not searched
+    again."""
     tables, cands, blanks = g.tables, g.cands, g.blanks
     out: list[tuple[int, tuple[int, ...], int]] = []
     for u, unit in enumerate(tables.units):
         if blanks[u] > size:
-            small = [(c, cands[c]) for c in unit if cands[c] and cands[c].bit_count() <= size]
-            out += [(u, group, mask) for group, mask in _within(small, size)]
+            out += remembered(tables, (_naked_sets, size, u, tables.unit_items[u](cands)),
+                              _naked_in, u, unit, cands, size)
     return out
+
+
+def _naked_in(u: int, unit: tuple[int, ...], cands: list[int],
+              size: int) -> list[tuple[int, tuple[int, ...], int]]:
+    """The naked sets of `size` cells of one unit (see _naked_sets)."""
+    small = [(c, cands[c]) for c in unit if cands[c] and cands[c].bit_count() <= size]
+    return [(u, group, mask) for group, mask in _within(small, size)]
 
 
 def _within(items: list[tuple[int, int]], size: int) -> list[tuple[tuple[int, ...], int]]:
@@ -99,22 +108,20 @@ def hidden(g: Candidates, size: int) -> Iterator[Step]:
 def _hidden_sets(g: Candidates, size: int) -> Iterator[tuple[int, tuple[int, ...], int]]:
     """(unit, digits, their places) of every `size` digits whose 2 or more places each in a
     unit are `size` cells together: unit by unit, each unit's in the order of
-    itertools.combinations."""
-    for u, places in enumerate(g.cached("unit places", lambda: _unit_places(g))):
-        few = [(d, where_d) for d, where_d, count in places if count <= size]
-        yield from ((u, group, union) for group, union in _within(few, size))
+    itertools.combinations; remembered by the unit's candidates, as in _naked_sets."""
+    tables, cands = g.tables, g.cands
+    for u, unit_mask in enumerate(tables.unit_masks):
+        found = remembered(tables, (_hidden_sets, size, u, tables.unit_items[u](cands)),
+                           _hidden_in, g, unit_mask, size)
+        yield from ((u, group, union) for group, union in found)
 
 
-def _unit_places(g: Candidates) -> list[list[tuple[int, int, int]]]:
-    """Per unit, (digit, its places as a bitmask, how many) of each digit with 2 or more."""
-    where, n = g.where(), g.n
-    out = []
-    for unit_mask in g.tables.unit_masks:
-        unit = []
-        for d in range(1, n + 1):
-            where_d = where[d - 1] & unit_mask
-            count = where_d.bit_count()
-            if count >= 2:
-                unit.append((d, where_d, count))
-        out.append(unit)
-    return out
+def _hidden_in(g: Candidates, unit_mask: int, size: int) -> list[tuple[tuple[int, ...], int]]:
+    """The hidden sets of `size` digits of one unit (see _hidden_sets)."""
+    where = g.where()
+    few = []   # (digit, its places) of each digit with 2 to `size` places in the unit
+    for d in range(1, g.n + 1):
+        where_d = where[d - 1] & unit_mask
+        if 2 <= where_d.bit_count() <= size:
+            few.append((d, where_d))
+    return _within(few, size)
