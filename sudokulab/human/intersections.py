@@ -8,36 +8,52 @@ region, window or diagonal), claiming from a row or a column.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import itemgetter
 
-from sudokulab.human.candidates import Candidates, cells_of
+from sudokulab.human.candidates import Candidates, cells_of, remembered
 from sudokulab.human.singles import unit_short
 from sudokulab.human.step import Step, make
 
 
 def _locked(g: Candidates, pointing: bool) -> Iterator[Step]:
-    """Locked candidates starting from boxes (pointing) or from lines (claiming)."""
-    tables, n, where = g.tables, g.n, g.where()
+    """Locked candidates starting from boxes (pointing) or from lines (claiming), unit by
+    unit. Each digit's are remembered by its places (they read nothing else), so a digit a
+    step left alone is not searched again; merged here into the order of units."""
+    where, hits = g.where(), []
+    for d in range(1, g.n + 1):
+        hits += remembered(g.tables, (_locked, pointing, d, where[d - 1]),
+                           _digit_locked, g, d, pointing)
+    hits.sort(key=itemgetter(0))   # by (unit, digit, crossing unit): a search unit by unit
+    for _, step in hits:
+        yield step
+
+
+def _digit_locked(g: Candidates, d: int, pointing: bool) -> list[tuple[tuple, Step]]:
+    """((unit, digit, crossing unit's rank), step) of each locked candidate of one digit."""
+    tables, n, places_d = g.tables, g.n, g.where()[d - 1]
     masks, crossing = tables.unit_masks, _crossing(tables)
+    out = []
     for u, unit_mask in enumerate(masks):
         if (tables.kinds[u] in ("row", "col")) == pointing:
             continue
-        for d in range(1, n + 1):
-            places = where[d - 1] & unit_mask
-            if places.bit_count() < 2:
-                continue
-            for v in crossing[u][(places & -places).bit_length() - 1]:
-                if places & ~masks[v]:
-                    continue  # not all of the digit's places lie in v
-                gone = where[d - 1] & masks[v] & ~places
-                if gone:
-                    technique = ("Locked Candidates Type 1 (Pointing)" if pointing
-                                 else "Locked Candidates Type 2 (Claiming)")
-                    yield make(technique, n, f"{d} in {unit_short(tables, u)}",
-                               eliminations=[(c, d) for c in cells_of(gone)],
-                               cells=cells_of(places), units=[u, v],
-                               sentence=f"In {tables.unit_names[u]}, {d} can only go in "
-                               f"{tables.unit_names[v]}, so the rest of {tables.unit_names[v]} "
-                               f"cannot hold {d}.")
+        places = places_d & unit_mask
+        if places.bit_count() < 2:
+            continue
+        for k, v in enumerate(crossing[u][(places & -places).bit_length() - 1]):
+            if places & ~masks[v]:
+                continue  # not all of the digit's places lie in v
+            gone = places_d & masks[v] & ~places
+            if gone:
+                technique = ("Locked Candidates Type 1 (Pointing)" if pointing
+                             else "Locked Candidates Type 2 (Claiming)")
+                out.append(((u, d, k), make(
+                    technique, n, f"{d} in {unit_short(tables, u)}",
+                    eliminations=[(c, d) for c in cells_of(gone)],
+                    cells=cells_of(places), units=[u, v],
+                    sentence=f"In {tables.unit_names[u]}, {d} can only go in "
+                    f"{tables.unit_names[v]}, so the rest of {tables.unit_names[v]} "
+                    f"cannot hold {d}.")))
+    return out
 
 
 def _crossing(tables) -> list[dict[int, tuple[int, ...]]]:
