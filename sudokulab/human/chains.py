@@ -357,7 +357,7 @@ def _group_nodes(g: Candidates, groups: bool = True) -> list[tuple[int, int]]:
     """(cells as a bitmask, digit): every candidate as a node, and (with `groups`) every
     group: the 2 or more places of a digit where a box meets a row or a column."""
     tables, cands, n, where = g.tables, g.cands, g.n, g.where()
-    nodes = [(1 << c, d) for c in tables.cells for d in range(1, n + 1) if cands[c] >> (d - 1) & 1]
+    nodes = [(1 << c, d) for c, m in enumerate(cands) if m for d in digits(m)]
     if not groups:
         return nodes
     boxes = [u for u, kind in enumerate(tables.kinds) if kind == "box"]
@@ -366,6 +366,8 @@ def _group_nodes(g: Candidates, groups: bool = True) -> list[tuple[int, int]]:
     for box in boxes:
         for line in lines:
             meet = tables.unit_masks[box] & tables.unit_masks[line]
+            if not meet:
+                continue   # no cell in both: no group
             for d in range(1, n + 1):
                 cells = where[d - 1] & meet
                 if cells.bit_count() >= 2 and (cells, d) not in seen:
@@ -377,6 +379,8 @@ def _group_nodes(g: Candidates, groups: bool = True) -> list[tuple[int, int]]:
 def _seen_by_all(g: Candidates, cells: int) -> int:
     """The cells that see every cell of a bitmask."""
     masks = g.tables.peer_masks
+    if not cells & (cells - 1):   # one cell: its peers (most nodes)
+        return masks[cells.bit_length() - 1]
     seen = -1
     for c in cells_of(cells):
         seen &= masks[c]
@@ -390,24 +394,23 @@ def _grouped_graph(g: Candidates, groups: bool = True, alses: bool = False,
     (a dict: node index to its set, see _als_nodes); without `groups`, the candidates
     alone; with `alses`, a node per digit of each almost locked set too (and, unless not
     `forcing`, the cells a set forces)."""
-    tables, cands, n, where = g.tables, g.cands, g.n, g.where()
+    tables, cands, where = g.tables, g.cands, g.where()
     nodes = _group_nodes(g, groups)
     index = {node: k for k, node in enumerate(nodes)}
     strong: dict[int, set[int]] = {}
     by_digit: dict[int, list[int]] = {}
     for k, (_, d) in enumerate(nodes):
         by_digit.setdefault(d, []).append(k)
-    for unit_mask in tables.unit_masks:
-        for d in range(1, n + 1):
-            places = where[d - 1] & unit_mask
-            if places.bit_count() < 2:
-                continue
-            for a in by_digit.get(d, ()):
-                if nodes[a][0] & ~unit_mask:
-                    continue  # not inside the unit
-                rest = places & ~nodes[a][0]
+    unit_masks, units_of = tables.unit_masks, tables.units_of
+    for a, (cells, d) in enumerate(nodes):   # the units holding all of a node's cells
+        for u in units_of[(cells & -cells).bit_length() - 1]:
+            if cells & ~unit_masks[u]:
+                continue  # not inside the unit
+            places = where[d - 1] & unit_masks[u]
+            rest = places & ~cells
+            if places.bit_count() >= 2 and rest:
                 b = index.get((rest, d))
-                if rest and b is not None and b != a:
+                if b is not None and b != a:
                     strong.setdefault(a, set()).add(b)
     for c in tables.cells:
         if cands[c].bit_count() == 2:
@@ -438,10 +441,31 @@ def _grouped_graph(g: Candidates, groups: bool = True, alses: bool = False,
 
 
 def _of_digit(nodes: list, linked: set[int], by_digit: dict[int, list[int]]) -> Callable:
-    """The linked nodes of a digit, (index, cells) each: where a node of the digit that
-    sees all of a node's cells may be (the graph without sets: few nodes a digit)."""
-    of = {d: [(b, nodes[b][0]) for b in ks if b in linked] for d, ks in by_digit.items()}
-    return lambda d, seen: of.get(d, ())
+    """The linked nodes of a digit, (index, cells) each, that may lie in the cells that see
+    all of a node's (the graph without sets): the digit's candidates found by cell among
+    those cells, its groups all (few)."""
+    single: dict[int, dict[int, int]] = {}   # per digit: cell to node
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for d, ks in by_digit.items():
+        single[d], groups[d] = {}, []
+        for b in ks:
+            cells = nodes[b][0]
+            if b not in linked:
+                continue
+            if cells & (cells - 1):
+                groups[d].append((b, cells))
+            else:
+                single[d][cells.bit_length() - 1] = b
+    in_cells = {d: union(1 << c for c in of) for d, of in single.items()}
+
+    def near(d: int, seen: int) -> list[tuple[int, int]]:
+        """The digit's linked nodes that may lie in the cells `seen`."""
+        of = single.get(d)
+        if of is None:
+            return []
+        return [(of[c], 1 << c) for c in cells_of(seen & in_cells[d])] + groups[d]
+
+    return near
 
 
 def _near(nodes: list, linked: set[int], where: list[int]) -> Callable:
