@@ -196,6 +196,8 @@ def _reaches(strong: dict, weak: Callable[[int], list[int]]):
     alternate), without recording the way: cheaper, so the walk proper is only taken from
     the starts where it can find something."""
 
+    known: dict[int, list[int]] = {}   # the weak links asked for so far: no call again
+
     def reaches(start: int, removes: Callable[[int], bool], best: int) -> bool:
         level: Iterable[int] = (start,)
         seen: tuple[set[int], set[int]] = ({start}, set())   # the nodes reached off, on
@@ -209,8 +211,15 @@ def _reaches(strong: dict, weak: Callable[[int], list[int]]):
             if _past(links, best) or links >= MAX_LINKS:
                 return False
             after: set[int] = set()
-            for node in level:
-                after.update(weak(node) if on else strong.get(node, ()))
+            if on:
+                for node in level:
+                    found = known.get(node)
+                    if found is None:
+                        found = known[node] = weak(node)
+                    after.update(found)
+            else:
+                for node in level:
+                    after.update(strong.get(node, ()))
             level = after - seen[1 - on]
             if not level:
                 return False
