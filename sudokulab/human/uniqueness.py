@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from sudokulab.human.candidates import Candidates, digits, union, unplaced
+from sudokulab.human.candidates import Candidates, digits, union
 from sudokulab.human.step import Step, cells_text, make, name
 
 
@@ -33,27 +33,43 @@ def rectangles(g: Candidates) -> list[tuple[list[int], int]]:
 def _rectangles(g: Candidates) -> Iterator[tuple[list[int], int]]:
     """The rectangles, each once: from each bivalue cell, a mate in its row and a row
     below or above (in any order: `rectangles` sorts them)."""
-    tables, cands, n = g.tables, g.cands, g.n
-    allowed = unplaced(tables, g.values, n)
+    tables, cands, n, where = g.tables, g.cands, g.n, g.where()
+    allowed = _allowed(g)
     seen: set[tuple[tuple[int, ...], int]] = set()
     starts: dict[int, list[int]] = {}
     for cell in tables.cells:
         if cands[cell].bit_count() == 2:
             starts.setdefault(cands[cell], []).append(cell)
     for pair, cells_of_pair in starts.items():
-        fit = {c for c in tables.cells if cands[c] & pair and allowed[c] & pair == pair}
+        a, b = digits(pair)   # the cells (a bitmask) holding a pair digit, allowed both
+        fit = (where[a - 1] | where[b - 1]) & allowed[a - 1] & allowed[b - 1]
         for cell in cells_of_pair:
             r1, c1 = divmod(cell, n)
-            columns = [c for c in range(n) if c != c1 and r1 * n + c in fit]
-            rows = [r for r in range(n) if r != r1 and r * n + c1 in fit]
+            columns = [c for c in range(n) if c != c1 and fit >> (r1 * n + c) & 1]
+            rows = [r for r in range(n) if r != r1 and fit >> (r * n + c1) & 1]
             for c2 in columns:
                 for r2 in rows:
                     cells = sorted((cell, r1 * n + c2, r2 * n + c1, r2 * n + c2))
                     key = (tuple(cells), pair)
-                    if r2 * n + c2 in fit and key not in seen and \
+                    if fit >> (r2 * n + c2) & 1 and key not in seen and \
                             len({tables.box_of[c] for c in cells}) == 2:
                         seen.add(key)
                         yield cells, pair
+
+
+def _allowed(g: Candidates) -> list[int]:
+    """Per digit (index d-1), the blank cells none of whose units has it placed, as a
+    bitmask (`unplaced`, by digit: a rectangle's cells are then found with a few ANDs)."""
+    tables, values = g.tables, g.values
+    blocked = [0] * g.n
+    blank = 0
+    for c, v in enumerate(values):
+        if v:
+            for u in tables.units_of[c]:
+                blocked[v - 1] |= tables.unit_masks[u]
+        else:
+            blank |= 1 << c
+    return [blank & ~mask for mask in blocked]
 
 
 def _what(pair: int, cells: list[int], n: int) -> str:
