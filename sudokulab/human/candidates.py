@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import itemgetter, or_
+from operator import itemgetter, lshift, or_
 from typing import TypeVar
 
 from sudokulab import rules as R
@@ -203,13 +203,7 @@ class Candidates:
             self._cache = {}
         found = self._cache.get("where")
         if found is None:
-            found = [0] * self.n
-            for c, m in enumerate(self.cands):
-                while m:
-                    low = m & -m
-                    found[low.bit_length() - 1] |= 1 << c
-                    m ^= low
-            self._cache["where"] = found
+            found = self._cache["where"] = _where(self.cands, self.n)
         return found
 
     def place(self, cell: int, digit: int) -> None:
@@ -277,6 +271,29 @@ class Candidates:
     def grid(self) -> tuple[int, ...]:
         """The values placed (0 for blank)."""
         return tuple(self.values)
+
+
+def _where(cands: list[int], n: int) -> list[int]:
+    """Candidates.where, made anew: for up to 9 digits, one sum in C of each cell's digits
+    spread to one bit a digit (`_spread`), cut into the digits' masks."""
+    if n > 9:
+        found = [0] * n
+        for c, m in enumerate(cands):
+            while m:
+                low = m & -m
+                found[low.bit_length() - 1] |= 1 << c
+                m ^= low
+        return found
+    size = len(cands)
+    packed = sum(map(lshift, map(_spread(n, size).__getitem__, cands), range(size)))
+    full = (1 << size) - 1
+    return [packed >> (k * size) & full for k in range(n)]
+
+
+@lru_cache(maxsize=16)
+def _spread(n: int, size: int) -> tuple[int, ...]:
+    """Per candidate mask of n digits, bit k*size set for each digit k+1 it holds."""
+    return tuple(sum(1 << (k * size) for k in range(n) if m >> k & 1) for m in range(1 << n))
 
 
 def per_digit(find: Callable[..., Iterator]) -> Callable[..., Iterator]:
