@@ -10,21 +10,34 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sudokulab.human.candidates import Candidates, cells_of, line_masks, per_digit
+from sudokulab.human.candidates import (
+    Candidates,
+    Tables,
+    cells_of,
+    line_masks,
+    per_digit,
+    remembered,
+)
 from sudokulab.human.step import Step, cells_text, make, name
 
 
-def strong_links(g: Candidates, d: int) -> list[tuple[int, int, int]]:
-    """(a, b, unit) for every unit where d has exactly two places, a < b, each pair once."""
+def strong_links(g: Candidates, d: int) -> tuple[tuple[int, int, int], ...]:
+    """(a, b, unit) for every unit where d has exactly two places, a < b, each pair once;
+    remembered by the digit's places (several techniques ask, step after step)."""
     where = g.where()[d - 1]
+    return remembered(g.tables, (strong_links, where), _strong_links, g.tables, where)
+
+
+def _strong_links(tables: Tables, where: int) -> tuple[tuple[int, int, int], ...]:
+    """strong_links of a digit's places, found."""
     seen, out = set(), []
-    for u, mask in enumerate(g.tables.unit_masks):
+    for u, mask in enumerate(tables.unit_masks):
         places = where & mask
         if places.bit_count() == 2 and places not in seen:
             seen.add(places)
             low = places & -places
             out.append((low.bit_length() - 1, places.bit_length() - 1, u))
-    return out
+    return tuple(out)
 
 
 def shape(g: Candidates, u1: int, u2: int, p: int, q: int) -> str:
