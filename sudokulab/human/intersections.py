@@ -19,10 +19,14 @@ def _locked(g: Candidates, pointing: bool) -> Iterator[Step]:
     """Locked candidates starting from boxes (pointing) or from lines (claiming), unit by
     unit. Each digit's are remembered by its places (they read nothing else), so a digit a
     step left alone is not searched again; merged here into the order of units."""
-    where, hits = g.where(), []
-    for d in range(1, g.n + 1):
-        hits += remembered(g.tables, (_locked, pointing, d, where[d - 1]),
-                           _digit_locked, g, d, pointing)
+    where = g.where()
+    hits: list[tuple[tuple, Step]] = []
+    for d in range(1, g.n + 1):   # one memo entry a digit for both kinds: {kind: hits}
+        known: dict[bool, list] = remembered(g.tables, (_locked, d, where[d - 1]), dict)
+        found = known.get(pointing)
+        if found is None:
+            found = known[pointing] = _digit_locked(g, d, pointing)
+        hits += found
     hits.sort(key=itemgetter(0))   # by (unit, digit, crossing unit): a search unit by unit
     for _, step in hits:
         yield step

@@ -45,9 +45,19 @@ def _naked_sets(g: Candidates, size: int) -> list[tuple[int, tuple[int, ...], in
     out: list[tuple[int, tuple[int, ...], int]] = []
     for u, unit in enumerate(tables.units):
         if blanks[u] > size:
-            out += remembered(tables, (_naked_sets, size, u, tables.unit_items[u](cands)),
-                              _naked_in, u, unit, cands, size)
+            known = _unit_memo(g, u)
+            found = known.get(("naked", size))
+            if found is None:
+                found = known["naked", size] = _naked_in(u, unit, cands, size)
+            out += found
     return out
+
+
+def _unit_memo(g: Candidates, u: int) -> dict:
+    """The subsets found so far among a unit's candidates as they are, by (kind, size): one
+    entry of the tables' memo per unit and candidates, for every kind and size (an entry
+    each would fill the memo, and clear the fish it keeps, several times as fast)."""
+    return remembered(g.tables, (_unit_memo, u, g.tables.unit_items[u](g.cands)), dict)
 
 
 def _naked_in(u: int, unit: tuple[int, ...], cands: list[int],
@@ -109,10 +119,11 @@ def _hidden_sets(g: Candidates, size: int) -> Iterator[tuple[int, tuple[int, ...
     """(unit, digits, their places) of every `size` digits whose 2 or more places each in a
     unit are `size` cells together: unit by unit, each unit's in the order of
     itertools.combinations; remembered by the unit's candidates, as in _naked_sets."""
-    tables, cands = g.tables, g.cands
-    for u, unit_mask in enumerate(tables.unit_masks):
-        found = remembered(tables, (_hidden_sets, size, u, tables.unit_items[u](cands)),
-                           _hidden_in, g, unit_mask, size)
+    for u, unit_mask in enumerate(g.tables.unit_masks):
+        known = _unit_memo(g, u)
+        found = known.get(("hidden", size))
+        if found is None:
+            found = known["hidden", size] = _hidden_in(g, unit_mask, size)
         yield from ((u, group, union) for group, union in found)
 
 
