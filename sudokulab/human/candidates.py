@@ -316,16 +316,17 @@ def per_digit(find: Callable[..., Iterator]) -> Callable[..., Iterator]:
     return every_digit
 
 
-def remembered(tables: Tables, key: tuple, make: Callable[..., T], *args) -> T:
-    """make(*args), kept in the tables' memo (shared by every grid of the shape and rules)
-    under a key holding all it is made from: a part of the grid that a step left alone is
-    not searched again."""
-    memo = tables.memo
-    found = memo.get(key)
-    if found is None:
-        if len(memo) >= MEMO_SIZE:
-            memo.clear()
-        found = memo[key] = make(*args)
+def latest(tables: Tables, slot: tuple, state: object, make: Callable[..., T], *args) -> T:
+    """make(*args), kept for the latest `state` of one part of the grid (a unit's candidates,
+    a digit's places) in the tables' memo under `slot`, until that part changes: a step
+    changes a few parts, the others are not searched again. One entry a part, replaced:
+    an entry a state would fill the memo (clearing the fish it keeps) and keep the garbage
+    collector busy."""
+    kept = tables.memo.get(slot)
+    if kept is not None and kept[0] == state:
+        return kept[1]
+    found = make(*args)
+    tables.memo[slot] = (state, found)
     return found
 
 

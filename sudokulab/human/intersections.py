@@ -8,33 +8,34 @@ region, window or diagonal), claiming from a row or a column.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from operator import itemgetter
 
-from sudokulab.human.candidates import Candidates, cells_of, remembered
+from sudokulab.human.candidates import Candidates, cells_of, latest
 from sudokulab.human.singles import unit_short
 from sudokulab.human.step import Step, make
 
 
 def _locked(g: Candidates, pointing: bool) -> Iterator[Step]:
     """Locked candidates starting from boxes (pointing) or from lines (claiming), unit by
-    unit. Each digit's are remembered by its places (they read nothing else), so a digit a
-    step left alone is not searched again; merged here into the order of units."""
+    unit. Each digit's are kept while its places stay (they read nothing else), so a digit
+    a step left alone is not searched again; merged here into the order of units, and made
+    steps only as they are taken (a path takes the first)."""
     where = g.where()
-    hits: list[tuple[tuple, Step]] = []
+    hits: list[tuple[int, ...]] = []
     for d in range(1, g.n + 1):   # one memo entry a digit for both kinds: {kind: hits}
-        known: dict[bool, list] = remembered(g.tables, (_locked, d, where[d - 1]), dict)
+        known: dict[bool, tuple] = latest(g.tables, ("locked", d), where[d - 1], dict)
         found = known.get(pointing)
         if found is None:
             found = known[pointing] = _digit_locked(g, d, pointing)
         hits += found
-    hits.sort(key=itemgetter(0))   # by (unit, digit, crossing unit): a search unit by unit
-    for _, step in hits:
-        yield step
+    hits.sort()   # by (unit, digit, crossing unit's rank): a search unit by unit
+    for u, d, _, v, places, gone in hits:
+        yield _step(g, pointing, u, d, v, places, gone)
 
 
-def _digit_locked(g: Candidates, d: int, pointing: bool) -> list[tuple[tuple, Step]]:
-    """((unit, digit, crossing unit's rank), step) of each locked candidate of one digit."""
-    tables, n, places_d = g.tables, g.n, g.where()[d - 1]
+def _digit_locked(g: Candidates, d: int, pointing: bool) -> tuple[tuple[int, ...], ...]:
+    """(unit, digit, crossing unit's rank, crossing unit, places, what goes) of each locked
+    candidate of one digit: numbers only, which the garbage collector leaves alone."""
+    tables, places_d = g.tables, g.where()[d - 1]
     masks, crossing = tables.unit_masks, _crossing(tables)
     out = []
     for u, unit_mask in enumerate(masks):
@@ -48,16 +49,22 @@ def _digit_locked(g: Candidates, d: int, pointing: bool) -> list[tuple[tuple, St
                 continue  # not all of the digit's places lie in v
             gone = places_d & masks[v] & ~places
             if gone:
-                technique = ("Locked Candidates Type 1 (Pointing)" if pointing
-                             else "Locked Candidates Type 2 (Claiming)")
-                out.append(((u, d, k), make(
-                    technique, n, f"{d} in {unit_short(tables, u)}",
-                    eliminations=[(c, d) for c in cells_of(gone)],
-                    cells=cells_of(places), units=[u, v],
-                    sentence=f"In {tables.unit_names[u]}, {d} can only go in "
-                    f"{tables.unit_names[v]}, so the rest of {tables.unit_names[v]} "
-                    f"cannot hold {d}.")))
-    return out
+                out.append((u, d, k, v, places, gone))
+    return tuple(out)
+
+
+def _step(g: Candidates, pointing: bool, u: int, d: int, v: int, places: int,
+          gone: int) -> Step:
+    """The Step of one locked candidate: d, in unit u, only in places, all in unit v."""
+    tables = g.tables
+    technique = ("Locked Candidates Type 1 (Pointing)" if pointing
+                 else "Locked Candidates Type 2 (Claiming)")
+    return make(technique, g.n, f"{d} in {unit_short(tables, u)}",
+                eliminations=[(c, d) for c in cells_of(gone)],
+                cells=cells_of(places), units=[u, v],
+                sentence=f"In {tables.unit_names[u]}, {d} can only go in "
+                f"{tables.unit_names[v]}, so the rest of {tables.unit_names[v]} "
+                f"cannot hold {d}.")
 
 
 def _crossing(tables) -> list[dict[int, tuple[int, ...]]]:

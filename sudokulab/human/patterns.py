@@ -14,18 +14,18 @@ from sudokulab.human.candidates import (
     Candidates,
     Tables,
     cells_of,
+    latest,
     line_masks,
     per_digit,
-    remembered,
 )
 from sudokulab.human.step import Step, cells_text, make, name
 
 
 def strong_links(g: Candidates, d: int) -> tuple[tuple[int, int, int], ...]:
     """(a, b, unit) for every unit where d has exactly two places, a < b, each pair once;
-    remembered by the digit's places (several techniques ask, step after step)."""
+    kept while the digit's places stay (several techniques ask, step after step)."""
     where = g.where()[d - 1]
-    return remembered(g.tables, (strong_links, where), _strong_links, g.tables, where)
+    return latest(g.tables, ("strong links", d), where, _strong_links, g.tables, where)
 
 
 def _strong_links(tables: Tables, where: int) -> tuple[tuple[int, int, int], ...]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sudokulab.human.candidates import Candidates, cells_of, digits, remembered
+from sudokulab.human.candidates import Candidates, cells_of, digits, latest
 from sudokulab.human.step import Step, cells_text, digits_text, make
 
 SIZE_NAMES = {2: "Pair", 3: "Triple", 4: "Quadruple"}
@@ -39,8 +39,7 @@ def _naked_sets(g: Candidates, size: int) -> list[tuple[int, tuple[int, ...], in
     """(unit, cells, their digits) of every `size` cells of a unit with more blank cells that
     hold `size` digits between them: unit by unit, each unit's in the order of
     itertools.combinations (naked and locked subsets of a size share them). A unit's are
-    remembered by its candidates: a step changes few units, the others are not searched
-    again."""
+    kept while its candidates stay (`latest`)."""
     tables, cands, blanks = g.tables, g.cands, g.blanks
     out: list[tuple[int, tuple[int, ...], int]] = []
     for u, unit in enumerate(tables.units):
@@ -54,17 +53,15 @@ def _naked_sets(g: Candidates, size: int) -> list[tuple[int, tuple[int, ...], in
 
 
 def _unit_memo(g: Candidates, u: int) -> dict:
-    """The subsets found so far among a unit's candidates as they are, by (kind, size): one
-    entry of the tables' memo per unit and candidates, for every kind and size (an entry
-    each would fill the memo, and clear the fish it keeps, several times as fast)."""
-    return remembered(g.tables, (_unit_memo, u, g.tables.unit_items[u](g.cands)), dict)
+    """The subsets found so far among a unit's candidates as they are, by (kind, size)."""
+    return latest(g.tables, ("subsets", u), g.tables.unit_items[u](g.cands), dict)
 
 
 def _naked_in(u: int, unit: tuple[int, ...], cands: list[int],
-              size: int) -> list[tuple[int, tuple[int, ...], int]]:
+              size: int) -> tuple[tuple[int, tuple[int, ...], int], ...]:
     """The naked sets of `size` cells of one unit (see _naked_sets)."""
     small = [(c, cands[c]) for c in unit if cands[c] and cands[c].bit_count() <= size]
-    return [(u, group, mask) for group, mask in _within(small, size)]
+    return tuple((u, group, mask) for group, mask in _within(small, size))
 
 
 def _within(items: list[tuple[int, int]], size: int) -> list[tuple[tuple[int, ...], int]]:
@@ -118,12 +115,12 @@ def hidden(g: Candidates, size: int) -> Iterator[Step]:
 def _hidden_sets(g: Candidates, size: int) -> Iterator[tuple[int, tuple[int, ...], int]]:
     """(unit, digits, their places) of every `size` digits whose 2 or more places each in a
     unit are `size` cells together: unit by unit, each unit's in the order of
-    itertools.combinations; remembered by the unit's candidates, as in _naked_sets."""
+    itertools.combinations; kept while the unit's candidates stay, as in _naked_sets."""
     for u, unit_mask in enumerate(g.tables.unit_masks):
         known = _unit_memo(g, u)
         found = known.get(("hidden", size))
         if found is None:
-            found = known["hidden", size] = _hidden_in(g, unit_mask, size)
+            found = known["hidden", size] = tuple(_hidden_in(g, unit_mask, size))
         yield from ((u, group, union) for group, union in found)
 
 
