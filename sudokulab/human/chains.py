@@ -208,7 +208,7 @@ def _reaches(strong: dict, weak: Callable[[int], list[int]]):
                 for node in level:
                     if node != start and removes(node):
                         return True
-            if _past(links, best) or links >= MAX_LINKS:
+            if links + 1 + on >= best or links >= MAX_LINKS:   # _past, inline: hot
                 return False
             after: set[int] = set()
             if on:
@@ -561,16 +561,31 @@ def _group_removes(g: Candidates, nodes: list, seen: list[int],
     """A test of nodes z (indexes): whether _group_eliminations finds something for nodes a
     and z; `seen` has the cells that see every cell of each node."""
     ca, da = nodes[a]
-    single = _removes(g, (ca.bit_length() - 1) * g.n + da - 1) if ca & (ca - 1) == 0 else None
     where = g.where()[da - 1] & seen[a]
 
     def removes(z: int) -> bool:
         cz, dz = nodes[z]
-        if single and cz & (cz - 1) == 0:
-            return single((cz.bit_length() - 1) * g.n + dz - 1)
         return dz == da and not ca & cz and bool(where & seen[z])
 
-    return removes
+    if ca & (ca - 1):
+        return removes
+    # a candidate: against another, _removes's test, written out (a call less: hot)
+    cands, peers, c = g.cands, g.tables.peer_masks, ca.bit_length() - 1
+    others = cands[c] & ~(1 << (da - 1))   # the start cell's other candidates
+    targets = peers[c] & g.where()[da - 1]   # the start digit's places that see the start
+
+    def single(z: int) -> bool:
+        cz, dz = nodes[z]
+        if cz & (cz - 1):
+            return dz == da and not ca & cz and bool(where & seen[z])
+        x = cz.bit_length() - 1
+        if x == c:
+            return bool(others & ~(1 << (dz - 1)))
+        if dz == da:
+            return bool(targets & peers[x])
+        return bool(peers[c] >> x & 1 and (others >> (dz - 1) | cands[x] >> (da - 1)) & 1)
+
+    return single
 
 
 def grouped_aic(g: Candidates, every: bool = True, alses: bool = False) -> Iterator[Step]:
