@@ -6,8 +6,8 @@ they reach means there is none (NONE): a blank cell without a candidate, or a ru
 by the givens, a step's placements or the full grid (a cage's sum missed). When the
 enabled techniques find no further step, the status is STALLED with the partial grid: no
 verdict, and no failure either. Uniqueness techniques (Unique Rectangles, BUG+1) assume
-one solution; with `uniqueness=yes` a filled grid is only SOLVED, since the assumption is
-not proven here.
+one solution; with `uniqueness=yes` a grid filled with the help of one is only SOLVED,
+since the assumption is not proven here (a contradiction after one is STALLED).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class HumanBackend(Backend):
         "upto": Choice(technique_names, fold=True,
                        help="the hardest technique to use (default: every one)"),
         "uniqueness": YesNo(help="also use the techniques that assume one solution (a "
-                                 "filled grid is then only SOLVED)"),
+                                 "grid filled with their help is then only SOLVED)"),
     }
 
     def __init__(self, upto: str = "", uniqueness: str = "no") -> None:

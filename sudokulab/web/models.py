@@ -85,9 +85,9 @@ class LearnRequest(PuzzleText):
                                        "player's entries on top of the givens, N*N digits "
                                        "row by row (0: blank)")
     candidates: list[Marks] | None = Field(
-        None, max_length=MAX_CELLS, description="/api/hint only: the player's pencil marks, "
+        None, max_length=MAX_CELLS, description="the player's pencil marks (hint and explain), "
         "N*N lists of digits row by row ([] for a filled cell, or a blank cell without "
-        "marks); the hint is found on them (within what the rules allow) instead of the "
+        "marks); the steps are found on them (within what the rules allow) instead of the "
         "full candidates")
 
 
