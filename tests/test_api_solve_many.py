@@ -164,7 +164,8 @@ backend = sys.argv[1]
 sl.solve("." * 16, backend=backend)  # the engine started before the clock
 print("started", flush=True)
 try:
-    sl.solve("." * 81, backend=backend, limit=None)
+    # a timeout far past the signal: without one, limit=None is refused at once here
+    sl.solve("." * 81, backend=backend, limit=None, timeout=3600)
 except Interrupted as stop:
     grids = stop.result.solutions
     valid = all(check(sl.parse("." * 81), grid) == [] for grid in grids)

@@ -37,7 +37,7 @@ def options(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--dataset", "-d", metavar="NAME", type=nonempty,
                         help="a bundled dataset (see `sudokulab datasets`; default: top95)")
-    source.add_argument("--file", "-f", metavar="F", type=rereadable,
+    source.add_argument("--file", "-f", metavar="F", type=nonempty,
                         help="a file of puzzles in any supported format (.gz works), each "
                              "with its own rules in JSON Lines or a JSON array")
     parser.add_argument("--input-format", metavar="FMT", choices=READERS,
@@ -121,6 +121,7 @@ def settings_of(args: argparse.Namespace) -> Settings:
               if getattr(args, name, None) not in (None, False)}
     if hasattr(args, "timeout"):  # given: its type reads 0 and inf as None, no limit
         chosen["timeout"] = args.timeout
+    rereadable(args.file)
     if args.resume:
         return compare.resumed(args.out, chosen)
     return compare.Settings(**chosen, out=args.out)

@@ -41,14 +41,12 @@ def nonempty(text: str) -> str:
     return text
 
 
-def rereadable(text: str) -> str:
-    """argparse type of --file for a run that can be resumed (compare, ladder): a file,
-    read again on --resume, so not '-' (standard input is read once)."""
-    if text.strip() == "-":
-        raise argparse.ArgumentTypeError(
-            "'-' (standard input) cannot be read again to --resume the run: save the "
-            "puzzles to a file and name it")
-    return nonempty(text)
+def rereadable(path: str | None) -> None:
+    """UsageError for `--file -` in a run that can be resumed (compare, ladder): its file
+    is read again on --resume, and standard input is read once."""
+    if path is not None and path.strip() == "-":
+        raise UsageError("--file -: standard input cannot be read again to --resume the "
+                         "run: save the puzzles to a file and name it")
 
 
 def rule_value(text: str) -> str:

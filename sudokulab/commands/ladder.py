@@ -49,7 +49,7 @@ def options(p: argparse.ArgumentParser) -> None:
     source = p.add_mutually_exclusive_group()
     source.add_argument("--dataset", "-d", metavar="NAME", type=nonempty,
                         help="bundled dataset(s), comma-separated (default: top95)")
-    source.add_argument("--file", "-f", metavar="F", type=rereadable,
+    source.add_argument("--file", "-f", metavar="F", type=nonempty,
                         help="a file of puzzles (.gz works)")
     source.add_argument("--merge", metavar="JSON", type=nonempty,
                         help="no run: the report of earlier runs' ladder.json files, "
@@ -145,6 +145,7 @@ def _settings(args: argparse.Namespace) -> dict:
     from sudokulab.teaching import ladder
     from sudokulab.teaching.ladder_report import LOG, LadderLog
 
+    rereadable(args.file)
     given = {"dataset": _names(args.dataset) if args.dataset else None,
              "file": os.path.abspath(args.file) if args.file else None,
              "levels": [lv.name for lv in ladder.choose(args.levels)] if args.levels else None}

@@ -224,7 +224,8 @@ def select(names: Iterable[str] | None = None, upto: str | None = None) -> tuple
         return tuple(chosen[t.name] for t in ALL if t.name in chosen)
     if upto is not None:
         last = [t.name for t in ALL].index(lookup(upto).name)
-        return tuple(t for t in ALL[:last] if t.by_default) + (_as_named(ALL[last]),)
+        named = ALL[last] if ALL[last].by_default else _as_named(ALL[last])
+        return tuple(t for t in ALL[:last] if t.by_default) + (named,)
     return TECHNIQUES
 
 
