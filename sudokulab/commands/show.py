@@ -94,6 +94,7 @@ def _after(puzzle, level: str) -> str:
     EngineError when its engine cannot take the puzzle, or has no marks to show (a level
     known only by its full search, which took a choice)."""
     from sudokulab.formats import text
+    from sudokulab.human.positions import is_position
     from sudokulab.teaching import ladder
 
     levels = ladder.choose(level)
@@ -102,7 +103,7 @@ def _after(puzzle, level: str) -> str:
                          f"--after {levels[0].name}); `sudokulab ladder --file FILE --levels "
                          f"{level}` compares them on a file of puzzles")
     chosen = levels[0]
-    deleted = puzzle.deleted() if hasattr(puzzle, "deleted") else []
+    deleted = puzzle.deleted() if is_position(puzzle) else []
     if deleted and chosen.engine != "human":  # its marks would be from the digits alone
         raise UsageError(f"--after {chosen.name}: {chosen.engine} starts from the position's "
                          f"digits, not from its pencil marks ({len(deleted)} candidates "

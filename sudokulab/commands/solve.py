@@ -210,6 +210,7 @@ def _in_process(args: argparse.Namespace, engine, entries: list, limit: int | No
 
     codes: list[int] = []
     sink = samples = None
+    recordings: list = []
     recording = 0  # the puzzle whose search the recordings watch
     try:
         if args.trace:
@@ -241,7 +242,7 @@ def _in_process(args: argparse.Namespace, engine, entries: list, limit: int | No
         number = len(codes) + 1  # the puzzle printed as interrupted: recorded as such
         if number <= len(entries) and entries[number - 1].puzzle is not None:
             partial = getattr(interrupt, "result", None) or interrupted((), limit).result
-            for cut in filter(None, (sink, samples)):
+            for cut in recordings:
                 if recording != number:  # stopped before its search began: nothing seen
                     cut.watch(engine)
                 cut.keep(number, entries[number - 1].puzzle, engine, partial,

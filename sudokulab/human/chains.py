@@ -577,7 +577,7 @@ def _group_removes(g: Candidates, nodes: list, seen: list[int],
     def single(z: int) -> bool:
         cz, dz = nodes[z]
         if cz & (cz - 1):
-            return dz == da and not ca & cz and bool(where & seen[z])
+            return removes(z)   # a group: as from a group
         x = cz.bit_length() - 1
         if x == c:
             return bool(others & ~(1 << (dz - 1)))

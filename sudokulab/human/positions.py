@@ -28,6 +28,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError
@@ -103,7 +104,7 @@ def drc_text(pairs: Iterable[Pair], n: int = 9) -> str:
     return " ".join(f"{d}{c // n + 1}{c % n + 1}" for c, d in pairs)
 
 
-def is_position(puzzle: Puzzle) -> bool:
+def is_position(puzzle: Puzzle) -> TypeGuard[Position]:
     """Whether a puzzle carries its own candidates."""
     return isinstance(puzzle, Position)
 

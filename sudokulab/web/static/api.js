@@ -31,24 +31,19 @@ const isCurrent = (tag) => tag.startsWith(`${TAB}:${puzzleId}:`);
 
 /** A new puzzle is on the board: stop everything asked for the old one. */
 export function newPuzzle() {
-  const old = [...running.entries()];
-  running.clear();
+  const old = [...running.keys()];
   puzzleId += 1;
-  for (const [tag, controller] of old) {
-    controller.abort();
-    fetch("/api/cancel", { method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ tag }) }).catch(() => {});  // a server without it: nothing to stop
-  }
+  old.forEach(cancel);
 }
 
-/** Stop one request of this puzzle, here and on the server (a compare clicked again). */
+/** Stop one request, here and on the server (a compare clicked again, a new puzzle). */
 export function cancel(tag) {
   const controller = running.get(tag);
   if (!controller) return;  // answered already
   running.delete(tag);
   controller.abort();
   fetch("/api/cancel", { method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ tag }) }).catch(() => {});
+    body: JSON.stringify({ tag }) }).catch(() => {});  // a server without it: nothing to stop
 }
 
 function start() {
