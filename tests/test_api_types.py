@@ -177,11 +177,20 @@ def test_an_unknown_backend_or_dataset_is_a_value_error():
         sl.compare("no-such-set", backends=["norvig"], progress=False)
 
 
-def test_every_solution_of_an_empty_grid_is_refused_at_once_as_the_cli_refuses_it():
+def test_every_solution_of_an_empty_grid_is_refused_at_once_as_the_cli_refuses_it(
+        monkeypatch):
     """limit=None with no timeout on the empty 9x9 would list 6.67e21 grids: refused with
-    Knuth's estimate, as `solve --count`; a timeout gives the lower bound instead."""
-    with pytest.raises(UsageError, match=r"^sl.solve: limit=None would list about 6\.\de\+21"):
-        sl.solve("." * 81, limit=None)
+    Knuth's estimate, as `solve --count`, before any engine runs (an engine asked here
+    fails the test at once rather than listing for ever); a timeout gives the lower
+    bound instead."""
+    from sudokulab.backends import backend_class
+
+    with monkeypatch.context() as patched:
+        patched.setattr(backend_class(DEFAULT), "solve",
+                        lambda *args, **kwargs: pytest.fail("an engine was asked to list"))
+        with pytest.raises(UsageError,
+                           match=r"^sl.solve: limit=None would list about 6\.\de\+21"):
+            sl.solve("." * 81, limit=None)
     assert sl.solve("." * 16, limit=None).count == 288  # the 4x4s: listed
     bounded = sl.solve("." * 81, limit=None, timeout=0.2)
     assert bounded.status is sl.Status.TIMEOUT and not bounded.exact
