@@ -109,8 +109,8 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
              and (kind or count[line] >= 2)]
     # classic boxes: a cover cell sees a fin only through the fin's box
     stack = (tables.box[1] if rows_first else tables.box[0]) if tables.classic else 0
-    rows, cols = line_masks(n)
-    base_masks, cross_masks = (rows, cols) if rows_first else (cols, rows)
+    base_masks = line_masks(n)[0 if rows_first else 1]
+    cells_across = _across(n, rows_first)
     where, peers = g.where()[d - 1], tables.peer_masks
     for base, union in _bases(lines, places, size, size + 2 if kind else size):
         width = union.bit_count()
@@ -132,6 +132,7 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
                 open_ |= 1 << x
         if not open_:
             continue
+        outside = where & ~base_cells   # the places that can go
         for cover in covers:
             seen = cover   # the cover lines whose cells can lose the digit
             if kind and stack:  # only those in the fins' box stack can see a fin
@@ -140,29 +141,42 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
                 seen = cover & ((1 << stack) - 1) << first
                 if not seen & open_ or (union & ~cover) >> first >> stack:
                     continue  # nothing to lose, or fins in two box stacks (nothing sees both)
-            if any(not places[line] & cover for line in base):
+            gone = seen_cells = cells_across.get(seen)   # what the fish covers
+            if seen_cells is None:
+                gone = cells_across[seen] = _cells(seen, n, rows_first)
+            gone &= outside
+            if kind:
+                fins = union & ~cover
+                fin_cells = cells_across.get(fins)
+                if fin_cells is None:
+                    fin_cells = cells_across[fins] = _cells(fins, n, rows_first)
+                for fin in _bits(where & base_cells & fin_cells):
+                    gone &= peers[fin]   # only what sees every fin
+            if not gone or any(not places[line] & cover for line in base):
                 continue
-            cover_cells = _cells(cover, cross_masks)
-            gone = where & _cells(seen, cross_masks) & ~base_cells   # what the fish covers
             if not kind:
-                if gone:
-                    yield _step(g, d, size, kind, base, _bits(cover), [],
-                                [(c, d) for c in _bits(gone)], rows_first)
+                yield _step(g, d, size, kind, base, _bits(cover), [],
+                            [(c, d) for c in _bits(gone)], rows_first)
                 continue
-            for fin in _bits(where & base_cells & ~cover_cells):
-                gone &= peers[fin]   # only what sees every fin
-            if gone:
-                sashimi = any((places[line] & cover).bit_count() == 1 for line in base)
-                fins = [base_cell(line, x, n, rows_first) for line in base
-                        for x in _bits(places[line] & ~cover)]
-                found = "sashimi" if sashimi else "finned"
-                yield found, _step(g, d, size, found, base, _bits(cover), fins,
-                                   [(c, d) for c in _bits(gone)], rows_first), \
-                    (d, base, rows_first)
+            sashimi = any((places[line] & cover).bit_count() == 1 for line in base)
+            fins_at = [base_cell(line, x, n, rows_first) for line in base
+                       for x in _bits(places[line] & ~cover)]
+            found = "sashimi" if sashimi else "finned"
+            yield found, _step(g, d, size, found, base, _bits(cover), fins_at,
+                               [(c, d) for c in _bits(gone)], rows_first), \
+                (d, base, rows_first)
 
 
-def _cells(lines: int, masks: tuple[int, ...]) -> int:
-    """The cells of the cross lines of a mask."""
+@lru_cache(maxsize=64)
+def _across(n: int, rows_first: bool) -> dict[int, int]:
+    """A memo, per shape and orientation, of the cells of cross lines (by mask of them):
+    the fish search asks for the same few masks many times."""
+    return {}
+
+
+def _cells(lines: int, n: int, rows_first: bool) -> int:
+    """The cells of the cross lines of a mask (columns when the base lines are rows)."""
+    masks = line_masks(n)[1 if rows_first else 0]
     out = 0
     while lines:
         low = lines & -lines
@@ -189,18 +203,26 @@ def _covers(union: int, size: int, stack: int, n: int) -> tuple[int, ...]:
     return tuple(sorted(covers))
 
 
-def _bases(lines: list[int], places: list[int], size: int, widest: int,
-           start: int = 0, union: int = 0, chosen: tuple = ()) -> Iterator[tuple]:
+def _bases(lines: list[int], places: list[int], size: int, widest: int) -> list[tuple]:
     """(base lines, union of their places) for every `size` lines whose places span at most
-    `widest` cross lines, pruned as soon as a partial choice spans more."""
-    if len(chosen) == size:
-        yield chosen, union
-        return
-    for k in range(start, len(lines) - (size - len(chosen)) + 1):
-        joined = union | places[lines[k]]
-        if joined.bit_count() <= widest:
-            yield from _bases(lines, places, size, widest, k + 1, joined,
-                              chosen + (lines[k],))
+    `widest` cross lines, pruned as soon as a partial choice spans more; in the order of
+    itertools.combinations."""
+    found: list[tuple] = []
+    last = len(lines)
+
+    def grow(start: int, union: int, chosen: tuple) -> None:
+        """Add each later line that keeps the union narrow enough."""
+        left = size - len(chosen)
+        for k in range(start, last - left + 1):
+            joined = union | places[lines[k]]
+            if joined.bit_count() <= widest:
+                if left == 1:
+                    found.append((chosen + (lines[k],), joined))
+                else:
+                    grow(k + 1, joined, chosen + (lines[k],))
+
+    grow(0, 0, ())
+    return found
 
 
 def _step(g, d, size, kind, base, cover, fins, gone, rows_first) -> Step:
