@@ -265,6 +265,9 @@ def test_check_backend_fails_an_engine_that_repeats_a_digit_and_says_where():
     assert run.returncode == 4, run.stdout + run.stderr
     easy = datasets.lines("easy50")[0]
     assert "FAIL  the limit" in run.stdout and f"on {easy}" in run.stdout
+    # the limit=1 and limit=2 cases of one puzzle fail alike: each line says which it is
+    assert f"on {easy} (limit 1): solution 1" in run.stdout
+    assert f"on {easy} (limit 2): solution 1" in run.stdout
     assert "breaks the rules: row 1:" in run.stdout  # what check.py found, where
     assert f"expected {datasets.solution_lines('easy50')[0]}" in run.stdout
     assert "Traceback" not in run.stdout + run.stderr

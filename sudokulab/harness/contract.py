@@ -120,10 +120,17 @@ def shown(puzzle: Puzzle) -> str:
     return line_of(puzzle.givens) + rules
 
 
+def _on(case: Case) -> str:
+    """Which case, in words: the puzzle and the solve's limit (and keep), so two cases of one
+    puzzle are told apart."""
+    keep = "" if case.keep is None else f", keep {case.keep}"
+    return f"on {shown(case.puzzle)} (limit {case.limit}{keep})"
+
+
 def judge(engine: Backend, case: Case, result: Result) -> list[str]:
     """What is wrong with a result, in words; [] when it keeps the contract."""
     wrong = []
-    puzzle = case.puzzle
+    puzzle, on = case.puzzle, _on(case)
     got = f"{result.status.value}, {result.count_text} solution(s)" + \
         (f" ({result.message})" if result.message else "")
     want = f"{case.status.value}" + (f", {case.count} solution(s)" if case.count is not None
@@ -132,25 +139,25 @@ def judge(engine: Backend, case: Case, result: Result) -> list[str]:
         return []
     if result.status is not case.status or (case.count is not None
                                             and result.count != case.count):
-        wrong.append(f"on {shown(puzzle)} (limit {case.limit}): expected {want}, got {got}")
+        wrong.append(f"{on}: expected {want}, got {got}")
     for k, grid in enumerate(result.solutions, 1):
         problems = check(puzzle, grid)
         if problems:
             expected = (f"; expected {line_of(case.solutions[0])}"
                         if len(case.solutions) == 1 else "")
-            wrong.append(f"on {shown(puzzle)}: solution {k} {line_of(grid)} breaks the rules: "
+            wrong.append(f"{on}: solution {k} {line_of(grid)} breaks the rules: "
                          + "; ".join(map(str, problems[:3])) + " (sudokulab/check.py)"
                          + expected)
     if len(set(result.solutions)) != len(result.solutions):
-        wrong.append(f"on {shown(puzzle)}: the same grid is given twice; each solution "
+        wrong.append(f"{on}: the same grid is given twice; each solution "
                      "once (block it before searching on)")
     if case.solutions and not wrong and set(result.solutions) - set(case.solutions):
-        wrong.append(f"on {shown(puzzle)}: a grid that is not one of the puzzle's "
+        wrong.append(f"{on}: a grid that is not one of the puzzle's "
                      "solutions was returned")
     returned = result.count if case.keep is None else min(case.keep, result.count)
     if len(result.solutions) != returned:
         kept = "" if case.keep is None else f" (keep={case.keep}: Backend.new_found())"
-        wrong.append(f"on {shown(puzzle)}: count {result.count} but {len(result.solutions)} "
+        wrong.append(f"{on}: count {result.count} but {len(result.solutions)} "
                      f"grids returned{kept}")
     return wrong
 
@@ -182,7 +189,7 @@ def run_cases(engine: Backend, cases: list[Case]) -> list[str]:
         try:
             result = solve(engine, case.puzzle, case.limit, keep=case.keep)
         except Hung:
-            wrong.append(f"on {shown(case.puzzle)}: no answer after {HUNG_AFTER:.0f} s "
+            wrong.append(f"{_on(case)}: no answer after {HUNG_AFTER:.0f} s "
                          "(a loop that never ends, or a search without propagation?)")
             continue
         wrong += judge(engine, case, result)
