@@ -194,6 +194,22 @@ def test_a_search_level_shows_no_marks_it_did_not_compute(level, capsys):
     assert all(len(token) == 1 for row in rows for token in row.split() if token.isdigit())
 
 
+def test_the_pages_grids_say_why_a_level_has_no_marks():
+    from sudokulab.web.routes.teach import _ladder_grids  # what POST /api/ladder/grids runs
+
+    jigsaw = {level["name"]: level for level in _ladder_grids(puzzle("jigsaw"))["levels"]}
+    assert jigsaw["sat:augmented"]["marks"] is None  # its encoding cannot state the regions
+    assert jigsaw["sat:augmented"]["why"].startswith("unsupported: ")
+    thermo = {level["name"]: level for level in _ladder_grids(puzzle("thermometer"))["levels"]}
+    assert thermo["human:singles"]["why"].startswith("unsupported: ")
+    hard = {level["name"]: level for level in _ladder_grids(parse(HARD))["levels"]}
+    for name in ("asp", "cpsat"):  # a full search that took choices reached no marks
+        assert hard[name]["marks"] is None and not hard[name]["finished"]
+        assert hard[name]["why"].startswith("no pencil marks: ")
+    reached = hard["sat:minimal"]
+    assert reached["why"] == "" and len(reached["marks"]) == 81 and reached["candidates"] > 0
+
+
 def test_model_of_a_samurai_models_it_or_says_unsupported(capsys):
     from sudokulab import backends
 

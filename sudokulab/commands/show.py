@@ -110,10 +110,9 @@ def _after(puzzle, level: str) -> str:
                          f"deleted); the human levels (e.g. --after human:locked) start "
                          f"from them")
     outcome = ladder.after(puzzle, chosen.name)
-    if outcome.unsupported:
-        raise EngineError(f"after {chosen.name}: unsupported: {outcome.unsupported}")
-    if not ladder.has_marks(chosen, outcome):
-        raise EngineError(_no_marks(chosen, outcome))
+    why = ladder.without_marks(chosen, outcome)
+    if why:
+        raise EngineError(f"after {chosen.name}: {why}")
     if outcome.marks is None:
         return f"after {chosen.name}: a contradiction (no solution)"
     marks = [[d + 1 for d in range(puzzle.n) if m >> d & 1] for m in outcome.marks]
@@ -121,15 +120,6 @@ def _after(puzzle, level: str) -> str:
     state = ("finished, the grid checked" if outcome.finished
              else f"{decided} cells decided, {outcome.candidates} candidates left in the others")
     return f"after {chosen.name} ({chosen.what}): {state}\n{text.format_candidates(puzzle, marks)}"
-
-
-def _no_marks(level, outcome) -> str:
-    """Why a level known only by its full search shows no pencil marks for this puzzle."""
-    unit = level.guesses[:-1] if outcome.guesses == 1 else level.guesses  # '1 decision'
-    took = ("ran out of time" if outcome.guesses is None
-            else f"took {outcome.guesses:g} {unit}")
-    return (f"after {level.name}: no pencil marks: this level is {level.engine}'s full search, "
-            f"which {took}; it shows a grid only when the search takes no choice")
 
 
 BOARD_FORMATS = ("pretty", "line", "json", "jsonl", "candidates")  # what draws several grids

@@ -287,6 +287,21 @@ def _outcome(puzzle: Puzzle, level: Level, human: dict, timeout: float | None) -
     return conclude(puzzle, marks, guesses, late)
 
 
+def without_marks(level: Level, outcome: Outcome) -> str:
+    """Why the level shows no pencil marks for the puzzle ('' when it has them, or None at a
+    contradiction): its engine cannot take the puzzle, or the level is its engine's full
+    search, which took a choice. The words of `show --after` and of the page's grids."""
+    if outcome.unsupported:
+        return f"unsupported: {outcome.unsupported}"
+    if has_marks(level, outcome):
+        return ""
+    unit = level.guesses[:-1] if outcome.guesses == 1 else level.guesses  # '1 decision'
+    took = ("ran out of time" if outcome.guesses is None
+            else f"took {outcome.guesses:g} {unit}")
+    return (f"no pencil marks: this level is {level.engine}'s full search, which {took}; it "
+            f"shows a grid only when the search takes no choice")
+
+
 def has_marks(level: Level, outcome: Outcome) -> bool:
     """Whether the outcome's marks are a state the level's engine reached: a level known
     only by its full search has none unless it finished with no choice (its grid)."""

@@ -85,16 +85,19 @@ def _trace(puzzle, engine: str, cap: int) -> dict:
 
 
 def _ladder_grids(puzzle) -> dict:
-    """(in the helper) Each default level's marks on the puzzle (None: a contradiction)."""
+    """(in the helper) Each default level's marks on the puzzle: None with `why` when the
+    level has none (its engine cannot take the puzzle, or it is a full search that took a
+    choice), None without it at a contradiction."""
     from sudokulab.teaching import ladder
 
     levels = ladder.choose("default")
     outcomes = ladder.compute(puzzle, levels)
     return {"levels": [{"name": level.name, "engine": level.engine, "what": level.what,
-                        "marks": list(out.marks) if out.marks is not None else None,
-                        "finished": out.finished, "candidates": out.candidates,
-                        "timed_out": out.timed_out}
-                       for level in levels for out in [outcomes[level.name]]]}
+                        "marks": list(out.marks) if out.marks is not None and not why else None,
+                        "why": why, "finished": out.finished and not why,
+                        "candidates": out.candidates, "timed_out": out.timed_out}
+                       for level in levels for out in [outcomes[level.name]]
+                       for why in [ladder.without_marks(level, out)]]}
 
 
 TIMELINE_SECONDS = 20.0  # a sampled search gives up after this (the helper has HELPER_WAIT)

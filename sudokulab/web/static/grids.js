@@ -29,7 +29,7 @@ export async function showGrids() {
 
 function board(level, k, n) {
   const [br, bc] = state.puzzle.box || BOXES[n] || [n, 1];
-  const state_ = level.marks === null ? "a contradiction" : level.finished ? "finished" : `${level.candidates} candidates left`;
+  const state_ = level.why || (level.marks === null ? "a contradiction" : level.finished ? "finished" : `${level.candidates} candidates left`);
   const cells = level.marks === null ? "" : level.marks.map((m, i) => {
     const r = Math.floor(i / n), c = i % n, digits = [...Array(n).keys()].filter((d) => m >> d & 1).map((d) => SYMBOLS[d]).join("");
     const edges = `${(c + 1) % bc === 0 && c < n - 1 ? " br" : ""}${(r + 1) % br === 0 && r < n - 1 ? " bb" : ""}`;
