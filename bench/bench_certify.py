@@ -139,7 +139,7 @@ def sixteens(count: int) -> list:
     """16x16 puzzles from sudokulab's generator, seeded (unique, not minimal)."""
     from sudokulab.generate import generate
 
-    return [made.puzzle for made in generate((4, 4), (), count=count, seed=SEED)]
+    return [made.puzzle for made in generate((4, 4), (), number=count, seed=SEED)]
 
 
 def variant_sets() -> dict[str, list]:

@@ -108,7 +108,7 @@ def measure(clock: Clock, label, box, rules, target, count) -> dict:
     next(generate(box, rules, seed=SEED - 1, minimal=True))  # engines built before the clock
     clock.reset()
     wall, cpu = time.perf_counter(), time.process_time()
-    made = list(generate(box, rules, count=count, seed=SEED, minimal=True))
+    made = list(generate(box, rules, number=count, seed=SEED, minimal=True))
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     assert all(one.minimal and one.provers[0] == "sat" for one in made)
     bare, proved = bare_unique([one.puzzle for one in made],
@@ -128,7 +128,7 @@ def levels(clock: Clock, count: int) -> list[dict]:
     for level in LEVELS:
         clock.reset()
         cpu = time.process_time()
-        made = list(generate(count=count, seed=SEED, level=level))
+        made = list(generate(number=count, seed=SEED, level=level))
         cpu = time.process_time() - cpu
         tries = [one.tries for one in made]
         rows.append({"level": level, "puzzles": count, "mean tries": statistics.mean(tries),
@@ -141,9 +141,9 @@ def symmetric(clock: Clock, count: int) -> list[dict]:
     """Symmetric puzzles: how many of them are minimal, and what asking for both costs."""
     rows = []
     for symmetry in ("rotational", "diagonal", "mirror"):
-        plain = list(generate(count=count, seed=SEED, symmetry=symmetry))
+        plain = list(generate(number=count, seed=SEED, symmetry=symmetry))
         cpu = time.process_time()
-        both = list(generate(count=count, seed=SEED, symmetry=symmetry, minimal=True))
+        both = list(generate(number=count, seed=SEED, symmetry=symmetry, minimal=True))
         cpu = time.process_time() - cpu
         rows.append({"symmetry": symmetry, "minimal share": sum(o.minimal for o in plain) / count,
                      "givens": statistics.mean(o.clues for o in plain),
@@ -154,7 +154,7 @@ def symmetric(clock: Clock, count: int) -> list[dict]:
 
 def distribution(count: int, plot: Path):
     """Givens and levels of `count` graded minimal 9x9 puzzles; the plot written to `plot`."""
-    made = list(generate(count=count, seed=0, grade=True))
+    made = list(generate(number=count, seed=0, grade=True))
     clues = Counter(one.clues for one in made)
     grades = Counter(one.level or "stalled" for one in made)
     by_level = {level: [one.clues for one in made if one.level == level] for level in GRADES}

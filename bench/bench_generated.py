@@ -64,7 +64,7 @@ def make_set() -> tuple[list[dict], dict[str, float]]:
     puzzles, took = [], {}
     for family in families():
         start = time.perf_counter()
-        for k, made in enumerate(generate(BOX, [family], count=COUNT, seed=SEED,
+        for k, made in enumerate(generate(BOX, [family], number=COUNT, seed=SEED,
                                           prover=PROVER)):
             data = made.to_json()
             puzzles.append({"name": f"{family}-{k}", "family": family, "json": data,

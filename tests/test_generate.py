@@ -48,7 +48,7 @@ def assert_minimal(made: Generated) -> None:
 @pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 3), (4, 4)])
 def test_every_shape_gives_unique_minimal_puzzles(box):
     count = 1 if box == (4, 4) else 3
-    for made in generate(box, count=count, seed=7, minimal=True):
+    for made in generate(box, number=count, seed=7, minimal=True):
         assert made.puzzle.box == box
         assert made.minimal
         assert_unique(made)
@@ -75,7 +75,7 @@ def test_every_rule_gives_unique_minimal_puzzles_under_that_rule(rule):
 
 
 def test_jigsaw_regions_are_connected_and_differ_from_puzzle_to_puzzle():
-    made = list(generate((3, 3), ["jigsaw"], count=2, seed=11))
+    made = list(generate((3, 3), ["jigsaw"], number=2, seed=11))
     layouts = []
     for one in made:
         (jigsaw,) = [r for r in one.puzzle.rules if isinstance(r, R.Jigsaw)]
@@ -104,7 +104,7 @@ def test_killer_cages_hold_distinct_digits_summing_to_their_totals():
 
 
 def test_miracle_puzzles_need_very_few_givens():
-    made = list(generate((3, 3), ["miracle"], count=3, seed=0))
+    made = list(generate((3, 3), ["miracle"], number=3, seed=0))
     for one in made:
         assert_unique(one)
     assert max(one.clues for one in made) <= 4
@@ -141,7 +141,7 @@ def test_symmetric_and_minimal_together():
 
 
 def test_a_symmetric_puzzle_that_is_not_minimal_says_so():
-    made = list(generate(symmetry="rotational", count=8, seed=1))
+    made = list(generate(symmetry="rotational", number=8, seed=1))
     assert not all(one.minimal for one in made)  # seed 1: some are not
     for one in made:
         if not one.minimal:
@@ -152,12 +152,12 @@ def test_a_symmetric_puzzle_that_is_not_minimal_says_so():
 
 
 def test_givens_exactly_and_at_most():
-    exact = list(generate(count=2, seed=3, givens=30))
+    exact = list(generate(number=2, seed=3, givens=30))
     assert [one.clues for one in exact] == [30, 30]
     assert all(not one.minimal for one in exact)
     for one in exact:
         assert_unique(one)
-    assert all(one.clues <= 23 for one in generate(count=2, seed=3, max_givens=23))
+    assert all(one.clues <= 23 for one in generate(number=2, seed=3, max_givens=23))
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard", "unfair", "extreme"])
@@ -176,12 +176,12 @@ def test_a_rating_range_is_kept():
 
 
 def test_the_same_seed_gives_the_same_puzzles_and_each_seed_reproduces_its_own():
-    first = list(generate(count=3, seed=40, symmetry="mirror"))
-    again = list(generate(count=3, seed=40, symmetry="mirror"))
+    first = list(generate(number=3, seed=40, symmetry="mirror"))
+    again = list(generate(number=3, seed=40, symmetry="mirror"))
     assert first == again
     assert [one.seed for one in first] == [40, 41, 42]
     assert next(generate(seed=42, symmetry="mirror")) == first[2]
-    assert list(generate(count=3, seed=41, symmetry="mirror"))[0] != first[0]
+    assert list(generate(number=3, seed=41, symmetry="mirror"))[0] != first[0]
 
 
 def test_jobs_give_the_same_output_as_one_job(tmp_path, capsys):

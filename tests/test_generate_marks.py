@@ -49,7 +49,7 @@ def test_every_family_is_a_random_rule():
 @pytest.mark.parametrize("family", marks.FAMILIES)
 @pytest.mark.parametrize("box", [(2, 2), (2, 3)])
 def test_every_family_gives_unique_puzzles_that_need_their_rules(family, box):
-    for made in generate(box, [family], count=2, seed=5):
+    for made in generate(box, [family], number=2, seed=5):
         assert made.puzzle.box == box
         assert_unique_and_needed(made, KINDS[family])
 

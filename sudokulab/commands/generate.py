@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "line" and any(name.lower() in LINE_SAFE for name in rules):
         raise UsageError("a line of digits cannot hold jigsaw regions, cages, marks, lines or "
                          "sums: use --format json")
-    puzzles = generate(box_shape(args.box), rules, count=args.number, seed=args.seed,
+    puzzles = generate(box_shape(args.box), rules, number=args.number, seed=args.seed,
                        symmetry=args.symmetry, minimal=args.minimal, givens=args.givens,
                        max_givens=args.max_givens, level=args.level, rating=args.rating,
                        grade=args.grade, prover=args.prover, tries=args.tries,

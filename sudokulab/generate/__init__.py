@@ -49,12 +49,12 @@ FEWEST_CLASSIC = {(2, 2): 4, (3, 3): 17}
 
 
 def generate(box: tuple[int, int] = (3, 3), rules: Iterable[R.Rule | str] = (), *,
-             count: int = 1, seed: int = 0, symmetry: str = "none", minimal: bool = False,
+             number: int = 1, seed: int = 0, symmetry: str = "none", minimal: bool = False,
              givens: int | None = None, max_givens: int | None = None,
              level: str | None = None, rating: tuple[float, float] | None = None,
              grade: bool = False, prover: str = "auto", tries: int = DEFAULT_TRIES,
              jobs: int = 1) -> Generator[Generated, None, None]:
-    """Generate `count` puzzles, one after another (with `jobs` > 1, in worker processes,
+    """Generate `number` puzzles, one after another (with `jobs` > 1, in worker processes,
     in the same order and the same puzzles as with one).
 
     `rules` holds rule objects or names: the simple rules, 'miracle', and 'jigsaw',
@@ -66,27 +66,28 @@ def generate(box: tuple[int, int] = (3, 3), rules: Iterable[R.Rule | str] = (), 
     request = make_request(box, rules, symmetry=symmetry, minimal=minimal, givens=givens,
                            max_givens=max_givens, level=level, rating=rating, grade=grade,
                            prover=prover, tries=tries)
-    if not isinstance(count, int) or count < 0:
-        raise UsageError(f"count must be 0 or more, not {count!r}")
+    if not isinstance(number, int) or number < 0:
+        raise UsageError(f"number must be 0 or more, not {number!r}")
     if not isinstance(seed, int) or seed < 0:
         raise UsageError(f"seed must be an integer, 0 or more, not {seed!r}")
     if not isinstance(jobs, int) or jobs < 1:
         raise UsageError(f"jobs must be 1 or more, not {jobs!r}")
-    return _stream(request, count, seed, jobs)
+    return _stream(request, number, seed, jobs)
 
 
-def _stream(request: Request, count: int, seed: int, jobs: int) -> Generator[Generated, None, None]:
-    """The puzzles of seeds seed .. seed + count - 1, in order."""
+def _stream(request: Request, number: int, seed: int,
+            jobs: int) -> Generator[Generated, None, None]:
+    """The puzzles of seeds seed .. seed + number - 1, in order."""
     from sudokulab.generate.maker import make
 
-    if jobs == 1 or count <= 1:
-        for k in range(count):
+    if jobs == 1 or number <= 1:
+        for k in range(number):
             yield make(request, seed + k)
         return
-    yield from _in_workers(request, count, seed, jobs)
+    yield from _in_workers(request, number, seed, jobs)
 
 
-def _in_workers(request: Request, count: int, seed: int,
+def _in_workers(request: Request, number: int, seed: int,
                 jobs: int) -> Generator[Generated, None, None]:
     """make() over the seeds in worker processes, a few puzzles ahead, handed out in order."""
     from collections import deque
@@ -99,7 +100,7 @@ def _in_workers(request: Request, count: int, seed: int,
         pool = CONTEXT.Pool(jobs, initializer=listen)
     try:
         pending: deque = deque()
-        next_seed, last = seed, seed + count
+        next_seed, last = seed, seed + number
         while pending or next_seed < last:
             while next_seed < last and len(pending) < ahead:
                 pending.append(pool.apply_async(make, (request, next_seed)))

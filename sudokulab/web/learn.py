@@ -284,7 +284,7 @@ def generated(box: tuple[int, int] = (3, 3), rules: tuple[str, ...] = (),
     from sudokulab.human import grading, solver
 
     rows, cols = box  # a pair, as a tuple or as the list JSON makes of one
-    made = next(generate((rows, cols), tuple(rules), count=1, seed=seed, symmetry=symmetry,
+    made = next(generate((rows, cols), tuple(rules), number=1, seed=seed, symmetry=symmetry,
                          level=level))
     problems = check(made.puzzle, made.solution)
     if problems:  # the generator proved it; a broken grid here is a bug, said as such
