@@ -265,6 +265,8 @@ def test_grade_compare_and_solve_read_the_output_with_its_header(tmp_path, capsy
     (["--level", "hard", "--rating", "1..2"], "not allowed with"),
     (["--symmetry", "sideways"], "invalid choice"),
     (["--rules", "killer"], "use --format json"),
+    (["--rules", "killer", "--format", "pretty"], "use --format json"),  # its grid has no cages
+    (["--rules", "jigsaw", "--format", "grid"], "use --format json"),
     (["--rules", "bishop"], "unknown rule"),
     (["--box", "3y3"], "expected rows x col"),
     (["--box", "1x2"], "makes a 2x2 grid"),

@@ -124,9 +124,9 @@ def run(args: argparse.Namespace) -> int:
     args.format = "pretty" if args.format == "grid" else args.format
     rules = [name.strip() for text in args.rules for name in text.split(",") if name.strip()]
     rules += args.rule
-    if args.format == "line" and any(name.lower() in LINE_SAFE for name in rules):
-        raise UsageError("a line of digits cannot hold jigsaw regions, cages, marks, lines or "
-                         "sums: use --format json")
+    if args.format != "json" and any(name.lower() in LINE_SAFE for name in rules):
+        raise UsageError(f"--format {args.format} writes digits only and cannot hold jigsaw "
+                         f"regions, cages, marks, lines or sums: use --format json")
     puzzles = generate(box_shape(args.box), rules, number=args.number, seed=args.seed,
                        symmetry=args.symmetry, minimal=args.minimal, givens=args.givens,
                        max_givens=args.max_givens, level=args.level, rating=args.rating,
