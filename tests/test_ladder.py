@@ -200,6 +200,34 @@ def test_merge_reports_the_runs_it_is_given(tmp_path):
     assert missing.returncode != 0 and "cannot read the ladder reports" in missing.stderr
 
 
+def test_merge_joins_runs_of_one_dataset_at_other_levels(tmp_path):
+    import json
+
+    five, six = tmp_path / "five.txt", tmp_path / "six.txt"
+    five.write_text("\n".join(datasets.lines("easy50")[:5]) + "\n")
+    six.write_text("\n".join(datasets.lines("easy50")[:6]) + "\n")
+    base = [sys.executable, "-m", "sudokulab", "ladder", "--format", "json"]
+    for name, levels, file in (("a", "human:singles", five), ("b", "norvig", five),
+                               ("c", "dlx", six)):
+        subprocess.run(base + ["--file", str(file), "--levels", levels,
+                               "--out", str(tmp_path / name)],
+                       capture_output=True, text=True, check=True)
+        written = tmp_path / name / "ladder.json"
+        (report,) = json.loads(written.read_text()).values()
+        written.write_text(json.dumps({"set": report}))  # one dataset, run three times
+    merged = subprocess.run(base + ["--merge", f"{tmp_path}/a/ladder.json,"
+                                               f"{tmp_path}/b/ladder.json"],
+                            capture_output=True, text=True, check=True)
+    (report,) = json.loads(merged.stdout).values()
+    assert [row["level"] for row in report["levels"]] == ["human:singles", "norvig"]
+    assert all(row["puzzles"] == 5 for row in report["levels"])
+    other = subprocess.run(base + ["--merge", f"{tmp_path}/a/ladder.json,"
+                                              f"{tmp_path}/c/ladder.json"],
+                           capture_output=True, text=True)
+    assert other.returncode == 2 and "rows of different puzzles" in other.stderr
+    assert other.stderr.count("\n") == 1
+
+
 def test_the_report_names_tdokus_file_and_commit_beside_its_published_figures():
     from sudokulab.teaching import ladder_report
 

@@ -53,7 +53,8 @@ def options(p: argparse.ArgumentParser) -> None:
                         help="a file of puzzles (.gz works)")
     source.add_argument("--merge", metavar="JSON", type=nonempty,
                         help="no run: the report of earlier runs' ladder.json files, "
-                             "comma-separated (with --out)")
+                             "comma-separated (with --out); runs of one dataset at other "
+                             "levels join in one table")
     p.add_argument("--levels", "-l", metavar="LIST", type=nonempty,
                    help="'default' (every level but the slow ones: "
                         + ", ".join(lv.name for lv in LEVELS if lv.slow)

@@ -268,8 +268,9 @@ def write(out: str, reports: dict[str, dict]) -> None:
 
 
 def merge(paths: list[str]) -> dict[str, dict]:
-    """The datasets of several ladder.json files, in order (a later file's dataset wins);
-    ValueError naming the file and what is wrong with it."""
+    """The datasets of several ladder.json files, in order; runs of one dataset at other
+    levels join into one table (see `_joined`); ValueError naming the file and what is
+    wrong with it."""
     reports: dict[str, dict] = {}
     for path in paths:
         try:
@@ -279,10 +280,33 @@ def merge(paths: list[str]) -> dict[str, dict]:
         except ValueError as error:  # JSONDecodeError, or bytes that are no UTF-8
             raise ValueError(f"{path}: not JSON ({error})") from None
         try:
-            reports.update(checked(data))
+            for name, report in checked(data).items():
+                reports[name] = _joined(name, reports[name], report) if name in reports \
+                    else report
         except ValueError as error:
             raise ValueError(f"{path}: {error}") from None
     return reports
+
+
+def _joined(name: str, earlier: dict, later: dict) -> dict:
+    """Two runs of one dataset as one report: the levels of both (the later run's row where
+    both ran a level), their agreements, their CPU and wall seconds added; ValueError when
+    they ran different numbers of puzzles (their rows would not be of the same puzzles)."""
+    if earlier.get("puzzles", later.get("puzzles")) != later.get("puzzles"):
+        raise ValueError(f"dataset {name!r} has {later.get('puzzles')} puzzles here and "
+                         f"{earlier.get('puzzles')} in an earlier file: rows of different "
+                         f"puzzles cannot share a table")
+    levels = {row["level"]: row for row in earlier["levels"]}
+    levels.update((row["level"], row) for row in later["levels"])
+    return {**later, "levels": list(levels.values()),
+            "agreement": {**earlier.get("agreement", {}), **later.get("agreement", {})},
+            "cpu": round(earlier["cpu"] + later["cpu"], 1),
+            "wall": round(earlier["wall"] + later["wall"], 1),
+            "jobs": max(earlier["jobs"], later["jobs"]),
+            **({"done": min(r["done"] for r in (earlier, later) if "done" in r)}
+               if "done" in earlier or "done" in later else {}),
+            "partial": bool(earlier.get("partial") or later.get("partial")),
+            "unchecked": sorted({*earlier.get("unchecked", []), *later.get("unchecked", [])})}
 
 
 ROW = {"level": str, "what": str, "finished": int, "puzzles": int, "percent": (int, float),
