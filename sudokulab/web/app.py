@@ -25,11 +25,12 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sudokulab.errors import SudokulabError
 from sudokulab.harness.children import CONTEXT, listen, start_tracker
 from sudokulab.web.common import Jobs
-from sudokulab.web.guards import BodyLimit, Stopping, invalid_request, refused
+from sudokulab.web.guards import BodyLimit, Stopping, http_refusal, invalid_request, refused
 from sudokulab.web.pool import Pool
 from sudokulab.web.routes import certify, learn, pages, setter, solve, teach
 from sudokulab.web.tutor import Tutor
@@ -63,6 +64,7 @@ def create_app(pool: Pool | None = None) -> FastAPI:
     # for (its signature does not tie the two): each of these gets only its own class.
     app.add_exception_handler(SudokulabError, refused)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
+    app.add_exception_handler(StarletteHTTPException, http_refusal)  # type: ignore[arg-type]
     pages.mount(app)
     for routes in (teach, pages, solve, learn, setter, certify):  # teach: issue 32's views
         app.include_router(routes.router)

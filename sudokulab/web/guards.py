@@ -8,6 +8,7 @@ import json
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sudokulab.errors import SudokulabError
 from sudokulab.web.models import MAX_TAG
@@ -28,9 +29,21 @@ async def refused(request: Request, error: SudokulabError) -> JSONResponse:
 async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
     """A body that breaks the API's types or bounds: one line naming the field."""
     first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
-    where = ".".join(str(part) for part in first["loc"] if part != "body")
-    return JSONResponse({"error": f"{where}: {first['msg']}" if where else first["msg"],
-                         "tag": _tag_of(request)}, status_code=422)
+    if first.get("type") == "json_invalid":   # loc is (body, the character it failed at)
+        why = first.get("ctx", {}).get("error", "")
+        at = first["loc"][-1] if first["loc"] else "?"
+        return JSONResponse({"error": f"the body is not JSON ({why} at character {at})",
+                             "tag": None}, status_code=422)
+    where = ".".join(str(part) for part in first["loc"] if part != "body") or "the body"
+    return JSONResponse({"error": f"{where}: {first['msg']}", "tag": _tag_of(request)},
+                        status_code=422)
+
+
+async def http_refusal(request: Request, error: StarletteHTTPException) -> JSONResponse:
+    """What the framework refuses itself (a body it cannot parse, an unknown route, a
+    method a route lacks) in the API's shape: {"error": ..., "tag": ...}, its status."""
+    return JSONResponse({"error": _one_line(str(error.detail)), "tag": None},
+                        status_code=error.status_code, headers=error.headers)
 
 
 def _tag_of(request: Request) -> str | None:
