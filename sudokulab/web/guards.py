@@ -28,7 +28,7 @@ async def refused(request: Request, error: SudokulabError) -> JSONResponse:
 
 async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
     """A body that breaks the API's types or bounds: one line naming the field."""
-    first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
+    first: dict = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
     if first.get("type") == "json_invalid":   # loc is (body, the character it failed at)
         why = first.get("ctx", {}).get("error", "")
         at = first["loc"][-1] if first["loc"] else "?"
