@@ -355,3 +355,19 @@ def test_json_output_is_records_only_with_the_provenance_on_stderr(capsys):
     out, err = capsys.readouterr()
     assert [json.loads(line)["clues"] > 0 for line in out.splitlines()] == [True, True]
     assert err.startswith("# sudokulab ")
+
+
+def test_a_deadline_stops_the_tries_and_the_pages_generate_says_timeout(monkeypatch):
+    import itertools
+    import time
+
+    from sudokulab.generate import make_request
+    from sudokulab.generate.maker import make
+    from sudokulab.web import learn
+
+    with pytest.raises(TimeoutError, match="by the deadline"):
+        make(make_request(level="hard"), 0, deadline=time.monotonic() - 1)
+    ticks = itertools.count(0, 10)  # each reading of the clock 10 s later than the one before
+    monkeypatch.setattr(time, "monotonic", lambda: next(ticks))
+    answer = learn.generated(level="hard", seconds=2.0)  # what POST /api/generate runs
+    assert answer == {"status": "timeout", "message": "no puzzle in 2 s"}

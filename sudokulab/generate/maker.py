@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 from functools import cache
 
@@ -77,14 +78,16 @@ class Request:
         return self.box[0] * self.box[1]
 
 
-def make(request: Request, seed: int) -> Generated:
+def make(request: Request, seed: int, deadline: float | None = None) -> Generated:
     """The puzzle of a seed: the first try whose puzzle passes every filter, proved twice.
 
     A try is one removal pass in a new random order; a grid serves PASSES_PER_GRID tries
-    (filling it costs about as much as a pass) before another is drawn."""
+    (filling it costs about as much as a pass) before another is drawn. TimeoutError when
+    a try would start after `deadline` (time.monotonic())."""
     rng = random.Random(seed)
     tries = 0
     while tries < request.tries:
+        _in_time(deadline, tries)
         drawn = draw(request, rng)
         if drawn is None:  # random jigsaw regions that admit no grid
             tries += 1
@@ -92,6 +95,7 @@ def make(request: Request, seed: int) -> Generated:
         solution, rules, work, owned, base = drawn
         try:
             for _ in range(min(PASSES_PER_GRID, request.tries - tries)):
+                _in_time(deadline, tries)
                 tries += 1
                 work.next_puzzle()
                 givens = remove_givens(work, solution, request, rng)
@@ -109,6 +113,12 @@ def make(request: Request, seed: int) -> Generated:
                 work.close()
     raise UsageError(f"no puzzle met the options in {request.tries} tries from seed {seed} "
                      f"(more with --tries, or ask for less)")
+
+
+def _in_time(deadline: float | None, tries: int) -> None:
+    """TimeoutError once the deadline has passed."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise TimeoutError(f"no puzzle met the options by the deadline ({tries} tries)")
 
 
 def draw(request: Request, rng: random.Random):

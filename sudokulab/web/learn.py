@@ -272,20 +272,27 @@ def hint(puzzle: Puzzle, techniques: list[str] | None = None, upto: str | None =
             **verification([step], answer, puzzle.n)}
 
 
+GRADE_MARGIN = 0.5  # seconds of a generate request kept for grading and checking the puzzle
+
+
 def generated(box: tuple[int, int] = (3, 3), rules: tuple[str, ...] = (),
               level: str | None = None, symmetry: str = "none", seed: int = 0,
               seconds: float = 30.0) -> dict:
     """One new puzzle (of a level, if asked), graded, its solution checked independently."""
     try:
-        from sudokulab.generate import generate
+        from sudokulab.generate import make_request
+        from sudokulab.generate.maker import make
     except ImportError as error:
         raise Unavailable(f"the generator is not available here: {error}") from None
     from sudokulab.check import check
     from sudokulab.human import grading, solver
 
     rows, cols = box  # a pair, as a tuple or as the list JSON makes of one
-    made = next(generate((rows, cols), tuple(rules), number=1, seed=seed, symmetry=symmetry,
-                         level=level))
+    request = make_request((rows, cols), tuple(rules), symmetry=symmetry, level=level)
+    try:  # a margin for the grade and check below; the helper stays warm for the next one
+        made = make(request, seed, deadline=time.monotonic() + max(seconds - GRADE_MARGIN, 0.1))
+    except TimeoutError:
+        return {"status": "timeout", "message": f"no puzzle in {seconds:g} s"}
     problems = check(made.puzzle, made.solution)
     if problems:  # the generator proved it; a broken grid here is a bug, said as such
         return {"status": "error", "message": f"the generated solution fails the checker: "
