@@ -195,6 +195,9 @@ def test_bad_input_is_a_4xx_with_one_line(client, route, body, status, says):
     data = answer.json()
     assert says in data["error"] and "\n" not in data["error"]
     assert data["tag"] == "bad"
+    assert "sudokulab-verify" not in data["error"]  # the zip's names, not the server's folder
+    if "not a sudokulab certificate" in says:
+        assert data["error"].startswith("a.json: ")
 
 
 def test_the_prove_button_shows_proved_with_the_certificate(page, tmp_path):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import binascii
 import io
+import os
 import tempfile
 import zipfile
 from pathlib import Path
@@ -48,9 +49,21 @@ def verified(certificate: str, seconds: float = 0.0) -> dict:
     zip that holds no certificate."""
     from sudokulab.certificates import verify
 
+    from sudokulab.errors import SudokulabError
+
     with tempfile.TemporaryDirectory(prefix="sudokulab-verify-") as folder:
         json_path = _unzipped(certificate, Path(folder))
-        return _checked(json_path, verify)
+        try:
+            answer = _checked(json_path, verify)
+        except SudokulabError as error:  # said of the zip's files, not of the server's folder
+            raise type(error)(_in_zip(str(error), folder)) from None
+        return {**answer, "message": _in_zip(answer["message"], folder)}
+
+
+def _in_zip(message: str, folder: str) -> str:
+    """A message about the unzipped files, naming them as the zip does (a.json), not by
+    the server's temporary folder, which the sender never sees."""
+    return message.replace(f"{folder}{os.sep}", "")
 
 
 def _checked(json_path: Path, verify) -> dict:
