@@ -48,7 +48,6 @@ def verified(certificate: str, seconds: float = 0.0) -> dict:
     'proved' with its verdict, or 'rejected' with where it fails. UsageError (a 400) for a
     zip that holds no certificate."""
     from sudokulab.certificates import verify
-
     from sudokulab.errors import SudokulabError
 
     with tempfile.TemporaryDirectory(prefix="sudokulab-verify-") as folder:
