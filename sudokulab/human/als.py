@@ -90,16 +90,22 @@ def als_xz(g: Candidates, part: str = "all") -> Iterator[Step]:
     """Eliminations of ALS-XZ pairs of sets of up to MOST_CELLS cells; `part` "wings" for
     only those with a bivalue cell (the other set up to WING_CELLS cells), "sets" for only
     the others."""
-    n, where = g.n, g.where()
     sets = _sets(g, WING_CELLS if part == "wings" else MOST_CELLS)
-    memo: dict[int, list[tuple[int, int]]] = {}
     cells = [s for s in sets if s[0].bit_count() == 1]  # (cells, candidates, near)
     small = [s for s in sets if 1 < s[0].bit_count() <= MOST_CELLS]
-    big = [s for s in sets if s[0].bit_count() > MOST_CELLS]
-    # wings (a bivalue cell and a set) first, smaller first: the order of their ratings
-    wings = chain(_wings(cells, small, where), _wings(cells, big, where))
-    others = chain(_combinations(cells), _combinations(small))
-    pairs = {"all": chain(wings, others), "wings": wings, "sets": others}[part]
+    if part != "sets":  # wings (a bivalue cell and a set) first, smaller first: the order
+        big = [s for s in sets if s[0].bit_count() > MOST_CELLS]   # of their ratings
+        yield from _wing_steps(g, cells, small)
+        yield from _wing_steps(g, cells, big)
+    if part != "wings":
+        yield from _pair_steps(g, chain(_combinations(cells), _combinations(small)))
+
+
+def _pair_steps(g: Candidates, pairs: Iterable[tuple]) -> Iterator[Step]:
+    """The eliminations of pairs of sets, in their order: for each common digit x (ascending)
+    that is restricted, what sees every other common digit of both sets."""
+    n, where = g.n, g.where()
+    memo: dict[int, list[tuple[int, int]]] = {}
     for (a, ma, _), (b, mb, _) in pairs:
         seen_a = memo.get(a) or memo.setdefault(a, _seen(g, a, ma))
         seen_b = memo.get(b) or memo.setdefault(b, _seen(g, b, mb))
@@ -116,6 +122,44 @@ def als_xz(g: Candidates, part: str = "all") -> Iterator[Step]:
             if gone:
                 first, second = sorted(((a, ma), (b, mb)), key=lambda s: s[0].bit_count())
                 yield _step(n, gone, first, second, low.bit_length())
+
+
+def _wing_steps(g: Candidates, cells: list, sets: list) -> Iterator[Step]:
+    """The eliminations of each bivalue cell {x, z} with each set holding both digits that
+    one of its cells sees, as _pair_steps finds them, with what a lone cell makes simple:
+    x is restricted when every x of the set sees the cell, and then z goes from the cells
+    that see the cell and every z of the set (x ascending, as in _pair_steps)."""
+    n, where, peers = g.n, g.where(), g.tables.peer_masks
+    seeing: dict[int, int] = {}   # a set's places of a digit: the cells that see them all
+    for cell, mask, near in cells:
+        low = mask & -mask
+        dx, dz = low.bit_length() - 1, (mask ^ low).bit_length() - 1
+        wx, wz = where[dx], where[dz]
+        for b, mb, _ in sets:
+            if mb & mask != mask or cell & b or not b & near:
+                continue
+            for x, z, wz_, x_free in ((dx, dz, wz, not b & wx & ~near),
+                                      (dz, dx, wx, not b & wz & ~near)):
+                if not x_free:
+                    continue   # some x of the set does not see the cell: not restricted
+                hold = b & wz_
+                seen = seeing.get(hold)
+                if seen is None:
+                    seen = seeing[hold] = _seen_all(peers, hold)
+                both = near & seen & wz_ & ~(cell | b)
+                if both:
+                    yield _step(n, [(c, z + 1) for c in cells_of(both)], (cell, mask),
+                                (b, mb), x + 1)
+
+
+def _seen_all(peers: tuple[int, ...], cells: int) -> int:
+    """The cells that see every cell of a bitmask."""
+    seen = -1
+    while cells:
+        c = cells & -cells
+        cells ^= c
+        seen &= peers[c.bit_length() - 1]
+    return seen
 
 
 def _sets(g: Candidates, most_cells: int) -> list[tuple[int, int, int]]:
@@ -138,19 +182,6 @@ def _related(a: tuple[int, int, int], others: Iterable[tuple[int, int, int]]) ->
     cells, mask, near = a
     return [(a, b) for b in others
             if (mask & b[1]).bit_count() > 1 and not cells & b[0] and b[0] & near]
-
-
-def _wings(cells: list, sets: list, where: list[int]) -> Iterator[tuple]:
-    """itertools.product(cells, sets) of bivalue cells and sets, only the pairs that are
-    _related and have a restricted common digit: both of the cell's digits in the set, and
-    all of the set's places for one of them seeing the cell (`near`: the cell's peers)."""
-    for a in cells:
-        cell, mask, near = a
-        low = mask & -mask
-        x, z = where[low.bit_length() - 1], where[(mask ^ low).bit_length() - 1]
-        yield from ((a, b) for b in sets
-                    if b[1] & mask == mask and not cell & b[0] and b[0] & near
-                    and (not b[0] & x & ~near or not b[0] & z & ~near))
 
 
 def _combinations(sets: list) -> Iterator[tuple]:
