@@ -34,6 +34,11 @@ async def invalid_request(request: Request, error: RequestValidationError) -> JS
         at = first["loc"][-1] if first["loc"] else "?"
         return JSONResponse({"error": f"the body is not JSON ({why} at character {at})",
                              "tag": None}, status_code=422)
+    kind = request.headers.get("content-type", "")
+    if tuple(first["loc"]) == ("body",) and "json" not in kind:  # not parsed as JSON at all
+        return JSONResponse({"error": f"the body: send JSON with the header Content-Type: "
+                                      f"application/json (it came as {kind or 'no type'})",
+                             "tag": None}, status_code=422)
     where = ".".join(str(part) for part in first["loc"] if part != "body") or "the body"
     return JSONResponse({"error": f"{where}: {first['msg']}", "tag": _tag_of(request)},
                         status_code=422)
@@ -41,9 +46,18 @@ async def invalid_request(request: Request, error: RequestValidationError) -> JS
 
 async def http_refusal(request: Request, error: StarletteHTTPException) -> JSONResponse:
     """What the framework refuses itself (a body it cannot parse, an unknown route, a
-    method a route lacks) in the API's shape: {"error": ..., "tag": ...}, its status."""
+    method a route lacks) in the API's shape: {"error": ..., "tag": ...}, its status. A
+    JSON body it cannot parse is a 422, as any body that is not JSON."""
+    if error.status_code == 400 and error.detail == UNPARSED:
+        return JSONResponse({"error": "the body is not JSON (bytes that are not UTF-8, or "
+                                      "nesting too deep)", "tag": None}, status_code=422)
     return JSONResponse({"error": _one_line(str(error.detail)), "tag": None},
                         status_code=error.status_code, headers=error.headers)
+
+
+# FastAPI's own words for a JSON body that its decoder could not take (not a JSONDecodeError:
+# bytes that are not UTF-8, or nesting past the recursion limit)
+UNPARSED = "There was an error parsing the body"
 
 
 def _tag_of(request: Request) -> str | None:
@@ -103,7 +117,8 @@ class BodyLimit:
 
 async def _too_large(send, limit: int) -> None:
     """413 with the one-line message."""
-    body = json.dumps({"error": f"request body too large: at most {limit:,} bytes"})
+    body = json.dumps({"error": f"request body too large: at most {limit:,} bytes",
+                       "tag": None})  # the body holding the tag is not read
     await send({"type": "http.response.start", "status": 413,
                 "headers": [(b"content-type", b"application/json")]})
     await send({"type": "http.response.body", "body": body.encode()})
