@@ -200,7 +200,7 @@ def _from_tokens(tokens: list[tuple[str, str]], box: tuple[int, int] | None,
         layout = BY_CELLS.get(count)  # 369 cells: a samurai's board, row by row
     if layout is not None:
         if count != layout.cell_count:
-            raise PuzzleError(f"wrong length: {count} cells; a {layout.name} has "
+            raise PuzzleError(f"wrong length: {_cells(count)}; a {layout.name} has "
                               f"{layout.cell_count}")
         n = layout.n
         givens = tuple(_digit(tok, i, n, where, layout) for i, (tok, where) in enumerate(tokens))
@@ -210,16 +210,21 @@ def _from_tokens(tokens: list[tuple[str, str]], box: tuple[int, int] | None,
     if box is None:
         if n * n != count or n not in valid_sizes():
             sizes = ", ".join(str(s * s) for s in valid_sizes())
-            raise PuzzleError(f"wrong length: {count} cells; an N x N puzzle has one of "
+            raise PuzzleError(f"wrong length: {_cells(count)}; an N x N puzzle has one of "
                               f"{sizes}")
         box = box_shape(n)
     elif count != (box[0] * box[1]) ** 2:
-        raise PuzzleError(f"wrong length: {count} cells; a {box[0]}x{box[1]}-box puzzle has "
+        raise PuzzleError(f"wrong length: {_cells(count)}; a {box[0]}x{box[1]}-box puzzle has "
                           f"{(box[0] * box[1]) ** 2}")
     n = box[0] * box[1]
     givens = tuple(_digit(tok, i, n, where) for i, (tok, where) in enumerate(tokens))
     return Puzzle(box, givens, rules)  # the Puzzle checks that the rules fit the grid
 
+
+
+def _cells(count: int) -> str:
+    """'1 cell', '80 cells'."""
+    return f"{count} cell{'' if count == 1 else 's'}"
 
 def _digit(token: str, index: int, n: int, where: str, layout: Layout | None = None) -> int:
     """The digit a token stands for, 0 for a blank; PuzzleError naming the cell if none."""

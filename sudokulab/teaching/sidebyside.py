@@ -612,7 +612,7 @@ def _human(puzzle: Puzzle, ref: RuleRef, encoding: str) -> Piece:
     lines = [f"% techniques that work on {'units' if ref.unit is not None else 'peers'}, "
              f"easiest first: " + ", ".join(t.name for t in chosen[:12])
              + (f" and {len(chosen) - 12} more" if len(chosen) > 12 else "")]
-    lines += [f"{s.technique}: {s.notation}" for s in steps]
+    lines += [s.notation for s in steps]  # the notation names its technique
     if refused:
         lines.append(f"% no path on this puzzle: {refused}")
     elif not steps:

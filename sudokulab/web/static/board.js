@@ -101,7 +101,8 @@ export function rulesText(p = state.puzzle) {
   return extra.length ? `${base} Also: ${extra.join("; ")}.` : base;
 }
 
-function drawBadges() {
+/** The rules sentence and the badges (again when the setter adds or takes away a rule). */
+export function drawBadges() {
   $("rules-text").textContent = rulesText();
   const names = state.puzzle.rules.map((r) => (r.type === "cage" ? "killer cages" : r.type === "parity" ? (r.even ? "even cells" : "odd cells") : r.type));
   $("badges").innerHTML = [...new Set(names)].map((t) => `<span class="badge">${t}</span>`).join("")

@@ -117,7 +117,7 @@ function showAgreement(data, rows) {
   // Agreement among the engines that answered, naming every engine that did not.
   const line = $("agreement"), others = data.others || [];
   const missing = others.map((name) => `${name} (${rows[name] ? rows[name].dataset.status || "no answer" : "no answer"})`);
-  let text = data.agree ? `all ${data.answered.length} answers agree (${data.grids} grid(s))`
+  let text = data.agree ? `all ${data.answered.length} answers agree (${data.grids} grid${data.grids === 1 ? "" : "s"})`
     : data.disagree.length ? `disagreement: ${data.disagree.join(", ")}` : "no engine answered";
   if (missing.length) text += `; no answer from ${missing.join(", ")}`;
   if (data.message && !data.agree) text += ` — ${data.message}`;  // agreeing, it says the same

@@ -5,6 +5,7 @@
 
 import { api, Stale } from "./api.js";
 import { $, escape, pressable, showBoard } from "./dom.js";
+import { regions } from "./geometry.js";
 import { BOXES, puzzleText, state, SYMBOLS } from "./state.js";
 import { closeView, showMarks, showing } from "./view.js";
 
@@ -28,11 +29,12 @@ export async function showGrids() {
 }
 
 function board(level, k, n) {
-  const [br, bc] = state.puzzle.box || BOXES[n] || [n, 1];
-  const state_ = level.why || (level.marks === null ? "a contradiction" : level.finished ? "finished" : `${level.candidates} candidates left`);
+  const region = regions({ ...state.puzzle, box: state.puzzle.box || BOXES[n] || [n, 1] });  // a jigsaw's own
+  const cut = level.timed_out ? " (cut short: out of time)" : "";
+  const state_ = level.why || (level.marks === null ? "a contradiction" : level.finished ? "finished" : `${level.candidates} candidates left${cut}`);
   const cells = level.marks === null ? "" : level.marks.map((m, i) => {
     const r = Math.floor(i / n), c = i % n, digits = [...Array(n).keys()].filter((d) => m >> d & 1).map((d) => SYMBOLS[d]).join("");
-    const edges = `${(c + 1) % bc === 0 && c < n - 1 ? " br" : ""}${(r + 1) % br === 0 && r < n - 1 ? " bb" : ""}`;
+    const edges = `${c < n - 1 && region[i] !== region[i + 1] ? " br" : ""}${r < n - 1 && region[i] !== region[i + n] ? " bb" : ""}`;
     const one = digits.length === 1;
     return `<span class="${one ? (state.puzzle.givens[i] ? "given" : "decided") : "pm"}${edges}" data-marks="${digits}">${one ? digits : `<small>${digits}</small>`}</span>`;
   }).join("");

@@ -6,7 +6,7 @@
 // Drawn on an SVG of its own over the grid: the player's state (entries, marks) is untouched.
 
 import { tabTag } from "./api.js";
-import { drawOverlay, render } from "./board.js";
+import { drawBadges, drawOverlay, render } from "./board.js";
 import { $, escape } from "./dom.js";
 import { cellOf } from "./geometry.js";
 import { puzzleText, state, SYMBOLS } from "./state.js";
@@ -219,8 +219,9 @@ function names(cells) {
 }
 
 function rulesChanged() {
-  // A rule added or taken away: drawn at once, and asked about.
+  // A rule added or taken away: drawn at once (with its badge and sentence), and asked about.
   drawOverlay();
+  drawBadges();
   render();
   changed();
 }
