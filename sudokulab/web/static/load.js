@@ -100,6 +100,10 @@ export async function openIndex(name, index) {
 /** Open a dataset's entry ({index, puzzle, solution}), named "dataset #k". */
 export function openEntry(dataset, entry) {
   const n = Math.round(Math.sqrt(entry.solution.length));
+  // the picker follows the puzzle on the board ("load from dataset" then opens the next one
+  // of its set, not the first of another)
+  if ([...$("dataset").options].some((o) => o.value === dataset)) $("dataset").value = dataset;
+  $("dataset-index").value = entry.index + 1;
   return loadText(entry.puzzle, { solution: fromLine(entry.solution, n), name: `${dataset} #${entry.index + 1}`,
     source: { dataset, index: entry.index } });
 }

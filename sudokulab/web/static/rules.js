@@ -245,10 +245,11 @@ function littleKillerClue(rule, b) {
 
 const DRAW = {
   thermometer(rule) {
-    // Grey bulb and a thick grey line, the whole thermometer one translucent shape.
+    // Grey bulb and a thick grey line, the whole thermometer one translucent shape, under
+    // the digits (over them, it dimmed the givens it runs through)
     const cells = rule.cells.map(cellOf), [x, y] = centre(cells[0]);
-    return `<g opacity="0.5"><circle cx="${x}" cy="${y}" r="0.38" fill="#8a8a8a"/>`
-      + polyline(cells, 'stroke="#8a8a8a" stroke-width="0.3"') + "</g>";
+    return under(`<g opacity="0.5"><circle cx="${x}" cy="${y}" r="0.38" fill="#8a8a8a"/>`
+      + polyline(cells, 'stroke="#8a8a8a" stroke-width="0.3"') + "</g>");
   },
   arrow(rule) {
     // A circle on the first cell, a shaft from its rim through the others, an arrowhead.
