@@ -351,7 +351,16 @@ def unquoted(page: Path, root: Path = ROOT) -> list[str]:
                   if mark not in shown]
         wrong += [f"{', '.join(f.name for f in files)}: {figure}" for figure in figures
                   if not holds(shown, figure)]
+        # a load is the machine's, so only the file's load lines hold it (a figure found
+        # anywhere in the file let "load about 2" stand beside a load of 1.17)
+        loads = " ".join(re.sub(r"\([^)]*min\)", "", line) for line in shown.splitlines()
+                         if "load" in line.lower())   # without "(1, 5, 15 min)"
+        wrong += [f"{', '.join(f.name for f in files)}: load {figure}"
+                  for figure in LOAD.findall(sentence) if not holds(loads, figure)]
     return wrong
+
+
+LOAD = re.compile(r"\bload(?: average)?(?: of)?(?: about)? ~?(\d+(?:\.\d+)?)", re.IGNORECASE)
 
 
 def test_every_figure_quoted_from_results_is_in_the_file_it_links():
@@ -368,6 +377,17 @@ def test_a_figure_missing_from_its_results_file_is_caught(tmp_path):
                     "1.80 ms and 9.99 ms for a `4x4` (`--seed 7`). Nothing here: 42.\n\n"
                     "| what | 1.45 ms, 77.7 ms | [web](results/web.md) |\n", encoding="utf-8")
     assert unquoted(page, tmp_path) == ["web.md: 2026-01-01", "web.md: 9.99", "web.md: 77.7"]
+
+
+def test_a_load_is_held_only_by_the_files_load_lines(tmp_path):
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "x.md").write_text("2 runs, 1.80 ms.\n\n- load average (1, 5, 15 "
+                                               "min) at the end: 1.17, 1.33, 1.58\n",
+                                               encoding="utf-8")
+    page = tmp_path / "page.md"
+    page.write_text("Measured ([x](results/x.md), load about 1.2): 1.80 ms.\n\n"
+                    "Again ([x](results/x.md), load about 5): 2 runs.\n", encoding="utf-8")
+    assert unquoted(page, tmp_path) == ["x.md: load 5"]  # 5 is in the file, not as its load
 
 
 def tables_quoting_tdoku(page: Path) -> list[tuple[list[str], str]]:
