@@ -9,11 +9,12 @@ import sys
 from sudokulab.commands import steps
 from sudokulab.commands.inputs import examples, input_arguments
 from sudokulab.errors import Exit, error_line, exit_help, stopped_by, worst
+from sudokulab.teaching.verdict import REFEREES
 
 DESCRIPTION = ("The numbered steps a human solver takes, easiest technique first (HoDoKu's "
                "catalogue and notation), with one plain sentence each, and the grade. A "
-               "puzzle is explained only once a search engine (norvig; sat on "
-               "killer cages) proves it has one solution: one with none or "
+               f"puzzle is explained only once a search engine ({REFEREES}) "
+               "proves it has one solution: one with none or "
                "several is refused at once, saying which.")
 EXAMPLES = examples(
     "sudokulab explain ..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",  # noqa: E501  (a puzzle to copy whole)
@@ -34,8 +35,7 @@ def options(p: argparse.ArgumentParser) -> None:
                         "level, score, rating, steps (technique, placements, eliminations "
                         "as [row, col, digit] counted from 1, text)")
     p.add_argument("--verify", action="store_true",
-                   help="check every step against the solution the referee finds (norvig; sat "
-                        "on killer cages): "
+                   help=f"check every step against the solution the referee finds ({REFEREES}): "
                         "no placement may differ from it, no elimination may remove its "
                         "digit (exit 4 if one does)")
     p.set_defaults(positions=True)  # a pencil-mark position (human/positions.py) too

@@ -18,6 +18,7 @@ from sudokulab.commands.inputs import (
     read_entries,
 )
 from sudokulab.errors import Exit, UsageError, error_line, exit_help, worst
+from sudokulab.teaching.verdict import REFEREES
 
 if TYPE_CHECKING:
     from sudokulab.human.grading import Grade
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 DESCRIPTION = ("Grade each puzzle as a human solver would: HoDoKu's level and score, an "
                "SE-like rating of the hardest step, the hardest technique and the steps per "
                "technique; then a table of the levels over the input. A puzzle is graded "
-               "only once a search engine (norvig; sat on killer cages) "
+               f"only once a search engine ({REFEREES}) "
                "proves it has one solution. Ctrl-C or SIGTERM print the table of the "
                "puzzles finished so far, marked partial.")
 EXAMPLES = examples("sudokulab grade --file puzzles.txt",

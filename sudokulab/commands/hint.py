@@ -9,12 +9,13 @@ import sys
 from sudokulab.commands import steps
 from sudokulab.commands.inputs import examples, input_arguments
 from sudokulab.errors import Exit, error_line, exit_help, judged_so_far, stopped_by, worst
+from sudokulab.teaching.verdict import REFEREES
 
 DESCRIPTION = ("The easiest next step only, on the puzzle's pencil marks, or (--all) every "
                "step each technique finds. PUZZLE may be a pencil-mark position: HoDoKu's "
                "library line, a candidate grid, the 729-character pencil-mark string or JSON "
-               "with candidates (docs/formats.md). Given only once a search engine (norvig; "
-               "sat on killer cages) proves the puzzle has one "
+               "with candidates (docs/formats.md). Given only once a search engine "
+               f"({REFEREES}) proves the puzzle has one "
                "solution: one with none or several is refused at once, saying which.")
 EXAMPLES = examples(
     "sudokulab hint 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",  # noqa: E501  (a puzzle to copy whole)
