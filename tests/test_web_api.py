@@ -177,7 +177,7 @@ def test_backends_say_whether_they_run_and_why_not(client):
 def test_datasets_and_a_page_of_puzzles_with_solutions(client):
     sets = {d["name"]: d for d in client.get("/api/datasets").json()}
     assert sets["top95"]["puzzles"] == 95
-    page = client.get("/api/datasets/top95", params={"offset": 90, "count": 10}).json()
+    page = client.get("/api/datasets/top95", params={"offset": 90, "number": 10}).json()
     assert page["total"] == 95 and [p["index"] for p in page["puzzles"]] == list(range(90, 95))
     for entry in page["puzzles"]:
         assert check(parse(entry["puzzle"]), [int(d) for d in entry["solution"]]) == []
@@ -186,7 +186,7 @@ def test_datasets_and_a_page_of_puzzles_with_solutions(client):
 def test_an_unknown_dataset_is_a_400_naming_the_known_ones(client):
     answer = client.get("/api/datasets/nosuch")
     assert answer.status_code == 400 and "top95" in answer.json()["error"]
-    assert client.get("/api/datasets/top95", params={"count": 1000}).status_code == 422
+    assert client.get("/api/datasets/top95", params={"number": 1000}).status_code == 422
 
 
 def test_puzzle_reads_every_form_the_cli_reads(client):

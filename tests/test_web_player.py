@@ -56,7 +56,7 @@ def first_screen_solution(page, server: str) -> str:
     name = page.text_content("#puzzle-name")
     dataset, k = name.split(" #")
     with urllib.request.urlopen(
-        f"{server}/api/datasets/{dataset}?offset={int(k) - 1}&count=1"
+        f"{server}/api/datasets/{dataset}?offset={int(k) - 1}&number=1"
     ) as r:
         return json.load(r)["puzzles"][0]["solution"]
 

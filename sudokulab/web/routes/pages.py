@@ -62,9 +62,10 @@ async def datasets_index() -> list[dict]:
 
 @router.get("/api/datasets/{name}")
 async def dataset_page(name: str, offset: int = Query(0, ge=0),
-                       count: int = Query(24, ge=1, le=MAX_PAGE)) -> dict:
-    """A page of a dataset's puzzles with their reference solutions."""
-    return await asyncio.to_thread(_dataset_page, name, offset, count)
+                       number: int = Query(24, ge=1, le=MAX_PAGE)) -> dict:
+    """A page of a dataset's puzzles with their reference solutions (`number` of them: a
+    count is of solutions, everywhere in the lab)."""
+    return await asyncio.to_thread(_dataset_page, name, offset, number)
 
 
 def _datasets() -> list[dict]:

@@ -22,7 +22,7 @@ function thumbnail(line) {
 /** Show the current page of the gallery's dataset. */
 export async function showGallery() {
   gallery.name = $("gallery-dataset").value;
-  const page = await api(`/api/datasets/${gallery.name}?offset=${gallery.offset}&count=${gallery.count}`);
+  const page = await api(`/api/datasets/${gallery.name}?offset=${gallery.offset}&number=${gallery.count}`);
   gallery.total = page.total;
   $("gallery-page").textContent = `${page.offset + 1}–${page.offset + page.puzzles.length} of ${page.total}`;
   $("gallery").innerHTML = page.puzzles.map((e) => `<figure class="mini" data-index="${e.index}" title="open ${gallery.name} #${e.index + 1}">${thumbnail(e.puzzle)}<figcaption>#${e.index + 1}</figcaption></figure>`).join("");

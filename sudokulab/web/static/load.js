@@ -85,7 +85,7 @@ export async function loadText(text, options = {}) {
 export async function loadDataset() {
   const name = $("dataset").value, k = Math.max(1, Number($("dataset-index").value) || 1);
   try {
-    const page = await api(`/api/datasets/${name}?offset=${k - 1}&count=1`);
+    const page = await api(`/api/datasets/${name}?offset=${k - 1}&number=1`);
     if (!page.puzzles.length) throw new Error(`${name} has ${page.total} puzzles`);
     await openEntry(name, page.puzzles[0]);
   } catch (error) { $("error").textContent = error.message; }
@@ -93,7 +93,7 @@ export async function loadDataset() {
 
 /** Open puzzle `index` (from 0) of a dataset; false when it has none such. */
 export async function openIndex(name, index) {
-  const page = await api(`/api/datasets/${name}?offset=${index}&count=1`);
+  const page = await api(`/api/datasets/${name}?offset=${index}&number=1`);
   return page.puzzles.length ? openEntry(name, page.puzzles[0]) : false;
 }
 
