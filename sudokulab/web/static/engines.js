@@ -95,7 +95,9 @@ function onCompareEvent(kind, data, body, rows) {
     }
     tr.querySelector(".cpu").textContent = data.cpu == null ? "" : (data.cpu * 1000).toFixed(1);
     const stats = Object.entries(data.stats || {});
-    tr.querySelector(".stats").innerHTML = stats.map(([k, v]) => `<span title="${escape(statTitle(k))}">${escape(k)}=${escape(Number.isInteger(v) || typeof v !== "number" ? v : v.toPrecision(3))}</span>`).join(" ");
+    // the human engine's steps per technique ("steps: Hidden Single") shown by technique alone
+    const label = (k) => (k.startsWith("steps: ") ? k.slice(7) : k);
+    tr.querySelector(".stats").innerHTML = stats.map(([k, v]) => `<span title="${escape(statTitle(k))}">${escape(label(k))}=${escape(Number.isInteger(v) || typeof v !== "number" ? v : v.toPrecision(3))}</span>`).join(" ");
     seen.push(...stats.map(([k]) => k));
     legend(seen);
     tr.dataset.done = "1";
