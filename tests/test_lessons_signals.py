@@ -64,3 +64,35 @@ def test_hint_all_prints_the_steps_found_before_the_signal():
     assert done.returncode == 130, done.stderr
     assert "puzzle 1: interrupted (Ctrl-C); the steps found before it follow" in done.stderr
     assert done.stdout.count('"puzzle": 1') > 10 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_explain_json_to_a_full_pipe_is_never_cut_by_a_signal(signum, tmp_path):
+    import fcntl
+    import json
+    import termios
+
+    from sudokulab import datasets
+
+    puzzles = tmp_path / "ten.txt"
+    puzzles.write_text("\n".join(datasets.lines("top1465")[:10]) + "\n")
+    read, write = os.pipe()
+    fcntl.fcntl(write, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)  # a record is longer
+    child = subprocess.Popen([sys.executable, "-m", "sudokulab", "explain", "--file",
+                              str(puzzles), "--format", "json"], stdout=write,
+                             stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    os.close(write)
+    waiting = bytearray(4)
+    while child.poll() is None:  # until the pipe is full: the command waits in its write
+        fcntl.ioctl(read, termios.FIONREAD, waiting)
+        if int.from_bytes(waiting, sys.byteorder) >= 4096:
+            break
+        time.sleep(0.02)
+    child.send_signal(signum)
+    with os.fdopen(read, "rb") as pipe:
+        out = pipe.read().decode()
+    child.wait()
+    assert child.returncode == {signal.SIGINT: 130, signal.SIGTERM: 143}[signum]
+    lines = out.splitlines()
+    assert lines and all(json.loads(line)["puzzle"] for line in lines)  # whole records only

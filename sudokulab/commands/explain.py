@@ -8,7 +8,7 @@ import sys
 
 from sudokulab.commands import steps
 from sudokulab.commands.inputs import examples, input_arguments
-from sudokulab.errors import Exit, error_line, exit_help, stopped_by, worst
+from sudokulab.errors import Exit, error_line, exit_help, stopped_by, whole, worst
 from sudokulab.teaching.verdict import REFEREES
 
 DESCRIPTION = ("The numbered steps a human solver takes, easiest technique first (HoDoKu's "
@@ -57,13 +57,15 @@ def run(args: argparse.Namespace) -> int:
         path, grade = walked.path, walked.grade
         wrong = lessons.wrong_moves(path.steps, answer, puzzle.n) if args.verify else []
         if args.format == "json":
-            print(json.dumps({"puzzle": line_of(puzzle.givens), "solved": path.solved,
-                              "stopped": path.stopped, "level": grade.level,
-                              "score": grade.score, "rating": grade.rating,
-                              "steps": [s.to_json(puzzle.n) for s in path.steps],
-                              **({"verified": not wrong} if args.verify else {})}))
+            text = json.dumps({"puzzle": line_of(puzzle.givens), "solved": path.solved,
+                               "stopped": path.stopped, "level": grade.level,
+                               "score": grade.score, "rating": grade.rating,
+                               "steps": [s.to_json(puzzle.n) for s in path.steps],
+                               **({"verified": not wrong} if args.verify else {})})
         else:
-            print(explanation(puzzle, path, grade, stopped_by() if key.pressed else ""))
+            text = explanation(puzzle, path, grade, stopped_by() if key.pressed else "")
+        with whole():  # a signal waits for the record's end: a JSON line is never cut
+            print(text)
         if key.pressed:  # the steps found are printed: now stop, as Ctrl-C asks
             sys.stdout.flush()
             raise KeyboardInterrupt
