@@ -154,6 +154,37 @@ def test_a_stopped_solve_many_keeps_the_answers_before_it(signum):
     assert 0 < int(kept) == int(index) < 1465
 
 
+BATCHED = """
+import sudokulab as sl
+from sudokulab import datasets
+from sudokulab.errors import SolveManyInterrupted
+
+lines, solutions = datasets.lines("top1465") * 300, datasets.solutions("top1465")
+print("started", flush=True)
+try:
+    sl.solve_many(lines, backend="native")  # one C call for all: the batch path
+except SolveManyInterrupted as stop:
+    right = all(r.solutions == (tuple(solutions[k % 1465]),)
+                for k, r in enumerate(stop.results))
+    print(stop.exit_code, len(stop.results), stop.index, right, flush=True)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
+def test_a_stopped_batch_keeps_the_lines_it_finished(signum):
+    from sudokulab.backends import make_backend
+
+    if not make_backend("native").ready().ok:
+        pytest.skip("the compiled engine is not built here")
+    script = subprocess.Popen([sys.executable, "-c", BATCHED], stdout=subprocess.PIPE,
+                              text=True, preexec_fn=interruptible)
+    out = signalled_after(script, 2, signum, "solved 439,500 lines")
+    code, kept, index, right = out.split()  # it lost every answer, exit -2, before
+    assert int(code) == 128 + signum and right == "True"
+    assert 0 < int(kept) == int(index) < 1465 * 300
+
+
 COUNTING = """
 import sys
 import sudokulab as sl

@@ -46,9 +46,14 @@ def solve_many(engine: Any, puzzles: Sequence[Puzzle | str],
     results: dict[int, Result] = {}
     passed: set[int] = set()  # the batch's answers its bulk check passed
     if bulk:
-        answers, wrong = _batch(engine, [puzzles[k] for k in bulk], limit)
+        answers, wrong, stop = _batch(engine, [puzzles[k] for k in bulk], limit)
         results.update(zip(bulk, answers))
-        passed = {k for i, k in enumerate(bulk) if i not in wrong}
+        passed = {k for i, k in enumerate(bulk[:len(answers)]) if i not in wrong}
+        if stop is not None:  # Ctrl-C or SIGTERM inside the batch: the lines it finished
+            from sudokulab.errors import SolveManyInterrupted
+
+            k = next((j for j in range(len(puzzles)) if j not in passed), len(puzzles))
+            raise SolveManyInterrupted([results[j] for j in range(k)], k, None, stop) from None
     k = 0
     try:
         for k, item in enumerate(puzzles):
@@ -70,9 +75,10 @@ def solve_many(engine: Any, puzzles: Sequence[Puzzle | str],
 
 
 def _batch(engine: Any, puzzles: list[Puzzle | str], limit: int | None
-           ) -> tuple[list[Result], set[int]]:
-    """The puzzles through one call of the engine's batch: their Results, and which of
-    them fail the bulk check (`solve_many` checks those one by one, to say why)."""
+           ) -> tuple[list[Result], set[int], KeyboardInterrupt | None]:
+    """The puzzles through one call of the engine's batch: their Results, which of them
+    fail the bulk check (`solve_many` checks those one by one, to say why), and the stop
+    that cut the call short (then the Results are of the lines it finished), or None."""
     import time
 
     from sudokulab.result import verdict
@@ -80,12 +86,19 @@ def _batch(engine: Any, puzzles: list[Puzzle | str], limit: int | None
     givens = b"".join(p.encode("ascii") if isinstance(p, str) else bytes(p.givens).translate(TEXT)
                       for p in puzzles)
     started = time.perf_counter()
-    batch = engine.solve_lines(givens, len(puzzles), 81, limit)
-    share = (time.perf_counter() - started) / len(puzzles)
+    stop = None
+    try:
+        batch = engine.solve_lines(givens, len(puzzles), 81, limit)
+    except KeyboardInterrupt as error:  # the batch raises it holding the lines done
+        batch, stop = getattr(error, "batch", None), error
+        if batch is None:
+            raise
+    done = len(batch.status)
+    share = (time.perf_counter() - started) / max(done, 1)
     grids = batch.first.translate(None, b"\n")
-    wrong = failing(givens, grids, batch)
+    wrong = failing(givens[:81 * done], grids, batch)
     return [verdict(found(grids, batch, k), batch.limit, complete=True, solve_time=share)
-            for k in range(len(puzzles))], wrong
+            for k in range(done)], wrong, stop
 
 
 def failing(givens: bytes, grids: bytes, batch: Any) -> set[int]:
