@@ -436,10 +436,14 @@ def seconds(text: str) -> float:
         raise _refuse(f"{text!r} is not a number of seconds") from None
 
 
+NO_LIMIT_PAST = 1e9  # seconds (31 years): a timeout past it is no limit, as inf is
+
+
 def time_limit(value: float) -> float | None:
-    """A timeout as the command line and the API both read it: 0 or inf is no limit
-    (None); TypeError for anything but a number, UsageError (a ValueError) for a negative
-    number or NaN, which no limit could mean."""
+    """A timeout as the command line and the API both read it: 0, inf or more than
+    NO_LIMIT_PAST seconds is no limit (None; an int too large for a float too, where
+    float() would overflow); TypeError for anything but a number, UsageError (a
+    ValueError) for a negative number or NaN, which no limit could mean."""
     import numbers
 
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
@@ -448,7 +452,7 @@ def time_limit(value: float) -> float | None:
     if value != value or value < 0:  # NaN is the one number unequal to itself
         raise UsageError(f"time_limit: value {value}: give seconds, 0 or more (0 or inf: "
                          f"no limit)")
-    return None if value == 0 or value == float("inf") else float(value)
+    return None if value == 0 or value > NO_LIMIT_PAST else float(value)
 
 
 @contextlib.contextmanager

@@ -224,6 +224,15 @@ def test_timeout_zero_means_no_limit_as_on_the_command_line():
     assert sl.rate(EASY, timeout=0) is not None
 
 
+def test_a_timeout_too_large_for_a_float_is_no_limit_as_on_the_command_line():
+    from sudokulab.errors import time_limit
+
+    huge = 10**400  # float() overflows: an OverflowError traceback, before
+    assert sl.solve(HARD, backend="norvig", timeout=huge).status == sl.Status.UNIQUE
+    assert sl.rate(HARD, timeout=huge) is not None
+    assert time_limit(huge) is None and time_limit(1e300) is None and time_limit(5) == 5.0
+
+
 def test_sl_solve_and_sudokulab_solve_default_to_one_backend(capsys):
     assert DEFAULT == "norvig"
     assert inspect.signature(sl.solve).parameters["backend"].default == DEFAULT
