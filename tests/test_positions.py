@@ -345,3 +345,13 @@ def test_the_page_draws_a_technique_used_only_when_named(page, server):
     assert page.text_content("#learn-notation") == step["text"]
     assert highlighted(page)["elim"] == {((r - 1) * 9 + c - 1, d)
                                          for r, c, d in step["eliminations"]}
+
+
+@pytest.mark.parametrize("name", ["forum_pencilmarks.txt", "sudopedia_pm_grid.txt"])
+def test_a_position_file_with_a_utf8_bom_reads_as_without(name, tmp_path):
+    text = (DATA / name).read_text(encoding="utf-8")
+    plain, marked = tmp_path / "plain.txt", tmp_path / "marked.txt"
+    plain.write_text(text, encoding="utf-8")
+    marked.write_text("\ufeff" + text, encoding="utf-8")  # as some editors save UTF-8
+    without, with_bom = run("hint", "--file", str(plain)), run("hint", "--file", str(marked))
+    assert with_bom == without and without[0] == Exit.OK  # it was 'bad JSON', 'wrong length'

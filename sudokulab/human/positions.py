@@ -34,6 +34,8 @@ from sudokulab import rules as R
 from sudokulab.errors import PuzzleError
 from sudokulab.puzzle import Puzzle, box_shape
 
+BOM = "\ufeff"  # as formats.text strips it (importing it there would close a circle)
+
 Pair = tuple[int, int]  # (cell, digit)
 DRC = re.compile(r"^([1-9])([1-9])([1-9])$")
 FRAME = re.compile(r"^[\s.\-:+'|*=_]*$")  # a line of a frame: no digit on it
@@ -117,7 +119,7 @@ def read_position(text: str, box: tuple[int, int] | None = None,
     position (a plain puzzle, which formats.text reads); PuzzleError for a position that is
     malformed or contradicts itself, naming the cell."""
     rules = tuple(rules)
-    stripped = text.strip()
+    stripped = text.lstrip(BOM).strip()   # a file saved by an editor that marks UTF-8
     if stripped.startswith(":") and stripped.count(":") >= 4 and "\n" not in stripped:
         return library(stripped, box, rules)
     if stripped.startswith("{"):
@@ -147,6 +149,7 @@ def read_positions(text: str, box: tuple[int, int] | None = None,
     """(line, position or its error) for each position of a text: one library line or
     729-character string a line, or the whole text one grid or JSON object; None when the
     text holds no position."""
+    text = text.lstrip(BOM)
     lines = [(k, line.strip()) for k, line in enumerate(text.splitlines(), 1)
              if line.strip() and not line.lstrip().startswith("#")]
     if not lines:
