@@ -280,3 +280,13 @@ def test_parse_takes_the_command_lines_forms_of_box_and_rules():
         sl.parse(EASY, box="3by3")
     with pytest.raises(UsageError, match="unknown rule 'diagonals'"):
         sl.parse(EASY, rules="diagonals")
+
+
+@pytest.mark.parametrize("engine", ["mzn", "asp", "native", "sat"])
+def test_a_limit_past_any_engines_integers_asks_for_every_solution(engine):
+    from sudokulab.backends import make_backend
+
+    if not make_backend(engine).ready().ok:
+        pytest.skip(f"{engine} is not installed here")
+    for limit in (2**31, 2**63, 10**30):  # an engine error before (exit 5 on the CLI)
+        assert sl.solve(HARD, backend=engine, limit=limit).status == sl.Status.UNIQUE

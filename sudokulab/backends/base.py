@@ -360,8 +360,9 @@ class Backend(ABC):
         reason = self.unsupported(puzzle) if puzzle.rules or puzzle.layout else ""
         if reason:
             return Result(Status.UNSUPPORTED, message=reason)
+        listed = None if limit is not None and limit > MOST_LISTED else limit
         try:
-            return kept(self._solve(puzzle, limit, Deadline(timeout)), keep)
+            return kept(self._solve(puzzle, listed, Deadline(timeout)), keep)
         except Interrupted as stop:
             stop.result = kept(stop.result, keep)
             raise
@@ -395,6 +396,12 @@ class Backend(ABC):
     def describe(self, puzzle: Puzzle) -> str:
         """What this backend builds for the puzzle's rules (the teaching view)."""
         return f"{self.name}: no model description"
+
+
+# No search lists more solutions than this: a larger limit asks for every solution, and is
+# passed on as None (MiniZinc reads a solution limit as a 32-bit int, clingo and the
+# compiled engine as C integers: 2**31 or 2**63 was an engine error, not an answer).
+MOST_LISTED = 2**31 - 1
 
 
 def kept(result: Result, keep: int | None) -> Result:
