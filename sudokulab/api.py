@@ -153,7 +153,7 @@ def parse(text: str, *, box: tuple[int, int] | str | None = None,
     line's '3x2'; `rules` holds rules (sudokulab.rules) or names of rules without
     parameters, as `--rules` takes them ('diagonal,anti-knight', or a list of names)."""
     from sudokulab.formats.text import parse as read
-    from sudokulab.puzzle import parse_box
+    from sudokulab.puzzle import box_problem, parse_box
     from sudokulab.rules import Rule, named
 
     if not isinstance(text, str):
@@ -167,6 +167,8 @@ def parse(text: str, *, box: tuple[int, int] | str | None = None,
             isinstance(side, int) and not isinstance(side, bool) for side in box)):
         raise TypeError(f"sl.parse: box must be (rows, cols), two whole numbers, '3x2' or "
                         f"None, not {box!r}")
+    if box is not None and box_problem(box):  # as a '0x0' text is refused, in its words
+        raise UsageError(f"sl.parse: box {box[0]}x{box[1]}: {box_problem(box)}")
     if isinstance(rules, str):
         rules = [name for name in rules.split(",") if name.strip()]
     if isinstance(rules, bytes) or not isinstance(rules, Iterable):
@@ -516,6 +518,8 @@ def _folder(folder: object, where: str, what: str = "certify") -> str | None:
     if not str(folder).strip():
         raise UsageError(f"{where}: {what} is empty: give a folder, or None"
                          + (" for a temporary one" if what == "folder" else ""))
+    if os.path.isfile(folder):  # said of this argument, not of the command line's --certify
+        raise UsageError(f"{where}: {what} {folder} is a file, not a folder: choose another")
     return str(folder)
 
 

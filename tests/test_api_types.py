@@ -290,3 +290,15 @@ def test_a_limit_past_any_engines_integers_asks_for_every_solution(engine):
         pytest.skip(f"{engine} is not installed here")
     for limit in (2**31, 2**63, 10**30):  # an engine error before (exit 5 on the CLI)
         assert sl.solve(HARD, backend=engine, limit=limit).status == sl.Status.UNIQUE
+
+
+def test_a_bad_value_is_said_of_the_apis_argument_however_it_is_spelled(tmp_path):
+    from sudokulab.errors import UsageError
+
+    for box in ((0, 0), "0x0"):  # a PuzzleError without the sl.parse: prefix, for the tuple
+        with pytest.raises(UsageError, match=r"^sl.parse: box 0x0: "):
+            sl.parse(HARD, box=box)
+    afile = tmp_path / "a.txt"
+    afile.write_text("")
+    with pytest.raises(UsageError, match=r"^sl.compare: certify .* is a file"):  # not --certify
+        sl.compare([HARD], backends=["norvig"], certify=afile, progress=False)

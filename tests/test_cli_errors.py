@@ -74,7 +74,7 @@ def test_a_resumable_run_refuses_standard_input_as_its_file(command):
     """compare and ladder read their --file again on --resume: '-' is refused by name, not
     taken for a file called '-' in the current folder."""
     code, err = run(command, "--file", "-", stdin=EASY + "\n")[::2]
-    one_line_error(code, err, "--file -: standard input cannot be read again to --resume")
+    one_line_error(code, err, "--file -: this command reads its puzzles from a file it can")
 
 
 def test_a_byte_order_mark_is_not_a_cell(tmp_path):

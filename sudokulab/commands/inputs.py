@@ -45,8 +45,9 @@ def rereadable(path: str | None) -> None:
     """UsageError for `--file -` in a run that can be resumed (compare, ladder): its file
     is read again on --resume, and standard input is read once."""
     if path is not None and path.strip() == "-":
-        raise UsageError("--file -: standard input cannot be read again to --resume the "
-                         "run: save the puzzles to a file and name it")
+        raise UsageError("--file -: this command reads its puzzles from a file it can read "
+                         "again (a stopped run goes on with --resume), not from standard "
+                         "input: save the puzzles to a file and name it")
 
 
 def rule_value(text: str) -> str:
