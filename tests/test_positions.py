@@ -355,3 +355,11 @@ def test_a_position_file_with_a_utf8_bom_reads_as_without(name, tmp_path):
     marked.write_text("\ufeff" + text, encoding="utf-8")  # as some editors save UTF-8
     without, with_bom = run("hint", "--file", str(plain)), run("hint", "--file", str(marked))
     assert with_bom == without and without[0] == Exit.OK  # it was 'bad JSON', 'wrong length'
+
+
+@pytest.mark.parametrize("command", [["solve"], ["model"], ["setter"],
+                                     ["export", "--to", "dimacs"]])
+def test_a_command_that_reads_puzzles_refuses_a_position_file_in_one_line(command):
+    code, out, err = run(*command, "--file", str(DATA / "sudopedia_pm_grid.txt"))
+    assert code == Exit.INPUT and out == ""
+    assert err.count("\n") == 1 and "holds a pencil-mark position" in err  # 13 lines before

@@ -175,7 +175,23 @@ def read_entries(args: argparse.Namespace) -> list:
         raise UsageError("no puzzle: give PUZZLE, '-' for standard input, or --file F")
     if not entries:
         raise UsageError("no puzzle found in the input")
+    if args.file and all(entry.puzzle is None for entry in entries):
+        _refuse_position(args.file)
     return single_grids(args, entries)
+
+
+def _refuse_position(path: str) -> None:
+    """PuzzleError, in one line, for a file of no puzzle that holds a pencil-mark position
+    (a command that reads puzzles would list each of its lines as a wrong length)."""
+    import os
+
+    from sudokulab.formats import files
+    from sudokulab.human.positions import holds_position
+
+    if path != "-" and os.path.isfile(path) and os.path.getsize(path) <= POSITION_FILE \
+            and holds_position(files.file_text(path)):
+        raise PuzzleError(f"{path} holds a pencil-mark position, not puzzles: hint, "
+                          f"explain, grade and show read positions")
 
 
 POSITION_FILE = 1 << 20  # bytes: a larger file is read as puzzles, never as positions
