@@ -42,20 +42,17 @@ def solve_many(engine: Any, puzzles: Sequence[Puzzle | str],
     from sudokulab.formats.text import parse
     from sudokulab.harness.crosscheck import verify
 
-    bulk = [k for k, puzzle in enumerate(puzzles) if takes(engine, puzzle, limit)]
     results: dict[int, Result] = {}
     passed: set[int] = set()  # the batch's answers its bulk check passed
-    if bulk:
-        answers, wrong, stop = _batch(engine, [puzzles[k] for k in bulk], limit)
-        results.update(zip(bulk, answers))
-        passed = {k for i, k in enumerate(bulk[:len(answers)]) if i not in wrong}
-        if stop is not None:  # Ctrl-C or SIGTERM inside the batch: the lines it finished
-            from sudokulab.errors import SolveManyInterrupted
-
-            k = next((j for j in range(len(puzzles)) if j not in passed), len(puzzles))
-            raise SolveManyInterrupted([results[j] for j in range(k)], k, None, stop) from None
     k = 0
-    try:
+    try:  # Ctrl-C or SIGTERM anywhere, in the batch's C call or around it, keeps answers
+        bulk = [k for k, puzzle in enumerate(puzzles) if takes(engine, puzzle, limit)]
+        if bulk:
+            answers, wrong, stop = _batch(engine, [puzzles[k] for k in bulk], limit)
+            results.update(zip(bulk, answers))
+            passed = {k for i, k in enumerate(bulk[:len(answers)]) if i not in wrong}
+            if stop is not None:  # inside the batch: the lines it finished are kept
+                raise stop
         for k, item in enumerate(puzzles):
             if k in passed:
                 continue
@@ -66,9 +63,10 @@ def solve_many(engine: Any, puzzles: Sequence[Puzzle | str],
             if why:
                 raise DisagreementError(f"puzzle {k + 1}: {engine.label}'s answer fails the "
                                         f"checker: {why}")
-    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM: the answers before it are kept
+    except KeyboardInterrupt as stop:  # the answers before the first one not checked
         from sudokulab.errors import SolveManyInterrupted
 
+        k = max(k, next((j for j in range(len(puzzles)) if j not in passed), len(puzzles)))
         raise SolveManyInterrupted([results[j] for j in range(k)], k,
                                    getattr(stop, "result", None), stop) from None
     return [results[k] for k in range(len(puzzles))]
@@ -81,6 +79,7 @@ def _batch(engine: Any, puzzles: list[Puzzle | str], limit: int | None
     that cut the call short (then the Results are of the lines it finished), or None."""
     import time
 
+    from sudokulab.errors import whole
     from sudokulab.result import verdict
 
     givens = b"".join(p.encode("ascii") if isinstance(p, str) else bytes(p.givens).translate(TEXT)
@@ -95,10 +94,12 @@ def _batch(engine: Any, puzzles: list[Puzzle | str], limit: int | None
             raise
     done = len(batch.status)
     share = (time.perf_counter() - started) / max(done, 1)
-    grids = batch.first.translate(None, b"\n")
-    wrong = failing(givens[:81 * done], grids, batch)
-    return [verdict(found(grids, batch, k), batch.limit, complete=True, solve_time=share)
-            for k in range(done)], wrong, stop
+    with whole():  # the lines' Results are made whole: a signal waits for them
+        grids = batch.first.translate(None, b"\n")
+        wrong = failing(givens[:81 * done], grids, batch)
+        answers = [verdict(found(grids, batch, k), batch.limit, complete=True,
+                           solve_time=share) for k in range(done)]
+    return answers, wrong, stop
 
 
 def failing(givens: bytes, grids: bytes, batch: Any) -> set[int]:
