@@ -14,7 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import chain, islice
 
-from sudokulab.human.candidates import MEMO_SIZE, Candidates, cells_of, digits, union
+from sudokulab.human.candidates import (
+    MEMO_SIZE,
+    Candidates,
+    cells_of,
+    digits,
+    seen_by_all,
+    union,
+)
 from sudokulab.human.step import Step, cells_text, make
 
 MOST_CELLS = 3  # bigger sets add little and cost much
@@ -76,13 +83,8 @@ def _seen(g: Candidates, cells: int, mask: int) -> list[tuple[int, int]]:
         low = mask & -mask
         mask ^= low
         i = low.bit_length() - 1
-        holding = rest = cells & where[i]
-        seen = -1
-        while rest:
-            c = rest & -rest
-            rest ^= c
-            seen &= peers[c.bit_length() - 1]
-        out[i] = (holding, seen)
+        holding = cells & where[i]
+        out[i] = (holding, seen_by_all(peers, holding))
     return out
 
 
@@ -145,21 +147,11 @@ def _wing_steps(g: Candidates, cells: list, sets: list) -> Iterator[Step]:
                 hold = b & wz_
                 seen = seeing.get(hold)
                 if seen is None:
-                    seen = seeing[hold] = _seen_all(peers, hold)
+                    seen = seeing[hold] = seen_by_all(peers, hold)
                 both = near & seen & wz_ & ~(cell | b)
                 if both:
                     yield _step(n, [(c, z + 1) for c in cells_of(both)], (cell, mask),
                                 (b, mb), x + 1)
-
-
-def _seen_all(peers: tuple[int, ...], cells: int) -> int:
-    """The cells that see every cell of a bitmask."""
-    seen = -1
-    while cells:
-        c = cells & -cells
-        cells ^= c
-        seen &= peers[c.bit_length() - 1]
-    return seen
 
 
 def _sets(g: Candidates, most_cells: int) -> list[tuple[int, int, int]]:

@@ -9,7 +9,7 @@ removes d-1 and d+1 from the orthogonal neighbours.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter, lshift, or_
@@ -128,6 +128,16 @@ def line_masks(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(per row, per column) its cells as a bitmask over the cells of an N x N grid."""
     return (tuple(((1 << n) - 1) << (r * n) for r in range(n)),
             tuple(sum(1 << (r * n + c) for r in range(n)) for c in range(n)))
+
+
+def seen_by_all(peer_masks: Sequence[int], cells: int) -> int:
+    """The cells that see every cell of a cell bitmask (-1, every cell, for none)."""
+    seen = -1
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        seen &= peer_masks[low.bit_length() - 1]
+    return seen
 
 
 def cells_of(mask: int) -> list[int]:

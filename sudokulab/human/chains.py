@@ -18,7 +18,14 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 
 from sudokulab.human.als import every_set as als_sets
-from sudokulab.human.candidates import Candidates, cells_of, digits, per_digit, union
+from sudokulab.human.candidates import (
+    Candidates,
+    cells_of,
+    digits,
+    per_digit,
+    seen_by_all,
+    union,
+)
 from sudokulab.human.step import Step, cells_text, make
 
 MAX_LINKS = 20  # longer chains are left to forcing chains
@@ -390,10 +397,7 @@ def _seen_by_all(g: Candidates, cells: int) -> int:
     masks = g.tables.peer_masks
     if not cells & (cells - 1):   # one cell: its peers (most nodes)
         return masks[cells.bit_length() - 1]
-    seen = -1
-    for c in cells_of(cells):
-        seen &= masks[c]
-    return seen
+    return seen_by_all(masks, cells)
 
 
 def _grouped_graph(g: Candidates, groups: bool = True, alses: bool = False,
