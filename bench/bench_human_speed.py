@@ -107,6 +107,9 @@ def _cpu(tree: Path, command: str, path: Path) -> float:
                                stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in (0, 1, 6, 7):  # a puzzle's own ending, not a failure
+        raise SystemExit(f"{tree}: sudokulab {command} --file {path} exited "
+                         f"{process.returncode}: a run that fails is no time")
     return usage.ru_utime + usage.ru_stime
 
 
