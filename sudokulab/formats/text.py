@@ -221,10 +221,10 @@ def _from_tokens(tokens: list[tuple[str, str]], box: tuple[int, int] | None,
     return Puzzle(box, givens, rules)  # the Puzzle checks that the rules fit the grid
 
 
-
 def _cells(count: int) -> str:
     """'1 cell', '80 cells'."""
     return f"{count} cell{'' if count == 1 else 's'}"
+
 
 def _digit(token: str, index: int, n: int, where: str, layout: Layout | None = None) -> int:
     """The digit a token stands for, 0 for a blank; PuzzleError naming the cell if none."""

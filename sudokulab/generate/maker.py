@@ -83,7 +83,8 @@ def make(request: Request, seed: int, deadline: float | None = None) -> Generate
 
     A try is one removal pass in a new random order; a grid serves PASSES_PER_GRID tries
     (filling it costs about as much as a pass) before another is drawn. TimeoutError when
-    a try would start after `deadline` (time.monotonic())."""
+    a try would start after `deadline` (time.monotonic()): a try under way, with its grade
+    and proof, ends first, so a deadline is kept to within one try."""
     rng = random.Random(seed)
     tries = 0
     while tries < request.tries:
