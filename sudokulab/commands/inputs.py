@@ -175,8 +175,9 @@ def read_entries(args: argparse.Namespace) -> list:
         raise UsageError("no puzzle: give PUZZLE, '-' for standard input, or --file F")
     if not entries:
         raise UsageError("no puzzle found in the input")
-    if args.file and all(entry.puzzle is None for entry in entries):
-        _refuse_position(args.file)
+    if args.file and not getattr(args, "positions", False) and \
+            all(entry.puzzle is None for entry in entries):
+        _refuse_position(args.file)  # (hint and the others read positions themselves)
     return single_grids(args, entries)
 
 

@@ -306,7 +306,10 @@ def _joined(name: str, earlier: dict, later: dict) -> dict:
             **({"done": min(r["done"] for r in (earlier, later) if "done" in r)}
                if "done" in earlier or "done" in later else {}),
             "partial": bool(earlier.get("partial") or later.get("partial")),
-            "unchecked": sorted({*earlier.get("unchecked", []), *later.get("unchecked", [])})}
+            "unchecked": sorted({*earlier.get("unchecked", []), *later.get("unchecked", [])}),
+            "excluded": {verdict: sorted({*earlier.get("excluded", {}).get(verdict, []),
+                                          *numbers})
+                         for verdict, numbers in later.get("excluded", {}).items()}}
 
 
 ROW = {"level": str, "what": str, "finished": int, "puzzles": int, "percent": (int, float),

@@ -38,7 +38,7 @@ async def invalid_request(request: Request, error: RequestValidationError) -> JS
     if tuple(first["loc"]) == ("body",) and "json" not in kind:  # not parsed as JSON at all
         return JSONResponse({"error": f"the body: send JSON with the header Content-Type: "
                                       f"application/json (it came as {kind or 'no type'})",
-                             "tag": None}, status_code=422)
+                             "tag": _tag_of(request)}, status_code=422)
     where = ".".join(str(part) for part in first["loc"] if part != "body") or "the body"
     return JSONResponse({"error": f"{where}: {first['msg']}", "tag": _tag_of(request)},
                         status_code=422)
@@ -51,7 +51,7 @@ async def http_refusal(request: Request, error: StarletteHTTPException) -> JSONR
     if error.status_code == 400 and error.detail == UNPARSED:
         return JSONResponse({"error": "the body is not JSON (bytes that are not UTF-8, or "
                                       "nesting too deep)", "tag": None}, status_code=422)
-    return JSONResponse({"error": _one_line(str(error.detail)), "tag": None},
+    return JSONResponse({"error": _one_line(str(error.detail)), "tag": _tag_of(request)},
                         status_code=error.status_code, headers=error.headers)
 
 
