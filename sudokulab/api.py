@@ -196,6 +196,7 @@ def solve(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, limit: int | None 
     (unless ignored, as under nohup) raise Interrupted, whose `result` holds what was
     found before it."""
     from sudokulab.backends import make_backend
+    from sudokulab.backends.base import MOST_LISTED
     from sudokulab.errors import sigterm_stops
 
     where = "sl.solve"
@@ -203,7 +204,7 @@ def solve(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, limit: int | None 
     spec = _string(backend, where, "backend", "a backend spec string such as 'norvig'")
     limit = _whole(limit, where, "limit", none=True)
     engine, seconds = make_backend(spec), _seconds(timeout, where)
-    if limit is None and seconds is None:
+    if (limit is None or limit > MOST_LISTED) and seconds is None:  # every solution either way
         _enumerable(puzzle, where)
     with sigterm_stops():  # SIGTERM stops it as Ctrl-C does, keeping the grids found so far
         return engine.solve(puzzle, limit=limit, timeout=seconds)
@@ -216,10 +217,10 @@ def _enumerable(puzzle: Puzzle, where: str) -> None:
 
     found = beyond_enumeration(puzzle)
     if found is not None:
-        raise UsageError(f"{where}: limit=None would list about {found.count:.2g} grids "
+        raise UsageError(f"{where}: every solution would be listed, about {found.count:.2g} grids "
                          f"(Knuth's estimate over {found.probes} random paths), beyond "
                          f"enumeration (over {ENUMERABLE:,}); give timeout= seconds for a "
-                         f"lower bound, or a limit")
+                         f"lower bound, or a limit under 2**31")
 
 
 def solve_many(puzzles: Iterable[PuzzleLike], backend: str = DEFAULT_BACKEND,

@@ -188,9 +188,10 @@ def test_every_solution_of_an_empty_grid_is_refused_at_once_as_the_cli_refuses_i
     with monkeypatch.context() as patched:
         patched.setattr(backend_class(DEFAULT), "solve",
                         lambda *args, **kwargs: pytest.fail("an engine was asked to list"))
-        with pytest.raises(UsageError,
-                           match=r"^sl.solve: limit=None would list about 6\.\de\+21"):
-            sl.solve("." * 81, limit=None)
+        for limit in (None, 2**40):  # a limit past any engine's integers is every solution
+            with pytest.raises(UsageError, match=r"^sl.solve: every solution would be listed, "
+                                                 r"about 6\.\de\+21"):
+                sl.solve("." * 81, limit=limit)
     assert sl.solve("." * 16, limit=None).count == 288  # the 4x4s: listed
     bounded = sl.solve("." * 81, limit=None, timeout=0.2)
     assert bounded.status is sl.Status.TIMEOUT and not bounded.exact
