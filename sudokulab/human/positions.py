@@ -32,9 +32,8 @@ from typing import TypeGuard
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError
+from sudokulab.formats.text import BOM  # stripped as puzzles strip it
 from sudokulab.puzzle import Puzzle, box_shape
-
-BOM = "\ufeff"  # as formats.text strips it (importing it there would close a circle)
 
 Pair = tuple[int, int]  # (cell, digit)
 DRC = re.compile(r"^([1-9])([1-9])([1-9])$")
