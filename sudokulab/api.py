@@ -196,7 +196,7 @@ def solve(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, limit: int | None 
     (unless ignored, as under nohup) raise Interrupted, whose `result` holds what was
     found before it."""
     from sudokulab.backends import make_backend
-    from sudokulab.backends.base import MOST_LISTED
+    from sudokulab.backends.base import listed
     from sudokulab.errors import sigterm_stops
 
     where = "sl.solve"
@@ -204,7 +204,7 @@ def solve(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, limit: int | None 
     spec = _string(backend, where, "backend", "a backend spec string such as 'norvig'")
     limit = _whole(limit, where, "limit", none=True)
     engine, seconds = make_backend(spec), _seconds(timeout, where)
-    if (limit is None or limit > MOST_LISTED) and seconds is None:  # every solution either way
+    if listed(limit) is None and seconds is None:  # every solution, however it is asked
         _enumerable(puzzle, where)
     with sigterm_stops():  # SIGTERM stops it as Ctrl-C does, keeping the grids found so far
         return engine.solve(puzzle, limit=limit, timeout=seconds)

@@ -360,9 +360,8 @@ class Backend(ABC):
         reason = self.unsupported(puzzle) if puzzle.rules or puzzle.layout else ""
         if reason:
             return Result(Status.UNSUPPORTED, message=reason)
-        listed = None if limit is not None and limit > MOST_LISTED else limit
         try:
-            return kept(self._solve(puzzle, listed, Deadline(timeout)), keep)
+            return kept(self._solve(puzzle, listed(limit), Deadline(timeout)), keep)
         except Interrupted as stop:
             stop.result = kept(stop.result, keep)
             raise
@@ -402,6 +401,11 @@ class Backend(ABC):
 # passed on as None (MiniZinc reads a solution limit as a 32-bit int, clingo and the
 # compiled engine as C integers: 2**31 or 2**63 was an engine error, not an answer).
 MOST_LISTED = 2**31 - 1
+
+
+def listed(limit: int | None) -> int | None:
+    """The limit an engine is given: None (every solution) for one past MOST_LISTED."""
+    return None if limit is not None and limit > MOST_LISTED else limit
 
 
 def kept(result: Result, keep: int | None) -> Result:
