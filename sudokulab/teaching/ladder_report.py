@@ -298,18 +298,23 @@ def _joined(name: str, earlier: dict, later: dict) -> dict:
                          f"puzzles cannot share a table")
     levels = {row["level"]: row for row in earlier["levels"]}
     levels.update((row["level"], row) for row in later["levels"])
+    done = [run["done"] for run in (earlier, later) if "done" in run]
+    before, after = earlier.get("excluded", {}), later.get("excluded", {})
     return {**later, "levels": list(levels.values()),
             "agreement": {**earlier.get("agreement", {}), **later.get("agreement", {})},
             "cpu": round(earlier["cpu"] + later["cpu"], 1),
             "wall": round(earlier["wall"] + later["wall"], 1),
             "jobs": max(earlier["jobs"], later["jobs"]),
-            **({"done": min(r["done"] for r in (earlier, later) if "done" in r)}
-               if "done" in earlier or "done" in later else {}),
+            **({"done": min(done)} if done else {}),
             "partial": bool(earlier.get("partial") or later.get("partial")),
-            "unchecked": sorted({*earlier.get("unchecked", []), *later.get("unchecked", [])}),
-            "excluded": {verdict: sorted({*earlier.get("excluded", {}).get(verdict, []),
-                                          *numbers})
-                         for verdict, numbers in later.get("excluded", {}).items()}}
+            "unchecked": _union(earlier.get("unchecked", []), later.get("unchecked", [])),
+            "excluded": {verdict: _union(before.get(verdict, []), after.get(verdict, []))
+                         for verdict in dict.fromkeys([*before, *after])}}
+
+
+def _union(earlier: list[int], later: list[int]) -> list[int]:
+    """The puzzle numbers of two runs' lists, each once, in order."""
+    return sorted({*earlier, *later})
 
 
 ROW = {"level": str, "what": str, "finished": int, "puzzles": int, "percent": (int, float),
