@@ -110,7 +110,6 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
     # classic boxes: a cover cell sees a fin only through the fin's box
     stack = (tables.box[1] if rows_first else tables.box[0]) if tables.classic else 0
     base_masks = line_masks(n)[0 if rows_first else 1]
-    cells_across = _across(n, rows_first)
     where, peers = g.where()[d - 1], tables.peer_masks
     for base, union in _bases(lines, places, size, size + 2 if kind else size):
         width = union.bit_count()
@@ -141,16 +140,10 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
                 seen = cover & ((1 << stack) - 1) << first
                 if not seen & open_ or (union & ~cover) >> first >> stack:
                     continue  # nothing to lose, or fins in two box stacks (nothing sees both)
-            gone = seen_cells = cells_across.get(seen)   # what the fish covers
-            if seen_cells is None:
-                gone = cells_across[seen] = _cells(seen, n, rows_first)
-            gone &= outside
+            gone = _cells(seen, n, rows_first) & outside   # what the fish covers
             if kind:
-                fins = union & ~cover
-                fin_cells = cells_across.get(fins)
-                if fin_cells is None:
-                    fin_cells = cells_across[fins] = _cells(fins, n, rows_first)
-                for fin in _bits(where & base_cells & fin_cells):
+                fins = _cells(union & ~cover, n, rows_first)
+                for fin in _bits(where & base_cells & fins):
                     gone &= peers[fin]   # only what sees every fin
             if not gone or any(not places[line] & cover for line in base):
                 continue
@@ -167,15 +160,10 @@ def _fish_of(g, d, size, kind, places, cross, rows_first) -> Iterator:
                 (d, base, rows_first)
 
 
-@lru_cache(maxsize=64)
-def _across(n: int, rows_first: bool) -> dict[int, int]:
-    """A memo, per shape and orientation, of the cells of cross lines (by mask of them):
-    the fish search asks for the same few masks many times."""
-    return {}
-
-
+@lru_cache(maxsize=1 << 14)
 def _cells(lines: int, n: int, rows_first: bool) -> int:
-    """The cells of the cross lines of a mask (columns when the base lines are rows)."""
+    """The cells of the cross lines of a mask (columns when the base lines are rows),
+    remembered: the fish search asks for the same few masks many times."""
     masks = line_masks(n)[1 if rows_first else 0]
     out = 0
     while lines:
