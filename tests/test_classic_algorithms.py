@@ -344,6 +344,6 @@ def test_the_page_replays_a_trace_of_the_classics(page, engine):
 def test_check_backend_only_runs_the_checks_it_names():
     # held-out pass 8: --only also ran the answers on top95 unless --dataset none was given
     run = check_backend("norvig", "--only", "limits", "--only", "limits")  # once, not twice
-    assert run.returncode == 0 and "1 checks: 1 passed" in run.stdout
+    assert run.returncode == 0 and "1 check: 1 passed" in run.stdout
     both = check_backend("norvig", "--only", "limits", "--dataset", "hardest", "--puzzles", "2")
     assert both.returncode == 0 and "2 checks: 2 passed" in both.stdout

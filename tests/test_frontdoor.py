@@ -147,7 +147,7 @@ def test_count_lists_grids_when_asked(capsys):
     data = json.loads(out)
     assert data["count"] == 288 and len(data["solutions"]) == 3
     code, out, _ = run(capsys, "solve", "." * 16, "--count", "--grids", "2")
-    assert out.count("---+---") == 2 and "(286 more grid(s) found, not shown" in out
+    assert out.count("---+---") == 2 and "(286 more grid(s) counted, not shown" in out
 
 
 @pytest.mark.parametrize("backend", ["norvig", "dlx", "sat", "native"])

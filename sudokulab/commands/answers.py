@@ -239,11 +239,12 @@ class Output:
         parts += [format_grid(puzzle.with_values(grid)) + "\n" for grid in shown]
         if result.partial:
             parts.append(format_grid(puzzle.with_values(result.partial)) + "\n")
-        # a count by relabelling keeps only the grids asked for: the count tells the rest
+        # a count by relabelling or by a #SAT counter keeps only the grids asked for: the
+        # count tells the rest (counted, not necessarily found)
         hidden = max(len(result.solutions), result.count) - len(shown)
         if hidden:
             more = "more " if shown else ""
-            parts.append(f"({hidden} {more}grid(s) found, not shown: --grids K prints K)")
+            parts.append(f"({hidden} {more}grid(s) counted, not shown: --grids K prints K)")
         return "\n".join(parts)
 
     def emit(self, text: str) -> None:

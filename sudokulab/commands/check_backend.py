@@ -86,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         if len(outcome.failures) > SHOWN:
             print(f"        ... and {len(outcome.failures) - SHOWN} more like these")
         print(flush=True)
-    print(f"{passed + failed} checks: {passed} passed, {failed} failed"
+    total = passed + failed
+    print(f"{total} check{'' if total == 1 else 's'}: {passed} passed, {failed} failed"
           + ("" if failed else f": {args.engine} keeps the contract"))
     return Exit.DISAGREE if failed else Exit.OK
