@@ -52,10 +52,8 @@ SLOW = frozenset({
 # their cases; a name with [case] is that case alone), marked slow: each module keeps
 # quicker tests of the same command, engine or area in the fast lane.
 SLOW_TESTS = frozenset({
-    # the five slowest of the fast lane on 2026-11-29 (107, 64, 25, 21 and 13 s of a worker,
+    # the slowest of the fast lane on 2026-11-29 (25, 21 and 13 s of a worker,
     # `pytest -m "not slow" --durations`): each module keeps quicker tests of the same thing
-    "test_mzn_consistency.py::test_every_consistency_answers_as_norvig[default]",
-    "test_mzn_consistency.py::test_every_consistency_answers_as_norvig[bounds]",
     "test_classic_algorithms.py::"
     "test_every_top95_puzzle_gets_its_reference_solution[sat:solver=teach]",
     "test_classic_algorithms.py::test_the_teaching_cdcl_gets_every_easy50_puzzle_right",

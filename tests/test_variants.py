@@ -68,13 +68,17 @@ def counts_as_listed(backend, puzzle, expected):
 
 
 def test_miracle_rules_admit_72_grids(backend):
+    if backend.slow_to_enumerate:  # its Miracle count is held to one given's 8 grids below
+        pytest.skip(f"{backend.name}: {backend.slow_to_enumerate}")
     result = counts_as_listed(backend, miracle(), 72)
     assert all(check(miracle(), grid) == [] for grid in result.solutions)
 
 
 @pytest.mark.parametrize("given", MIRACLE_GIVENS, ids=lambda g: f"r{g[0][0] + 1}c{g[0][1] + 1}")
 def test_one_miracle_given_leaves_8_grids(backend, given):
-    if backend.slow_to_enumerate:  # the 72 grids above, each checked, hold these 8
+    # one case enumerates: r5c5, whose 8 grids milp proves the last in about 7 s (r1c1's
+    # and r9c3's take it 85 and 100 s)
+    if backend.slow_to_enumerate and given != MIRACLE_GIVENS[1]:
         pytest.skip(f"{backend.name}: {backend.slow_to_enumerate}")
     result = counts_as_listed(backend, miracle(given), 8)
     assert all(grid[given[0][0] * 9 + given[0][1]] == given[1] for grid in result.solutions)
