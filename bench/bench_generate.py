@@ -251,7 +251,8 @@ def report(cases, ok, level_rows, sym_rows, made, clues, grades, plot: Path) -> 
                           "tries with --minimal", "rate with --minimal (CPU)",
                           "mean givens"], tablefmt="github"), "",
         f"## Givens and levels of {total} generated 9x9 puzzles", "",
-        f"`sudokulab generate --number {total} --seed 0 --grade` (minimal, no symmetry).", "",
+        f"`sudokulab generate --number {total} --seed 0 --grade --format json` "
+        "(minimal, no symmetry).", "",
         tabulate(level_table, headers=["level", "puzzles", "share", "mean givens"],
                  tablefmt="github"), "",
         tabulate(clue_table, headers=["givens", "puzzles", "share"], tablefmt="github"), "",

@@ -220,6 +220,19 @@ def test_explain_past_its_timeout_exits_3_with_the_steps_so_far(monkeypatch, cap
     assert "stopped at --timeout" in err
 
 
+def test_a_stopped_explain_in_json_has_no_grade_as_grade_has_none(monkeypatch, capsys):
+    """Before, a path stopped after 0 steps was "Easy", score 0, rating 0.0 in JSON."""
+    from sudokulab.commands import steps
+
+    monkeypatch.setattr(steps, "deadline", lambda args: lambda: True)
+    code, out, _ = run(capsys, "explain", STALLS, "--format", "json")
+    record = json.loads(out)
+    assert code == 3 and record["stopped"] is True and record["solved"] is False
+    assert (record["level"], record["score"], record["rating"]) == (None, None, None)
+    code, out, _ = run(capsys, "grade", STALLS, "--format", "json")
+    assert code == 3 and json.loads(out)["level"] is None
+
+
 @pytest.mark.parametrize("command", ["hint", "explain", "grade"])
 def test_naming_a_uniqueness_technique_with_uniqueness_no_is_refused(capsys, command):
     """Before, the named technique was dropped without a word ('no step ... try more')."""

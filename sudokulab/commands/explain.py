@@ -32,8 +32,9 @@ def options(p: argparse.ArgumentParser) -> None:
     steps.technique_options(p)
     p.add_argument("--format", choices=("pretty", "json"), default="pretty",
                    help="pretty (default), or one JSON object per puzzle: puzzle, solved, "
-                        "level, score, rating, steps (technique, placements, eliminations "
-                        "as [row, col, digit] counted from 1, text)")
+                        "stopped, level, score, rating (null when stopped), steps "
+                        "(technique, placements, eliminations as [row, col, digit] counted "
+                        "from 1, text), and verified with --verify")
     p.add_argument("--verify", action="store_true",
                    help=f"check every step against the solution the referee finds ({REFEREES}): "
                         "no placement may differ from it, no elimination may remove its "
@@ -57,9 +58,12 @@ def run(args: argparse.Namespace) -> int:
         path, grade = walked.path, walked.grade
         wrong = lessons.wrong_moves(path.steps, answer, puzzle.n) if args.verify else []
         if args.format == "json":
+            graded = not path.stopped  # a stopped path has no grade, as in `grade`
             text = json.dumps({"puzzle": line_of(puzzle.givens), "solved": path.solved,
-                               "stopped": path.stopped, "level": grade.level,
-                               "score": grade.score, "rating": grade.rating,
+                               "stopped": path.stopped,
+                               "level": grade.level if graded else None,
+                               "score": grade.score if graded else None,
+                               "rating": grade.rating if graded else None,
                                "steps": [s.to_json(puzzle.n) for s in path.steps],
                                **({"verified": not wrong} if args.verify else {})})
         else:

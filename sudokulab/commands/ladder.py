@@ -15,6 +15,7 @@ from functools import partial
 from sudokulab import errors
 from sudokulab.commands.inputs import examples, given, nonempty, rereadable, timeout_seconds
 from sudokulab.errors import Exit, UsageError, error_line, exit_help, positive_int
+from sudokulab.teaching.verdict import REFEREES
 
 DESCRIPTION = ("The inference ladder: for each level (unit propagation on each CNF encoding, "
                "norvig's singles, exact cover's forced rows, the human techniques family by "
@@ -27,7 +28,8 @@ EXAMPLES = examples("sudokulab ladder --dataset top95",
                     "sudokulab ladder --file my.txt --levels sat,human:locked --format csv",
                     "sudokulab ladder --timeout 0 --levels smt       (no time limit)",
                     "sudokulab ladder --merge a/ladder.json,b/ladder.json --out runs/both")
-NOTES = ("Each puzzle is judged first by norvig's search: one with no solution (exit 1) or "
+NOTES = (f"Each puzzle is judged first by the referee ({REFEREES}): one with no solution "
+         "(exit 1) or "
          "several (exit 6) is named and left out of the averages. A level whose engine "
          "cannot take a puzzle (a samurai, a rule it lacks) names it as unsupported (exit "
          "5); a grid the checker rejects is exit 4. With --out, each puzzle's result is kept "
@@ -326,7 +328,6 @@ def _said(reports: dict[str, dict]) -> list[int]:
     some puzzles; their exit codes (1 no solution, 6 several, 5 unsupported, 4 a grid the
     checker rejects)."""
     from sudokulab.teaching.ladder import NO_SOLUTION
-    from sudokulab.teaching.verdict import REFEREES
 
     codes: list[int] = []
 

@@ -11,7 +11,7 @@ grid with a seeded random.Random, so that the solution satisfies every one of th
   and columns; cages without sums and extra regions grow over distinct digits.
 
 How many instances a puzzle gets is scaled from the 9x9 counts in COUNTS: enough that the
-rules do the work of many givens (results/corners.md reports the clue counts).
+rules do the work of many givens (results/generated.md reports the clue counts).
 """
 
 from __future__ import annotations
