@@ -37,6 +37,7 @@ def _graph(g: Candidates, kinds: str, digit: int | None = None, only: int = -1):
     tables, n = g.tables, g.n
     cands = g.cands if only == -1 else [m if only >> c & 1 else 0 for c, m in enumerate(g.cands)]
     strong: dict[int, list[int]] = {}
+    linked = [0] * n   # per digit (from 0), the cells whose candidate has a strong link
     wanted = range(1, n + 1) if digit is None else (digit,)
     if "u" in kinds:  # (never with `only`)
         where = g.where()
@@ -49,6 +50,7 @@ def _graph(g: Candidates, kinds: str, digit: int | None = None, only: int = -1):
                     z = (places.bit_length() - 1) * n + d - 1
                     strong.setdefault(a, []).append(z)
                     strong.setdefault(z, []).append(a)
+                    linked[d - 1] |= places
     if "c" in kinds:
         for c in tables.cells:
             m = cands[c]
@@ -58,17 +60,18 @@ def _graph(g: Candidates, kinds: str, digit: int | None = None, only: int = -1):
                     a, z = c * n + x - 1, c * n + y - 1
                     strong.setdefault(a, []).append(z)
                     strong.setdefault(z, []).append(a)
-    peers, cells_too = tables.peers, "c" in kinds and digit is None
+                    linked[x - 1] |= 1 << c
+                    linked[y - 1] |= 1 << c
+    peers, cells_too = tables.peer_masks, "c" in kinds and digit is None
     weak: dict[int, list[int]] = {}
 
     def weak_links(node: int) -> list[int]:
         """A node's weak links, found when the search first reaches it; only to nodes with
-        a strong link: a chain cannot go on from the others."""
+        a strong link (a chain cannot go on from the others), peers in ascending order."""
         out = weak.get(node)
         if out is None:
             c, d = divmod(node, n)
-            b = 1 << d
-            out = [p * n + d for p in peers[c] if cands[p] & b and p * n + d in strong]
+            out = [p * n + d for p in cells_of(peers[c] & linked[d])]
             if cells_too:
                 out += [c * n + e for e in range(n)
                         if e != d and cands[c] >> e & 1 and c * n + e in strong]
@@ -204,33 +207,42 @@ def _reaches(strong: dict, weak: Callable[[int], list[int]]):
     the starts where it can find something."""
 
     known: dict[int, list[int]] = {}   # the weak links asked for so far: no call again
+    strong_of = strong.get
 
     def reaches(start: int, removes: Callable[[int], bool], best: int) -> bool:
-        level: Iterable[int] = (start,)
-        seen: tuple[set[int], set[int]] = ({start}, set())   # the nodes reached off, on
+        # two levels a turn: off nodes out by strong links to on nodes, on nodes out by weak
+        # links to off nodes (unrolled: this filter is the chain search's hottest loop)
+        level: Iterable[int] = (start,)   # the off nodes at `links` links (even)
+        seen_off, seen_on = {start}, set()
         links = 0
         while True:
-            on = links & 1
-            if on and links >= 3:
-                for node in level:
+            if links + 1 >= best or links >= MAX_LINKS:   # _past, inline
+                return False
+            on: set[int] = set()
+            for node in level:
+                on.update(strong_of(node, ()))
+            on -= seen_on
+            if not on:
+                return False
+            seen_on |= on
+            links += 1
+            if links >= 3:
+                for node in on:
                     if node != start and removes(node):
                         return True
-            if links + 1 + on >= best or links >= MAX_LINKS:   # _past, inline: hot
+            if links + 2 >= best or links >= MAX_LINKS:
                 return False
-            after: set[int] = set()
-            if on:
-                for node in level:
-                    found = known.get(node)
-                    if found is None:
-                        found = known[node] = weak(node)
-                    after.update(found)
-            else:
-                for node in level:
-                    after.update(strong.get(node, ()))
-            level = after - seen[1 - on]
-            if not level:
+            off: set[int] = set()
+            for node in on:
+                found = known.get(node)
+                if found is None:
+                    found = known[node] = weak(node)
+                off.update(found)
+            off -= seen_off
+            if not off:
                 return False
-            seen[1 - on].update(level)
+            seen_off |= off
+            level = off
             links += 1
 
     return reaches
