@@ -20,6 +20,7 @@ Run: python -m sudokulab.vision.train [--samples K] [--data FOLDER] [--out PATH]
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 import sys
 import time
@@ -252,6 +253,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"train: error: the committed model learns from Wicht's newspaper photos too: "
               f"give --data FOLDER or set ${wicht.ENV} (sudokulab/vision/wicht.py says where "
               f"to get them), or --fonts-only", file=sys.stderr)
+        return 2
+    if importlib.util.find_spec("sklearn") is None:  # only training needs it, not reading
+        print("train: error: training needs scikit-learn: pip install -e '.[model]' (as "
+              "make model does)", file=sys.stderr)
         return 2
     photos = wicht.photos(folder, "train") if folder else []
     for key, value in train(args.samples, SEED, args.out, photos).items():
