@@ -410,7 +410,11 @@ CASES = [
          "cut short"),
     case("link-empty-scl", "show https://sudokupad.app/scl", 2, "cut short"),
     case("explain-link-other-site", "explain https://example.com/puzzle", 2, "not a puzzle link"),
-    *per_command("{c}-samurai", TECHNIQUES, "{c} --file samurai.txt", 2, "one N x N grid",
+    # a samurai is read, and refused as unsupported (5) by what takes one grid (was 2)
+    *per_command("{c}-samurai", TECHNIQUES, "{c} --file samurai.txt", 5,
+                 "one N x N grid, not a samurai", files={"samurai.txt": lines(SAMURAI)}),
+    *per_command("export-{c}-samurai", ("mzn", "dzn", "asp", "lp", "smt2"),
+                 "export --file samurai.txt --to {c}", 5, "not a samurai: --to dimacs",
                  files={"samurai.txt": lines(SAMURAI)}),
 
     # --- no solution, several, clashes (exit 1 names the clash; item 1) ------------------

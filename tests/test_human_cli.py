@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -218,6 +219,20 @@ def test_explain_past_its_timeout_exits_3_with_the_steps_so_far(monkeypatch, cap
     code, out, err = run(capsys, "explain", STALLS)
     assert code == 3 and "stopped at the time limit after 0 steps" in out
     assert "stopped at --timeout" in err
+
+
+def test_a_samurai_gets_an_unsupported_record_from_grade_and_a_setter_report(capsys):
+    """Before, grade, explain, hint and setter refused a samurai file with exit 2 and no
+    record; grade's json holds every puzzle, the setter's report all but the grade."""
+    samurai = str(Path(__file__).parent / "data" / "samurai.txt")
+    code, out, err = run(capsys, "grade", "--file", samurai, "--format", "json")
+    record = json.loads(out)
+    assert code == 5 and record["status"] == "unsupported" and record["level"] is None
+    assert "not a samurai" in record["message"] and err.count("\n") == 1
+    code, out, _ = run(capsys, "setter", "--file", samurai, "--no-candidates", "--format",
+                       "json")
+    report = json.loads(out)
+    assert code == 0 and report["status"] == "unique" and report["grade_status"] == "refused"
 
 
 def test_a_stopped_explain_in_json_has_no_grade_as_grade_has_none(monkeypatch, capsys):

@@ -276,9 +276,9 @@ def test_a_broken_board_is_one_line_and_exit_2(tmp_path):
     assert err.startswith("sudokulab: error: ") and "line 6, column 4" in err
 
 
-def test_a_command_of_one_grid_refuses_a_samurai_in_one_line():
+def test_a_command_of_one_grid_answers_unsupported_to_a_samurai_in_one_line():
     code, _, err = run("explain", "--file", str(DATA / "samurai.txt"))
-    assert code == 2 and len(err.strip().splitlines()) == 1 and "several grids" in err
+    assert code == 5 and len(err.strip().splitlines()) == 1 and "not a samurai" in err
 
 
 def test_compare_cross_checks_the_engines(tmp_path):

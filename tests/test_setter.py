@@ -27,6 +27,7 @@ from sudokulab.formats.text import parse
 from sudokulab.generate.grids import random_cages
 from sudokulab.generate.setter import SetterReport, setter_report
 from sudokulab.puzzle import Puzzle, line_of
+from sudokulab.result import Status
 
 KILLERS = (Path(__file__).parent / "data" / "killers.jsonl").read_text().splitlines()
 GRID4 = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
@@ -228,6 +229,26 @@ def test_a_samurai_is_refused_a_grade_as_a_rule_the_techniques_lack_is():
     assert report.status == "unique"
     assert report.grade is None and report.grade_status == "refused"
     assert "one N x N grid, not a samurai" in report.grade_message
+
+
+def test_a_samurai_s_redundant_givens_are_named_where_they_stand():
+    """Before, places were divmod(cell, 21), as if a samurai were a 21x21 grid (and the
+    command refused a samurai with exit 2)."""
+    from dataclasses import replace
+
+    from sudokulab.backends import make_backend
+
+    samurai = (Path(__file__).parent / "data" / "samurai.txt").read_text()
+    puzzle = sl.parse(samurai)
+    report = sl.setter(samurai, candidates=False, grade=False)
+    named = [tuple(place) for place in report.to_json()["redundant_givens"]]
+    index = {(r + 1, c + 1): k for k, (r, c) in enumerate(puzzle.layout.positions)}
+    assert named and all(puzzle.givens[index[place]] for place in named)
+    for place in named[:3]:  # each alone can go: the puzzle keeps one solution
+        givens = list(puzzle.givens)
+        givens[index[place]] = 0
+        answer = make_backend("norvig").solve(replace(puzzle, givens=tuple(givens)), limit=2)
+        assert answer.status is Status.UNIQUE, place
 
 
 def test_api_door():

@@ -79,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
 def _exported(puzzle, args: argparse.Namespace) -> str:
     """The model's text, or the link, the options ask for."""
     if puzzle.layout is not None and args.to != "dimacs":
-        raise UsageError(f"export --to {args.to} takes one N x N grid; a "
-                         f"{puzzle.layout.name} exports --to dimacs")
+        raise UnsupportedRule(f"export --to {args.to} writes one N x N grid, not a "
+                              f"{puzzle.layout.name}: --to dimacs writes it")
     if args.to == "asp":  # sudoku.lp and the puzzle's facts: clingo alone solves it
         from sudokulab.models import asp
 

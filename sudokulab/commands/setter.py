@@ -31,6 +31,7 @@ def options(p: argparse.ArgumentParser) -> None:
     """The options of `setter`."""
     p.description, p.epilog = DESCRIPTION, f"{EXAMPLES}\n\n{exit_help(EXITS)}"
     input_arguments(p)
+    p.set_defaults(multi_grid=True)  # a samurai's grids are read; what cannot take them says so
     p.add_argument("--timeout", "-t", type=timeout_seconds, default=10.0, metavar="S",
                    help="stop the count, candidates and redundancy after S seconds (default "
                         "10; 0 or inf: never); what is unproven is said so")

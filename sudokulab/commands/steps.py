@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 def technique_options(p: argparse.ArgumentParser) -> None:
     """--techniques LIST | --upto NAME, --uniqueness, --list and --timeout."""
+    # a samurai is read, then refused by the lesson service as unsupported (exit 5, and a
+    # record in grade's json/csv), as a rule no technique knows is
+    p.set_defaults(multi_grid=True)
     which = p.add_mutually_exclusive_group()
     which.add_argument("--techniques", metavar="LIST",
                        help="only these techniques (comma list of names, e.g. "

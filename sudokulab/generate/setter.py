@@ -85,7 +85,7 @@ class SetterReport:
     calls: int = 0                     # SAT calls
     seconds: float = 0.0
     rules: tuple[R.Rule, ...] = ()     # the puzzle's rules, for names in the text
-    width: int = 0                     # the board's width (N for one grid)
+    positions: tuple = ()              # a board of several grids: each cell's (row, col)
 
     @property
     def count(self) -> int | None:
@@ -119,7 +119,7 @@ class SetterReport:
 
     def place(self, cell: int) -> list[int]:
         """[row, column] from 1 of a cell index."""
-        row, col = divmod(cell, self.width or self.n)
+        row, col = self.positions[cell] if self.positions else divmod(cell, self.n)
         return [row + 1, col + 1]
 
 
@@ -291,7 +291,7 @@ class Update:
         self.bare = replace(puzzle, givens=(0,) * len(puzzle.givens))  # the checks' puzzle
         self.report = SetterReport(n=self.n, status="timeout", rules=puzzle.rules,
                                    fixed_rules=self.fixed,
-                                   width=puzzle.layout.width if puzzle.layout else self.n)
+                                   positions=puzzle.layout.positions if puzzle.layout else ())
 
     def run(self, candidates: bool, redundancy: bool) -> SetterReport:
         """Count, then the candidates and the redundancy asked for, while time is left."""
