@@ -213,7 +213,8 @@ def _reaches(strong: dict, weak: Callable[[int], list[int]]):
         # two levels a turn: off nodes out by strong links to on nodes, on nodes out by weak
         # links to off nodes (unrolled: this filter is the chain search's hottest loop)
         level: Iterable[int] = (start,)   # the off nodes at `links` links (even)
-        seen_off, seen_on = {start}, set()
+        seen_off: set[int] = {start}
+        seen_on: set[int] = set()
         links = 0
         while True:
             if links + 1 >= best or links >= MAX_LINKS:   # _past, inline
