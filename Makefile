@@ -72,10 +72,16 @@ endif
 fonts:
 	@scripts/provision-fonts || echo "WARNING: fonts missing: the vision tests will fail (see above)."
 
-# The digit classifier, rebuilt from the fonts (deterministic: one thread, a fixed seed).
+# The digit classifier, rebuilt from the fonts and Wicht's newspaper photos (deterministic:
+# one thread, a fixed seed), its figures in results/vision-training.txt. The photos are not
+# shipped: SUDOKULAB_WICHT names a copy of github.com/wichtounet/sudoku_dataset
+# (sudokulab/vision/wicht.py); without it the training says so and exits 2.
 model: $(INSTALLED) fonts
 	$(BIN)/pip install --quiet -e '.[model]'
-	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(BIN)/python -m sudokulab.vision.train
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(BIN)/python -m sudokulab.vision.train \
+		> results/vision-training.new || { rm -f results/vision-training.new; exit 2; }
+	mv results/vision-training.new results/vision-training.txt
+	cat results/vision-training.txt
 
 # Debian's Chromium for the browser tests (Playwright drives it; nothing is downloaded).
 # When it cannot be installed the other tests still run and the browser tests fail, saying why.
