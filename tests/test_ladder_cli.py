@@ -113,6 +113,22 @@ def test_a_level_that_cannot_take_a_puzzle_is_unsupported_and_exits_5(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_json_and_csv_give_no_figures_for_a_level_that_took_no_puzzle():
+    """Before: percent 0.0 and candidates_left 0.0 (which reads "solved") for 0 puzzles."""
+    done = ladder("--file", str(SAMURAI), "--levels", "norvig,human:singles", "--format", "json")
+    levels = {row["level"]: row for row in next(iter(json.loads(done.stdout).values()))["levels"]}
+    empty = levels["human:singles"]
+    assert done.returncode == 5 and empty["puzzles"] == 0 and empty["unsupported"]
+    assert (empty["percent"], empty["candidates_left"]) == (None, None)
+    assert levels["norvig"]["percent"] == 100.0
+    done = ladder("--file", str(SAMURAI), "--levels", "norvig,human:singles", "--format", "csv")
+    rows = {line.split(",")[1]: line.split(",") for line in done.stdout.splitlines()}
+    header = done.stdout.splitlines()[0].split(",")
+    empty_row = dict(zip(header, rows["human:singles"], strict=True))
+    assert empty_row["percent"] == empty_row["candidates_left"] == ""
+    assert empty_row["unsupported"] == "1"
+
+
 # --- options -----------------------------------------------------------------------------
 
 def test_timeout_0_means_no_limit(tmp_path):

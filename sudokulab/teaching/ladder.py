@@ -485,12 +485,16 @@ class Tally:
 
     def row(self) -> dict:
         """The level's figures as a JSON-ready dict."""
-        counted = max(1, len(self.counted))
+        counted = len(self.counted)
         searched = self.level.engine in SEARCH_SPEC  # no root state: only its verdict
+        # a level that took no puzzle (each unsupported, or excluded) has no share and no
+        # candidates: null, not a 0 that reads as "finished none" or "solved"
         return {"level": self.level.name, "engine": self.level.engine,
-                "what": self.level.what, "puzzles": len(self.counted),
-                "finished": self.count, "percent": round(self.percent, 2),
-                "candidates_left": None if searched else round(sum(self.left) / counted, 2),
+                "what": self.level.what, "puzzles": counted,
+                "finished": self.count,
+                "percent": round(self.percent, 2) if counted else None,
+                "candidates_left": None if searched or not counted
+                else round(sum(self.left) / counted, 2),
                 "guesses_per_puzzle": (round(self.guesses / self.searched, 3)
                                        if self.searched else None),
                 "guess_word": self.level.guesses or None, "wrong": sorted(self.wrong),

@@ -79,7 +79,7 @@ def rows(dataset: str, levels: list[dict]) -> list[tuple]:
     return [(row["level"], row["what"], "unsupported", "", "", "", "", "")
             if row.get("unsupported") and not row["puzzles"] else
             (row["level"], row["what"], f"{row['finished']:,}/{row['puzzles']:,}",
-             f"{row['percent']:.2f}",
+             "" if row["percent"] is None else f"{row['percent']:.2f}",
              "" if row["candidates_left"] is None else f"{row['candidates_left']:.1f}",
              _guesses(row), _late(row), _published(row, dataset)) for row in levels]
 
@@ -178,12 +178,13 @@ def csv_text(reports: dict[str, dict]) -> str:
 
     out = io.StringIO()
     keys = ("dataset", "level", "engine", "puzzles", "finished", "percent", "candidates_left",
-            "guesses_per_puzzle", "guess_word", "partial")
+            "guesses_per_puzzle", "guess_word", "unsupported", "partial")
     writer = csv.DictWriter(out, keys, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for dataset, report in reports.items():
         for row in report["levels"]:  # partial: a stopped run's puzzles so far
-            writer.writerow({"dataset": dataset, **row,
+            writer.writerow({"dataset": dataset, **row,  # unsupported: how many it could not take
+                             "unsupported": len(row.get("unsupported") or {}),
                              "partial": bool(report.get("partial"))})
     return out.getvalue()
 
@@ -227,7 +228,8 @@ def plot(reports: dict[str, dict], path: Path) -> None:
     for k, (dataset, report) in enumerate(reports.items()):
         percent = {r["level"]: r["percent"] for r in report["levels"]}
         xs = [i + k * width for i in range(len(levels))]
-        ax.bar(xs, [percent.get(level, 0) for level in levels], width, label=dataset)
+        # no bar where a level took no puzzle of the set
+        ax.bar(xs, [percent.get(level) or 0 for level in levels], width, label=dataset)
     ax.set_xticks([i + width * (len(reports) - 1) / 2 for i in range(len(levels))])
     ax.set_xticklabels(levels, rotation=45, ha="right", fontsize=8)
     ax.set_ylabel("% of puzzles finished without a guess")
@@ -317,7 +319,8 @@ def _union(earlier: list[int], later: list[int]) -> list[int]:
     return sorted({*earlier, *later})
 
 
-ROW = {"level": str, "what": str, "finished": int, "puzzles": int, "percent": (int, float),
+ROW = {"level": str, "what": str, "finished": int, "puzzles": int,
+       "percent": (int, float, type(None)),
        "candidates_left": (int, float, type(None)),
        "guesses_per_puzzle": (int, float, type(None)), "guess_word": (str, type(None))}
 COST = {"cpu": (int, float), "wall": (int, float), "jobs": int}
