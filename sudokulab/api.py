@@ -210,17 +210,25 @@ def solve(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, limit: int | None 
         return engine.solve(puzzle, limit=limit, timeout=seconds)
 
 
+# limit=None keeps every grid in the Result (some 350 bytes a 6x6, as Python holds them):
+# past this many, memory would run out long before the count (`solve --count` counts
+# without keeping, by digit relabelling where it holds)
+MOST_KEPT = 10**6
+
+
 def _enumerable(puzzle: Puzzle, where: str) -> None:
     """UsageError, at once, for every solution asked with no timeout where Knuth's
-    estimate puts them beyond enumeration, as `solve --count` refuses them."""
-    from sudokulab.backends.counting import ENUMERABLE, beyond_enumeration
+    estimate puts more grids than a Result can keep (MOST_KEPT; `solve --count` refuses
+    past 10**9, counting without keeping them)."""
+    from sudokulab.backends.counting import beyond_enumeration
 
-    found = beyond_enumeration(puzzle)
+    found = beyond_enumeration(puzzle, MOST_KEPT)
     if found is not None:
-        raise UsageError(f"{where}: every solution would be listed, about {found.count:.2g} grids "
-                         f"(Knuth's estimate over {found.probes} random paths), beyond "
-                         f"enumeration (over {ENUMERABLE:,}); give timeout= seconds for a "
-                         f"lower bound, or a limit under 2**31")
+        raise UsageError(f"{where}: every solution would be listed and kept, about "
+                         f"{found.count:.2g} grids (Knuth's estimate over {found.probes} "
+                         f"random paths), more than a Result keeps (over {MOST_KEPT:,}); "
+                         f"count them with `sudokulab solve --count`, or give timeout= "
+                         f"seconds, or a limit")
 
 
 def solve_many(puzzles: Iterable[PuzzleLike], backend: str = DEFAULT_BACKEND,

@@ -189,9 +189,13 @@ def test_every_solution_of_an_empty_grid_is_refused_at_once_as_the_cli_refuses_i
         patched.setattr(backend_class(DEFAULT), "solve",
                         lambda *args, **kwargs: pytest.fail("an engine was asked to list"))
         for limit in (None, 2**40):  # a limit past any engine's integers is every solution
-            with pytest.raises(UsageError, match=r"^sl.solve: every solution would be listed, "
-                                                 r"about 6\.\de\+21"):
+            with pytest.raises(UsageError, match=r"^sl.solve: every solution would be listed "
+                                                 r"and kept, about 6\.\de\+21"):
                 sl.solve("." * 81, limit=limit)
+        # the 6x6's 28,200,960 grids would take about 10 GB kept in a Result (they were
+        # listed until memory ran out): refused too, `solve --count` named
+        with pytest.raises(UsageError, match=r"about 2\.\de\+07 grids.*solve --count"):
+            sl.solve("." * 36, limit=None)
     assert sl.solve("." * 16, limit=None).count == 288  # the 4x4s: listed
     bounded = sl.solve("." * 81, limit=None, timeout=0.2)
     assert bounded.status is sl.Status.TIMEOUT and not bounded.exact

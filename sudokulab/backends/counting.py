@@ -287,16 +287,16 @@ def _refusal(found: Estimate, backend: str, reduction: Relabelling | None) -> st
             f"bound (>= the grids found in S seconds)")
 
 
-def beyond_enumeration(puzzle: Puzzle) -> Estimate | None:
-    """Knuth's estimate of the puzzle's count when it is over ENUMERABLE, else None (None
-    too for a puzzle `estimate` does not handle). Cheap first: QUICK_PROBES paths, and
-    all PROBES only when those come within a tenth of the bound."""
+def beyond_enumeration(puzzle: Puzzle, bound: float = ENUMERABLE) -> Estimate | None:
+    """Knuth's estimate of the puzzle's count when it is over `bound`, else None (None too
+    for a puzzle `estimate` does not handle). Cheap first: QUICK_PROBES paths, and all
+    PROBES only when those come within a tenth of the bound."""
     found = estimate(puzzle, QUICK_PROBES, seconds=ESTIMATING)
-    if found is None or found.count < ENUMERABLE / 10:
+    if found is None or found.count < bound / 10:
         return None
     # the figure a refusal quotes, and near the bound
     found = estimate(puzzle, PROBES, seconds=ESTIMATING)
-    return found if found is not None and found.count > ENUMERABLE else None
+    return found if found is not None and found.count > bound else None
 
 
 def _figure(count: float) -> str:
