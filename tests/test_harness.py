@@ -244,6 +244,34 @@ def test_progress_draws_a_bar_on_a_terminal_and_plain_lines_elsewhere(stream, mo
     assert text.count("\n") == (1 if stream.isatty() else 5)
 
 
+def test_progress_on_a_dumb_terminal_is_plain_lines(monkeypatch):
+    """Before, TERM=dumb got the cursor codes of a bar it cannot draw."""
+    monkeypatch.setattr(progress, "EVERY", 0.0)
+    monkeypatch.setenv("TERM", "dumb")
+    stream = Terminal()
+    bar = progress.Progress("norvig", 3, stream=stream)
+    for _ in range(3):
+        bar.step()
+    bar.finish()
+    text = stream.getvalue()
+    assert "\r" not in text and "\033" not in text and text.count("\n") == 4
+
+
+@pytest.mark.parametrize("columns", [20, 40, 200])
+def test_the_bar_fits_the_terminal_width(monkeypatch, columns):
+    """Before, a 20-column terminal got 50-column lines, wrapped on every redraw."""
+    monkeypatch.setattr(progress, "REDRAW", 0.0)
+    monkeypatch.setenv("COLUMNS", str(columns))
+    monkeypatch.delenv("TERM", raising=False)
+    stream = Terminal()
+    bar = progress.Progress("norvig", 400, stream=stream)
+    for _ in range(3):
+        bar.step()
+    drawn = [part.removeprefix("\033[K") for part in stream.getvalue().split("\r") if part]
+    assert drawn and all(len(line) < columns for line in drawn)
+    assert ("█" in drawn[-1] or "░" in drawn[-1]) == (columns >= 40)
+
+
 def test_datasets_are_described_with_their_counts_and_origin():
     text = datasets.describe()
     for name in datasets.names():

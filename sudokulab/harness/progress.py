@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 import time
 from typing import TextIO
@@ -17,7 +19,8 @@ class Progress:
     def __init__(self, label: str, total: int, stream: TextIO | None = None) -> None:
         self.label, self.total, self.done = label, total, 0
         self.stream = stream or sys.stderr
-        self.tty = self.stream.isatty()
+        # a terminal that cannot move the cursor (TERM=dumb) gets the plain lines
+        self.tty = self.stream.isatty() and os.environ.get("TERM") != "dumb"
         self.started = self.shown = time.perf_counter()
 
     def step(self) -> None:
@@ -43,10 +46,12 @@ class Progress:
         rate = (self.done - 1) / (now - self.first) if now > self.first else 0.0
         eta = _clock((self.total - self.done) / rate) if rate else "?"
         figures = f"{self.done}/{self.total}  {rate:.1f}/s  ETA {eta}"
-        if self.tty:
-            filled = BAR * self.done // max(1, self.total)
-            bar = "█" * filled + "░" * (BAR - filled)
-            self.stream.write(f"\r\033[K{self.label} {bar} {figures}")
+        if self.tty:  # the bar shrinks, then goes, so the line fits the terminal's width
+            room = shutil.get_terminal_size().columns - 1
+            width = min(BAR, room - len(self.label) - len(figures) - 2)
+            filled = width * self.done // max(1, self.total)
+            bar = "█" * filled + "░" * (width - filled) + " " if width >= 4 else ""
+            self.stream.write(f"\r\033[K{self.label} {bar}{figures}"[:room + 4])
         else:
             self.stream.write(f"{self.label}: {figures}\n")
         self.stream.flush()
