@@ -69,8 +69,10 @@ class Result:
     def count_claim(self) -> str:
         """The count an answer states: '' for none found without a verdict or a bound (a
         stall, an error, unsupported), where '0' would read as "the puzzle has none"; a
-        count stopped early keeps its lower bound."""
-        return "" if not self.count and self.status.counts_nothing else self.count_text
+        count stopped early keeps its lower bound, unless that is 0 (">= 0" says nothing: a
+        counter stopped before its count, as Ganak keeps no partial one)."""
+        return "" if not self.count and (self.status.counts_nothing or not self.exact) \
+            else self.count_text
 
     def stats_text(self) -> str:
         """The statistics as people read them: 'conflicts=12, cpu_time=0.0155'."""
