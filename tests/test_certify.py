@@ -534,6 +534,35 @@ def test_a_lemma_count_the_proof_does_not_hold_is_rejected(unique, tmp_path):
     assert writer.FORMAT == checker.FORMAT  # what one writes, the other reads
 
 
+@pytest.mark.parametrize("key, stated, found", [
+    ("variables", 5, "its header says {variables}"),
+    ("clauses", 7, "its header says {clauses}"),
+    ("blocking", 5, "it holds 1"),
+    ("blocking", True, "it holds 1"),  # true == 1 in Python, not a count
+    ("encoder", "other 9", "verify re-encodes with 'sudokulab.certificates.encoder"),
+    ("encoder", None, "verify re-encodes with"),  # a figure left out is no figure held
+])
+def test_a_cnf_figure_the_cnf_does_not_have_is_rejected_naming_it(key, stated, found,
+                                                                    unique, tmp_path, capsys):
+    # held-out issue 53: the CNF's stated variables, clauses, blocking and encoder were
+    # never checked, so a certificate that misstated all four was accepted
+    path = _copy(unique, tmp_path)
+    header = next(line for line in (path.parent / "p.cnf").read_text().splitlines()
+                  if line.startswith("p cnf"))
+    found = found.format(variables=header.split()[2], clauses=header.split()[3])
+    data = json.loads(path.read_text())
+    data["cnf"][key] = stated
+    if stated is None:
+        del data["cnf"][key]
+    path.write_text(json.dumps(data))
+    message = _rejected(path)
+    assert message.startswith(f"p.json: p.cnf: the certificate says {key} "
+                              f"{json.dumps(stated)}, {found}"), message
+    assert main(["verify", str(path)]) == 4
+    err = capsys.readouterr().err
+    assert f"says {key} {json.dumps(stated)}" in err and len(err.splitlines()) == 1
+
+
 def test_a_given_changed_in_the_json_is_named(unique, tmp_path):
     path = _copy(unique, tmp_path)
     data = json.loads(path.read_text())

@@ -7,8 +7,12 @@
 3. the CNF is encoder.py's encoding of the puzzle with the givens and a blocking clause
    for each solution the proof rules out, clause for clause (so a changed given, a
    missing blocking clause or another puzzle's CNF is named);
-4. drat.py replays the proof against that CNF, to the empty clause; and the trimmed core,
-   when the certificate has one (<name>.core.drat), the same way: it is a proof too.
+4. drat.py replays the proof against that CNF, to the empty clause (and the lemmas it
+   states are the proof's);
+5. the CNF's figures the certificate states are the CNF's: its variables and clauses (the
+   header's), its blocking clauses, and the encoder (the one verify re-encodes with);
+6. the trimmed core, when the certificate has one (<name>.core.drat), is replayed like
+   the proof: it is a proof too.
 
 A certificate that fails raises CertificateRejected (exit code 4) with one line saying
 where: the file, the solution's cell, the given, or the proof's lemma and clause. A file
@@ -94,6 +98,7 @@ def verify(path: str | Path) -> Report:
             _reject(path, f"{data['drat']['file']}: {outcome}")
         lemmas = outcome.lemmas
         _lemmas_stated(path, data, "drat", proof)  # once the proof itself holds
+    _figures_stated(path, data, cnf_text, len(blocked))  # once the proof itself holds
     core = _core(path, data, encoding, blocked) if proof is not None else 0
     count = {"none": 0, "unique": 1}.get(verdict, len(solutions) if proof else None)
     from sudokulab.puzzle import line_of
@@ -149,6 +154,27 @@ def _lemmas_stated(path: Path, data: dict[str, Any], key: str, text: str) -> Non
     if stated is not None and stated != held:
         _reject(path, f"{data[key]['file']}: holds {held} lemmas, the certificate says "
                       f"{stated}")
+
+
+def _figures_stated(path: Path, data: dict[str, Any], cnf_text: str, blocking: int) -> None:
+    """CertificateRejected when the certificate states its CNF's figures other than they
+    are: the variables and clauses of the CNF's header (the CNF is the encoding by now),
+    the blocking clauses checked, and the encoder verify re-encodes with."""
+    from sudokulab.certificates.encoder import VERSION
+
+    header = next(line for line in cnf_text.splitlines() if line.startswith("p cnf"))
+    variables, clauses = map(int, header.split()[2:4])
+    found: dict[str, object] = {"variables": variables, "clauses": clauses,
+                                "blocking": blocking, "encoder": VERSION}
+    where = {"variables": f"its header says {variables}",
+             "clauses": f"its header says {clauses}",
+             "blocking": f"it holds {blocking}",
+             "encoder": f"verify re-encodes with {VERSION!r}"}
+    for key, value in found.items():
+        stated = data["cnf"].get(key)
+        if stated != value or isinstance(stated, bool):  # true == 1 in Python, not a count
+            _reject(path, f"{data['cnf']['file']}: the certificate says {key} "
+                          f"{json.dumps(stated)}, {where[key]}")
 
 
 def _core(path: Path, data: dict[str, Any], encoding: Encoding, blocked: list[Grid]) -> int:
