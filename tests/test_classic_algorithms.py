@@ -289,6 +289,8 @@ def test_check_backend_runs_in_process_as_the_api_does():
 
 @pytest.mark.parametrize("args, said", [
     (["nosuchthing"], "no backend name and no MODULE:CLASS"),
+    ([":X"], "':X' names no module before the colon"),  # held-out issue 53: was exit 5
+    (["plug.py:"], "no backend name and no MODULE:CLASS"),
     (["tests/nowhere.py:X"], "no Python file tests/nowhere.py"),
     ([f"{BROKEN}:Nothing"], "has no Backend subclass Nothing"),
     (["norvig", "--puzzles", "0"], "--puzzles must be a whole number"),

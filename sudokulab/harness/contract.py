@@ -72,6 +72,9 @@ def load_engine(spec: str) -> Backend:
         return make_backend(spec)
     if not attr:
         raise UsageError(f"check-backend: {spec!r} is no backend name and no MODULE:CLASS")
+    if not name.strip():  # importlib's 'Empty module name' is no fault of a plugin's code
+        raise UsageError(f"check-backend: {spec!r} names no module before the colon "
+                         "(MODULE:CLASS)")
     try:
         if name.endswith(".py"):
             where = importlib.util.spec_from_file_location(Path(name).stem, name)
