@@ -49,6 +49,15 @@ def puzzles(text: str) -> int | None:
     raise UsageError(f"--puzzles must be a whole number from 1, or all, not {text!r}")
 
 
+def wrote(text: str, when: str = "in this check") -> None:
+    """A line saying the engine wrote to standard output (kept out of the report), and
+    its first line, when it did."""
+    lines = text.splitlines()
+    if lines:
+        print(f"        the engine wrote {len(lines)} line{'' if len(lines) == 1 else 's'} "
+              f"to stdout {when} (not shown), the first: {lines[0][:60]!r}")
+
+
 def run(args: argparse.Namespace) -> int:
     """Load the engine, run each check, print the report; 4 when a check fails."""
     from sudokulab import datasets
@@ -62,14 +71,16 @@ def run(args: argparse.Namespace) -> int:
     if dataset is not None and dataset not in datasets.names():
         raise UsageError(f"--dataset: no dataset {dataset!r}; these are bundled: "
                          f"{', '.join(datasets.names())}")
-    engine = contract.load_engine(args.engine)
-    available = engine.available()
+    with contract.stdout_kept() as printed:  # a plugin may print as it loads
+        engine = contract.load_engine(args.engine)
+        available = engine.available()
     if not available.ok:
         print(f"{args.engine}: not available here: {available.reason}"
               + (f" (fix: {available.fix})" if available.fix else ""))
         return Exit.ENGINE
     print(f"check-backend {args.engine} ({type(engine).__name__}, "
           f"{available.version or 'no version'})", flush=True)
+    wrote(printed[0], "as it loaded")
     failed = passed = 0
     only = list(dict.fromkeys(args.only)) if args.only else None  # each check once
     for outcome in contract.run(engine, dataset, count, only):
@@ -78,9 +89,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"  PASS  {outcome.name} ({outcome.seconds:.2f} s)", flush=True)
             if outcome.note:
                 print(f"        {outcome.note}")
+            wrote(outcome.printed)
             continue
         failed += 1
         print(f"  FAIL  {outcome.name} ({outcome.seconds:.2f} s)")
+        wrote(outcome.printed)
         for line in outcome.failures[:SHOWN]:
             print(f"        - {line}")
         if len(outcome.failures) > SHOWN:

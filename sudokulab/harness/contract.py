@@ -11,8 +11,10 @@ code with any engine, and unique answers by the dataset's reference solutions.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
+import io
 import json
 import os
 import signal
@@ -52,11 +54,60 @@ class Outcome:
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
     note: str = ""  # what it cost, for a student comparing two versions of an engine
+    printed: str = ""  # what the engine wrote to standard output meanwhile (kept from it)
 
     @property
     def passed(self) -> bool:
         """Whether nothing failed."""
         return not self.failures
+
+
+@contextlib.contextmanager
+def stdout_kept() -> Iterator[list[str]]:
+    """What the block writes to standard output kept from it (the report stays clean): the
+    text is in the list yielded once the block ends. Python's prints and native code's
+    writes to descriptor 1 alike (a plugin's debugging print, a C solver's verbose mode)."""
+    from sudokulab.errors import whole
+
+    written: list[str] = []
+    sys.stdout.flush()
+    try:
+        saved: int | None = os.dup(1)
+    except OSError:  # no descriptor 1 (closed): Python's prints alone are kept
+        saved = None
+    with _temporary() as file:
+        if saved is not None:
+            os.dup2(file.fileno(), 1)
+        python = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(python):
+                yield written
+        finally:
+            with whole():  # a signal now would leave descriptor 1 in the file
+                _flush_c()
+                if saved is not None:
+                    os.dup2(saved, 1)
+                    os.close(saved)
+                file.seek(0)
+                native = file.read().decode(errors="replace")
+                written.append(python.getvalue() + native)
+
+
+def _temporary() -> contextlib.AbstractContextManager[io.BufferedRandom]:
+    """A temporary file, gone once closed."""
+    import tempfile
+
+    return tempfile.TemporaryFile()
+
+
+def _flush_c() -> None:
+    """C's stdio buffers flushed (what native code printf'ed goes to descriptor 1 now)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).fflush(None)
+    except (OSError, AttributeError):  # no C library to ask: nothing of its buffered
+        pass
 
 
 def load_engine(spec: str) -> Backend:
@@ -362,11 +413,12 @@ def run(engine: Backend, dataset: str | None = "top95", count: int | None = 10,
                                 "solution", lambda e: check_dataset(e, dataset, count, totals)))
     for key, title, function in todo:
         started = time.perf_counter()
-        try:
-            failures = function(engine)
-        except Exception as error:  # a check never crashes the report: it fails
-            failures = [f"the check itself stopped: {type(error).__name__}: {error}"]
+        with stdout_kept() as printed:  # an engine's prints stay out of the report
+            try:
+                failures = function(engine)
+            except Exception as error:  # a check never crashes the report: it fails
+                failures = [f"the check itself stopped: {type(error).__name__}: {error}"]
         note = ""
         if key == "dataset" and totals:
             note = "in all: " + ", ".join(f"{value} {name}" for name, value in totals.items())
-        yield Outcome(title, failures, time.perf_counter() - started, note)
+        yield Outcome(title, failures, time.perf_counter() - started, note, printed[0])
