@@ -9,6 +9,17 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import time
+
+from test_process_tree import (
+    PATIENCE,
+    POLL,
+    SIGNALS,
+    assert_stopped,
+    ended,
+    signal_and_collect,
+    start,
+)
 
 LOUD = textwrap.dedent('''
     import os
@@ -61,3 +72,24 @@ def test_an_engine_that_prints_keeps_the_report_clean_and_is_said_to(tmp_path):
     assert lines[2].startswith("  PASS  the limit")
     assert lines[3].startswith("        the engine wrote ") and "'HELLO FROM ENGINE'" in lines[3]
     assert lines[-1] == "2 checks: 2 passed, 0 failed: loud.py:Loud keeps the contract"
+
+
+@SIGNALS
+def test_a_stopped_check_backend_closes_with_the_checks_done(signum, tmp_path):
+    (tmp_path / "slow.py").write_text(LOUD)
+    process = start("check-backend", f"{tmp_path / 'slow.py'}:Slow", "--only", "limits",
+                    "--only", "none", "--only", "shapes")
+    out_file = process.files[0]  # type: ignore[attr-defined]
+    give_up = time.monotonic() + PATIENCE
+    while "  PASS  " not in (out_file.seek(0), out_file.read())[1]:  # the first check done
+        assert process.poll() is None, f"ended before the signal: {ended(process)}"
+        assert time.monotonic() < give_up, "never finished its first check"
+        time.sleep(POLL)
+    code, out, err = signal_and_collect(process, signum)
+    assert_stopped(code, err, signum)
+    assert "Traceback" not in err
+    done = out.count("  PASS  ")
+    assert 1 <= done < 3, out
+    assert out.splitlines()[-1] == (f"{done} check{'' if done == 1 else 's'}: {done} passed, "
+                                    f"0 failed (stopped after {done} of 3)"), out
+

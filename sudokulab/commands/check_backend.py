@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TYPE_CHECKING
 
 from sudokulab.commands.inputs import examples, nonempty
-from sudokulab.errors import Exit, exit_help
+from sudokulab.errors import Exit, exit_help, whole
+
+if TYPE_CHECKING:
+    from sudokulab.harness.contract import Outcome
 
 DESCRIPTION = ("Run the backend contract on one engine: a registered backend with its "
                "options (norvig:classic) or a plugin class given as MODULE:CLASS "
@@ -81,25 +86,44 @@ def run(args: argparse.Namespace) -> int:
     print(f"check-backend {args.engine} ({type(engine).__name__}, "
           f"{available.version or 'no version'})", flush=True)
     wrote(printed[0], "as it loaded")
-    failed = passed = 0
     only = list(dict.fromkeys(args.only)) if args.only else None  # each check once
-    for outcome in contract.run(engine, dataset, count, only):
-        if outcome.passed:
-            passed += 1
-            print(f"  PASS  {outcome.name} ({outcome.seconds:.2f} s)", flush=True)
-            if outcome.note:
-                print(f"        {outcome.note}")
-            wrote(outcome.printed)
-            continue
-        failed += 1
-        print(f"  FAIL  {outcome.name} ({outcome.seconds:.2f} s)")
-        wrote(outcome.printed)
-        for line in outcome.failures[:SHOWN]:
-            print(f"        - {line}")
-        if len(outcome.failures) > SHOWN:
-            print(f"        ... and {len(outcome.failures) - SHOWN} more like these")
-        print(flush=True)
-    total = passed + failed
-    print(f"{total} check{'' if total == 1 else 's'}: {passed} passed, {failed} failed"
-          + ("" if failed else f": {args.engine} keeps the contract"))
+    planned = len(only or contract.CHECKS) + (1 if dataset else 0)
+    failed = passed = 0
+    try:
+        for outcome in contract.run(engine, dataset, count, only):
+            with whole():  # a check printed is a check counted (a signal waits for both)
+                if outcome.passed:
+                    passed += 1
+                else:
+                    failed += 1
+                _report(outcome)
+    except KeyboardInterrupt:  # the checks done are counted; the caller says 130 or 143
+        _total(passed, failed, f" (stopped after {passed + failed} of {planned})")
+        raise
+    _total(passed, failed, "" if failed else f": {args.engine} keeps the contract")
     return Exit.DISAGREE if failed else Exit.OK
+
+
+def _report(outcome: Outcome) -> None:
+    """One check's lines: PASS or FAIL, and for a failure the first failures."""
+    if outcome.passed:
+        print(f"  PASS  {outcome.name} ({outcome.seconds:.2f} s)", flush=True)
+        if outcome.note:
+            print(f"        {outcome.note}")
+        wrote(outcome.printed)
+        sys.stdout.flush()
+        return
+    print(f"  FAIL  {outcome.name} ({outcome.seconds:.2f} s)")
+    wrote(outcome.printed)
+    for line in outcome.failures[:SHOWN]:
+        print(f"        - {line}")
+    if len(outcome.failures) > SHOWN:
+        print(f"        ... and {len(outcome.failures) - SHOWN} more like these")
+    print(flush=True)
+
+
+def _total(passed: int, failed: int, after: str) -> None:
+    """The closing line: how many checks ran, passed and failed, then `after`."""
+    total = passed + failed
+    print(f"{total} check{'' if total == 1 else 's'}: {passed} passed, {failed} failed{after}",
+          flush=True)
