@@ -187,6 +187,22 @@ def test_native_dimacs_is_read_by_minicard():
         assert cnf.encode(puzzle).decode(solver.get_model()) == solution
 
 
+def test_export_help_says_native_amo_is_no_plain_dimacs(capsys):
+    # held-out issue 53: the help said "dimacs: for any SAT solver", but --amo native
+    # writes MiniCard's 'p cnf+' (the test above), which a plain SAT solver refuses
+    from sudokulab.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["export", "--help"])
+    assert done.value.code == 0
+    said = " ".join(capsys.readouterr().out.split())  # argparse's wrapping undone
+    dimacs = said[said.index("dimacs DIMACS CNF"):said.index("smt2 SMT-LIB 2")]
+    assert "--amo native" in dimacs and "'p cnf+'" in dimacs and "MiniCard" in dimacs
+    start = said.index("--amo AMO at-most-one")
+    amo = said[start:said.index("--model MODEL", start)]
+    assert "native writes 'p cnf+'" in amo and "no plain SAT solver" in amo
+
+
 def test_optimized_leaves_out_what_the_givens_decide():
     puzzle = datasets.load("top95")[0]
     formula = cnf.encode(puzzle, "optimized")

@@ -12,7 +12,8 @@ from sudokulab.formats import LINKS
 
 # Each --to that writes a model, and what it is: the choices, the help and the description.
 MODELS = {
-    "dimacs": "DIMACS CNF, for any SAT solver (shaped by --encoding and --amo)",
+    "dimacs": "DIMACS CNF, for any SAT solver (shaped by --encoding and --amo); with\n"
+              f"{'':13}--amo native it is MiniCard's 'p cnf+', for MiniCard or GlueCard only",
     "smt2": "SMT-LIB 2, for any SMT solver (shaped by --model)",
     "asp": "an answer set program: sudoku.lp and the puzzle's facts, for clingo",
     "mzn": "the MiniZinc model with the puzzle inside, for minizinc",
@@ -43,7 +44,9 @@ def options(p: argparse.ArgumentParser) -> None:
                    help="the CNF encoding (dimacs only; default extended)")
     p.add_argument("--amo",
                    help="at-most-one encoding (dimacs only): pairwise (the default), "
-                        "seqcounter, ladder, ...")
+                        "seqcounter, ladder, ...; native writes 'p cnf+' with 'lits <= 1' "
+                        "lines, MiniCard's format: for MiniCard or GlueCard only, no plain SAT "
+                        "solver reads it")
     p.add_argument("--model", help="SMT model (smt2 only): int, bool (the default), bitvec")
     p.add_argument("--out", "--output", "-o", dest="out", metavar="FILE", type=nonempty,
                    help="write here instead of stdout (--output: its old name)")

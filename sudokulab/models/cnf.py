@@ -583,7 +583,8 @@ def clause_counts(puzzle: Puzzle, encoding: str = "extended",
 
 
 def to_dimacs(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -> str:
-    """The puzzle as DIMACS text any SAT solver reads; comments map variables to cells."""
+    """The puzzle as DIMACS text any SAT solver reads (with amo='native', MiniCard's 'p cnf+',
+    which only MiniCard and GlueCard read); comments map variables to cells."""
     formula = encode(puzzle, encoding, amo)
     n, geo = formula.n, geometry(puzzle.box, puzzle.rules, puzzle.layout)
     rules = R.listed(puzzle.rules)
