@@ -90,7 +90,8 @@ def count_then_ctrl_c(name: str, isolated: bool) -> dict[str, tuple[int, str, st
     """Count EMPTY's solutions in each format at once, press Ctrl-C (each command's
     process group) once it has counted for COUNTING CPU seconds past its start-up, and
     return each format's return code and output. A command may still not have found its
-    first grid when Ctrl-C comes (it then claims no count): those are run again, counting twice as long, up to TRIES times in all."""
+    first grid when Ctrl-C comes (it then claims no count): those are run again, counting
+    twice as long, up to TRIES times in all."""
     if not available(name):
         pytest.skip(f"backend {name} is not available here")
     ready, counting = startup(name, isolated), COUNTING
