@@ -209,12 +209,13 @@ def _sets(settings: dict, codes: list[int]) -> list[tuple[str, tuple]]:
 def _log(args: argparse.Namespace, settings: dict, sets: list[tuple[str, tuple]]):
     """The run's log in --out (None without --out): the one resumed, its puzzles checked
     to be the same, or a new one, --out checked writable first."""
+    from sudokulab.harness.provenance import fingerprint
     from sudokulab.teaching.ladder_report import LOG, LadderLog
 
     if not args.out:
         return None
     log = LadderLog(args.out)
-    prints = {name: _fingerprint(puzzles) for name, puzzles in sets}
+    prints = {name: fingerprint(puzzles) for name, puzzles in sets}
     if args.resume:
         changed = [name for name in prints if settings.get("sets", {}).get(name) != prints[name]]
         if changed:
@@ -247,16 +248,6 @@ def _logging(out: str, log) -> Iterator[None]:
             log.close()
         raise UsageError(f"--out {out}: cannot write {log.path}: {error.strerror or error}"
                          ) from None
-
-
-def _fingerprint(puzzles: tuple) -> str:
-    """A hash of a set's puzzles, so that a resumed run is sure to go on with the same."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    for puzzle in puzzles:
-        digest.update(repr(puzzle).encode())
-    return f"{len(puzzles)}:{digest.hexdigest()[:16]}"
 
 
 def _writable(out: str) -> None:

@@ -194,7 +194,10 @@ def compare(settings: Settings, *, caller: Mapping[str, object] | None = None) -
         raise NothingCompared(failures("no backend can run here", skipped))
     jobs = _jobs(settings, len(puzzles), api=bool(caller and "api" in caller))
     runner = _runner(settings.cluster)  # a bad --cluster is refused before any folder is made
-    meta = _meta(folder, settings, engines)
+    meta = _meta(folder, settings, engines, provenance.fingerprint(puzzles))
+    if settings.resume:  # said once the run is known to go on with the same puzzles
+        print(f"resuming {folder}" + (f", certifying in {settings.certify}"
+                                      if settings.certify else ""), file=sys.stderr)
     # environment describes the latest session; each session keeps its own code and load,
     # so a run resumed at another commit says so
     session = {"started": now(), "command": command(), **(caller or {}), "jobs": jobs,
@@ -353,8 +356,6 @@ def resumed(out: str | None, given: Mapping[str, object]) -> Settings:
     certified = _certified_in(meta)
     if certified and "certify" not in session:  # the run certifies: so does its end
         session["certify"] = certified
-    print(f"resuming {folder}" + (f", certifying in {session['certify']}"
-                                  if session.get("certify") else ""), file=sys.stderr)
     return replace(settings, scatter=given.get("scatter") or settings.scatter,
                    **{**session, "out": str(folder), "resume": True})
 
@@ -572,20 +573,31 @@ def _new_folder(name: str) -> Path:
     return folder
 
 
-def _meta(folder: Path | None, settings: Settings, engines: dict[str, str]) -> dict:
+def _meta(folder: Path | None, settings: Settings, engines: dict[str, str],
+          puzzles: str) -> dict:
     """meta.json as saved (on resume), or new, with what a reader needs to cite this
     session (provenance.environment: the code, versions, machine), its mode, its input's
-    hash and the load as it starts (the session's end adds the load after)."""
+    hash and the load as it starts (the session's end adds the load after). `puzzles` is
+    the fingerprint of the puzzles this session read: UsageError when a resumed run
+    started with others (its file edited since), whose answers would be paired with the
+    wrong puzzles."""
     if folder is None or not (folder / "meta.json").exists():
-        return new_meta(settings, engines)
+        return new_meta(settings, engines, puzzles)
     meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    if meta.get("puzzles", puzzles) != puzzles:  # a run saved before it was kept: unknown
+        source = settings.file or settings.dataset or "the list given"
+        raise UsageError(f"the puzzles of {source} are not those the run in {folder} "
+                         f"started with: start a new run")
     meta["environment"] = provenance.environment(engines, settings)
     return meta
 
 
-def new_meta(settings: Settings, engines: Mapping[str, str]) -> dict:
-    """The meta.json of a new run, with no session yet."""
+def new_meta(settings: Settings, engines: Mapping[str, str], puzzles: str | None = None
+             ) -> dict:
+    """The meta.json of a new run, with no session yet; `puzzles`, the fingerprint of
+    its puzzles (provenance.fingerprint), which --resume checks."""
     return {"settings": settings.saved(), "seed": settings.seed, "sessions": [],
+            **({"puzzles": puzzles} if puzzles else {}),
             "environment": provenance.environment(dict(engines), settings)}
 
 

@@ -12,11 +12,15 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sudokulab.errors import UsageError
+
+if TYPE_CHECKING:
+    from sudokulab.puzzle import Puzzle
 
 RUNS = Path("runs")  # where compare keeps its runs, each in a folder of its own
 
@@ -247,6 +251,23 @@ def input_of(dataset: str | None, file: str | None) -> dict:
     except OSError:
         return {"dataset": dataset, "sha256": None}
     return {"dataset": dataset, "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def fingerprint(puzzles: Iterable[Puzzle] | Mapping[int, Puzzle]) -> str:
+    """'N:hash' of a run's puzzles (with a mapping, each with its index in the source), so
+    that a resumed run (`compare --resume`, `ladder --resume`) is sure to go on with the
+    same: a file edited between the sessions would pair its new puzzles with the old
+    answers. The puzzles as read, not the bytes: a comment or a blank line added is no
+    change."""
+    digest = hashlib.sha256()
+    if isinstance(puzzles, Mapping):
+        for index, puzzle in puzzles.items():
+            digest.update(f"{index}:{puzzle!r}".encode())
+    else:
+        puzzles = list(puzzles)
+        for puzzle in puzzles:
+            digest.update(repr(puzzle).encode())
+    return f"{len(puzzles)}:{digest.hexdigest()[:16]}"
 
 
 def _sha256_file(path: Path) -> str | None:
