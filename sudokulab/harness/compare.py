@@ -198,14 +198,16 @@ def compare(settings: Settings, *, caller: Mapping[str, object] | None = None) -
     if settings.resume:  # said once the run is known to go on with the same puzzles
         print(f"resuming {folder}" + (f", certifying in {settings.certify}"
                                       if settings.certify else ""), file=sys.stderr)
-    # environment describes the latest session; each session keeps its own code and load,
-    # so a run resumed at another commit says so
+    # environment describes the latest session, but for the code that measured the records
+    # (keep_measurers); each session keeps its own code and load, so a run resumed at
+    # another commit says so
     session = {"started": now(), "command": command(), **(caller or {}), "jobs": jobs,
                "backends": {}, "source": meta["environment"].get("source"),
                "load before": meta["environment"].get("load before")}
     if settings.certify:  # said at once: a run stopped before its proofs still resumes them
         session["certify"] = {"folder": settings.certify}
     meta["sessions"].append(session)
+    provenance.keep_measurers(meta)  # the run's code, not this session's, unless it measures
     records, stop = _solve(lineup, puzzles, settings, jobs, skipped, session, folder, meta,
                            runner)
     proofs, stop = _certify(settings, puzzles, records, folder, session, meta, stop)
@@ -266,6 +268,7 @@ def _solve(lineup: list[str], puzzles: dict[int, Puzzle], settings: Settings, jo
                    skipped=dict(skipped))
     # a busy machine slows every engine
     meta["environment"]["load after"] = session["load after"] = provenance.load()
+    provenance.keep_measurers(meta)  # with this session's records counted
     if folder is not None:
         report.write_json(meta, folder / "meta.json")
     records = log.read() if log else merged(lines)

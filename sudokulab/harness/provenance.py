@@ -297,6 +297,58 @@ def environment(engines: Mapping[str, str], settings: object = None) -> dict:
     return found
 
 
+def measured_by(sessions: list[dict]) -> list[dict]:
+    """Each code that measured a run's records, in the order it first did: its source
+    (commit, dirty, version, as its sessions recorded it) with `records`, the answers its
+    sessions measured; a session that measured none (a resume of a finished run, one
+    stopped at once) is left out, so resuming never takes the records over."""
+    found: list[dict] = []
+    for session in sessions:
+        source = session.get("source")
+        count = sum(int((solved or {}).get("puzzles", 0))
+                    for solved in (session.get("backends") or {}).values())
+        if not isinstance(source, dict) or not count:
+            continue
+        same = next((s for s in found if all(s.get(key) == source.get(key)
+                                               for key in ("commit", "dirty", "version"))),
+                    None)
+        if same is None:
+            found.append({**source, "records": count})
+        else:
+            same["records"] += count
+    return found
+
+
+def keep_measurers(meta: dict) -> None:
+    """Set meta.json's environment `source` to the code that measured the run's first
+    records (the run's own, not the latest session's) and `sources` to every code that
+    measured some, with how many records each (measured_by); left as the session's own
+    while no session has measured any."""
+    sources = measured_by(meta.get("sessions") or [])
+    if sources:
+        environment = meta.setdefault("environment", {})
+        environment["source"] = {k: v for k, v in sources[0].items() if k != "records"}
+        environment["sources"] = sources
+
+
+def sources_of(environment: Mapping) -> list[dict]:
+    """The codes that measured a run's records (environment `sources`; a run saved before
+    it was kept: its one `source`, its records not counted)."""
+    sources = environment.get("sources")
+    if isinstance(sources, list) and sources:
+        return [s for s in sources if isinstance(s, dict)]
+    source = environment.get("source")
+    return [source] if isinstance(source, dict) and source else []
+
+
+def described(source: Mapping, width: int = 40) -> str:
+    """'commit 1a2b3c4d5e6f (dirty: uncommitted changes)', 'no git commit known'."""
+    if not source.get("commit"):
+        return "no git commit known"
+    dirty = " (dirty: uncommitted changes)" if source.get("dirty") else ""
+    return f"commit {source['commit'][:width]}{dirty}"
+
+
 def mode(warm: bool) -> str:
     """'warm' or 'cold': whether engines kept what earlier solves taught them."""
     return "warm" if warm else "cold"
@@ -335,10 +387,12 @@ def cff_fields(text: str) -> dict:
 def citation(folder: Path, meta: Mapping) -> str:
     """How to cite the run in `folder` whose meta.json is `meta`: the software as text and
     as a BibTeX @software entry, then what identifies the run."""
-    code = (meta.get("environment") or {}).get("source") or {}
+    about = meta.get("environment") or {}
+    code = about.get("source") or {}
     started = (meta.get("sessions") or [{}])[0].get("started") or ""
     cited = {**software(), "commit": code.get("commit"), "dirty": code.get("dirty"),
-             "year": started[:4] if started[:4].isdigit() else None}
+             "year": started[:4] if started[:4].isdigit() else None,
+             "also": sources_of(about)[1:]}
     cited["version"] = code.get("version") or cited.get("version")  # the run's, from git
     return "\n".join(["Cite the software as:", f"  {plain(cited)}", "", "BibTeX:",
                       *bibtex(cited), "", "and the run as:", *run_lines(folder, meta)])
@@ -351,15 +405,25 @@ def plain(cited: Mapping) -> str:
     changes = " with uncommitted changes" if cited.get("dirty") else ""
     commit = f", commit {cited['commit']}{changes}" if cited.get("commit") else ""
     licence = f" License: {cited['license']}." if cited.get("license") else ""
+    also = "".join(f"; {also_line(source)}" for source in cited.get("also") or [])
     return (f"{', '.join(cited['authors'])}{year}. {cited.get('title', TITLE)} (version "
-            f"{cited.get('version')}{commit}) [Computer software].{licence}")
+            f"{cited.get('version')}{commit}{also}) [Computer software].{licence}")
+
+
+def also_line(source: Mapping) -> str:
+    """'records also measured by version 0.1.0+g1a2b3c4, commit 1a2b... (5 records)':
+    a code that measured some of a run's records after its first."""
+    count = f" ({source['records']} records)" if source.get("records") else ""
+    return (f"records also measured by version {source.get('version')}, "
+            f"{described(source)}{count}")
 
 
 def bibtex(cited: Mapping) -> list[str]:
     """A BibTeX @software entry (biblatex's type); the authors braced, as an entity's name
     must be, and the commit in its note."""
     note = ", ".join(filter(None, [cited.get("commit") and f"commit {cited['commit']}",
-                                   cited.get("dirty") and "dirty tree"]))
+                                   cited.get("dirty") and "dirty tree",
+                                   *map(also_line, cited.get("also") or [])]))
     fields = {"author": " and ".join(f"{{{name}}}" for name in cited["authors"]),
               "title": cited.get("title", TITLE), "version": cited.get("version"),
               "year": cited.get("year"), "license": cited.get("license"), "note": note}
@@ -386,6 +450,11 @@ def run_lines(folder: Path, meta: Mapping) -> list[str]:
            "input": f"{given.get('dataset') or given.get('file') or settings.get('dataset')}"
                     f", SHA-256 {given.get('sha256') or 'not recorded'}",
            "date": f"{started} to {finished}" if finished else f"{started} (unfinished)"}
+    sources = sources_of(about)
+    if len(sources) > 1:  # resumed by other code: each, with the records it measured
+        run["measured by"] = "; ".join(
+            f"{s.get('version')}, {described(s)}: {s.get('records', 'unknown')} records"
+            for s in sources)
     width = max(map(len, run))
     return [f"  {key:<{width}}  {value}" for key, value in run.items()]
 

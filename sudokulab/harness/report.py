@@ -444,14 +444,17 @@ def cite_lines(environment: Mapping, folder: str | None = None) -> list[str]:
     """The report's footer: the commit and mode the figures come from and the command
     that prints how to cite the run (in `folder`; DIR, this folder, in summary.md); none
     for a run that recorded no source (the API's)."""
-    code = environment.get("source")
-    if not code:
+    from sudokulab.harness.provenance import described, sources_of
+
+    sources = sources_of(environment)
+    if not sources:
         return []
-    head = (f"commit {code['commit'][:12]}" + (" (dirty: uncommitted changes)"
-                                                if code.get("dirty") else "")
-            if code.get("commit") else "no git commit known")
+    several = len(sources) > 1  # a run resumed by other code: each, with its records
+    code = " and ".join(f"sudokulab {s.get('version')}, {described(s, 12)}"
+                        + (f" ({s.get('records', 'unknown')} records)" if several else "")
+                        for s in sources)
     mode = f", in {environment['mode']} mode" if environment.get("mode") else ""
-    return [f"Measured by sudokulab {code.get('version')}, {head}{mode}; "
+    return [f"Measured by {code}{mode}; "
             f"`sudokulab compare --cite --out "
             f"{folder or 'DIR'}`{'' if folder else ' (DIR: this folder)'} prints how to "
             f"cite this run."]
