@@ -269,9 +269,10 @@ class CompareInterrupted(Interruption):
     `sudokulab compare` leaves keeps them for --resume."""
 
     def __init__(self, comparison: Comparison, stop: KeyboardInterrupt) -> None:
+        done = "?" if comparison.finished is None else comparison.finished
         super().__init__(f"{_said(stop)}: {len(comparison.records)} answer(s) "
-                         f"recorded on {len(comparison.puzzles)} puzzle(s) before it; "
-                         f".comparison holds them")
+                         f"recorded before it, {done} of the {len(comparison.puzzles)} "
+                         f"puzzle(s) finished by every backend; .comparison holds them")
         self.comparison = comparison
         self.exit_code = _code(stop)
 

@@ -218,9 +218,11 @@ def test_a_signal_in_a_script_keeps_what_sl_compare_measured(test_backends, tmp_
     code, norvig, answered = (int(word) for word in stdout.splitlines()[0].split())
     assert (code, norvig) == (exit_code, 30) and 30 < answered < 60
     said = "SIGTERM" if stop == signal.SIGTERM else "Ctrl-C"
-    assert f"interrupted ({said}): {answered} answer(s) recorded on 30 puzzle(s) before it" \
-        in stdout
-    assert "norvig" in stdout.split("\n", 2)[2]  # the summary's table
+    assert (f"interrupted ({said}): {answered} answer(s) recorded before it, "
+            f"{answered - 30} of the 30 puzzle(s) finished by every backend") in stdout
+    summary = stdout.split("\n", 2)[2]
+    assert summary.startswith(f"PARTIAL: stopped by {said}: {answered} of the 60 answers")
+    assert "norvig" in summary  # the summary's table
 
 
 @pytest.mark.parametrize("text, said", [

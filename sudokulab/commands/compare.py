@@ -150,24 +150,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot write {where}: {error.strerror or error}") from None
 
 
-def _certified(outcome: Outcome) -> str:
-    """', N of the M puzzles certified' for a --certify run cut short ('' otherwise)."""
-    if not outcome.certify:
-        return ""
-    proofs = outcome.comparison.proofs
-    done = sum(1 for proof in proofs.values() if proof.verdict is not None)
-    return f", {done} of the {len(outcome.comparison.puzzles)} puzzles certified"
-
-
-def _only_reports_left(outcome: Outcome) -> bool:
-    """Whether a run cut short had every answer (and certificate) in: only its report
-    files were left to write."""
-    proofs = outcome.comparison.proofs
-    certified = sum(1 for proof in proofs.values() if proof.verdict is not None)
-    return (len(outcome.comparison.records) >= outcome.asked
-            and (not outcome.certify or certified >= len(outcome.comparison.puzzles)))
-
-
 def show(outcome: Outcome) -> int:
     """Print the tables of a run (those of what finished, marked partial, for one cut
     short, with how to finish it on stderr); the exit code."""
@@ -178,14 +160,10 @@ def show(outcome: Outcome) -> int:
     folder = outcome.folder
     if outcome.partial:
         done = len(outcome.comparison.records)
-        proved = _certified(outcome)
-        reporting = _only_reports_left(outcome)
-        why = (f"stopped by {outcome.cause} while the report files were written: all {done} "
-               f"answers finished{proved}" if reporting else
-               f"stopped by {outcome.cause}: {done} of the {outcome.asked} answers asked for "
-               f"(one per backend and puzzle) finished{proved}; the figures cover only those")
+        proved = outcome.proved()
+        reporting = outcome.only_reports_left()
         summary = outcome.comparison.report(outcome.comparison.meta["environment"])
-        print(reports.terminal(summary, folder, partial=why), flush=True)
+        print(reports.terminal(summary, folder, partial=outcome.why_partial()), flush=True)
         finish = "write its reports" if reporting else "finish the run"
         print(f"\n{'terminated' if outcome.terminated else 'interrupted'}: {done} results "
               f"kept in {folder / 'runs.jsonl'}{proved}; {finish} with:\n  sudokulab "

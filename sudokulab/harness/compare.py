@@ -151,6 +151,36 @@ class Outcome:
             return f"a lost cluster ({self.stop})"
         return errors.termination() if self.terminated else "Ctrl-C"
 
+    def proved(self) -> str:
+        """', N of the M puzzles certified' for a --certify run cut short ('' otherwise)."""
+        if not self.certify:
+            return ""
+        proofs = self.comparison.proofs
+        done = sum(1 for proof in proofs.values() if proof.verdict is not None)
+        return f", {done} of the {len(self.comparison.puzzles)} puzzles certified"
+
+    def only_reports_left(self) -> bool:
+        """Whether a run cut short had every answer (and certificate) in: only its report
+        files were left to write."""
+        proofs = self.comparison.proofs
+        certified = sum(1 for proof in proofs.values() if proof.verdict is not None)
+        return (len(self.comparison.records) >= self.asked
+                and (not self.certify or certified >= len(self.comparison.puzzles)))
+
+    def why_partial(self) -> str:
+        """What heads the tables of a run cut short after 'PARTIAL: ' (the command's and
+        the API's alike): what stopped it, what finished, that the figures cover only
+        that; '' for a run that finished."""
+        if not self.partial:
+            return ""
+        done, proved = len(self.comparison.records), self.proved()
+        if self.only_reports_left():
+            return (f"stopped by {self.cause} while the report files were written: all "
+                    f"{done} answers finished{proved}")
+        return (f"stopped by {self.cause}: {done} of the {self.asked} answers asked for "
+                f"(one per backend and puzzle) finished{proved}; the figures cover only "
+                f"those")
+
     def exit_code(self) -> int:
         """The run's exit code (errors.PRECEDENCE), with one line on stderr saying why
         when it is not 0 or 1; 130 or 143 for a run cut short."""
@@ -218,8 +248,21 @@ def compare(settings: Settings, *, caller: Mapping[str, object] | None = None) -
             summary = write_reports(result, pair, folder)
         except KeyboardInterrupt as interruption:  # every answer is in: --resume writes them
             stop = interruption
-    return Outcome(result, folder, summary, settings.backends.strip() != "all", stop,
-                   bad_input, len(lineup) * len(puzzles), bool(settings.certify))
+    outcome = Outcome(result, folder, summary, settings.backends.strip() != "all", stop,
+                      bad_input, len(lineup) * len(puzzles), bool(settings.certify))
+    if outcome.partial:  # the Comparison says so itself: its summary, repr and the API's
+        result.partial = outcome.why_partial()
+        result.finished = finished(result.records, puzzles, [s for s in lineup
+                                                             if s not in skipped],
+                                   settings.repeat)
+    return outcome
+
+
+def finished(records: list[Record], puzzles: Mapping[int, Puzzle], lineup: list[str],
+             passes: int) -> int:
+    """How many of the puzzles every backend of the lineup answered, in every pass."""
+    done = {(r.backend, r.index) for r in records if len(r.times or [r.time]) >= passes}
+    return sum(1 for i in puzzles if all((spec, i) in done for spec in lineup))
 
 
 def _jobs(settings: Settings, puzzles: int, api: bool = False) -> int:

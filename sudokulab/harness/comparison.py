@@ -44,6 +44,10 @@ class Comparison:
                                                        # it (the sample is drawn from them)
     # each puzzle's certified verdict (--certify, issue 56), by index; {} when not asked
     proofs: dict[int, Proof] = field(default_factory=dict)
+    # a run cut short (Ctrl-C, SIGTERM): why and what finished, as `compare` heads its
+    # tables after 'PARTIAL: ' (Outcome.why_partial); '' for a run that finished
+    partial: str = ""
+    finished: int | None = None  # of a run cut short: the puzzles every engine answered
 
     @cached_property
     def runs(self) -> dict[str, list[Record]]:
@@ -140,7 +144,7 @@ class Comparison:
         """The tables as `compare` prints them."""
         from sudokulab.harness import report
 
-        return report.tables_text(self.report())
+        return report.tables_text(self.report(), partial=self.partial)
 
     def report(self, environment: Mapping | None = None, settings: str | None = None):
         """Everything the report files are made of."""
@@ -233,11 +237,20 @@ class Comparison:
         return "warm" if self.meta.get("settings", {}).get("warm") else "cold"
 
     def __repr__(self) -> str:
-        """One line: dataset, puzzles, engines, repeats and mode."""
+        """One line: dataset, puzzles (for a run cut short, how many of them every engine
+        finished), engines, repeats and mode."""
         engines = ", ".join(self.runs) or "none"
         skipped = f" ({len(self.skipped)} skipped)" if self.skipped else ""
-        return (f"<Comparison {self.dataset}: {len(self.puzzles)} puzzles, "
+        return (f"<Comparison {self.dataset}: {self.puzzles_finished()}, "
                 f"backends {engines}{skipped}, repeat {self.repeat}, {self.mode}>")
+
+    def puzzles_finished(self) -> str:
+        """'1465 puzzles', or for a run cut short 'PARTIAL, 315 of 1465 puzzles
+        finished' (by every engine)."""
+        if not self.partial:
+            return f"{len(self.puzzles)} puzzles"
+        done = "?" if self.finished is None else self.finished
+        return f"PARTIAL, {done} of {len(self.puzzles)} puzzles finished"
 
     def _repr_html_(self) -> str:
         """What a notebook shows: the timing table in HTML, under the run's heading and
@@ -251,7 +264,9 @@ class Comparison:
         summary = self.report()
         table = tabulate(report.timing_rows(summary), headers="keys", tablefmt="html",
                          missingval=report.NONE)
-        return (f"<div><p><b>{escape(summary.title)}</b>: {escape(summary.settings)}</p>"
+        partial = f"<p><b>PARTIAL</b>: {escape(self.partial)}</p>" if self.partial else ""
+        return (f"<div>{partial}<p><b>{escape(summary.title)}</b>: "
+                f"{escape(summary.settings)}</p>"
                 f"{table}<p>{escape(report.verdict_line(summary))}</p></div>")
 
     def save(self, folder: str | Path) -> Path:

@@ -265,9 +265,17 @@ def sections(report: Report) -> list[tuple[str, str, list[dict]]]:
     return [(heading, about, rows) for heading, about, rows in found if rows]
 
 
-def tables_text(report: Report) -> str:
-    """The tables of a report for a terminal or a notebook: timings, then sections()."""
-    parts = [f"{report.title}: {report.settings}", "",
+def partial_lines(partial: str | None) -> list[str]:
+    """The header of the tables of a run cut short ('PARTIAL: ' and why, from
+    Outcome.why_partial), as `compare` prints them and Comparison.summary() gives them;
+    none for a finished run."""
+    return [f"PARTIAL: {partial}", ""] if partial else []
+
+
+def tables_text(report: Report, partial: str | None = None) -> str:
+    """The tables of a report for a terminal or a notebook: timings, then sections();
+    headed by `partial` (partial_lines) for a run cut short."""
+    parts = [*partial_lines(partial), f"{report.title}: {report.settings}", "",
              tabulate(timing_rows(report), headers="keys", tablefmt="simple",
                       missingval=NONE)]
     for heading, _, rows in sections(report):
@@ -300,7 +308,7 @@ def verdict_line(report: Report) -> str:
 def terminal(report: Report, folder: Path, partial: str | None = None) -> str:
     """What `compare` prints at the end; `partial` (why the run stopped, what finished)
     heads the tables of a run cut short, whose report files are not written yet."""
-    parts = [f"PARTIAL: {partial}", ""] if partial else []
+    parts = partial_lines(partial)
     parts += [f"{report.title}: {report.settings}", "",
              tabulate(timing_rows(report), headers="keys", tablefmt="simple",
                       missingval=NONE)]
