@@ -237,3 +237,20 @@ def test_an_overlay_of_a_puzzle_without_one_solution_says_it_is_not_written(tmp_
     code, _, err = sudokulab("read", "few.png", "--solve", "--overlay", "out.png", cwd=tmp_path)
     assert code == 1 and "out.png not written: the puzzle read has no unique solution" in err
     assert not (tmp_path / "out.png").exists()
+
+
+def test_an_image_larger_than_any_photo_is_refused_by_its_size():
+    """A PNG header of 33000 x 33000 pixels: was 'truncated or corrupt image' (OpenCV stops
+    at 2**30 pixels and says nothing), and 20000 x 20000 took 2.4 GB and 10 s."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(kind + data) & 0xFFFFFFFF
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+    header = struct.pack(">IIBBBBB", 33000, 33000, 8, 0, 0, 0, 0)
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+           + chunk(b"IDAT", zlib.compress(b"\0" * 100)) + chunk(b"IEND", b""))
+    with pytest.raises(ImageError, match=r"^big.png: too large to read: 1,089,000,000 pixels"):
+        files.decode(png, "big.png")

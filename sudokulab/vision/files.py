@@ -10,6 +10,7 @@ decoded with descriptor 2 silenced, and output paths are checked before any work
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -108,6 +109,7 @@ def decode(data: bytes, name: str) -> np.ndarray:
                      (None, None))
     if kind and end and end not in data:
         raise ImageError(f"{name}: truncated or corrupt image ({kind} without its end)")
+    _refuse_huge(data, name)
     try:
         with quiet():
             image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
@@ -118,6 +120,29 @@ def decode(data: bytes, name: str) -> np.ndarray:
     if image is None:
         raise ImageError(f"{name}: not an image OpenCV can read (PNG, JPEG, TIFF, WebP, ...)")
     return image
+
+
+def _refuse_huge(data: bytes, name: str) -> None:
+    """ImageError for an image whose header gives more pixels than Pillow opens (about 179
+    million, above any phone camera's): OpenCV would fail on it as on a corrupt file (past
+    2**30 pixels) or take gigabytes. Pillow reads the header only, no pixels."""
+    import io
+    import warnings
+
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            Image.open(io.BytesIO(data)).close()
+    except Image.DecompressionBombError as error:  # its words: the size and the limit
+        sizes = [int(figure) for figure in re.findall(r"\d+", str(error))]
+        said = (f"{sizes[0]:,} pixels, more than {sizes[1]:,}" if len(sizes) >= 2
+                else str(error))
+        raise ImageError(f"{name}: too large to read: {said}; no photo is that large") \
+            from None
+    except Exception:  # noqa: BLE001 - what Pillow cannot open, OpenCV judges below
+        return
 
 
 # --- writing -------------------------------------------------------------------------------
