@@ -129,16 +129,15 @@ class Relabelling:
 
         shown = tuple(islice(self.grids(result.solutions), grids))
         if not result.status.is_answer:  # each reduced grid found stands for factor grids
-            # the engine's words are about the reduced puzzle: said so, before the factor
-            said = f"the reduced puzzle (its row {self.row + 1} fixed): {result.message}" \
-                if result.message else ""
-            cut = (f"{result.count:,} grid(s) of it found, each {self.free}! grids by digit "
-                   f"relabelling" if result.count else
-                   f"no grid of it counted yet, each would be {self.free}! grids by digit "
-                   f"relabelling")
+            # the engine's words are about the reduced puzzle: said so after them
+            reduced = f"the reduced puzzle (its row {self.row + 1} fixed)"
+            cut = (f"{result.count:,} grid(s) of {reduced} found, each {self.free}! grids "
+                   f"by digit relabelling" if result.count else
+                   f"no grid of {reduced} counted yet, each would be {self.free}! grids by "
+                   f"digit relabelling")
             return replace(result, count=result.count * self.factor, exact=False,
                            solutions=shown, stats={**result.stats, **self._stats(result)},
-                           message="; ".join(filter(None, (said, cut))))
+                           message="; ".join(filter(None, (result.message, cut))))
         found = result.count * self.factor
         status = Status.NONE if found == 0 else Status.UNIQUE if found == 1 else \
             Status.MULTIPLE
