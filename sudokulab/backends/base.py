@@ -6,6 +6,7 @@ import contextlib
 import inspect
 import math
 import os
+import select
 import signal
 import threading
 import time
@@ -102,8 +103,6 @@ class _Watcher:
         """Forever: on SIGINT (or SIGTERM, answered as Ctrl-C, or SIGHUP where it is
         answered as SIGTERM), stop the block running now. SIGHUP's own handler runs once
         the engine returns: the stop is SIGTERM's then, as for a hangup anywhere else."""
-        import select
-
         while True:
             select.select([self.read], [], [])
             with self.lock:
