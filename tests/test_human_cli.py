@@ -73,7 +73,7 @@ def test_hint_is_the_easiest_step_only(capsys):
 def test_a_puzzle_with_several_solutions_gets_no_step_and_exit_6(command, capsys):
     code, out, err = run(capsys, command, SEVERAL)
     assert code == 6 and out == ""
-    assert err.startswith("sudokulab: error: puzzle 1: several solutions (norvig")
+    assert err.startswith("sudokulab: error: puzzle 1: several solutions (native")
 
 
 def test_the_human_backend_proves_unique_or_stalls_with_the_partial_grid():

@@ -3,7 +3,7 @@
 
 Each door turns its own arguments into `Settings` and calls the same steps here: whether
 the techniques can take the puzzle, the verdict of a search engine of another paradigm
-(sudokulab.teaching.verdict: norvig, or sat on sums), the walk through the
+(sudokulab.teaching.verdict: the compiled engine, norvig, or sat on sums), the walk through the
 techniques and its grade, the steps checked against the referee's solution, and how the
 walk ended (solved, stalled, broken by a contradiction, stopped at the time limit). What a
 door prints or sends is its own.
