@@ -48,3 +48,48 @@ def test_the_ctrl_c_watcher_thread_imports_nothing():
     answer = json.loads(done.stdout)
     assert answer["pressed"] is True  # the watcher really ran and heard it
     assert answer["imports"] == []  # a daemon thread that imports can crash the exit
+
+
+MASK = r'''
+import json, os, signal, threading
+from sudokulab.backends import base
+
+stopped = threading.Event()
+with base.ctrl_c(stopped.set):
+    os.kill(os.getpid(), signal.SIGINT)  # once the watcher has heard it, it is past its start
+    stopped.wait()
+    watcher = next(t for t in threading.enumerate() if t.name == "sudokulab-ctrl-c")
+    status = open(f"/proc/self/task/{watcher.native_id}/status").read()
+blocked = int(next(line for line in status.splitlines() if line.startswith("SigBlk:"))
+              .split()[1], 16)
+print(json.dumps({s.name: bool(blocked >> (s.value - 1) & 1)
+                  for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}))
+'''
+
+
+def test_the_watcher_thread_leaves_the_signals_to_the_main_thread():
+    """Delivered to the watcher, a signal ran Python's handler in the main thread even
+    inside errors.whole(), which masks the main thread only: PySAT's solver could then be
+    freed and not forgotten, and freed again at exit (ladder's abort after Ctrl-C)."""
+    done = subprocess.run([sys.executable, "-c", MASK], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"SIGINT": True, "SIGTERM": True, "SIGHUP": True}
+
+
+def test_a_sat_solver_is_freed_and_forgotten_with_no_signal_between():
+    import signal
+
+    from sudokulab.backends import sat
+
+    seen = {}
+
+    class Solver:
+        def delete(self) -> None:
+            seen["blocked"] = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+    engine = sat.Engine.__new__(sat.Engine)
+    engine.solver = Solver()
+    engine.close()
+    assert engine.solver is None
+    assert {signal.SIGINT, signal.SIGTERM, signal.SIGHUP} <= seen["blocked"]
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])  # restored

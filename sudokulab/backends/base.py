@@ -103,6 +103,11 @@ class _Watcher:
         """Forever: on SIGINT (or SIGTERM, answered as Ctrl-C, or SIGHUP where it is
         answered as SIGTERM), stop the block running now. SIGHUP's own handler runs once
         the engine returns: the stop is SIGTERM's then, as for a hangup anywhere else."""
+        # the signals go to the main thread, whose C handler writes the wakeup fd this
+        # thread reads: delivered here instead, they would run Python's handler in the
+        # main thread even inside an `errors.whole()` block, which masks them there only
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM,
+                                                  signal.SIGHUP})
         while True:
             select.select([self.read], [], [])
             with self.lock:

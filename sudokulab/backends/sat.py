@@ -40,6 +40,7 @@ import weakref
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
+from sudokulab import errors
 from sudokulab import rules as R
 from sudokulab.backends.base import (
     Availability,
@@ -193,8 +194,7 @@ class Engine:
         from pysat.solvers import Solver
 
         hear_ctrl_c_ourselves()
-        if self.solver is not None:
-            self.solver.delete()
+        self.close()
         self.broken = False
         self.solver = Solver(name=self.name, bootstrap_with=self.formula.cnf, use_timer=True,
                              **({"native_card": True} if self.native else {}))
@@ -203,10 +203,13 @@ class Engine:
         self.totals: dict = {}  # the solver's counters after the last search
 
     def close(self) -> None:
-        """Free the native solver now."""
+        """Free the native solver now. No signal comes between PySAT freeing it and
+        forgetting it: a Ctrl-C there left the pointer, freed again at exit (a double free,
+        glibc's 'corrupted size' abort after `ladder` was stopped)."""
         if self.solver is not None:
-            self.solver.delete()
-            self.solver = None
+            with errors.whole():
+                self.solver.delete()
+                self.solver = None
 
     def search(self, givens: list[int], blanks: list[int], limit: int | None,
                deadline: Deadline, solutions: Found | None = None
