@@ -151,21 +151,21 @@ class Outcome:
             return f"a lost cluster ({self.stop})"
         return errors.termination() if self.terminated else "Ctrl-C"
 
+    def certified(self) -> int:
+        """How many puzzles have their verdict certified."""
+        return sum(1 for proof in self.comparison.proofs.values() if proof.verdict is not None)
+
     def proved(self) -> str:
         """', N of the M puzzles certified' for a --certify run cut short ('' otherwise)."""
         if not self.certify:
             return ""
-        proofs = self.comparison.proofs
-        done = sum(1 for proof in proofs.values() if proof.verdict is not None)
-        return f", {done} of the {len(self.comparison.puzzles)} puzzles certified"
+        return f", {self.certified()} of the {len(self.comparison.puzzles)} puzzles certified"
 
     def only_reports_left(self) -> bool:
         """Whether a run cut short had every answer (and certificate) in: only its report
         files were left to write."""
-        proofs = self.comparison.proofs
-        certified = sum(1 for proof in proofs.values() if proof.verdict is not None)
         return (len(self.comparison.records) >= self.asked
-                and (not self.certify or certified >= len(self.comparison.puzzles)))
+                and (not self.certify or self.certified() >= len(self.comparison.puzzles)))
 
     def why_partial(self) -> str:
         """What heads the tables of a run cut short after 'PARTIAL: ' (the command's and

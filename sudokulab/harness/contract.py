@@ -19,6 +19,7 @@ import json
 import os
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -75,7 +76,7 @@ def stdout_kept() -> Iterator[list[str]]:
         saved: int | None = os.dup(1)
     except OSError:  # no descriptor 1 (closed): Python's prints alone are kept
         saved = None
-    with _temporary() as file:
+    with tempfile.TemporaryFile() as file:
         if saved is not None:
             os.dup2(file.fileno(), 1)
         python = io.StringIO()
@@ -91,13 +92,6 @@ def stdout_kept() -> Iterator[list[str]]:
                 file.seek(0)
                 native = file.read().decode(errors="replace")
                 written.append(python.getvalue() + native)
-
-
-def _temporary() -> contextlib.AbstractContextManager[io.BufferedRandom]:
-    """A temporary file, gone once closed."""
-    import tempfile
-
-    return tempfile.TemporaryFile()
 
 
 def _flush_c() -> None:
