@@ -8,8 +8,10 @@ option values every command takes (counts, seconds, ports) are checked here too,
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import signal
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from enum import IntEnum
@@ -494,6 +496,28 @@ def whole() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+@contextlib.contextmanager
+def descriptor_to(fd: int, target: int) -> Iterator[bool]:
+    """What is written to descriptor `fd` (1 or 2) goes to descriptor `target` in the block,
+    native code's writes included; yields False and moves nothing when `fd` is closed.
+    Restored under whole(): a signal there would leave `fd` pointing at `target`."""
+    stream = sys.stdout if fd == 1 else sys.stderr
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        stream.flush()  # what Python wrote before goes where it was meant to
+    try:
+        saved = os.dup(fd)
+    except OSError:  # no such descriptor: nothing to move
+        yield False
+        return
+    try:
+        os.dup2(target, fd)
+        yield True
+    finally:
+        with whole():
+            os.dup2(saved, fd)
+            os.close(saved)
 
 
 @contextlib.contextmanager

@@ -12,6 +12,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import signal
 import subprocess
 import sys
 
@@ -110,3 +112,51 @@ def test_a_sat_count_with_a_timeline_past_any_c_long(top95):
     engine.timeline.stride = 2**70
     result = engine.solve(top95[0][0], limit=None)
     assert result.status is Status.UNIQUE, result.message
+
+
+def native_write(fd: int, text: str) -> None:
+    """Write as C code does: to the descriptor, past Python's sys.stdout."""
+    os.write(fd, text.encode())
+
+
+def test_a_moved_descriptor_sends_native_writes_to_the_target_and_comes_back(tmp_path):
+    """The one home of 'fd 1 elsewhere for a block' (stdout_to_stderr, the contract's
+    capture, HiGHS's banner, OpenCV's quiet): writes in the block land in the target;
+    after it, where they did before."""
+    from sudokulab.errors import descriptor_to
+
+    before, target = tmp_path / "before", tmp_path / "target"
+    with before.open("w") as first, target.open("w") as second:
+        saved = os.dup(1)
+        try:
+            os.dup2(first.fileno(), 1)
+            native_write(1, "a ")
+            with descriptor_to(1, second.fileno()) as moved:
+                native_write(1, "b ")
+            native_write(1, "c")
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+    assert moved and before.read_text() == "a c" and target.read_text() == "b "
+
+
+def test_a_signal_in_the_block_still_brings_the_descriptor_back(tmp_path):
+    from sudokulab.errors import descriptor_to
+
+    target = tmp_path / "target"
+    original = os.fstat(1)
+    with target.open("w") as file, pytest.raises(KeyboardInterrupt):
+        with descriptor_to(1, file.fileno()):
+            signal.raise_signal(signal.SIGINT)
+    now = os.fstat(1)
+    assert (now.st_dev, now.st_ino) == (original.st_dev, original.st_ino)
+
+
+def test_a_closed_descriptor_is_left_closed():
+    """No descriptor 2 (a daemon's): nothing is moved and the block runs all the same."""
+    from sudokulab.errors import descriptor_to
+
+    code = ("import os\nfrom sudokulab.errors import descriptor_to\nos.close(2)\n"
+            "with descriptor_to(2, 1) as moved:\n    print('ran', moved)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "ran False\n"

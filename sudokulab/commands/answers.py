@@ -7,12 +7,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 import time
 from collections.abc import Iterator
 
-from sudokulab.errors import INTERRUPTED, Exit, UsageError, error_line, stopped_by
+from sudokulab.errors import (
+    INTERRUPTED,
+    Exit,
+    UsageError,
+    descriptor_to,
+    error_line,
+    stopped_by,
+)
 from sudokulab.formats import LINKS
 
 FORMATS = """output formats:
@@ -38,18 +44,8 @@ bad-input in line, csv, tsv and json); --strict stops there instead. Exit code 2
 def stdout_to_stderr() -> Iterator[None]:
     """In the block, what is written to file descriptor 1 goes to stderr: an engine's
     banner or log (native code that prints) never mixes into json, csv or line output."""
-    sys.stdout.flush()  # what we printed before goes to stdout, in its place
-    try:
-        saved = os.dup(1)
-    except OSError:  # no descriptor 1: nothing to keep clean
+    with descriptor_to(1, 2):
         yield
-        return
-    try:
-        os.dup2(2, 1)
-        yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
 
 
 TABLES = ("csv", "tsv")

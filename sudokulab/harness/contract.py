@@ -68,30 +68,20 @@ def stdout_kept() -> Iterator[list[str]]:
     """What the block writes to standard output kept from it (the report stays clean): the
     text is in the list yielded once the block ends. Python's prints and native code's
     writes to descriptor 1 alike (a plugin's debugging print, a C solver's verbose mode)."""
-    from sudokulab.errors import whole
+    from sudokulab.errors import descriptor_to
 
     written: list[str] = []
-    sys.stdout.flush()
-    try:
-        saved: int | None = os.dup(1)
-    except OSError:  # no descriptor 1 (closed): Python's prints alone are kept
-        saved = None
+    python = io.StringIO()
     with tempfile.TemporaryFile() as file:
-        if saved is not None:
-            os.dup2(file.fileno(), 1)
-        python = io.StringIO()
         try:
-            with contextlib.redirect_stdout(python):
-                yield written
+            with descriptor_to(1, file.fileno()), contextlib.redirect_stdout(python):
+                try:
+                    yield written
+                finally:
+                    _flush_c()  # what C printf'ed goes to the file before it is restored
         finally:
-            with whole():  # a signal now would leave descriptor 1 in the file
-                _flush_c()
-                if saved is not None:
-                    os.dup2(saved, 1)
-                    os.close(saved)
-                file.seek(0)
-                native = file.read().decode(errors="replace")
-                written.append(python.getvalue() + native)
+            file.seek(0)
+            written.append(python.getvalue() + file.read().decode(errors="replace"))
 
 
 def _flush_c() -> None:

@@ -27,12 +27,12 @@ per puzzle and puts them back, so one model of a shape and rule set serves every
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass, field
 from functools import cache
 
 from sudokulab import rules as R
 from sudokulab.cages import implied_cages
+from sudokulab.errors import descriptor_to
 from sudokulab.geometry import Geometry, forbidden_pairs
 from sudokulab.puzzle import Puzzle
 
@@ -173,15 +173,8 @@ def _banner_shown() -> bool:
     to stdout on the first construction in a process, which would break `--format json`."""
     import highspy
 
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 1)
-            highspy.Highs()
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
+    with open(os.devnull, "w") as null, descriptor_to(1, null.fileno()):
+        highspy.Highs()
     return True
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sudokulab.errors import ImageError
+from sudokulab.errors import ImageError, descriptor_to
 
 STDIN = "-"            # the image argument that means standard input
 STDIN_NAME = "<stdin>"  # its name in messages, as the puzzle readers name it
@@ -44,16 +44,10 @@ def quiet() -> Iterator[None]:
     (neither goes through sys.stderr, so redirecting that would not do)."""
     logging = cv2.utils.logging
     level = logging.setLogLevel(logging.LOG_LEVEL_SILENT)  # it answers the level before
-    sys.stderr.flush()
-    saved = os.dup(2)
     try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, 2)
-        os.close(null)
-        yield
+        with open(os.devnull, "w") as null, descriptor_to(2, null.fileno()):
+            yield
     finally:
-        os.dup2(saved, 2)
-        os.close(saved)
         logging.setLogLevel(level)
 
 
