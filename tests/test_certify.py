@@ -534,6 +534,20 @@ def test_a_lemma_count_the_proof_does_not_hold_is_rejected(unique, tmp_path):
     assert writer.FORMAT == checker.FORMAT  # what one writes, the other reads
 
 
+@pytest.mark.parametrize("stated", [None, True])
+def test_a_proof_whose_lemma_count_is_left_out_is_rejected(unique, tmp_path, stated):
+    """A figure left out is no figure held, as with the CNF's (true is no count)."""
+    path = _copy(unique, tmp_path)
+    data = json.loads(path.read_text())
+    held = data["drat"]["lemmas"]
+    if stated is None:
+        del data["drat"]["lemmas"]
+    else:
+        data["drat"]["lemmas"] = stated
+    path.write_text(json.dumps(data))
+    assert f"holds {held} lemmas, the certificate says {json.dumps(stated)}" in _rejected(path)
+
+
 @pytest.mark.parametrize("key, stated, found", [
     ("variables", 5, "its header says {variables}"),
     ("clauses", 7, "its header says {clauses}"),

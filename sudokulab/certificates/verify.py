@@ -148,12 +148,12 @@ def check_each(paths: Iterable[Path]) -> Iterator[Checked]:
 
 def _lemmas_stated(path: Path, data: dict[str, Any], key: str, text: str) -> None:
     """CertificateRejected when the certificate says its proof holds other than the
-    lemmas (additions, not deletions) it holds."""
+    lemmas (additions, not deletions) it holds, or does not say (as the CNF's figures)."""
     stated = data[key].get("lemmas")
     held = sum(1 for line in text.splitlines() if line.strip() and not line.startswith("d"))
-    if stated is not None and stated != held:
+    if stated != held or isinstance(stated, bool):  # true == 1 in Python, not a count
         _reject(path, f"{data[key]['file']}: holds {held} lemmas, the certificate says "
-                      f"{stated}")
+                      f"{json.dumps(stated)}")
 
 
 def _figures_stated(path: Path, data: dict[str, Any], cnf_text: str, blocking: int) -> None:
