@@ -12,8 +12,9 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-API = ("Comparison", "Puzzle", "Record", "Result", "Status", "certify", "compare", "datasets",
-       "load", "open_run", "parse", "rate", "setter", "solve", "solve_many", "verify")
+API = ("Comparison", "Puzzle", "Record", "Result", "Status", "certify", "compare", "count",
+       "datasets", "load", "open_run", "parse", "rate", "setter", "solve", "solve_many",
+       "verify")
 __all__ = [*API, "__version__"]
 
 

@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # the certify package is imported when first used
     from sudokulab.generate.setter import SetterReport
     from sudokulab.rules import Rule
 
-__all__ = ["Comparison", "Puzzle", "Record", "Result", "Status", "certify", "compare",
+__all__ = ["Comparison", "Puzzle", "Record", "Result", "Status", "certify", "compare", "count",
            "datasets", "load", "open_run", "parse", "rate", "setter", "solve", "solve_many",
            "verify"]
 
@@ -210,9 +210,65 @@ def solve(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, limit: int | None 
         return engine.solve(puzzle, limit=limit, timeout=seconds)
 
 
+def count(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, timeout: float | None = None,
+          grids: int = 0) -> Result:
+    """Count a puzzle's solutions as `sudokulab solve --count` does: every grid counted,
+    the first `grids` listed in the Result, memory flat however many there are. Where the
+    rules and givens allow it (no givens, or all in one row, rules blind to digits) the
+    count is of the puzzle with that row filled, times the orders of its free digits: the
+    message and stats say so ('28,200,960 (6! x 39,168, by digit relabelling)'; stats'
+    factor and reduced_count). Refused (UsageError) without a timeout where Knuth's
+    estimate puts the grids enumerated past 10^9; with one, a count cut short is a lower
+    bound (exact False). The grids kept are checked by the independent checker first:
+    DisagreementError if they do not hold. Ctrl-C or SIGTERM raise Interrupted, whose
+    `result` holds the count so far."""
+    from sudokulab.backends import make_backend
+    from sudokulab.errors import Interrupted, sigterm_stops
+
+    where = "sl.count"
+    puzzle = _puzzle(puzzle, where)
+    spec = _string(backend, where, "backend", "a backend spec string such as 'norvig'")
+    seconds, shown = _seconds(timeout, where), _whole(grids, where, "grids", least=0)
+    engine = make_backend(spec)
+    if not engine.complete:
+        raise UsageError(f"{where}: {engine.label} cannot count: it searches no further than "
+                         f"its techniques reach; count with an engine that searches")
+    from sudokulab.backends.counting import KEPT_CELLS, endless, relabelling
+
+    if seconds is None and (why := endless(puzzle, engine.label, asked=where,
+                                           bound="timeout=S")):
+        raise UsageError(why)
+    reduction, _ = relabelling(puzzle)
+    counted = puzzle if reduction is None else reduction.reduced
+    keep = max(shown or 0, KEPT_CELLS // len(puzzle.givens))
+    with sigterm_stops():
+        try:
+            result = engine.solve(counted, limit=None, timeout=seconds, keep=keep)
+        except Interrupted as stop:
+            stop.result = _counted(stop.result, reduction, shown or 0)
+            raise
+    from sudokulab.harness.crosscheck import verify
+
+    if why := verify(counted, result, kept=keep):
+        from sudokulab.errors import DisagreementError
+
+        raise DisagreementError(f"{where}: {engine.label} {why}")
+    return _counted(result, reduction, shown or 0)
+
+
+def _counted(result: Result, reduction, shown: int) -> Result:
+    """The puzzle's count from the one searched: scaled when relabelling reduced it, and
+    the first `shown` grids only."""
+    from dataclasses import replace
+
+    if reduction is not None:
+        return reduction.scaled(result, shown)
+    return replace(result, solutions=result.solutions[:shown])
+
+
 # limit=None keeps every grid in the Result (some 350 bytes a 6x6, as Python holds them):
-# past this many, memory would run out long before the count (`solve --count` counts
-# without keeping, by digit relabelling where it holds)
+# past this many, memory would run out long before the count (sl.count and `solve --count`
+# count without keeping, by digit relabelling where it holds)
 MOST_KEPT = 10**6
 
 
@@ -227,7 +283,7 @@ def _enumerable(puzzle: Puzzle, where: str) -> None:
         raise UsageError(f"{where}: every solution would be listed and kept, about "
                          f"{found.count:.2g} grids (Knuth's estimate over {found.probes} "
                          f"random paths), more than a Result keeps (over {MOST_KEPT:,}); "
-                         f"count them with `sudokulab solve --count`, or give timeout= "
+                         f"count them with sl.count(), or give timeout= "
                          f"seconds, or a limit")
 
 

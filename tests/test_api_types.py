@@ -46,6 +46,10 @@ def call(function: str, argument: str):
         ("solve", "backend"): lambda v: sl.solve(EASY, backend=v),
         ("solve", "limit"): lambda v: sl.solve(EASY, backend="norvig", limit=v),
         ("solve", "timeout"): lambda v: sl.solve(EASY, backend="norvig", timeout=v),
+        ("count", "puzzle"): lambda v: sl.count(v, backend="norvig"),
+        ("count", "backend"): lambda v: sl.count(EASY, backend=v),
+        ("count", "timeout"): lambda v: sl.count(EASY, backend="norvig", timeout=v),
+        ("count", "grids"): lambda v: sl.count(EASY, backend="norvig", grids=v),
         ("solve_many", "puzzles"): lambda v: sl.solve_many(v, backend="norvig"),
         ("solve_many", "backend"): lambda v: sl.solve_many([EASY], backend=v),
         ("solve_many", "limit"): lambda v: sl.solve_many([EASY], backend="norvig", limit=v),
@@ -89,6 +93,10 @@ CASES = {
     ("solve", "backend"): {**NOT_TEXT, "empty": BackendError},
     ("solve", "limit"): {**COUNT, "None": None},
     ("solve", "timeout"): SECONDS,
+    ("count", "puzzle"): {**NOT_TEXT, "empty": PuzzleError, "dict": PuzzleError},
+    ("count", "backend"): {**NOT_TEXT, "empty": BackendError},
+    ("count", "timeout"): SECONDS,
+    ("count", "grids"): {**COUNT, "zero": None},  # none listed: the count alone
     ("solve_many", "puzzles"): {**NOT_TEXT, "empty": TypeError},
     ("solve_many", "backend"): {**NOT_TEXT, "empty": BackendError},
     ("solve_many", "limit"): COUNT,
@@ -193,8 +201,8 @@ def test_every_solution_of_an_empty_grid_is_refused_at_once_as_the_cli_refuses_i
                                                  r"and kept, about 6\.\de\+21"):
                 sl.solve("." * 81, limit=limit)
         # the 6x6's 28,200,960 grids would take about 10 GB kept in a Result (they were
-        # listed until memory ran out): refused too, `solve --count` named
-        with pytest.raises(UsageError, match=r"about 2\.\de\+07 grids.*solve --count"):
+        # listed until memory ran out): refused too, sl.count named
+        with pytest.raises(UsageError, match=r"about 2\.\de\+07 grids.*sl.count"):
             sl.solve("." * 36, limit=None)
     assert sl.solve("." * 16, limit=None).count == 288  # the 4x4s: listed
     bounded = sl.solve("." * 81, limit=None, timeout=0.2)

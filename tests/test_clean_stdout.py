@@ -145,17 +145,15 @@ def test_a_signal_in_the_block_still_brings_the_descriptor_back(tmp_path):
 
     target = tmp_path / "target"
     original = os.fstat(1)
-    with target.open("w") as file, pytest.raises(KeyboardInterrupt):
-        with descriptor_to(1, file.fileno()):
-            signal.raise_signal(signal.SIGINT)
+    with target.open("w") as file, pytest.raises(KeyboardInterrupt), \
+            descriptor_to(1, file.fileno()):
+        signal.raise_signal(signal.SIGINT)
     now = os.fstat(1)
     assert (now.st_dev, now.st_ino) == (original.st_dev, original.st_ino)
 
 
 def test_a_closed_descriptor_is_left_closed():
     """No descriptor 2 (a daemon's): nothing is moved and the block runs all the same."""
-    from sudokulab.errors import descriptor_to
-
     code = ("import os\nfrom sudokulab.errors import descriptor_to\nos.close(2)\n"
             "with descriptor_to(2, 1) as moved:\n    print('ran', moved)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -9,6 +9,7 @@ import math
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,73 @@ def test_the_command_counts_and_refuses_sharpsat_without_count():
     assert (counted.returncode, counted.stdout.strip()) == (0, "288")
     refused = subprocess.run(run, capture_output=True, text=True)
     assert refused.returncode == 2 and "give --count too" in refused.stderr
+
+
+def test_the_api_counts_as_solve_count_does_by_relabelling(tmp_path):
+    """sl.count and `solve --count` give one answer: the count, the symmetry, the factor."""
+    import sudokulab as sl
+
+    api = sl.count("." * 16, grids=3)
+    done = subprocess.run([sys.executable, "-m", "sudokulab", "solve", "." * 16, "--count",
+                           "--grids", "3", "--format", "json"], capture_output=True, text=True)
+    cli = json.loads(done.stdout)
+    assert (api.status, api.count, api.exact) == (Status.MULTIPLE, 288, True)
+    assert (cli["count"], cli["stats"]["factor"], cli["stats"]["reduced_count"]) == \
+        (api.count, api.stats["factor"], api.stats["reduced_count"]) == (288, 24, 12)
+    assert len(set(api.solutions)) == 3 and not any(check(empty(4), g) for g in api.solutions)
+    assert "4! \u00d7 12, by digit relabelling" in api.message
+
+
+def test_the_api_count_by_relabelling_equals_every_grid_listed():
+    """Two givens in the first row: 2! x the count with that row filled, as listing says;
+    givens in two rows: no relabelling, the count is the grids listed."""
+    import sudokulab as sl
+
+    for text, relabelled in (("12" + "." * 14, True), ("1" + "." * 3 + "2" + "." * 11, False)):
+        listed = sl.solve(text, backend="sat", limit=None)
+        counted = sl.count(text, backend="dlx")
+        assert counted.count == listed.count > 0 and counted.exact
+        assert ("by digit relabelling" in counted.message) == relabelled
+
+
+def test_the_api_count_cut_short_is_a_scaled_lower_bound():
+    import sudokulab as sl
+
+    cut = sl.count("." * 36, backend="norvig", timeout=0.3)
+    assert cut.status is Status.TIMEOUT and not cut.exact
+    assert cut.count % 720 == 0 and cut.stats["factor"] == 720
+    assert "each 6! grids by digit relabelling" in cut.message
+
+
+def test_the_api_refuses_a_count_no_enumeration_ends_and_one_that_cannot_count():
+    import sudokulab as sl
+    from sudokulab.errors import UsageError
+
+    with pytest.raises(UsageError, match=r"^sl.count would enumerate about .* give timeout=S"):
+        sl.count("." * 81)
+    with pytest.raises(UsageError, match="human cannot count"):
+        sl.count("." * 16, backend="human")
+
+
+def test_the_api_count_checks_the_grids_it_keeps(monkeypatch):
+    """An engine that returns one grid twice for a count of two is caught."""
+    import sudokulab as sl
+    from sudokulab import backends
+    from sudokulab.errors import DisagreementError
+
+    real = backends.make_backend
+
+    def lying(spec):
+        engine = real(spec)
+        solve = engine.solve
+
+        def twice(puzzle, **options):
+            found = solve(puzzle, **options)
+            return replace(found, solutions=(found.solutions[0],) * len(found.solutions))
+
+        engine.solve = twice
+        return engine
+
+    monkeypatch.setattr(backends, "make_backend", lying)
+    with pytest.raises(DisagreementError, match="sl.count: norvig claims"):
+        sl.count("12" + "." * 14, backend="norvig")

@@ -195,6 +195,11 @@ ENUMERATION_RATES = {"native": 170_000, "norvig": 17_000, "dlx": 14_500}
 # is 700 times it. The chance an estimate refuses a puzzle of C solutions is at most
 # C / ENUMERABLE (Markov: the estimate is never negative and its mean is C).
 ENUMERABLE = 10**9
+# A count keeps this many cells' worth of grids for the checker (some 15 MB, 18,518 9x9 grids,
+# every 6x6 one of the 39,168 with a row fixed; checking them takes seconds): past
+# them the engine counts without keeping (Backend.solve(keep=)), so memory stays flat
+# however long it counts.
+KEPT_CELLS = 1_500_000
 
 
 @dataclass(frozen=True)
@@ -260,17 +265,25 @@ def refuse_endless(entries: Iterable, backend: str, relabel: bool = True) -> Non
 
     entries = list(entries)
     for number, entry in enumerate(entries, 1):
-        if entry.puzzle is None:
-            continue
-        reduction = relabelling(entry.puzzle)[0] if relabel else None
-        found = beyond_enumeration(entry.puzzle if reduction is None else reduction.reduced)
-        if found is not None:
+        why = endless(entry.puzzle, backend, relabel) if entry.puzzle is not None else None
+        if why:
             where = f"puzzle {number} ({entry.source}:{entry.line}): " if len(entries) > 1 \
                 else ""
-            raise UsageError(where + _refusal(found, backend, reduction))
+            raise UsageError(where + why)
 
 
-def _refusal(found: Estimate, backend: str, reduction: Relabelling | None) -> str:
+def endless(puzzle: Puzzle, backend: str, relabel: bool = True,
+            asked: str = "--count", bound: str = "--timeout S") -> str:
+    """Why counting the puzzle by enumeration is refused ('' when it is not): Knuth's
+    estimate of the grids listed, beyond ENUMERABLE (`asked` and `bound` name the
+    request and the way out in the caller's words: options, or an API's arguments)."""
+    reduction = relabelling(puzzle)[0] if relabel else None
+    found = beyond_enumeration(puzzle if reduction is None else reduction.reduced)
+    return "" if found is None else _refusal(found, backend, reduction, asked, bound)
+
+
+def _refusal(found: Estimate, backend: str, reduction: Relabelling | None, asked: str,
+             bound: str) -> str:
     """Why a count is refused: the grids it would list, how long at the engine's rate
     (the fastest engine's for one not measured), and what to do instead."""
     import math
@@ -284,10 +297,10 @@ def _refusal(found: Estimate, backend: str, reduction: Relabelling | None) -> st
     pace = f"{name}'s {rate:,} grids/s" if name in ENUMERATION_RATES else \
         f"{fastest}'s {rate:,} grids/s, the fastest (-b {name}: longer)"
     error = f"{found.error / found.count:.0%}" if found.count < math.inf else "unknown"
-    return (f"--count would enumerate about {_figure(found.count)} grids ({reduced}Knuth's "
+    return (f"{asked} would enumerate about {_figure(found.count)} grids ({reduced}Knuth's "
             f"estimate over {found.probes} random paths, standard error "
             f"{error}): {_duration(found.count / rate)} at {pace}, "
-            f"beyond enumeration (over {ENUMERABLE:,} grids); give --timeout S for a lower "
+            f"beyond enumeration (over {ENUMERABLE:,} grids); give {bound} for a lower "
             f"bound (>= the grids found in S seconds)")
 
 

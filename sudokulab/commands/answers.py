@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 
+from sudokulab.backends.counting import KEPT_CELLS  # the checker's budget for a count
 from sudokulab.errors import (
     INTERRUPTED,
     Exit,
@@ -60,12 +61,6 @@ HEADLINES = {
 CODES = {"none": Exit.NONE, "timeout": Exit.TIMEOUT, "error": Exit.ENGINE,
          "unsupported": Exit.ENGINE, "stalled": Exit.STALLED}
 
-
-# A count keeps this many cells' worth of grids for the checker (some 15 MB, 18,518 9x9 grids,
-# every 6x6 one of the 39,168 with a row fixed; checking them takes seconds): past
-# them the engine counts without keeping (Backend.solve(keep=)), so memory stays flat
-# however long it counts.
-KEPT_CELLS = 1_500_000
 
 
 def grids_kept(entries: list, grids: int) -> int:
