@@ -152,6 +152,13 @@ class Puzzle:
         geometry's)."""
         return self.n * self.n if self.layout is None else self.layout.cell_count
 
+    @property
+    def shape(self) -> str:
+        """The puzzle's shape in words: 'a 9x9 puzzle', 'a samurai of 5 9x9 grids'."""
+        if self.layout is None:
+            return f"a {self.n}x{self.n} puzzle"
+        return f"a {self.layout.name} of {len(self.layout.grids)} {self.n}x{self.n} grids"
+
     @cached_property
     def clues(self) -> int:
         """How many cells are given."""

@@ -20,6 +20,8 @@ MODELS = {
     "dzn": "the puzzle as MiniZinc data for sudokulab/models/mzn/sudoku.mzn",
     "lp": "the 0-1 program in CPLEX LP format, as HiGHS writes it, for any MILP solver",
 }
+# The models whose engines solve a samurai (sat, mzn, milp): they take its cells as they are
+MULTI_GRID = ("dimacs", "mzn", "dzn", "lp")
 FORMATS = {**MODELS, **{name: f"a link that opens the puzzle in {name}" for name in LINKS}}
 DESCRIPTION = ("Write one puzzle as a model for an external solver, or as a link that\n"
                "opens it in the browser. --to names one of:\n"
@@ -81,9 +83,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _exported(puzzle, args: argparse.Namespace) -> str:
     """The model's text, or the link, the options ask for."""
-    if puzzle.layout is not None and args.to != "dimacs":
+    if puzzle.layout is not None and args.to not in MULTI_GRID:
         raise UnsupportedRule(f"export --to {args.to} writes one N x N grid, not a "
-                              f"{puzzle.layout.name}: --to dimacs writes it")
+                              f"{puzzle.layout.name}: --to {', '.join(MULTI_GRID)} write it")
     if args.to == "asp":  # sudoku.lp and the puzzle's facts: clingo alone solves it
         from sudokulab.models import asp
 

@@ -225,5 +225,6 @@ def to_lp(puzzle: Puzzle) -> str:
         h.writeModel(path)
         with open(path, encoding="utf-8") as text:
             body = text.read()
-    return (f"\\ sudokulab: a {puzzle.n}x{puzzle.n} puzzle as a 0-1 program; x r1c1_5 = 1 "
-            f"means row 1, column 1 holds 5; solve with: highs this.lp\n{body}")
+    where = "" if puzzle.layout is None else " of the board"
+    return (f"\\ sudokulab: {puzzle.shape} as a 0-1 program; x r1c1_5 = 1 means row 1, "
+            f"column 1{where} holds 5; solve with: highs this.lp\n{body}")

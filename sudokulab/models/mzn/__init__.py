@@ -64,7 +64,9 @@ def data(puzzle: Puzzle) -> dict[str, object]:
 
 def to_dzn(puzzle: Puzzle) -> str:
     """The puzzle as a MiniZinc data file for sudoku.mzn."""
-    lines = [f"% sudokulab: a {puzzle.n}x{puzzle.n} puzzle, rules: {R.listed(puzzle.rules)}"
+    cells = "" if puzzle.layout is None else \
+        f", its {puzzle.cell_count} cells in the order of its line"
+    lines = [f"% sudokulab: {puzzle.shape}{cells}, rules: {R.listed(puzzle.rules)}"
              "; solve with: minizinc sudoku.mzn this.dzn"]
     return "\n".join(lines) + "\n" + data_text(data(puzzle), puzzle.n)
 
