@@ -315,3 +315,10 @@ def test_a_bad_value_is_said_of_the_apis_argument_however_it_is_spelled(tmp_path
     afile.write_text("")
     with pytest.raises(UsageError, match=r"^sl.compare: certify .* is a file"):  # not --certify
         sl.compare([HARD], backends=["norvig"], certify=afile, progress=False)
+
+
+def test_a_json_puzzle_nested_past_the_recursion_limit_is_a_puzzle_error():
+    """json raises RecursionError there: the API says bad JSON, as for any other."""
+    deep = '{"box": [3, 3], "givens": ' + "[" * 20_000 + "]" * 20_000 + "}"
+    with pytest.raises(PuzzleError, match="nesting too deep"):
+        sl.parse(deep)

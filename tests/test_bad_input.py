@@ -152,6 +152,11 @@ CASES = [
     case("verify-no-such-file", "verify nothere.json", 2, "nothere.json: no such file"),
     case("verify-not-json", "verify x.json", 2, "x.json: not JSON, so not a certificate",
          files={"x.json": b"garbage\n"}),
+    case("solve-json-nested-too-deep", "solve --file deep.json", 2, "nesting too deep",
+         files={"deep.json": ('{"box": [3, 3], "givens": ' + "[" * 20_000 + "]" * 20_000
+                              + "}\n").encode()}),
+    case("verify-json-nested-too-deep", "verify deep.json", 2, "deep.json: not JSON",
+         files={"deep.json": b"[" * 20_000 + b"]" * 20_000}),
     case("solve-puzzle-and-file", "solve " + P4 + " --file good.txt", 2, "not both",
          files={"good.txt": GOOD}),
     case("compare-dataset-and-file", "compare --dataset top95 --file good.txt", 2,

@@ -238,7 +238,8 @@ def test_the_encoder_and_the_checker_import_no_engine_encoding_or_geometry():
 
     folder = Path(__file__).parent.parent / "sudokulab" / "certificates"
     allowed = {"sudokulab", "sudokulab.rules", "sudokulab.puzzle", "sudokulab.errors",
-               "sudokulab.check", "sudokulab.formats.text"}
+               "sudokulab.check", "sudokulab.formats.text",
+               "sudokulab.formats"}  # its __init__: the format tables and json_value alone
     for module in ("encoder.py", "drat.py", "verify.py"):
         tree = ast.parse((folder / module).read_text())
         imported = {node.module for node in ast.walk(tree)

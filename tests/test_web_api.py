@@ -221,8 +221,12 @@ def test_solve_with_a_limit_and_a_variant(client):
     assert grid[1] + grid[5] == 7 and check(parse(json.dumps(KILLER)), grid) == []
 
 
+DEEP = '{"box": [3, 3], "givens": ' + "[" * 20_000 + "]" * 20_000 + "}"  # fits 100,000
+
+
 @pytest.mark.parametrize("text", ["123", "..3.2.6..9..3.5..1..18.64....81.29..7..x",
-                                  "{\"box\": [3, 3]", "line one\nline two"])
+                                  "{\"box\": [3, 3]", "line one\nline two", DEEP],
+                         ids=lambda text: "nested-20000-deep" if text == DEEP else text)
 def test_a_bad_puzzle_is_a_400_with_the_clis_one_line_message(client, capsys, text):
     answer = client.post("/api/solve", json={"puzzle": text})
     assert answer.status_code == 400

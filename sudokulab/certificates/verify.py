@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from sudokulab.errors import CertificateRejected, InputError, SudokulabError
+from sudokulab.formats import json_value
 from sudokulab.puzzle import SYMBOLS, Puzzle
 
 if TYPE_CHECKING:
@@ -205,7 +206,7 @@ def _read(path: Path) -> dict[str, Any]:
     try:
         if path.stat().st_size > MAX_PART:
             raise InputError(f"{path}: larger than {MAX_PART >> 20} MB: not a certificate")
-        data = json.loads(path.read_text())
+        data = json_value(path.read_text())
     except OSError as error:
         raise InputError(f"{path}: cannot read: {error.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError):

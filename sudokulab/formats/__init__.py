@@ -7,11 +7,26 @@ call: `read_file`/`read_text` give one Entry per puzzle (or per bad one, with it
 and line), `write` gives a file's text.
 """
 
+from typing import Any
+
 # The one table of format names: the commands' choices and help, and the readers and
-# writers, derive theirs from it (it imports nothing, so a command's --help stays cheap).
+# writers, derive theirs from it (it imports only typing, so a command's --help stays cheap).
 READERS = ("auto", "lines", "jsonl", "json", "sdk", "sdm", "ss", "euler", "hodoku", "forum",
            "link")  # --input-format: how a file or an argument is read (auto: line by line)
 LINKS = ("fpuzzles", "sudokupad")  # writers whose text is a link that opens the puzzle
 WRITERS = ("line", "jsonl", "json", "sdk", "sdm", "ss", "euler", "hodoku", *LINKS)
 KEEPS_RULES = ("jsonl", "json", *LINKS)  # the other writers drop rules
 BLANKS = ".0_-*"  # what stands for a blank cell in a line, a grid or a board
+
+
+def json_value(text: str | bytes) -> Any:  # as json.loads: the caller checks the shape
+    """json.loads, nesting past Python's recursion limit being bad JSON like any other (a
+    JSONDecodeError, a ValueError): json itself raises RecursionError, which a reader of
+    puzzles, runs or certificates does not expect."""
+    import json
+
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise json.JSONDecodeError("nesting too deep", text if isinstance(text, str) else "",
+                                   0) from None

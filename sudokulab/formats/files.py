@@ -31,7 +31,7 @@ from typing import IO, TYPE_CHECKING
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError, unknown
-from sudokulab.formats import READERS, WRITERS
+from sudokulab.formats import READERS, WRITERS, json_value
 from sudokulab.formats.boards import read_board
 from sudokulab.formats.text import (
     BOM,
@@ -275,7 +275,7 @@ def _one_object(text: str) -> bool:
     import json
 
     try:
-        json.loads(text)
+        json_value(text)
     except json.JSONDecodeError as error:  # several objects, or several lines of them
         lines = [line for line in text.splitlines() if line.strip()]
         return "Extra data" not in error.msg and not (
@@ -340,7 +340,7 @@ def _json_puzzle(text: str, rules: tuple[R.Rule, ...],
     import json
 
     try:
-        data = json.loads(text)
+        data = json_value(text)
     except json.JSONDecodeError:
         return with_rules(from_json(text, box=box), rules)  # the same error, for puzzles
     return _object_puzzle(data, rules, box)

@@ -20,6 +20,7 @@ from itertools import combinations
 from urllib.parse import unquote
 
 from sudokulab.errors import PuzzleError
+from sudokulab.formats import json_value
 from sudokulab.formats.fpuzzles import from_fpuzzles, to_fpuzzles
 from sudokulab.formats.sudokupad import from_scl, unzip_scl
 from sudokulab.puzzle import Puzzle
@@ -133,7 +134,7 @@ def _json_of(text: str | None, kind: str) -> dict | None:
     if not text:
         return None
     try:
-        data = json.loads(text)
+        data = json_value(text)
     except ValueError:
         if kind != "scl":
             return None

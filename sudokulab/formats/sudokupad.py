@@ -11,11 +11,11 @@ puzzle read with a rule left out would be another puzzle. The link around the da
 
 from __future__ import annotations
 
-import json
 import re
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError
+from sudokulab.formats import json_value
 from sudokulab.formats.fpuzzles import diagonal, dot_rules, grid_size, is_windoku, regions_of
 from sudokulab.geometry import geometry
 from sudokulab.puzzle import Puzzle
@@ -55,7 +55,7 @@ def unzip_scl(text: str) -> dict:
     if len(pieces) != len(strings) + 1:
         raise ValueError("unbalanced strings")
     body = "".join(p + s for p, s in zip(pieces, strings)) + pieces[-1]
-    data = _long_keys(json.loads(body))
+    data = _long_keys(json_value(body))
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
     return data

@@ -24,7 +24,7 @@ from functools import cache
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError
-from sudokulab.formats import BLANKS
+from sudokulab.formats import BLANKS, json_value
 from sudokulab.formats.boards import format_board, read_board
 from sudokulab.layout import BY_CELLS, Layout, named
 from sudokulab.puzzle import (
@@ -116,7 +116,7 @@ def _refuse_json(text: str) -> None:
     import json
 
     try:
-        data = json.loads(text)
+        data = json_value(text)
     except json.JSONDecodeError:
         return
     raise PuzzleError(f"a JSON puzzle is an object with 'givens', not {_json_kind(data)}")
@@ -494,7 +494,7 @@ def from_json(text: str, *, box: tuple[int, int] | None = None) -> Puzzle:
     import json
 
     try:
-        data = json.loads(text)
+        data = json_value(text)
     except json.JSONDecodeError as error:
         raise PuzzleError(f"bad JSON at line {error.lineno}, column {error.colno}: "
                           f"{error.msg}") from None

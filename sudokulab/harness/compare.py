@@ -7,7 +7,6 @@ follow errors.PRECEDENCE (bad input before the run, 2; Ctrl-C 130, SIGTERM 143).
 from __future__ import annotations
 
 import contextlib
-import json
 import random
 import sys
 import time
@@ -29,6 +28,7 @@ from sudokulab.errors import (
     time_limit,
     worst,
 )
+from sudokulab.formats import json_value
 from sudokulab.formats.text import parse_many
 from sudokulab.harness import provenance, report
 from sudokulab.harness.comparison import Comparison
@@ -574,7 +574,7 @@ def saved_run(folder: Path, doing: str = "", **session: object) -> tuple[dict, S
     with it (`doing` opens the message)."""
     where = folder / "meta.json"
     try:
-        meta = json.loads(where.read_text(encoding="utf-8"))
+        meta = json_value(where.read_text(encoding="utf-8"))
     except OSError as error:
         raise UsageError(f"{doing}{folder}: no run here: {where} cannot be read "
                          f"({error.strerror or error})") from None
@@ -629,7 +629,7 @@ def _meta(folder: Path | None, settings: Settings, engines: dict[str, str],
     wrong puzzles."""
     if folder is None or not (folder / "meta.json").exists():
         return new_meta(settings, engines, puzzles)
-    meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    meta = json_value((folder / "meta.json").read_text(encoding="utf-8"))
     if meta.get("puzzles", puzzles) != puzzles:  # a run saved before it was kept: unknown
         source = settings.file or settings.dataset or "the list given"
         raise UsageError(f"the puzzles of {source} are not those the run in {folder} "

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sudokulab.errors import UsageError
+from sudokulab.formats import json_value
 
 if TYPE_CHECKING:
     from sudokulab.puzzle import Puzzle
@@ -462,7 +463,6 @@ def run_lines(folder: Path, meta: Mapping) -> list[str]:
 def cite(out: str | None, dataset: str | None = None) -> str:
     """How to cite the run in `out`, or the latest under runs/ (of `dataset` when given)
     as --resume finds it; UsageError (exit 2) when there is no run there."""
-    import json
 
     if out is None:
         try:
@@ -471,7 +471,7 @@ def cite(out: str | None, dataset: str | None = None) -> str:
             raise UsageError("no run to cite in runs/; name one with --out DIR") from None
     folder = Path(out)
     try:
-        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        meta = json_value((folder / "meta.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         why = error.strerror if isinstance(error, OSError) else "not JSON"
         raise UsageError(f"--cite: {folder} holds no run (meta.json: {why}); "

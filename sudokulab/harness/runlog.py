@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from sudokulab.formats import json_value
 from sudokulab.harness.records import Record, merged
 
 FILENAME = "runs.jsonl"
@@ -39,7 +40,7 @@ class RunLog:
         lines = self.path.read_text(encoding="utf-8", errors="replace").splitlines()
         for number, line in enumerate(lines, 1):
             try:
-                records.append(Record.from_json(json.loads(line)))
+                records.append(Record.from_json(json_value(line)))
             except (ValueError, KeyError, TypeError, AttributeError):
                 self._warn(number)
         return records

@@ -32,6 +32,7 @@ from typing import TypeGuard
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError
+from sudokulab.formats import json_value
 from sudokulab.formats.text import BOM  # stripped as puzzles strip it
 from sudokulab.puzzle import Puzzle, box_shape
 
@@ -88,7 +89,7 @@ class Position(Puzzle):
         from sudokulab.formats.text import to_json
 
         values = [d if c in self.placed else 0 for c, d in enumerate(self.givens)]
-        return {"puzzle": json.loads(to_json(self.puzzle())), "values": values,
+        return {"puzzle": json_value(to_json(self.puzzle())), "values": values,
                 "candidates": self.candidates()}
 
     def sukaku(self) -> str:
@@ -123,7 +124,7 @@ def read_position(text: str, box: tuple[int, int] | None = None,
         return library(stripped, box, rules)
     if stripped.startswith("{"):
         try:
-            data = json.loads(stripped)
+            data = json_value(stripped)
         except ValueError:  # the forum's grid starts with a brace too: `{12} 4 {123} | ...`
             return candidate_grid(stripped, box, rules)
         if isinstance(data, dict) and data.get("candidates") is not None:

@@ -10,6 +10,7 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
+from sudokulab.formats import json_value
 from sudokulab.harness.runlog import RunLog
 from sudokulab.teaching.ladder import (
     BY_NAME,
@@ -276,7 +277,7 @@ def merge(paths: list[str]) -> dict[str, dict]:
     reports: dict[str, dict] = {}
     for path in paths:
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = json_value(Path(path).read_text(encoding="utf-8"))
         except OSError as error:
             raise ValueError(f"{path}: {error.strerror or error}") from None
         except ValueError as error:  # JSONDecodeError, or bytes that are no UTF-8
@@ -378,7 +379,7 @@ class LadderLog(RunLog):
         text = self.path.read_text(encoding="utf-8", errors="replace")
         for number, line in enumerate(text.splitlines(), 1):
             try:
-                data = json.loads(line)
+                data = json_value(line)
                 if not isinstance(data, dict):
                     raise TypeError(line)
                 out.append(data)

@@ -19,6 +19,7 @@ import zipfile
 from pathlib import Path
 
 from sudokulab.errors import UsageError
+from sudokulab.formats import json_value
 from sudokulab.puzzle import MARKS, Puzzle
 
 MAX_FILES = 8                    # files in a certificate's zip (json, cnf, drat, core)
@@ -67,7 +68,6 @@ def _in_zip(message: str, folder: str) -> str:
 
 def _checked(json_path: Path, verify) -> dict:
     """verify's judgement of a certificate as the page shows it."""
-    import json
 
     from sudokulab.errors import CertificateRejected
 
@@ -76,7 +76,7 @@ def _checked(json_path: Path, verify) -> dict:
     except CertificateRejected as error:
         return {"status": "rejected", "verdict": None, "said": "not proved",
                 "message": f"the certificate is rejected: {error}"}
-    data = json.loads(json_path.read_text())
+    data = json_value(json_path.read_text())
     return {"status": "proved", "verdict": report.verdict, "said": SAID[report.verdict],
             "count": report.count, "lemmas": report.lemmas, "proved": data.get("proved", ""),
             "solutions": [[MARKS.index(c) for c in line] for line in data["solutions"][:SHOWN]],

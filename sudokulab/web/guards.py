@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sudokulab.errors import SudokulabError
+from sudokulab.formats import json_value
 from sudokulab.web.models import MAX_TAG
 
 MAX_BODY = 256 * 1024   # bytes in a request body
@@ -66,7 +67,7 @@ def _tag_of(request: Request) -> str | None:
     tag = request.query_params.get("tag")
     if tag is None:
         try:
-            data = json.loads(request.scope.get("sudokulab.body") or b"null")
+            data = json_value(request.scope.get("sudokulab.body") or b"null")
         except ValueError:
             return None
         tag = data.get("tag") if isinstance(data, dict) else None
