@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from sudokulab.commands.inputs import timeout_seconds
 from sudokulab.errors import UsageError, error_line
+from sudokulab.teaching.verdict import REFEREES
 
 if TYPE_CHECKING:
     from sudokulab.backends.base import CtrlC
@@ -33,7 +34,7 @@ def technique_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--uniqueness", choices=("auto", "yes", "no"), default="auto",
                    help="uniqueness techniques (Unique Rectangles, BUG+1): auto and yes use "
                         "them (every puzzle that gets this far has one solution, proven "
-                        "by norvig, or sat on killer cages), no never uses them")
+                        f"by the referee: {REFEREES}), no never uses them")
     p.add_argument("--list", action="store_true", help="list the techniques, easiest first")
     p.add_argument("--timeout", "-t", type=timeout_seconds, default=60.0, metavar="S",
                    help="give up on a puzzle after S seconds (default 60; 0 or inf: never)")

@@ -10,9 +10,10 @@ peers), so that the page can replay the steps on its pencil marks.
 
 The steps come from the lesson service the command line calls too (sudokulab.teaching.lessons):
 as with `sudokulab explain` and `hint`, only after the referee's verdict proves one
-solution (norvig, or sat on killer cages: teaching/verdict.py): a puzzle with none or
-several, or one the referee cannot judge in time, is answered at once with that status
-('none', 'several', 'timeout') and why, without steps or a grade. Every step given is
+solution (native on classic grids where it is built, else norvig, or sat on sums:
+teaching/verdict.py): a puzzle with none or several, or one the referee cannot judge in
+time, is answered at once with that status ('none', 'several', 'timeout') and why,
+without steps or a grade. Every step given is
 checked against the referee's solution (another paradigm): `verified`, `referee`.
 
 A hint starts from the player's state when the page sends it: the givens plus their
