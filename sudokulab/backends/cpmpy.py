@@ -15,9 +15,13 @@ It is built once per process for a shape and rule set (`model`); each puzzle get
 solver made from it with the givens added as `grid[c] == d`, since CPMpy's solvers
 take constraints but do not give them back (Choco's are posted to its own model, through
 CPMpy's direct solver access: CPMpy's transformation of them cost a fifth of a puzzle).
-Counting is a solve per solution, each with the time left as its `time_limit`, then a
-no-good on the blank cells (as CPMpy's generic solveAll does; Choco's own gives no
-solution before the last is found).
+Counting with Choco, the default (`_choco_solutions`), is Choco's own enumeration: each
+pychoco `Solver.solve()` resumes the search for the next solution, under one time limit
+set for the whole enumeration (a no-good added between two makes Choco's checker abort
+the process). With any other solver (`_nogood_solutions`) it is a solve per solution,
+each with the time left as its `time_limit`, then a no-good on the blank cells (as
+CPMpy's generic solveAll does). One solution (`limit=1`) is CPMpy's solve as it is, Choco
+included: that first step of `_nogood_solutions`.
 
 Ctrl-C: base.ctrl_c hears it, stops CP-SAT's and Z3's search at once (each is told to
 leave SIGINT alone, which it would otherwise take as its time being up) and the others as
@@ -272,7 +276,9 @@ class CpmpyBackend(Backend):
         lines.append(f"  givens: {sum(map(bool, puzzle.givens))}, each `grid[c] == d` added "
                      "to a solver made from the model (the model is built once per shape; "
                      "Choco's posted to its own model)")
-        lines.append("  counting: a solve per solution, then a no-good on the blank cells")
+        lines.append("  counting: Choco's own enumeration, each solve resuming the search"
+                     if self.solver == "choco" else
+                     "  counting: a solve per solution, then a no-good on the blank cells")
         return "\n".join(lines)
 
 
