@@ -20,7 +20,7 @@ from sudokulab.cli import main
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
 NO_SOLUTION = "12345678." + "." * 8 + "9" + "." * 63
-LAYOUT = "AAABBBCCCAAABBBCCCAAABBBCCCDDDEEEFFFDDDEEEFFFDDDEEEFFFGGGHHHIIIGGGHHHIIIGGGHHHIII"
+REGIONS = "AAABBBCCCAAABBBCCCAAABBBCCCDDDEEEFFFDDDEEEFFFDDDEEEFFFGGGHHHIIIGGGHHHIIIGGGHHHIII"
 
 
 def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
@@ -221,7 +221,7 @@ def test_candidates_follow_parity_cages_and_non_consecutive():
 
 
 def test_a_jigsaw_is_drawn_without_box_lines():
-    code, out, _ = run("show", "." * 81, "--regions", LAYOUT.replace("E", "F", 1)
+    code, out, _ = run("show", "." * 81, "--regions", REGIONS.replace("E", "F", 1)
                        .replace("F", "E", 1))
     assert code == 0 and "+" not in out.split("regions:")[1]
 

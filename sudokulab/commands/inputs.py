@@ -99,7 +99,7 @@ def input_arguments(parser: argparse.ArgumentParser) -> None:
                        help="cells that hold even digits, e.g. r1c1,r5c5")
     rules.add_argument("--odd", metavar="CELLS", type=rule_value, action="append", default=[],
                        help="cells that hold odd digits")
-    rules.add_argument("--regions", metavar="LAYOUT", type=rule_value, action=Once,
+    rules.add_argument("--regions", metavar="REGIONS", type=rule_value, action=Once,
                        help="jigsaw: N*N region labels row by row, e.g. 'AAABBB...'")
     rules.add_argument("--line", metavar="KIND:CELLS", action="append", default=[],
                        help=f"{R.rule_names(R.LINES)} along cells, e.g. "
