@@ -93,7 +93,7 @@ def options(p: argparse.ArgumentParser) -> None:
                         "dlx, asp, cpsat; auto (the default): norvig up to 9x9, asp above "
                         "9x9 and for chess-move and non-consecutive rules")
     p.add_argument("--tries", type=positive_int, default=DEFAULT_TRIES, metavar="T",
-                   help=f"tries (removal passes) per puzzle before giving up on the "
+                   help=f"tries (removal sweeps) per puzzle before giving up on the "
                         f"filters (default {DEFAULT_TRIES:,})")
 
 
