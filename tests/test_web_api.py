@@ -374,6 +374,18 @@ def test_compare_streams_each_engine_then_agreement(client):
                                    "tag": None})
 
 
+def test_compare_runs_an_engine_named_twice_once_and_is_not_cancelled(client):
+    """As `sudokulab compare -b sat,sat`: the second name runs nothing (its answer waited
+    on a tag already answered, and the compare ended 'cancelled after 1 of 2 answers')."""
+    answer = client.post("/api/compare", json={"puzzle": EASY, "tag": "dup",
+                                               "backends": ["norvig", "dlx", "norvig"]})
+    stream = events(answer)
+    assert stream[0][1]["backends"] == ["norvig", "dlx"]
+    assert [data["backend"] for kind, data in stream if kind == "result"] == ["norvig", "dlx"]
+    assert stream[-1][1]["cancelled"] is False
+    assert stream[-1][1]["message"] == "all 2 engines agree"
+
+
 def test_compare_runs_one_engine_at_a_time_after_a_warm_up(doubles, monkeypatch):
     """Each engine's time is its own: no two solves of a compare overlap, and a new
     worker's first solve is preceded by an untimed warm-up, which the answer reports."""

@@ -63,7 +63,10 @@ async def compare(body: CompareRequest, request: Request) -> StreamingResponse:
     finishes."""
     puzzle = parse_puzzle(body.puzzle)
     if body.backends:
-        specs = [await checked_spec(request.app, name) for name in body.backends]
+        # a backend named twice runs once, as `sudokulab compare -b sat,sat` runs it: its
+        # second answer would wait on a tag already answered, and the compare end "cancelled"
+        specs = list(dict.fromkeys([await checked_spec(request.app, name)
+                                    for name in body.backends]))
     else:
         specs = [b["name"] for b in await backends_of(request.app) if b["available"]]
     events = _compare(request.app, specs, puzzle, body.limit, body.timeout, body.tag)
