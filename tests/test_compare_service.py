@@ -120,16 +120,17 @@ def test_a_run_with_no_backend_that_can_run_is_refused_at_both_doors(monkeypatch
 
 # --- Ctrl-C and SIGTERM: what finished is printed, marked partial ----------------------
 
-def start_held_run(tmp_path: Path) -> tuple[subprocess.Popen, Path, Path]:
-    """A compare run in its own process, held after 8 puzzles while the hold file exists;
-    the process, its folder and its hold file."""
+def start_held_run(tmp_path: Path, *extra: str, after: int = 8
+                   ) -> tuple[subprocess.Popen, Path, Path]:
+    """A compare run in its own process, held after `after` solves while the hold file
+    exists; the process, its folder and its hold file (`extra`: more options)."""
     lines = [format_line(p) for p in datasets.load("top95")[:30]]
     puzzles, log, out = puzzle_file(tmp_path, lines), tmp_path / "asked.log", tmp_path / "run"
     hold = tmp_path / "hold"
     hold.touch()
     command_line = [sys.executable, "-m", "sudokulab", "compare", "--file", str(puzzles),
                     "--out", str(out), "--jobs", "2", "--timeout", "0",
-                    "--backends", f"norvig,test-count:log={log},hold={hold},after=8"]
+                    "--backends", f"norvig,test-count:log={log},hold={hold},after={after}", *extra]
     process = subprocess.Popen(command_line, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, preexec_fn=interruptible)
     return process, out, hold
@@ -159,6 +160,22 @@ def test_a_stopped_run_prints_what_finished_marked_partial(test_backends, tmp_pa
     assert "summary.md, summary.csv" not in stdout and not (out / "summary.md").exists()
     session = json.loads((out / "meta.json").read_text())["sessions"][-1]
     assert session["interrupted"] and session.get("terminated", False) == (stop == signal.SIGTERM)
+
+
+def test_a_stopped_run_with_repeats_counts_every_pass_it_asked_for(test_backends, tmp_path):
+    """--repeat 3 asks for 2 x 30 x 3 solves: held in the second pass, the header and the
+    kept count say how many of those finished (each pass a line of runs.jsonl), not 'all
+    60 answers finished' once every puzzle has its first pass in."""
+    process, out, hold = start_held_run(tmp_path, "--repeat", "3", after=40)
+    wait_for_records(out, 70, process)  # both first passes, and 10 of test-count's second
+    process.send_signal(signal.SIGINT)
+    hold.unlink()
+    stdout, stderr = process.communicate()
+    kept = len(records(out))
+    assert process.returncode == 130 and kept < 180
+    assert stdout.startswith(f"PARTIAL: stopped by Ctrl-C: {kept} of the 180 answers asked "
+                             f"for (one per backend, puzzle and pass) finished")
+    assert f"interrupted: {kept} results kept in {out / 'runs.jsonl'}; finish the run" in stderr
 
 
 @pytest.mark.parametrize(("stop", "name", "code"), [(KeyboardInterrupt, "Ctrl-C", 130),

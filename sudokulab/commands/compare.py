@@ -159,7 +159,7 @@ def show(outcome: Outcome) -> int:
 
     folder = outcome.folder
     if outcome.partial:
-        done = len(outcome.comparison.records)
+        done = outcome.answered()
         proved = outcome.proved()
         reporting = outcome.only_reports_left()
         summary = outcome.comparison.report(outcome.comparison.meta["environment"])

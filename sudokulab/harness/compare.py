@@ -131,7 +131,7 @@ class Outcome:
     explicit: bool                   # the backends were named, not 'all'
     stop: KeyboardInterrupt | None = None  # Ctrl-C or SIGTERM that cut the run short
     bad_input: list = field(default_factory=list)  # bad puzzles of the file, skipped
-    asked: int = 0                   # answers the run asks for: one per backend and puzzle
+    asked: int = 0                   # solves the run asks for: per backend, puzzle and pass
     certify: bool = False            # whether each verdict was to be certified too
 
     @property
@@ -161,10 +161,15 @@ class Outcome:
             return ""
         return f", {self.certified()} of the {len(self.comparison.puzzles)} puzzles certified"
 
+    def answered(self) -> int:
+        """How many solves finished: each pass of each backend on each puzzle (the lines
+        of runs.jsonl; a Comparison's record merges a puzzle's passes)."""
+        return sum(record.solves for record in self.comparison.records)
+
     def only_reports_left(self) -> bool:
         """Whether a run cut short had every answer (and certificate) in: only its report
         files were left to write."""
-        return (len(self.comparison.records) >= self.asked
+        return (self.answered() >= self.asked
                 and (not self.certify or self.certified() >= len(self.comparison.puzzles)))
 
     def why_partial(self) -> str:
@@ -173,13 +178,14 @@ class Outcome:
         that; '' for a run that finished."""
         if not self.partial:
             return ""
-        done, proved = len(self.comparison.records), self.proved()
+        done, proved = self.answered(), self.proved()
         if self.only_reports_left():
             return (f"stopped by {self.cause} while the report files were written: all "
                     f"{done} answers finished{proved}")
+        each = "backend, puzzle and pass" if self.comparison.repeat > 1 else \
+            "backend and puzzle"
         return (f"stopped by {self.cause}: {done} of the {self.asked} answers asked for "
-                f"(one per backend and puzzle) finished{proved}; the figures cover only "
-                f"those")
+                f"(one per {each}) finished{proved}; the figures cover only those")
 
     def exit_code(self) -> int:
         """The run's exit code (errors.PRECEDENCE), with one line on stderr saying why
@@ -249,7 +255,8 @@ def compare(settings: Settings, *, caller: Mapping[str, object] | None = None) -
         except KeyboardInterrupt as interruption:  # every answer is in: --resume writes them
             stop = interruption
     outcome = Outcome(result, folder, summary, settings.backends.strip() != "all", stop,
-                      bad_input, len(lineup) * len(puzzles), bool(settings.certify))
+                      bad_input, len(lineup) * len(puzzles) * settings.repeat,
+                      bool(settings.certify))
     if outcome.partial:  # the Comparison says so itself: its summary, repr and the API's
         result.partial = outcome.why_partial()
         result.finished = finished(result.records, puzzles, [s for s in lineup
@@ -261,7 +268,7 @@ def compare(settings: Settings, *, caller: Mapping[str, object] | None = None) -
 def finished(records: list[Record], puzzles: Mapping[int, Puzzle], lineup: list[str],
              passes: int) -> int:
     """How many of the puzzles every backend of the lineup answered, in every pass."""
-    done = {(r.backend, r.index) for r in records if len(r.times or [r.time]) >= passes}
+    done = {(r.backend, r.index) for r in records if r.solves >= passes}
     return sum(1 for i in puzzles if all((spec, i) in done for spec in lineup))
 
 

@@ -35,6 +35,11 @@ class Record:
                                      # None once a puzzle's passes are merged (`merge`)
 
     @property
+    def solves(self) -> int:
+        """How many timed solves (passes) the record holds: one per repeat merged in."""
+        return len(self.times or [self.time])
+
+    @property
     def mixed(self) -> bool:
         """Whether its repeats ended differently (say, answered once and timed out once)."""
         return len(set(self.statuses)) > 1
