@@ -11,6 +11,7 @@ Exit codes: one table, sudokulab/errors.py (also in docs/architecture.md and `su
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
@@ -26,6 +27,7 @@ from sudokulab.errors import (
     error_line,
     sigterm_as_ctrl_c,
     stop_behind,
+    stop_was_heard,
     terminated,
 )
 
@@ -76,6 +78,8 @@ def _main(argv: list[str]) -> int:
         return Exit.TERMINATED if code == Exit.INTERRUPTED and terminated() else code
     except (ReaderGone, BrokenPipeError) as gone:  # the reader went away (| head): quiet
         _detach_stdout()
+        if stop_was_heard():  # a run cut short whose report found no reader: 130 or 143
+            return Exit.TERMINATED if terminated() else Exit.INTERRUPTED
         return getattr(gone, "exit_code", Exit.OK)  # what was judged before it (ReaderGone)
     except SudokulabError as error:  # one line, whatever line breaks the input put in it
         _say(error)
@@ -101,9 +105,11 @@ def _stopped(stop: KeyboardInterrupt) -> int:
 
 
 def _say(message: object, prefix: str = "") -> None:
-    """One line on stderr (if there is a stderr): 'sudokulab: error: ...' by default."""
+    """One line on stderr (if there is a stderr, and a reader of it): 'sudokulab: error:
+    ...' by default. Its reader gone, the exit code still says what happened."""
     if sys.stderr is not None:
-        print(f"{prefix}{message}" if prefix else error_line(message), file=sys.stderr)
+        with contextlib.suppress(OSError):  # stderr's pipe closed (2>&1 | head), disk full
+            print(f"{prefix}{message}" if prefix else error_line(message), file=sys.stderr)
 
 
 def _detach_stdout() -> None:

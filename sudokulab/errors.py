@@ -654,6 +654,12 @@ def stop_heard() -> None:
     _STOP_TIMES.append(time.monotonic())
 
 
+def stop_was_heard() -> bool:
+    """Whether Ctrl-C, SIGTERM or SIGHUP stopped the command under way (sigterm_as_ctrl_c
+    forgets the stops of the commands before it)."""
+    return bool(_STOP_TIMES)
+
+
 def stopping() -> bool:
     """Whether a stop began less than REPEAT_GRACE seconds ago."""
     return bool(_STOP_TIMES) and time.monotonic() - _STOP_TIMES[-1] < REPEAT_GRACE

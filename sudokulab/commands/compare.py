@@ -163,11 +163,15 @@ def show(outcome: Outcome) -> int:
         proved = outcome.proved()
         reporting = outcome.only_reports_left()
         summary = outcome.comparison.report(outcome.comparison.meta["environment"])
-        print(reports.terminal(summary, folder, partial=outcome.why_partial()), flush=True)
         finish = "write its reports" if reporting else "finish the run"
-        print(f"\n{'terminated' if outcome.terminated else 'interrupted'}: {done} results "
-              f"kept in {folder / 'runs.jsonl'}{proved}; {finish} with:\n  sudokulab "
-              f"compare --resume --out {shlex.quote(str(folder))}", file=sys.stderr)
+        try:
+            print(reports.terminal(summary, folder, partial=outcome.why_partial()),
+                  flush=True)
+        finally:  # said on stderr even when stdout's reader has gone
+            print(f"\n{'terminated' if outcome.terminated else 'interrupted'}: {done} "
+                  f"results kept in {folder / 'runs.jsonl'}{proved}; {finish} with:\n  "
+                  f"sudokulab compare --resume --out {shlex.quote(str(folder))}",
+                  file=sys.stderr)
         return outcome.exit_code()
     print(reports.terminal(outcome.summary, folder), flush=True)  # a full stdout fails here
     return outcome.exit_code()

@@ -358,7 +358,18 @@ def _stopped(args: argparse.Namespace, stop: KeyboardInterrupt, log,
              reports: dict[str, dict]) -> int:
     """After Ctrl-C or SIGTERM: the tables of the puzzles done, where they are kept and how
     to finish the run; exit 130, or 143 for SIGTERM."""
-    _show(reports, args.format)
+    try:
+        _show(reports, args.format)
+    finally:  # where the puzzles are kept is said even when stdout's reader has gone
+        _kept(args, stop, log, reports)
+    return Exit.TERMINATED if errors.terminated() or isinstance(stop, errors.Terminated) \
+        else Exit.INTERRUPTED
+
+
+def _kept(args: argparse.Namespace, stop: KeyboardInterrupt, log,
+          reports: dict[str, dict]) -> None:
+    """On stderr: what the stopped run found wrong, where its puzzles are kept, and how
+    to finish it."""
     _said(reports)
     term = isinstance(stop, errors.Terminated) or errors.terminated()
     if log:
@@ -370,7 +381,6 @@ def _stopped(args: argparse.Namespace, stop: KeyboardInterrupt, log,
         kept = ("nothing kept: with --out DIR each puzzle's result is kept as it comes, and "
                 "`sudokulab ladder --resume --out DIR` finishes the run")
     print(f"\n{'terminated' if term else 'interrupted'}: {kept}", file=sys.stderr)
-    return Exit.TERMINATED if term else Exit.INTERRUPTED
 
 
 def _merged(paths: str) -> dict[str, dict]:
