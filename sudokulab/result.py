@@ -51,8 +51,9 @@ class Result:
     partial: Grid = ()  # STALLED: the cells filled when the techniques stopped (0 = blank)
 
     def __post_init__(self) -> None:
-        """No verdict, no exact count (Status.counts_nothing)."""
-        if self.status.counts_nothing:
+        """No verdict, no exact count (Status.counts_nothing); a timeout's count is a lower
+        bound, whoever made the Result (a worker killed past its deadline, say)."""
+        if self.status.counts_nothing or self.status is Status.TIMEOUT:
             self.exact = False
 
     @property

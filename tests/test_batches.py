@@ -116,6 +116,7 @@ def test_a_puzzle_that_hangs_in_a_batch_is_the_only_timeout(test_backends, top95
     assert sorted(records) == list(range(SAMPLE))
     assert records[TRAP].result.status == Status.TIMEOUT
     assert records[TRAP].result.message == "no answer in time: worker killed"
+    assert not records[TRAP].result.exact  # no grid counted: '>= 0', never 'exactly 0'
     assert all(r.result.status == Status.UNIQUE for i, r in records.items() if i != TRAP)
     assert batch_sizes[2] == 11  # the trap was sent with others...
     assert log.read_text().splitlines().count(trap) == 2  # ...then again on its own

@@ -296,6 +296,7 @@ def test_a_hung_engine_is_killed_at_its_timeout_and_answered_timeout(doubles):
                                               "timeout": 0.2})
     assert answer.status_code == 200
     assert answer.json()["status"] == "timeout" and "killed" in answer.json()["message"]
+    assert answer.json()["exact"] is False  # no grid counted: '>= 0', never 'exactly 0'
 
 
 @pytest.mark.parametrize("how", ["kill", "exit", "segv"])
