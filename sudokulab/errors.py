@@ -77,14 +77,17 @@ def command_exits(codes: Iterable[int]) -> tuple[int, ...]:
     return tuple(code for code in MEANINGS if code in given)
 
 
-def exit_help(codes: Iterable[int], own: Mapping[int, str] | None = None) -> str:
+def exit_help(codes: Iterable[int], own: Mapping[int, str] | None = None,
+              puzzles: bool = True) -> str:
     """The 'exit codes' section of a command's --help: the codes it can return, in
-    MEANINGS' words unless the command says a code its `own` way."""
+    MEANINGS' words unless the command says a code its `own` way (`puzzles`: whether it
+    answers puzzles, whose outcomes then rank)."""
     import textwrap
 
     chosen = command_exits(codes)
     order = ", ".join(str(code) for code in PRECEDENCE if code in chosen)
-    lines = [f"exit codes (when puzzles end differently, the first of {order}):"]
+    lines = [f"exit codes (when puzzles end differently, the first of {order}):" if puzzles
+             else "exit codes:"]
     for code in chosen:
         meaning = (own or {}).get(code, MEANINGS[code])
         lines += textwrap.wrap(meaning, 88, initial_indent=f"  {code:<4} ",

@@ -396,3 +396,33 @@ def test_serve_stops_with_a_setter_request_under_way(signum):
     assert "Traceback" not in err
     asking.join(PATIENCE)
     assert [status for status, _ in answers] == [503], answers
+
+
+def test_serve_stopped_by_ctrl_c_twice_prints_no_traceback():
+    """A second Ctrl-C within the grace (what a user presses when a server does not stop
+    at once) is uvicorn's force exit: the app's lifespan was left running, then cancelled
+    with a traceback when the first Ctrl-C was raised again inside the event loop."""
+    import threading
+
+    process = start("serve", "--port", "0")
+    try:
+        url = serving(process)
+        asking = threading.Thread(target=ask, args=(url, "/api/solve", {
+            "puzzle": long_puzzle(), "backend": "sat", "limit": 1, "timeout": 60}),
+            daemon=True)
+        asking.start()
+        give_up = time.monotonic() + PATIENCE
+        while children_cpu(process.pid) < BUSY + 0.5:
+            assert time.monotonic() < give_up, "the solve never got busy"
+            time.sleep(POLL)
+        os.kill(process.pid, signal.SIGINT)
+        time.sleep(0.3)  # within the 2 s grace: the order of the two signals is the case
+        os.kill(process.pid, signal.SIGINT)
+        out, err = ended(process)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            ended(process)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and err.splitlines()[-1] == "sudokulab: interrupted", err
+    assert remains(process.pid) == {}
