@@ -463,3 +463,26 @@ def test_redundancy_cut_short_is_said_unproven_in_the_text(stopped):
     assert "redundant rules" not in pretty(1, killer, half, redundancy=False)  # not asked
     done = SetterReport(n=9, status="unique", redundant_rules=[], rules=killer.rules)
     assert "redundant rules: none" in pretty(1, killer, done)
+
+
+def test_the_pretty_report_writes_digits_past_9_as_the_grid_does():
+    """r2c1=G/C beside a grid of letters (it wrote 16/12), and cells left unproven by a
+    signal say the signal, not that time ran out."""
+    from dataclasses import replace
+
+    from sudokulab.commands.setter import pretty
+    from sudokulab.puzzle import symbol
+
+    puzzle = parse("123456789ABCDEFG" + "." * 240)
+    report = setter_report(puzzle, candidates=False, redundancy=False, grade=False)
+    text = pretty(1, puzzle, report)
+    pairs = [(k, symbol(report.solutions[0][k]), symbol(report.solutions[1][k]))
+             for k in report.differ]
+    assert any(a > 9 or b > 9 for k in report.differ
+               for a, b in [(report.solutions[0][k], report.solutions[1][k])])
+    for k, a, b in pairs:
+        r, c = report.place(k)
+        assert f"r{r}c{c}={a}/{b}" in text
+    stopped = replace(report, candidates=[[1]] * len(puzzle.givens), undecided=[0, 1],
+                      stopped="interrupted (SIGTERM)")
+    assert "(2 cells unproven: interrupted (SIGTERM))" in pretty(1, puzzle, stopped)

@@ -8,6 +8,7 @@ import sys
 
 from sudokulab.commands.inputs import each_puzzle, examples, input_arguments, timeout_seconds
 from sudokulab.errors import Exit, exit_help, whole, worst
+from sudokulab.puzzle import symbol
 
 DESCRIPTION = ("The setter's bench: for a puzzle as it stands, how many solutions are left "
                "(0, 1, or at least 2, with two that differ and the cells where they do), "
@@ -87,20 +88,21 @@ def pretty(number: int, puzzle, report, redundancy: bool = True) -> str:
              + (f" (partial: {report.stopped})" if report.stopped else "")]
     if report.differ:
         lines.append(f"  the two solutions differ in {len(report.differ)} cells: "
-                     + " ".join(f"r{r}c{c}={a}/{b}" for (r, c), a, b in (
+                     + " ".join(f"r{r}c{c}={symbol(a)}/{symbol(b)}" for (r, c), a, b in (
                          (report.place(k), report.solutions[0][k], report.solutions[1][k])
                          for k in report.differ)))
     if report.candidates is not None and report.status != "none":
         from sudokulab.formats.text import format_candidates
 
-        undecided = f" ({len(report.undecided)} cells unproven: time ran out)" \
+        stopped = report.stopped or "time ran out"  # a signal, or --timeout
+        undecided = f" ({len(report.undecided)} cells unproven: {stopped})" \
             if report.undecided else ""
         lines += [f"true candidates{undecided}:", format_candidates(puzzle, report.candidates)]
     unproven = redundancy and report.status == "unique" and not report.complete
     why = f"not proven: {report.stopped or 'time ran out (--timeout)'}"
     if report.redundant_givens is not None:
         lines.append("redundant givens: " + (", ".join(
-            f"r{r}c{c}={puzzle.givens[k]}" for k, (r, c) in
+            f"r{r}c{c}={symbol(puzzle.givens[k])}" for k, (r, c) in
             ((k, report.place(k)) for k in report.redundant_givens)) or "none"))
     elif unproven and any(puzzle.givens):
         lines.append(f"redundant givens: {why}")
