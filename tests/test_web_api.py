@@ -387,6 +387,11 @@ def test_compare_runs_an_engine_named_twice_once_and_is_not_cancelled(client):
     assert stream[-1][1]["message"] == "all 2 engines agree"
 
 
+def test_compare_of_no_backend_is_a_400_as_on_the_command_line(client):
+    answer = client.post("/api/compare", json={"puzzle": EASY, "backends": []})
+    assert answer.status_code == 400 and "names no backend" in answer.json()["error"]
+
+
 def test_compare_runs_one_engine_at_a_time_after_a_warm_up(doubles, monkeypatch):
     """Each engine's time is its own: no two solves of a compare overlap, and a new
     worker's first solve is preceded by an untimed warm-up, which the answer reports."""

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import StreamingResponse
 
+from sudokulab.errors import UsageError
 from sudokulab.result import Result, Status
 from sudokulab.web.common import (
     CANCELLED,
@@ -62,6 +63,9 @@ async def compare(body: CompareRequest, request: Request) -> StreamingResponse:
     """Every available backend (or those named), one at a time, streamed as each
     finishes."""
     puzzle = parse_puzzle(body.puzzle)
+    if body.backends == []:  # as `compare -b ""` and sl.compare(backends=[]) refuse it
+        raise UsageError("backends names no backend: name some, or leave it out (null) "
+                         "for every available one")
     if body.backends:
         # a backend named twice runs once, as `sudokulab compare -b sat,sat` runs it: its
         # second answer would wait on a tag already answered, and the compare end "cancelled"
