@@ -276,3 +276,13 @@ def test_a_full_standard_output_is_one_line_not_a_traceback(tmp_path):
     errors = [line for line in child.stderr.splitlines() if "error" in line]
     assert errors == ["sudokulab: error: cannot write standard output: No space left on device"]
     assert (tmp_path / "run" / "summary.md").exists()  # the reports were written first
+
+
+def test_jobs_with_a_cluster_is_said_not_to_apply(capsys):
+    """The cluster's threads set the parallelism: no warning about cores, one about --jobs."""
+    from sudokulab.harness.compare import Settings, _jobs
+
+    _jobs(Settings(cluster="local:1", jobs=cores() + 1), 10)
+    said = capsys.readouterr().err
+    assert f"--jobs {cores() + 1} does not apply to a cluster" in said
+    assert "usable cores" not in said

@@ -280,7 +280,11 @@ def _jobs(settings: Settings, puzzles: int, api: bool = False) -> int:
         return f"{option}={value}" if api else f"--{option} {value}"
 
     jobs = settings.jobs or cores()
-    if jobs > cores():
+    if settings.cluster and settings.jobs:
+        print(f"sudokulab: warning: {named('jobs', settings.jobs)} does not apply to a "
+              f"cluster: its workers' threads set how many puzzles run at once",
+              file=sys.stderr)
+    elif jobs > cores():
         print(f"sudokulab: warning: {named('jobs', jobs)} is more than the {cores()} usable "
               f"cores: workers share cores, so each puzzle's time grows", file=sys.stderr)
     if settings.sample and settings.sample > puzzles:
