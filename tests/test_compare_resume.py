@@ -57,6 +57,15 @@ def test_resume_goes_on_with_the_same_puzzles_written_otherwise(tmp_path, capsys
     assert len(records(out)) == 4
 
 
+def test_a_changed_setting_is_named_as_it_is_typed(tmp_path, capsys):
+    """'--warm' and '--timeout 3', not '--warm True' and '--timeout 3.0'."""
+    _, out = run_on_file(tmp_path, capsys)
+    assert main(["compare", "--resume", "--out", str(out), "--warm", "--timeout", "3"]) == 2
+    said = capsys.readouterr().err
+    assert "other settings than --warm, --timeout 3;" in said or \
+        "other settings than --timeout 3, --warm;" in said, said
+
+
 EARLIER = {"commit": "0123456789abcdef0123456789abcdef01234567", "dirty": False,
            "version": "0.0.1+g0123456"}
 

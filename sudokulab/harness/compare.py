@@ -394,6 +394,16 @@ def run_folder(settings: Settings) -> Path:
     return folder
 
 
+def _typed(field: str, value: object) -> str:
+    """A setting as it is typed on the command line: '--warm', '--timeout 3'."""
+    option = f"--{field.replace('_', '-')}"
+    if isinstance(value, bool):
+        return option if value else f"no {option}"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return f"{option} {value}"
+
+
 def resumed(out: str | None, given: Mapping[str, object]) -> Settings:
     """The settings of the run to finish, in `out` (default: the latest in runs/, of the
     dataset given): the saved ones, with this session's fields from `given`; UsageError
@@ -406,7 +416,7 @@ def resumed(out: str | None, given: Mapping[str, object]) -> Settings:
     changed = {k: given[k] for k in given if k in Settings.saved_fields() and k != "scatter"
                and getattr(asked, k) != getattr(settings, k)}
     if changed:
-        options = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in changed.items())
+        options = ", ".join(_typed(k, v) for k, v in changed.items())
         raise UsageError(f"{folder} was started with other settings than {options}; resume "
                          f"without them, or start a new run")
     session = {k: v for k, v in given.items() if k not in Settings.saved_fields()}
