@@ -736,8 +736,11 @@ def test_hint_on_a_wrong_entry_says_there_is_no_solution(client):
 def test_a_position_given_as_a_puzzle_is_named_as_one(client):
     """Before: "wrong length: 729 cells" for a pencil-mark string pasted as the puzzle."""
     line = (Path(__file__).parent / "data" / "positions" / "library_line.txt").read_text()
-    answer = client.post("/api/hint", json={"puzzle": line.strip()})
-    assert answer.status_code == 400 and "/api/position reads it" in answer.json()["error"]
+    for route in ("/api/hint", "/api/solve"):  # what to send instead, whichever route
+        answer = client.post(route, json={"puzzle": line.strip()})
+        assert answer.status_code == 400
+        assert "send its puzzle here (/api/position reads the position" in \
+            answer.json()["error"]
 
 
 def applied(values: list[int], marks: list[list[int]], step: dict) -> tuple[list, list]:

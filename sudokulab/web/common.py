@@ -88,8 +88,10 @@ def parse_puzzle(text: str):
         from sudokulab.human.positions import holds_position
 
         if holds_position(text):
-            raise PuzzleError("a pencil-mark position, not a puzzle: /api/position reads it "
-                              "into the puzzle, values and candidates hint takes") from None
+            raise PuzzleError("a pencil-mark position, not a puzzle: send its puzzle here "
+                              "(/api/position reads the position into its puzzle, values and "
+                              "candidates; /api/hint and /api/explain take all three)"
+                              ) from None
         raise
     if puzzle.layout is not None:  # the page draws one N x N grid
         raise PuzzleError(f"the web page takes one N x N grid, not a {puzzle.layout.name}: "
