@@ -1100,3 +1100,25 @@ def test_a_number_or_flag_of_another_json_type_is_a_422_not_coerced(client, rout
     # "limit": true read as 1 turned a proof of uniqueness into one solution found
     answer = client.post(route, json={"puzzle": EASY, **body})
     assert answer.status_code == 422 and answer.json()["error"].startswith(f"{field}: ")
+
+
+@pytest.mark.parametrize("host", ["::1", "[::1]"])
+def test_an_ipv6_host_is_announced_as_a_url_a_browser_opens(host):
+    """http://[::1]:PORT/, not http://::1:PORT/; and [::1], as a URL writes it, is taken."""
+    import subprocess
+    import urllib.request
+
+    try:
+        socket.socket(socket.AF_INET6).bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    process = subprocess.Popen([sys.executable, "-m", "sudokulab", "serve", "--host", host,
+                                "--port", "0"], stderr=subprocess.PIPE, text=True)
+    try:
+        announced = process.stderr.readline()
+        url = re.search(r"serving (http://\S+?) ", announced)
+        assert url and url.group(1).startswith("http://[::1]:"), announced
+        with urllib.request.urlopen(f"{url.group(1)}api/backends") as answer:
+            assert answer.status == 200
+    finally:
+        stop(process)

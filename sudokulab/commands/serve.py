@@ -43,9 +43,10 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from sudokulab.web.app import create_app
-    listening = bind(args.host, args.port)  # before announcing: a busy port says so now
+    host = args.host.removeprefix("[").removesuffix("]")  # [::1], as a URL writes it
+    listening = bind(host, args.port)  # before announcing: a busy port says so now
     port = listening.getsockname()[1]
-    url = f"http://{args.host}:{port}/"
+    url = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
     if args.open:
         import threading
         import webbrowser
