@@ -1109,7 +1109,8 @@ def test_an_ipv6_host_is_announced_as_a_url_a_browser_opens(host):
     import urllib.request
 
     try:
-        socket.socket(socket.AF_INET6).bind(("::1", 0))
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
     except OSError:
         pytest.skip("no IPv6 loopback here")
     process = subprocess.Popen([sys.executable, "-m", "sudokulab", "serve", "--host", host,
