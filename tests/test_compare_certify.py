@@ -119,6 +119,19 @@ def test_a_resumed_run_keeps_the_certificates_it_has(tmp_path, capsys):
     assert "2/2" in capsys.readouterr().out
 
 
+def test_a_resume_certifying_in_another_folder_is_refused(tmp_path, capsys):
+    """It said 'certifying in OTHER' and wrote nothing there: the certificates stay with
+    the run's folder, and the resume says so."""
+    assert compare(tmp_path, "--dataset", "top95", "--sample", "2", "-b", "norvig") == 0
+    (tmp_path / "run" / "summary.md").unlink()
+    capsys.readouterr()
+    assert main(["compare", "--resume", "--out", str(tmp_path / "run"),
+                 "--certify", str(tmp_path / "other")]) == 2
+    said = capsys.readouterr().err
+    assert f"certifies in {tmp_path / 'certs'}: resume without --certify" in said
+    assert not (tmp_path / "other").exists() and not (tmp_path / "run" / "summary.md").exists()
+
+
 def test_ctrl_c_while_certifying_prints_the_table_and_how_to_finish(tmp_path, capsys,
                                                                      monkeypatch):
     from sudokulab.harness import certified

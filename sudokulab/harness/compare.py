@@ -421,8 +421,12 @@ def resumed(out: str | None, given: Mapping[str, object]) -> Settings:
                          f"without them, or start a new run")
     session = {k: v for k, v in given.items() if k not in Settings.saved_fields()}
     certified = _certified_in(meta)
-    if certified and "certify" not in session:  # the run certifies: so does its end
+    asked = session.get("certify")
+    if certified and not asked:  # the run certifies: so does its end
         session["certify"] = certified
+    elif certified and Path(str(asked)).resolve() != Path(certified).resolve():
+        raise UsageError(f"{folder} certifies in {certified}: resume without --certify, or "
+                         f"with --certify {certified} (its certificates are there)")
     return replace(settings, scatter=given.get("scatter") or settings.scatter,
                    **{**session, "out": str(folder), "resume": True})
 
