@@ -832,7 +832,16 @@ def test_learn_gives_no_step_unless_norvig_proves_one_solution(client, capsys, r
     assert main([route, text]) == code
     assert f"puzzle 1: {answer['message']}" in capsys.readouterr().err
     assert answer["step" if route == "hint" else "steps"] in (None, [])
-    assert not {"level", "score", "rating", "solved", "verified"} & set(answer)
+    # every documented key is there (a client reads answer["referee"]), null where none
+    documented = {"status", "message", "candidates", "verified", "problems", "reference",
+                  "referee", "puzzle"} | ({"step"} if route == "hint" else
+                                           {"steps", "solved", "level", "score", "rating",
+                                            "hardest"})
+    assert documented <= set(answer), documented - set(answer)
+    assert all(answer[key] is None for key in ("verified", "level", "score", "rating",
+                                               "solved") if key in documented)
+    if status == "several":  # the referee that found two solutions is named
+        assert answer["referee"] and answer["referee"] in answer["message"]
 
 
 @pytest.mark.parametrize("route", ["hint", "explain"])

@@ -71,8 +71,9 @@ def judged(puzzle: Puzzle, seconds: float) -> Result | dict:
         return answer
     if answer.status == "unsupported":
         raise UsageError(answer.message)
+    referee = None if answer.answer is None else answer.answer.stats.get("referee")
     return {"status": answer.status, "message": answer.message,
-            "reference": answer.reference}
+            "reference": answer.reference, "referee": referee}
 
 
 class Lesson(NamedTuple):

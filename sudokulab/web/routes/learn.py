@@ -106,10 +106,19 @@ async def _learn(app: FastAPI, task: str, body: LearnRequest, request: Request) 
     answer = await tagged(request, body.tag, app.state.tutor.run(
         task, body.timeout, puzzle=puzzle, techniques=body.techniques, upto=body.upto,
         uniqueness=body.uniqueness, **state)) or dict(CANCELLED)
-    # for a timeout or an error
-    empty: dict[str, object] = {"step": None} if task == "hint" else {"steps": []}
-    return {"puzzle": puzzle_json(puzzle), **empty, "candidates": [], **answer,
-            "tag": body.tag}
+    # every key docs/web.md lists, null (or empty) where this answer has none: a refusal,
+    # a wrong entry, a timeout or an error
+    empty = HINT_KEYS if task == "hint" else EXPLAIN_KEYS
+    return {**empty, "puzzle": puzzle_json(puzzle), **answer, "tag": body.tag}
+
+
+# The keys of /api/hint's and /api/explain's answers (docs/web.md), as an answer without them
+HINT_KEYS: dict[str, object] = {"step": None, "candidates": [], "verified": None,
+                                "problems": [], "reference": None, "referee": None}
+EXPLAIN_KEYS: dict[str, object] = {
+    "solved": None, "level": None, "score": None, "rating": None, "hardest": None,
+    "steps": [], "candidates": [], "verified": None, "problems": [], "reference": None,
+    "referee": None}
 
 
 def _image(content_type: str, body: bytes) -> bytes:

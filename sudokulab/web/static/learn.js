@@ -76,7 +76,7 @@ function showLearn() {
   $("learn").dataset.status = a.status;
   const referee = a.referee || "the referee";
   const checked = a.verified === true ? `every step agrees with ${referee}'s solution` : a.verified === false ? `a step disagrees with ${referee}'s solution: ${a.problems[0]}` : "not checked (no unique solution)";
-  const grade = explaining && a.rating !== undefined ? `${a.message}; level ${a.level}, score ${a.score}, rating ${Number(a.rating).toFixed(1)} (hardest: ${a.hardest || "none"}); ` : "";
+  const grade = explaining && a.rating != null ? `${a.message}; level ${a.level}, score ${a.score}, rating ${Number(a.rating).toFixed(1)} (hardest: ${a.hardest || "none"}); ` : "";
   $("learn-grade").textContent = grade + checked;
   $("learn-grade").className = a.verified === false ? "bad" : "";
 }
