@@ -405,6 +405,87 @@ def test_reading_a_plain_line_imports_no_link_or_file_reader():
     assert done.stdout.strip() == "False"
 
 
+@pytest.fixture(scope="module")
+def bomb_link() -> str:
+    """An f-puzzles link of 2,264 characters (41 slashes) whose payload decompresses to
+    a million and one characters: not JSON past its '{', and more than MAX_TEXT."""
+    import lzstring
+
+    return links.FPUZZLES + lzstring.LZString().compressToBase64("{" + "x" * 1_000_000)
+
+
+def counted_inflations(monkeypatch) -> list[str]:
+    """The payloads links.inflated is asked for from now on."""
+    seen: list[str] = []
+    inflated = links.inflated
+
+    def counting(payload: str, *args):
+        seen.append(payload)
+        return inflated(payload, *args)
+
+    monkeypatch.setattr(links, "inflated", counting)
+    return seen
+
+
+def test_a_link_decompressing_past_any_puzzle_is_refused_at_the_first_decompression(
+        bomb_link, monkeypatch):
+    seen = counted_inflations(monkeypatch)  # not again for each way to double its slashes
+    with pytest.raises(PuzzleError) as error:
+        links.read_link(bomb_link)
+    message = str(error.value)
+    assert len(seen) == 1 and "\n" not in message
+    assert message.startswith(repr(bomb_link[:60]))
+    assert "(2,264 characters) decompresses to more than 1,000,000 characters" in message
+
+
+def test_a_link_too_large_on_the_command_line_is_one_line_and_exit_2(bomb_link):
+    code, out, err = run("show", bomb_link)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "decompresses to more than 1,000,000 characters" in err
+
+
+def test_a_payload_whose_first_character_is_not_json_is_decompressed_once(monkeypatch):
+    import lzstring
+
+    payload = lzstring.LZString().compressToBase64("x" * 2_000)
+    assert payload.find("/") >= links.FIRST_TOKEN  # no doubled slash can change its start
+    seen = counted_inflations(monkeypatch)
+    with pytest.raises(PuzzleError, match="does not decompress to one"):
+        links.read_link(links.FPUZZLES + payload)
+    assert len(seen) == 1
+
+
+def test_a_payload_whose_first_code_is_none_of_lz_strings_is_no_puzzle_not_a_crash():
+    code, out, err = run("show", links.FPUZZLES + "wAAA")  # lzstring: UnboundLocalError
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "not a f-puzzles puzzle" in err
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(max_codepoint=0xFFFF, exclude_categories=("Cs",)),
+               max_size=200))  # one UTF-16 unit a character, as JavaScript's strings
+def test_the_bounded_decompression_reads_what_lzstring_wrote(text):
+    import lzstring
+
+    assert links.inflated(lzstring.LZString().compressToBase64(text)) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+               min_size=1, max_size=80))
+def test_the_bounded_decompression_agrees_with_lzstring_on_any_payload(payload):
+    import lzstring
+
+    try:
+        theirs = lzstring.LZString().decompressFromBase64(payload)
+    except IndexError:  # it reads a character ahead: past the end, where JavaScript's reads ''
+        return
+    except UnboundLocalError:  # a first code of 3: no text, and no answer
+        theirs = None
+    ours = links.inflated(payload)
+    assert ours == theirs or not (ours or theirs)  # '' or None alike: no puzzle
+
+
 # --- every writer: write, then read, gives the same puzzle ----------------------------------
 
 @st.composite
