@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -231,6 +232,16 @@ def test_a_bad_puzzle_is_a_400_with_the_clis_one_line_message(client, capsys, te
     answer = client.post("/api/solve", json={"puzzle": text})
     assert answer.status_code == 400
     assert answer.json()["error"] == cli_error(capsys, "solve", text)
+
+
+def test_a_link_decompressing_past_any_puzzle_is_a_400_with_the_clis_message(client, capsys):
+    import lzstring
+
+    bomb = links.FPUZZLES + lzstring.LZString().compressToBase64("{" + "x" * 1_000_000)
+    answer = client.post("/api/solve", json={"puzzle": bomb, "tag": "bomb"})
+    assert answer.status_code == 400
+    assert answer.json() == {"error": cli_error(capsys, "solve", bomb), "tag": "bomb"}
+    assert "decompresses to more than 1,000,000 characters" in answer.json()["error"]
 
 
 @pytest.mark.parametrize("spec", ["nosuch", "sat:bogus=1", "sat:solver"])
@@ -492,6 +503,45 @@ def test_model_shows_what_a_backend_builds(client):
                                              "backend": "norvig"}).json()
     assert norvig["ok"] and norvig["text"]
     assert client.post("/api/model", json={"puzzle": EASY, "backend": "x"}).status_code == 400
+
+
+# --- reading a puzzle: off the event loop ------------------------------------------------
+
+HELD_READ = 30.0  # seconds a held read waits at most: only where reading blocks the loop
+
+
+@pytest.mark.parametrize("route", ["/api/puzzle", "/api/solve"])
+def test_a_puzzle_slow_to_read_holds_up_no_other_request(monkeypatch, route):
+    """While one request's text is read (held until the others have answered), a cancel
+    and the backends are answered: reading runs off the server's event loop."""
+    from sudokulab.formats import text as formats_text
+
+    reading, release, order = threading.Event(), threading.Event(), []
+    parse = formats_text.parse
+
+    def held(text: str, **options):
+        reading.set()
+        release.wait(HELD_READ)  # on the event loop, nothing else is answered meanwhile
+        order.append("read")
+        return parse(text, **options)
+
+    monkeypatch.setattr(formats_text, "parse", held)
+    answer: dict = {}
+    with serving(create_app()) as port:
+        server = f"http://127.0.0.1:{port}"
+        slow = threading.Thread(target=lambda: answer.update(
+            post(server, route, {"puzzle": EASY, "tag": "slow"})))
+        slow.start()
+        assert reading.wait(HELD_READ)
+        assert post(server, "/api/cancel", {"tag": "slow"})["tag"] == "slow"
+        order.append("cancel")
+        with urllib.request.urlopen(f"{server}/api/backends") as backends:
+            assert json.load(backends)
+        order.append("backends")
+        release.set()
+        slow.join()
+    assert order == ["cancel", "backends", "read"]
+    assert answer["tag"] == "slow" and "error" not in answer  # answered as ever
 
 
 # --- tags: echoed by every answer; cancelled on request or when the client leaves ----------

@@ -77,6 +77,12 @@ async def left(request: Request) -> None:
 
 # --- reading the request ---------------------------------------------------------------
 
+async def read_puzzle(text: str):
+    """parse_puzzle in a thread: a long text or link takes a while to read, and the event
+    loop meanwhile answers every other request (a cancel, another tab's solve)."""
+    return await asyncio.to_thread(parse_puzzle, text)
+
+
 def parse_puzzle(text: str):
     """A Puzzle from any text the command line reads (PuzzleError: a 400)."""
     from sudokulab.errors import PuzzleError

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
-from sudokulab.web.common import CANCELLED, parse_puzzle, puzzle_json, tagged
+from sudokulab.web.common import CANCELLED, puzzle_json, read_puzzle, tagged
 from sudokulab.web.models import DEFAULT_TIMEOUT, MAX_TIMEOUT, PuzzleText, Tagged
 
 router = APIRouter()
@@ -36,7 +36,7 @@ async def certify(body: CertifyRequest, request: Request) -> JSONResponse:
     """The puzzle decided on the certificates' own CNF and the certificate verified:
     'proved' with the verdict (one solution, none, or two shown) and the certificate as
     a base64 zip, or 'rejected' (never shown as proved)."""
-    puzzle = parse_puzzle(body.puzzle)
+    puzzle = await read_puzzle(body.puzzle)
     answer = await tagged(request, body.tag, request.app.state.tutor.run(
         "certify", body.timeout, puzzle=puzzle)) or dict(CANCELLED)
     return JSONResponse({"puzzle": puzzle_json(puzzle), **answer, "tag": body.tag})

@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 
 from sudokulab.errors import UsageError
 from sudokulab.web import learn
-from sudokulab.web.common import CANCELLED, parse_puzzle, puzzle_json, tagged
+from sudokulab.web.common import CANCELLED, parse_puzzle, puzzle_json, read_puzzle, tagged
 from sudokulab.web.models import MAX_TAG, GenerateRequest, LearnRequest, PuzzleText
 
 READ_TIMEOUT = 30.0     # seconds to read a photo and check the puzzle read
@@ -98,7 +98,7 @@ async def read_photo(request: Request,
 
 async def _learn(app: FastAPI, task: str, body: LearnRequest, request: Request) -> dict:
     """A hint or an explanation from a helper process; the puzzle as the page draws it."""
-    puzzle = parse_puzzle(body.puzzle)
+    puzzle = await read_puzzle(body.puzzle)
     if body.techniques is not None and body.upto is not None:
         raise UsageError("techniques and upto exclude each other: give one")
     learn.check_state(puzzle, body.values, body.candidates)

@@ -20,8 +20,8 @@ from sudokulab.web.common import (
     backends_of,
     checked_spec,
     in_helper,
-    parse_puzzle,
     puzzle_json,
+    read_puzzle,
     tagged,
 )
 from sudokulab.web.models import CancelRequest, CompareRequest, ModelRequest, SolveRequest
@@ -38,7 +38,7 @@ async def backends(request: Request) -> list[dict]:
 @router.post("/api/puzzle")
 async def read(body: ModelRequest) -> dict:
     """The puzzle as the page draws it: box, givens, rules (cells named r1c1)."""
-    return {**puzzle_json(parse_puzzle(body.puzzle)), "tag": body.tag}
+    return {**puzzle_json(await read_puzzle(body.puzzle)), "tag": body.tag}
 
 
 @router.post("/api/cancel")
@@ -51,7 +51,7 @@ async def cancel(body: CancelRequest, request: Request) -> dict:
 @router.post("/api/solve")
 async def solve(body: SolveRequest, request: Request) -> dict:
     """Solve with one backend in a worker; every grid checked before it is sent."""
-    puzzle = parse_puzzle(body.puzzle)
+    puzzle = await read_puzzle(body.puzzle)
     spec = await checked_spec(request.app, body.backend)
     answer = await tagged(request, body.tag,
                           _solve(request.app, spec, puzzle, body.limit, body.timeout))
@@ -62,7 +62,7 @@ async def solve(body: SolveRequest, request: Request) -> dict:
 async def compare(body: CompareRequest, request: Request) -> StreamingResponse:
     """Every available backend (or those named), one at a time, streamed as each
     finishes."""
-    puzzle = parse_puzzle(body.puzzle)
+    puzzle = await read_puzzle(body.puzzle)
     if body.backends == []:  # as `compare -b ""` and sl.compare(backends=[]) refuse it
         raise UsageError("backends names no backend: name some, or leave it out (null) "
                          "for every available one")
@@ -81,7 +81,7 @@ async def compare(body: CompareRequest, request: Request) -> StreamingResponse:
 @router.post("/api/model")
 async def model(body: ModelRequest, request: Request) -> dict:
     """What a backend builds for this puzzle (the teaching view of `sudokulab model`)."""
-    puzzle = parse_puzzle(body.puzzle)
+    puzzle = await read_puzzle(body.puzzle)
     spec = await checked_spec(request.app, body.backend)
     try:
         text = await in_helper(request.app, _describe, spec, puzzle)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from sudokulab.web.common import in_helper, parse_puzzle
+from sudokulab.web.common import in_helper, read_puzzle
 from sudokulab.web.models import PuzzleText
 
 router = APIRouter()
@@ -25,7 +25,7 @@ class RuleRequest(PuzzleText):
 @router.post("/api/model/rule")
 async def model_rule(body: RuleRequest, request: Request) -> dict:
     """The puzzle's numbered rules and, for `rule`, each engine's piece for it."""
-    puzzle = parse_puzzle(body.puzzle)
+    puzzle = await read_puzzle(body.puzzle)
     answer = await in_helper(request.app, _rule_pieces, puzzle, body.rule, body.encoding)
     return {**answer, "tag": body.tag}
 
@@ -60,7 +60,7 @@ class TraceRequest(PuzzleText):
 @router.post("/api/trace")
 async def search_trace(body: TraceRequest, request: Request) -> dict:
     """norvig's or dlx's search on the puzzle, event by event, to its first solution."""
-    puzzle = parse_puzzle(body.puzzle)
+    puzzle = await read_puzzle(body.puzzle)
     answer = await in_helper(request.app, _trace, puzzle, body.engine, body.cap)
     return {**answer, "tag": body.tag}
 
@@ -68,7 +68,7 @@ async def search_trace(body: TraceRequest, request: Request) -> dict:
 @router.post("/api/ladder/grids")
 async def ladder_grids(body: PuzzleText, request: Request) -> dict:
     """The grid where each level of the inference ladder stops, before its first guess."""
-    puzzle = parse_puzzle(body.puzzle)
+    puzzle = await read_puzzle(body.puzzle)
     answer = await in_helper(request.app, _ladder_grids, puzzle)
     return {**answer, "tag": body.tag}
 
@@ -113,7 +113,7 @@ class TimelineRequest(PuzzleText):
 @router.post("/api/timeline")
 async def engine_timeline(body: TimelineRequest, request: Request) -> dict:
     """The engine's decisions, conflicts ... over time on the puzzle (at most 500)."""
-    puzzle = parse_puzzle(body.puzzle)
+    puzzle = await read_puzzle(body.puzzle)
     answer = await in_helper(request.app, _timeline, puzzle, body.backend)
     return {**answer, "tag": body.tag}
 
