@@ -282,8 +282,8 @@ def endless(puzzle: Puzzle, backend: str, relabel: bool = True,
     return "" if found is None else _refusal(found, backend, reduction, asked, bound)
 
 
-def _refusal(found: Estimate, backend: str, reduction: Relabelling | None, asked: str,
-             bound: str) -> str:
+def _refusal(found: Estimate, backend: str, reduction: Relabelling | None,
+             asked: str = "--count", bound: str = "--timeout S") -> str:
     """Why a count is refused: the grids it would list, how long at the engine's rate
     (the fastest engine's for one not measured), and what to do instead."""
     import math

@@ -228,8 +228,8 @@ def compare(settings: Settings, *, caller: Mapping[str, object] | None = None) -
     pair = _scatter_pair(settings.scatter, lineup)
     if not lineup:
         raise NothingCompared(failures("no backend can run here", skipped))
-    jobs = _jobs(settings, len(puzzles), api=bool(caller and "api" in caller))
     runner = _runner(settings.cluster)  # a bad --cluster is refused before any folder is made
+    jobs = _jobs(settings, len(puzzles), api=bool(caller and "api" in caller))
     meta = _meta(folder, settings, engines, provenance.fingerprint(puzzles))
     if settings.resume:  # said once the run is known to go on with the same puzzles
         print(f"resuming {folder}" + (f", certifying in {settings.certify}"
