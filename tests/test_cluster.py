@@ -20,6 +20,17 @@ from types import SimpleNamespace
 import dask
 import pytest
 from test_harness import add_to_path, puzzle_file, records, table, wait_for_records
+from test_process_tree import (
+    PATIENCE,
+    POLL,
+    SIGNALS,
+    WORDS,
+    assert_stopped,
+    ended,
+    session,
+    signal_and_collect,
+    start,
+)
 
 from sudokulab import datasets
 from sudokulab.cli import main
@@ -193,6 +204,25 @@ def test_a_bad_cluster_is_one_line_and_exit_code_2(address, tmp_path, capsys):
     error = capsys.readouterr().err
     assert error.startswith("sudokulab: error: --cluster wants") and error.count("\n") == 1
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@SIGNALS
+def test_a_signal_while_the_cluster_starts_is_one_line_and_leaves_nothing(signum, tmp_path):
+    process = start("compare", "--file", str(puzzle_file(tmp_path, LINES)), "--backends",
+                    "norvig", "--cluster", "local:2", "--out", str(tmp_path / "run"))
+    give_up = time.monotonic() + PATIENCE
+    while len(session(process.pid)) < 2:  # a worker process starts: the cluster is half up
+        assert process.poll() is None, ended(process)
+        assert time.monotonic() < give_up, "the cluster never began to start"
+        time.sleep(POLL)
+    # its stderr so far, read through /proc so as not to move the offset it writes at
+    assert "scheduler" not in Path(f"/proc/{process.pid}/fd/2").read_text(), "too late"
+    code, _, err = signal_and_collect(process, signum)
+    assert_stopped(code, err, signum)
+    assert "Traceback" not in err and "Exception" not in err and "ERROR" not in err, err
+    said = [line for line in err.splitlines() if "warning" not in line]  # 1 core: --cluster's
+    assert said == ["cluster local:2: starting 2 Dask workers", f"sudokulab: {WORDS[signum]}"]
 
 
 # --- a scheduler and workers in processes of their own ---------------------------------

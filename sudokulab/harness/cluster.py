@@ -31,6 +31,7 @@ interrupt does: what was recorded is kept for `--resume`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import multiprocessing
@@ -42,6 +43,7 @@ import sys
 import threading
 import time
 import uuid
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import CancelledError
@@ -50,6 +52,7 @@ from importlib.util import find_spec
 
 import dask
 import distributed
+from distributed.deploy.spec import SpecCluster
 from distributed.diagnostics.plugin import NannyPlugin, WorkerPlugin
 from distributed.utils import sync
 
@@ -362,6 +365,9 @@ class Cluster:
         self.kept: dask.config.set | None = None  # KEEP, while a LocalCluster runs
         self.token = uuid.uuid4().hex[:8]
         self.chunks = 0
+        # what was there before this cluster: not its own to stop should its start fail
+        self.before = weakref.WeakSet(SpecCluster._instances)
+        self.children = set(multiprocessing.active_children())
         try:
             self._connect()
             self.client.wait_for_workers(1, timeout=WORKERS)
@@ -371,6 +377,12 @@ class Cluster:
             self.close()
             raise ClusterError(f"cannot use the Dask cluster {self.address}: "
                                f"{type(error).__name__}: {error}") from None
+        except KeyboardInterrupt:
+            if self.workers is not None:
+                self._abandon()
+            else:
+                self.close()
+            raise
         except BaseException:
             self.close()
             raise
@@ -391,6 +403,13 @@ class Cluster:
         if self.workers is None:
             self.client = distributed.Client(self.address, timeout=CONNECT)
             return
+        if self.workers > cores():  # as --jobs warns; each worker is a process
+            print(f"sudokulab: warning: --cluster {self.address} is more workers than the "
+                  f"{cores()} usable cores: workers share cores, so each puzzle's time grows",
+                  file=sys.stderr)
+        # each worker is a process that imports Dask: seconds, and more for many workers
+        print(f"cluster {self.address}: starting {self.workers} Dask workers",
+              file=sys.stderr, flush=True)
         # KEEP is read as a worker dies, so it holds until close(); QUIET as workers start
         self.kept = dask.config.set(KEEP)
         # the scheduler's web server runs with or without bokeh: a free port, never 8787
@@ -409,6 +428,28 @@ class Cluster:
             self.client.close()
         if self.local is not None:
             self.local.close()
+        if self.kept is not None:
+            self.kept.__exit__(None, None, None)
+        self.client = self.local = self.kept = None
+
+    def _abandon(self) -> None:
+        """Stop at once, quietly, a LocalCluster whose start Ctrl-C or SIGTERM cut short."""
+        # Dask's own close of a half-started cluster fails on the workers still starting
+        # (an AssertionError at exit, after waiting 10 s for them) and logs each start
+        # it cancels: tracebacks for an interrupt that the command reports in one line
+        for name in ("distributed", "asyncio", "tornado"):
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+        if self.client is not None:  # else Dask's atexit closes it, on a stopped loop
+            with contextlib.suppress(Exception):
+                self.client.close(timeout=CONNECT)
+        for started in [c for c in list(SpecCluster._instances) if c not in self.before]:
+            started.shutdown_on_close = False  # Dask's atexit close would fail as above
+            # no worker more starts (one starting as Python exits broke its finalizers)
+            started.loop.add_callback(started.loop.stop)
+        for child in multiprocessing.active_children():
+            if child not in self.children:
+                child.kill()
+                child.join()
         if self.kept is not None:
             self.kept.__exit__(None, None, None)
         self.client = self.local = self.kept = None
