@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -223,6 +224,20 @@ def test_a_signal_while_the_cluster_starts_is_one_line_and_leaves_nothing(signum
     assert "Traceback" not in err and "Exception" not in err and "ERROR" not in err, err
     said = [line for line in err.splitlines() if "warning" not in line]  # 1 core: --cluster's
     assert said == ["cluster local:2: starting 2 Dask workers", f"sudokulab: {WORDS[signum]}"]
+
+
+def test_a_listener_that_is_no_scheduler_is_one_line_and_exit_code_2(tmp_path):
+    with socket.socket() as silent:  # connections are accepted (the backlog), never answered
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        process = start("compare", "--dataset", "hardest", "--backends", "norvig",
+                        "--cluster", address, "--out", str(tmp_path / "run"))
+        _, err = ended(process)  # a hang fails after PATIENCE
+    assert process.returncode == 2, err
+    assert err.startswith(f"sudokulab: error: cannot use the Dask cluster {address}: "), err
+    assert "Dask scheduler" in err and err.count("\n") == 1, err
+    assert not (tmp_path / "run").exists()
 
 
 # --- a scheduler and workers in processes of their own ---------------------------------

@@ -70,6 +70,7 @@ CHUNK_MAX = 1000      # puzzles per task at most: past this, the tail of a run w
 CHUNKS_PER_THREAD = 16  # chunks per worker thread between those, so the load evens out
 IN_FLIGHT = 4         # chunks per worker thread in flight: the next ones wait on the worker
 CONNECT = 10.0        # seconds to reach a scheduler
+ANSWER = 10.0         # seconds more for it to answer as a scheduler (Dask bounds only the connect)
 WORKERS = 60.0        # seconds to wait for a first worker of a new cluster
 CHECK = 1.0           # seconds between checks that the scheduler is still there
 ORPHANED = 300.0      # seconds with no worker that has the backend before its chunks fail
@@ -401,7 +402,13 @@ class Cluster:
     def _connect(self) -> None:
         """A LocalCluster of N one-thread workers on 127.0.0.1, or a client of a scheduler."""
         if self.workers is None:
-            self.client = distributed.Client(self.address, timeout=CONNECT)
+            try:
+                self.client = BoundedClient(self.address, timeout=CONNECT)
+            except TimeoutError:  # not the connect's (an OSError): connected, no answer
+                raise ClusterError(
+                    f"cannot use the Dask cluster {self.address}: something listens there "
+                    f"but did not answer as a Dask scheduler within {CONNECT + ANSWER:g} s "
+                    f"(is it the scheduler's address?)") from None
             return
         if self.workers > cores():  # as --jobs warns; each worker is a process
             print(f"sudokulab: warning: --cluster {self.address} is more workers than the "
@@ -562,6 +569,17 @@ class Cluster:
         if self.client.status not in ("running", "newly-created"):
             raise ClusterLost(f"lost the Dask scheduler {self.address} "
                               f"(client {self.client.status})")
+
+
+class BoundedClient(distributed.Client):
+    """A Dask client whose start, the handshake after the connect included, gives up
+    (TimeoutError) ANSWER seconds past its connect timeout: Dask bounds the connect
+    alone, and a listener that is no scheduler (a web server, a silent port) would hold
+    the handshake for ever."""
+
+    def start(self, timeout: float = CONNECT, **kwargs) -> None:
+        """Start as Dask does, within the bound."""
+        super().start(timeout=timeout, callback_timeout=timeout + ANSWER, **kwargs)
 
 
 @dataclass
