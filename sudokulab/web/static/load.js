@@ -108,7 +108,7 @@ export function openEntry(dataset, entry) {
     source: { dataset, index: entry.index } });
 }
 
-/** A new puzzle of the size chosen under the grid, the level and rules chosen here. */
+/** A new puzzle of the size chosen in the Puzzle panel, the level and rules chosen here. */
 export async function generate() {
   const n = Number($("size").value), box = BOXES[n];
   const body = { box, rules: $("gen-rules").value ? [$("gen-rules").value] : [],
