@@ -110,11 +110,12 @@ EXIT_CODES = exit_help(ALL_CODES)
 # and backends.dlx.Dead (a dead end of a search, undone by backtracking), counting.Timeout
 # (a #SAT count past its deadline, answered as a TIMEOUT result), essay.OutOfTime and
 # cdcl.OutOfTime (the course engines' deadlines, kept in each file so it reads alone), and
-# harness.contract.Hung (a BaseException, so an engine's own guard lets it by).
+# harness.contract.Hung (a BaseException, so an engine's own guard lets it by), and
+# formats.links.TooLarge (a payload past MAX_TEXT, said as a PuzzleError by read_link).
 CONTROL_FLOW = ("sudokulab.human.forcing.Stopped", "sudokulab.backends.norvig.Contradiction",
                 "sudokulab.backends.dlx.Dead", "sudokulab.backends.counting.Timeout",
                 "sudokulab.backends.essay.OutOfTime", "sudokulab.backends.cdcl.OutOfTime",
-                "sudokulab.harness.contract.Hung")
+                "sudokulab.harness.contract.Hung", "sudokulab.formats.links.TooLarge")
 
 
 class SudokulabError(Exception):

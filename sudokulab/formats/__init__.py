@@ -16,6 +16,8 @@ READERS = ("auto", "lines", "jsonl", "json", "sdk", "sdm", "ss", "euler", "hodok
 LINKS = ("fpuzzles", "sudokupad")  # writers whose text is a link that opens the puzzle
 WRITERS = ("line", "jsonl", "json", "sdk", "sdm", "ss", "euler", "hodoku", *LINKS)
 KEEPS_RULES = ("jsonl", "json", *LINKS)  # the other writers drop rules
+MAX_TEXT = 1_000_000  # characters in one puzzle's text (a link's payload decompressed too):
+                      # far above any real puzzle, and checked before anything is split
 BLANKS = ".0_-*"  # what stands for a blank cell in a line, a grid or a board
 
 

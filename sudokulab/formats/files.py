@@ -31,11 +31,10 @@ from typing import IO, TYPE_CHECKING
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError, unknown
-from sudokulab.formats import READERS, WRITERS, json_value
+from sudokulab.formats import MAX_TEXT, READERS, WRITERS, json_value
 from sudokulab.formats.boards import read_board
 from sudokulab.formats.text import (
     BOM,
-    MAX_TEXT,
     fit_box,
     format_line,
     from_json,

@@ -24,10 +24,9 @@ from itertools import combinations, islice
 from urllib.parse import unquote
 
 from sudokulab.errors import PuzzleError
-from sudokulab.formats import json_value
+from sudokulab.formats import MAX_TEXT, json_value
 from sudokulab.formats.fpuzzles import from_fpuzzles, to_fpuzzles
 from sudokulab.formats.sudokupad import from_scl, unzip_scl
-from sudokulab.formats.text import MAX_TEXT
 from sudokulab.puzzle import Puzzle
 
 FPUZZLES = "https://f-puzzles.com/?load="

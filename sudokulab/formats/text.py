@@ -24,7 +24,7 @@ from functools import cache
 
 from sudokulab import rules as R
 from sudokulab.errors import PuzzleError
-from sudokulab.formats import BLANKS, json_value
+from sudokulab.formats import BLANKS, MAX_TEXT, json_value
 from sudokulab.formats.boards import format_board, read_board
 from sudokulab.layout import BY_CELLS, Layout, named
 from sudokulab.puzzle import (
@@ -45,8 +45,6 @@ from sudokulab.puzzle import (
 
 FRAME = set(" \t\r|+:") | set("│┃║┼╋╬")  # what draws a grid between its cells
 RULE_LINE = re.compile(r"^(?:[\s\-+|=:─━═┼╋╬]*|\s*\*[-=]+\*\s*)$")  # *---* frames: .ss
-MAX_TEXT = 1_000_000  # characters in one puzzle's text: far above any real puzzle, and
-                      # checked before anything is split, so a huge input fails at once
 BOM = "\ufeff"
 LINK_STARTS = ("http:", "https:", "www.", "f-puzzles.", "sudokupad.", "beta.sudokupad.",
                "app.crackingthecryptic.", "scl", "ctc", "fpuz")  # what a puzzle never starts with
