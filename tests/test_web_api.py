@@ -1161,6 +1161,12 @@ def test_a_number_or_flag_of_another_json_type_is_a_422_not_coerced(client, rout
     assert answer.status_code == 422 and answer.json()["error"].startswith(f"{field}: ")
 
 
+@pytest.mark.parametrize("host", ["[::1", "::1]", "[127.0.0.1]"])
+def test_a_host_with_stray_brackets_is_refused(host, capsys):
+    assert main(["serve", "--host", host, "--port", "0"]) == Exit.INPUT
+    assert f"--host {host}: not an address" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("host", ["::1", "[::1]"])
 def test_an_ipv6_host_is_announced_as_a_url_a_browser_opens(host):
     """http://[::1]:PORT/, not http://::1:PORT/; and [::1], as a URL writes it, is taken."""

@@ -43,7 +43,9 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from sudokulab.web.app import create_app
-    host = args.host.removeprefix("[").removesuffix("]")  # [::1], as a URL writes it
+    host = args.host  # [::1], as a URL writes an IPv6 address, is read as ::1
+    if host.startswith("[") and host.endswith("]") and ":" in host:
+        host = host[1:-1]
     listening = bind(host, args.port)  # before announcing: a busy port says so now
     port = listening.getsockname()[1]
     url = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
