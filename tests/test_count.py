@@ -282,3 +282,13 @@ def test_the_api_count_checks_the_grids_it_keeps(monkeypatch):
     monkeypatch.setattr(backends, "make_backend", lying)
     with pytest.raises(DisagreementError, match="sl.count: norvig claims"):
         sl.count("12" + "." * 14, backend="norvig")
+
+
+def test_a_stall_on_the_relabelled_puzzle_shows_none_of_its_grid():
+    """sat:root=yes stalls on the puzzle whose row relabelling filled: that row (1 2 | 3 4)
+    is no deduction of the puzzle asked, so its grid so far is not shown as one."""
+    import sudokulab as sl
+
+    stalled = sl.count("12" + "." * 14, backend="sat:root=yes")
+    assert stalled.status is Status.STALLED and stalled.partial == ()
+    assert "were of the reduced puzzle (row 1 filled by digit relabelling)" in stalled.message

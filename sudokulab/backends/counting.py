@@ -128,6 +128,11 @@ class Relabelling:
         from itertools import islice
 
         shown = tuple(islice(self.grids(result.solutions), grids))
+        if result.status.counts_nothing:  # a stall's grid and figures: the reduced puzzle's
+            said = (f"its grid so far and figures were of the reduced puzzle (row "
+                    f"{self.row + 1} filled by digit relabelling): not shown")
+            return replace(result, partial=(), stats=self._stats(result),
+                           message="; ".join(filter(None, (result.message, said))))
         if not result.status.is_answer:  # each reduced grid found stands for factor grids
             # the engine's words are about the reduced puzzle: said so after them
             reduced = f"the reduced puzzle (its row {self.row + 1} fixed)"
