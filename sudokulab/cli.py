@@ -14,7 +14,7 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TextIO, cast
 
 from sudokulab import __version__
 from sudokulab.commands import COMMANDS, module
@@ -51,6 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     itself (`sudokulab`, `python -m sudokulab`): its process ends when main returns."""
     if argv is not None:
         return _main(list(argv))
+    if sys.stderr is not None:  # its reader gone, the run goes on (the exit code says it)
+        sys.stderr = Forgiving(sys.stderr)
     try:
         return _main(sys.argv[1:])
     finally:
@@ -95,6 +97,35 @@ def _main(argv: list[str]) -> int:
         if behind is None:
             raise
         return _stopped(behind)
+
+
+class Forgiving:
+    """stderr whose reader may go away (`2> >(head -c 0)`): what cannot be written is let
+    go, so a run keeps working, writes its reports and ends with its own exit code; the
+    loss of stdout's reader, where the answers go, still ends a command (ReaderGone)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream, self.gone = stream, False
+
+    def write(self, text: str) -> int:
+        """Write, unless the reader has gone."""
+        if not self.gone:
+            try:
+                return self.stream.write(text)
+            except (BrokenPipeError, ValueError):  # the pipe closed, or the file
+                self.gone = True
+        return len(text)
+
+    def flush(self) -> None:
+        """Flush, unless the reader has gone."""
+        if not self.gone:
+            try:
+                self.stream.flush()
+            except (BrokenPipeError, ValueError):
+                self.gone = True
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.stream, name)  # fileno, isatty, encoding ...
 
 
 def _stopped(stop: KeyboardInterrupt) -> int:

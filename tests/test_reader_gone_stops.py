@@ -76,6 +76,29 @@ def test_a_command_whose_stderr_reader_is_gone_keeps_its_exit_code(tmp_path):
     bad = Path(tmp_path / "bad.txt")
     bad.write_text("12\n")
     process, reader = start("solve", "--file", str(bad), gone="stderr")
-    process.communicate()
     os.close(reader)
+    process.communicate()
     assert process.returncode == 2  # 'bad input', said to no one, still the code
+
+
+def test_a_file_whose_stderr_reader_is_gone_is_answered_whole(tmp_path):
+    """stderr's reader gone, the run goes on: every puzzle answered on stdout, the bad one
+    said to no one, exit 2 (it stopped after the first line and exited 0)."""
+    lines = [format_line(p) for p in datasets.load("top95")[:2]]
+    mixed = Path(tmp_path / "mixed.txt")
+    mixed.write_text(f"{lines[0]}\n12\n{lines[1]}\n")
+    process, reader = start("solve", "--file", str(mixed), "--format", "line", gone="stderr")
+    os.close(reader)
+    out, _ = process.communicate()
+    assert process.returncode == 2
+    assert out.splitlines()[1] == "bad-input" and len(out.splitlines()) == 3
+
+
+def test_compare_whose_stderr_reader_is_gone_writes_its_reports(tmp_path):
+    out = tmp_path / "run"
+    process, reader = start("compare", "--dataset", "hardest", "-b", "norvig", "--out",
+                            str(out), gone="stderr")
+    os.close(reader)
+    tables, _ = process.communicate()
+    assert process.returncode == 0 and "backend" in tables
+    assert (out / "summary.md").exists() and (out / "summary.csv").exists()
