@@ -228,7 +228,7 @@ def count(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, timeout: float | N
     where = "sl.count"
     puzzle = _puzzle(puzzle, where)
     spec = _string(backend, where, "backend", "a backend spec string such as 'norvig'")
-    seconds, shown = _seconds(timeout, where), _whole(grids, where, "grids", least=0)
+    seconds, shown = _seconds(timeout, where), _whole(grids, where, "grids", least=0) or 0
     engine = make_backend(spec)
     if not engine.complete:
         raise UsageError(f"{where}: {engine.label} cannot count: it searches no further than "
@@ -240,12 +240,12 @@ def count(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, timeout: float | N
         raise UsageError(why)
     reduction, _ = relabelling(puzzle)
     counted = puzzle if reduction is None else reduction.reduced
-    keep = max(shown or 0, KEPT_CELLS // len(puzzle.givens))
+    keep = max(shown, KEPT_CELLS // len(puzzle.givens))
     with sigterm_stops():
         try:
             result = engine.solve(counted, limit=None, timeout=seconds, keep=keep)
         except Interrupted as stop:
-            stop.result = _counted(stop.result, reduction, shown or 0)
+            stop.result = _counted(stop.result, reduction, shown)
             raise
     from sudokulab.harness.crosscheck import verify
 
@@ -253,7 +253,7 @@ def count(puzzle: PuzzleLike, backend: str = DEFAULT_BACKEND, timeout: float | N
         from sudokulab.errors import DisagreementError
 
         raise DisagreementError(f"{where}: {engine.label} {why}")
-    return _counted(result, reduction, shown or 0)
+    return _counted(result, reduction, shown)
 
 
 def _counted(result: Result, reduction, shown: int) -> Result:

@@ -11,7 +11,6 @@ Exit codes: one table, sudokulab/errors.py (also in docs/architecture.md and `su
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO, cast
@@ -112,7 +111,7 @@ class Forgiving:
         if not self.gone:
             try:
                 return self.stream.write(text)
-            except (BrokenPipeError, ValueError):  # the pipe closed, or the file
+            except (OSError, ValueError):  # the pipe closed (or the disk is full), the file
                 self.gone = True
         return len(text)
 
@@ -121,7 +120,7 @@ class Forgiving:
         if not self.gone:
             try:
                 self.stream.flush()
-            except (BrokenPipeError, ValueError):
+            except (OSError, ValueError):
                 self.gone = True
 
     def __getattr__(self, name: str) -> object:
@@ -136,11 +135,10 @@ def _stopped(stop: KeyboardInterrupt) -> int:
 
 
 def _say(message: object, prefix: str = "") -> None:
-    """One line on stderr (if there is a stderr, and a reader of it): 'sudokulab: error:
-    ...' by default. Its reader gone, the exit code still says what happened."""
+    """One line on stderr (if there is a stderr; its reader gone, Forgiving lets the line
+    go and the exit code still says what happened): 'sudokulab: error: ...' by default."""
     if sys.stderr is not None:
-        with contextlib.suppress(OSError):  # stderr's pipe closed (2>&1 | head), disk full
-            print(f"{prefix}{message}" if prefix else error_line(message), file=sys.stderr)
+        print(f"{prefix}{message}" if prefix else error_line(message), file=sys.stderr)
 
 
 def _detach_stdout() -> None:

@@ -358,20 +358,18 @@ def _stopped(args: argparse.Namespace, stop: KeyboardInterrupt, log,
              reports: dict[str, dict]) -> int:
     """After Ctrl-C or SIGTERM: the tables of the puzzles done, where they are kept and how
     to finish the run; exit 130, or 143 for SIGTERM."""
+    term = isinstance(stop, errors.Terminated) or errors.terminated()
     try:
         _show(reports, args.format)
     finally:  # where the puzzles are kept is said even when stdout's reader has gone
-        _kept(args, stop, log, reports)
-    return Exit.TERMINATED if errors.terminated() or isinstance(stop, errors.Terminated) \
-        else Exit.INTERRUPTED
+        _kept(args, term, log, reports)
+    return Exit.TERMINATED if term else Exit.INTERRUPTED
 
 
-def _kept(args: argparse.Namespace, stop: KeyboardInterrupt, log,
-          reports: dict[str, dict]) -> None:
+def _kept(args: argparse.Namespace, term: bool, log, reports: dict[str, dict]) -> None:
     """On stderr: what the stopped run found wrong, where its puzzles are kept, and how
-    to finish it."""
+    to finish it (`term`: SIGTERM stopped it, not Ctrl-C)."""
     _said(reports)
-    term = isinstance(stop, errors.Terminated) or errors.terminated()
     if log:
         log.close()
         done = max(0, len(log.lines()) - 1)  # what the file holds, after its settings line

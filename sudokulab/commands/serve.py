@@ -112,9 +112,8 @@ def _say_cancelled(record: logging.LogRecord) -> bool:
     if not str(record.msg).startswith("Cancel %s running task"):
         return True
     count = record.args[0] if isinstance(record.args, tuple) and record.args else "some"
-    with contextlib.suppress(OSError):  # stderr's reader gone: the exit code says it
-        print(f"sudokulab: {count} request(s) still running "
-              f"{GRACE} s after the signal cancelled", file=sys.stderr)
+    print(f"sudokulab: {count} request(s) still running "
+          f"{GRACE} s after the signal cancelled", file=sys.stderr)
     return False
 
 
